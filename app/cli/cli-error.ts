@@ -1,0 +1,7 @@
+/** A problem with what the user typed: printed as one line, exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'UsageError'
+  }
+}

@@ -1,0 +1,3 @@
+export * from './server-state'
+export * from './snapshot'
+export * from './commands'

@@ -1,0 +1,81 @@
+/**
+ * The supervisor's states.
+ *
+ * stopped → starting → loading → ready → stopping → stopped, plus:
+ * - backoff: waiting to restart after an unexpected exit;
+ * - crashloop: gave up after too many unstable exits in a row;
+ * - errored: a deterministic failure (bad flag, missing model, out of memory
+ *   at load…) that restarting cannot fix.
+ */
+export type ServerStateKind =
+  | 'stopped'
+  | 'starting'
+  | 'loading'
+  | 'ready'
+  | 'stopping'
+  | 'backoff'
+  | 'crashloop'
+  | 'errored'
+
+export const SERVER_STATE_KINDS: readonly ServerStateKind[] = [
+  'stopped',
+  'starting',
+  'loading',
+  'ready',
+  'stopping',
+  'backoff',
+  'crashloop',
+  'errored',
+]
+
+/** Why a server ended, diagnosed from its exit and its last log lines. */
+export type FailureKind =
+  | 'binary-missing'
+  | 'binary-not-executable'
+  | 'batch-file'
+  | 'model-missing'
+  | 'model-corrupt'
+  | 'draft-missing'
+  | 'flag-unknown'
+  | 'flag-removed'
+  | 'flag-value'
+  | 'port-in-use'
+  | 'exposed-without-key'
+  | 'out-of-memory-weights'
+  | 'out-of-memory-kv'
+  | 'out-of-memory-compute'
+  | 'out-of-memory'
+  | 'draft-rejected'
+  | 'assertion'
+  | 'load-failed'
+  | 'ready-timeout'
+  | 'spawn-failed'
+  | 'crashed'
+
+export interface ExitInfo {
+  readonly code: number | null
+  readonly signal: string | null
+  /** One line a user can read: what went wrong. Null for a clean, requested stop. */
+  readonly reason: string | null
+  /** What to do about it, where we know. */
+  readonly hint: string | null
+  readonly kind: FailureKind | null
+  /** Last log lines before the exit, for the details view. */
+  readonly lastLines: readonly string[]
+}
+
+export interface ServerStatus {
+  readonly state: ServerStateKind
+  readonly profileId: string | null
+  readonly pid: number | null
+  readonly host: string | null
+  readonly port: number | null
+  readonly exe: string | null
+  /** Epoch ms when the current process became ready; null when not ready. */
+  readonly readySince: number | null
+  /** Epoch ms when a pending restart fires (state backoff), else null. */
+  readonly restartAt: number | null
+  readonly lastExit: ExitInfo | null
+  /** Automatic restarts since the last user start. */
+  readonly restarts: number
+}

@@ -1,0 +1,94 @@
+/** Reading and completing llama-server argument arrays (pure). */
+
+export const HOST_FLAGS = ['--host'] as const
+export const PORT_FLAGS = ['--port'] as const
+export const MODEL_FLAGS = ['-m', '--model'] as const
+export const DRAFT_MODEL_FLAGS = ['-md', '--model-draft', '--spec-draft-model'] as const
+export const API_KEY_FLAGS = ['--api-key', '--api-key-file'] as const
+
+/** The value of the last occurrence of any of `names` (`--flag v` or `--flag=v`), or null. */
+export function findFlagValue(args: readonly string[], names: readonly string[]): string | null {
+  let found: string | null = null
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string
+    for (const name of names) {
+      if (a === name && i + 1 < args.length) found = args[i + 1] as string
+      else if (a.startsWith(`${name}=`)) found = a.slice(name.length + 1)
+    }
+  }
+  return found
+}
+
+export function hasFlag(args: readonly string[], names: readonly string[]): boolean {
+  return args.some((a) => names.some((n) => a === n || a.startsWith(`${n}=`)))
+}
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase()
+  if (h.endsWith('.sock')) return true // a unix socket is not a network listener
+  return h === 'localhost' || h === '::1' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
+}
+
+// Inherited variables that silently change what llama-server does
+// (../shared/docs/llama-server.md §6 "Env leakage").
+const SCRUBBED_PREFIXES = ['LLAMA_ARG_']
+const SCRUBBED_NAMES = new Set([
+  'LLAMA_API_KEY',
+  'HF_TOKEN',
+  'HUGGING_FACE_HUB_TOKEN',
+  'LLAMA_LOG_VERBOSITY',
+  'LLAMA_CHAT_TEMPLATE_KWARGS',
+  'LLAMA_SERVER_ROUTER_PORT',
+  'AIP_MODE',
+  'AIP_HTTP_PORT',
+])
+
+/** The parent's environment without variables that would change llama-server's behaviour behind the profile's back. */
+export function scrubEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) continue
+    const upper = k.toUpperCase()
+    if (SCRUBBED_NAMES.has(upper) || SCRUBBED_PREFIXES.some((p) => upper.startsWith(p))) continue
+    out[k] = v
+  }
+  return out
+}
+
+export interface ResolvedEndpoint {
+  readonly args: readonly string[]
+  readonly host: string
+  readonly port: number
+  /** True when we picked the port (a bind race can then be retried with another). */
+  readonly portChosen: boolean
+}
+
+/**
+ * Adds --host 127.0.0.1 and --port when the command lacks them.
+ * `pickPort` is called only when the command sets no port (or port 0).
+ */
+export async function resolveEndpoint(args: readonly string[], pickPort: () => Promise<number>): Promise<ResolvedEndpoint> {
+  const out = [...args]
+  let host = findFlagValue(args, HOST_FLAGS)
+  if (host === null) {
+    host = '127.0.0.1'
+    out.push('--host', host)
+  }
+  const portText = findFlagValue(args, PORT_FLAGS)
+  const portValue = portText === null ? NaN : Number(portText)
+  if (portText !== null && (!Number.isInteger(portValue) || portValue < 0 || portValue > 65535)) {
+    throw new RangeError(`--port ${portText} is not a port number (0-65535)`)
+  }
+  if (portText !== null && portValue !== 0) return { args: out, host, port: portValue, portChosen: false }
+  const port = await pickPort()
+  if (portText !== null) {
+    // Replace "--port 0" in place rather than adding a second --port.
+    for (let i = 0; i < out.length; i++) {
+      if (out[i] === '--port') out[i + 1] = String(port)
+      else if (out[i]?.startsWith('--port=')) out[i] = `--port=${port}`
+    }
+  } else {
+    out.push('--port', String(port))
+  }
+  return { args: out, host, port, portChosen: true }
+}

@@ -1,0 +1,121 @@
+import { constants } from 'node:fs'
+import { access, open, stat } from 'node:fs/promises'
+import { delimiter, extname, isAbsolute, join } from 'node:path'
+import type { FailureKind } from '../contract/server-state'
+import { API_KEY_FLAGS, DRAFT_MODEL_FLAGS, findFlagValue, hasFlag, isLoopbackHost, MODEL_FLAGS } from './launch-args'
+
+export interface PreflightFailure {
+  readonly kind: FailureKind
+  readonly reason: string
+  readonly hint: string
+}
+
+const GGUF_MAGIC = Buffer.from('GGUF', 'ascii')
+
+/** Resolves a bare command name through PATH (and PATHEXT on Windows), like a shell would, without one. */
+export async function resolveExecutable(exe: string, env: NodeJS.ProcessEnv = process.env, platform = process.platform): Promise<string | null> {
+  const candidates: string[] = []
+  const exts = platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE').split(';').filter((e) => e.toUpperCase() === '.EXE')] : ['']
+  if (isAbsolute(exe) || exe.includes('/') || (platform === 'win32' && exe.includes('\\'))) {
+    for (const ext of exts) candidates.push(exe + ext)
+  } else {
+    for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) for (const ext of exts) candidates.push(join(dir, exe + ext))
+  }
+  for (const c of candidates) {
+    try {
+      if ((await stat(c)).isFile()) return c
+    } catch {
+      // not this one
+    }
+  }
+  return null
+}
+
+async function checkExecutable(exe: string, platform: NodeJS.Platform): Promise<PreflightFailure | string> {
+  const ext = extname(exe).toLowerCase()
+  if (ext === '.bat' || ext === '.cmd') {
+    return {
+      kind: 'batch-file',
+      reason: `${exe} is a batch file; Llama Tray starts llama-server directly, without a shell`,
+      hint: 'point the profile at llama-server.exe itself and move the batch file\'s flags into the profile',
+    }
+  }
+  const resolved = await resolveExecutable(exe, process.env, platform)
+  if (!resolved) {
+    return { kind: 'binary-missing', reason: `llama-server binary not found: ${exe}`, hint: 'check the path, or install llama.cpp and point the profile at its llama-server' }
+  }
+  if (platform !== 'win32') {
+    try {
+      await access(resolved, constants.X_OK)
+    } catch {
+      return { kind: 'binary-not-executable', reason: `${resolved} is not executable`, hint: `chmod +x ${resolved}` }
+    }
+  }
+  return resolved
+}
+
+async function checkGguf(path: string, role: 'model' | 'draft'): Promise<PreflightFailure | null> {
+  const what = role === 'model' ? 'model' : 'draft model'
+  const missingKind: FailureKind = role === 'model' ? 'model-missing' : 'draft-missing'
+  let handle
+  try {
+    const s = await stat(path)
+    if (!s.isFile()) return { kind: missingKind, reason: `the ${what} path is not a file: ${path}`, hint: 'point it at a .gguf file' }
+    handle = await open(path, 'r')
+    const buf = Buffer.alloc(4)
+    const { bytesRead } = await handle.read(buf, 0, 4, 0)
+    if (bytesRead < 4 || !buf.equals(GGUF_MAGIC)) {
+      return { kind: 'model-corrupt', reason: `the ${what} is not a GGUF file (it does not start with "GGUF"): ${path}`, hint: 'download it again; a .gguf that is HTML or a partial download is a common cause' }
+    }
+    return null
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return { kind: missingKind, reason: `the ${what} file does not exist: ${path}`, hint: `check the ${role === 'model' ? '-m' : '-md'} path` }
+    return { kind: missingKind, reason: `cannot read the ${what} ${path}: ${(err as Error).message}`, hint: 'check the file\'s permissions' }
+  } finally {
+    await handle?.close()
+  }
+}
+
+export interface PreflightInput {
+  readonly exe: string
+  readonly args: readonly string[]
+  readonly env?: Readonly<Record<string, string>>
+  readonly platform?: NodeJS.Platform
+}
+
+/**
+ * Checks what can be checked before spawning: the binary, the model files,
+ * and that a non-loopback listener has an API key. Returns the resolved
+ * executable path, or the first failure. (The port is checked separately,
+ * once the endpoint is known.)
+ */
+export async function preflight(input: PreflightInput): Promise<{ ok: true; exe: string } | { ok: false; failure: PreflightFailure }> {
+  const platform = input.platform ?? process.platform
+  const exe = await checkExecutable(input.exe, platform)
+  if (typeof exe !== 'string') return { ok: false, failure: exe }
+
+  const model = findFlagValue(input.args, MODEL_FLAGS)
+  if (model !== null) {
+    const failure = await checkGguf(model, 'model')
+    if (failure) return { ok: false, failure }
+  }
+  const draft = findFlagValue(input.args, DRAFT_MODEL_FLAGS)
+  if (draft !== null) {
+    const failure = await checkGguf(draft, 'draft')
+    if (failure) return { ok: false, failure }
+  }
+  const host = findFlagValue(input.args, ['--host'])
+  const hasKey = hasFlag(input.args, API_KEY_FLAGS) || Boolean(input.env?.LLAMA_API_KEY)
+  if (host !== null && !isLoopbackHost(host) && !hasKey) {
+    return {
+      ok: false,
+      failure: {
+        kind: 'exposed-without-key',
+        reason: `--host ${host} would expose llama-server to the network without an API key`,
+        hint: 'add --api-key (or --api-key-file), or listen on 127.0.0.1',
+      },
+    }
+  }
+  return { ok: true, exe }
+}

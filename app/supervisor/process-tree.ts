@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import treeKill from 'tree-kill'
+
+export interface ExitStatus {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+}
+
+export interface SpawnedProcess {
+  readonly child: ChildProcess
+  readonly pid: number
+  /** Resolves once the process has exited (never rejects). */
+  readonly exited: Promise<ExitStatus>
+  /** Resolves once it has exited and its output streams are closed (a grandchild may hold them open). */
+  readonly closed: Promise<void>
+  hasExited(): boolean
+}
+
+/** Thrown when the OS refuses to start the process (ENOENT, EACCES…). */
+export class SpawnError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message)
+    this.name = 'SpawnError'
+  }
+}
+
+/**
+ * Starts a process from an argument array, never through a shell. On POSIX it
+ * leads its own process group, so the whole group can be signalled and the
+ * terminal's Ctrl+C reaches only us (we then stop it cleanly).
+ */
+export function spawnProcess(exe: string, args: readonly string[], env: Record<string, string>, cwd?: string): Promise<SpawnedProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(exe, [...args], {
+      env,
+      cwd,
+      shell: false,
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let exitedFlag = false
+    const exited = new Promise<ExitStatus>((res) => {
+      child.once('exit', (code, signal) => {
+        exitedFlag = true
+        res({ code, signal })
+      })
+    })
+    const closed = new Promise<void>((res) => child.once('close', () => res()))
+    child.once('error', (err: NodeJS.ErrnoException) => {
+      if (child.pid === undefined) reject(new SpawnError(`could not start ${exe}: ${err.message}`, err.code))
+    })
+    child.once('spawn', () => {
+      resolve({ child, pid: child.pid as number, exited, closed, hasExited: () => exitedFlag })
+    })
+  })
+}
+
+export interface StopOptions {
+  /** Wait after the first signal before sending the second (llama-server's handler can deadlock). */
+  readonly graceMs: number
+  /** Wait after the second signal before killing the whole tree. */
+  readonly secondGraceMs: number
+}
+
+export const DEFAULT_STOP: StopOptions = { graceMs: 3000, secondGraceMs: 2500 }
+
+export type StopOutcome = 'graceful' | 'second-signal' | 'killed'
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal)
+  } catch {
+    try {
+      process.kill(pid, signal)
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function killTree(pid: number): Promise<void> {
+  return new Promise((resolve) => treeKill(pid, 'SIGKILL', () => resolve()))
+}
+
+function timeout(ms: number): Promise<'timeout'> {
+  return new Promise((resolve) => setTimeout(() => resolve('timeout'), ms).unref())
+}
+
+/**
+ * Stops a process and everything it started, and resolves only after it has
+ * exited. POSIX: SIGTERM; SIGINT after graceMs (a second signal makes
+ * llama-server exit at once); SIGKILL to the tree and the group after
+ * secondGraceMs. Windows has no per-process Ctrl+C, so the tree is terminated
+ * (taskkill /T /F through tree-kill) right away.
+ */
+export async function stopProcessTree(proc: SpawnedProcess, options: StopOptions = DEFAULT_STOP): Promise<{ outcome: StopOutcome; exit: ExitStatus }> {
+  let outcome: StopOutcome = 'graceful'
+  if (process.platform === 'win32') {
+    if (!proc.hasExited()) {
+      outcome = 'killed'
+      await killTree(proc.pid)
+    }
+    return { outcome, exit: await proc.exited }
+  }
+  if (!proc.hasExited()) {
+    signalGroup(proc.pid, 'SIGTERM')
+    if ((await Promise.race([proc.exited, timeout(options.graceMs)])) === 'timeout') {
+      outcome = 'second-signal'
+      signalGroup(proc.pid, 'SIGINT')
+      if ((await Promise.race([proc.exited, timeout(options.secondGraceMs)])) === 'timeout') {
+        outcome = 'killed'
+        await killTree(proc.pid)
+        signalGroup(proc.pid, 'SIGKILL')
+      }
+    }
+  }
+  const exit = await proc.exited
+  // Descendants that outlived the leader (a helper, a grandchild) are still in its group.
+  try {
+    process.kill(-proc.pid, 'SIGKILL')
+  } catch {
+    // the group is empty: nothing left behind
+  }
+  return { outcome, exit }
+}

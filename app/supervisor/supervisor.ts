@@ -1,0 +1,393 @@
+import { join } from 'node:path'
+import type { LaunchSpec } from '../contract/commands'
+import type { ExitInfo, FailureKind, ServerStateKind, ServerStatus } from '../contract/server-state'
+import { LineSplitter } from '../lib/line-splitter'
+import { Listeners } from '../lib/listeners'
+import { RingBuffer } from '../lib/ring-buffer'
+import { diagnoseExit, type Diagnosis } from './diagnose'
+import { findFreePort, isPortInUse } from './free-port'
+import { probeHealth } from './health'
+import { resolveEndpoint, scrubEnvironment } from './launch-args'
+import { RotatingLogFile } from './log-file'
+import { reapOrphans } from './orphans'
+import { PidFiles } from './pid-file'
+import { preflight } from './preflight'
+import { readProcessIdentity } from './process-identity'
+import { DEFAULT_STOP, SpawnError, spawnProcess, stopProcessTree, type ExitStatus, type SpawnedProcess, type StopOptions } from './process-tree'
+import { redactArgs } from './redact'
+import { DEFAULT_RESTART_POLICY, decideRestart, type RestartPolicyOptions } from './restart-policy'
+import { hasProcess, isValidTransition } from './transitions'
+
+export interface SupervisorOptions {
+  /** Folder for the pid files (run/) and the server log (logs/). */
+  readonly home: string
+  readonly readyTimeoutMs?: number
+  readonly healthIntervalMs?: number
+  readonly healthTimeoutMs?: number
+  readonly restartPolicy?: RestartPolicyOptions
+  readonly stop?: StopOptions
+  /** Lines kept in memory for the log view and for diagnosis. */
+  readonly logCapacity?: number
+}
+
+export interface SupervisorEvents {
+  state: (status: ServerStatus) => void
+  log: (line: string) => void
+}
+
+/** One spawned llama-server and what we know about it. */
+interface Run {
+  readonly spec: LaunchSpec
+  readonly proc: SpawnedProcess
+  readonly host: string
+  readonly port: number
+  readonly portChosen: boolean
+  readonly abort: AbortController
+  readonly lines: RingBuffer<string>
+  stopRequested: boolean
+}
+
+const SETTLED: ReadonlySet<ServerStateKind> = new Set(['ready', 'stopped', 'backoff', 'crashloop', 'errored'])
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve()
+    const t = setTimeout(done, ms)
+    function done(): void {
+      clearTimeout(t)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    signal.addEventListener('abort', done, { once: true })
+  })
+}
+
+function exitInfo(exit: ExitStatus | null, d: { kind: FailureKind; reason: string; hint: string | null } | null, lastLines: readonly string[]): ExitInfo {
+  return {
+    code: exit?.code ?? null,
+    signal: exit?.signal ?? null,
+    reason: d?.reason ?? null,
+    hint: d?.hint ?? null,
+    kind: d?.kind ?? null,
+    lastLines,
+  }
+}
+
+/**
+ * Owns one llama-server process: starts it, watches it, restarts it after a
+ * crash, stops it cleanly. The state has a single writer (transition) and the
+ * user's commands (start, stop, restart) run one at a time, in order.
+ */
+export class ServerSupervisor {
+  private state: ServerStateKind = 'stopped'
+  private profileId: string | null = null
+  private exe: string | null = null
+  private readySince: number | null = null
+  private restartAt: number | null = null
+  private lastExit: ExitInfo | null = null
+  private restarts = 0
+  private unstableExits = 0
+  private spec: LaunchSpec | null = null
+  private run: Run | null = null
+  private backoffTimer: NodeJS.Timeout | null = null
+  private queue: Promise<unknown> = Promise.resolve()
+  private orphansReaped = false
+  private readonly listeners = new Listeners<SupervisorEvents>()
+  private readonly logs: RingBuffer<string>
+  private readonly logFile: RotatingLogFile
+  private readonly pidFiles: PidFiles
+  private readonly options: Required<Omit<SupervisorOptions, 'home'>>
+
+  constructor(options: SupervisorOptions) {
+    this.options = {
+      readyTimeoutMs: options.readyTimeoutMs ?? 120_000,
+      healthIntervalMs: options.healthIntervalMs ?? 250,
+      healthTimeoutMs: options.healthTimeoutMs ?? 2000,
+      restartPolicy: options.restartPolicy ?? DEFAULT_RESTART_POLICY,
+      stop: options.stop ?? DEFAULT_STOP,
+      logCapacity: options.logCapacity ?? 2000,
+    }
+    this.logs = new RingBuffer(this.options.logCapacity)
+    this.logFile = new RotatingLogFile(join(options.home, 'logs', 'llama-server.log'))
+    this.pidFiles = new PidFiles(join(options.home, 'run'))
+  }
+
+  on<K extends keyof SupervisorEvents>(event: K, listener: SupervisorEvents[K]): () => void {
+    return this.listeners.on(event, listener)
+  }
+
+  getStatus(): ServerStatus {
+    const run = this.run
+    return {
+      state: this.state,
+      profileId: this.profileId,
+      pid: run && hasProcess(this.state) ? run.proc.pid : null,
+      host: run?.host ?? null,
+      port: run?.port ?? null,
+      exe: this.exe,
+      readySince: this.readySince,
+      restartAt: this.restartAt,
+      lastExit: this.lastExit,
+      restarts: this.restarts,
+    }
+  }
+
+  /** The newest log lines, oldest first. */
+  getLogs(max?: number): string[] {
+    return this.logs.tail(max)
+  }
+
+  /** Aborted when the current server is stopped: for the app's own requests to it. */
+  getRequestSignal(): AbortSignal | null {
+    return this.run?.abort.signal ?? null
+  }
+
+  /**
+   * Starts `spec`. If another server runs, it is stopped first (a profile
+   * switch is one command). If this very spec already runs, nothing happens.
+   * Resolves once the outcome is known: ready, errored, crashloop, backoff or stopped.
+   */
+  async start(spec: LaunchSpec): Promise<ServerStatus> {
+    await this.enqueue(async () => {
+      if (this.run && hasProcess(this.state) && JSON.stringify(this.spec) === JSON.stringify(spec)) return
+      await this.stopCurrent()
+      this.spec = spec
+      this.restarts = 0
+      this.unstableExits = 0
+      await this.launch()
+    })
+    await this.settled()
+    return this.getStatus()
+  }
+
+  /** Stops the server (or a pending restart) and resolves once its process has exited. */
+  async stop(): Promise<ServerStatus> {
+    await this.enqueue(() => this.stopCurrent())
+    return this.getStatus()
+  }
+
+  /** Stops and starts the last spec again. */
+  async restart(): Promise<ServerStatus> {
+    const spec = this.spec
+    if (!spec) throw new Error('nothing to restart: no server was started')
+    await this.enqueue(async () => {
+      await this.stopCurrent()
+      this.restarts = 0
+      this.unstableExits = 0
+      await this.launch()
+    })
+    await this.settled()
+    return this.getStatus()
+  }
+
+  /** Stops everything and flushes the log; the supervisor is unusable afterwards. */
+  async dispose(): Promise<void> {
+    await this.stop()
+    await this.logFile.flush()
+    this.listeners.clear()
+  }
+
+  private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(job, job)
+    this.queue = next.catch(() => undefined)
+    return next
+  }
+
+  private settled(): Promise<void> {
+    if (SETTLED.has(this.state)) return Promise.resolve()
+    return new Promise((resolve) => {
+      const off = this.on('state', (s) => {
+        if (SETTLED.has(s.state)) {
+          off()
+          resolve()
+        }
+      })
+    })
+  }
+
+  /** The only writer of `state`. A forbidden edge is a bug in this class. */
+  private transition(next: ServerStateKind): void {
+    if (!isValidTransition(this.state, next)) throw new Error(`supervisor bug: invalid transition ${this.state} → ${next}`)
+    this.state = next
+    if (next !== 'ready') this.readySince = null
+    if (next !== 'backoff') this.restartAt = null
+    this.listeners.emit('state', this.getStatus())
+  }
+
+  private log(line: string): void {
+    this.logs.push(line)
+    this.logFile.append(line)
+    this.listeners.emit('log', line)
+  }
+
+  private fail(d: { kind: FailureKind; reason: string; hint: string | null }, exit: ExitStatus | null, lines: readonly string[]): void {
+    this.lastExit = exitInfo(exit, d, lines)
+    this.log(`[llama-tray] ${d.reason}${d.hint ? ` (${d.hint})` : ''}`)
+    this.transition('errored')
+  }
+
+  private async launch(): Promise<void> {
+    const spec = this.spec
+    if (!spec) return
+    this.profileId = spec.profileId
+    this.exe = spec.exe
+    this.transition('starting')
+
+    if (!this.orphansReaped) {
+      this.orphansReaped = true
+      for (const orphan of await reapOrphans(this.pidFiles)) {
+        this.log(`[llama-tray] stopped llama-server pid ${orphan.pid} left behind by an earlier run (owner pid ${orphan.ownerPid})`)
+      }
+    }
+
+    const checked = await preflight({ exe: spec.exe, args: spec.args, env: spec.env })
+    if (!checked.ok) return this.fail(checked.failure, null, [])
+    this.exe = checked.exe
+
+    let endpoint
+    try {
+      endpoint = await resolveEndpoint(spec.args, () => findFreePort())
+    } catch (err) {
+      return this.fail({ kind: 'flag-value', reason: (err as Error).message, hint: 'fix the --port value' }, null, [])
+    }
+    if (!endpoint.portChosen && (await isPortInUse(endpoint.port, endpoint.host))) {
+      return this.fail(
+        { kind: 'port-in-use', reason: `port ${endpoint.port} on ${endpoint.host} is already in use by another program`, hint: 'stop the other server on that port, or remove --port so Llama Tray picks a free one' },
+        null,
+        [],
+      )
+    }
+
+    const env = { ...scrubEnvironment(process.env), ...(spec.env ?? {}) }
+    let proc: SpawnedProcess
+    try {
+      proc = await spawnProcess(checked.exe, endpoint.args, env)
+    } catch (err) {
+      const code = err instanceof SpawnError ? err.code : undefined
+      return this.fail({ kind: 'spawn-failed', reason: (err as Error).message, hint: code === 'EACCES' ? 'make the binary executable' : 'check the binary path' }, null, [])
+    }
+
+    const run: Run = {
+      spec,
+      proc,
+      host: endpoint.host,
+      port: endpoint.port,
+      portChosen: endpoint.portChosen,
+      abort: new AbortController(),
+      lines: new RingBuffer(200),
+      stopRequested: false,
+    }
+    this.run = run
+    this.log(`[llama-tray] started ${checked.exe} ${redactArgs(endpoint.args).join(' ')} (pid ${proc.pid})`)
+    for (const stream of [proc.child.stdout, proc.child.stderr]) {
+      const splitter = new LineSplitter((line) => {
+        run.lines.push(line)
+        this.log(line)
+      })
+      stream?.on('data', (chunk: Buffer) => splitter.write(chunk))
+      stream?.on('end', () => splitter.end())
+    }
+    void readProcessIdentity(proc.pid).then((identity) =>
+      this.pidFiles.write({ pid: proc.pid, ownerPid: process.pid, exe: checked.exe, port: run.port, identity, startedAt: Date.now() }).catch(() => {}),
+    )
+    void proc.exited.then((exit) => this.onExit(run, exit))
+    this.listeners.emit('state', this.getStatus()) // now with pid and port
+    void this.watchReadiness(run)
+  }
+
+  private async watchReadiness(run: Run): Promise<void> {
+    const deadline = Date.now() + this.options.readyTimeoutMs
+    const signal = run.abort.signal
+    while (!signal.aborted && !run.proc.hasExited()) {
+      const health = await probeHealth(run.host, run.port, this.options.healthTimeoutMs, signal)
+      if (signal.aborted || run.proc.hasExited() || this.run !== run) return
+      if (health.kind === 'ready') {
+        this.readySince = Date.now()
+        this.transition('ready')
+        return
+      }
+      if (health.kind === 'loading' && this.state === 'starting') this.transition('loading')
+      if (Date.now() >= deadline) {
+        await this.enqueue(async () => {
+          if (this.run !== run || run.stopRequested) return
+          run.stopRequested = true
+          run.abort.abort()
+          const { exit } = await stopProcessTree(run.proc, this.options.stop)
+          await this.forget(run)
+          const seconds = Math.round(this.options.readyTimeoutMs / 1000)
+          this.fail(
+            { kind: 'ready-timeout', reason: `llama-server did not become ready within ${seconds} s`, hint: 'a very large model may need a longer start timeout; otherwise see the log' },
+            exit,
+            run.lines.tail(30),
+          )
+        })
+        return
+      }
+      await sleep(this.options.healthIntervalMs, signal)
+    }
+  }
+
+  private async forget(run: Run): Promise<void> {
+    if (this.run === run) this.run = null
+    await this.pidFiles.remove().catch(() => {})
+  }
+
+  /** An exit we did not ask for: diagnose it, then restart, give up, or report an error. */
+  private async onExit(run: Run, exit: ExitStatus): Promise<void> {
+    if (run.stopRequested || this.run !== run) return
+    run.abort.abort()
+    // Let the last buffered output arrive: the diagnosis is usually in the final lines.
+    await Promise.race([run.proc.closed, new Promise((r) => setTimeout(r, 300))])
+    if (run.stopRequested || this.run !== run) return
+    const lines = run.lines.tail(30)
+    const wasReady = this.state === 'ready'
+    const readyForMs = wasReady && this.readySince !== null ? Date.now() - this.readySince : null
+    let d: Diagnosis = diagnoseExit(exit.code, exit.signal, lines)
+    if (d.kind === 'port-in-use' && run.portChosen) d = { ...d, deterministic: false } // lost a race for the port we picked: retry
+    await this.forget(run)
+    if (!wasReady && d.deterministic) return this.fail(d, exit, lines)
+
+    const decision = decideRestart(this.unstableExits, readyForMs, this.options.restartPolicy)
+    this.unstableExits = decision.unstableExits
+    if (decision.action === 'give-up') {
+      this.lastExit = exitInfo(exit, { ...d, reason: `gave up after ${decision.unstableExits} unstable exits in a row; last: ${d.reason}` }, lines)
+      this.log(`[llama-tray] ${this.lastExit.reason}`)
+      this.transition('crashloop')
+      return
+    }
+    this.lastExit = exitInfo(exit, d, lines)
+    this.restartAt = Date.now() + decision.delayMs
+    this.log(`[llama-tray] ${d.reason}; restarting in ${(decision.delayMs / 1000).toFixed(1)} s`)
+    this.transition('backoff')
+    this.backoffTimer = setTimeout(() => {
+      this.backoffTimer = null
+      void this.enqueue(async () => {
+        if (this.state !== 'backoff') return
+        this.restarts++
+        await this.launch()
+      })
+    }, decision.delayMs)
+  }
+
+  private async stopCurrent(): Promise<void> {
+    if (this.backoffTimer) {
+      clearTimeout(this.backoffTimer)
+      this.backoffTimer = null
+    }
+    const run = this.run
+    if (run && hasProcess(this.state)) {
+      run.stopRequested = true
+      run.abort.abort()
+      this.transition('stopping')
+      const { outcome, exit } = await stopProcessTree(run.proc, this.options.stop)
+      await this.forget(run)
+      const how = outcome === 'graceful' ? 'stopped' : outcome === 'second-signal' ? 'stopped after a second signal' : 'killed after it ignored two signals'
+      this.log(`[llama-tray] llama-server ${how} (exit code ${exit.code ?? 'none'}${exit.signal ? `, ${exit.signal}` : ''})`)
+      this.lastExit = exitInfo(exit, null, run.lines.tail(30))
+      this.transition('stopped')
+      await this.logFile.flush()
+      return
+    }
+    if (this.state === 'backoff' || this.state === 'crashloop' || this.state === 'errored') this.transition('stopped')
+  }
+}

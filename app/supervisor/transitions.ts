@@ -1,0 +1,27 @@
+import type { ServerStateKind } from '../contract/server-state'
+
+/**
+ * Every allowed edge of the supervisor's state machine. Anything else is a bug
+ * in the supervisor and throws (see ServerSupervisor.transition).
+ */
+export const TRANSITIONS: { readonly [K in ServerStateKind]: readonly ServerStateKind[] } = {
+  stopped: ['starting', 'errored'],
+  // starting: spawned, socket not bound yet (connection refused).
+  starting: ['loading', 'ready', 'stopping', 'backoff', 'crashloop', 'errored'],
+  // loading: /health answers 503 while the model loads.
+  loading: ['ready', 'stopping', 'backoff', 'crashloop', 'errored'],
+  ready: ['stopping', 'backoff', 'crashloop', 'errored'],
+  stopping: ['stopped'],
+  backoff: ['starting', 'stopped', 'errored'],
+  crashloop: ['starting', 'stopped', 'errored'],
+  errored: ['starting', 'stopped'],
+}
+
+export function isValidTransition(from: ServerStateKind, to: ServerStateKind): boolean {
+  return TRANSITIONS[from].includes(to)
+}
+
+/** States in which a llama-server process of ours is alive. */
+export function hasProcess(state: ServerStateKind): boolean {
+  return state === 'starting' || state === 'loading' || state === 'ready' || state === 'stopping'
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Builds a CPU llama-server from the llama.cpp source that the npm package
+// node-llama-cpp ships as llama/gitRelease.bundle, and caches the binary under
+// a folder keyed by that package's version. Prints the binary's path.
+//
+// Used by the test suite (integration tests need a real server) and by CI.
+// Order of preference: $LLAMA_SERVER_BIN, then the cache, then a fresh build.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, copyFileSync, chmodSync } from 'node:fs'
+import { homedir, tmpdir, cpus } from 'node:os'
+import { join, resolve } from 'node:path'
+
+// Pinned: its bundle is mainline "v0.5.0" (commit de3ff81), the build the docs
+// and fixtures in ../shared were verified against.
+export const NODE_LLAMA_CPP_VERSION = '3.22.1'
+
+export function cacheRoot() {
+  return process.env.LLAMA_TRAY_BUILD_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'llama-tray')
+}
+
+export function cachedBinaryPath() {
+  return join(cacheRoot(), `llama-server-node-llama-cpp-${NODE_LLAMA_CPP_VERSION}-cpu`, 'llama-server')
+}
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts })
+  if (r.error) throw new Error(`${cmd}: ${r.error.message}`)
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}`)
+}
+
+function log(msg) {
+  process.stderr.write(`[llama-server-build] ${msg}\n`)
+}
+
+export function ensureLlamaServer() {
+  const fromEnv = process.env.LLAMA_SERVER_BIN
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new Error(`LLAMA_SERVER_BIN=${fromEnv} does not exist`)
+    return resolve(fromEnv)
+  }
+  const target = cachedBinaryPath()
+  if (existsSync(target)) return target
+
+  for (const tool of ['cmake', 'git', 'tar']) {
+    const probe = spawnSync(tool, ['--version'], { stdio: 'ignore' })
+    if (probe.error) throw new Error(`building llama-server needs ${tool} on PATH (apt-get install cmake g++ git)`)
+  }
+  const work = mkdtempSync(join(tmpdir(), 'llama-server-build-'))
+  try {
+    log(`fetching node-llama-cpp@${NODE_LLAMA_CPP_VERSION} with npm pack`)
+    run('npm', ['pack', `node-llama-cpp@${NODE_LLAMA_CPP_VERSION}`, '--silent'], { cwd: work, stdio: ['ignore', 'ignore', 'inherit'] })
+    const tgz = readdirSync(work).find((f) => f.endsWith('.tgz'))
+    if (!tgz) throw new Error('npm pack produced no tarball')
+    run('tar', ['-xzf', tgz, 'package/llama/gitRelease.bundle'], { cwd: work })
+    log('cloning the llama.cpp bundle')
+    run('git', ['clone', '--quiet', join(work, 'package/llama/gitRelease.bundle'), 'llama.cpp'], { cwd: work })
+    const src = join(work, 'llama.cpp')
+    const build = join(src, 'build')
+    log('configuring (CPU only, no curl)')
+    run('cmake', ['-S', src, '-B', build, '-DCMAKE_BUILD_TYPE=Release', '-DLLAMA_CURL=OFF', '-DLLAMA_OPENSSL=OFF',
+      '-DGGML_CUDA=OFF', '-DGGML_METAL=OFF', '-DGGML_VULKAN=OFF', '-DBUILD_SHARED_LIBS=OFF',
+      '-DLLAMA_BUILD_TESTS=OFF', '-DLLAMA_BUILD_EXAMPLES=OFF'], { stdio: ['ignore', 'ignore', 'inherit'] })
+    const jobs = String(Math.max(1, cpus().length))
+    log(`building target llama-server with ${jobs} jobs (several minutes on 2 cores)`)
+    run('cmake', ['--build', build, '--target', 'llama-server', '-j', jobs], { stdio: ['ignore', 'ignore', 'inherit'] })
+    const built = join(build, 'bin', 'llama-server')
+    if (!existsSync(built)) throw new Error(`build finished but ${built} is missing`)
+    const dir = join(target, '..')
+    mkdirSync(dir, { recursive: true })
+    // Copy next to the target and rename, so a half-copied binary is never cached.
+    const partial = `${target}.partial-${process.pid}`
+    copyFileSync(built, partial)
+    chmodSync(partial, 0o755)
+    renameSync(partial, target)
+    log(`cached ${target}`)
+    return target
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    process.stdout.write(`${ensureLlamaServer()}\n`)
+  } catch (err) {
+    log(`error: ${err instanceof Error ? err.message : String(err)}`)
+    process.exit(1)
+  }
+}
