@@ -1,23 +1,45 @@
 import { resolveHome } from '../home'
 import { UsageError } from './cli-error'
-import { parseCli } from './parse-cli'
-import { runCommand } from './run-command'
-import { USAGE } from './usage'
+import type { CliContext } from './command'
+import { COMMANDS } from './commands'
+import { formatUsage } from './usage'
 
 declare const __LLAMA_TRAY_VERSION__: string | undefined
 
-async function main(argv: readonly string[]): Promise<number> {
-  const request = parseCli(argv)
-  switch (request.command) {
-    case 'help':
-      process.stdout.write(USAGE)
-      return 0
-    case 'version':
-      process.stdout.write(`${typeof __LLAMA_TRAY_VERSION__ === 'string' ? __LLAMA_TRAY_VERSION__ : 'dev'}\n`)
-      return 0
-    case 'run':
-      return runCommand({ ...request, home: resolveHome(request.home) }, { stdout: process.stdout, stderr: process.stderr })
+/** Splits off the global options that may precede the command name. */
+export function splitGlobalOptions(argv: readonly string[]): { home?: string; help: boolean; version: boolean; rest: string[] } {
+  const out: { home?: string; help: boolean; version: boolean; rest: string[] } = { help: false, version: false, rest: [] }
+  let i = 0
+  for (; i < argv.length; i++) {
+    const a = argv[i] as string
+    if (a === '--home') {
+      if (i + 1 >= argv.length) throw new UsageError('--home needs a folder')
+      out.home = argv[++i] as string
+    } else if (a.startsWith('--home=')) out.home = a.slice('--home='.length)
+    else if (a === '-h' || a === '--help') out.help = true
+    else if (a === '-v' || a === '--version') out.version = true
+    else break
   }
+  out.rest = argv.slice(i)
+  return out
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const global = splitGlobalOptions(argv)
+  if (global.version) {
+    process.stdout.write(`${typeof __LLAMA_TRAY_VERSION__ === 'string' ? __LLAMA_TRAY_VERSION__ : 'dev'}\n`)
+    return 0
+  }
+  const [name, ...args] = global.rest
+  if (global.help || name === 'help' || (name === undefined && argv.length === 0)) {
+    process.stdout.write(formatUsage(COMMANDS))
+    return 0
+  }
+  if (name === undefined) throw new UsageError('no command given (try: llama-tray --help)')
+  const command = COMMANDS.find((c) => c.name === name)
+  if (!command) throw new UsageError(`unknown command "${name}" (known: ${COMMANDS.map((c) => c.name).join(', ')})`)
+  const context: CliContext = { home: resolveHome(global.home), stdout: process.stdout, stderr: process.stderr, signals: process }
+  return command.run(args, context)
 }
 
 process.stdout.on('error', () => {}) // EPIPE when piped into head: keep supervising, exit cleanly later

@@ -1,3 +1,6 @@
 export * from './server-state'
 export * from './snapshot'
 export * from './commands'
+export * from './generation'
+export * from './telemetry'
+export * from './warnings'

@@ -1,5 +1,8 @@
 import type { ServerStatus } from '../contract/server-state'
-import type { CpuSnapshot, GenerationSnapshot, GpuSnapshot, Snapshot, Warning } from '../contract/snapshot'
+import type { GenerationSnapshot } from '../contract/generation'
+import type { Snapshot } from '../contract/snapshot'
+import type { CpuSnapshot, GpuSnapshot } from '../contract/telemetry'
+import type { Warning } from '../contract/warnings'
 
 export interface SnapshotParts {
   readonly generation?: GenerationSnapshot | null

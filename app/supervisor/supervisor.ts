@@ -180,9 +180,14 @@ export class ServerSupervisor {
     return this.getStatus()
   }
 
-  /** Stops everything and flushes the log; the supervisor is unusable afterwards. */
+  /**
+   * Stops the process and any pending restart, and flushes the log. Unlike
+   * stop(), an errored or crashloop state is kept, so its reason stays visible.
+   */
   async dispose(): Promise<void> {
-    await this.stop()
+    await this.enqueue(async () => {
+      if (hasProcess(this.state) || this.state === 'backoff') await this.stopCurrent()
+    })
     await this.logFile.flush()
     this.listeners.clear()
   }

@@ -1,0 +1,19 @@
+/** What every CLI command receives. */
+export interface CliContext {
+  /** The resolved home folder (--home, $LLAMA_TRAY_HOME or the platform default). */
+  readonly home: string
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean }
+  readonly stderr: NodeJS.WritableStream
+  /** Where SIGINT/SIGTERM arrive (process in production, an emitter in tests). */
+  readonly signals: NodeJS.EventEmitter
+}
+
+export interface CliCommand {
+  readonly name: string
+  /** One line for the usage text. */
+  readonly summary: string
+  /** Usage lines for this command's options. */
+  readonly usage: string
+  /** Runs with the arguments after the command name; resolves to the exit code. Throws UsageError for bad input. */
+  run(args: readonly string[], context: CliContext): Promise<number>
+}

@@ -1,0 +1,5 @@
+import type { CliCommand } from '../command'
+import { runCommand } from './run'
+
+/** Every CLI command, in the order the usage text lists them. Add new commands here. */
+export const COMMANDS: readonly CliCommand[] = [runCommand]

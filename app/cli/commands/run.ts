@@ -1,0 +1,139 @@
+import type { LaunchSpec } from '../../contract/commands'
+import type { ServerStatus } from '../../contract/server-state'
+import { CommandLineError, tokenizeCommandLine } from '../../lib/command-line'
+import { buildSnapshot } from '../../snapshot/build-snapshot'
+import { ServerSupervisor } from '../../supervisor/supervisor'
+import { UsageError } from '../cli-error'
+import type { CliCommand, CliContext } from '../command'
+import { parseOptions, positiveNumber } from '../parse-options'
+import { formatStatusLine } from '../status-line'
+
+export interface RunOptions {
+  readonly spec: LaunchSpec
+  readonly json: boolean
+  readonly intervalMs: number
+  readonly durationS: number | null
+  readonly readyTimeoutS: number
+}
+
+/** Parses `run`'s options. The llama-server command comes whole inside --cmd. */
+export function parseRunArgs(args: readonly string[]): RunOptions {
+  const { values, positionals } = parseOptions(
+    args,
+    {
+      cmd: { type: 'string' },
+      json: { type: 'boolean' },
+      interval: { type: 'string' },
+      duration: { type: 'string' },
+      'ready-timeout': { type: 'string' },
+    },
+    true,
+  )
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}": pass the server as --cmd "<llama-server command line>"`)
+  if (!values.cmd || values.cmd.trim() === '') throw new UsageError('run needs --cmd "<llama-server command line>"')
+  let argv: string[]
+  try {
+    argv = tokenizeCommandLine(values.cmd)
+  } catch (err) {
+    if (err instanceof CommandLineError) throw new UsageError(`cannot read --cmd: ${err.message}`)
+    throw err
+  }
+  const [exe, ...rest] = argv
+  if (!exe) throw new UsageError('--cmd is empty: give the llama-server command line')
+  return {
+    spec: { profileId: 'cli', exe, args: rest },
+    json: values.json ?? false,
+    intervalMs: positiveNumber('interval', values.interval, 1000),
+    durationS: positiveNumber('duration', values.duration, null),
+    readyTimeoutS: positiveNumber('ready-timeout', values['ready-timeout'], 120),
+  }
+}
+
+/** Failures found before llama-server was spawned are the user's input, not the server's. */
+function neverSpawned(status: ServerStatus): boolean {
+  return status.lastExit !== null && status.lastExit.code === null && status.lastExit.signal === null
+}
+
+/**
+ * Supervises one llama-server until Ctrl+C, --duration, or
+ * a failure the supervisor gives up on. Resolves to the process exit code.
+ */
+export async function superviseUntilDone(options: RunOptions, io: CliContext): Promise<number> {
+  const signals = io.signals
+  const supervisor = new ServerSupervisor({ home: io.home, readyTimeoutMs: options.readyTimeoutS * 1000 })
+  const tty = !options.json && Boolean(io.stdout.isTTY)
+  const write = (text: string): void => {
+    try {
+      io.stdout.write(text)
+    } catch {
+      // a closed pipe (| head) must not crash the supervisor
+    }
+  }
+  const printHuman = (status: ServerStatus): void => {
+    const line = formatStatusLine(status)
+    write(tty ? `\r\x1b[2K${line}` : `${line}\n`)
+  }
+  const printSnapshot = (): void => write(`${JSON.stringify(buildSnapshot(supervisor.getStatus()))}\n`)
+
+  let finish!: (code: number) => void
+  const done = new Promise<number>((resolve) => (finish = resolve))
+  let stopping = false
+  const stopAndExit = async (code: number): Promise<void> => {
+    if (stopping) return
+    stopping = true
+    await supervisor.dispose()
+    if (options.json) printSnapshot()
+    else if (tty) write(`\r\x1b[2K${formatStatusLine(supervisor.getStatus())}\n`)
+    finish(code)
+  }
+
+  supervisor.on('state', (status) => {
+    if (!options.json && !tty) printHuman(status)
+    if (status.state === 'errored' || status.state === 'crashloop') {
+      const exit = status.lastExit
+      io.stderr.write(`llama-tray: ${exit?.reason ?? status.state}${exit?.hint ? `\n  hint: ${exit.hint}` : ''}\n`)
+      void stopAndExit(neverSpawned(status) ? 2 : 1)
+    }
+  })
+
+  const onSignal = (): void => {
+    if (stopping) {
+      io.stderr.write('llama-tray: still stopping llama-server (it is being killed if it does not exit)\n')
+      return
+    }
+    void stopAndExit(0)
+  }
+  signals.on('SIGINT', onSignal)
+  signals.on('SIGTERM', onSignal)
+  signals.on('SIGHUP', onSignal)
+
+  const ticker = setInterval(() => {
+    if (stopping) return
+    if (options.json) printSnapshot()
+    else if (tty) printHuman(supervisor.getStatus())
+  }, options.intervalMs)
+  const durationTimer = options.durationS !== null ? setTimeout(() => void stopAndExit(0), options.durationS * 1000) : null
+
+  void supervisor.start(options.spec)
+  try {
+    return await done
+  } finally {
+    clearInterval(ticker)
+    if (durationTimer) clearTimeout(durationTimer)
+    signals.off('SIGINT', onSignal)
+    signals.off('SIGTERM', onSignal)
+    signals.off('SIGHUP', onSignal)
+  }
+}
+
+export const runCommand: CliCommand = {
+  name: 'run',
+  summary: 'start llama-server and print live status until stopped (Ctrl+C)',
+  usage: `  llama-tray run --cmd "<llama-server command line>" [--json] [--interval MS] [--duration S] [--ready-timeout S]
+    --cmd TEXT          the llama-server command line, as you would paste it
+    --json              print one JSON Snapshot per line per interval
+    --interval MS       status interval in milliseconds (default 1000)
+    --duration S        stop after S seconds
+    --ready-timeout S   give up if the server is not ready after S seconds (default 120)`,
+  run: (args, context) => superviseUntilDone(parseRunArgs(args), context),
+}
