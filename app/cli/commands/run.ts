@@ -91,7 +91,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
     if (!options.json && !tty) printHuman(status)
     if (status.state === 'errored' || status.state === 'crashloop') {
       const exit = status.lastExit
-      io.stderr.write(`llama-tray: ${exit?.reason ?? status.state}${exit?.hint ? `\n  hint: ${exit.hint}` : ''}\n`)
+      io.stderr.write(`llama-tray: ${exit?.reason ?? status.state}${exit?.hint ? ` (hint: ${exit.hint})` : ''}\n`)
       void stopAndExit(neverSpawned(status) ? 2 : 1)
     }
   })

@@ -1,0 +1,32 @@
+import { z } from 'zod'
+import { SERVER_STATE_KINDS } from '../../app/contract/server-state'
+
+/** The Snapshot contract as a runtime schema, to validate what the CLI prints. */
+const exitInfo = z.object({
+  code: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  reason: z.string().nullable(),
+  hint: z.string().nullable(),
+  kind: z.string().nullable(),
+  lastLines: z.array(z.string()),
+})
+
+export const snapshotSchema = z.object({
+  time: z.number().int().positive(),
+  server: z.object({
+    state: z.enum(SERVER_STATE_KINDS as [string, ...string[]]),
+    profileId: z.string().nullable(),
+    pid: z.number().int().positive().nullable(),
+    host: z.string().nullable(),
+    port: z.number().int().min(1).max(65535).nullable(),
+    exe: z.string().nullable(),
+    readySince: z.number().nullable(),
+    restartAt: z.number().nullable(),
+    lastExit: exitInfo.nullable(),
+    restarts: z.number().int().min(0),
+  }),
+  generation: z.unknown(),
+  gpu: z.unknown(),
+  cpu: z.unknown(),
+  warnings: z.array(z.object({ id: z.string(), level: z.enum(['info', 'warn', 'error']), message: z.string(), fix: z.unknown() })),
+})

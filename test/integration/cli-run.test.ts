@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatCommandLine } from '../../app/lib/command-line'
+import { runCli, startCli } from '../helpers/cli'
+import { llamaServerBin } from '../helpers/llama-server-bin'
+import { model } from '../helpers/paths'
+import { isRunning, waitUntil } from '../helpers/processes'
+import { snapshotSchema } from '../helpers/snapshot-schema'
+
+let bin: string
+const home = mkdtempSync(join(tmpdir(), 'llama-tray-cli-'))
+const cmd = (...args: string[]): string => formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', ...args])
+
+beforeAll(() => {
+  bin = llamaServerBin()
+}, 900_000)
+afterAll(() => rmSync(home, { recursive: true, force: true }))
+
+describe('llama-tray run (the built CLI, the real llama-server)', () => {
+  it('--json --duration 10 prints a valid Snapshot every second and leaves no process behind', async () => {
+    const result = await runCli(['--home', home, 'run', '--cmd', cmd(), '--json', '--duration', '10'])
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    const snapshots = result.stdout.trim().split('\n').map((line) => snapshotSchema.parse(JSON.parse(line)))
+    // 9 or 10 interval ticks (the timer races the 10 s deadline) plus the final snapshot.
+    expect(snapshots.length).toBeGreaterThanOrEqual(10)
+    expect(snapshots.length).toBeLessThanOrEqual(11)
+    const ticks = snapshots.slice(0, -1)
+    const gaps = ticks.slice(1).map((s, i) => s.time - (ticks[i] as { time: number }).time)
+    for (const gap of gaps) expect(gap).toBeGreaterThan(800), expect(gap).toBeLessThan(1300)
+    const states = ticks.map((s) => s.server.state)
+    // Loading the tiny model takes ~0.3 s on an idle machine; allow a busy one.
+    expect(states.filter((s) => s === 'ready').length, states.join(' ')).toBeGreaterThanOrEqual(5)
+    expect(states.slice(states.indexOf('ready')).every((s) => s === 'ready'), states.join(' ')).toBe(true)
+    const pid = ticks.find((s) => s.server.pid)?.server.pid as number
+    expect(pid).toBeGreaterThan(0)
+    expect(isRunning(pid)).toBe(false)
+    expect(snapshots.at(-1)?.server.state).toBe('stopped')
+    expect(snapshots.at(-1)?.server.lastExit?.code).toBe(0)
+  }, 30_000)
+
+  it('SIGINT stops the server cleanly and exits 0', async () => {
+    const cli = startCli(['--home', home, 'run', '--cmd', cmd(), '--json', '--interval', '100'])
+    await waitUntil(() => cli.stdoutLines.some((l) => l.includes('"state":"ready"')), 15_000, 'ready')
+    const pid = (JSON.parse(cli.stdoutLines.find((l) => l.includes('"state":"ready"')) as string) as { server: { pid: number } }).server.pid
+    cli.child.kill('SIGINT')
+    const result = await cli.done
+    expect(result.code).toBe(0)
+    expect(isRunning(pid)).toBe(false)
+  }, 30_000)
+
+  it('a server that fails (removed flag) prints the reason and hint on one line and exits 1', async () => {
+    const result = await runCli(['--home', home, 'run', '--cmd', cmd('--no-mmap')])
+    expect(result.code).toBe(1)
+    expect(result.stderr.trim().split('\n')).toHaveLength(1)
+    expect(result.stderr).toMatch(/--no-mmap.*hint: use --load-mode none/)
+  }, 30_000)
+
+  it.each([
+    ['a missing binary', () => ['--cmd', '/nonexistent/llama-server -m x.gguf'], /binary not found/],
+    ['a missing model', () => ['--cmd', formatCommandLine([bin, '-m', '/nonexistent/model.gguf'])], /model file does not exist/],
+    ['a shell operator', () => ['--cmd', `${bin} -m a.gguf && rm -rf /`], /shell operator/],
+    ['an unterminated quote', () => ['--cmd', `${bin} -m "a.gguf`], /unterminated/],
+    ['no --cmd', () => [], /needs --cmd/],
+    ['an unknown option', () => ['--cmd', 'x', '--bogus'], /bogus/],
+  ])('%s is a one-line error with exit code 2', async (_name, args, message) => {
+    const result = await runCli(['--home', home, 'run', ...args()])
+    expect(result.code).toBe(2)
+    expect(result.stderr.trim().split('\n')).toHaveLength(1)
+    expect(result.stderr).toMatch(message)
+    expect(result.stderr).not.toMatch(/\n\s+at /)
+  }, 30_000)
+
+  it('a llama-server orphaned by a killed CLI is stopped by the next start in the same home', async () => {
+    const orphanHome = mkdtempSync(join(tmpdir(), 'llama-tray-orphan-'))
+    const cli = startCli(['--home', orphanHome, 'run', '--cmd', cmd(), '--json', '--interval', '100'])
+    await waitUntil(() => cli.stdoutLines.some((l) => l.includes('"state":"ready"')), 15_000, 'ready')
+    const pid = (JSON.parse(cli.stdoutLines.find((l) => l.includes('"state":"ready"')) as string) as { server: { pid: number } }).server.pid
+    cli.child.kill('SIGKILL') // our own process dies without stopping its server
+    await cli.done
+    await new Promise((r) => setTimeout(r, 300))
+    expect(isRunning(pid)).toBe(true)
+    const next = await runCli(['--home', orphanHome, 'run', '--cmd', cmd(), '--json', '--duration', '1'])
+    expect(next.code).toBe(0)
+    expect(isRunning(pid)).toBe(false)
+    rmSync(orphanHome, { recursive: true, force: true })
+  }, 40_000)
+})

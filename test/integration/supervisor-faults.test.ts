@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { LaunchSpec } from '../../app/contract/commands'
+import { FAKE_SERVER } from '../helpers/paths'
+import { isRunning, waitUntil } from '../helpers/processes'
+import { SupervisorHarness } from '../helpers/supervisor-harness'
+
+// Faults the real llama-server cannot produce on demand, played by
+// test/fixtures/fake-llama-server.mjs (a real process, real HTTP, real signals).
+const harnesses: SupervisorHarness[] = []
+function harness(options: ConstructorParameters<typeof SupervisorHarness>[0] = {}): SupervisorHarness {
+  const h = new SupervisorHarness(options)
+  harnesses.push(h)
+  return h
+}
+const fake = (...args: string[]): LaunchSpec => ({ profileId: 'fake', exe: FAKE_SERVER, args })
+
+afterEach(async () => {
+  for (const h of harnesses.splice(0)) {
+    await h.dispose()
+    expect(h.pids.alive()).toEqual([])
+  }
+})
+
+describe('supervisor faults (fake server)', () => {
+  it('a server that never becomes ready is killed at the deadline and reported', async () => {
+    const h = harness({ readyTimeoutMs: 1500 })
+    const t0 = Date.now()
+    const status = await h.supervisor.start(fake('--fake-mode', 'never-ready'))
+    expect(status.state).toBe('errored')
+    expect(status.lastExit?.kind).toBe('ready-timeout')
+    expect(status.lastExit?.reason).toMatch(/did not become ready within 2 s/)
+    expect(Date.now() - t0).toBeLessThan(1500 + 3000 + 1000)
+    expect(h.states).toEqual(['starting', 'loading', 'errored'])
+  })
+
+  it('a server that ignores SIGTERM and SIGINT is killed, and stop waits for the exit', async () => {
+    const h = harness({ stop: { graceMs: 300, secondGraceMs: 300 } })
+    const ready = await h.supervisor.start(fake('--fake-mode', 'ignore-stop'))
+    expect(ready.state).toBe('ready')
+    const t0 = Date.now()
+    const stopped = await h.supervisor.stop()
+    expect(stopped.state).toBe('stopped')
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(600)
+    expect(stopped.lastExit?.signal).toBe('SIGKILL')
+    expect(isRunning(ready.pid as number)).toBe(false)
+    expect(h.supervisor.getLogs().join('\n')).toMatch(/killed after it ignored two signals/)
+  })
+
+  it('a grandchild that ignores SIGTERM does not outlive the stop', async () => {
+    const h = harness({ stop: { graceMs: 300, secondGraceMs: 300 } })
+    await h.supervisor.start(fake('--fake-mode', 'grandchild'))
+    await waitUntil(() => h.supervisor.getLogs().some((l) => /^grandchild \d+/.test(l)), 5000, 'the grandchild to report')
+    const grandchild = Number(/^grandchild (\d+)/.exec(h.supervisor.getLogs().find((l) => /^grandchild \d+/.test(l)) as string)?.[1])
+    expect(isRunning(grandchild)).toBe(true)
+    await h.supervisor.stop()
+    await waitUntil(() => !isRunning(grandchild), 2000, 'the grandchild to be gone')
+  })
+
+  it('10 MB of binary output without a newline is bounded and the server still becomes ready', async () => {
+    const h = harness({ logCapacity: 500 })
+    const status = await h.supervisor.start(fake('--fake-mode', 'garbage', '--fake-garbage-bytes', String(10 * 1024 * 1024)))
+    expect(status.state).toBe('ready')
+    const logs = h.supervisor.getLogs()
+    expect(logs.length).toBeLessThanOrEqual(500)
+    expect(Math.max(...logs.map((l) => l.length))).toBeLessThanOrEqual(8192)
+    expect(logs.join('\n')).toMatch(/listening on/)
+  })
+
+  it('a crash right after ready is retried, and does not count against a later stable run', async () => {
+    const h = harness({ restartPolicy: { initialDelayMs: 20, maxDelayMs: 1000, stableAfterMs: 60_000, maxUnstableExits: 3 } })
+    await h.supervisor.start(fake('--fake-mode', 'crash-after', '--fake-crash-ms', '50', '--fake-exit-code', '3'))
+    const final = await h.waitFor('crashloop', 10_000)
+    expect(final.lastExit?.code).toBe(3)
+    expect(final.restarts).toBe(2)
+    // A user start after a crashloop begins a fresh count.
+    const again = await h.supervisor.start(fake())
+    expect(again.state).toBe('ready')
+    expect(again.restarts).toBe(0)
+  })
+
+  it('a user stop during backoff cancels the restart', async () => {
+    const h = harness({ restartPolicy: { initialDelayMs: 5000, maxDelayMs: 5000, stableAfterMs: 60_000, maxUnstableExits: 5 } })
+    await h.supervisor.start(fake('--fake-mode', 'crash-after', '--fake-crash-ms', '30'))
+    await h.waitFor('backoff')
+    const stopped = await h.supervisor.stop()
+    expect(stopped.state).toBe('stopped')
+    await new Promise((r) => setTimeout(r, 300))
+    expect(h.supervisor.getStatus().state).toBe('stopped')
+    expect(h.states.filter((s) => s === 'starting')).toHaveLength(1)
+  })
+
+  it('commands are serialised: start, stop, start issued at once end ready with one process', async () => {
+    const h = harness()
+    const results = await Promise.all([h.supervisor.start(fake()), h.supervisor.stop(), h.supervisor.start(fake('--fake-load-ms', '10'))])
+    expect(results[2].state).toBe('ready')
+    expect(h.pids.alive()).toEqual([results[2].pid])
+  })
+})
