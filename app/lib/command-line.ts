@@ -2,10 +2,13 @@
  * Parses a pasted command line (bash, cmd or PowerShell flavour, as people copy
  * them from guides) into an argument array, without ever involving a shell.
  *
- * - Whitespace separates arguments; '…' is literal; "…" allows \" for a quote.
+ * - Whitespace separates arguments; '…' is literal; "…" allows \" for a quote
+ *   (Microsoft C runtime rules: backslashes are literal unless they precede a
+ *   quote, so "C:\models\a b.gguf" survives unchanged).
  * - A backslash outside quotes escapes only whitespace and quotes, so Windows
  *   paths such as C:\models\a.gguf survive unchanged.
  * - Line continuations are joined: \, ^ or ` at the end of a line.
+ * - PowerShell: a leading call operator `&` is dropped and '' inside '…' is one quote.
  * - Shell operators (&&, |, ;, >, …) and variable expansions ($VAR, %VAR%) are
  *   refused with an explanation: we would not run them the way a shell would.
  */
@@ -19,14 +22,47 @@ export class CommandLineError extends Error {
   }
 }
 
+/** Which shell the text was written for. 'auto' accepts all three and refuses both variable syntaxes. */
+export type CommandLineDialect = 'auto' | 'posix' | 'cmd' | 'powershell'
+
+export interface TokenizeOptions {
+  readonly dialect?: CommandLineDialect
+}
+
 const OPERATORS = new Set(['&&', '||', '|', ';', '&', '>', '>>', '<', '2>', '2>&1', '1>', '&>'])
-const VARIABLE = /\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\(|%[A-Za-z_][A-Za-z0-9_]*%/
+const DOLLAR_VARIABLE = /\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\(/
+const PERCENT_VARIABLE = /%[A-Za-z_][A-Za-z0-9_]*%/
+const ANY_VARIABLE = new RegExp(`${DOLLAR_VARIABLE.source}|${PERCENT_VARIABLE.source}`)
 
 // A continuation character followed by optional spaces and a newline (outside quotes).
 const CONTINUATION = /[\\^`][ \t]*\r?\n/y
+// PowerShell treats the typographic single quotes like ' (people paste them from web pages).
+const PS_SINGLE_QUOTES = "'\u2018\u2019\u201a\u201b"
 
-export function tokenizeCommandLine(input: string): string[] {
-  const text = input
+function variablePattern(dialect: CommandLineDialect): RegExp {
+  if (dialect === 'cmd') return PERCENT_VARIABLE
+  if (dialect === 'posix' || dialect === 'powershell') return DOLLAR_VARIABLE
+  return ANY_VARIABLE
+}
+
+/** A PowerShell paste starts with the call operator or uses backtick continuations. */
+function detectDialect(text: string): CommandLineDialect {
+  if (/^\s*&\s*['"\u2018\u2019]/.test(text) || /^\s*&\s+\S/.test(text) || /`[ \t]*\r?\n/.test(text)) return 'powershell'
+  return 'auto'
+}
+
+export function tokenizeCommandLine(input: string, options: TokenizeOptions = {}): string[] {
+  let text = input
+  let dialect = options.dialect ?? 'auto'
+  if (dialect === 'auto') dialect = detectDialect(text)
+  let offset = 0
+  if (dialect === 'powershell') {
+    const call = /^\s*&\s*/.exec(text)
+    if (call) offset = call[0].length
+  }
+  text = text.slice(offset)
+  const variable = variablePattern(dialect)
+  const singleQuotes = dialect === 'powershell' ? PS_SINGLE_QUOTES : "'"
   const args: string[] = []
   let current = ''
   let inToken = false
@@ -35,7 +71,7 @@ export function tokenizeCommandLine(input: string): string[] {
   const pushToken = (): void => {
     if (!inToken) return
     if (!quoted && OPERATORS.has(current)) {
-      throw new CommandLineError(`"${current}" is a shell operator: paste a single llama-server command, without pipes, redirections or command chains`, i)
+      throw new CommandLineError(`"${current}" is a shell operator: paste a single llama-server command, without pipes, redirections or command chains`, offset + i)
     }
     args.push(current)
     current = ''
@@ -43,11 +79,12 @@ export function tokenizeCommandLine(input: string): string[] {
     quoted = false
   }
   const checkVariable = (segment: string, at: number): void => {
-    const m = VARIABLE.exec(segment)
+    const m = variable.exec(segment)
     if (m) {
-      throw new CommandLineError(`"${m[0]}" is a shell variable or substitution, which is not expanded here: write its value instead`, at + m.index)
+      throw new CommandLineError(`"${m[0]}" is a shell variable or substitution, which is not expanded here: write its value instead`, offset + at + m.index)
     }
   }
+  const isBreak = (ch: string | undefined): boolean => ch !== undefined && (/\s/.test(ch) || ch === '"' || singleQuotes.includes(ch))
   while (i < text.length) {
     const c = text[i] as string
     CONTINUATION.lastIndex = i
@@ -57,22 +94,52 @@ export function tokenizeCommandLine(input: string): string[] {
     } else if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
       pushToken()
       i++
-    } else if (c === "'") {
-      const end = text.indexOf("'", i + 1)
-      if (end === -1) throw new CommandLineError("unterminated ' quote", i)
-      current += text.slice(i + 1, end)
+    } else if (singleQuotes.includes(c)) {
+      let j = i + 1
+      let value = ''
+      for (;;) {
+        if (j >= text.length) throw new CommandLineError("unterminated ' quote", offset + i)
+        const d = text[j] as string
+        if (singleQuotes.includes(d)) {
+          // PowerShell: a doubled quote is one literal quote.
+          if (dialect === 'powershell' && singleQuotes.includes(text[j + 1] ?? 'x')) {
+            value += d
+            j += 2
+            continue
+          }
+          break
+        }
+        value += d
+        j++
+      }
+      current += value
       inToken = true
       quoted = true
-      i = end + 1
+      i = j + 1
     } else if (c === '"') {
       let j = i + 1
       let value = ''
       for (;;) {
-        if (j >= text.length) throw new CommandLineError('unterminated " quote', i)
+        if (j >= text.length) throw new CommandLineError('unterminated " quote', offset + i)
         const d = text[j]
-        if (d === '\\' && text[j + 1] === '"') {
-          value += '"'
-          j += 2
+        if (d === '\\') {
+          // C runtime rule: 2n backslashes + quote → n backslashes and the quote ends the string;
+          // 2n+1 → n backslashes and a literal quote; backslashes elsewhere are literal.
+          let k = j
+          while (text[k] === '\\') k++
+          const run = k - j
+          if (text[k] === '"') {
+            value += '\\'.repeat(Math.floor(run / 2))
+            if (run % 2 === 1) {
+              value += '"'
+              j = k + 1
+            } else {
+              j = k
+            }
+          } else {
+            value += '\\'.repeat(run)
+            j = k
+          }
         } else if (d === '"') {
           break
         } else {
@@ -85,13 +152,13 @@ export function tokenizeCommandLine(input: string): string[] {
       inToken = true
       quoted = true
       i = j + 1
-    } else if (c === '\\' && i + 1 < text.length && /[\s'"]/.test(text[i + 1] as string)) {
+    } else if (c === '\\' && i + 1 < text.length && isBreak(text[i + 1])) {
       current += text[i + 1]
       inToken = true
       i += 2
     } else {
       let j = i
-      while (j < text.length && !/[\s'"]/.test(text[j] as string) && !(text[j] === '\\' && /[\s'"]/.test(text[j + 1] ?? 'x'))) {
+      while (j < text.length && !isBreak(text[j]) && !(text[j] === '\\' && isBreak(text[j + 1]))) {
         CONTINUATION.lastIndex = j
         if (j > i && CONTINUATION.test(text)) break
         j++
@@ -114,7 +181,7 @@ export function formatCommandLine(argv: readonly string[]): string {
 
 function quoteArg(arg: string): string {
   if (arg === '') return "''"
-  if (/^[A-Za-z0-9_@%+=:,./\\-]+$/.test(arg) && !VARIABLE.test(arg) && !OPERATORS.has(arg) && !/\\$/.test(arg)) return arg
+  if (/^[A-Za-z0-9_@%+=:,./\\-]+$/.test(arg) && !ANY_VARIABLE.test(arg) && !OPERATORS.has(arg) && !/\\$/.test(arg)) return arg
   // Single quotes are fully literal; a single quote itself goes in double quotes.
   return arg
     .split("'")
