@@ -1,0 +1,7 @@
+export { GenerationTracker, type GenerationTrackerOptions, type RateSample } from './generation-tracker'
+export { ProfileRollingStore } from './rolling-figures'
+export { SlotsPoller, type PollOutcome } from './slots-poller'
+export { TimingLogParser, type TimingEvent, type RequestRecord } from './timing-log-parser'
+export { parseSlots, parseSlotsText, type SlotReading } from './slots-parser'
+export { serverUrl, fetchSlots } from './fetch-slots'
+export { resolveApiKey } from './api-key'

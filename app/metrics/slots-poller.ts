@@ -1,0 +1,143 @@
+import { performance } from 'node:perf_hooks'
+import { Listeners } from '../lib/listeners'
+import { fetchSlots, type SlotsFetchResult } from './fetch-slots'
+import { SlotRates, type RatedSlot } from './slot-rates'
+
+export interface SlotsPollerOptions {
+  /** The server's base URL, e.g. http://127.0.0.1:8080 (see serverUrl()). */
+  readonly baseUrl: string
+  readonly apiKey?: string | null
+  /** Poll period while a slot is processing. */
+  readonly busyIntervalMs?: number
+  /** Poll period while every slot is idle. */
+  readonly idleIntervalMs?: number
+  /** After the first sighting of a new task, poll again this soon to get its first rate quickly. */
+  readonly firstRateDelayMs?: number
+  /** A poll without an answer after this long is reported as `slow` (busy), then retried. */
+  readonly timeoutMs?: number
+}
+
+export type PollOutcome =
+  | { readonly kind: 'ok'; readonly slots: readonly RatedSlot[]; readonly time: number }
+  | Exclude<SlotsFetchResult, { kind: 'ok' } | { kind: 'aborted' }>
+
+export interface SlotsPollerEvents {
+  poll: (outcome: PollOutcome) => void
+}
+
+/**
+ * Polls GET /slots: every busyIntervalMs while a slot is processing, every
+ * idleIntervalMs otherwise, one request at a time, and turns successive
+ * answers into live per-slot rates. Stops on stop() or when the signal given
+ * to start() aborts; after stop() resolves no timer or socket is left.
+ */
+export class SlotsPoller {
+  private readonly url: string
+  private readonly opts: Required<Omit<SlotsPollerOptions, 'baseUrl' | 'apiKey'>> & { apiKey: string | null }
+  private readonly rates = new SlotRates()
+  private readonly listeners = new Listeners<SlotsPollerEvents>()
+  private timer: NodeJS.Timeout | null = null
+  private controller: AbortController | null = null
+  private inFlight: Promise<void> | null = null
+  private inFlightSince: number | null = null
+  private running = false
+  private busy = false
+  private detachSignal: (() => void) | null = null
+
+  constructor(options: SlotsPollerOptions) {
+    this.url = `${options.baseUrl.replace(/\/+$/, '')}/slots`
+    this.opts = {
+      apiKey: options.apiKey ?? null,
+      busyIntervalMs: options.busyIntervalMs ?? 500,
+      idleIntervalMs: options.idleIntervalMs ?? 1000,
+      firstRateDelayMs: options.firstRateDelayMs ?? 250,
+      timeoutMs: options.timeoutMs ?? 5000,
+    }
+  }
+
+  on<K extends keyof SlotsPollerEvents>(event: K, listener: SlotsPollerEvents[K]): () => void {
+    return this.listeners.on(event, listener)
+  }
+
+  get isRunning(): boolean {
+    return this.running
+  }
+
+  /** How long the current request has waited for its answer (ms), or null when none is in flight. */
+  inFlightForMs(now = performance.now()): number | null {
+    return this.inFlightSince === null ? null : now - this.inFlightSince
+  }
+
+  /** Starts polling now. `signal` (e.g. the supervisor's getRequestSignal()) stops it when aborted. */
+  start(signal?: AbortSignal | null): void {
+    if (this.running) return
+    if (signal?.aborted) return
+    this.running = true
+    this.controller = new AbortController()
+    if (signal) {
+      const onAbort = (): void => void this.stop()
+      signal.addEventListener('abort', onAbort, { once: true })
+      this.detachSignal = () => signal.removeEventListener('abort', onAbort)
+    }
+    this.schedule(0)
+  }
+
+  /** Polls as soon as possible (e.g. the log said a task started). */
+  pokeSoon(delayMs = 0): void {
+    if (!this.running || this.inFlight) return
+    this.schedule(delayMs)
+  }
+
+  /** Stops polling; resolves once no timer and no request is left. */
+  async stop(): Promise<void> {
+    this.running = false
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    this.detachSignal?.()
+    this.detachSignal = null
+    this.controller?.abort()
+    this.controller = null
+    await this.inFlight
+    this.rates.reset()
+  }
+
+  private schedule(delayMs: number): void {
+    if (!this.running) return
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = setTimeout(() => {
+      this.timer = null
+      this.inFlight = this.pollOnce().finally(() => {
+        this.inFlight = null
+        this.inFlightSince = null
+      })
+    }, delayMs)
+    // A forgotten poller must not keep the process alive.
+    this.timer.unref()
+  }
+
+  private async pollOnce(): Promise<void> {
+    const signal = this.controller?.signal
+    if (!signal || signal.aborted) return
+    this.inFlightSince = performance.now()
+    const result = await fetchSlots(this.url, { apiKey: this.opts.apiKey, timeoutMs: this.opts.timeoutMs, signal })
+    if (result.kind === 'aborted' || !this.running) return
+    let next: number
+    if (result.kind === 'ok') {
+      const slots = this.rates.update(result.slots, result.time)
+      this.busy = slots.some((s) => s.reading.processing)
+      // A slot generating without a rate yet (a new baseline): come back soon for its first figure.
+      const waitingForRate = slots.some((s) => s.reading.processing && s.tokensPerSecond === null && (s.reading.nDecoded ?? 0) > 0)
+      next = !this.busy ? this.opts.idleIntervalMs : waitingForRate ? Math.min(this.opts.firstRateDelayMs, this.opts.busyIntervalMs) : this.opts.busyIntervalMs
+      this.listeners.emit('poll', { kind: 'ok', slots, time: result.time })
+    } else {
+      // Slow: ask again at once (the previous request is gone). Otherwise keep the idle pace.
+      if (result.kind !== 'slow') {
+        this.busy = false
+        this.rates.reset()
+      }
+      next = result.kind === 'slow' ? 0 : this.opts.idleIntervalMs
+      this.listeners.emit('poll', result)
+    }
+    this.schedule(next)
+  }
+}
