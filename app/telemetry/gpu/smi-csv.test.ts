@@ -169,7 +169,7 @@ describe('parseSmiLine properties (100,000+ generated lines)', () => {
           expect(tokens).toHaveLength(SMI_FIELDS.length)
           SMI_FIELDS.forEach((f, i) => {
             const tok = (tokens[i] as string).trim()
-            if (f.target === 'index' || f.target === 'throttleMask') return
+            if (f.target === 'index' || f.target === 'throttleMask' || f.target === 'ignore') return
             const value = d[f.target]
             if (MARKERS.includes(tok)) expect(value).toBeNull()
             if (typeof value === 'number') expect(Number(tok.replace(/ ?(MiB|W|%|MHz|C)$/, ''))).toBe(value)

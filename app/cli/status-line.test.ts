@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest'
+import type { ServerStatus } from '../contract/server-state'
+import { formatStatusLine } from './status-line'
+
+const base: ServerStatus = { state: 'ready', profileId: 'p', pid: 42, host: '127.0.0.1', port: 8080, exe: 'llama-server', readySince: 0, restartAt: null, lastExit: null, restarts: 0 }
+
+describe('formatStatusLine', () => {
+  it('shows state, pid, address and uptime', () => {
+    expect(formatStatusLine(base, 65_000)).toBe('READY      pid 42  http://127.0.0.1:8080  up 1m05s')
+  })
+  it('shows the countdown and the reason while backing off', () => {
+    const line = formatStatusLine({ ...base, state: 'backoff', pid: null, port: null, readySince: null, restartAt: 4000, restarts: 2, lastExit: { code: null, signal: 'SIGKILL', reason: 'llama-server was killed by SIGKILL', hint: null, kind: 'crashed', lastLines: [] } }, 1000)
+    expect(line).toBe('BACKOFF    restart in 3s  restarts 2  : llama-server was killed by SIGKILL')
+  })
+})

@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+/** The repo root (app/metrics/test-support → ../../..). */
+export const repoRoot = resolve(__dirname, '..', '..', '..')
+/** CI clones the repo with shared/ beside it. */
+export const fixturesDir = resolve(repoRoot, '..', 'shared', 'fixtures')
+export const modelsDir = join(fixturesDir, 'models')
+
+export function fixtureText(...parts: string[]): string {
+  return readFileSync(join(fixturesDir, ...parts), 'utf8')
+}
+
+export function fixtureJson(...parts: string[]): unknown {
+  return JSON.parse(fixtureText(...parts)) as unknown
+}
+
+/** Every real log in the fixtures: mainline logs and both forks' stdout/stderr captures. */
+export function allFixtureLogs(): { name: string; text: string }[] {
+  const out: { name: string; text: string }[] = []
+  for (const f of readdirSync(join(fixturesDir, 'llama-server', 'logs'))) {
+    if (f.endsWith('.log')) out.push({ name: `llama-server/logs/${f}`, text: fixtureText('llama-server', 'logs', f) })
+  }
+  for (const fork of ['buun', 'ik']) {
+    for (const f of readdirSync(join(fixturesDir, 'llama-server-forks', fork))) {
+      // The whole-run captures only (the .until_ready/... splits repeat them).
+      if (/\.(stderr|stdout)\.txt$/.test(f)) out.push({ name: `${fork}/${f}`, text: fixtureText('llama-server-forks', fork, f) })
+    }
+  }
+  return out
+}
+
+export function linesOf(text: string): string[] {
+  return text.split(/\r?\n/)
+}

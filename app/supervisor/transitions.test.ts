@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { SERVER_STATE_KINDS, type ServerStateKind } from '../contract/server-state'
+import { hasProcess, isValidTransition, TRANSITIONS } from './transitions'
+
+describe('transition table', () => {
+  const allowed: [ServerStateKind, ServerStateKind][] = [
+    ['stopped', 'starting'],
+    ['starting', 'loading'],
+    ['loading', 'ready'],
+    ['ready', 'stopping'],
+    ['stopping', 'stopped'],
+    ['ready', 'backoff'],
+    ['backoff', 'starting'],
+    ['ready', 'crashloop'],
+    ['loading', 'errored'],
+    ['errored', 'starting'],
+    ['crashloop', 'stopped'],
+  ]
+  it.each(allowed)('%s → %s is allowed', (from, to) => expect(isValidTransition(from, to)).toBe(true))
+
+  const forbidden: [ServerStateKind, ServerStateKind][] = [
+    ['stopped', 'ready'],
+    ['stopping', 'starting'],
+    ['stopping', 'backoff'],
+    ['backoff', 'ready'],
+    ['ready', 'starting'],
+    ['errored', 'ready'],
+  ]
+  it.each(forbidden)('%s → %s is forbidden', (from, to) => expect(isValidTransition(from, to)).toBe(false))
+
+  it('covers every state, and every state can reach stopped', () => {
+    expect(Object.keys(TRANSITIONS).sort()).toEqual([...SERVER_STATE_KINDS].sort())
+    for (const start of SERVER_STATE_KINDS) {
+      const seen = new Set<ServerStateKind>([start])
+      const queue = [start]
+      while (queue.length) for (const next of TRANSITIONS[queue.shift() as ServerStateKind]) if (!seen.has(next)) seen.add(next), queue.push(next)
+      expect(seen.has('stopped'), start).toBe(true)
+    }
+  })
+
+  it('knows which states have a live process', () => {
+    expect(SERVER_STATE_KINDS.filter(hasProcess)).toEqual(['starting', 'loading', 'ready', 'stopping'])
+  })
+})

@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { GpuDevice } from '../../contract/telemetry'
+import { fakeSmiEnv, isAlive, sleep, waitFor } from '../testing/fake-smi-env'
+import { fakeSmiExe } from '../testing/paths'
+import { SMI_FIELDS } from './smi-fields'
+import { SmiSampler, type SmiSamplerOptions } from './smi-sampler'
+
+const samplers: SmiSampler[] = []
+afterEach(async () => {
+  await Promise.all(samplers.splice(0).map((s) => s.stop()))
+})
+
+/** A sampler on the fake, recording every pid it spawned and checking that no two were alive at once. */
+function sampler(faults: string, options: Partial<SmiSamplerOptions> = {}) {
+  const s = new SmiSampler({ exe: fakeSmiExe, fields: SMI_FIELDS, intervalMs: 100, backoffInitialMs: 50, backoffMaxMs: 200, killGraceMs: 300, env: fakeSmiEnv(faults), ...options })
+  samplers.push(s)
+  const pids: number[] = []
+  const overlaps: number[] = []
+  const samples: GpuDevice[] = []
+  s.on('spawn', (pid) => {
+    overlaps.push(...pids.filter(isAlive))
+    pids.push(pid)
+  })
+  s.on('sample', (d) => samples.push(d))
+  return { s, pids, overlaps, samples }
+}
+
+describe('SmiSampler with the fake nvidia-smi', () => {
+  it('streams the replayed capture from one child and stops it', async () => {
+    const { s, pids, samples } = sampler('')
+    s.start()
+    expect(await waitFor(() => samples.length >= 5, 10_000)).toBe(true)
+    expect(pids).toHaveLength(1)
+    expect(s.latest()).toMatchObject({ stale: false, reason: null, devices: [{ index: 0, name: 'NVIDIA H200', memoryTotalMiB: 143771 }] })
+    expect(new Set(samples.map((d) => d.powerW)).size).toBeGreaterThan(1) // the replay moves on
+    await s.stop()
+    expect(isAlive(pids[0]!)).toBe(false)
+  })
+
+  it('reads lines split across writes and skips garbage without losing samples', async () => {
+    const partial = sampler('partial')
+    const garbage = sampler('garbage,gpus=2')
+    partial.s.start()
+    garbage.s.start()
+    expect(await waitFor(() => partial.samples.length >= 4 && garbage.samples.length >= 4, 10_000)).toBe(true)
+    expect(partial.s.stats.linesSkipped).toBe(0)
+    expect(garbage.s.stats.linesSkipped).toBeGreaterThan(0)
+    expect(garbage.s.latest().devices.map((d) => d.index)).toEqual([0, 1])
+    expect([...partial.samples, ...garbage.samples].every((d) => d.memoryTotalMiB === 143771)).toBe(true)
+  })
+
+  it('restarts a child that dies, with at most one alive, and marks the data stale meanwhile', async () => {
+    const { s, pids, overlaps, samples } = sampler('die-after=2,partial', { backoffInitialMs: 400, backoffMaxMs: 400 })
+    let sawStale = false
+    s.on('exit', () => {
+      const r = s.latest(Date.now() + 1000)
+      sawStale ||= r.stale && /exited \(code 1\): fake nvidia-smi: dying as asked/.test(r.reason ?? '')
+    })
+    s.start()
+    expect(await waitFor(() => pids.length >= 3, 10_000)).toBe(true)
+    expect(overlaps).toEqual([])
+    expect(sawStale).toBe(true)
+    expect(samples.length).toBeGreaterThanOrEqual(4)
+  })
+
+  it('kills a child that stops printing (watchdog) and respawns it', async () => {
+    const { s, pids, overlaps } = sampler('hang-after=1')
+    const atExit: string[] = []
+    s.on('exit', (_code, signal) => {
+      const r = s.latest()
+      if (r.stale && signal === 'SIGKILL') atExit.push(r.reason ?? '')
+    })
+    s.start()
+    expect(await waitFor(() => s.stats.watchdogKills >= 2 && pids.length >= 3, 10_000)).toBe(true)
+    expect(overlaps).toEqual([])
+    expect(atExit[0]).toBe('nvidia-smi printed nothing for 300 ms; restarting it')
+  })
+
+  it('survives a child that hangs from the start and ignores SIGTERM, and stop() still ends it', async () => {
+    const { s, pids, overlaps } = sampler('hang')
+    s.start()
+    expect(await waitFor(() => pids.length >= 2, 10_000)).toBe(true)
+    await s.stop()
+    expect(overlaps).toEqual([])
+    expect(pids.filter(isAlive)).toEqual([])
+    expect(s.latest()).toMatchObject({ stale: true, devices: [] })
+  })
+
+  it('backs off when nvidia-smi cannot be started at all', async () => {
+    const { s } = sampler('', { exe: '/nonexistent/nvidia-smi', backoffInitialMs: 100, backoffMaxMs: 10_000 })
+    s.start()
+    await sleep(1000)
+    // 100 + 200 + 400 ms of backoff fit in a second: about 4 tries, not one per interval
+    expect(s.stats.spawns).toBeGreaterThanOrEqual(2)
+    expect(s.stats.spawns).toBeLessThanOrEqual(5)
+    expect(s.latest()).toMatchObject({ stale: true, reason: expect.stringContaining('could not start') })
+  })
+})

@@ -1,0 +1,191 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import type { GpuDevice } from '../../contract/telemetry'
+import { LineSplitter } from '../../lib/line-splitter'
+import { Listeners } from '../../lib/listeners'
+import { parseSmiLine } from './smi-csv'
+import { queryArgument, type SmiField } from './smi-fields'
+import { CSV_FORMAT } from './smi-probe'
+
+export interface SmiSamplerOptions {
+  readonly exe: string
+  /** A field list the driver accepts (from probeSmiFields). */
+  readonly fields: readonly SmiField[]
+  readonly intervalMs: number
+  /** No valid line for this many intervals → the child is killed and respawned. */
+  readonly watchdogIntervals?: number
+  readonly backoffInitialMs?: number
+  readonly backoffMaxMs?: number
+  /** Grace between SIGTERM and SIGKILL when stopping. */
+  readonly killGraceMs?: number
+  /** The child's environment (default: ours). */
+  readonly env?: NodeJS.ProcessEnv
+}
+
+export interface SmiReading {
+  readonly devices: readonly GpuDevice[]
+  /** Epoch ms of the newest valid line; null before the first. */
+  readonly sampledAt: number | null
+  readonly stale: boolean
+  /** Why the reading is stale or missing; null when fresh. */
+  readonly reason: string | null
+}
+
+export interface SmiSamplerStats {
+  spawns: number
+  linesParsed: number
+  linesSkipped: number
+  watchdogKills: number
+}
+
+interface SamplerEvents {
+  sample: (device: GpuDevice) => void
+  spawn: (pid: number) => void
+  exit: (code: number | null, signal: NodeJS.Signals | null) => void
+}
+
+/**
+ * One long-lived `nvidia-smi --query-gpu=… --format=csv,noheader,nounits -lms N`
+ * child, read line by line. NVML stays initialised inside it, so a sample costs
+ * a line of parsing instead of a process start.
+ *
+ * Invariant: at most one child is alive. A new one is spawned only after the
+ * previous one's 'close' (or spawn 'error'); the watchdog kills a silent child
+ * and the restart waits for its exit, then a backoff (1, 2, 4 … s, capped).
+ */
+export class SmiSampler {
+  readonly stats: SmiSamplerStats = { spawns: 0, linesParsed: 0, linesSkipped: 0, watchdogKills: 0 }
+  private readonly events = new Listeners<SamplerEvents>()
+  private readonly devices = new Map<number, { device: GpuDevice; at: number }>()
+  private child: ChildProcess | null = null
+  private childGone: Promise<void> = Promise.resolve()
+  private running = false
+  private failures = 0
+  private lastLineAt: number | null = null
+  private lastActivity = 0
+  private reason: string | null = 'nvidia-smi has not answered yet'
+  private restartTimer: NodeJS.Timeout | null = null
+  private watchdog: NodeJS.Timeout | null = null
+  private stderrTail = ''
+
+  constructor(private readonly options: SmiSamplerOptions) {}
+
+  on<K extends keyof SamplerEvents>(event: K, listener: SamplerEvents[K]): () => void {
+    return this.events.on(event, listener)
+  }
+
+  get childPid(): number | null {
+    return this.child?.pid ?? null
+  }
+
+  start(): void {
+    if (this.running) return
+    this.running = true
+    this.failures = 0
+    this.spawnChild()
+    this.watchdog = setInterval(() => this.checkWatchdog(), this.options.intervalMs)
+  }
+
+  /** Stops the child (SIGTERM, SIGKILL after a grace) and resolves once it has exited. */
+  async stop(): Promise<void> {
+    this.running = false
+    if (this.restartTimer) clearTimeout(this.restartTimer)
+    if (this.watchdog) clearInterval(this.watchdog)
+    this.restartTimer = this.watchdog = null
+    const child = this.child
+    if (!child) return
+    const kill = setTimeout(() => child.kill('SIGKILL'), this.options.killGraceMs ?? 1000)
+    child.kill('SIGTERM')
+    await this.childGone
+    clearTimeout(kill)
+  }
+
+  latest(now = Date.now()): SmiReading {
+    const window = this.staleAfterMs()
+    const stale = this.lastLineAt === null || now - this.lastLineAt > window
+    const newest = this.lastLineAt ?? 0
+    const devices = [...this.devices.values()]
+      .filter((d) => newest - d.at <= window) // a GPU that stopped appearing is dropped
+      .map((d) => d.device)
+      .sort((a, b) => a.index - b.index)
+    return { devices, sampledAt: this.lastLineAt, stale, reason: stale ? (this.reason ?? 'nvidia-smi stopped answering') : null }
+  }
+
+  private staleAfterMs(): number {
+    return (this.options.watchdogIntervals ?? 3) * this.options.intervalMs
+  }
+
+  private spawnChild(): void {
+    const { exe, fields, intervalMs } = this.options
+    const child = spawn(exe, [queryArgument(fields), CSV_FORMAT, '-lms', String(Math.round(intervalMs))], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+      shell: false,
+      env: this.options.env ?? process.env,
+    })
+    this.child = child
+    this.stats.spawns++
+    this.lastActivity = Date.now()
+    this.stderrTail = ''
+    const splitter = new LineSplitter((line) => this.onLine(line), 4096)
+    child.stdout?.on('data', (chunk: Buffer) => splitter.write(chunk))
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+      this.stderrTail = (this.stderrTail + text).slice(-500)
+    })
+    let gone = false
+    let markGone!: () => void
+    this.childGone = new Promise((resolve) => (markGone = resolve))
+    // 'close' (not 'exit'): the process is gone and its last stdout/stderr bytes are read.
+    const onGone = (code: number | null, signal: NodeJS.Signals | null, error?: Error): void => {
+      if (gone) return
+      gone = true
+      markGone()
+      splitter.end()
+      if (this.child === child) this.child = null
+      const detail = error ? error.message : (this.stderrTail.trim().split('\n').pop() ?? '')
+      const watchdogKill = signal === 'SIGKILL' && this.reason?.startsWith('nvidia-smi printed nothing')
+      if (!watchdogKill) this.reason = `nvidia-smi ${error ? 'could not start' : `exited (${signal ?? `code ${code}`})`}${detail ? `: ${detail}` : ''}; restarting`
+      this.events.emit('exit', code, signal)
+      this.scheduleRestart()
+    }
+    child.on('close', (code, signal) => onGone(code, signal))
+    child.on('error', (err) => onGone(null, null, err))
+    if (child.pid !== undefined) this.events.emit('spawn', child.pid)
+  }
+
+  private onLine(line: string): void {
+    const device = parseSmiLine(line, this.options.fields)
+    if (!device) {
+      if (line.trim() !== '') this.stats.linesSkipped++
+      return
+    }
+    const now = Date.now()
+    this.stats.linesParsed++
+    this.lastLineAt = this.lastActivity = now
+    this.failures = 0
+    this.reason = null
+    this.devices.set(device.index, { device, at: now })
+    this.events.emit('sample', device)
+  }
+
+  private checkWatchdog(): void {
+    const child = this.child
+    if (!child || !this.running) return
+    if (Date.now() - this.lastActivity > this.staleAfterMs()) {
+      this.stats.watchdogKills++
+      this.reason = `nvidia-smi printed nothing for ${this.staleAfterMs()} ms; restarting it`
+      this.lastActivity = Date.now() // one kill per silent period; the restart waits for the exit
+      child.kill('SIGKILL')
+    }
+  }
+
+  private scheduleRestart(): void {
+    if (!this.running || this.restartTimer) return
+    const initial = this.options.backoffInitialMs ?? 1000
+    const delay = Math.min(initial * 2 ** this.failures, this.options.backoffMaxMs ?? 30_000)
+    this.failures++
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null
+      if (this.running && !this.child) this.spawnChild()
+    }, delay)
+  }
+}
