@@ -131,7 +131,7 @@ describe('kill -9 while saving in a loop', () => {
   // Each iteration starts a process that saves in a loop and SIGKILLs it at a random
   // moment. 1,000 iterations take a few minutes on 2 busy cores: set
   // PROFILES_KILL_ITERATIONS=1000 for the full run; the default keeps the suite fast.
-  const iterations = Number(process.env.PROFILES_KILL_ITERATIONS ?? 150)
+  const iterations = Number(process.env.PROFILES_KILL_ITERATIONS ?? 60)
   let child: string
 
   beforeAll(async () => {
