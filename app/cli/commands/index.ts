@@ -1,5 +1,7 @@
 import type { CliCommand } from '../command'
+import { enginesCommand } from './engines'
+import { profilesCommand } from './profiles'
 import { runCommand } from './run'
 
 /** Every CLI command, in the order the usage text lists them. Add new commands here. */
-export const COMMANDS: readonly CliCommand[] = [runCommand]
+export const COMMANDS: readonly CliCommand[] = [runCommand, profilesCommand, enginesCommand]

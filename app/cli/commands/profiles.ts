@@ -1,0 +1,117 @@
+import { readFile } from 'node:fs/promises'
+import type { ProfileSummary } from '../../contract/profile'
+import { EXPORT_FORMATS, ExportError, exportCommandLine, type ExportFormat } from '../../profiles/export-command'
+import { importArgv, importCommand, ImportError } from '../../profiles/import-command'
+import { profileArgv } from '../../profiles/launch-spec'
+import { acceptFixes, describeProblems, ProfileLaunchError } from '../../profiles/resolve-launch'
+import type { Profile } from '../../profiles/schema'
+import { ProfileStore, ProfileStoreError } from '../../profiles/store'
+import { UsageError } from '../cli-error'
+import type { CliCommand, CliContext } from '../command'
+import { parseOptions } from '../parse-options'
+
+function summary(p: Profile, activeId: string | null): ProfileSummary {
+  return { id: p.id, name: p.name, binary: p.binary, model: p.model, draftModel: p.draftModel ?? null, engine: null, notes: p.notes, active: p.id === activeId, updatedAt: p.updatedAt }
+}
+
+async function openStore(io: CliContext): Promise<ProfileStore> {
+  const store = await ProfileStore.open(io.home)
+  for (const m of store.messages) io.stderr.write(`llama-tray: ${m}\n`)
+  return store
+}
+
+function mustFind(store: ProfileStore, idOrName: string | undefined, verb: string): Profile {
+  if (!idOrName) throw new UsageError(`profiles ${verb} needs a profile id`)
+  const p = store.find(idOrName)
+  if (!p) throw new UsageError(`no profile "${idOrName}" (see: llama-tray profiles list)`)
+  return p
+}
+
+const print = (io: CliContext, value: unknown, json: boolean, human: () => string): void => {
+  io.stdout.write(json ? `${JSON.stringify(value)}\n` : `${human()}\n`)
+}
+
+async function run(args: readonly string[], io: CliContext): Promise<number> {
+  const dashDash = args.indexOf('--')
+  const head = dashDash >= 0 ? args.slice(0, dashDash) : args
+  const command = dashDash >= 0 ? args.slice(dashDash + 1) : null
+  const { values, positionals } = parseOptions(head, { json: { type: 'boolean' }, name: { type: 'string' }, file: { type: 'string' }, format: { type: 'string' } }, true)
+  const json = values.json ?? false
+  const [sub, target] = positionals
+  try {
+    switch (sub) {
+      case undefined:
+      case 'list': {
+        const store = await openStore(io)
+        const list = store.file.profiles.map((p) => summary(p, store.file.activeProfileId))
+        print(io, { health: store.health, messages: store.messages, activeProfileId: store.file.activeProfileId, profiles: list }, json, () =>
+          list.length === 0 ? 'no profiles yet (llama-tray profiles import -- <llama-server command>)' : list.map((p) => `${p.active ? '*' : ' '} ${p.id}  ${p.name}${p.binary ? '' : '  (no binary yet)'}`).join('\n'),
+        )
+        return 0
+      }
+      case 'show': {
+        const store = await openStore(io)
+        const p = mustFind(store, target, 'show')
+        print(io, p, json, () => `${p.id}: ${p.name}\n  ${exportCommandLine({ ...p, binary: p.binary || 'llama-server' }, 'bash')}${p.notes ? `\n  notes: ${p.notes}` : ''}`)
+        return 0
+      }
+      case 'import': {
+        const store = await openStore(io)
+        const taken = store.file.profiles.map((p) => p.id)
+        const options = { ...(values.name ? { name: values.name } : {}), takenIds: taken }
+        let profile: Profile
+        if (values.file) profile = importCommand(await readFile(values.file, 'utf8'), options)
+        else if (command && command.length > 0) profile = command.length === 1 ? importCommand(command[0] as string, options) : importArgv(command, options)
+        else throw new UsageError('profiles import needs a command: profiles import [--name N] -- <llama-server command…> (or --file F)')
+        await store.upsert(profile)
+        print(io, profile, json, () => `imported "${profile.name}" as ${profile.id}: ${profileArgv(profile).length} arguments`)
+        return 0
+      }
+      case 'export': {
+        const store = await openStore(io)
+        const p = mustFind(store, target, 'export')
+        const format = (values.format ?? (process.platform === 'win32' ? 'cmd' : 'bash')) as ExportFormat
+        if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`)
+        const line = exportCommandLine(p, format)
+        print(io, { id: p.id, format, command: line }, json, () => line)
+        return 0
+      }
+      case 'rm': {
+        const store = await openStore(io)
+        const p = mustFind(store, target, 'rm')
+        await store.remove(p.id)
+        print(io, { removed: p.id }, json, () => `removed ${p.id}`)
+        return 0
+      }
+      case 'use': {
+        const store = await openStore(io)
+        const p = mustFind(store, target, 'use')
+        await store.setActive(p.id)
+        print(io, { activeProfileId: p.id }, json, () => `active profile: ${p.id}`)
+        return 0
+      }
+      case 'fix': {
+        if (!target) throw new UsageError('profiles fix needs a profile id')
+        const { profile, fixed } = await acceptFixes(io.home, target)
+        print(io, { profile, fixed }, json, () => (fixed.length === 0 ? `${profile.id}: nothing to fix for this binary` : `${profile.id}: applied\n${describeProblems(fixed)}`))
+        return 0
+      }
+      default:
+        throw new UsageError(`unknown profiles command "${sub}" (list, show, import, export, rm, use, fix)`)
+    }
+  } catch (err) {
+    if (err instanceof ImportError || err instanceof ExportError || err instanceof ProfileStoreError || err instanceof ProfileLaunchError) throw new UsageError(err.message)
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && values.file) throw new UsageError(`cannot read ${values.file}: no such file`)
+    throw err
+  }
+}
+
+export const profilesCommand: CliCommand = {
+  name: 'profiles',
+  summary: 'list, import, export and choose launch profiles',
+  usage: `  llama-tray profiles list | show <id> | rm <id> | use <id> [--json]
+  llama-tray profiles import [--name N] -- <llama-server command…>   (or --file F with a pasted command)
+  llama-tray profiles export <id> [--format cmd|powershell|bash]
+  llama-tray profiles fix <id>     apply the replacements for flags its binary rejects (--no-mmap → -lm none …)`,
+  run,
+}

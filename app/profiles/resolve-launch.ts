@@ -1,0 +1,78 @@
+import type { LaunchSpec } from '../contract/commands'
+import { detectEngine, type EngineInfo } from './engine-detect'
+import { applyFixes, blockingProblems, checkFlags, type FlagProblem } from './flag-check'
+import { profileToLaunchSpec } from './launch-spec'
+import type { Profile } from './schema'
+import { ProfileStore } from './store'
+
+export class ProfileLaunchError extends Error {
+  constructor(
+    message: string,
+    readonly problems: readonly FlagProblem[] = [],
+  ) {
+    super(message)
+    this.name = 'ProfileLaunchError'
+  }
+}
+
+export interface ResolvedLaunch {
+  readonly profile: Profile
+  readonly engine: EngineInfo
+  readonly spec: LaunchSpec
+  /** Every problem; see blockingProblems for those that must stop a launch. */
+  readonly problems: FlagProblem[]
+}
+
+async function loadProfile(home: string, idOrName: string): Promise<{ store: ProfileStore; profile: Profile }> {
+  const store = await ProfileStore.open(home)
+  const profile = store.find(idOrName)
+  if (!profile) {
+    const known = store.file.profiles.map((p) => p.id)
+    throw new ProfileLaunchError(`no profile "${idOrName}"${known.length ? ` (known: ${known.join(', ')})` : ' (none yet: llama-tray profiles import -- <command>)'}`)
+  }
+  if (profile.binary === '') throw new ProfileLaunchError(`profile "${profile.id}" has no llama-server binary yet: set one (llama-tray profiles import --name … -- /path/to/llama-server …)`)
+  return { store, profile }
+}
+
+/** The launch of a stored profile (by id or name), checked against what its binary accepts. */
+export async function resolveProfileLaunch(home: string, idOrName: string): Promise<ResolvedLaunch> {
+  const { profile } = await loadProfile(home, idOrName)
+  const engine = await detectEngine(home, profile.binary).catch((err: Error) => {
+    throw new ProfileLaunchError(err.message)
+  })
+  return { profile, engine, spec: profileToLaunchSpec(profile, engine), problems: checkFlags(profile, engine) }
+}
+
+/** One line per problem, naming the replacement. */
+export function describeProblems(problems: readonly FlagProblem[]): string {
+  return problems
+    .map((p) => `  ${p.flag}: ${p.message}${p.replacement && p.replacement.length > 0 ? ` (replace with: ${p.replacement.join(' ')})` : p.replacement ? ' (remove it)' : ''}`)
+    .join('\n')
+}
+
+/**
+ * Refuses a launch that would die with "invalid argument" (or an unsupported
+ * value), telling why and what to use instead. Returns the spec otherwise.
+ */
+export function assertLaunchable(resolved: ResolvedLaunch): LaunchSpec {
+  const blocking = blockingProblems(resolved.problems)
+  if (blocking.length === 0) return resolved.spec
+  const fixable = blocking.every((p) => p.replacement !== null)
+  throw new ProfileLaunchError(
+    `profile "${resolved.profile.id}" has flags that ${resolved.engine.binary} (${resolved.engine.kind}${resolved.engine.version ? ` ${resolved.engine.version}` : ''}) rejects:\n${describeProblems(blocking)}\n${
+      fixable ? `accept the replacements with: llama-tray profiles fix ${resolved.profile.id}` : 'edit the profile or choose a binary that accepts these flags'
+    }`,
+    blocking,
+  )
+}
+
+/** Applies the known replacements to a stored profile and saves it; returns the fixed profile and what changed. */
+export async function acceptFixes(home: string, idOrName: string): Promise<{ profile: Profile; fixed: FlagProblem[] }> {
+  const { store, profile } = await loadProfile(home, idOrName)
+  const engine = await detectEngine(home, profile.binary)
+  const problems = checkFlags(profile, engine).filter((p) => p.replacement !== null)
+  const fixed = applyFixes(profile, engine)
+  const saved = fixed === profile ? profile : { ...fixed, updatedAt: new Date().toISOString() }
+  if (saved !== profile) await store.upsert(saved)
+  return { profile: saved, fixed: problems }
+}
