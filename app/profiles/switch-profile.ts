@@ -1,0 +1,73 @@
+import type { ServerStatus } from '../contract/server-state'
+import type { ServerSupervisor } from '../supervisor/supervisor'
+import { blockingProblems, type FlagProblem } from './flag-check'
+import { ProfileLaunchError, resolveProfileLaunch } from './resolve-launch'
+import { ProfileStore } from './store'
+
+export interface SwitchTimings {
+  /** Reading the profile, detecting (or recalling) the engine, checking flags. */
+  readonly resolveMs: number
+  /** The old server's stop, until its exit. */
+  readonly stopMs: number
+  /** Waiting for GPU memory to come back (0 without a waiter). */
+  readonly gpuWaitMs: number
+  /** The new server's start, until ready or failed. */
+  readonly startMs: number
+  /** Recording the active profile. */
+  readonly recordMs: number
+}
+
+export type SwitchResult =
+  | { readonly ok: true; readonly profileId: string; readonly previousProfileId: string | null; readonly status: ServerStatus; readonly timings: SwitchTimings; readonly warnings: readonly FlagProblem[] }
+  | {
+      readonly ok: false
+      readonly profileId: string
+      /** The profile to go back to (one click): the one active before the switch. */
+      readonly rollbackProfileId: string | null
+      readonly reason: string
+      readonly problems: readonly FlagProblem[]
+      readonly status: ServerStatus
+      readonly timings: SwitchTimings | null
+    }
+
+export interface SwitchOptions {
+  /** Waits until the GPU memory of the old server is released (with a deadline); the telemetry owner provides it. */
+  readonly waitForGpuRelease?: () => Promise<void>
+}
+
+/**
+ * Switches the one running server to another profile: check its flags first
+ * (a profile the binary would reject never stops the running server), stop the
+ * old server and wait for its exit (and for GPU memory, when a waiter is
+ * given), start the new one. The active profile is recorded only on success;
+ * on failure the old one stays recorded as active, one click away.
+ */
+export async function switchProfile(supervisor: ServerSupervisor, home: string, idOrName: string, options: SwitchOptions = {}): Promise<SwitchResult> {
+  const t0 = performance.now()
+  const store = await ProfileStore.open(home)
+  const before = store.file.activeProfileId
+  let resolved
+  try {
+    resolved = await resolveProfileLaunch(home, idOrName)
+  } catch (err) {
+    if (!(err instanceof ProfileLaunchError)) throw err
+    return { ok: false, profileId: idOrName, rollbackProfileId: before, reason: err.message, problems: [], status: supervisor.getStatus(), timings: null }
+  }
+  const blocking = blockingProblems(resolved.problems)
+  if (blocking.length > 0) {
+    return { ok: false, profileId: resolved.profile.id, rollbackProfileId: before, reason: `flags that ${resolved.engine.kind} rejects`, problems: blocking, status: supervisor.getStatus(), timings: null }
+  }
+  const t1 = performance.now()
+  await supervisor.stop()
+  const t2 = performance.now()
+  if (options.waitForGpuRelease) await options.waitForGpuRelease()
+  const t3 = performance.now()
+  const status = await supervisor.start(resolved.spec)
+  const t4 = performance.now()
+  const ok = status.state === 'ready'
+  if (ok) await store.setActive(resolved.profile.id)
+  const t5 = performance.now()
+  const timings = { resolveMs: t1 - t0, stopMs: t2 - t1, gpuWaitMs: t3 - t2, startMs: t4 - t3, recordMs: t5 - t4 }
+  if (ok) return { ok: true, profileId: resolved.profile.id, previousProfileId: before, status, timings, warnings: resolved.problems }
+  return { ok: false, profileId: resolved.profile.id, rollbackProfileId: before, reason: status.lastExit?.reason ?? `the server ended ${status.state}`, problems: [], status, timings }
+}
