@@ -1,0 +1,144 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { GenerationTracker } from './generation-tracker'
+import { SlotsPoller, type PollOutcome } from './slots-poller'
+
+// A scripted HTTP server: only for what the real llama-server cannot be made
+// to do on demand (answer slowly, count requests, check headers).
+interface Scripted {
+  readonly server: Server
+  readonly baseUrl: string
+  readonly requests: { time: number; auth: string | undefined }[]
+  handler: (req: IncomingMessage, res: ServerResponse) => void
+}
+
+const servers: Server[] = []
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections()
+    await new Promise((r) => s.close(r))
+  }
+})
+
+async function scripted(): Promise<Scripted> {
+  const state: Scripted = {
+    server: createServer((req, res) => {
+      state.requests.push({ time: performance.now(), auth: req.headers.authorization })
+      state.handler(req, res)
+    }),
+    baseUrl: '',
+    requests: [],
+    handler: (_req, res) => res.end('[]'),
+  }
+  servers.push(state.server)
+  await new Promise<void>((r) => state.server.listen(0, '127.0.0.1', r))
+  ;(state as { baseUrl: string }).baseUrl = `http://127.0.0.1:${(state.server.address() as AddressInfo).port}`
+  return state
+}
+
+function busySlot(taskId: number, decoded: number): unknown {
+  return { id: 0, n_ctx: 4096, is_processing: true, id_task: taskId, n_prompt_tokens: 5 + decoded, n_prompt_tokens_processed: 5, next_token: [{ n_decoded: decoded, n_remain: 100 }] }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+async function connections(server: Server): Promise<number> {
+  return new Promise((r) => server.getConnections((_e, n) => r(n)))
+}
+
+describe('SlotsPoller', () => {
+  it('polls fast while a slot is busy, slower when idle, and sends the API key', async () => {
+    const s = await scripted()
+    let busy = true
+    const t0 = performance.now()
+    s.handler = (_req, res) => {
+      const decoded = Math.round((performance.now() - t0) / 10) + 1
+      res.end(JSON.stringify(busy ? [busySlot(1, decoded)] : [{ id: 0, n_ctx: 4096, is_processing: false }]))
+    }
+    const poller = new SlotsPoller({ baseUrl: s.baseUrl, apiKey: 'k1', busyIntervalMs: 100, idleIntervalMs: 400, firstRateDelayMs: 50 })
+    const outcomes: PollOutcome[] = []
+    poller.on('poll', (o) => outcomes.push(o))
+    poller.start()
+    await sleep(1000)
+    const busyCount = s.requests.length
+    busy = false
+    await sleep(1200)
+    const idleCount = s.requests.length - busyCount
+    await poller.stop()
+    expect(busyCount).toBeGreaterThanOrEqual(7)
+    expect(idleCount).toBeLessThanOrEqual(5)
+    expect(s.requests.every((r) => r.auth === 'Bearer k1')).toBe(true)
+    const rates = outcomes.flatMap((o) => (o.kind === 'ok' ? o.slots.map((x) => x.tokensPerSecond) : [])).filter((r): r is number => r !== null)
+    expect(rates.length).toBeGreaterThan(3)
+    for (const r of rates) expect(r).toBeGreaterThan(50) // ~100 tok/s scripted
+  })
+
+  it('reports a slow answer as busy (slow), not as down, and keeps the last slots', async () => {
+    const s = await scripted()
+    let slow = false
+    s.handler = (_req, res) => {
+      if (slow) setTimeout(() => res.end(JSON.stringify([busySlot(1, 500)])), 2000)
+      else res.end(JSON.stringify([busySlot(1, 100)]))
+    }
+    const tracker = new GenerationTracker({ baseUrl: s.baseUrl, profileId: 'p', busyIntervalMs: 100, slowAfterMs: 300, timeoutMs: 5000 })
+    tracker.start()
+    await sleep(300)
+    slow = true
+    await sleep(900)
+    const snap = tracker.snapshot()
+    expect(snap.active).toBe(true)
+    expect(snap.poll.state).toBe('slow')
+    expect(snap.slots[0]?.state).toBe('generating')
+    await tracker.stop()
+    await sleep(50) // the server sees the client's close a moment later
+    expect(await connections(s.server)).toBe(0)
+  })
+
+  it('reports a server that is gone as down, and a refused key as unauthorized', async () => {
+    const s = await scripted()
+    s.handler = (_req, res) => {
+      res.statusCode = 401
+      res.end('{"error":{"code":401,"message":"Invalid API Key"}}')
+    }
+    const tracker = new GenerationTracker({ baseUrl: s.baseUrl, profileId: 'p', idleIntervalMs: 50 })
+    tracker.start()
+    await sleep(200)
+    expect(tracker.snapshot().poll.state).toBe('unauthorized')
+    s.server.closeAllConnections()
+    await new Promise((r) => s.server.close(r))
+    await sleep(300)
+    expect(tracker.snapshot().poll).toMatchObject({ state: 'down' })
+    expect(tracker.snapshot().active).toBe(false)
+    await tracker.stop()
+  })
+
+  it('stops when the signal aborts, with no timer or socket left, even mid-request', async () => {
+    const s = await scripted()
+    s.handler = () => {} // never answers
+    const controller = new AbortController()
+    const poller = new SlotsPoller({ baseUrl: s.baseUrl })
+    poller.start(controller.signal)
+    await sleep(100)
+    expect(poller.inFlightForMs()).not.toBeNull()
+    expect(await connections(s.server)).toBe(1)
+    controller.abort()
+    await poller.stop()
+    expect(poller.isRunning).toBe(false)
+    expect(poller.inFlightForMs()).toBeNull()
+    await sleep(50)
+    expect(await connections(s.server)).toBe(0)
+    const before = s.requests.length
+    await sleep(300)
+    expect(s.requests.length).toBe(before)
+  })
+
+  it('does not start with an already aborted signal', async () => {
+    const s = await scripted()
+    const poller = new SlotsPoller({ baseUrl: s.baseUrl })
+    poller.start(AbortSignal.abort())
+    await sleep(100)
+    expect(poller.isRunning).toBe(false)
+    expect(s.requests.length).toBe(0)
+  })
+})
