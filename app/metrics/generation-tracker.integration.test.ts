@@ -81,7 +81,7 @@ describe('GenerationTracker on the real llama-server', () => {
     expect(snap.history.perSecond.filter((p) => p.tokensPerSecond > 0).length).toBeGreaterThan(3)
     expect(snap.contextSize).toBe(4096)
     expect(samples.length).toBeGreaterThan(5)
-  }, 90_000)
+  }, 300_000)
 
   it('reports speculative acceptance equal to draft_n_accepted / draft_n', async () => {
     const { server, tracker, requests } = await setup(['-md', join(modelsDir, 'tiny-draft.gguf'), '--spec-type', 'draft-simple'])
@@ -94,7 +94,7 @@ describe('GenerationTracker on the real llama-server', () => {
     expect(rec.draftAccepted).toBe(draft_n_accepted)
     expect(rec.draftAcceptance).toBeCloseTo(draft_n_accepted! / draft_n!, 5)
     expect(tracker.snapshot().rolling?.draftAcceptance).toBe(draft_n_accepted! / draft_n!)
-  }, 60_000)
+  }, 180_000)
 
   it('shows two parallel requests on two slots, per slot and summed', async () => {
     const { server, tracker, samples } = await setup(['-np', '2'])
@@ -114,7 +114,7 @@ describe('GenerationTracker on the real llama-server', () => {
     const s = bothSnaps[0]!
     expect(s.tokensPerSecond).toBeCloseTo(s.slots.reduce((acc, x) => acc + (x.tokensPerSecond ?? 0), 0), 9)
     expect(s.active).toBe(true)
-  }, 90_000)
+  }, 300_000)
 
   it('uses the API key, reports a refused poll, and stops with the supervisor', async () => {
     const { server, tracker, samples } = await setup(['--api-key', 'sekret'], 'sekret')
@@ -130,5 +130,5 @@ describe('GenerationTracker on the real llama-server', () => {
     await server.supervisor.stop() // aborts getRequestSignal(): the tracker's poller stops by itself
     expect(tracker.snapshot().poll.state).toBe('stopped')
     expect(tracker.snapshot().active).toBe(false)
-  }, 60_000)
+  }, 180_000)
 })

@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process'
+import { request } from 'node:http'
+import { serverUrl } from '../app/metrics/fetch-slots'
+import { median as medianOrNull } from '../app/metrics/median'
+import { SlotsPoller } from '../app/metrics/slots-poller'
+import { findFreePort } from '../app/supervisor/free-port'
+import { probeHealth } from '../app/supervisor/health'
+import { median, type BenchRow } from './bench-row'
+
+interface Completion {
+  readonly predictedPerSecond: number
+}
+
+function complete(baseUrl: string, nPredict: number): Promise<Completion> {
+  const body = JSON.stringify({ prompt: 'Hello', n_predict: nPredict, ignore_eos: true, cache_prompt: false })
+  const url = new URL('/completion', baseUrl)
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => {
+          try {
+            const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timings?: { predicted_per_second?: number } }
+            const pps = json.timings?.predicted_per_second
+            if (typeof pps !== 'number') throw new Error(`no timings in the answer (HTTP ${res.statusCode})`)
+            resolve({ predictedPerSecond: pps })
+          } catch (err) {
+            reject(err instanceof Error ? err : new Error(String(err)))
+          }
+        })
+        res.on('error', reject)
+      },
+    )
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/** One request with the /slots poller running at its default pace; also returns the live figures' median. */
+async function withPoller(baseUrl: string, nPredict: number): Promise<{ done: Completion; liveMedian: number | null }> {
+  const poller = new SlotsPoller({ baseUrl })
+  const live: number[] = []
+  poller.on('poll', (o) => {
+    if (o.kind === 'ok') for (const s of o.slots) if (s.tokensPerSecond !== null) live.push(s.tokensPerSecond)
+  })
+  poller.start()
+  try {
+    const done = await complete(baseUrl, nPredict)
+    return { done, liveMedian: medianOrNull(live) }
+  } finally {
+    await poller.stop()
+  }
+}
+
+/**
+ * Generation speed of the real llama-server (tiny model) with and without the
+ * /slots poller, alternating runs so drift and neighbours cancel. Goal: ratio ≥ 0.98.
+ */
+export async function benchMetrics(bin: string, model: string, rounds = 7, nPredict = 400): Promise<BenchRow[]> {
+  const port = await findFreePort()
+  const child = spawn(bin, ['-m', model, '-c', '4096', '-np', '1', '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' })
+  const exited = new Promise((r) => child.once('exit', r))
+  const baseUrl = serverUrl('127.0.0.1', port)
+  const without: number[] = []
+  const withP: number[] = []
+  const agreement: number[] = []
+  try {
+    const deadline = Date.now() + 60_000
+    while ((await probeHealth('127.0.0.1', port, 1000)).kind !== 'ready') {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error('bench: llama-server did not become ready')
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    await complete(baseUrl, 64) // warm-up
+    for (let i = 0; i < rounds; i++) {
+      const order = i % 2 === 0 ? ['without', 'with'] : ['with', 'without']
+      for (const which of order) {
+        if (which === 'without') without.push((await complete(baseUrl, nPredict)).predictedPerSecond)
+        else {
+          const { done, liveMedian } = await withPoller(baseUrl, nPredict)
+          withP.push(done.predictedPerSecond)
+          if (liveMedian !== null) agreement.push(liveMedian / done.predictedPerSecond)
+        }
+      }
+    }
+  } finally {
+    child.kill('SIGTERM')
+    await exited
+  }
+  const base = median(without)
+  const ours = median(withP)
+  return [
+    { group: 'metrics', name: `generation with /slots poller (${nPredict} tokens, median of ${rounds})`, value: ours, unit: 'tok/s', baseline: base, baselineName: 'no poller' },
+    { group: 'metrics', name: 'generation ratio with/without poller (goal ≥ 0.98)', value: ours / base, unit: 'ratio' },
+    { group: 'metrics', name: 'live figure median / server predicted_per_second', value: agreement.length > 0 ? median(agreement) : NaN, unit: 'ratio' },
+  ]
+}
