@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { openNvml } from './nvml'
+import { nvmlLibraryCandidates } from './nvml-paths'
+
+const source = fileURLToPath(new URL('./nvml-fake/fake-libnvidia-ml.c', import.meta.url))
+let dir = ''
+const lib = (variant: string): string => path.join(dir, `libnvidia-ml-${variant}.so.1`)
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'fake-nvml-'))
+  const variants: Record<string, string[]> = { full: [], noinit: ['-DNO_INIT'], old: ['-DNO_MEMORY_V2', '-DNO_EVENT_REASONS', '-DNO_POWER'] }
+  for (const [name, defines] of Object.entries(variants)) execFileSync('gcc', ['-shared', '-fPIC', '-O2', ...defines, '-o', lib(name), source])
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+afterEach(() => {
+  delete process.env.FAKE_NVML_INIT_ERROR
+  delete process.env.FAKE_NVML_TEMP_ERROR
+  delete process.env.FAKE_NVML_COUNT
+})
+
+describe('NVML through koffi, against a fake libnvidia-ml built from C', () => {
+  it('reads every figure, with the v2 memory struct and the clock-event reasons', () => {
+    process.env.FAKE_NVML_COUNT = '2'
+    const r = openNvml([lib('full')])
+    expect(r.ok).toBe(true)
+    if (!r.ok) return
+    const devices = r.nvml.sample()
+    expect(devices).toEqual([0, 1].map((index) => ({
+      index,
+      name: 'NVIDIA H200',
+      memoryTotalMiB: 143771,
+      memoryUsedMiB: 102927,
+      memoryFreeMiB: 40228,
+      memoryReservedMiB: 616,
+      temperatureC: 36 + index,
+      utilizationPct: 97,
+      powerW: 612.345,
+      powerLimitW: 700,
+      smClockMHz: 1980,
+      pstate: 'P0',
+      throttleReasons: ['sw_power_cap', 'sw_thermal_slowdown'],
+    })))
+    expect(r.nvml.inventory()).toEqual({ driverVersion: '580.159.04', cudaVersion: '13.0' })
+    r.nvml.close()
+  })
+
+  it('turns an error code from one call into null for that figure only', () => {
+    const r = openNvml([lib('full')])
+    if (!r.ok) throw new Error(r.reason)
+    process.env.FAKE_NVML_TEMP_ERROR = '3' // NVML_ERROR_NOT_SUPPORTED
+    const [d] = r.nvml.sample()
+    expect(d).toMatchObject({ temperatureC: null, memoryTotalMiB: 143771, smClockMHz: 1980 })
+    expect(r.nvml.describeError(3)).toBe('NVML error 3 (Not Supported)')
+  })
+
+  it('falls back to the older symbols and leaves missing ones null', () => {
+    const r = openNvml([lib('old')])
+    if (!r.ok) throw new Error(r.reason)
+    expect(r.nvml.sample()[0]).toMatchObject({ memoryTotalMiB: 143771, memoryUsedMiB: 103543, memoryReservedMiB: null, powerW: null, powerLimitW: null, throttleReasons: ['gpu_idle'] })
+  })
+
+  it('reports a missing library, a missing required symbol and an init error, and tries the next candidate', () => {
+    const missing = openNvml([path.join(dir, 'nope.so.1')])
+    expect(missing).toMatchObject({ ok: false, reason: expect.stringContaining('nope.so.1') })
+    const noInit = openNvml([lib('noinit')])
+    expect(noInit).toMatchObject({ ok: false, reason: expect.stringContaining('nvmlInit_v2') })
+    process.env.FAKE_NVML_INIT_ERROR = '9'
+    const driver = openNvml([lib('full')])
+    expect(driver).toMatchObject({ ok: false, reason: expect.stringContaining('NVML error 9 (Driver Not Loaded)') })
+    delete process.env.FAKE_NVML_INIT_ERROR
+    const next = openNvml([path.join(dir, 'nope.so.1'), lib('full')])
+    expect(next.ok && next.nvml.libraryPath).toBe(lib('full'))
+  })
+
+  it('looks in System32 first on Windows', () => {
+    expect(nvmlLibraryCandidates('win32', { SystemRoot: 'C:\\Windows' })[0]).toBe('C:\\Windows\\System32\\nvml.dll')
+    expect(nvmlLibraryCandidates('linux', {})).toContain('libnvidia-ml.so.1')
+    expect(nvmlLibraryCandidates('darwin', {})).toEqual([])
+  })
+})
