@@ -125,8 +125,9 @@ export class SlotsPoller {
     if (result.kind === 'ok') {
       const slots = this.rates.update(result.slots, result.time)
       this.busy = slots.some((s) => s.reading.processing)
-      // A slot generating without a rate yet (a new baseline): come back soon for its first figure.
-      const waitingForRate = slots.some((s) => s.reading.processing && s.tokensPerSecond === null && (s.reading.nDecoded ?? 0) > 0)
+      // A busy slot without a rate yet (prompt phase, or a new baseline): come back soon, so its
+      // first figure shows within ~0.5 s of its first token.
+      const waitingForRate = slots.some((s) => s.reading.processing && s.tokensPerSecond === null)
       next = !this.busy ? this.opts.idleIntervalMs : waitingForRate ? Math.min(this.opts.firstRateDelayMs, this.opts.busyIntervalMs) : this.opts.busyIntervalMs
       this.listeners.emit('poll', { kind: 'ok', slots, time: result.time })
     } else {
