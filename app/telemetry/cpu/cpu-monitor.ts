@@ -1,0 +1,90 @@
+import os from 'node:os'
+import type { CpuSnapshot, HeavyAppSnapshot, ServerProcessSnapshot, TopProcessSnapshot } from '../../contract/telemetry'
+import { CpuShareTracker } from './cpu-share'
+import { DEFAULT_HEAVY_APPS, matchHeavyApps, type HeavyAppList } from './heavy-apps'
+import type { ProcessSource } from './process-source'
+import { SystemCpuMeter } from './system-cpu'
+
+export interface CpuMonitorOptions {
+  /** null: no process table on this platform (server, heavy apps and top processes stay empty). */
+  readonly processes: ProcessSource | null
+  readonly heavyApps?: HeavyAppList
+  /** How often the whole process table is scanned (5–10 s); the server itself is read every tick. */
+  readonly scanIntervalMs?: number
+  readonly topCount?: number
+  readonly cpuCount?: number
+  readonly systemCpu?: SystemCpuMeter
+  readonly memory?: () => { totalBytes: number; freeBytes: number }
+}
+
+const MIB = 1024 * 1024
+
+/**
+ * System CPU and RAM every tick, llama-server's own CPU and RSS every tick,
+ * and a scan of every process (heavy apps, top consumers) every scanIntervalMs.
+ */
+export class CpuMonitor {
+  private serverPid: number | null = null
+  private serverLast: { cpuMs: number; at: number } | null = null
+  private readonly shares: CpuShareTracker
+  private lastScanAt = Number.NEGATIVE_INFINITY
+  private heavy: HeavyAppSnapshot[] = []
+  private top: TopProcessSnapshot[] = []
+  private readonly system: SystemCpuMeter
+  private readonly cpuCount: number
+
+  constructor(private readonly options: CpuMonitorOptions) {
+    this.cpuCount = options.cpuCount ?? Math.max(1, os.availableParallelism())
+    this.shares = new CpuShareTracker(this.cpuCount)
+    this.system = options.systemCpu ?? new SystemCpuMeter()
+  }
+
+  /** The llama-server to follow (null when none runs). */
+  setServerPid(pid: number | null): void {
+    if (pid === this.serverPid) return
+    this.serverPid = pid
+    this.serverLast = null
+  }
+
+  tick(now = Date.now()): CpuSnapshot {
+    const mem = this.options.memory?.() ?? { totalBytes: os.totalmem(), freeBytes: os.freemem() }
+    if (this.options.processes && now - this.lastScanAt >= (this.options.scanIntervalMs ?? 5000)) this.scan(this.options.processes, now)
+    return {
+      systemPct: this.system.sample(),
+      ramTotalMiB: Math.round(mem.totalBytes / MIB),
+      ramFreeMiB: Math.round(mem.freeBytes / MIB),
+      server: this.readServer(now),
+      heavyApps: this.heavy,
+      topProcesses: this.top,
+    }
+  }
+
+  private readServer(now: number): ServerProcessSnapshot | null {
+    const pid = this.serverPid
+    if (pid === null || !this.options.processes) return null
+    const p = this.options.processes.read(pid)
+    if (!p) return { pid, cpuPct: null, rssMiB: null }
+    let cpuPct: number | null = null
+    if (p.cpuMs !== null) {
+      if (this.serverLast && now > this.serverLast.at) {
+        cpuPct = Math.min(100, Math.max(0, ((p.cpuMs - this.serverLast.cpuMs) / ((now - this.serverLast.at) * this.cpuCount)) * 100))
+      }
+      this.serverLast = { cpuMs: p.cpuMs, at: now }
+    }
+    return { pid, cpuPct, rssMiB: p.rssKiB === null ? null : Math.round((p.rssKiB / 1024) * 10) / 10 }
+  }
+
+  private scan(source: ProcessSource, now: number): void {
+    this.lastScanAt = now
+    const list = source.list()
+    const shares = this.shares.update(list, now)
+    this.heavy = matchHeavyApps(list, shares, this.options.heavyApps ?? DEFAULT_HEAVY_APPS)
+    this.top = list
+      .filter((p) => p.pid !== this.serverPid)
+      .map((p) => ({ name: p.name, pid: p.pid, cpuPct: shares.get(p.pid) ?? null }))
+      .filter((p): p is TopProcessSnapshot => p.cpuPct !== null && p.cpuPct > 0)
+      .sort((a, b) => b.cpuPct - a.cpuPct)
+      .slice(0, this.options.topCount ?? 5)
+      .map((p) => ({ ...p, cpuPct: Math.round(p.cpuPct * 10) / 10 }))
+  }
+}

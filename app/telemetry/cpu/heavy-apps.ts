@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs'
+import { z } from 'zod'
+import type { HeavyAppSnapshot } from '../../contract/telemetry'
+import { normalizeImageName, type ProcessInfo } from './process-source'
+
+export interface HeavyApp {
+  readonly name: string
+  /** Image names, compared without ".exe" and case (Linux names are cut to 15 characters). */
+  readonly processes: readonly string[]
+}
+
+export interface HeavyAppList {
+  readonly apps: readonly HeavyApp[]
+  /** Count Wine/Proton programs (Linux processes named "*.exe") as a game. */
+  readonly detectWineGames: boolean
+}
+
+/** The built-in list; users override it with heavy-apps.json in the home folder. */
+export const DEFAULT_HEAVY_APPS: HeavyAppList = {
+  detectWineGames: true,
+  apps: [
+    { name: 'Discord', processes: ['Discord.exe', 'discord', 'DiscordCanary', 'DiscordPTB'] },
+    { name: 'Chrome', processes: ['chrome.exe', 'chrome', 'google-chrome'] },
+    { name: 'Edge', processes: ['msedge.exe', 'msedge', 'microsoft-edge'] },
+    { name: 'Firefox', processes: ['firefox.exe', 'firefox', 'firefox-bin', 'firefox-esr'] },
+    { name: 'Brave', processes: ['brave.exe', 'brave', 'brave-browser'] },
+    { name: 'Teams', processes: ['ms-teams.exe', 'Teams.exe', 'teams-for-linux'] },
+    { name: 'Slack', processes: ['slack.exe', 'slack'] },
+    { name: 'Steam', processes: ['steam.exe', 'steamwebhelper.exe', 'steam', 'steamwebhelper'] },
+    { name: 'OBS', processes: ['obs64.exe', 'obs'] },
+    { name: 'Zoom', processes: ['Zoom.exe', 'zoom', 'ZoomWebviewHost'] },
+  ],
+}
+
+const HeavyAppListSchema = z.object({
+  detectWineGames: z.boolean().default(true),
+  apps: z.array(z.object({ name: z.string().min(1), processes: z.array(z.string().min(1)).min(1) })),
+})
+
+export interface LoadedHeavyApps {
+  readonly list: HeavyAppList
+  /** Why the user's file was not used (the built-in list is); null when it was, or when there is none. */
+  readonly problem: string | null
+}
+
+/** Reads the user's list; a missing file means the built-in list, a bad one is reported and never used half-way. */
+export function loadHeavyAppList(file: string): LoadedHeavyApps {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { list: DEFAULT_HEAVY_APPS, problem: null }
+    return { list: DEFAULT_HEAVY_APPS, problem: `${file}: cannot read (${(err as Error).message}); using the built-in list` }
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (err) {
+    return { list: DEFAULT_HEAVY_APPS, problem: `${file}: not valid JSON (${(err as Error).message}); using the built-in list` }
+  }
+  const parsed = HeavyAppListSchema.safeParse(json)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    return { list: DEFAULT_HEAVY_APPS, problem: `${file}: ${issue ? `${issue.path.join('.') || '(top)'}: ${issue.message}` : 'invalid'}; expected {"apps":[{"name":"Discord","processes":["Discord.exe"]}]}; using the built-in list` }
+  }
+  return { list: parsed.data, problem: null }
+}
+
+/**
+ * The heavy apps running now, each with its processes' summed CPU share
+ * (null when no process of it has a share yet), busiest first.
+ */
+export function matchHeavyApps(
+  processes: readonly ProcessInfo[],
+  shares: ReadonlyMap<number, number | null>,
+  list: HeavyAppList,
+  platform: NodeJS.Platform = process.platform,
+): HeavyAppSnapshot[] {
+  const byImage = new Map<string, string>()
+  for (const app of list.apps) for (const p of app.processes) byImage.set(normalizeImageName(p), app.name)
+  const found = new Map<string, { pids: number[]; cpu: number | null }>()
+  for (const p of processes) {
+    let app = byImage.get(normalizeImageName(p.name))
+    if (!app && list.detectWineGames && /\.exe$/i.test(p.name) && platform !== 'win32') app = 'Game (Wine/Proton)'
+    if (!app) continue
+    const entry = found.get(app) ?? { pids: [], cpu: null }
+    entry.pids.push(p.pid)
+    const share = shares.get(p.pid)
+    if (typeof share === 'number') entry.cpu = (entry.cpu ?? 0) + share
+    found.set(app, entry)
+  }
+  return [...found.entries()]
+    .map(([name, e]) => ({ name, pids: e.pids.sort((a, b) => a - b), cpuPct: e.cpu }))
+    .sort((a, b) => (b.cpuPct ?? -1) - (a.cpuPct ?? -1) || a.name.localeCompare(b.name))
+}
