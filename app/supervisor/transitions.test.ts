@@ -33,7 +33,14 @@ describe('transition table', () => {
     for (const start of SERVER_STATE_KINDS) {
       const seen = new Set<ServerStateKind>([start])
       const queue = [start]
-      while (queue.length) for (const next of TRANSITIONS[queue.shift() as ServerStateKind]) if (!seen.has(next)) seen.add(next), queue.push(next)
+      while (queue.length) {
+        for (const next of TRANSITIONS[queue.shift() as ServerStateKind]) {
+          if (!seen.has(next)) {
+            seen.add(next)
+            queue.push(next)
+          }
+        }
+      }
       expect(seen.has('stopped'), start).toBe(true)
     }
   })

@@ -29,7 +29,10 @@ describe('llama-tray run (the built CLI, the real llama-server)', () => {
     expect(snapshots.length).toBeLessThanOrEqual(11)
     const ticks = snapshots.slice(0, -1)
     const gaps = ticks.slice(1).map((s, i) => s.time - (ticks[i] as { time: number }).time)
-    for (const gap of gaps) expect(gap).toBeGreaterThan(800), expect(gap).toBeLessThan(1300)
+    for (const gap of gaps) {
+      expect(gap).toBeGreaterThan(800)
+      expect(gap).toBeLessThan(1300)
+    }
     const states = ticks.map((s) => s.server.state)
     // Loading the tiny model takes ~0.3 s on an idle machine; allow a busy one.
     expect(states.filter((s) => s === 'ready').length, states.join(' ')).toBeGreaterThanOrEqual(5)

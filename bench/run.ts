@@ -1,0 +1,26 @@
+import { resolve } from 'node:path'
+// @ts-expect-error: a plain .mjs script without types
+import { ensureLlamaServer } from '../scripts/llama-server-build.mjs'
+import type { BenchRow } from './bench-row'
+import { formatTable } from './format-table'
+import { benchSupervisor } from './supervisor.bench'
+
+/** `npm run bench`: every benchmark, one table, each figure next to its same-run baseline. */
+async function main(): Promise<void> {
+  const bin = (ensureLlamaServer as () => string)()
+  const shared = resolve(process.cwd(), '..', 'shared', 'fixtures', 'models')
+  const rows: BenchRow[] = []
+  const only = process.argv[2]
+  const benches: [string, () => Promise<BenchRow[]>][] = [['supervisor', () => benchSupervisor(bin, resolve(shared, 'tiny-target.gguf'))]]
+  for (const [name, run] of benches) {
+    if (only && only !== name) continue
+    process.stderr.write(`bench: ${name}…\n`)
+    rows.push(...(await run()))
+  }
+  process.stdout.write(`${formatTable(rows)}\n`)
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.message : String(err)}\n`)
+  process.exitCode = 1
+})

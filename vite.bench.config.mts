@@ -1,0 +1,16 @@
+import { builtinModules } from 'node:module'
+import { defineConfig } from 'vite'
+
+// `npm run bench` bundles bench/run.ts (and the TypeScript it imports) for Node.
+export default defineConfig({
+  build: {
+    ssr: 'bench/run.ts',
+    outDir: 'out/bench',
+    emptyOutDir: true,
+    target: 'node20',
+    rollupOptions: {
+      external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`), 'zod', 'tree-kill', 'koffi', 'node-nvidia-smi', '@huggingface/gguf'],
+      output: { format: 'es', entryFileNames: 'run.mjs' },
+    },
+  },
+})
