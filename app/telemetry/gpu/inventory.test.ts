@@ -1,0 +1,39 @@
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { fakeSmiDir } from '../testing/paths'
+import { inventoryFromSmiXmlJson, readGpuInventory } from './inventory'
+
+const oldPath = process.env.PATH
+afterEach(() => {
+  process.env.PATH = oldPath
+  delete process.env.FAKE_SMI
+})
+
+describe('GPU inventory through node-nvidia-smi', () => {
+  it('reads the real H200 -q -x replayed by the fake nvidia-smi', async () => {
+    process.env.PATH = `${fakeSmiDir}${path.delimiter}${oldPath ?? ''}`
+    expect(await readGpuInventory()).toEqual({
+      driverVersion: '580.159.04',
+      cudaVersion: '13.0',
+      gpus: [{ index: 0, productName: 'NVIDIA H200', uuid: 'GPU-c429f8b9-91e9-a0f0-10c5-3e902535ab05', driverModel: null, memoryTotalMiB: 143771 }],
+    })
+  })
+
+  it('turns a failing or hanging nvidia-smi into an error', async () => {
+    process.env.PATH = `${fakeSmiDir}${path.delimiter}${oldPath ?? ''}`
+    process.env.FAKE_SMI = 'no-driver'
+    expect(await readGpuInventory()).toMatchObject({ error: expect.stringContaining('nvidia-smi -q -x failed') })
+    process.env.FAKE_SMI = 'hang'
+    expect(await readGpuInventory(300)).toEqual({ error: 'nvidia-smi -q -x did not answer within 300 ms' })
+  })
+
+  it('reads several GPUs and WDDM, and rejects foreign JSON', () => {
+    const data = { nvidia_smi_log: { driver_version: '566.36', cuda_version: '12.7', gpu: [{ product_name: 'NVIDIA GeForce RTX 4070 Laptop GPU', driver_model: { current_dm: 'WDDM' }, fb_memory_usage: { total: '8188 MiB' }, minor_number: 'N/A' }, { product_name: 'X' }] } }
+    expect(inventoryFromSmiXmlJson(data)?.gpus).toEqual([
+      { index: 0, productName: 'NVIDIA GeForce RTX 4070 Laptop GPU', uuid: null, driverModel: 'WDDM', memoryTotalMiB: 8188 },
+      { index: 1, productName: 'X', uuid: null, driverModel: null, memoryTotalMiB: null },
+    ])
+    expect(inventoryFromSmiXmlJson({ foo: 1 })).toBeNull()
+    expect(inventoryFromSmiXmlJson(null)).toBeNull()
+  })
+})

@@ -1,0 +1,106 @@
+import type { CpuSnapshot, GpuSnapshot } from '../contract/telemetry'
+import { Listeners } from '../lib/listeners'
+import { CpuMonitor } from './cpu/cpu-monitor'
+import type { HeavyAppList } from './cpu/heavy-apps'
+import { platformProcessSource } from './cpu/platform-processes'
+import type { ProcessSource } from './cpu/process-source'
+import { openGpuReader, type GpuBackendSetting, type GpuReader, type GpuReaderOptions } from './gpu/gpu-reader'
+
+export interface TelemetryOptions {
+  /** 'auto' (NVML, then nvidia-smi), a forced backend, or 'off'. */
+  readonly gpuBackend?: GpuBackendSetting
+  /** Sampling period while started (1000 = 1 Hz). */
+  readonly intervalMs?: number
+  /** Full process-table scan period for heavy apps and top processes (5–10 s). */
+  readonly scanIntervalMs?: number
+  readonly heavyApps?: HeavyAppList
+  /** Default: /proc on Linux, Toolhelp through koffi on Windows, none elsewhere. */
+  readonly processes?: ProcessSource | null
+  /** Where to find NVML / nvidia-smi (tests point these at fakes). */
+  readonly gpu?: Omit<GpuReaderOptions, 'intervalMs'>
+}
+
+export interface TelemetryReading {
+  readonly gpu: GpuSnapshot | null
+  readonly cpu: CpuSnapshot | null
+}
+
+interface TelemetryEvents {
+  sample: (reading: TelemetryReading) => void
+}
+
+/**
+ * GPU and CPU telemetry, sampled only while started: the lead starts it while a
+ * server runs or the dashboard is visible, since polling keeps a laptop's
+ * discrete GPU awake. latest() is cheap; the snapshot builder passes it through.
+ */
+export class TelemetryService {
+  private readonly events = new Listeners<TelemetryEvents>()
+  private readonly cpu: CpuMonitor
+  private reader: GpuReader | null = null
+  private opening: Promise<void> | null = null
+  private timer: NodeJS.Timeout | null = null
+  private reading: TelemetryReading = { gpu: null, cpu: null }
+  private generation = 0
+
+  constructor(private readonly options: TelemetryOptions = {}) {
+    this.cpu = new CpuMonitor({
+      processes: options.processes === undefined ? platformProcessSource() : options.processes,
+      heavyApps: options.heavyApps,
+      scanIntervalMs: options.scanIntervalMs ?? 5000,
+    })
+  }
+
+  get running(): boolean {
+    return this.timer !== null
+  }
+
+  on<K extends keyof TelemetryEvents>(event: K, listener: TelemetryEvents[K]): () => void {
+    return this.events.on(event, listener)
+  }
+
+  /** The llama-server whose own CPU and memory to report (null: none). */
+  setServerPid(pid: number | null): void {
+    this.cpu.setServerPid(pid)
+  }
+
+  /** Starts sampling (idempotent). Resolves once the GPU backend is chosen. */
+  async start(): Promise<void> {
+    if (this.timer) return this.opening ?? undefined
+    const generation = ++this.generation
+    const intervalMs = this.options.intervalMs ?? 1000
+    this.timer = setInterval(() => this.tick(), intervalMs)
+    this.tick()
+    this.opening = openGpuReader(this.options.gpuBackend ?? 'auto', { ...this.options.gpu, intervalMs }).then(async (reader) => {
+      if (generation !== this.generation) return reader.close() // stopped meanwhile
+      this.reader = reader
+      this.tick()
+    })
+    return this.opening
+  }
+
+  /** Stops sampling and every child process; latest() keeps the last reading. */
+  async stop(): Promise<void> {
+    this.generation++
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+    const reader = this.reader
+    this.reader = null
+    await reader?.close()
+  }
+
+  latest(): TelemetryReading {
+    return this.reading
+  }
+
+  private tick(): void {
+    let gpu = this.reading.gpu
+    try {
+      if (this.reader) gpu = this.reader.read()
+    } catch (err) {
+      gpu = { available: false, reason: `GPU read failed: ${err instanceof Error ? err.message : String(err)}`, backend: this.reader?.backend ?? null, stale: true, sampledAt: gpu?.sampledAt ?? null, devices: [] }
+    }
+    this.reading = { gpu, cpu: this.cpu.tick() }
+    this.events.emit('sample', this.reading)
+  }
+}
