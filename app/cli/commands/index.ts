@@ -1,7 +1,8 @@
 import type { CliCommand } from '../command'
 import { enginesCommand } from './engines'
+import { gpuCommand } from './gpu'
 import { profilesCommand } from './profiles'
 import { runCommand } from './run'
 
 /** Every CLI command, in the order the usage text lists them. Add new commands here. */
-export const COMMANDS: readonly CliCommand[] = [runCommand, profilesCommand, enginesCommand]
+export const COMMANDS: readonly CliCommand[] = [runCommand, profilesCommand, enginesCommand, gpuCommand]

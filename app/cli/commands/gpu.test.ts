@@ -1,0 +1,53 @@
+import { EventEmitter } from 'node:events'
+import path from 'node:path'
+import { PassThrough } from 'node:stream'
+import { afterEach, describe, expect, it } from 'vitest'
+import { fakeSmiDir } from '../../telemetry/testing/paths'
+import { UsageError } from '../cli-error'
+import type { CliContext } from '../command'
+import { gpuCommand, parseGpuArgs } from './gpu'
+
+const oldPath = process.env.PATH
+afterEach(() => {
+  process.env.PATH = oldPath
+  delete process.env.FAKE_SMI
+})
+
+function context(): { io: CliContext; output: () => string; signals: EventEmitter } {
+  const stdout = new PassThrough()
+  let text = ''
+  stdout.on('data', (d: Buffer) => (text += d.toString()))
+  const signals = new EventEmitter()
+  return { io: { home: '/tmp', stdout, stderr: new PassThrough(), signals }, output: () => text, signals }
+}
+
+describe('llama-tray gpu (fake nvidia-smi on PATH)', () => {
+  it('prints the inventory and one sample', async () => {
+    process.env.PATH = `${fakeSmiDir}${path.delimiter}${oldPath ?? ''}`
+    const { io, output } = context()
+    expect(await gpuCommand.run(['--backend', 'nvidia-smi'], io)).toBe(0)
+    expect(output()).toMatch(/^GPU 0: NVIDIA H200 · 143771 MiB · driver 580\.159\.04 · CUDA 13\.0\nGPU 0 {2}VRAM \d+\/143771 MiB \(free \d+, reserved 616\) · \d+°C .* \[nvidia-smi\]\n$/)
+  })
+
+  it('--json --watch prints one object per line until Ctrl+C', async () => {
+    process.env.PATH = `${fakeSmiDir}${path.delimiter}${oldPath ?? ''}`
+    const { io, output, signals } = context()
+    const done = gpuCommand.run(['--json', '--watch', '--interval', '100', '--backend', 'nvidia-smi'], io)
+    await new Promise((r) => setTimeout(r, 1500))
+    signals.emit('SIGINT')
+    expect(await done).toBe(0)
+    const lines = output().trim().split('\n').map((l) => JSON.parse(l) as { inventory?: unknown; gpu: { available: boolean; devices: { name: string }[] } })
+    expect(lines.length).toBeGreaterThanOrEqual(3)
+    expect(lines[0]!.inventory).toMatchObject({ driverVersion: '580.159.04' })
+    expect(lines.every((l) => l.gpu.available && l.gpu.devices[0]!.name === 'NVIDIA H200')).toBe(true)
+  })
+
+  it('exits 1 with the reason when there is no GPU, and refuses a bad backend', async () => {
+    process.env.PATH = `${fakeSmiDir}${path.delimiter}${oldPath ?? ''}`
+    process.env.FAKE_SMI = 'no-driver'
+    const { io, output } = context()
+    expect(await gpuCommand.run(['--backend', 'nvidia-smi'], io)).toBe(1)
+    expect(output()).toContain("No NVIDIA GPU data: nvidia-smi failed (exit 9): NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver")
+    expect(() => parseGpuArgs(['--backend', 'cuda'])).toThrow(UsageError)
+  })
+})
