@@ -66,7 +66,7 @@ describe('llama-tray run (the built CLI, the real llama-server)', () => {
     ['a missing model', () => ['--cmd', formatCommandLine([bin, '-m', '/nonexistent/model.gguf'])], /model file does not exist/],
     ['a shell operator', () => ['--cmd', `${bin} -m a.gguf && rm -rf /`], /shell operator/],
     ['an unterminated quote', () => ['--cmd', `${bin} -m "a.gguf`], /unterminated/],
-    ['no --cmd', () => [], /needs --cmd/],
+    ['no --cmd', () => [], /needs a profile or --cmd/],
     ['an unknown option', () => ['--cmd', 'x', '--bogus'], /bogus/],
   ])('%s is a one-line error with exit code 2', async (_name, args, message) => {
     const result = await runCli(['--home', home, 'run', ...args()])
@@ -90,4 +90,32 @@ describe('llama-tray run (the built CLI, the real llama-server)', () => {
     expect(isRunning(pid)).toBe(false)
     rmSync(orphanHome, { recursive: true, force: true })
   }, 40_000)
+})
+
+describe('llama-tray run <profile>', () => {
+  it('refuses a profile whose flags this binary rejects, names the replacement, and runs it once fixed', async () => {
+    const profileHome = mkdtempSync(join(tmpdir(), 'llama-tray-profile-run-'))
+    const imported = await runCli(['--home', profileHome, 'profiles', 'import', '--name', 'seedlike', '--', bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '--no-mmap'])
+    expect(imported.code).toBe(0)
+    const refused = await runCli(['--home', profileHome, 'run', 'seedlike', '--duration', '1'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/--no-mmap.*replace with: -lm none/)
+    expect(refused.stderr).toMatch(/llama-tray profiles fix seedlike/)
+    expect((await runCli(['--home', profileHome, 'profiles', 'fix', 'seedlike'])).code).toBe(0)
+    // -lm none loads the weights into RAM (and repacks them): slower than mmap on a busy machine.
+    const ran = startCli(['--home', profileHome, 'run', 'seedlike', '--json', '--interval', '200'])
+    await waitUntil(() => ran.stdoutLines.some((l) => l.includes('"state":"ready"')), 45_000, 'the fixed profile to be ready')
+    const ready = snapshotSchema.parse(JSON.parse(ran.stdoutLines.find((l) => l.includes('"state":"ready"')) as string)).server
+    expect(ready.profileId).toBe('seedlike')
+    ran.child.kill('SIGTERM')
+    expect((await ran.done).code).toBe(0)
+    expect(isRunning(ready.pid as number)).toBe(false)
+    rmSync(profileHome, { recursive: true, force: true })
+  }, 60_000)
+
+  it('an unknown profile is a usage error', async () => {
+    const result = await runCli(['--home', home, 'run', 'no-such-profile'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/no profile "no-such-profile"/)
+  })
 })

@@ -5,16 +5,21 @@ import { parseRunArgs } from './run'
 describe('parseRunArgs', () => {
   it('splits the pasted command into the binary and its arguments', () => {
     const o = parseRunArgs(['--cmd', 'C:\\llama\\llama-server.exe -m "D:\\models\\qwen 35b.gguf" ^\n --n-cpu-moe 34', '--json', '--interval', '500'])
-    expect(o.spec).toEqual({ profileId: 'cli', exe: 'C:\\llama\\llama-server.exe', args: ['-m', 'D:\\models\\qwen 35b.gguf', '--n-cpu-moe', '34'] })
+    expect(o.source).toEqual({ kind: 'cmd', spec: { profileId: 'cli', exe: 'C:\\llama\\llama-server.exe', args: ['-m', 'D:\\models\\qwen 35b.gguf', '--n-cpu-moe', '34'] } })
     expect(o).toMatchObject({ json: true, intervalMs: 500, durationS: null, readyTimeoutS: 120 })
   })
 
+  it('takes a profile name instead of --cmd', () => {
+    expect(parseRunArgs(['qwen-4060', '--json']).source).toEqual({ kind: 'profile', idOrName: 'qwen-4060' })
+  })
+
   it.each([
-    [['--cmd', ''], /needs --cmd/],
+    [["--cmd", ""], /needs a profile or --cmd/],
     [['--cmd', 'llama-server | tee log'], /shell operator/],
     [['--cmd', 'llama-server --api-key $KEY'], /shell variable/],
     [['--cmd', 'x', '--interval', '0'], /positive number/],
-    [['profile-name'], /unexpected argument/],
+    [['a', 'b'], /unexpected argument "b"/],
+    [['a', '--cmd', 'llama-server'], /not both/],
   ])('%j is a usage error', (args, message) => {
     expect(() => parseRunArgs(args)).toThrow(UsageError)
     expect(() => parseRunArgs(args)).toThrow(message)

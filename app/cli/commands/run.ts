@@ -6,17 +6,19 @@ import { ServerSupervisor } from '../../supervisor/supervisor'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, positiveNumber } from '../parse-options'
+import { assertLaunchable, ProfileLaunchError, resolveProfileLaunch } from '../../profiles/resolve-launch'
 import { formatStatusLine } from '../status-line'
 
 export interface RunOptions {
-  readonly spec: LaunchSpec
+  /** A command line to run, or a stored profile to resolve. */
+  readonly source: { readonly kind: 'cmd'; readonly spec: LaunchSpec } | { readonly kind: 'profile'; readonly idOrName: string }
   readonly json: boolean
   readonly intervalMs: number
   readonly durationS: number | null
   readonly readyTimeoutS: number
 }
 
-/** Parses `run`'s options. The llama-server command comes whole inside --cmd. */
+/** Parses `run`'s options: a profile name, or the whole llama-server command inside --cmd. */
 export function parseRunArgs(args: readonly string[]): RunOptions {
   const { values, positionals } = parseOptions(
     args,
@@ -29,8 +31,17 @@ export function parseRunArgs(args: readonly string[]): RunOptions {
     },
     true,
   )
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}": pass the server as --cmd "<llama-server command line>"`)
-  if (!values.cmd || values.cmd.trim() === '') throw new UsageError('run needs --cmd "<llama-server command line>"')
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}": run takes one profile, or --cmd`)
+  const options = {
+    json: values.json ?? false,
+    intervalMs: positiveNumber('interval', values.interval, 1000),
+    durationS: positiveNumber('duration', values.duration, null),
+    readyTimeoutS: positiveNumber('ready-timeout', values['ready-timeout'], 120),
+  }
+  const profile = positionals[0]
+  if (profile !== undefined && values.cmd !== undefined) throw new UsageError('give either a profile or --cmd, not both')
+  if (profile !== undefined) return { source: { kind: 'profile', idOrName: profile }, ...options }
+  if (!values.cmd || values.cmd.trim() === '') throw new UsageError('run needs a profile or --cmd "<llama-server command line>"')
   let argv: string[]
   try {
     argv = tokenizeCommandLine(values.cmd)
@@ -40,12 +51,17 @@ export function parseRunArgs(args: readonly string[]): RunOptions {
   }
   const [exe, ...rest] = argv
   if (!exe) throw new UsageError('--cmd is empty: give the llama-server command line')
-  return {
-    spec: { profileId: 'cli', exe, args: rest },
-    json: values.json ?? false,
-    intervalMs: positiveNumber('interval', values.interval, 1000),
-    durationS: positiveNumber('duration', values.duration, null),
-    readyTimeoutS: positiveNumber('ready-timeout', values['ready-timeout'], 120),
+  return { source: { kind: 'cmd', spec: { profileId: 'cli', exe, args: rest } }, ...options }
+}
+
+/** The LaunchSpec to run: the pasted command as is, or a profile checked against what its binary accepts. */
+async function launchSpecFor(options: RunOptions, home: string): Promise<LaunchSpec> {
+  if (options.source.kind === 'cmd') return options.source.spec
+  try {
+    return assertLaunchable(await resolveProfileLaunch(home, options.source.idOrName))
+  } catch (err) {
+    if (err instanceof ProfileLaunchError) throw new UsageError(err.message)
+    throw err
   }
 }
 
@@ -59,6 +75,7 @@ function neverSpawned(status: ServerStatus): boolean {
  * a failure the supervisor gives up on. Resolves to the process exit code.
  */
 export async function superviseUntilDone(options: RunOptions, io: CliContext): Promise<number> {
+  const spec = await launchSpecFor(options, io.home)
   const signals = io.signals
   const supervisor = new ServerSupervisor({ home: io.home, readyTimeoutMs: options.readyTimeoutS * 1000 })
   const tty = !options.json && Boolean(io.stdout.isTTY)
@@ -114,7 +131,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   }, options.intervalMs)
   const durationTimer = options.durationS !== null ? setTimeout(() => void stopAndExit(0), options.durationS * 1000) : null
 
-  void supervisor.start(options.spec)
+  void supervisor.start(spec)
   try {
     return await done
   } finally {
@@ -129,7 +146,8 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
 export const runCommand: CliCommand = {
   name: 'run',
   summary: 'start llama-server and print live status until stopped (Ctrl+C)',
-  usage: `  llama-tray run --cmd "<llama-server command line>" [--json] [--interval MS] [--duration S] [--ready-timeout S]
+  usage: `  llama-tray run <profile> | --cmd "<llama-server command line>" [--json] [--interval MS] [--duration S] [--ready-timeout S]
+    <profile>           a stored profile (id or name; see llama-tray profiles list), checked against its binary first
     --cmd TEXT          the llama-server command line, as you would paste it
     --json              print one JSON Snapshot per line per interval
     --interval MS       status interval in milliseconds (default 1000)
