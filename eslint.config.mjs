@@ -12,7 +12,7 @@ const frameworks = ['electron', 'react', 'react-dom', 'react/*', 'react-dom/*', 
 const banned = (patterns, message) => ({ group: patterns, message })
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', '.device/**', '.cache/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
