@@ -1,4 +1,6 @@
+import type { ExportFormat, FlagProblemSummary, ProfileDocument, ProfileEdit, ProfileFileRole, ProfileStoreSummary, ProfileSummary } from './profile'
 import type { ServerStatus } from './server-state'
+import type { AppSettings } from './settings'
 import type { Snapshot } from './snapshot'
 
 /**
@@ -17,36 +19,109 @@ export interface LaunchSpec {
 export type Result<T, E = string> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E }
 
 /**
- * Requests with a reply (renderer → main invoke). Return types are promises.
- * The renderer names a profile, never an executable: main resolves the
- * profile to a LaunchSpec, so a compromised renderer cannot spawn programs.
+ * Requests with a reply (renderer → main invoke). Return types are promises;
+ * expected failures come back as Result values. The renderer names profiles by
+ * id, never an executable or a command to run: main resolves the profile to a
+ * LaunchSpec, so a compromised renderer cannot spawn programs.
  */
 export interface CommandChannels {
+  /** Starts a profile; if another runs, this is a switch (stop, wait, start). */
   'server:start': (profileId: string) => Promise<Result<ServerStatus>>
   'server:stop': () => Promise<ServerStatus>
   'server:restart': () => Promise<Result<ServerStatus>>
   'server:status': () => Promise<ServerStatus>
   'server:logs': (maxLines: number) => Promise<readonly string[]>
+  'snapshot:latest': () => Promise<Snapshot | null>
+  /** The dashboard tells when it is shown: telemetry polls only while it is, or while a server runs. */
+  'dashboard:visible': (visible: boolean) => Promise<void>
+  'profiles:list': () => Promise<ProfileStoreSummary>
+  'profiles:get': (profileId: string) => Promise<ProfileDocument | null>
+  /** Flags the profile's binary would reject or ignore, with the known replacements. */
+  'profiles:check': (profileId: string) => Promise<Result<readonly FlagProblemSummary[]>>
+  'profiles:update': (profileId: string, edit: ProfileEdit) => Promise<Result<ProfileSummary>>
+  /** Opens main's file dialog to choose the binary, model or draft; ok(null) when cancelled. */
+  'profiles:choose-file': (profileId: string, role: ProfileFileRole) => Promise<Result<ProfileSummary | null>>
+  /** Creates a profile from a pasted llama-server command line (stored, not run). */
+  'profiles:import': (commandLine: string, name: string | null) => Promise<Result<ProfileSummary>>
+  'profiles:export': (profileId: string, format: ExportFormat) => Promise<Result<string>>
+  'profiles:duplicate': (profileId: string) => Promise<Result<ProfileSummary>>
+  /** Deletes a profile; main keeps it so that profiles:undo-delete can bring it back. */
+  'profiles:delete': (profileId: string) => Promise<Result<ProfileSummary>>
+  'profiles:undo-delete': (profileId: string) => Promise<Result<ProfileSummary>>
+  /** Applies the known replacements for the flags the profile's binary rejects. */
+  'profiles:apply-flag-fixes': (profileId: string) => Promise<Result<ProfileSummary>>
+  /** Applies a warning's one-click fix to the profile it concerns. */
+  'warnings:apply-fix': (warningId: string) => Promise<Result<ProfileSummary>>
+  'settings:get': () => Promise<AppSettings>
+  'settings:set': (changes: Partial<AppSettings>) => Promise<Result<AppSettings>>
+  'shell:open-logs-folder': () => Promise<void>
 }
 
-/** Pushed events (core → views). */
+/** Pushed events (main → renderer). */
 export interface EventChannels {
   'server:state-changed': (status: ServerStatus) => void
+  /** New log lines, batched (at most a few pushes per second). */
   'server:log': (lines: readonly string[]) => void
+  /** Once per poll interval while a server runs or the dashboard is visible. */
   snapshot: (snapshot: Snapshot) => void
+  'profiles:changed': (summary: ProfileStoreSummary) => void
+  'settings:changed': (settings: AppSettings) => void
 }
 
 export type CommandName = keyof CommandChannels
 export type EventName = keyof EventChannels
 
-/** The API the preload exposes to the renderer: one method per channel. */
-export interface LlamaTrayApi {
-  startServer(profileId: string): Promise<Result<ServerStatus>>
-  stopServer(): Promise<ServerStatus>
-  restartServer(): Promise<Result<ServerStatus>>
-  getStatus(): Promise<ServerStatus>
-  getLogs(maxLines: number): Promise<readonly string[]>
-  onStateChanged(listener: (status: ServerStatus) => void): () => void
-  onLog(listener: (lines: readonly string[]) => void): () => void
-  onSnapshot(listener: (snapshot: Snapshot) => void): () => void
+/** 'profiles:undo-delete' → 'profilesUndoDelete'. */
+type CamelCase<S extends string> = S extends `${infer A}:${infer B}`
+  ? `${CamelCase<A>}${Capitalize<CamelCase<B>>}`
+  : S extends `${infer A}-${infer B}`
+    ? `${A}${Capitalize<CamelCase<B>>}`
+    : S
+
+/** The method name the preload exposes for a channel: commands camelCased, events prefixed with "on". */
+export function commandMethodName<C extends CommandName>(channel: C): CamelCase<C> {
+  return channel.replace(/[:-]([a-z])/g, (_m, c: string) => c.toUpperCase()) as CamelCase<C>
 }
+export function eventMethodName<E extends EventName>(channel: E): `on${Capitalize<CamelCase<E>>}` {
+  const camel = commandMethodName(channel as unknown as CommandName) as string
+  return `on${camel.charAt(0).toUpperCase()}${camel.slice(1)}` as `on${Capitalize<CamelCase<E>>}`
+}
+
+/**
+ * What the preload exposes as window.llamaTray: one function per command
+ * (serverStart, profilesImport, …) and one subscription per event
+ * (onServerStateChanged, onSnapshot, …), each returning its unsubscribe.
+ */
+export type LlamaTrayApi = {
+  readonly [C in CommandName as CamelCase<C>]: CommandChannels[C]
+} & {
+  readonly [E in EventName as `on${Capitalize<CamelCase<E>>}`]: (listener: EventChannels[E]) => () => void
+}
+
+/** Every command channel, for the preload's allow-list and the handler table. */
+export const COMMAND_NAMES: readonly CommandName[] = [
+  'server:start',
+  'server:stop',
+  'server:restart',
+  'server:status',
+  'server:logs',
+  'snapshot:latest',
+  'dashboard:visible',
+  'profiles:list',
+  'profiles:get',
+  'profiles:check',
+  'profiles:update',
+  'profiles:choose-file',
+  'profiles:import',
+  'profiles:export',
+  'profiles:duplicate',
+  'profiles:delete',
+  'profiles:undo-delete',
+  'profiles:apply-flag-fixes',
+  'warnings:apply-fix',
+  'settings:get',
+  'settings:set',
+  'shell:open-logs-folder',
+]
+
+export const EVENT_NAMES: readonly EventName[] = ['server:state-changed', 'server:log', 'snapshot', 'profiles:changed', 'settings:changed']

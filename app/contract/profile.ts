@@ -41,3 +41,66 @@ export interface ProfileStoreSummary {
   readonly activeProfileId: string | null
   readonly profiles: readonly ProfileSummary[]
 }
+
+/** The typed launch settings of a profile (all optional: unset means the engine's default). */
+export interface ProfileSettingsDocument {
+  readonly gpuLayers?: string
+  readonly nCpuMoe?: number
+  readonly cpuMoe?: boolean
+  readonly ctxSize?: number
+  readonly parallel?: number
+  readonly cacheTypeK?: string
+  readonly cacheTypeV?: string
+  readonly flashAttn?: string
+  readonly loadMode?: string
+  readonly noMmap?: boolean
+  readonly mlock?: boolean
+  readonly draftGpuLayers?: string
+  readonly specType?: string
+  readonly draftMax?: number
+  readonly draftMin?: number
+  readonly reasoning?: string
+  readonly reasoningBudget?: number
+  readonly temp?: number
+  readonly topK?: number
+  readonly topP?: number
+  readonly minP?: number
+  readonly presencePenalty?: number
+  readonly host?: string
+  readonly port?: number
+  readonly apiKey?: string
+  readonly apiKeyFile?: string
+}
+
+/** A whole profile as the editor shows it (the stored profile, as plain data). */
+export interface ProfileDocument {
+  readonly id: string
+  readonly name: string
+  readonly binary: string
+  readonly model: string
+  readonly draftModel?: string
+  readonly settings: ProfileSettingsDocument
+  readonly extraArgs: readonly string[]
+  readonly env: Readonly<Record<string, string>>
+  readonly notes: string
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+/**
+ * What the editor may change. The llama-server binary is not here: it is
+ * chosen in main's own file dialog (profiles:choose-file) or by import, so the
+ * renderer never hands main a program to run.
+ */
+export interface ProfileEdit {
+  readonly name?: string
+  readonly model?: string
+  readonly draftModel?: string | null
+  readonly settings?: ProfileSettingsDocument
+  readonly extraArgs?: readonly string[]
+  readonly env?: Readonly<Record<string, string>>
+  readonly notes?: string
+}
+
+export type ExportFormat = 'bash' | 'cmd' | 'powershell'
+export type ProfileFileRole = 'binary' | 'model' | 'draftModel'

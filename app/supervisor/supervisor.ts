@@ -137,6 +137,11 @@ export class ServerSupervisor {
     return this.logs.tail(max)
   }
 
+  /** What was last started (the user's spec, before --host/--port were added). */
+  getLaunchSpec(): LaunchSpec | null {
+    return this.spec
+  }
+
   /** Aborted when the current server is stopped: for the app's own requests to it. */
   getRequestSignal(): AbortSignal | null {
     return this.run?.abort.signal ?? null

@@ -15,7 +15,7 @@ export function receiveStatus(status: ServerStatus): void {
 
 /** Subscribes the store to main's pushes; returns the unsubscribe function. */
 export function connectServerStore(api: LlamaTrayApi): () => void {
-  const off = api.onStateChanged(receiveStatus)
-  void api.getStatus().then(receiveStatus)
+  const off = api.onServerStateChanged(receiveStatus)
+  void api.serverStatus().then(receiveStatus)
   return off
 }

@@ -1,0 +1,81 @@
+/**
+ * What `llama-tray fit --json` prints: the estimated memory of one launch
+ * placement per device, and the --n-cpu-moe chosen for a VRAM budget.
+ * Sizes are MiB (1 MiB = 1,048,576 bytes), rounded to 0.01.
+ */
+
+/** One device's share: weights, KV cache (attention layers only), recurrent state, compute buffers. */
+export interface FitDeviceMemory {
+  readonly weightsMiB: number
+  readonly kvMiB: number
+  readonly recurrentMiB: number
+  readonly computeMiB: number
+  readonly totalMiB: number
+}
+
+/** The GPU and the host (CPU RAM) side of one model. */
+export interface FitModelMemory {
+  readonly gpu: FitDeviceMemory
+  readonly host: FitDeviceMemory
+}
+
+/** The placement and context the estimate is for (what llama-server would get). */
+export interface FitPlacement {
+  readonly nGpuLayers: number
+  readonly nCpuMoe: number
+  readonly cpuMoe: boolean
+  readonly overrideTensors: readonly string[]
+  /** Context after llama-server's rounding (a multiple of 256). */
+  readonly ctx: number
+  readonly parallel: number
+  readonly kvUnified: boolean
+  readonly cacheTypeK: string
+  readonly cacheTypeV: string
+  readonly ubatch: number
+  readonly flashAttn: boolean
+  readonly draftGpuLayers: number | null
+}
+
+/** What the GGUF says, in short (for the report). */
+export interface FitModelSummary {
+  readonly path: string
+  readonly architecture: string
+  readonly layers: number
+  readonly attentionLayers: number
+  readonly recurrentLayers: number
+  readonly expertLayers: number
+  readonly trainingContext: number
+  readonly fileMiB: number
+}
+
+/** One step of the --n-cpu-moe search: its GPU total and whether it fits the budget. */
+export interface FitCandidate {
+  readonly nCpuMoe: number
+  readonly gpuTotalMiB: number
+  readonly fits: boolean
+}
+
+export interface FitReport {
+  /** The --n-cpu-moe of the reported placement (the chosen one when a budget was given). */
+  readonly nCpuMoe: number
+  /** Whether the GPU total (model plus draft) fits budgetMiB; null when no budget was given. */
+  readonly fits: boolean | null
+  /** Free VRAM minus headroom, or null without a budget (estimate only). */
+  readonly budgetMiB: number | null
+  readonly freeVramMiB: number | null
+  readonly headroomMiB: number
+  /** Where the free VRAM figure came from: the flag, the GPU telemetry, or nowhere. */
+  readonly vramSource: 'flag' | 'telemetry' | 'none'
+  readonly gpu: FitDeviceMemory
+  readonly host: FitDeviceMemory
+  readonly draft: FitModelMemory | null
+  /** Model plus draft per device. */
+  readonly total: FitModelMemory
+  readonly placement: FitPlacement
+  readonly model: FitModelSummary
+  readonly draftModel: FitModelSummary | null
+  /** Every --n-cpu-moe tried, in order (empty without a budget). */
+  readonly candidates: readonly FitCandidate[]
+  /** Plain-language notes: assumptions, why nothing fits, what was clamped. */
+  readonly notes: readonly string[]
+}

@@ -1,0 +1,28 @@
+/** User settings shared by the core, the shell and the dashboard. */
+export interface AppSettings {
+  /** Warn when free VRAM drops under this (the seeds' 1.5 GB). */
+  readonly vramHeadroomMiB: number
+  /** Warn when the GPU is hotter than this. */
+  readonly gpuTemperatureWarnC: number
+  /** Process names counted as CPU-heavy apps (Discord, browsers, games…). */
+  readonly heavyApps: readonly string[]
+  /** Telemetry and snapshot cadence while a server runs or the dashboard is visible. */
+  readonly pollIntervalMs: number
+  readonly notifications: boolean
+  readonly startWithSystem: boolean
+  /** A profile to start when the app starts; null for none. */
+  readonly startProfileOnLaunch: string | null
+  /** Off by default: the dashboard must not take VRAM from the model. */
+  readonly hardwareAcceleration: boolean
+}
+
+export const DEFAULT_SETTINGS: AppSettings = {
+  vramHeadroomMiB: 1536,
+  gpuTemperatureWarnC: 85,
+  heavyApps: ['Discord', 'chrome', 'msedge', 'firefox', 'brave', 'Teams', 'slack', 'steam', 'obs64', 'Zoom'],
+  pollIntervalMs: 1000,
+  notifications: true,
+  startWithSystem: false,
+  startProfileOnLaunch: null,
+  hardwareAcceleration: false,
+}

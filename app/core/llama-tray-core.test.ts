@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Snapshot } from '../contract/snapshot'
+import { formatCommandLine } from '../lib/command-line'
+import { llamaServerBin } from '../../test/helpers/llama-server-bin'
+import { model } from '../../test/helpers/paths'
+import { isRunning, waitUntil } from '../../test/helpers/processes'
+import { LlamaTrayCore } from './llama-tray-core'
+
+let bin: string
+const cores: { core: LlamaTrayCore; home: string }[] = []
+
+async function makeCore(): Promise<{ core: LlamaTrayCore; home: string }> {
+  const home = mkdtempSync(join(tmpdir(), 'llama-tray-core-'))
+  const core = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { healthIntervalMs: 20 } })
+  cores.push({ core, home })
+  return { core, home }
+}
+
+function complete(port: number, nPredict: number): Promise<{ predicted_per_second: number; predicted_n: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8').on('data', (c: string) => (text += c))
+      res.on('end', () => resolve((JSON.parse(text) as { timings: { predicted_per_second: number; predicted_n: number } }).timings))
+    })
+    req.on('error', reject)
+    req.end(JSON.stringify({ prompt: 'Hello', n_predict: nPredict, ignore_eos: true }))
+  })
+}
+
+beforeAll(() => {
+  bin = llamaServerBin()
+}, 900_000)
+
+afterEach(async () => {
+  for (const { core, home } of cores.splice(0)) {
+    const pid = core.supervisor.getStatus().pid
+    await core.dispose()
+    if (pid) expect(isRunning(pid)).toBe(false)
+    rmSync(home, { recursive: true, force: true })
+  }
+})
+
+describe('LlamaTrayCore (the contract handlers over the real llama-server)', () => {
+  it('imports a profile, starts it by id, reports generation in the snapshot, batches logs, stops', async () => {
+    const { core } = await makeCore()
+    const changes: number[] = []
+    core.on('profiles:changed', (s) => changes.push(s.profiles.length))
+    const logBatches: (readonly string[])[] = []
+    core.on('server:log', (lines) => logBatches.push(lines))
+    const snapshots: Snapshot[] = []
+    core.on('snapshot', (s) => snapshots.push(s))
+
+    const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1']), 'tiny')
+    expect(imported.ok).toBe(true)
+    if (!imported.ok) return
+    expect(changes).toEqual([1])
+
+    const started = await core.handlers['server:start'](imported.value.id)
+    expect(started.ok && started.value.state).toBe('ready')
+    const port = core.supervisor.getStatus().port as number
+    const timings = await complete(port, 64)
+    await waitUntil(() => core.snapshot().generation?.last?.predictedTokens === 64, 5000, 'the request in the snapshot')
+    expect(core.snapshot().generation?.last?.predictedTokensPerSecond).toBeCloseTo(timings.predicted_per_second, 1)
+    await waitUntil(() => snapshots.length >= 2, 5000, 'two 1 Hz snapshots')
+    expect(snapshots.at(-1)?.server.state).toBe('ready')
+    expect(logBatches.flat().some((l) => l.includes('listening on'))).toBe(true)
+    expect(Math.max(...logBatches.map((b) => b.length))).toBeGreaterThan(1) // batched, not one push per line
+
+    const active = await core.handlers['profiles:list']()
+    expect(active.activeProfileId).toBe(imported.value.id)
+    const stopped = await core.handlers['server:stop']()
+    expect(stopped.state).toBe('stopped')
+  }, 60_000)
+
+  it('a start of an unknown or failing profile is a Result error, not an exception', async () => {
+    const { core } = await makeCore()
+    expect(await core.handlers['server:start']('nope')).toMatchObject({ ok: false, error: expect.stringMatching(/no profile "nope"/) })
+    const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', '/nonexistent/model.gguf']), 'broken')
+    expect(imported.ok).toBe(true)
+    if (!imported.ok) return
+    const started = await core.handlers['server:start'](imported.value.id)
+    expect(started).toMatchObject({ ok: false })
+    expect(core.supervisor.getStatus().lastExit?.kind).toBe('model-missing')
+  }, 30_000)
+
+  it('edits, duplicates, deletes with undo, exports, and refuses bad edits', async () => {
+    const { core } = await makeCore()
+    const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '--n-cpu-moe', '4']), 'edit me')
+    if (!imported.ok) throw new Error(imported.error)
+    const id = imported.value.id
+    const updated = await core.handlers['profiles:update'](id, { settings: { nCpuMoe: 6, ctxSize: 8192 }, notes: 'tuned' })
+    expect(updated.ok).toBe(true)
+    expect((await core.handlers['profiles:get'](id))?.settings).toMatchObject({ nCpuMoe: 6, ctxSize: 8192 })
+    expect(await core.handlers['profiles:update'](id, { settings: { nCpuMoe: 'six' } } as never)).toMatchObject({ ok: false })
+    expect(await core.handlers['profiles:update'](id, { binary: '/bin/sh' } as never)).toMatchObject({ ok: false })
+    const exported = await core.handlers['profiles:export'](id, 'bash')
+    expect(exported.ok && exported.value).toMatch(/--n-cpu-moe 6/)
+    const copy = await core.handlers['profiles:duplicate'](id)
+    expect(copy.ok && copy.value.name).toBe('edit me (copy)')
+    expect((await core.handlers['profiles:delete'](id)).ok).toBe(true)
+    expect((await core.handlers['profiles:list']()).profiles.map((p) => p.id)).not.toContain(id)
+    expect((await core.handlers['profiles:undo-delete'](id)).ok).toBe(true)
+    expect((await core.handlers['profiles:list']()).profiles.map((p) => p.id)).toContain(id)
+  })
+
+  it('validates and persists settings', async () => {
+    const { core, home } = await makeCore()
+    expect(await core.handlers['settings:set']({ vramHeadroomMiB: 2048 })).toMatchObject({ ok: true, value: { vramHeadroomMiB: 2048 } })
+    expect(await core.handlers['settings:set']({ vramHeadroomMiB: -1 })).toMatchObject({ ok: false })
+    expect(await core.handlers['settings:set']({ bogus: true } as never)).toMatchObject({ ok: false })
+    const again = await LlamaTrayCore.create({ home, telemetry: null })
+    expect(again.settings.vramHeadroomMiB).toBe(2048)
+    await again.dispose()
+  })
+})

@@ -1,0 +1,219 @@
+import { join } from 'node:path'
+import type { CommandChannels, EventChannels, LaunchSpec, Result } from '../contract/commands'
+import type { GenerationSnapshot } from '../contract/generation'
+import type { ProfileFileRole, ProfileSummary } from '../contract/profile'
+import type { AppSettings } from '../contract/settings'
+import type { ServerStatus } from '../contract/server-state'
+import type { Snapshot } from '../contract/snapshot'
+import type { Warning } from '../contract/warnings'
+import { Listeners } from '../lib/listeners'
+import { GenerationTracker, ProfileRollingStore, resolveApiKey, serverUrl } from '../metrics'
+import { switchProfile } from '../profiles/switch-profile'
+import { SettingsStore } from '../settings/settings-store'
+import { buildSnapshot } from '../snapshot/build-snapshot'
+import { ServerSupervisor, type SupervisorOptions } from '../supervisor/supervisor'
+import { hasProcess } from '../supervisor/transitions'
+import type { TelemetryReading, TelemetryService } from '../telemetry/telemetry-service'
+import { LogBatcher } from './log-batcher'
+import { profileCommands } from './profile-commands'
+import { storeSummary } from './profile-summary'
+
+export interface CoreOptions {
+  readonly home: string
+  readonly supervisor?: Omit<SupervisorOptions, 'home'>
+  /** GPU/CPU telemetry; null for none (tests, or a machine where it is unwanted). */
+  readonly telemetry: TelemetryService | null
+  /** Live warnings from a snapshot (the advisor); none by default. */
+  readonly warnings?: (snapshot: Omit<Snapshot, 'warnings'>, settings: AppSettings) => readonly Warning[]
+  /** Applies a warning's fix to a profile; provided with the advisor. */
+  readonly applyWarningFix?: (warningId: string, home: string) => Promise<Result<ProfileSummary>>
+  readonly chooseFile?: (role: ProfileFileRole, current: string) => Promise<string | null>
+  readonly openPath?: (path: string) => Promise<void>
+}
+
+/**
+ * The app's core as one object: the supervisor, the profiles, telemetry,
+ * generation metrics and settings behind the typed contract. The Electron main
+ * process, the browser test harness and the CLI all drive this same object.
+ */
+export class LlamaTrayCore {
+  readonly supervisor: ServerSupervisor
+  readonly handlers: CommandChannels
+  private readonly events = new Listeners<EventChannels>()
+  private readonly logs = new LogBatcher((lines) => this.events.emit('server:log', lines))
+  private readonly rolling = new ProfileRollingStore()
+  private tracker: GenerationTracker | null = null
+  private lastGeneration: GenerationSnapshot | null = null
+  private dashboardVisible = false
+  private ticker: NodeJS.Timeout | null = null
+  private latest: Snapshot | null = null
+  private disposed = false
+
+  /** Opens the settings, then builds the core. */
+  static async create(options: CoreOptions): Promise<LlamaTrayCore> {
+    return new LlamaTrayCore(options, await SettingsStore.open(options.home))
+  }
+
+  private constructor(
+    private readonly options: CoreOptions,
+    private readonly settingsStore: SettingsStore,
+  ) {
+    this.supervisor = new ServerSupervisor({ home: options.home, ...options.supervisor })
+    this.supervisor.on('log', (line) => {
+      this.tracker?.feedLogLine(line)
+      this.logs.push(line)
+    })
+    this.supervisor.on('state', (status) => this.onState(status))
+    const profiles = profileCommands({
+      home: options.home,
+      chooseFile: options.chooseFile ?? (async () => null),
+      onChanged: (store) => this.events.emit('profiles:changed', storeSummary(store)),
+    })
+    this.handlers = {
+      'server:start': (profileId) => this.startProfile(profileId),
+      'server:stop': () => this.supervisor.stop(),
+      'server:restart': async () => {
+        try {
+          return { ok: true, value: await this.supervisor.restart() }
+        } catch (err) {
+          return { ok: false, error: (err as Error).message }
+        }
+      },
+      'server:status': async () => this.supervisor.getStatus(),
+      'server:logs': async (max) => this.supervisor.getLogs(max),
+      'snapshot:latest': async () => this.latest,
+      'dashboard:visible': async (visible) => {
+        this.dashboardVisible = visible
+        this.updateCadence()
+      },
+      ...profiles,
+      'warnings:apply-fix': async (warningId) => (this.options.applyWarningFix ? this.options.applyWarningFix(warningId, this.options.home) : { ok: false, error: 'no fix is available for this warning' }),
+      'settings:get': async () => this.settingsStore.settings,
+      'settings:set': async (changes) => {
+        const result = await this.settingsStore.update(changes)
+        if (result.ok) {
+          this.events.emit('settings:changed', result.value)
+          this.updateCadence(true)
+        }
+        return result
+      },
+      'shell:open-logs-folder': async () => {
+        await this.options.openPath?.(join(this.options.home, 'logs'))
+      },
+    }
+  }
+
+  on<E extends keyof EventChannels>(event: E, listener: EventChannels[E]): () => void {
+    return this.events.on(event, listener)
+  }
+
+  /** Runs a command line directly, as the CLI's `run --cmd` does. */
+  startSpec(spec: LaunchSpec): Promise<ServerStatus> {
+    return this.supervisor.start(spec)
+  }
+
+  snapshot(): Snapshot {
+    return this.latest ?? this.buildSnapshot()
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true
+    this.stopTicker()
+    await this.stopTracker()
+    await this.options.telemetry?.stop()
+    await this.supervisor.dispose()
+    this.logs.flush()
+  }
+
+  get settings(): AppSettings {
+    return this.settingsStore.settings
+  }
+
+  /** Messages about files that had to be recovered at start (shown once to the user). */
+  get startupMessages(): readonly string[] {
+    return this.settingsStore.messages
+  }
+
+  private async startProfile(profileId: string): Promise<Result<ServerStatus>> {
+    const result = await switchProfile(this.supervisor, this.options.home, profileId, { waitForGpuRelease: () => this.waitForGpuRelease() })
+    if (result.ok) return { ok: true, value: result.status }
+    const problems = result.problems.map((p) => `${p.flag}: ${p.message}`).join('; ')
+    return { ok: false, error: problems ? `${result.reason}: ${problems}` : result.reason }
+  }
+
+  /** After a stop, give the driver a moment to hand the VRAM back before the next load (bounded). */
+  private async waitForGpuRelease(): Promise<void> {
+    const telemetry = this.options.telemetry
+    if (!telemetry?.running) return
+    const deadline = Date.now() + 5000
+    let previous = telemetry.latest().gpu?.devices[0]?.memoryUsedMiB ?? null
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250))
+      const used = telemetry.latest().gpu?.devices[0]?.memoryUsedMiB ?? null
+      if (used === null || (previous !== null && Math.abs(used - previous) < 64)) return
+      previous = used
+    }
+  }
+
+  private onState(status: ServerStatus): void {
+    this.events.emit('server:state-changed', status)
+    this.options.telemetry?.setServerPid(status.pid)
+    if (status.state === 'ready' && status.port !== null && !this.tracker) void this.startTracker(status)
+    if (status.state !== 'ready' && this.tracker) void this.stopTracker()
+    this.updateCadence()
+  }
+
+  private async startTracker(status: ServerStatus): Promise<void> {
+    const spec = this.supervisor.getLaunchSpec()
+    const apiKey = spec ? await resolveApiKey(spec.args, spec.env ?? {}) : null
+    this.tracker = new GenerationTracker({ baseUrl: serverUrl(status.host ?? '127.0.0.1', status.port as number), apiKey, profileId: status.profileId ?? 'unknown', rolling: this.rolling })
+    this.tracker.start(this.supervisor.getRequestSignal())
+  }
+
+  private async stopTracker(): Promise<void> {
+    const tracker = this.tracker
+    if (!tracker) return
+    this.tracker = null
+    this.lastGeneration = tracker.snapshot()
+    await tracker.stop()
+  }
+
+  /** Poll while a server runs or the dashboard is visible; otherwise nothing (a laptop GPU may sleep). */
+  private updateCadence(restart = false): void {
+    if (this.disposed) return
+    const wanted = hasProcess(this.supervisor.getStatus().state) || this.dashboardVisible
+    const telemetry = this.options.telemetry
+    if (wanted && telemetry && !telemetry.running) void telemetry.start()
+    if (!wanted && telemetry?.running) void telemetry.stop()
+    if (wanted && (restart || !this.ticker)) this.startTicker()
+    if (!wanted) this.stopTicker()
+  }
+
+  private startTicker(): void {
+    this.stopTicker()
+    const interval = this.settingsStore.settings.pollIntervalMs
+    this.ticker = setInterval(() => this.tick(), interval)
+    this.ticker.unref()
+  }
+
+  private stopTicker(): void {
+    if (this.ticker) clearInterval(this.ticker)
+    this.ticker = null
+  }
+
+  private tick(): void {
+    this.latest = this.buildSnapshot()
+    this.events.emit('snapshot', this.latest)
+  }
+
+  private buildSnapshot(): Snapshot {
+    const reading: TelemetryReading = this.options.telemetry?.latest() ?? { gpu: null, cpu: null }
+    const base = buildSnapshot(this.supervisor.getStatus(), {
+      generation: this.tracker?.snapshot() ?? this.lastGeneration,
+      gpu: reading.gpu,
+      cpu: reading.cpu,
+    })
+    const warnings = this.options.warnings ? this.options.warnings(base, this.settingsStore.settings) : []
+    return { ...base, warnings }
+  }
+}

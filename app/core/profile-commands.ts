@@ -1,0 +1,157 @@
+import { z } from 'zod'
+import type { CommandChannels, Result } from '../contract/commands'
+import type { ProfileFileRole, ProfileSummary } from '../contract/profile'
+import { exportCommandLine, ExportError } from '../profiles/export-command'
+import { importCommand, ImportError } from '../profiles/import-command'
+import { makeProfileId } from '../profiles/profile-id'
+import { acceptFixes, ProfileLaunchError, resolveProfileLaunch } from '../profiles/resolve-launch'
+import { ProfileSettingsSchema, type Profile } from '../profiles/schema'
+import { ProfileStore, ProfileStoreError } from '../profiles/store'
+import { profileDocument, profileSummary, storeSummary } from './profile-summary'
+
+type ProfileChannels = Pick<
+  CommandChannels,
+  | 'profiles:list'
+  | 'profiles:get'
+  | 'profiles:check'
+  | 'profiles:update'
+  | 'profiles:choose-file'
+  | 'profiles:import'
+  | 'profiles:export'
+  | 'profiles:duplicate'
+  | 'profiles:delete'
+  | 'profiles:undo-delete'
+  | 'profiles:apply-flag-fixes'
+>
+
+export interface ProfileCommandDeps {
+  readonly home: string
+  /** Shows a native file dialog (main provides it); null when cancelled. */
+  readonly chooseFile: (role: ProfileFileRole, current: string) => Promise<string | null>
+  /** Called after every change, with the new list. */
+  readonly onChanged: (store: ProfileStore) => void
+}
+
+const ok = <T>(value: T): Result<T> => ({ ok: true, value })
+const fail = (error: string): Result<never> => ({ ok: false, error })
+
+/** Known failures become Result errors with their message; anything else is a bug and propagates. */
+async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T>> {
+  try {
+    return await job()
+  } catch (err) {
+    if (err instanceof ImportError || err instanceof ExportError || err instanceof ProfileStoreError || err instanceof ProfileLaunchError || err instanceof z.ZodError) {
+      return fail(err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : err.message)
+    }
+    throw err
+  }
+}
+
+const EditSchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    model: z.string().max(4096),
+    draftModel: z.string().min(1).max(4096).nullable(),
+    settings: ProfileSettingsSchema,
+    extraArgs: z.array(z.string().max(4096)).max(500),
+    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(32_768)),
+    notes: z.string().max(20_000),
+  })
+  .partial()
+  .strict()
+
+/** The profiles:* commands, over the profile store of one home folder. */
+export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
+  const deleted = new Map<string, Profile>()
+  const open = (): Promise<ProfileStore> => ProfileStore.open(deps.home)
+  const changed = async (store: ProfileStore, profile: Profile): Promise<Result<ProfileSummary>> => {
+    deps.onChanged(store)
+    return ok(profileSummary(profile, store.file.activeProfileId))
+  }
+  const find = (store: ProfileStore, id: string): Profile => {
+    const p = store.file.profiles.find((x) => x.id === id)
+    if (!p) throw new ProfileStoreError(`no profile "${id}"`)
+    return p
+  }
+  const touch = (p: Profile): Profile => ({ ...p, updatedAt: new Date().toISOString() })
+
+  return {
+    'profiles:list': async () => storeSummary(await open()),
+    'profiles:get': async (id) => {
+      const p = (await open()).file.profiles.find((x) => x.id === id)
+      return p ? profileDocument(p) : null
+    },
+    'profiles:check': (id) =>
+      guarded(async () => {
+        const resolved = await resolveProfileLaunch(deps.home, id)
+        return ok(resolved.problems.map((p) => ({ flag: p.flag, kind: p.kind, message: p.message, replacement: p.replacement })))
+      }),
+    'profiles:update': (id, edit) =>
+      guarded(async () => {
+        const e = EditSchema.parse(edit)
+        const store = await open()
+        const current = find(store, id)
+        const { draftModel, ...rest } = e
+        const next: Profile = touch({ ...current, ...rest, settings: e.settings ?? current.settings, extraArgs: e.extraArgs ? [...e.extraArgs] : current.extraArgs, env: e.env ? { ...e.env } : current.env })
+        if (draftModel === null) delete (next as { draftModel?: string }).draftModel
+        else if (draftModel !== undefined) next.draftModel = draftModel
+        // Typed edits change the argument order: drop the pasted order so the profile renders canonically.
+        if (e.settings || e.extraArgs) delete (next as { argOrder?: unknown }).argOrder
+        await store.upsert(next)
+        return changed(store, next)
+      }),
+    'profiles:choose-file': (id, role) =>
+      guarded(async () => {
+        const store = await open()
+        const current = find(store, id)
+        const chosen = await deps.chooseFile(role, role === 'draftModel' ? (current.draftModel ?? '') : current[role])
+        if (chosen === null) return ok(null)
+        const next = touch({ ...current, [role]: chosen })
+        await store.upsert(next)
+        return changed(store, next)
+      }),
+    'profiles:import': (commandLine, name) =>
+      guarded(async () => {
+        const store = await open()
+        const profile = importCommand(commandLine, { name: name ?? undefined, takenIds: store.file.profiles.map((p) => p.id) })
+        await store.upsert(profile)
+        return changed(store, profile)
+      }),
+    'profiles:export': (id, format) => guarded(async () => ok(exportCommandLine(find(await open(), id), format))),
+    'profiles:duplicate': (id) =>
+      guarded(async () => {
+        const store = await open()
+        const source = find(store, id)
+        const name = `${source.name} (copy)`
+        const now = new Date().toISOString()
+        const copy: Profile = { ...structuredClone(source), id: makeProfileId(name, store.file.profiles.map((p) => p.id)), name, createdAt: now, updatedAt: now }
+        await store.upsert(copy)
+        return changed(store, copy)
+      }),
+    'profiles:delete': (id) =>
+      guarded(async () => {
+        const store = await open()
+        const profile = find(store, id)
+        await store.remove(id)
+        deleted.set(id, profile)
+        deps.onChanged(store)
+        return ok(profileSummary(profile, null))
+      }),
+    'profiles:undo-delete': (id) =>
+      guarded(async () => {
+        const profile = deleted.get(id)
+        if (!profile) return fail(`nothing to undo for "${id}"`)
+        const store = await open()
+        if (store.file.profiles.some((p) => p.id === id)) return fail(`a profile "${id}" exists again; rename it first`)
+        await store.upsert(profile)
+        deleted.delete(id)
+        return changed(store, profile)
+      }),
+    'profiles:apply-flag-fixes': (id) =>
+      guarded(async () => {
+        const { profile } = await acceptFixes(deps.home, id)
+        const store = await open()
+        return changed(store, profile)
+      }),
+  }
+}
