@@ -6,10 +6,10 @@ const base: ServerStatus = { state: 'ready', profileId: 'p', pid: 42, host: '127
 
 describe('formatStatusLine', () => {
   it('shows state, pid, address and uptime', () => {
-    expect(formatStatusLine(base, 65_000)).toBe('READY      pid 42  http://127.0.0.1:8080  up 1m05s')
+    expect(formatStatusLine(base, null, 65_000)).toBe('READY      pid 42  http://127.0.0.1:8080  up 1m05s')
   })
   it('shows the countdown and the reason while backing off', () => {
-    const line = formatStatusLine({ ...base, state: 'backoff', pid: null, port: null, readySince: null, restartAt: 4000, restarts: 2, lastExit: { code: null, signal: 'SIGKILL', reason: 'llama-server was killed by SIGKILL', hint: null, kind: 'crashed', lastLines: [] } }, 1000)
+    const line = formatStatusLine({ ...base, state: 'backoff', pid: null, port: null, readySince: null, restartAt: 4000, restarts: 2, lastExit: { code: null, signal: 'SIGKILL', reason: 'llama-server was killed by SIGKILL', hint: null, kind: 'crashed', lastLines: [] } }, null, 1000)
     expect(line).toBe('BACKOFF    restart in 3s  restarts 2  : llama-server was killed by SIGKILL')
   })
 })

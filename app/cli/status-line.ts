@@ -1,4 +1,5 @@
 import type { ServerStatus } from '../contract/server-state'
+import type { Snapshot } from '../contract/snapshot'
 
 function formatDuration(ms: number): string {
   const s = Math.floor(ms / 1000)
@@ -8,14 +9,23 @@ function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`
 }
 
-/** One compact line for the terminal. */
-export function formatStatusLine(status: ServerStatus, now = Date.now()): string {
+/** One compact line for the terminal: state, address, and the live figures the snapshot has. */
+export function formatStatusLine(status: ServerStatus, snapshot: Snapshot | null = null, now = Date.now()): string {
   const parts: string[] = [status.state.toUpperCase().padEnd(9)]
   if (status.pid !== null) parts.push(`pid ${status.pid}`)
   if (status.port !== null) parts.push(`http://${status.host ?? '127.0.0.1'}:${status.port}`)
   if (status.readySince !== null) parts.push(`up ${formatDuration(now - status.readySince)}`)
   if (status.restartAt !== null) parts.push(`restart in ${formatDuration(Math.max(0, status.restartAt - now) + 999)}`)
   if (status.restarts > 0) parts.push(`restarts ${status.restarts}`)
+  const tps = snapshot?.generation?.tokensPerSecond
+  if (tps !== null && tps !== undefined) parts.push(`${tps.toFixed(1)} tok/s`)
+  const last = snapshot?.generation?.last
+  if (last && status.state === 'ready') parts.push(`last ${last.predictedTokensPerSecond.toFixed(1)} tok/s${last.draftAcceptance !== null ? ` (draft ${(last.draftAcceptance * 100).toFixed(0)}%)` : ''}`)
+  const gpu = snapshot?.gpu?.devices[0]
+  if (gpu?.memoryFreeMiB !== null && gpu?.memoryFreeMiB !== undefined) parts.push(`VRAM free ${(gpu.memoryFreeMiB / 1024).toFixed(1)} GB`)
+  const cpu = snapshot?.cpu?.systemPct
+  if (cpu !== null && cpu !== undefined) parts.push(`CPU ${cpu.toFixed(0)}%`)
+  for (const w of snapshot?.warnings ?? []) parts.push(`! ${w.message}`)
   if ((status.state === 'errored' || status.state === 'crashloop' || status.state === 'backoff') && status.lastExit?.reason) {
     parts.push(`: ${status.lastExit.reason}`)
   }

@@ -112,8 +112,9 @@ export class LlamaTrayCore {
     return this.supervisor.start(spec)
   }
 
+  /** A fresh snapshot (the 1 Hz ticker pushes the same thing to views). */
   snapshot(): Snapshot {
-    return this.latest ?? this.buildSnapshot()
+    return this.buildSnapshot()
   }
 
   async dispose(): Promise<void> {

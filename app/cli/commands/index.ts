@@ -3,6 +3,7 @@ import { enginesCommand } from './engines'
 import { gpuCommand } from './gpu'
 import { profilesCommand } from './profiles'
 import { runCommand } from './run'
+import { fitCommand } from './fit'
 
 /** Every CLI command, in the order the usage text lists them. Add new commands here. */
-export const COMMANDS: readonly CliCommand[] = [runCommand, profilesCommand, enginesCommand, gpuCommand]
+export const COMMANDS: readonly CliCommand[] = [runCommand, profilesCommand, enginesCommand, gpuCommand, fitCommand]

@@ -1,8 +1,8 @@
 import type { LaunchSpec } from '../../contract/commands'
 import type { ServerStatus } from '../../contract/server-state'
 import { CommandLineError, tokenizeCommandLine } from '../../lib/command-line'
-import { buildSnapshot } from '../../snapshot/build-snapshot'
-import { ServerSupervisor } from '../../supervisor/supervisor'
+import { LlamaTrayCore } from '../../core/llama-tray-core'
+import { TelemetryService } from '../../telemetry/telemetry-service'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, positiveNumber } from '../parse-options'
@@ -54,11 +54,13 @@ export function parseRunArgs(args: readonly string[]): RunOptions {
   return { source: { kind: 'cmd', spec: { profileId: 'cli', exe, args: rest } }, ...options }
 }
 
-/** The LaunchSpec to run: the pasted command as is, or a profile checked against what its binary accepts. */
-async function launchSpecFor(options: RunOptions, home: string): Promise<LaunchSpec> {
-  if (options.source.kind === 'cmd') return options.source.spec
+/** What to start: the pasted command as is, or a stored profile already checked against what its binary accepts. */
+async function resolveSource(options: RunOptions, home: string): Promise<{ spec: LaunchSpec } | { profileId: string }> {
+  if (options.source.kind === 'cmd') return { spec: options.source.spec }
   try {
-    return assertLaunchable(await resolveProfileLaunch(home, options.source.idOrName))
+    const resolved = await resolveProfileLaunch(home, options.source.idOrName)
+    assertLaunchable(resolved)
+    return { profileId: resolved.profile.id }
   } catch (err) {
     if (err instanceof ProfileLaunchError) throw new UsageError(err.message)
     throw err
@@ -75,9 +77,10 @@ function neverSpawned(status: ServerStatus): boolean {
  * a failure the supervisor gives up on. Resolves to the process exit code.
  */
 export async function superviseUntilDone(options: RunOptions, io: CliContext): Promise<number> {
-  const spec = await launchSpecFor(options, io.home)
+  const source = await resolveSource(options, io.home) // bad input is refused before anything starts
   const signals = io.signals
-  const supervisor = new ServerSupervisor({ home: io.home, readyTimeoutMs: options.readyTimeoutS * 1000 })
+  const core = await LlamaTrayCore.create({ home: io.home, telemetry: new TelemetryService(), supervisor: { readyTimeoutMs: options.readyTimeoutS * 1000 } })
+  const supervisor = core.supervisor
   const tty = !options.json && Boolean(io.stdout.isTTY)
   const write = (text: string): void => {
     try {
@@ -87,10 +90,10 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
     }
   }
   const printHuman = (status: ServerStatus): void => {
-    const line = formatStatusLine(status)
+    const line = formatStatusLine(status, core.snapshot())
     write(tty ? `\r\x1b[2K${line}` : `${line}\n`)
   }
-  const printSnapshot = (): void => write(`${JSON.stringify(buildSnapshot(supervisor.getStatus()))}\n`)
+  const printSnapshot = (): void => write(`${JSON.stringify(core.snapshot())}\n`)
 
   let finish!: (code: number) => void
   const done = new Promise<number>((resolve) => (finish = resolve))
@@ -98,9 +101,9 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   const stopAndExit = async (code: number): Promise<void> => {
     if (stopping) return
     stopping = true
-    await supervisor.dispose()
+    await core.dispose()
     if (options.json) printSnapshot()
-    else if (tty) write(`\r\x1b[2K${formatStatusLine(supervisor.getStatus())}\n`)
+    else if (tty) write(`\r\x1b[2K${formatStatusLine(supervisor.getStatus(), core.snapshot())}\n`)
     finish(code)
   }
 
@@ -131,7 +134,8 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   }, options.intervalMs)
   const durationTimer = options.durationS !== null ? setTimeout(() => void stopAndExit(0), options.durationS * 1000) : null
 
-  void supervisor.start(spec)
+  if ('spec' in source) void core.startSpec(source.spec)
+  else void core.handlers['server:start'](source.profileId)
   try {
     return await done
   } finally {

@@ -1,0 +1,109 @@
+import type { FitReport } from '../../contract/fit'
+import { buildFitReport, DEFAULT_HEADROOM_MIB } from '../../fit/fit-report'
+import { FitError } from '../../fit/fit-error'
+import { profileLaunchArgs } from '../../fit/fit-source'
+import { formatFitReport } from '../../fit/format-report'
+import { readGgufModel } from '../../fit/gguf-model'
+import { parseLlamaArgs } from '../../fit/llama-args'
+import { openGpuReader } from '../../telemetry/gpu/gpu-reader'
+import { availableVramMiB } from '../../telemetry/gpu/free-vram'
+import { UsageError } from '../cli-error'
+import type { CliCommand, CliContext } from '../command'
+import { parseOptions, positiveNumber } from '../parse-options'
+
+/** Free VRAM of the first GPU from telemetry (NVML, then nvidia-smi), or null with the reason. */
+async function freeVramFromTelemetry(): Promise<{ mib: number | null; reason: string | null }> {
+  const reader = await openGpuReader('auto', { intervalMs: 1000 })
+  try {
+    const deadline = Date.now() + 3000
+    let s = reader.read()
+    while (!s.available && s.backend !== null && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50))
+      s = reader.read()
+    }
+    const device = s.devices[0]
+    if (!s.available || !device) return { mib: null, reason: s.reason ?? 'no GPU found' }
+    return { mib: availableVramMiB(device), reason: null }
+  } finally {
+    await reader.close()
+  }
+}
+
+const FLAG_MAP: readonly [string, string][] = [
+  ['ctx', '-c'],
+  ['parallel', '-np'],
+  ['cache-type-k', '-ctk'],
+  ['cache-type-v', '-ctv'],
+  ['n-gpu-layers', '-ngl'],
+  ['n-cpu-moe', '--n-cpu-moe'],
+  ['draft', '-md'],
+  ['n-gpu-layers-draft', '-ngld'],
+  ['ubatch', '-ub'],
+]
+
+async function runFit(args: readonly string[], io: CliContext): Promise<number> {
+  const { values, positionals } = parseOptions(
+    args,
+    {
+      draft: { type: 'string' },
+      'vram-mib': { type: 'string' },
+      gpu: { type: 'string' },
+      'headroom-mib': { type: 'string' },
+      ctx: { type: 'string' },
+      parallel: { type: 'string' },
+      'cache-type-k': { type: 'string' },
+      'cache-type-v': { type: 'string' },
+      'n-gpu-layers': { type: 'string' },
+      'n-gpu-layers-draft': { type: 'string' },
+      'n-cpu-moe': { type: 'string' },
+      ubatch: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    true,
+  )
+  const target = positionals[0]
+  if (!target || positionals.length > 1) throw new UsageError('fit needs one model .gguf file or one profile')
+  if (values.gpu !== undefined && values.gpu !== 'auto') throw new UsageError(`--gpu takes only "auto", got "${values.gpu}"`)
+  if (values.gpu !== undefined && values['vram-mib'] !== undefined) throw new UsageError('give either --vram-mib or --gpu auto, not both')
+  const headroomMiB = values['headroom-mib'] === undefined ? DEFAULT_HEADROOM_MIB : Number(values['headroom-mib'])
+  if (!Number.isFinite(headroomMiB) || headroomMiB < 0) throw new UsageError(`--headroom-mib needs a number ≥ 0, got "${values['headroom-mib']}"`)
+  const vramFlag = positiveNumber('vram-mib', values['vram-mib'], null)
+
+  // Options on the command line override the profile's (or the defaults): as extra llama-server flags after it.
+  const extra: string[] = []
+  for (const [opt, flag] of FLAG_MAP) {
+    const v = values[opt as keyof typeof values]
+    if (typeof v === 'string') extra.push(flag, v)
+  }
+  try {
+    const base = target.toLowerCase().endsWith('.gguf') ? ['-m', target] : (await profileLaunchArgs(io.home, target)).args
+    const launch = parseLlamaArgs([...base, ...extra])
+    const model = await readGgufModel(launch.model as string)
+    const draft = launch.settings.draft ? await readGgufModel(launch.settings.draft.path) : null
+    let freeVramMiB: number | null = vramFlag
+    let vramSource: FitReport['vramSource'] = vramFlag === null ? 'none' : 'flag'
+    if (values.gpu === 'auto') {
+      const t = await freeVramFromTelemetry()
+      if (t.mib === null) throw new FitError(`--gpu auto: no free VRAM figure (${t.reason}); pass --vram-mib N instead`)
+      freeVramMiB = t.mib
+      vramSource = 'telemetry'
+    }
+    const report = buildFitReport({ model, draft, settings: launch.settings, freeVramMiB, headroomMiB, vramSource })
+    io.stdout.write(values.json ? `${JSON.stringify(report)}\n` : `${formatFitReport(report)}\n`)
+    return report.fits === false ? 1 : 0
+  } catch (err) {
+    if (err instanceof FitError) throw new UsageError(err.message)
+    throw err
+  }
+}
+
+export const fitCommand: CliCommand = {
+  name: 'fit',
+  summary: 'estimate VRAM and host RAM of a model (or profile) from its GGUF and pick --n-cpu-moe for a VRAM budget',
+  usage: `  llama-tray fit <model.gguf | profile> [--draft F] [--vram-mib N | --gpu auto] [--headroom-mib 1536] [--ctx N] [--parallel N]
+                [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N] [--n-gpu-layers-draft N] [--n-cpu-moe N] [--ubatch N] [--json]
+    Without a VRAM budget it estimates the given placement; with one (--vram-mib, or --gpu auto from telemetry)
+    it finds the smallest --n-cpu-moe whose GPU estimate (model + draft) leaves the headroom free.
+    --json prints a FitReport (app/contract/fit.ts). Exit code 1 when nothing fits the budget.`,
+  run: runFit,
+}
