@@ -1,0 +1,213 @@
+import { stat } from 'node:fs/promises'
+import { basename } from 'node:path'
+import { gguf } from '@huggingface/gguf'
+import { FitError } from './fit-error'
+import { isKnownGgmlType, tensorBytes } from './ggml-types'
+
+/** One tensor of the table: its layer (null for token_embd, output…), expert or not, and its bytes. */
+export interface ModelTensor {
+  readonly name: string
+  readonly layer: number | null
+  /** A routed-expert tensor (ffn_{up,gate,down,gate_up}_exps), the ones --n-cpu-moe moves. */
+  readonly expert: boolean
+  readonly typeId: number
+  readonly shape: readonly number[]
+  readonly bytes: number
+}
+
+/** Per-layer shape of the attention and recurrent parts. */
+export interface LayerShape {
+  readonly index: number
+  readonly kind: 'attention' | 'recurrent' | 'nextn'
+  /** K and V row widths per cell (n_head_kv × head size); 0 for recurrent layers. */
+  readonly kvEmbdK: number
+  readonly kvEmbdV: number
+}
+
+/** The part of a GGUF the estimator needs. */
+export interface GgufModel {
+  readonly path: string
+  readonly fileBytes: number
+  readonly architecture: string
+  readonly blockCount: number
+  readonly nextnLayers: number
+  readonly embedding: number
+  readonly headCount: number
+  readonly vocab: number
+  readonly trainingContext: number
+  readonly feedForward: number
+  readonly expertCount: number
+  readonly expertUsed: number
+  readonly expertFeedForward: number
+  readonly layers: readonly LayerShape[]
+  /** Recurrent state per layer per sequence, bytes (f32): R is the conv state, S the SSM/GDN state. */
+  readonly recurrentRBytes: number
+  readonly recurrentSBytes: number
+  /** Channels of the recurrent layers' short convolution (qkv width for Gated DeltaNet). */
+  readonly convChannels: number
+  readonly tensors: readonly ModelTensor[]
+}
+
+/** Architectures the estimator knows. Hybrid ones have recurrent layers. */
+const TRANSFORMERS = new Set(['llama', 'mistral', 'mistral3', 'qwen2', 'qwen2moe', 'qwen3', 'qwen3moe', 'gemma', 'gemma2', 'gemma3', 'phi3', 'gpt-oss', 'glm4', 'glm4moe', 'deepseek2', 'granite', 'olmo2', 'command-r', 'cohere2', 'starcoder2'])
+const HYBRID_GDN = new Set(['qwen35', 'qwen35moe', 'qwen3next'])
+export const KNOWN_ARCHITECTURES: readonly string[] = [...TRANSFORMERS, ...HYBRID_GDN].sort()
+
+const EXPERT_TENSOR = /\.ffn_(up|down|gate|gate_up)_(ch)?exps\b/
+
+type Metadata = Readonly<Record<string, unknown>>
+
+function num(md: Metadata, key: string): number | undefined {
+  const v = md[key]
+  if (typeof v === 'number') return v
+  if (typeof v === 'bigint') return Number(v)
+  return undefined
+}
+
+/** A per-layer value: a scalar, or an array (some GGUFs store head counts per layer). */
+function perLayer(md: Metadata, key: string, layer: number): number | undefined {
+  const v = md[key]
+  if (Array.isArray(v)) {
+    const x: unknown = v[layer]
+    return typeof x === 'number' ? x : typeof x === 'bigint' ? Number(x) : undefined
+  }
+  return num(md, key)
+}
+
+function required(md: Metadata, key: string, file: string): number {
+  const v = num(md, key)
+  if (v === undefined || !Number.isFinite(v) || v < 0) throw new FitError(`${file}: the GGUF has no "${key}" (needed to estimate memory)`)
+  return v
+}
+
+function layerOf(name: string): number | null {
+  const m = /^blk\.(\d+)\./.exec(name)
+  return m ? Number(m[1]) : null
+}
+
+/** Which layers are full attention in a Gated-DeltaNet hybrid: every full_attention_interval-th, else where attention tensors exist. */
+function gdnAttentionLayers(md: Metadata, arch: string, blocks: number, tensors: readonly ModelTensor[]): Set<number> {
+  const interval = num(md, `${arch}.full_attention_interval`)
+  const out = new Set<number>()
+  if (interval && interval > 0) {
+    for (let il = 0; il < blocks; il++) if ((il + 1) % interval === 0) out.add(il)
+    return out
+  }
+  for (const t of tensors) if (t.layer !== null && t.name.endsWith('.attn_k.weight')) out.add(t.layer)
+  return out
+}
+
+async function parseFile(path: string): Promise<Awaited<ReturnType<typeof gguf>>> {
+  try {
+    return await gguf(path, { allowLocalFile: true })
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err)
+    if (/magic number/i.test(msg)) throw new FitError(`${path} is not a GGUF file (it does not start with "GGUF")`)
+    throw new FitError(`${path}: cannot read the GGUF header (${msg.split('\n')[0]}); the file may be truncated or corrupt`)
+  }
+}
+
+/**
+ * Reads a local GGUF's metadata and tensor table into the shape the estimator
+ * needs. Missing files, non-GGUF files, truncated files and unknown
+ * architectures give a FitError with a clear message.
+ */
+export async function readGgufModel(path: string): Promise<GgufModel> {
+  const file = basename(path)
+  let size: number
+  try {
+    const st = await stat(path)
+    if (!st.isFile()) throw new FitError(`${path} is not a file`)
+    size = st.size
+  } catch (err) {
+    if (err instanceof FitError) throw err
+    throw new FitError(`model file not found: ${path}`)
+  }
+  if (size < 24) throw new FitError(`${path} is too small to be a GGUF file (${size} bytes)`)
+  const parsed = await parseFile(path)
+  const md = parsed.metadata as unknown as Metadata
+  // The parser reads past the end of a short file as zeros: check the header ends inside the file.
+  const headerEnd = Math.max(Number(parsed.tensorInfoByteRange[1]), Number(parsed.tensorDataOffset))
+  const declaredKv = Number(md.kv_count ?? 0)
+  const readKv = Object.keys(md).length - 3
+  if (headerEnd > size || readKv < declaredKv) throw new FitError(`${file} is truncated: its header needs ${headerEnd} bytes but the file has ${size} (an interrupted download?)`)
+  const arch = md['general.architecture']
+  if (typeof arch !== 'string' || arch === '') throw new FitError(`${file}: the GGUF names no general.architecture`)
+  if (!TRANSFORMERS.has(arch) && !HYBRID_GDN.has(arch)) {
+    throw new FitError(`${file}: unknown architecture "${arch}": the estimator knows ${KNOWN_ARCHITECTURES.join(', ')}`)
+  }
+
+  const dataStart = Number(parsed.tensorDataOffset)
+  let dataEnd = dataStart
+  const tensors: ModelTensor[] = parsed.tensorInfos.map((t) => {
+    const typeId = Number(t.dtype)
+    const shape = t.shape.map(Number)
+    if (!isKnownGgmlType(typeId)) throw new FitError(`${file}: tensor ${t.name} has an unknown type id ${typeId}`)
+    const bytes = tensorBytes(typeId, shape)
+    dataEnd = Math.max(dataEnd, dataStart + Number(t.offset) + bytes)
+    return { name: t.name, layer: layerOf(t.name), expert: EXPERT_TENSOR.test(t.name), typeId, shape, bytes }
+  })
+  if (dataEnd > size) {
+    throw new FitError(`${file} is truncated: its tensor table needs ${dataEnd} bytes but the file has ${size} (an interrupted download?)`)
+  }
+
+  const blocks = required(md, `${arch}.block_count`, file)
+  const nextn = num(md, `${arch}.nextn_predict_layers`) ?? 0
+  const embedding = required(md, `${arch}.embedding_length`, file)
+  const headCount0 = perLayer(md, `${arch}.attention.head_count`, 0) ?? 0
+  const tokens = md['tokenizer.ggml.tokens']
+  const embdTensor = tensors.find((t) => t.name === 'token_embd.weight')
+  const vocab = Array.isArray(tokens) ? tokens.length : (embdTensor?.shape[1] ?? 0)
+
+  const hybrid = HYBRID_GDN.has(arch)
+  const attention = hybrid ? gdnAttentionLayers(md, arch, blocks - nextn, tensors) : null
+  const layers: LayerShape[] = []
+  for (let il = 0; il < blocks; il++) {
+    const heads = perLayer(md, `${arch}.attention.head_count`, il) ?? headCount0
+    const headsKv = perLayer(md, `${arch}.attention.head_count_kv`, il) ?? heads
+    const headK = num(md, `${arch}.attention.key_length`) ?? (heads > 0 ? embedding / heads : 0)
+    const headV = num(md, `${arch}.attention.value_length`) ?? headK
+    const kind: LayerShape['kind'] = il >= blocks - nextn ? 'nextn' : attention && !attention.has(il) ? 'recurrent' : headsKv === 0 ? 'recurrent' : 'attention'
+    layers.push({ index: il, kind, kvEmbdK: kind === 'recurrent' ? 0 : headsKv * headK, kvEmbdV: kind === 'recurrent' ? 0 : headsKv * headV })
+  }
+
+  // Gated DeltaNet state (llama.cpp's n_embd_r / n_embd_s, f32).
+  let recurrentRBytes = 0
+  let recurrentSBytes = 0
+  let convChannels = 0
+  if (hybrid) {
+    const dConv = required(md, `${arch}.ssm.conv_kernel`, file)
+    const dState = required(md, `${arch}.ssm.state_size`, file)
+    const dInner = required(md, `${arch}.ssm.inner_size`, file)
+    const groups = required(md, `${arch}.ssm.group_count`, file)
+    convChannels = dInner + 2 * groups * dState
+    recurrentRBytes = (dConv - 1) * convChannels * 4
+    recurrentSBytes = dState * dInner * 4
+  }
+
+  return {
+    path,
+    fileBytes: size,
+    architecture: arch,
+    blockCount: blocks,
+    nextnLayers: nextn,
+    embedding,
+    headCount: headCount0,
+    vocab,
+    trainingContext: num(md, `${arch}.context_length`) ?? 0,
+    feedForward: perLayer(md, `${arch}.feed_forward_length`, 0) ?? 0,
+    expertCount: num(md, `${arch}.expert_count`) ?? 0,
+    expertUsed: num(md, `${arch}.expert_used_count`) ?? 0,
+    expertFeedForward: num(md, `${arch}.expert_feed_forward_length`) ?? 0,
+    layers,
+    recurrentRBytes,
+    recurrentSBytes,
+    convChannels,
+    tensors,
+  }
+}
+
+/** Layers with routed-expert tensors. */
+export function expertLayers(model: GgufModel): number[] {
+  return [...new Set(model.tensors.filter((t) => t.expert && t.layer !== null).map((t) => t.layer as number))].sort((a, b) => a - b)
+}
