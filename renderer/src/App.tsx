@@ -1,19 +1,69 @@
-import { useServerStore } from './server-store'
+import { useRef, useState } from 'react'
+import { Charts } from './components/Charts'
+import { Header } from './components/Header'
+import { LogsView } from './components/LogsView'
+import { ProfilesView } from './components/ProfilesView'
+import { ServerControls } from './components/ServerControls'
+import { SettingsView } from './components/SettingsView'
+import { WarningsBanner } from './components/WarningsBanner'
+
+const TABS = ['Dashboard', 'Profiles', 'Logs', 'Settings'] as const
+type Tab = (typeof TABS)[number]
+
+function TabPanel({ tab }: { readonly tab: Tab }): React.JSX.Element {
+  switch (tab) {
+    case 'Dashboard':
+      return <Charts />
+    case 'Profiles':
+      return <ProfilesView />
+    case 'Logs':
+      return <LogsView />
+    case 'Settings':
+      return <SettingsView />
+  }
+}
 
 export function App(): React.JSX.Element {
-  const status = useServerStore((s) => s.status)
-  if (!status) return <main>Connecting…</main>
+  const [tab, setTab] = useState<Tab>('Dashboard')
+  const buttons = useRef<(HTMLButtonElement | null)[]>([])
+  // Arrow keys move between tabs (the WAI-ARIA tabs pattern); Tab moves into the panel.
+  const onKey = (e: React.KeyboardEvent, index: number): void => {
+    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0
+    if (!step) return
+    e.preventDefault()
+    const next = (index + step + TABS.length) % TABS.length
+    setTab(TABS[next] as Tab)
+    buttons.current[next]?.focus()
+  }
   return (
-    <main>
-      <h1>Llama Tray</h1>
-      <p data-testid="server-state">Server: {status.state}</p>
-      {status.port !== null && <p>Port {status.port}</p>}
-      {status.lastExit?.reason && (
-        <p role="alert">
-          {status.lastExit.reason}
-          {status.lastExit.hint ? ` (${status.lastExit.hint})` : ''}
-        </p>
-      )}
-    </main>
+    <div className="app">
+      <Header />
+      <ServerControls />
+      <WarningsBanner />
+      <nav className="tabs" role="tablist" aria-label="Views">
+        {TABS.map((t, i) => (
+          <button
+            key={t}
+            ref={(el) => {
+              buttons.current[i] = el
+            }}
+            type="button"
+            role="tab"
+            id={`tab-${t}`}
+            aria-selected={tab === t}
+            aria-controls="panel"
+            tabIndex={tab === t ? 0 : -1}
+            onClick={() => setTab(t)}
+            onKeyDown={(e) => onKey(e, i)}
+            data-testid={`tab-${t.toLowerCase()}`}
+          >
+            {t}
+          </button>
+        ))}
+      </nav>
+      <main id="panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="panel">
+        <TabPanel tab={tab} />
+      </main>
+    </div>
   )
 }

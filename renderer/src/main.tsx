@@ -1,14 +1,19 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
-import { connectServerStore } from './server-store'
+import { connectStores } from './stores/connect'
+import './styles.css'
 
-if (window.llamaTray) connectServerStore(window.llamaTray)
 const root = document.getElementById('root')
 if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  )
+  if (window.llamaTray) {
+    connectStores(window.llamaTray)
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    )
+  } else {
+    root.textContent = 'This page is the Llama Tray dashboard: open it from the tray icon.'
+  }
 }

@@ -1,0 +1,64 @@
+import { useCallback } from 'react'
+import type uPlot from 'uplot'
+import { histories } from '../stores/chart-histories'
+import { useSettingsStore } from '../stores/settings-store'
+import { useSnapshotStore } from '../stores/snapshot-store'
+import { type ChartSeries, UPlotChart } from './UPlotChart'
+
+// Module constants: a new array per render would rebuild the plots.
+const TOKENS: readonly ChartSeries[] = [{ label: 'generation', color: '#2f81f7', unit: 'tok/s', fill: true }]
+const VRAM: readonly ChartSeries[] = [
+  { label: 'used', color: '#a371f7', unit: 'GiB', fill: true },
+  { label: 'free', color: '#3fb950', unit: 'GiB' },
+]
+const CPU: readonly ChartSeries[] = [
+  { label: 'system', color: '#d29922', unit: '%' },
+  { label: 'llama-server', color: '#f85149', unit: '%', fill: true },
+]
+const GPU: readonly ChartSeries[] = [
+  { label: 'temperature', color: '#f0883e', unit: '°C' },
+  { label: 'power', color: '#58a6ff', unit: 'W', scale: 'w' },
+]
+const PERCENT: readonly [number, number] = [0, 100]
+
+/** Why the GPU charts are empty (no NVIDIA GPU, no driver…), from the snapshot. */
+function GpuNote(): React.JSX.Element | null {
+  const reason = useSnapshotStore((s) => (s.snapshot?.gpu && !s.snapshot.gpu.available ? (s.snapshot.gpu.reason ?? 'no GPU data') : s.snapshot && !s.snapshot.gpu ? 'GPU telemetry is off' : null))
+  if (!reason) return null
+  return <p className="note" data-testid="gpu-note">No GPU data: {reason}</p>
+}
+
+export function Charts(): React.JSX.Element {
+  const headroomMiB = useSettingsStore((s) => s.settings?.vramHeadroomMiB ?? null)
+  // The headroom line on the VRAM chart: free VRAM under it is the driver's danger zone.
+  const drawHeadroom = useCallback(
+    (u: uPlot) => {
+      if (headroomMiB === null) return
+      const y = u.valToPos(headroomMiB / 1024, 'y', true)
+      if (!Number.isFinite(y) || y < u.bbox.top || y > u.bbox.top + u.bbox.height) return
+      const ctx = u.ctx
+      ctx.save()
+      ctx.strokeStyle = '#f85149'
+      ctx.setLineDash([6, 4])
+      ctx.lineWidth = 1.5 * devicePixelRatio
+      ctx.beginPath()
+      ctx.moveTo(u.bbox.left, y)
+      ctx.lineTo(u.bbox.left + u.bbox.width, y)
+      ctx.stroke()
+      ctx.fillStyle = '#f85149'
+      ctx.font = `${11 * devicePixelRatio}px system-ui, sans-serif`
+      ctx.fillText(`headroom ${(headroomMiB / 1024).toFixed(1)} GiB`, u.bbox.left + 4 * devicePixelRatio, y - 4 * devicePixelRatio)
+      ctx.restore()
+    },
+    [headroomMiB],
+  )
+  return (
+    <section className="charts" aria-label="Live charts">
+      <UPlotChart testId="chart-tokens" title="Generation (tok/s)" history={histories.tokens} series={TOKENS} />
+      <UPlotChart testId="chart-vram" title="VRAM (GiB)" history={histories.vram} series={VRAM} draw={drawHeadroom} />
+      <UPlotChart testId="chart-cpu" title="CPU (% of the machine)" history={histories.cpu} series={CPU} range={PERCENT} />
+      <UPlotChart testId="chart-gpu" title="GPU temperature and power" history={histories.gpu} series={GPU} />
+      <GpuNote />
+    </section>
+  )
+}

@@ -1,0 +1,113 @@
+import { useEffect, useRef } from 'react'
+import uPlot from 'uplot'
+import 'uplot/dist/uPlot.min.css'
+import type { SeriesHistory } from '../lib/series-history'
+import { useSnapshotStore } from '../stores/snapshot-store'
+import { useColorScheme } from './use-color-scheme'
+
+export interface ChartSeries {
+  readonly label: string
+  readonly color: string
+  readonly unit: string
+  /** Which y scale ('y' by default); a second scale gets its own axis on the right. */
+  readonly scale?: string
+  readonly fill?: boolean
+}
+
+export interface ChartProps {
+  readonly title: string
+  readonly history: SeriesHistory
+  readonly series: readonly ChartSeries[]
+  /** Fixed y range for the first scale (percentages), else auto from 0. */
+  readonly range?: readonly [number, number]
+  /** Extra drawing after each redraw (e.g. a threshold line). */
+  readonly draw?: (u: uPlot) => void
+  readonly testId: string
+}
+
+const HEIGHT = 130
+
+function cssVar(name: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888'
+}
+
+/**
+ * One uPlot chart over a bounded history. The plot is created once per theme;
+ * each pushed snapshot only calls setData on the same arrays (no React render,
+ * no layout change: the canvas keeps its size).
+ */
+export function UPlotChart({ title, history, series, range, draw, testId }: ChartProps): React.JSX.Element {
+  const box = useRef<HTMLDivElement>(null)
+  const drawRef = useRef(draw)
+  drawRef.current = draw
+  const scheme = useColorScheme()
+
+  useEffect(() => {
+    const el = box.current
+    if (!el) return
+    const axisColor = cssVar('--fg-muted')
+    const gridColor = cssVar('--grid')
+    const scales = [...new Set(series.map((s) => s.scale ?? 'y'))]
+    const opts: uPlot.Options = {
+      width: Math.max(200, el.clientWidth),
+      height: HEIGHT,
+      legend: { show: true, live: false },
+      cursor: { show: true, drag: { x: false, y: false } },
+      scales: {
+        x: { time: true },
+        ...Object.fromEntries(scales.map((k, i) => [k, { range: (_u: uPlot, _min: number, max: number): uPlot.Range.MinMax => (i === 0 && range ? [range[0], range[1]] : [0, max > 0 ? max * 1.1 : 1]) }])),
+      },
+      axes: [
+        { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor } },
+        ...scales.map((k, i) => ({
+          scale: k,
+          side: i === 0 ? 3 : 1,
+          stroke: axisColor,
+          grid: { show: i === 0, stroke: gridColor, width: 1 },
+          ticks: { stroke: gridColor },
+          size: 44,
+          values: (_u: uPlot, vals: number[]) => vals.map((v) => `${+v.toFixed(1)}${series.find((s) => (s.scale ?? 'y') === k)?.unit ?? ''}`),
+        })),
+      ],
+      series: [
+        {},
+        ...series.map((s) => ({
+          label: s.label,
+          scale: s.scale ?? 'y',
+          stroke: s.color,
+          width: 1.5,
+          fill: s.fill ? `${s.color}22` : undefined,
+          spanGaps: false,
+          points: { show: false },
+          value: (_u: uPlot, v: number | null) => (v === null ? '–' : `${+v.toFixed(1)} ${s.unit}`),
+        })),
+      ],
+      hooks: { draw: [(u) => drawRef.current?.(u)] },
+    }
+    const plot = new uPlot(opts, history.data(), el)
+    let shown = history.length
+    const unsubscribe = useSnapshotStore.subscribe(() => {
+      // Same arrays, new contents: uPlot redraws on the next microtask.
+      plot.setData(history.data())
+      if ((history.length === 0) !== (shown === 0)) el.dataset.empty = history.length === 0 ? 'true' : 'false'
+      shown = history.length
+    })
+    const resize = new ResizeObserver(() => {
+      const width = Math.max(200, el.clientWidth)
+      if (width !== plot.width) plot.setSize({ width, height: HEIGHT })
+    })
+    resize.observe(el)
+    return () => {
+      unsubscribe()
+      resize.disconnect()
+      plot.destroy()
+    }
+  }, [history, series, range, scheme])
+
+  return (
+    <figure className="chart" data-testid={testId}>
+      <figcaption>{title}</figcaption>
+      <div ref={box} className="chart-canvas" />
+    </figure>
+  )
+}

@@ -1,0 +1,38 @@
+import type { LlamaTrayApi } from '../../../app/contract/commands'
+import { setApi } from './api'
+import { appendLogLines, replaceLogLines } from './log-store'
+import { receiveProfiles } from './profile-store'
+import { receiveSettings } from './settings-store'
+import { receiveSnapshot } from './snapshot-store'
+import { receiveStatus } from './status-store'
+
+/** Initial log tail fetched at start (the log view refreshes it when opened). */
+const INITIAL_LOG_LINES = 2000
+
+/**
+ * Connects every store to main's pushes, once, then fetches the current
+ * values. Returns a function that unsubscribes everything.
+ */
+export function connectStores(api: LlamaTrayApi): () => void {
+  setApi(api)
+  const offs = [
+    api.onServerStateChanged(receiveStatus),
+    api.onSnapshot(receiveSnapshot),
+    api.onServerLog(appendLogLines),
+    api.onProfilesChanged(receiveProfiles),
+    api.onSettingsChanged(receiveSettings),
+  ]
+  void api.serverStatus().then(receiveStatus)
+  void api.snapshotLatest().then((s) => s && receiveSnapshot(s))
+  void api.serverLogs(INITIAL_LOG_LINES).then(replaceLogLines)
+  void api.profilesList().then(receiveProfiles)
+  void api.settingsGet().then(receiveSettings)
+  // Telemetry polls only while the window is shown (or a server runs).
+  const visibility = (): void => void api.dashboardVisible(document.visibilityState === 'visible')
+  visibility()
+  document.addEventListener('visibilitychange', visibility)
+  return () => {
+    for (const off of offs) off()
+    document.removeEventListener('visibilitychange', visibility)
+  }
+}
