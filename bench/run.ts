@@ -3,7 +3,10 @@ import { resolve } from 'node:path'
 import { ensureLlamaServer } from '../scripts/llama-server-build.mjs'
 import type { BenchRow } from './bench-row'
 import { formatTable } from './format-table'
+import { benchFit } from './fit.bench'
+import { benchMetrics } from './metrics.bench'
 import { benchSupervisor } from './supervisor.bench'
+import { benchTelemetry, benchTelemetryOverhead } from './telemetry.bench'
 
 /** `npm run bench`: every benchmark, one table, each figure next to its same-run baseline. */
 async function main(): Promise<void> {
@@ -11,7 +14,14 @@ async function main(): Promise<void> {
   const shared = resolve(process.cwd(), '..', 'shared', 'fixtures', 'models')
   const rows: BenchRow[] = []
   const only = process.argv[2]
-  const benches: [string, () => Promise<BenchRow[]>][] = [['supervisor', () => benchSupervisor(bin, resolve(shared, 'tiny-target.gguf'))]]
+  const target = resolve(shared, 'tiny-target.gguf')
+  const benches: [string, () => Promise<BenchRow[]>][] = [
+    ['supervisor', () => benchSupervisor(bin, target)],
+    ['telemetry', () => benchTelemetry()],
+    ['telemetry-overhead', () => benchTelemetryOverhead(bin, target)],
+    ['metrics', () => benchMetrics(bin, target)],
+    ['fit', () => benchFit(bin, shared)],
+  ]
   for (const [name, run] of benches) {
     if (only && only !== name) continue
     process.stderr.write(`bench: ${name}…\n`)
