@@ -1,30 +1,72 @@
 import type { MenuItemConstructorOptions } from 'electron'
-import type { ServerStatus } from '../app/contract/server-state'
+import { clip, isRunning, profileName, stateLabel, type TrayView } from './tray-view'
 
 export interface TrayActions {
-  readonly openDashboard: () => void
+  /** Starts a profile (a switch when another one runs). */
+  readonly start: (profileId: string) => void
   readonly stop: () => void
-  readonly restart: () => void
+  readonly openDashboard: () => void
+  readonly openLogsFolder: () => void
   readonly quit: () => void
 }
 
-/** The tray menu for a given server state (pure: rebuilt on every state change). */
-export function buildTrayTemplate(status: ServerStatus, actions: TrayActions): MenuItemConstructorOptions[] {
-  const running = status.state === 'starting' || status.state === 'loading' || status.state === 'ready'
-  const label = status.port !== null && status.state === 'ready' ? `Ready on port ${status.port}` : `Server: ${status.state}`
+/** The profile the radio group shows as chosen: the running one, else the store's active profile. */
+export function selectedProfileId(view: TrayView): string | null {
+  if (view.status.state !== 'stopped' && view.status.profileId !== null) return view.status.profileId
+  return view.activeProfileId
+}
+
+function header(view: TrayView): string {
+  const name = profileName(view, view.status.profileId)
+  const state = view.status.state === 'ready' && view.status.port !== null ? `Ready on port ${view.status.port}` : stateLabel(view.status.state)
+  return name && view.status.state !== 'stopped' ? `${clip(name, 48)}: ${state}` : `Server: ${state}`
+}
+
+/** The tray menu for one view (pure; rebuilt when the view's menu-relevant parts change). */
+export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuItemConstructorOptions[] {
+  const state = view.status.state
+  const selected = selectedProfileId(view)
+  const startable = selected !== null && view.profiles.some((p) => p.id === selected) ? selected : null
+
+  const startStop: MenuItemConstructorOptions = isRunning(state)
+    ? { id: 'stop', label: 'Stop server', enabled: true, click: () => actions.stop() }
+    : state === 'stopping'
+      ? { id: 'stop', label: 'Stopping…', enabled: false }
+      : startable
+        ? { id: 'start', label: `Start ${clip(profileName(view, startable) ?? startable, 48)}`, enabled: true, click: () => actions.start(startable) }
+        : { id: 'start', label: 'Start server', enabled: false }
+
+  const profiles: MenuItemConstructorOptions[] =
+    view.profiles.length === 0
+      ? [{ id: 'no-profiles', label: 'No profiles yet: add one in the dashboard', enabled: false }]
+      : view.profiles.map((p) => ({
+          id: `profile:${p.id}`,
+          label: clip(p.name, 60),
+          type: 'radio' as const,
+          checked: p.id === selected,
+          enabled: state !== 'stopping',
+          click: () => {
+            // Clicking the profile that already runs does nothing; any other click starts or switches.
+            if (p.id === view.status.profileId && isRunning(state)) return
+            actions.start(p.id)
+          },
+        }))
+
   return [
-    { label, enabled: false },
+    { id: 'status', label: header(view), enabled: false },
     { type: 'separator' },
-    { label: 'Open dashboard', click: actions.openDashboard },
-    { label: 'Restart server', enabled: status.profileId !== null && status.state !== 'stopping', click: actions.restart },
-    { label: 'Stop server', enabled: running || status.state === 'backoff', click: actions.stop },
+    startStop,
     { type: 'separator' },
-    { label: 'Quit Llama Tray', click: actions.quit },
+    ...profiles,
+    { type: 'separator' },
+    { id: 'dashboard', label: 'Open dashboard', click: () => actions.openDashboard() },
+    { id: 'logs', label: 'Open logs folder', click: () => actions.openLogsFolder() },
+    { type: 'separator' },
+    { id: 'quit', label: 'Quit Llama Tray', click: () => actions.quit() },
   ]
 }
 
-export function trayTooltip(status: ServerStatus): string {
-  return status.lastExit?.reason && (status.state === 'errored' || status.state === 'crashloop')
-    ? `Llama Tray: ${status.state}: ${status.lastExit.reason}`
-    : `Llama Tray: ${status.state}`
+/** What the menu looks like, without its callbacks: equal keys mean the open menu need not be replaced. */
+export function templateKey(template: readonly MenuItemConstructorOptions[]): string {
+  return JSON.stringify(template.map((i) => [i.id ?? null, i.type ?? 'normal', i.label ?? null, i.enabled ?? true, i.checked ?? null]))
 }

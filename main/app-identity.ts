@@ -1,0 +1,9 @@
+/**
+ * Who the app is to the OS. APP_ID must equal electron-builder's appId: the
+ * NSIS installer stamps it on the Start Menu shortcut as the AppUserModelID,
+ * and Windows shows toasts only for an AUMID that a shortcut carries.
+ */
+export const APP_ID = 'dev.llamatray.app'
+export const PRODUCT_NAME = 'Llama Tray'
+/** Passed by the login item: start in the tray without showing the dashboard. */
+export const HIDDEN_ARG = '--hidden'

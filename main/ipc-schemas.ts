@@ -1,0 +1,54 @@
+import { z } from 'zod'
+import type { CommandChannels, CommandName } from '../app/contract/commands'
+import { PROFILE_ID, ProfileSettingsSchema } from '../app/profiles/schema'
+import { SettingsSchema } from '../app/settings/settings-store'
+
+/**
+ * The arguments each command channel accepts, as a zod tuple: the renderer is
+ * untrusted, so nothing reaches the core that is not in this table. These are
+ * shape and size limits; the core still validates meaning (a profile exists, a
+ * setting is in range). Profiles are named by id, never by path or command.
+ */
+export type IpcArgsSchemas = { readonly [C in CommandName]: z.ZodType<Parameters<CommandChannels[C]>> }
+
+const profileId = z.string().regex(PROFILE_ID, 'a profile id is 1-64 lowercase letters, digits, ".", "_" or "-"')
+const warningId = z.string().min(1).max(200)
+const none = z.tuple([])
+
+const ProfileEditSchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    model: z.string().max(4096),
+    draftModel: z.string().min(1).max(4096).nullable(),
+    settings: ProfileSettingsSchema,
+    extraArgs: z.array(z.string().max(4096)).max(500),
+    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).max(200), z.string().max(32_768)),
+    notes: z.string().max(20_000),
+  })
+  .partial()
+  .strict()
+
+export const IPC_ARGS: IpcArgsSchemas = {
+  'server:start': z.tuple([profileId]),
+  'server:stop': none,
+  'server:restart': none,
+  'server:status': none,
+  'server:logs': z.tuple([z.number().int().min(1).max(100_000)]),
+  'snapshot:latest': none,
+  'dashboard:visible': z.tuple([z.boolean()]),
+  'profiles:list': none,
+  'profiles:get': z.tuple([profileId]),
+  'profiles:check': z.tuple([profileId]),
+  'profiles:update': z.tuple([profileId, ProfileEditSchema]),
+  'profiles:choose-file': z.tuple([profileId, z.enum(['binary', 'model', 'draftModel'])]),
+  'profiles:import': z.tuple([z.string().min(1).max(65_536), z.string().min(1).max(200).nullable()]),
+  'profiles:export': z.tuple([profileId, z.enum(['bash', 'cmd', 'powershell'])]),
+  'profiles:duplicate': z.tuple([profileId]),
+  'profiles:delete': z.tuple([profileId]),
+  'profiles:undo-delete': z.tuple([profileId]),
+  'profiles:apply-flag-fixes': z.tuple([profileId]),
+  'warnings:apply-fix': z.tuple([warningId]),
+  'settings:get': none,
+  'settings:set': z.tuple([SettingsSchema]),
+  'shell:open-logs-folder': none,
+}

@@ -1,0 +1,276 @@
+import { app, dialog, session, shell, Tray, type OpenDialogOptions } from 'electron'
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { CommandChannels, EventChannels, EventName } from '../app/contract/commands'
+import type { ProfileFileRole } from '../app/contract/profile'
+import type { AppSettings } from '../app/contract/settings'
+import { resolveHome } from '../app/home'
+import { APP_ID, HIDDEN_ARG } from './app-identity'
+import { setupAppLog, type AppLog } from './app-log'
+import { registerAppScheme, serveDashboard } from './app-protocol'
+import { AttentionTracker, type Notice } from './attention'
+import { readBootSettings } from './boot-settings'
+import { DashboardWindow } from './dashboard-window'
+import { dashboardEntryUrl, isDashboardUrl } from './dashboard-url'
+import { DashboardSenders, forwardEvents, registerCommandHandlers } from './ipc-main'
+import { IPC_ARGS } from './ipc-schemas'
+import { applyLoginItem } from './login-item'
+import { Notifier } from './notifier'
+import { TrayController } from './tray-controller'
+import { loadTrayIcon } from './tray-icons'
+import { profileName, type TrayView } from './tray-view'
+import { trayActionsFor } from './tray-actions'
+import { loadWindowState, WindowStateSaver } from './window-state'
+import { hardenSession, guardWebContents } from './web-security'
+
+/** What the shell needs from the core (LlamaTrayCore has all of it). */
+export interface ShellCore {
+  readonly handlers: CommandChannels
+  on<E extends EventName>(event: E, listener: EventChannels[E]): () => void
+  dispose(): Promise<void>
+  readonly settings: AppSettings
+  readonly startupMessages: readonly string[]
+}
+
+export interface ShellCoreOptions {
+  readonly home: string
+  /** settings.json as read before 'ready' (the telemetry cadence, heavy apps). */
+  readonly bootSettings: AppSettings
+  readonly chooseFile: (role: ProfileFileRole, current: string) => Promise<string | null>
+  readonly openPath: (path: string) => Promise<void>
+  readonly log: AppLog
+}
+
+export interface ShellOptions {
+  readonly argv: readonly string[]
+  readonly env: NodeJS.ProcessEnv
+  readonly platform: NodeJS.Platform
+  /** The folder of the compiled main bundle (out/main): preload and renderer sit beside it. */
+  readonly mainDir: string
+  readonly createCore: (options: ShellCoreOptions) => Promise<ShellCore>
+  /** How long quitting waits for the server to stop before exiting anyway (the next start reaps an orphan). */
+  readonly quitTimeoutMs?: number
+}
+
+export interface ShellHandle {
+  /** False when another instance holds the lock (this one quits at once). */
+  readonly primary: boolean
+  /** Settles when the tray and IPC are up (or start-up failed). */
+  readonly ready: Promise<void>
+}
+
+/**
+ * The Electron app: one instance, a tray, a hidden-on-close dashboard window,
+ * typed and validated IPC over the core, and a quit that stops llama-server
+ * before the process exits.
+ */
+export function startShell(options: ShellOptions): ShellHandle {
+  // One home for the app and the CLI (profiles, logs, pid files), honouring $LLAMA_TRAY_HOME.
+  app.setPath('userData', resolveHome(undefined, options.env, options.platform))
+  const home = app.getPath('userData')
+  // Two instances would each supervise a llama-server and fight over the port.
+  if (!app.requestSingleInstanceLock()) {
+    app.quit()
+    return { primary: false, ready: Promise.resolve() }
+  }
+  const boot = readBootSettings(home)
+  // An 8 GB GPU cannot spare the 500+ MB a GPU-composited dashboard may hold (applies at start).
+  if (!boot.hardwareAcceleration) app.disableHardwareAcceleration()
+  if (options.platform === 'win32') app.setAppUserModelId(app.isPackaged ? APP_ID : process.execPath)
+  registerAppScheme()
+  const packaged = app.isPackaged
+  const log = setupAppLog(home, packaged)
+  const devUrl = options.env.ELECTRON_RENDERER_URL
+  const senders = new DashboardSenders((url) => isDashboardUrl(url, devUrl, packaged))
+  const saver = new WindowStateSaver(home, 500, (err) => log.warn(`window state not saved: ${err.message}`))
+
+  let quitting = false
+  let exiting = false
+  let showWhenReady = !options.argv.includes(HIDDEN_ARG)
+  let core: Promise<ShellCore | null> = Promise.resolve(null)
+  let dashboard: DashboardWindow | null = null
+  let tray: Tray | null = null // module lifetime: a collected Tray disappears from the taskbar
+
+  app.on('second-instance', () => {
+    if (dashboard) dashboard.show()
+    else showWhenReady = true
+  })
+  // A tray app lives on with no window open.
+  app.on('window-all-closed', () => undefined)
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, { packaged }))
+  app.on('before-quit', (event) => {
+    if (exiting) return
+    event.preventDefault()
+    if (quitting) return
+    quitting = true
+    log.info('quitting: stopping llama-server first')
+    void shutdown().finally(() => {
+      exiting = true
+      app.exit(0)
+    })
+  })
+  const quitOnSignal = (): void => app.quit()
+  process.on('SIGINT', quitOnSignal)
+  process.on('SIGTERM', quitOnSignal)
+
+  async function shutdown(): Promise<void> {
+    const running = await core.catch(() => null)
+    await saver.flush()
+    if (running) {
+      let timer: NodeJS.Timeout | undefined
+      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), options.quitTimeoutMs ?? 15_000)))
+      const result = await Promise.race([running.dispose().then(() => 'stopped' as const, (err: Error) => (log.error(`stopping the core failed: ${err.message}`), 'stopped' as const)), timeout])
+      clearTimeout(timer)
+      if (result === 'timeout') log.error('llama-server did not stop in time; exiting anyway (the next start stops an orphan)')
+    }
+    tray?.destroy()
+    tray = null
+  }
+
+  async function onReady(): Promise<void> {
+    if (quitting) return
+    const ses = session.defaultSession
+    hardenSession(ses)
+    serveDashboard(ses, join(options.mainDir, '..', 'renderer'))
+    const resources = join(app.getAppPath(), 'resources')
+
+    const created = options.createCore({
+      home,
+      bootSettings: boot,
+      log,
+      chooseFile: async (role, current) => {
+        const dialogOptions = fileDialogOptions(role, current, options.platform)
+        const parent = dashboard?.browserWindow
+        const result = parent ? await dialog.showOpenDialog(parent, dialogOptions) : await dialog.showOpenDialog(dialogOptions)
+        return result.canceled ? null : (result.filePaths[0] ?? null)
+      },
+      openPath: async (path) => {
+        await mkdir(path, { recursive: true })
+        const error = await shell.openPath(path)
+        if (error) log.warn(`could not open ${path}: ${error}`)
+      },
+    })
+    core = created
+    const c = await created
+    if (quitting) return
+
+    registerCommandHandlers(c.handlers, IPC_ARGS, senders, log)
+    const window = new DashboardWindow({
+      preload: join(options.mainDir, '..', 'preload', 'index.js'),
+      url: dashboardEntryUrl(devUrl, packaged),
+      packaged,
+      initialState: loadWindowState(home),
+      saver,
+      onCreated: (contents) => senders.trust(contents),
+      onVisibility: (visible) => void c.handlers['dashboard:visible'](visible),
+      isQuitting: () => quitting,
+      onLoadFailed: (message) => log.error(message),
+    })
+    dashboard = window
+    forwardEvents(c, () => window.webContents)
+
+    let settings = c.settings
+    const view: { -readonly [K in keyof TrayView]: TrayView[K] } = {
+      status: await c.handlers['server:status'](),
+      profiles: [],
+      activeProfileId: null,
+      tokensPerSecond: null,
+      freeVramMiB: null,
+      warnings: [],
+    }
+    const nameOf = (id: string | null): string => profileName(view, id) ?? 'llama-server'
+    const notifier = new Notifier(() => settings.notifications, () => window.show(), join(resources, 'icon.png'))
+    const attention = new AttentionTracker(nameOf)
+    const announce = (notice: Notice | null): void => {
+      if (!notice) return
+      log.info(`notice: ${notice.title}: ${notice.body}`)
+      notifier.show(notice)
+    }
+    const actions = trayActionsFor({
+      handlers: c.handlers,
+      openDashboard: () => window.show(),
+      quit: () => app.quit(),
+      onStartFailed: (id, error) => {
+        log.warn(`start ${id} failed: ${error}`)
+        if (!notifier.show({ title: `Could not start ${nameOf(id)}`, body: error, urgent: true })) window.show()
+      },
+      log,
+    })
+
+    tray = new Tray(loadTrayIcon(join(resources, 'tray'), 'stopped', options.platform))
+    const controller = new TrayController(tray, (state) => loadTrayIcon(join(resources, 'tray'), state, options.platform), actions)
+    tray.on('click', () => window.show())
+    const refreshTray = (): void => controller.update(view)
+    const refreshProfiles = async (): Promise<void> => {
+      try {
+        const summary = await c.handlers['profiles:list']()
+        view.profiles = summary.profiles
+        view.activeProfileId = summary.activeProfileId
+        refreshTray()
+      } catch (err) {
+        log.warn(`profiles could not be listed: ${(err as Error).message}`)
+      }
+    }
+
+    c.on('server:state-changed', (status) => {
+      view.status = status
+      if (status.state !== 'ready') view.tokensPerSecond = null
+      announce(attention.onStatus(status))
+      refreshTray()
+      // A start or switch changes the store's active profile without a profiles:changed event.
+      if (status.state === 'ready' || status.state === 'stopped') void refreshProfiles()
+    })
+    c.on('snapshot', (snapshot) => {
+      view.tokensPerSecond = snapshot.generation?.tokensPerSecond ?? null
+      view.freeVramMiB = snapshot.gpu?.devices[0]?.memoryFreeMiB ?? null
+      view.warnings = snapshot.warnings
+      announce(attention.onWarnings(snapshot.warnings, window.isFocused()))
+      refreshTray()
+    })
+    c.on('profiles:changed', (summary) => {
+      view.profiles = summary.profiles
+      view.activeProfileId = summary.activeProfileId
+      refreshTray()
+    })
+    c.on('settings:changed', (next) => {
+      if (next.startWithSystem !== settings.startWithSystem) {
+        applyLoginItem(app, next.startWithSystem)
+        log.info(`start with the system: ${next.startWithSystem ? 'on' : 'off'}`)
+      }
+      if (next.hardwareAcceleration !== settings.hardwareAcceleration) log.info('hardware acceleration changes at the next start')
+      settings = next
+    })
+    attention.onStatus(view.status)
+    refreshTray()
+    await refreshProfiles()
+
+    for (const message of c.startupMessages) announce({ title: 'Llama Tray recovered a file', body: message, urgent: false })
+    if (showWhenReady) window.show()
+    if (settings.startProfileOnLaunch) actions.start(settings.startProfileOnLaunch)
+    log.info(`ready (home ${home}, hardware acceleration ${boot.hardwareAcceleration ? 'on' : 'off'})`)
+  }
+
+  const ready = app
+    .whenReady()
+    .then(onReady)
+    .catch((err: Error) => {
+      log.error(`start-up failed: ${err.stack ?? err.message}`)
+      dialog.showErrorBox('Llama Tray could not start', err.message)
+      app.quit()
+    })
+  return { primary: true, ready }
+}
+
+export function fileDialogOptions(role: ProfileFileRole, current: string, platform: NodeJS.Platform): OpenDialogOptions {
+  const filters =
+    role === 'binary'
+      ? platform === 'win32'
+        ? [{ name: 'llama-server', extensions: ['exe'] }]
+        : []
+      : [
+          { name: 'GGUF model', extensions: ['gguf'] },
+          { name: 'All files', extensions: ['*'] },
+        ]
+  const title = role === 'binary' ? 'Choose the llama-server executable' : role === 'model' ? 'Choose the model (.gguf)' : 'Choose the draft model (.gguf)'
+  return { title, properties: ['openFile', 'dontAddToRecent'], filters, ...(current ? { defaultPath: current } : {}) }
+}

@@ -1,0 +1,26 @@
+import type { CommandChannels } from '../app/contract/commands'
+import type { AppLog } from './app-log'
+import type { TrayActions } from './tray-menu'
+
+export interface TrayActionDeps {
+  readonly handlers: Pick<CommandChannels, 'server:start' | 'server:stop' | 'shell:open-logs-folder'>
+  readonly openDashboard: () => void
+  readonly quit: () => void
+  readonly onStartFailed: (profileId: string, error: string) => void
+  readonly log: AppLog
+}
+
+/** The tray's clicks, through the same core handlers the dashboard calls (a start while another runs is a switch). */
+export function trayActionsFor(deps: TrayActionDeps): TrayActions {
+  const failed = (what: string) => (err: Error) => deps.log.error(`${what} failed: ${err.message}`)
+  return {
+    start: (profileId) =>
+      void deps.handlers['server:start'](profileId).then((result) => {
+        if (!result.ok) deps.onStartFailed(profileId, result.error)
+      }, failed(`start ${profileId}`)),
+    stop: () => void deps.handlers['server:stop']().catch(failed('stop')),
+    openDashboard: deps.openDashboard,
+    openLogsFolder: () => void deps.handlers['shell:open-logs-folder']().catch(failed('open logs folder')),
+    quit: deps.quit,
+  }
+}
