@@ -1,11 +1,15 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
+import { request } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { openNvml } from '../app/telemetry/gpu/nvml'
 import { SMI_FIELDS } from '../app/telemetry/gpu/smi-fields'
 import { measureNodeNvidiaSmi, measureNvml, measureSmiOneShot, measureSmiStream } from '../app/telemetry/measure/gpu-cost'
-import type { BenchRow } from './bench-row'
+import { findFreePort } from '../app/supervisor/free-port'
+import { probeHealth } from '../app/supervisor/health'
+import { TelemetryService } from '../app/telemetry/telemetry-service'
+import { median, type BenchRow } from './bench-row'
 
 // Resolved from the working directory (npm run bench runs at the repository root): this file is bundled into out/bench.
 const fakeSmiDir = path.resolve('test', 'fixtures', 'fake-nvidia-smi')
@@ -46,4 +50,70 @@ export async function benchTelemetry(): Promise<BenchRow[]> {
     rmSync(dir, { recursive: true, force: true })
   }
   return rows
+}
+
+/** One non-streamed /completion; resolves to the server's own predicted tokens/s. */
+function generate(port: number, nPredict: number): Promise<number> {
+  const body = JSON.stringify({ prompt: 'Hello', n_predict: nPredict, ignore_eos: true, cache_prompt: false })
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname: '127.0.0.1', port, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => {
+        const pps = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timings?: { predicted_per_second?: number } }).timings?.predicted_per_second
+        if (typeof pps === 'number') resolve(pps)
+        else reject(new Error(`no timings in the answer (HTTP ${res.statusCode})`))
+      })
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/**
+ * Tokens/s of the real llama-server (tiny model) with the whole telemetry on
+ * (GPU at 1 Hz through the fake nvidia-smi, CPU, RAM, the server's own CPU and
+ * RSS, process scan every 5 s) and off, alternating. Goal: ratio ≥ 0.98.
+ */
+export async function benchTelemetryOverhead(bin: string, model: string, rounds = 5, nPredict = 400): Promise<BenchRow[]> {
+  const port = await findFreePort()
+  const child = spawn(bin, ['-m', model, '-c', '4096', '-np', '1', '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' })
+  const exited = new Promise((r) => child.once('exit', r))
+  const env = { ...process.env, PATH: `${fakeSmiDir}${path.delimiter}${process.env.PATH ?? ''}`, FAKE_SMI: '' }
+  const off: number[] = []
+  const on: number[] = []
+  try {
+    const deadline = Date.now() + 60_000
+    while ((await probeHealth('127.0.0.1', port, 1000)).kind !== 'ready') {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error('bench: llama-server did not become ready')
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    await generate(port, 64) // warm-up
+    for (let i = 0; i < rounds; i++) {
+      for (const telemetry of i % 2 === 0 ? [false, true] : [true, false]) {
+        if (!telemetry) {
+          off.push(await generate(port, nPredict))
+          continue
+        }
+        const service = new TelemetryService({ gpuBackend: 'nvidia-smi', intervalMs: 1000, scanIntervalMs: 5000, gpu: { smiExe: fakeSmi, env } })
+        service.setServerPid(child.pid ?? null)
+        await service.start()
+        try {
+          on.push(await generate(port, nPredict))
+        } finally {
+          await service.stop()
+        }
+      }
+    }
+  } finally {
+    child.kill('SIGTERM')
+    await exited
+  }
+  const base = median(off)
+  const ours = median(on)
+  return [
+    { group: 'telemetry', name: `generation with telemetry on (${nPredict} tokens, median of ${rounds})`, value: ours, unit: 'tok/s', baseline: base, baselineName: 'telemetry off' },
+    { group: 'telemetry', name: 'generation ratio telemetry on/off (goal ≥ 0.98)', value: ours / base, unit: 'ratio' },
+  ]
 }

@@ -7,6 +7,7 @@ const oldPath = process.env.PATH
 afterEach(() => {
   process.env.PATH = oldPath
   delete process.env.FAKE_SMI
+  delete process.env.FAKE_SMI_HANG_MAX_MS
 })
 
 describe('GPU inventory through node-nvidia-smi', () => {
@@ -24,7 +25,9 @@ describe('GPU inventory through node-nvidia-smi', () => {
     process.env.FAKE_SMI = 'no-driver'
     expect(await readGpuInventory()).toMatchObject({ error: expect.stringContaining('nvidia-smi -q -x failed') })
     process.env.FAKE_SMI = 'hang'
+    process.env.FAKE_SMI_HANG_MAX_MS = '1000' // node-nvidia-smi cannot kill its child: the fake ends itself
     expect(await readGpuInventory(300)).toEqual({ error: 'nvidia-smi -q -x did not answer within 300 ms' })
+    await new Promise((r) => setTimeout(r, 1200))
   })
 
   it('reads several GPUs and WDDM, and rejects foreign JSON', () => {

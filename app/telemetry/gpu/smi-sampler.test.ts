@@ -12,7 +12,7 @@ afterEach(async () => {
 
 /** A sampler on the fake, recording every pid it spawned and checking that no two were alive at once. */
 function sampler(faults: string, options: Partial<SmiSamplerOptions> = {}) {
-  const s = new SmiSampler({ exe: fakeSmiExe, fields: SMI_FIELDS, intervalMs: 100, backoffInitialMs: 50, backoffMaxMs: 200, killGraceMs: 300, env: fakeSmiEnv(faults), ...options })
+  const s = new SmiSampler({ exe: fakeSmiExe, fields: SMI_FIELDS, intervalMs: 100, watchdogIntervals: 20, backoffInitialMs: 50, backoffMaxMs: 200, killGraceMs: 300, env: fakeSmiEnv(faults), ...options })
   samplers.push(s)
   const pids: number[] = []
   const overlaps: number[] = []
@@ -53,7 +53,7 @@ describe('SmiSampler with the fake nvidia-smi', () => {
     const { s, pids, overlaps, samples } = sampler('die-after=2,partial', { backoffInitialMs: 400, backoffMaxMs: 400 })
     let sawStale = false
     s.on('exit', () => {
-      const r = s.latest(Date.now() + 1000)
+      const r = s.latest()
       sawStale ||= r.stale && /exited \(code 1\): fake nvidia-smi: dying as asked/.test(r.reason ?? '')
     })
     s.start()
@@ -64,7 +64,7 @@ describe('SmiSampler with the fake nvidia-smi', () => {
   })
 
   it('kills a child that stops printing (watchdog) and respawns it', async () => {
-    const { s, pids, overlaps } = sampler('hang-after=1')
+    const { s, pids, overlaps } = sampler('hang-after=1', { watchdogIntervals: 3 })
     const atExit: string[] = []
     s.on('exit', (_code, signal) => {
       const r = s.latest()
@@ -77,7 +77,7 @@ describe('SmiSampler with the fake nvidia-smi', () => {
   })
 
   it('survives a child that hangs from the start and ignores SIGTERM, and stop() still ends it', async () => {
-    const { s, pids, overlaps } = sampler('hang')
+    const { s, pids, overlaps } = sampler('hang', { watchdogIntervals: 3, startupGraceMs: 300 })
     s.start()
     expect(await waitFor(() => pids.length >= 2, 10_000)).toBe(true)
     await s.stop()

@@ -13,6 +13,8 @@ export interface SmiSamplerOptions {
   readonly intervalMs: number
   /** No valid line for this many intervals → the child is killed and respawned. */
   readonly watchdogIntervals?: number
+  /** A new child gets at least this long for its first line (driver start-up; default 5000 ms). */
+  readonly startupGraceMs?: number
   readonly backoffInitialMs?: number
   readonly backoffMaxMs?: number
   /** Grace between SIGTERM and SIGKILL when stopping. */
@@ -62,6 +64,7 @@ export class SmiSampler {
   private failures = 0
   private lastLineAt: number | null = null
   private lastActivity = 0
+  private childHasSpoken = false
   private reason: string | null = 'nvidia-smi has not answered yet'
   private restartTimer: NodeJS.Timeout | null = null
   private watchdog: NodeJS.Timeout | null = null
@@ -101,7 +104,8 @@ export class SmiSampler {
 
   latest(now = Date.now()): SmiReading {
     const window = this.staleAfterMs()
-    const stale = this.lastLineAt === null || now - this.lastLineAt > window
+    // No child alive (it died, waiting for the restart): nothing is refreshing the figures.
+    const stale = this.lastLineAt === null || now - this.lastLineAt > window || this.child === null
     const newest = this.lastLineAt ?? 0
     const devices = [...this.devices.values()]
       .filter((d) => newest - d.at <= window) // a GPU that stopped appearing is dropped
@@ -125,6 +129,7 @@ export class SmiSampler {
     this.child = child
     this.stats.spawns++
     this.lastActivity = Date.now()
+    this.childHasSpoken = false
     this.stderrTail = ''
     const splitter = new LineSplitter((line) => this.onLine(line), 4096)
     child.stdout?.on('data', (chunk: Buffer) => splitter.write(chunk))
@@ -161,6 +166,7 @@ export class SmiSampler {
     const now = Date.now()
     this.stats.linesParsed++
     this.lastLineAt = this.lastActivity = now
+    this.childHasSpoken = true
     this.failures = 0
     this.reason = null
     this.devices.set(device.index, { device, at: now })
@@ -170,9 +176,10 @@ export class SmiSampler {
   private checkWatchdog(): void {
     const child = this.child
     if (!child || !this.running) return
-    if (Date.now() - this.lastActivity > this.staleAfterMs()) {
+    const limit = this.childHasSpoken ? this.staleAfterMs() : Math.max(this.staleAfterMs(), this.options.startupGraceMs ?? 5000)
+    if (Date.now() - this.lastActivity > limit) {
       this.stats.watchdogKills++
-      this.reason = `nvidia-smi printed nothing for ${this.staleAfterMs()} ms; restarting it`
+      this.reason = `nvidia-smi printed nothing for ${limit} ms; restarting it`
       this.lastActivity = Date.now() // one kill per silent period; the restart waits for the exit
       child.kill('SIGKILL')
     }
