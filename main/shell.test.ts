@@ -1,0 +1,327 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { COMMAND_NAMES, type CommandChannels, type EventChannels } from '../app/contract/commands'
+import { DEFAULT_SETTINGS, type AppSettings } from '../app/contract/settings'
+import type { ServerStatus } from '../app/contract/server-state'
+import { Listeners } from '../app/lib/listeners'
+import { fake, fakeEvent, FakeBrowserWindow, FakeNotification, FakeTray, resetFakeElectron } from './testing/fake-electron'
+
+vi.mock('electron', async () => (await import('./testing/fake-electron')).fakeElectronModule())
+vi.mock('electron-log/main', async () => (await import('./testing/fake-electron')).fakeElectronLogModule())
+
+const { startShell } = await import('./shell')
+const { APP_ID } = await import('./app-identity')
+
+const stopped: ServerStatus = { state: 'stopped', profileId: null, pid: null, host: null, port: null, exe: null, readySince: null, restartAt: null, lastExit: null, restarts: 0 }
+
+interface FakeCore {
+  readonly handlers: CommandChannels
+  readonly events: Listeners<EventChannels>
+  readonly order: string[]
+  settings: AppSettings
+  startupMessages: readonly string[]
+  on: Listeners<EventChannels>['on']
+  dispose(): Promise<void>
+  finishDispose(): void
+}
+
+function fakeCore(settings: Partial<AppSettings> = {}, disposeHangs = false): FakeCore {
+  const events = new Listeners<EventChannels>()
+  const order: string[] = []
+  let finish: () => void = () => undefined
+  const answers: Partial<Record<string, unknown>> = {
+    'server:status': stopped,
+    'profiles:list': { health: 'ok', messages: [], activeProfileId: 'qwen', profiles: [{ id: 'qwen', name: 'Qwen3 30B', binary: '', model: '', draftModel: null, engine: null, notes: '', active: true, updatedAt: '' }] },
+    'server:start': { ok: true, value: stopped },
+  }
+  const handlers = Object.fromEntries(
+    COMMAND_NAMES.map((c) => [
+      c,
+      vi.fn(async (...args: unknown[]) => {
+        order.push(`${c}(${args.map((a) => JSON.stringify(a)).join(',')})`)
+        return answers[c]
+      }),
+    ]),
+  ) as unknown as CommandChannels
+  return {
+    handlers,
+    events,
+    order,
+    settings: { ...DEFAULT_SETTINGS, ...settings },
+    startupMessages: [],
+    on: (event, listener) => events.on(event, listener),
+    dispose: () => {
+      order.push('dispose:start')
+      return new Promise<void>((resolve) => {
+        finish = () => {
+          order.push('dispose:done')
+          resolve()
+        }
+        if (!disposeHangs) setTimeout(() => finish(), 20)
+      })
+    },
+    finishDispose: () => finish(),
+  }
+}
+
+let home: string
+const sigintBefore = process.listeners('SIGINT')
+const sigtermBefore = process.listeners('SIGTERM')
+
+beforeEach(() => {
+  resetFakeElectron()
+  home = mkdtempSync(join(tmpdir(), 'llama-tray-shell-'))
+})
+
+afterEach(() => {
+  for (const l of process.listeners('SIGINT')) if (!sigintBefore.includes(l)) process.removeListener('SIGINT', l)
+  for (const l of process.listeners('SIGTERM')) if (!sigtermBefore.includes(l)) process.removeListener('SIGTERM', l)
+  rmSync(home, { recursive: true, force: true })
+})
+
+function start(core: FakeCore, extra: { argv?: string[]; platform?: NodeJS.Platform; quitTimeoutMs?: number } = {}) {
+  const createCore = vi.fn(async () => core)
+  const handle = startShell({
+    argv: extra.argv ?? ['electron', '.'],
+    env: { LLAMA_TRAY_HOME: home },
+    platform: extra.platform ?? 'linux',
+    mainDir: '/fake/app/out/main',
+    createCore,
+    quitTimeoutMs: extra.quitTimeoutMs,
+  })
+  return { handle, createCore }
+}
+
+const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms))
+const dashboardWindow = (): FakeBrowserWindow => FakeBrowserWindow.instances[0]!
+
+describe('single instance', () => {
+  it('a second launch quits at once and starts nothing', async () => {
+    fake.app.lock = false
+    const core = fakeCore()
+    const { handle, createCore } = start(core)
+    await handle.ready
+    expect(handle.primary).toBe(false)
+    expect(fake.app.calls).toEqual(['requestSingleInstanceLock', 'quit', 'quit:proceeded'])
+    expect(createCore).not.toHaveBeenCalled()
+    expect(FakeTray.instances).toEqual([])
+  })
+
+  it('the first instance shows and focuses its dashboard when another launch is attempted', async () => {
+    const { handle } = start(fakeCore(), { argv: ['electron', '.', '--hidden'] })
+    await handle.ready
+    expect(FakeBrowserWindow.instances).toEqual([]) // started hidden, from the login item
+    fake.app.emit('second-instance', fakeEvent(), [], '/')
+    expect(dashboardWindow().visible).toBe(true)
+    expect(dashboardWindow().focused).toBe(true)
+    expect(dashboardWindow().loadedUrl).toBe('app://dashboard/index.html')
+  })
+
+  it('uses the home folder as userData, so the lock and the CLI share it', () => {
+    start(fakeCore())
+    expect(fake.app.getPath('userData')).toBe(home)
+  })
+})
+
+describe('hardware acceleration', () => {
+  it('is off by default, before Electron is ready', () => {
+    fake.app.holdReady()
+    start(fakeCore())
+    expect(fake.app.calls).toContain('disableHardwareAcceleration')
+  })
+
+  it('stays on when settings.json enables it', () => {
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ hardwareAcceleration: true }))
+    start(fakeCore())
+    expect(fake.app.calls).not.toContain('disableHardwareAcceleration')
+  })
+
+  it('is off when settings.json is unreadable', () => {
+    writeFileSync(join(home, 'settings.json'), '{ not json')
+    start(fakeCore())
+    expect(fake.app.calls).toContain('disableHardwareAcceleration')
+  })
+})
+
+describe('quit', () => {
+  it('stops the server before the process exits, once', async () => {
+    const core = fakeCore({}, true)
+    const { handle } = start(core)
+    await handle.ready
+    fake.app.quit()
+    await vi.waitFor(() => expect(core.order).toContain('dispose:start'))
+    fake.app.quit() // a second request while stopping changes nothing
+    await tick(30)
+    expect(fake.app.calls).not.toContain('exit:0')
+    expect(core.order.filter((o) => o === 'dispose:start')).toEqual(['dispose:start'])
+    core.finishDispose()
+    await vi.waitFor(() => expect(fake.app.calls).toContain('exit:0'))
+    expect(core.order.slice(-2)).toEqual(['dispose:start', 'dispose:done'])
+    expect(fake.app.calls).not.toContain('quit:proceeded')
+    expect(FakeTray.instances[0]!.destroyed).toBe(true)
+  })
+
+  it('the tray Quit item goes through the same path', async () => {
+    const core = fakeCore()
+    const { handle } = start(core)
+    await handle.ready
+    const menu = FakeTray.instances[0]!.menus.at(-1)!.template as { id?: string; click?: () => void }[]
+    menu.find((i) => i.id === 'quit')!.click!()
+    await vi.waitFor(() => expect(fake.app.calls).toContain('exit:0'))
+    expect(core.order).toContain('dispose:done')
+  })
+
+  it('exits anyway if the server does not stop in time (the next start reaps it)', async () => {
+    const core = fakeCore({}, true)
+    const { handle } = start(core, { quitTimeoutMs: 30 })
+    await handle.ready
+    fake.app.quit()
+    await vi.waitFor(() => expect(fake.app.calls).toContain('exit:0'))
+    expect(core.order).toContain('dispose:start')
+    expect(core.order).not.toContain('dispose:done')
+  })
+
+  it('before Electron is ready, exits without creating the core', async () => {
+    fake.app.holdReady()
+    const core = fakeCore()
+    const { handle, createCore } = start(core)
+    fake.app.quit()
+    await vi.waitFor(() => expect(fake.app.calls).toContain('exit:0'))
+    fake.app.releaseReady()
+    await handle.ready
+    expect(createCore).not.toHaveBeenCalled()
+  })
+
+  it('SIGINT (Ctrl+C in a terminal) quits through the same path', async () => {
+    const core = fakeCore()
+    const { handle } = start(core)
+    await handle.ready
+    process.emit('SIGINT', 'SIGINT')
+    await vi.waitFor(() => expect(fake.app.calls).toContain('exit:0'))
+    expect(core.order).toContain('dispose:done')
+  })
+})
+
+describe('window', () => {
+  it('closing hides it (the app stays in the tray) and tells the core it is not visible', async () => {
+    const core = fakeCore()
+    const { handle } = start(core)
+    await handle.ready
+    const win = dashboardWindow()
+    expect(win.visible).toBe(true)
+    expect(win.userClose().defaultPrevented).toBe(true)
+    expect(win.visible).toBe(false)
+    expect(win.destroyed).toBe(false)
+    expect(core.order.filter((o) => o.startsWith('dashboard:visible'))).toEqual(['dashboard:visible(true)', 'dashboard:visible(false)'])
+    fake.app.emit('window-all-closed')
+    expect(fake.app.calls).not.toContain('quit')
+  })
+
+  it('is created with the security flags and no DevTools when packaged', async () => {
+    fake.app.isPackaged = true
+    const { handle } = start(fakeCore())
+    await handle.ready
+    const prefs = dashboardWindow().options.webPreferences as Record<string, unknown>
+    expect(prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, webSecurity: true, webviewTag: false, allowRunningInsecureContent: false, devTools: false })
+    expect(prefs.preload).toBe(join('/fake/app/out/main', '..', 'preload', 'index.js'))
+  })
+
+  it('denies every permission request and serves the dashboard on app:// only', async () => {
+    const { handle } = start(fakeCore())
+    await handle.ready
+    const ses = fake.session.defaultSession
+    const answers: boolean[] = []
+    ses.permissionRequestHandler!(null, 'media', (granted) => answers.push(granted))
+    ses.permissionRequestHandler!(null, 'notifications', (granted) => answers.push(granted))
+    expect(answers).toEqual([false, false])
+    expect(ses.permissionCheckHandler!()).toBe(false)
+    expect([...ses.protocolHandlers.keys()]).toEqual(['app'])
+    expect(fake.privilegedSchemes).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }])
+  })
+
+  it('a left click on the tray opens the dashboard', async () => {
+    const { handle } = start(fakeCore(), { argv: ['electron', '.', '--hidden'] })
+    await handle.ready
+    FakeTray.instances[0]!.emit('click')
+    expect(dashboardWindow().visible).toBe(true)
+  })
+})
+
+describe('system integration', () => {
+  it('registers every command channel with main', async () => {
+    const { handle } = start(fakeCore())
+    await handle.ready
+    expect([...fake.ipcMain.handlers.keys()].sort()).toEqual([...COMMAND_NAMES].sort())
+  })
+
+  it('sets the AppUserModelID on Windows (the exe path in development)', async () => {
+    start(fakeCore(), { platform: 'win32' })
+    expect(fake.app.calls).toContain(`setAppUserModelId:${process.execPath}`)
+    resetFakeElectron()
+    fake.app.isPackaged = true
+    start(fakeCore(), { platform: 'win32' })
+    expect(fake.app.calls).toContain(`setAppUserModelId:${APP_ID}`)
+  })
+
+  it('starts the chosen profile when the app starts', async () => {
+    const core = fakeCore({ startProfileOnLaunch: 'qwen' })
+    const { handle } = start(core)
+    await handle.ready
+    expect(core.order).toContain('server:start("qwen")')
+  })
+
+  it('changes the login item only when the user toggles the setting', async () => {
+    const core = fakeCore()
+    const { handle } = start(core)
+    await handle.ready
+    expect(fake.app.loginItems).toEqual([])
+    core.events.emit('settings:changed', { ...core.settings, pollIntervalMs: 2000 })
+    expect(fake.app.loginItems).toEqual([])
+    core.events.emit('settings:changed', { ...core.settings, startWithSystem: true })
+    expect(fake.app.loginItems).toEqual([{ openAtLogin: true, name: 'Llama Tray', path: process.execPath, args: ['--hidden'] }])
+    core.events.emit('settings:changed', { ...core.settings, startWithSystem: true, pollIntervalMs: 500 })
+    expect(fake.app.loginItems.length).toBe(1)
+  })
+
+  it('notifies a crash while notifications are on, and not after the user turns them off', async () => {
+    const core = fakeCore()
+    const { handle } = start(core)
+    await handle.ready
+    const exit = { code: 1, signal: null, reason: 'out of GPU memory for the KV cache', hint: 'Lower -c', kind: 'out-of-memory-kv' as const, lastLines: [] }
+    core.events.emit('server:state-changed', { ...stopped, state: 'errored', profileId: 'qwen', lastExit: exit })
+    expect(FakeNotification.instances.map((n) => [n.options.title, n.shown])).toEqual([['Qwen3 30B could not start', true]])
+    expect(FakeNotification.instances[0]!.options.body).toContain('out of GPU memory')
+    core.events.emit('settings:changed', { ...core.settings, notifications: false })
+    core.events.emit('server:state-changed', { ...stopped, profileId: 'qwen' })
+    core.events.emit('server:state-changed', { ...stopped, state: 'crashloop', profileId: 'qwen', lastExit: exit, restarts: 5 })
+    expect(FakeNotification.instances.length).toBe(1)
+  })
+
+  it('the tray follows the server state and its tooltip the live figures', async () => {
+    const core = fakeCore()
+    const { handle } = start(core)
+    await handle.ready
+    const tray = FakeTray.instances[0]!
+    core.events.emit('server:state-changed', { ...stopped, state: 'ready', profileId: 'qwen', port: 8081, pid: 7 })
+    core.events.emit('snapshot', { time: 0, server: { ...stopped, state: 'ready' }, generation: { tokensPerSecond: 31.2 } as never, gpu: { devices: [{ memoryFreeMiB: 2048 }] } as never, cpu: null, warnings: [] })
+    expect(tray.tooltips.at(-1)).toBe('Llama Tray: Ready\nQwen3 30B\n31.2 tok/s · 2.0 GiB VRAM free')
+    const image = tray.images.at(-1) as { representations: { scaleFactor: number; buffer: Buffer }[] }
+    expect(image.representations.map((r) => [r.scaleFactor, r.buffer.toString()])).toEqual(
+      [16, 20, 24, 32].map((size) => [size / 16, join('/fake/app', 'resources', 'tray', `ready-${size}.png`)]),
+    )
+  })
+
+  it('a failed start from the tray is announced', async () => {
+    const core = fakeCore()
+    ;(core.handlers['server:start'] as unknown as ReturnType<typeof vi.fn>).mockResolvedValue({ ok: false, error: 'flag-removed: --no-mmap: use -lm none' })
+    const { handle } = start(core)
+    await handle.ready
+    const menu = FakeTray.instances[0]!.menus.at(-1)!.template as { id?: string; click?: () => void }[]
+    menu.find((i) => i.id === 'profile:qwen')!.click!()
+    await vi.waitFor(() => expect(FakeNotification.instances.length).toBe(1))
+    expect(FakeNotification.instances[0]!.options).toMatchObject({ title: 'Could not start Qwen3 30B', body: 'flag-removed: --no-mmap: use -lm none' })
+    await tick()
+  })
+})

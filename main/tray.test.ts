@@ -1,0 +1,170 @@
+import fc from 'fast-check'
+import { describe, expect, it, vi } from 'vitest'
+import type { MenuItemConstructorOptions } from 'electron'
+import type { ProfileSummary } from '../app/contract/profile'
+import { SERVER_STATE_KINDS, type ServerStateKind, type ServerStatus } from '../app/contract/server-state'
+import { FakeTray } from './testing/fake-electron'
+
+vi.mock('electron', async () => (await import('./testing/fake-electron')).fakeElectronModule())
+
+const { buildTrayTemplate, selectedProfileId } = await import('./tray-menu')
+const { TOOLTIP_MAX, trayIconState, trayTooltip } = await import('./tray-view')
+const { TrayController } = await import('./tray-controller')
+type TrayView = import('./tray-view').TrayView
+
+function profile(id: string, name: string, active = false): ProfileSummary {
+  return { id, name, binary: '/opt/llama-server', model: `/models/${id}.gguf`, draftModel: null, engine: 'mainline', notes: '', active, updatedAt: '2025-01-01T00:00:00Z' }
+}
+
+function status(state: ServerStateKind, profileId: string | null = 'qwen', extra: Partial<ServerStatus> = {}): ServerStatus {
+  return { state, profileId, pid: state === 'stopped' ? null : 4242, host: '127.0.0.1', port: state === 'ready' ? 8081 : null, exe: '/opt/llama-server', readySince: null, restartAt: null, lastExit: null, restarts: 0, ...extra }
+}
+
+function view(state: ServerStateKind, extra: Partial<TrayView> = {}): TrayView {
+  return {
+    status: status(state),
+    profiles: [profile('qwen', 'Qwen3 30B A3B', true), profile('gpt-oss', 'GPT-OSS 20B')],
+    activeProfileId: 'qwen',
+    tokensPerSecond: null,
+    freeVramMiB: null,
+    warnings: [],
+    ...extra,
+  }
+}
+
+function recorder(): { actions: Parameters<typeof buildTrayTemplate>[1]; log: string[] } {
+  const log: string[] = []
+  return {
+    log,
+    actions: {
+      start: (id) => void log.push(`start:${id}`),
+      stop: () => void log.push('stop'),
+      openDashboard: () => void log.push('dashboard'),
+      openLogsFolder: () => void log.push('logs'),
+      quit: () => void log.push('quit'),
+    },
+  }
+}
+
+const item = (template: MenuItemConstructorOptions[], id: string): MenuItemConstructorOptions => {
+  const found = template.find((i) => i.id === id)
+  if (!found) throw new Error(`no item ${id}`)
+  return found
+}
+const click = (i: MenuItemConstructorOptions): void => (i.click as () => void)()
+
+const EXPECTED: Record<ServerStateKind, { id: 'start' | 'stop'; label: string; enabled: boolean; icon: string; radiosEnabled: boolean }> = {
+  stopped: { id: 'start', label: 'Start Qwen3 30B A3B', enabled: true, icon: 'stopped', radiosEnabled: true },
+  starting: { id: 'stop', label: 'Stop server', enabled: true, icon: 'loading', radiosEnabled: true },
+  loading: { id: 'stop', label: 'Stop server', enabled: true, icon: 'loading', radiosEnabled: true },
+  ready: { id: 'stop', label: 'Stop server', enabled: true, icon: 'ready', radiosEnabled: true },
+  stopping: { id: 'stop', label: 'Stopping…', enabled: false, icon: 'loading', radiosEnabled: false },
+  backoff: { id: 'stop', label: 'Stop server', enabled: true, icon: 'warning', radiosEnabled: true },
+  crashloop: { id: 'start', label: 'Start Qwen3 30B A3B', enabled: true, icon: 'error', radiosEnabled: true },
+  errored: { id: 'start', label: 'Start Qwen3 30B A3B', enabled: true, icon: 'error', radiosEnabled: true },
+}
+
+describe.each(SERVER_STATE_KINDS.map((s) => [s]))('tray in state %s', (state) => {
+  const expected = EXPECTED[state]
+
+  it('offers the right Start/Stop item, radio profiles and fixed items', () => {
+    const { actions, log } = recorder()
+    const template = buildTrayTemplate(view(state), actions)
+    const startStop = item(template, expected.id)
+    expect(startStop.label).toBe(expected.label)
+    expect(startStop.enabled).toBe(expected.enabled)
+    if (expected.enabled) click(startStop)
+    expect(log).toEqual(expected.enabled ? [expected.id === 'stop' ? 'stop' : 'start:qwen'] : [])
+
+    const radios = template.filter((i) => i.type === 'radio')
+    expect(radios.map((r) => r.label)).toEqual(['Qwen3 30B A3B', 'GPT-OSS 20B'])
+    expect(radios.map((r) => r.checked)).toEqual([true, false])
+    expect(radios.every((r) => r.enabled === expected.radiosEnabled)).toBe(true)
+    for (const id of ['dashboard', 'logs', 'quit']) expect(item(template, id).enabled ?? true).toBe(true)
+    expect(item(template, 'status').enabled).toBe(false)
+    expect(trayIconState(view(state))).toBe(expected.icon)
+  })
+
+  it('switches with one click on another profile, and does nothing for the running one', () => {
+    const { actions, log } = recorder()
+    const template = buildTrayTemplate(view(state), actions)
+    click(item(template, 'profile:gpt-oss'))
+    click(item(template, 'profile:qwen'))
+    const running = state === 'starting' || state === 'loading' || state === 'ready' || state === 'backoff'
+    expect(log).toEqual(running ? ['start:gpt-oss'] : ['start:gpt-oss', 'start:qwen'])
+  })
+
+  it('wires the fixed items', () => {
+    const { actions, log } = recorder()
+    const template = buildTrayTemplate(view(state), actions)
+    for (const id of ['dashboard', 'logs', 'quit']) click(item(template, id))
+    expect(log).toEqual(['dashboard', 'logs', 'quit'])
+  })
+})
+
+describe('tray menu edge cases', () => {
+  it('without profiles: Start is disabled and a hint replaces the radio group', () => {
+    const template = buildTrayTemplate(view('stopped', { profiles: [], activeProfileId: null, status: status('stopped', null) }), recorder().actions)
+    expect(item(template, 'start')).toMatchObject({ label: 'Start server', enabled: false })
+    expect(item(template, 'no-profiles').enabled).toBe(false)
+    expect(template.some((i) => i.type === 'radio')).toBe(false)
+  })
+
+  it('checks the running profile, not the store active one', () => {
+    const v = view('ready', { status: status('ready', 'gpt-oss') })
+    expect(selectedProfileId(v)).toBe('gpt-oss')
+    expect(buildTrayTemplate(v, recorder().actions).filter((i) => i.checked).map((i) => i.id)).toEqual(['profile:gpt-oss'])
+    expect(item(buildTrayTemplate(v, recorder().actions), 'status').label).toBe('GPT-OSS 20B: Ready on port 8081')
+  })
+
+  it('shows a warning icon while ready with a warning that needs attention', () => {
+    expect(trayIconState(view('ready', { warnings: [{ id: 'w', level: 'info', message: 'fyi', fix: null }] }))).toBe('ready')
+    expect(trayIconState(view('ready', { warnings: [{ id: 'w', level: 'warn', message: 'low VRAM', fix: null }] }))).toBe('warning')
+  })
+})
+
+describe('tray tooltip', () => {
+  it('names the state, the profile, the live rate and the free VRAM', () => {
+    expect(trayTooltip(view('ready', { tokensPerSecond: 23.456, freeVramMiB: 1536 }))).toBe('Llama Tray: Ready\nQwen3 30B A3B\n23.5 tok/s · 1.5 GiB VRAM free')
+    expect(trayTooltip(view('ready', { tokensPerSecond: null, freeVramMiB: 512 }))).toBe('Llama Tray: Ready\nQwen3 30B A3B\n512 MiB VRAM free')
+    expect(trayTooltip(view('stopped', { activeProfileId: null, status: status('stopped', null) }))).toBe('Llama Tray: Stopped')
+    // No rate outside ready (a stale one would mislead).
+    expect(trayTooltip(view('loading', { tokensPerSecond: 40 }))).toBe('Llama Tray: Loading model\nQwen3 30B A3B')
+  })
+
+  it('never exceeds 127 UTF-16 units nor splits a surrogate pair (fast-check)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...SERVER_STATE_KINDS),
+        fc.string({ unit: 'grapheme', maxLength: 300 }),
+        fc.option(fc.double({ min: 0, max: 1e12, noNaN: true })),
+        fc.option(fc.double({ min: 0, max: 1e9, noNaN: true })),
+        (state, name, rate, vram) => {
+          const tip = trayTooltip(view(state, { profiles: [profile('qwen', name || 'x')], tokensPerSecond: rate, freeVramMiB: vram }))
+          expect(tip.length).toBeLessThanOrEqual(TOOLTIP_MAX)
+          expect(tip.startsWith('Llama Tray: ')).toBe(true)
+          const last = tip.charCodeAt(tip.length - 1)
+          expect(last >= 0xd800 && last <= 0xdbff).toBe(false)
+        },
+      ),
+      { numRuns: 3000 },
+    )
+  })
+})
+
+describe('TrayController', () => {
+  it('touches the OS tray only when the icon, tooltip or menu changes', () => {
+    const tray = new FakeTray(null)
+    const controller = new TrayController(tray as never, (state) => ({ state }) as never, recorder().actions)
+    controller.update(view('loading'))
+    controller.update(view('loading'))
+    expect([tray.images.length, tray.tooltips.length, tray.menus.length]).toEqual([1, 1, 1])
+    // A new rate each second changes only the tooltip: the open menu is left alone.
+    controller.update(view('ready', { tokensPerSecond: 20 }))
+    controller.update(view('ready', { tokensPerSecond: 21 }))
+    controller.update(view('ready', { tokensPerSecond: 21 }))
+    expect(tray.images).toEqual([{ state: 'loading' }, { state: 'ready' }])
+    expect(tray.tooltips.length).toBe(3)
+    expect(tray.menus.length).toBe(2)
+  })
+})
