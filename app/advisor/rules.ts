@@ -162,7 +162,8 @@ export const LINT_RULES: readonly LintRule[] = [
       const lm = lastValue(args, F.loadMode)
       const both = (has(args, F.mlock) && has(args, F.noMmap)) || (lm !== null && /^mlock$/i.test(lm))
       if (!both) return []
-      const f = lm !== null && /^mlock$/i.test(lm) ? fix('Use -lm none (no mlock)', [...F.loadMode], ['-lm', 'none']) : fix('Remove --mlock', [...F.mlock])
+      const lmMlock = lm !== null && /^mlock$/i.test(lm)
+      const f = lmMlock ? fix('Use -lm none (no mlock)', [...F.mlock, ...F.loadMode], ['-lm', 'none']) : fix('Remove --mlock', [...F.mlock])
       return [
         finding(
           'lint.mlock-no-mmap-windows',

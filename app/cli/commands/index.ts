@@ -4,6 +4,7 @@ import { gpuCommand } from './gpu'
 import { profilesCommand } from './profiles'
 import { runCommand } from './run'
 import { fitCommand } from './fit'
+import { lintCommand } from './lint'
 
 /** Every CLI command, in the order the usage text lists them. Add new commands here. */
-export const COMMANDS: readonly CliCommand[] = [runCommand, profilesCommand, enginesCommand, gpuCommand, fitCommand]
+export const COMMANDS: readonly CliCommand[] = [runCommand, profilesCommand, enginesCommand, gpuCommand, fitCommand, lintCommand]

@@ -1,0 +1,190 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readGgufModel, type GgufModel } from '../fit/gguf-model'
+import type { EngineInfo } from '../profiles/engine-detect'
+import { applyFixToArgs } from './apply-fix-args'
+import type { LintInput } from './lint-input'
+import { LINT_RULES, lintArgs } from './rules'
+import { fixtureEngines, seedModels, TINY, withPatchedToken, type SeedModels } from './test-support'
+import { compareVocab, readVocab } from './vocab'
+
+let engines: { mainline: EngineInfo; ik: EngineInfo; buun: EngineInfo }
+let seed: SeedModels
+let tiny: GgufModel
+let tinyIq: GgufModel
+let tmp: string
+beforeAll(async () => {
+  engines = await fixtureEngines()
+  seed = await seedModels()
+  tiny = await readGgufModel(TINY('tiny-target.gguf'))
+  tinyIq = await readGgufModel(TINY('tiny-target-iq.gguf'))
+  tmp = await mkdtemp(join(tmpdir(), 'llama-tray-rules-'))
+})
+afterAll(async () => {
+  await rm(seed.dir, { recursive: true, force: true })
+  await rm(tmp, { recursive: true, force: true })
+})
+
+const base = (over: Partial<LintInput> & Pick<LintInput, 'args'>): LintInput => ({ platform: 'linux', engine: null, model: null, draft: null, vocab: null, ...over })
+const rule = (id: string, over: Partial<LintInput> & Pick<LintInput, 'args'>) => lintArgs(base(over)).filter((f) => f.rule === id)
+
+describe('every rule fires on its case and stays silent on the fixed one', () => {
+  it('has a test below for every rule in the table', () => {
+    expect(LINT_RULES.map((r) => r.id).sort()).toEqual(
+      [
+        'lint.auto-slots', 'lint.ctx-above-training', 'lint.draft-reasoning', 'lint.draft-unused', 'lint.draft-vocab-mismatch', 'lint.duplicate-flag', 'lint.exposed-without-key', 'lint.fit-aborts',
+        'lint.flag-rejected', 'lint.hybrid-flash-attn', 'lint.hybrid-kv-quant', 'lint.iquant-cpu-experts', 'lint.mlock-no-mmap-windows', 'lint.mmap-with-cpu-experts', 'lint.mtp-enabled',
+      ].sort(),
+    )
+  })
+
+  it('lint.flag-rejected', () => {
+    expect(rule('lint.flag-rejected', { args: ['--no-mmap', '-c', '4096'], engine: engines.mainline })[0]).toMatchObject({ level: 'error', fix: { removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] } })
+    expect(rule('lint.flag-rejected', { args: ['-vhad'], engine: engines.buun })[0]?.fix).toEqual({ label: 'Remove -vhad', removeArgs: ['-vhad'], addArgs: [] })
+    expect(rule('lint.flag-rejected', { args: ['--no-mmap'], engine: engines.ik })).toEqual([])
+    expect(rule('lint.flag-rejected', { args: ['-lm', 'none'], engine: engines.mainline })).toEqual([])
+    expect(rule('lint.flag-rejected', { args: ['--no-mmap'], engine: null })).toEqual([])
+  })
+
+  it('lint.draft-unused', () => {
+    expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], engine: engines.mainline })[0]?.fix?.addArgs).toEqual(['--spec-type', 'draft-simple'])
+    expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], engine: engines.ik })[0]?.fix?.addArgs).toEqual(['--spec-type', 'draft'])
+    expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf', '--spec-type', 'draft-simple'], engine: engines.mainline })).toEqual([])
+    expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], engine: engines.buun })).toEqual([])
+  })
+
+  it('lint.draft-vocab-mismatch compares the GGUF tokenizers', async () => {
+    const target = await readVocab(TINY('tiny-target.gguf'))
+    const same = compareVocab(target, await readVocab(TINY('tiny-draft.gguf')))
+    expect(same).toEqual({ compatible: true, reason: null })
+    const patched = await withPatchedToken(TINY('tiny-draft.gguf'), tmp, '<think>', '<thonk>')
+    const other = compareVocab(target, await readVocab(patched))
+    expect(other.compatible).toBe(false)
+    expect(other.reason).toMatch(/"<think>" vs "<thonk>"/)
+    const f = rule('lint.draft-vocab-mismatch', { args: ['-m', 't.gguf', '-md', patched, '-ngld', '99'], vocab: other })
+    expect(f[0]?.message).toContain('<thonk>')
+    expect(applyFixToArgs(['-m', 't.gguf', '-md', patched, '-ngld', '99'], f[0]!.fix!)).toEqual(['-m', 't.gguf'])
+    expect(rule('lint.draft-vocab-mismatch', { args: ['-m', 't.gguf', '-md', 'd.gguf'], vocab: same })).toEqual([])
+  })
+
+  it('lint.mmap-with-cpu-experts', () => {
+    for (const args of [['--n-cpu-moe', '34'], ['--cpu-moe'], ['-ot', 'blk\\.(1|2)\\.ffn_.*_exps=CPU']]) expect(rule('lint.mmap-with-cpu-experts', { args })).toHaveLength(1)
+    for (const args of [['--n-cpu-moe', '34', '--no-mmap'], ['--cpu-moe', '-lm', 'none'], ['--n-cpu-moe', '0'], ['-ot', 'exps=CUDA0'], ['--cpu-moe', '-rtr']]) expect(rule('lint.mmap-with-cpu-experts', { args })).toEqual([])
+  })
+
+  it('lint.mlock-no-mmap-windows', () => {
+    expect(rule('lint.mlock-no-mmap-windows', { args: ['--no-mmap', '--mlock'], platform: 'win32' })[0]?.level).toBe('error')
+    expect(rule('lint.mlock-no-mmap-windows', { args: ['-lm', 'mlock'], platform: 'win32' })[0]?.fix?.addArgs).toEqual(['-lm', 'none'])
+    expect(rule('lint.mlock-no-mmap-windows', { args: ['--no-mmap', '--mlock'], platform: 'linux' })).toEqual([])
+    expect(rule('lint.mlock-no-mmap-windows', { args: ['--no-mmap'], platform: 'win32' })).toEqual([])
+  })
+
+  it('lint.iquant-cpu-experts reads the expert tensor types from the GGUF', () => {
+    expect(rule('lint.iquant-cpu-experts', { args: ['--n-cpu-moe', '4'], model: tinyIq })[0]?.message).toContain('IQ4_NL')
+    expect(rule('lint.iquant-cpu-experts', { args: ['--n-cpu-moe', '30'], model: seed.qwen36Iq })[0]?.message).toContain('IQ4_XS')
+    expect(rule('lint.iquant-cpu-experts', { args: ['--n-cpu-moe', '4'], model: tiny })).toEqual([])
+    expect(rule('lint.iquant-cpu-experts', { args: ['--n-cpu-moe', '30'], model: seed.qwen36 })).toEqual([])
+    expect(rule('lint.iquant-cpu-experts', { args: ['-ngl', '99'], model: seed.qwen36Iq })).toEqual([])
+  })
+
+  it('lint.hybrid-kv-quant shows the KV size of the attention layers only', () => {
+    const f = rule('lint.hybrid-kv-quant', { args: ['-c', '65536', '-np', '1', '-ctk', 'turbo3', '-ctv', 'turbo3'], model: seed.qwen36 })
+    expect(f[0]?.message).toContain('1280 MiB at f16')
+    expect(f[0]?.message).toContain('less with turbo3/turbo3')
+    expect(rule('lint.hybrid-kv-quant', { args: ['-c', '65536', '-np', '1'], model: seed.qwen36 })).toEqual([])
+    // At 192K the f16 cache is 3.75 GiB, 18% of the weights: not small.
+    expect(rule('lint.hybrid-kv-quant', { args: ['-c', '196608', '-np', '1', '-ctk', 'q8_0', '-ctv', 'q5_0'], model: seed.qwen36 })).toEqual([])
+    // Not a hybrid (every layer has a KV cache).
+    expect(rule('lint.hybrid-kv-quant', { args: ['-c', '4096', '-ctk', 'q8_0'], model: seed.draft.layers.some((l) => l.kind === 'recurrent') ? null : seed.draft })).toEqual([])
+  })
+
+  it('lint.hybrid-flash-attn', () => {
+    expect(rule('lint.hybrid-flash-attn', { args: ['-c', '65536', '-np', '1', '-fa', 'on'], model: seed.qwen36 })[0]?.fix?.addArgs).toEqual(['-fa', 'auto'])
+    expect(rule('lint.hybrid-flash-attn', { args: ['-c', '65536', '-np', '1', '-fa', 'auto'], model: seed.qwen36 })).toEqual([])
+    expect(rule('lint.hybrid-flash-attn', { args: ['-c', '65536', '-np', '1', '-fa', 'on', '-ctv', 'q4_0'], model: seed.qwen36 })).toEqual([])
+  })
+
+  it('lint.draft-reasoning', () => {
+    const budget = rule('lint.draft-reasoning', { args: ['-md', 'd.gguf', '--reasoning-budget', '0'] })
+    expect(budget[0]?.fix).toMatchObject({ removeArgs: expect.arrayContaining(['--reasoning-budget', '--reasoning']), addArgs: ['--reasoning', 'off'] })
+    const kwargs = rule('lint.draft-reasoning', { args: ['-md', 'd.gguf', '--chat-template-kwargs', '{"enable_thinking":false,"x":1}'] })
+    expect(kwargs[0]?.fix?.addArgs).toEqual(['--chat-template-kwargs', '{"x":1}', '--reasoning', 'off'])
+    expect(rule('lint.draft-reasoning', { args: ['--reasoning-budget', '0'] })).toEqual([])
+    expect(rule('lint.draft-reasoning', { args: ['-md', 'd.gguf', '--reasoning', 'off'] })).toEqual([])
+  })
+
+  it('lint.exposed-without-key', () => {
+    expect(rule('lint.exposed-without-key', { args: ['--host', '0.0.0.0'] })).toHaveLength(1)
+    expect(rule('lint.exposed-without-key', { args: ['--host', '0.0.0.0', '--api-key-file', 'k.txt'] })).toEqual([])
+    expect(rule('lint.exposed-without-key', { args: ['--host', '127.0.0.1'] })).toEqual([])
+    expect(rule('lint.exposed-without-key', { args: [] })).toEqual([])
+  })
+
+  it('lint.duplicate-flag', () => {
+    const v = rule('lint.duplicate-flag', { args: ['-c', '4096', '--ctx-size', '8192'] })
+    expect(v[0]).toMatchObject({ id: 'lint.duplicate-flag:-c', fix: { removeArgs: ['-c', '--ctx-size'], addArgs: ['--ctx-size', '8192'] } })
+    expect(rule('lint.duplicate-flag', { args: ['-ot', 'a=CPU', '-ot', 'b=CPU', '--spec-type', 'x', '--spec-type', 'y'] })).toEqual([])
+    expect(rule('lint.duplicate-flag', { args: ['-c', '4096', '-np', '1'] })).toEqual([])
+  })
+
+  it('lint.ctx-above-training', () => {
+    expect(rule('lint.ctx-above-training', { args: ['-c', '65536'], model: tiny })[0]?.fix?.addArgs).toEqual(['-c', '16384'])
+    expect(rule('lint.ctx-above-training', { args: ['-c', '65536', '-np', '4'], model: tiny })).toEqual([])
+    expect(rule('lint.ctx-above-training', { args: ['-c', '16384'], model: tiny })).toEqual([])
+    expect(rule('lint.ctx-above-training', { args: ['-c', '65536'], model: null })).toEqual([])
+  })
+
+  it('lint.fit-aborts', () => {
+    expect(rule('lint.fit-aborts', { args: ['-fit', 'on', '--n-cpu-moe', '30'] })[0]?.message).toContain('--n-cpu-moe')
+    expect(rule('lint.fit-aborts', { args: ['-fit', 'on', '-c', '4096'] })).toEqual([])
+    expect(rule('lint.fit-aborts', { args: ['-fit', 'off', '-ngl', '99'] })).toEqual([])
+    expect(rule('lint.fit-aborts', { args: ['--fit', 'on', '-ngl', '99'], engine: engines.ik })).toEqual([])
+  })
+
+  it('lint.auto-slots', () => {
+    const f = rule('lint.auto-slots', { args: ['-c', '65536'], engine: engines.mainline, model: seed.qwen36 })
+    expect(f[0]?.message).toContain('recurrent state')
+    expect(f[0]?.fix?.addArgs).toEqual(['-np', '1'])
+    expect(rule('lint.auto-slots', { args: ['-c', '65536', '-np', '1'], engine: engines.mainline })).toEqual([])
+    expect(rule('lint.auto-slots', { args: ['-c', '65536'], engine: engines.ik })).toEqual([])
+    expect(rule('lint.auto-slots', { args: [], engine: engines.mainline })).toEqual([])
+  })
+
+  it('lint.mtp-enabled', () => {
+    expect(rule('lint.mtp-enabled', { args: ['--spec-type', 'draft-mtp'] })[0]?.fix).toMatchObject({ removeArgs: expect.arrayContaining(['--spec-type']), addArgs: [] })
+    expect(rule('lint.mtp-enabled', { args: ['--spec-type', 'ngram-mod:n_max=64', '--spec-type', 'mtp:n_max=1'] })[0]?.fix?.addArgs).toEqual(['--spec-type', 'ngram-mod:n_max=64'])
+    expect(rule('lint.mtp-enabled', { args: ['--spec-type', 'draft-simple'] })).toEqual([])
+  })
+})
+
+describe('fixes', () => {
+  const TOKENS: readonly (readonly string[])[] = [
+    ['--n-cpu-moe', '30'], ['--cpu-moe'], ['--no-mmap'], ['--mlock'], ['-lm', 'mlock'], ['-c', '65536'], ['-c', '4096'], ['-np', '1'], ['-np', '4'], ['-ctk', 'q4_0'], ['-ctv', 'q4_0'],
+    ['-fa', 'on'], ['-md', 'd.gguf'], ['--reasoning-budget', '0'], ['--chat-template-kwargs', '{"enable_thinking":false}'], ['--host', '0.0.0.0'], ['-vhad'], ['-fit', 'on'], ['-ngl', '99'],
+    ['--spec-type', 'draft-mtp'], ['--reasoning', 'off'], ['-ot', 'exps=CPU'], ['--merge-qkv'], ['--draft-max', '8'],
+  ]
+  it('applying any finding’s fix removes that finding (5,000 random commands, every engine and platform)', () => {
+    const engineArb = fc.constantFrom<'mainline' | 'ik' | 'buun' | null>('mainline', 'ik', 'buun', null)
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...TOKENS), { maxLength: 10 }), engineArb, fc.constantFrom<'win32' | 'linux'>('win32', 'linux'), fc.boolean(), (parts, e, platform, withModel) => {
+        const args = parts.flat()
+        const input = base({ args, platform, engine: e === null ? null : engines[e], model: withModel ? seed.qwen36 : tiny })
+        for (const f of lintArgs(input)) {
+          if (!f.fix) continue
+          const after = lintArgs({ ...input, args: applyFixToArgs(args, f.fix) }).map((x) => x.id)
+          if (after.includes(f.id)) throw new Error(`${f.id} still fires after its fix on ${args.join(' ')}`)
+        }
+      }),
+      { numRuns: 5_000 },
+    )
+  })
+
+  it('applyFixToArgs puts the replacement where the removed flag was, with --flag=value forms too', () => {
+    expect(applyFixToArgs(['-m', 'a', '--no-mmap', '-c', '1'], { removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] })).toEqual(['-m', 'a', '-lm', 'none', '-c', '1'])
+    expect(applyFixToArgs(['--ctx-size=4096', '-np', '2'], { removeArgs: ['-c', '--ctx-size'], addArgs: ['-c', '8'] })).toEqual(['-c', '8', '-np', '2'])
+    expect(applyFixToArgs(['-m', 'a'], { removeArgs: [], addArgs: ['-np', '1'] })).toEqual(['-m', 'a', '-np', '1'])
+  })
+})
