@@ -1,0 +1,27 @@
+import type { Result } from '../contract/commands'
+import type { ProfileSummary } from '../contract/profile'
+import type { WarningFix } from '../contract/warnings'
+import { profileSummary } from '../core/profile-summary'
+import { renderArgs, withArgs } from '../profiles/profile-args'
+import type { Profile } from '../profiles/schema'
+import { ProfileStore } from '../profiles/store'
+import { applyFixToArgs } from './apply-fix-args'
+
+/** The profile with a fix applied to its arguments (typed fields and extras re-parsed; order kept). */
+export function fixProfile(profile: Profile, fix: WarningFix, now: Date): Profile {
+  return { ...withArgs(profile, applyFixToArgs(renderArgs(profile), fix)), updatedAt: now.toISOString() }
+}
+
+/** Applies a fix to a stored profile and saves it; the change takes effect at the next start. */
+export async function applyFixToStoredProfile(home: string, profileId: string, fix: WarningFix, now = new Date()): Promise<Result<ProfileSummary>> {
+  try {
+    const store = await ProfileStore.open(home)
+    const profile = store.file.profiles.find((p) => p.id === profileId)
+    if (!profile) return { ok: false, error: `no profile "${profileId}" to apply "${fix.label}" to` }
+    const fixed = fixProfile(profile, fix, now)
+    await store.upsert(fixed)
+    return { ok: true, value: profileSummary(fixed, store.file.activeProfileId) }
+  } catch (err) {
+    return { ok: false, error: `cannot save the profile: ${err instanceof Error ? err.message : String(err)}` }
+  }
+}

@@ -1,0 +1,288 @@
+import type { Result } from '../contract/commands'
+import type { ProfileSummary } from '../contract/profile'
+import type { FailureKind } from '../contract/server-state'
+import type { AppSettings } from '../contract/settings'
+import type { Snapshot } from '../contract/snapshot'
+import type { Warning, WarningFix } from '../contract/warnings'
+import { median } from '../metrics/median'
+import type { EngineInfo } from '../profiles/engine-detect'
+import { ProfileStore } from '../profiles/store'
+import { applyFixToStoredProfile } from './apply-profile-fix'
+import { Hysteresis, type Transition } from './hysteresis'
+import type { LintFinding, LintInput, LintPlatform } from './lint-input'
+import { gatherProfileInput } from './lint-sources'
+import { DEFAULT_LIVE_THRESHOLDS, LIVE_RULES, type LiveContext, type LiveRule, type LiveThresholds, type VramSuggestion } from './live-rules'
+import { MuteStore } from './mutes'
+import { lintArgs } from './rules'
+import { suggestNCpuMoe } from './vram-suggestion'
+
+export type LiveSnapshot = Omit<Snapshot, 'warnings'>
+
+export interface LiveAdvisorOptions {
+  readonly home: string
+  readonly now?: () => number
+  readonly platform?: LintPlatform
+  readonly thresholds?: Partial<LiveThresholds>
+  readonly rules?: readonly LiveRule[]
+  /**
+   * llama-server's shared (system) GPU memory in MiB (Windows PDH
+   * `\GPU Process Memory(pid_<pid>*)\Shared Usage`); null where unknown.
+   * Telemetry does not read it yet: without it the sysmem-fallback rule stays silent.
+   */
+  readonly sharedGpuMemoryMiB?: (pid: number) => number | null
+  /** Engine detection for the lint of the running profile (tests pass a fixture's). */
+  readonly detect?: (home: string, binary: string) => Promise<EngineInfo>
+  /** How often the running profile is re-read for edits (its lint refreshed when it changed). */
+  readonly profileRecheckMs?: number
+}
+
+/** One raise or clear, for logs and tests. */
+export interface WarningTransition {
+  readonly time: number
+  readonly id: string
+  readonly transition: Exclude<Transition, null>
+}
+
+interface RuleState {
+  readonly h: Hysteresis
+  message: string
+  fix: WarningFix | null
+}
+
+/** The lint of the profile that runs, with what the VRAM suggestion needs. */
+interface ProfileFacts {
+  readonly profileId: string
+  readonly updatedAt: string
+  readonly input: LintInput
+  readonly findings: readonly LintFinding[]
+  readonly lintedAt: number
+}
+
+const LIVE_SAMPLES = 600
+const SHARED_BASELINE_AFTER_MS = 10_000
+const LEVEL_ORDER = { error: 0, warn: 1, info: 2 } as const
+
+/**
+ * Live warnings for the core: call warnings(snapshot, settings) once per tick.
+ * Each live rule goes through its own hysteresis (raise after N samples, clear
+ * after M, at most one raise a minute); the running profile's lint findings are
+ * added once read. Everything is per profile: switching profiles starts fresh
+ * states, and mutes are stored per profile.
+ */
+export class LiveAdvisor {
+  readonly mutes: MuteStore
+  private readonly now: () => number
+  private readonly platform: LintPlatform
+  private readonly thresholds: LiveThresholds
+  private readonly rules: readonly LiveRule[]
+  private readonly states = new Map<string, Map<string, RuleState>>()
+  private readonly liveSamples = new Map<string, number[]>()
+  private readonly lastWarnings = new Map<string, Warning>()
+  private readonly transitionsLog: WarningTransition[] = []
+  private lastGeneratingAt: number | null = null
+  private facts: ProfileFacts | null = null
+  private loading: Promise<void> | null = null
+  private lastRecheck = 0
+  private shared: { pid: number; baselineMiB: number | null } | null = null
+  private suggestionCache: { key: string; value: VramSuggestion | null } | null = null
+
+  constructor(private readonly options: LiveAdvisorOptions) {
+    this.now = options.now ?? Date.now
+    this.platform = options.platform ?? (process.platform === 'win32' ? 'win32' : process.platform === 'darwin' ? 'darwin' : 'linux')
+    this.thresholds = { ...DEFAULT_LIVE_THRESHOLDS, ...options.thresholds }
+    this.rules = options.rules ?? LIVE_RULES
+    this.mutes = new MuteStore(options.home)
+  }
+
+  /** The core's `warnings` option. */
+  readonly warnings = (snapshot: LiveSnapshot, settings: Pick<AppSettings, 'vramHeadroomMiB' | 'gpuTemperatureWarnC'>): Warning[] => {
+    const now = this.now()
+    const profileId = snapshot.server.profileId ?? 'none'
+    this.refreshFacts(profileId, now)
+    const gen = snapshot.generation
+    if (gen?.active && snapshot.server.state === 'ready') this.lastGeneratingAt = now
+    this.recordLiveSample(profileId, snapshot)
+    const ctx: LiveContext = {
+      snapshot,
+      settings,
+      now,
+      platform: this.platform,
+      thresholds: this.thresholds,
+      baselineTokensPerSecond: this.baseline(profileId, snapshot),
+      lastGeneratingAt: this.lastGeneratingAt,
+      vramSuggestion: (free) => this.vramSuggestion(profileId, free, settings.vramHeadroomMiB),
+      sharedGpu: this.sharedGpu(snapshot, now),
+      fixForFailure: (kind) => this.fixForFailure(profileId, kind),
+    }
+    const states = this.statesFor(profileId)
+    const out: Warning[] = []
+    for (const rule of this.rules) {
+      let state = states.get(rule.id)
+      if (!state) {
+        state = { h: new Hysteresis(rule.hysteresis), message: '', fix: null }
+        states.set(rule.id, state)
+      }
+      const e = rule.evaluate(ctx, state.h.raised)
+      if (e.message !== undefined) {
+        state.message = e.message
+        state.fix = e.fix ?? null
+      }
+      const id = `${rule.id}@${profileId}`
+      const t = state.h.update(e.active, now)
+      if (t) this.logTransition({ time: now, id, transition: t })
+      if (state.h.raised && !this.mutes.isMuted(profileId, rule.id, rule.id)) {
+        out.push({ id, level: rule.level, message: state.message, fix: state.fix, rule: rule.id, source: 'live', profileId, since: state.h.since ?? now })
+      }
+    }
+    const facts = this.facts
+    if (facts && facts.profileId === profileId) {
+      for (const f of facts.findings) {
+        if (this.mutes.isMuted(profileId, f.rule, f.id)) continue
+        out.push({ id: `${f.id}@${profileId}`, level: f.level, message: f.message, fix: f.fix, rule: f.rule, source: 'lint', profileId, since: facts.lintedAt })
+      }
+    }
+    out.sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level])
+    this.lastWarnings.clear()
+    for (const w of out) this.lastWarnings.set(w.id, w)
+    return out
+  }
+
+  /** The core's `applyWarningFix` option: applies the warning's fix to the profile it concerns. */
+  readonly applyWarningFix = async (warningId: string, home: string = this.options.home): Promise<Result<ProfileSummary>> => {
+    const at = warningId.lastIndexOf('@')
+    const profileId = at > 0 ? warningId.slice(at + 1) : null
+    let fix = this.lastWarnings.get(warningId)?.fix ?? null
+    if (!fix && profileId && warningId.startsWith('lint.')) fix = await this.lintFixFor(home, profileId, warningId.slice(0, at))
+    if (!profileId || profileId === 'none') return { ok: false, error: `warning "${warningId}" concerns no stored profile` }
+    if (!fix) return { ok: false, error: `no fix is available for "${warningId}" (it may have cleared)` }
+    const result = await applyFixToStoredProfile(home, profileId, fix, new Date(this.now()))
+    if (result.ok) {
+      this.facts = null // re-lint the changed profile
+      this.suggestionCache = null
+      this.lastRecheck = 0
+    }
+    return result
+  }
+
+  /** Mutes a rule ("live.heavy-apps") or a finding ("lint.duplicate-flag:-vhad") for a profile. */
+  mute(profileId: string, key: string): Promise<void> {
+    return this.mutes.mute(profileId, key)
+  }
+
+  unmute(profileId: string, key: string): Promise<void> {
+    return this.mutes.unmute(profileId, key)
+  }
+
+  /** Raises and clears so far, oldest first (bounded). */
+  transitions(): readonly WarningTransition[] {
+    return this.transitionsLog
+  }
+
+  /** Resolves when the running profile's lint (if one is being read) is done. */
+  async settled(): Promise<void> {
+    while (this.loading) await this.loading
+  }
+
+  private logTransition(t: WarningTransition): void {
+    this.transitionsLog.push(t)
+    if (this.transitionsLog.length > 500) this.transitionsLog.shift()
+  }
+
+  private statesFor(profileId: string): Map<string, RuleState> {
+    let s = this.states.get(profileId)
+    if (!s) {
+      s = new Map()
+      this.states.set(profileId, s)
+    }
+    return s
+  }
+
+  private recordLiveSample(profileId: string, snapshot: LiveSnapshot): void {
+    const tps = snapshot.generation?.active ? snapshot.generation.tokensPerSecond : null
+    if (tps === null || tps === undefined || !(tps > 0)) return
+    const list = this.liveSamples.get(profileId) ?? []
+    list.push(tps)
+    if (list.length > LIVE_SAMPLES) list.shift()
+    this.liveSamples.set(profileId, list)
+  }
+
+  /** The profile's rolling median of finished requests (3 or more), else the median of its live samples (30 or more). */
+  private baseline(profileId: string, snapshot: LiveSnapshot): number | null {
+    const rolling = snapshot.generation?.rolling
+    if (rolling && rolling.profileId === profileId && rolling.requests >= 3 && rolling.medianTokensPerSecond !== null) return rolling.medianTokensPerSecond
+    const samples = this.liveSamples.get(profileId) ?? []
+    return samples.length >= 30 ? median(samples) : null
+  }
+
+  private sharedGpu(snapshot: LiveSnapshot, now: number): LiveContext['sharedGpu'] {
+    const read = this.options.sharedGpuMemoryMiB
+    const pid = snapshot.server.pid
+    if (!read || pid === null || snapshot.server.state !== 'ready') {
+      this.shared = null
+      return { baselineMiB: null, currentMiB: null }
+    }
+    if (this.shared?.pid !== pid) this.shared = { pid, baselineMiB: null }
+    const current = read(pid)
+    const readySince = snapshot.server.readySince
+    if (this.shared.baselineMiB === null && current !== null && readySince !== null && now - readySince >= SHARED_BASELINE_AFTER_MS) this.shared.baselineMiB = current
+    return { baselineMiB: this.shared.baselineMiB, currentMiB: current }
+  }
+
+  private vramSuggestion(profileId: string, freeMiB: number, headroomMiB: number): VramSuggestion | null {
+    const facts = this.facts
+    if (!facts || facts.profileId !== profileId || !facts.input.model) return null
+    // Free VRAM moves a little every sample; the answer only changes with a step of experts (~0.5 GB).
+    const key = `${profileId}:${facts.lintedAt}:${Math.round(freeMiB / 128)}:${headroomMiB}`
+    if (this.suggestionCache?.key !== key) this.suggestionCache = { key, value: suggestNCpuMoe(facts.input.model, facts.input.draft, facts.input.args, freeMiB, headroomMiB) }
+    return this.suggestionCache.value
+  }
+
+  private fixForFailure(profileId: string, kind: FailureKind | null): WarningFix | null {
+    const facts = this.facts
+    if (!facts || facts.profileId !== profileId) return null
+    if (kind === 'flag-unknown' || kind === 'flag-removed' || kind === 'flag-value') return facts.findings.find((f) => f.rule === 'lint.flag-rejected' && f.fix)?.fix ?? null
+    if (kind === 'exposed-without-key') return facts.findings.find((f) => f.rule === 'lint.exposed-without-key')?.fix ?? null
+    if (kind?.startsWith('out-of-memory') && facts.input.model) return suggestNCpuMoe(facts.input.model, facts.input.draft, facts.input.args, 0, 1536)?.fix ?? null
+    return null
+  }
+
+  private async lintFixFor(home: string, profileId: string, key: string): Promise<WarningFix | null> {
+    const store = await ProfileStore.open(home)
+    const profile = store.file.profiles.find((p) => p.id === profileId)
+    if (!profile) return null
+    const { input } = await gatherProfileInput(home, profile, { platform: this.platform, ...(this.options.detect ? { detect: this.options.detect } : {}) })
+    return lintArgs(input).find((f) => f.id === key)?.fix ?? null
+  }
+
+  /** Reads and lints the running profile in the background: on a switch, and when it was edited. */
+  private refreshFacts(profileId: string, now: number): void {
+    if (this.loading || profileId === 'none') return
+    const stale = !this.facts || this.facts.profileId !== profileId
+    if (!stale && now - this.lastRecheck < (this.options.profileRecheckMs ?? 15_000)) return
+    this.lastRecheck = now
+    const known = this.facts
+    this.loading = (async () => {
+      const store = await ProfileStore.open(this.options.home)
+      const profile = store.file.profiles.find((p) => p.id === profileId)
+      if (!profile) {
+        this.facts = null
+        return
+      }
+      if (known && known.profileId === profileId && known.updatedAt === profile.updatedAt) return
+      const { input } = await gatherProfileInput(this.options.home, profile, { platform: this.platform, ...(this.options.detect ? { detect: this.options.detect } : {}) })
+      this.facts = { profileId, updatedAt: profile.updatedAt, input, findings: lintArgs(input), lintedAt: this.now() }
+    })()
+      .catch(() => {
+        this.facts = null
+      })
+      .finally(() => {
+        this.loading = null
+      })
+  }
+}
+
+/** What LlamaTrayCore.create takes: `{ warnings, applyWarningFix }` (plus the advisor, for mutes). */
+export function createLiveAdvisor(options: LiveAdvisorOptions): LiveAdvisor {
+  return new LiveAdvisor(options)
+}
+

@@ -1,0 +1,267 @@
+import type { FailureKind } from '../contract/server-state'
+import type { AppSettings } from '../contract/settings'
+import type { Snapshot } from '../contract/snapshot'
+import type { GpuDevice } from '../contract/telemetry'
+import type { WarningFix, WarningLevel } from '../contract/warnings'
+import type { HysteresisConfig, Observation } from './hysteresis'
+import type { LintPlatform } from './lint-input'
+
+/** Tunables of the live rules (defaults from the seeds and the issue). */
+export interface LiveThresholds {
+  /** A heavy app counts when it uses at least this share of the machine (or when its share is unknown). */
+  readonly heavyAppMinCpuPct: number
+  /** "Slow" is below this fraction of the profile's recent median… */
+  readonly speedDropRatio: number
+  /** …for this long; it is over once back above speedRecoverRatio. */
+  readonly speedDropMs: number
+  readonly speedRecoverRatio: number
+  /** Heavy apps matter while the server generated within this window. */
+  readonly recentGenerationMs: number
+  /** Free VRAM must climb this far above the headroom to clear (threshold hysteresis). */
+  readonly vramClearBandMiB: number
+  readonly temperatureClearBandC: number
+  /** Sysmem fallback: dedicated VRAM nearly full (free under this) and shared usage grown by more than sysmemGrowthMiB. */
+  readonly sysmemFreeMiB: number
+  readonly sysmemGrowthMiB: number
+}
+
+export const DEFAULT_LIVE_THRESHOLDS: LiveThresholds = {
+  heavyAppMinCpuPct: 5,
+  speedDropRatio: 0.6,
+  speedDropMs: 10_000,
+  speedRecoverRatio: 0.75,
+  recentGenerationMs: 30_000,
+  vramClearBandMiB: 256,
+  temperatureClearBandC: 3,
+  sysmemFreeMiB: 300,
+  sysmemGrowthMiB: 256,
+}
+
+/** A higher --n-cpu-moe that the fit estimates would give the headroom back. */
+export interface VramSuggestion {
+  readonly nCpuMoe: number
+  readonly savedMiB: number
+  readonly fix: WarningFix
+}
+
+export interface LiveContext {
+  readonly snapshot: Omit<Snapshot, 'warnings'>
+  readonly settings: Pick<AppSettings, 'vramHeadroomMiB' | 'gpuTemperatureWarnC'>
+  readonly now: number
+  readonly platform: LintPlatform
+  readonly thresholds: LiveThresholds
+  /** This profile's recent median generation rate (finished requests, else live samples); null until known. */
+  readonly baselineTokensPerSecond: number | null
+  /** Epoch ms the server was last seen generating. */
+  readonly lastGeneratingAt: number | null
+  readonly vramSuggestion: (freeMiB: number) => VramSuggestion | null
+  /** llama-server's shared (system) GPU memory now and its baseline after the load; null where not measured (everywhere but Windows PDH). */
+  readonly sharedGpu: { readonly baselineMiB: number | null; readonly currentMiB: number | null }
+  /** The lint fix that matches a failure (a rejected flag), if any. */
+  readonly fixForFailure: (kind: FailureKind | null) => WarningFix | null
+}
+
+export interface LiveEvaluation {
+  readonly active: Observation
+  /** The message (and fix) for now; kept from the last active sample otherwise. */
+  readonly message?: string
+  readonly fix?: WarningFix | null
+}
+
+export interface LiveRule {
+  readonly id: string
+  readonly level: WarningLevel
+  readonly summary: string
+  readonly hysteresis: HysteresisConfig
+  /** `raised`: whether it is raised now (the clear threshold may differ from the raise threshold). */
+  readonly evaluate: (ctx: LiveContext, raised: boolean) => LiveEvaluation
+}
+
+const THERMAL_REASONS = new Set(['hw_slowdown', 'sw_thermal_slowdown', 'hw_thermal_slowdown', 'hw_power_brake_slowdown'])
+
+function gpuDevices(ctx: LiveContext): readonly GpuDevice[] | null {
+  const gpu = ctx.snapshot.gpu
+  return gpu && gpu.available && !gpu.stale ? gpu.devices : null
+}
+
+/** The device with the least free VRAM. */
+export function tightestDevice(devices: readonly GpuDevice[]): { device: GpuDevice; freeMiB: number } | null {
+  let best: { device: GpuDevice; freeMiB: number } | null = null
+  for (const d of devices) if (d.memoryFreeMiB !== null && (best === null || d.memoryFreeMiB < best.freeMiB)) best = { device: d, freeMiB: d.memoryFreeMiB }
+  return best
+}
+
+const ready = (ctx: LiveContext): boolean => ctx.snapshot.server.state === 'ready'
+
+function heavyApps(ctx: LiveContext): string[] {
+  return (ctx.snapshot.cpu?.heavyApps ?? []).filter((a) => a.cpuPct === null || a.cpuPct >= ctx.thresholds.heavyAppMinCpuPct).map((a) => (a.cpuPct === null ? a.name : `${a.name} (${Math.round(a.cpuPct)}% CPU)`))
+}
+
+function throttling(devices: readonly GpuDevice[] | null): string[] {
+  return [...new Set((devices ?? []).flatMap((d) => (d.throttleReasons ?? []).filter((r) => THERMAL_REASONS.has(r))))]
+}
+
+function hottest(devices: readonly GpuDevice[] | null): number | null {
+  const temps = (devices ?? []).map((d) => d.temperatureC).filter((t): t is number => t !== null)
+  return temps.length > 0 ? Math.max(...temps) : null
+}
+
+/** The likeliest reason generation is slow, from what is measured now. */
+export function likelyCause(ctx: LiveContext): string {
+  const causes: string[] = []
+  const apps = heavyApps(ctx)
+  if (apps.length > 0) causes.push(`CPU-heavy apps: ${apps.join(', ')}`)
+  const devices = gpuDevices(ctx)
+  const tight = devices ? tightestDevice(devices) : null
+  if (tight && tight.freeMiB < ctx.settings.vramHeadroomMiB) causes.push(`low free VRAM (${Math.round(tight.freeMiB)} MiB${ctx.platform === 'win32' ? ': sysmem fallback' : ''})`)
+  const reasons = throttling(devices)
+  if (reasons.length > 0) causes.push(`GPU throttling (${reasons.join(', ')})`)
+  const temp = hottest(devices)
+  if (temp !== null && temp >= ctx.settings.gpuTemperatureWarnC) causes.push(`a hot GPU (${temp} °C)`)
+  const cpu = ctx.snapshot.cpu
+  if (causes.length === 0 && cpu?.systemPct != null && cpu.systemPct >= 90) {
+    const top = cpu.topProcesses.slice(0, 3).map((p) => `${p.name} ${Math.round(p.cpuPct)}%`)
+    causes.push(`the CPU is ${Math.round(cpu.systemPct)}% busy${top.length > 0 ? ` (${top.join(', ')})` : ''}`)
+  }
+  const used = ctx.snapshot.generation?.contextUsed
+  if (causes.length === 0 && used != null && used > 0) causes.push(`a longer context (${used} tokens in use): attention slows as it grows`)
+  return causes.length > 0 ? causes.join('; ') : 'nothing measured explains it'
+}
+
+const fmt = (n: number): string => (n >= 100 ? String(Math.round(n)) : n.toFixed(1))
+
+export const LIVE_RULES: readonly LiveRule[] = [
+  {
+    id: 'live.vram-low',
+    level: 'warn',
+    summary: 'free VRAM under the headroom (default 1.5 GB)',
+    hysteresis: { raiseAfter: 3, clearAfter: 5 },
+    evaluate: (ctx, raised) => {
+      if (!ready(ctx)) return { active: false }
+      const devices = gpuDevices(ctx)
+      const tight = devices ? tightestDevice(devices) : null
+      if (!tight) return { active: null }
+      const limit = ctx.settings.vramHeadroomMiB + (raised ? ctx.thresholds.vramClearBandMiB : 0)
+      if (tight.freeMiB >= limit) return { active: false }
+      const suggestion = ctx.vramSuggestion(tight.freeMiB)
+      const why =
+        ctx.platform === 'win32'
+          ? 'On Windows the NVIDIA driver then spills into system RAM (sysmem fallback) instead of failing: seed 000 fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it.'
+          : 'A longer context or a second request may then run out of GPU memory.'
+      const fit = suggestion ? ` The fit suggests --n-cpu-moe ${suggestion.nCpuMoe} (about ${Math.round(suggestion.savedMiB)} MiB less on the GPU); fewer experts on the GPU was even faster in seed 000.` : ''
+      return { active: true, message: `Free VRAM on GPU ${tight.device.index} is ${Math.round(tight.freeMiB)} MiB, under the ${ctx.settings.vramHeadroomMiB} MiB headroom. ${why}${fit}`, fix: suggestion?.fix ?? null }
+    },
+  },
+  {
+    id: 'live.heavy-apps',
+    level: 'warn',
+    summary: 'CPU-heavy apps running while the server generates',
+    hysteresis: { raiseAfter: 2, clearAfter: 3 },
+    evaluate: (ctx) => {
+      if (!ctx.snapshot.cpu) return { active: null }
+      const generating = ctx.lastGeneratingAt !== null && ctx.now - ctx.lastGeneratingAt <= ctx.thresholds.recentGenerationMs
+      const apps = heavyApps(ctx)
+      if (!generating || apps.length === 0) return { active: false }
+      return {
+        active: true,
+        message: `${apps.join(', ')} ${apps.length === 1 ? 'is' : 'are'} running while llama-server generates. With experts on the CPU the CPU is the bottleneck: closing Discord and heavy browser tabs took seed 000 from ~6 to ~18 tok/s.`,
+        fix: null,
+      }
+    },
+  },
+  {
+    id: 'live.speed-drop',
+    level: 'warn',
+    summary: "generation below 60% of this profile's recent median for 10 s",
+    hysteresis: { raiseAfter: 5, raiseAfterMs: 10_000, clearAfter: 3 },
+    evaluate: (ctx, raised) => {
+      const gen = ctx.snapshot.generation
+      if (!ready(ctx) || !gen || !gen.active) return { active: false }
+      const tps = gen.tokensPerSecond
+      const base = ctx.baselineTokensPerSecond
+      if (tps === null || base === null || base <= 0) return { active: null }
+      const ratio = raised ? ctx.thresholds.speedRecoverRatio : ctx.thresholds.speedDropRatio
+      if (tps >= ratio * base) return { active: false }
+      return {
+        active: true,
+        message: `Generation is at ${fmt(tps)} tok/s, ${Math.round((tps / base) * 100)}% of this profile's recent median (${fmt(base)} tok/s). Likely cause: ${likelyCause(ctx)}.`,
+        fix: null,
+      }
+    },
+  },
+  {
+    id: 'live.gpu-throttle',
+    level: 'warn',
+    summary: 'the GPU is slowing itself down (thermal or power-brake clock events)',
+    hysteresis: { raiseAfter: 3, clearAfter: 5 },
+    evaluate: (ctx) => {
+      const devices = gpuDevices(ctx)
+      if (!devices) return { active: null }
+      const reasons = throttling(devices)
+      if (reasons.length === 0) return { active: false }
+      return { active: true, message: `The GPU is throttling (${reasons.join(', ')}): clocks are lowered to protect it. Improve cooling or airflow, or lower the power limit deliberately.`, fix: null }
+    },
+  },
+  {
+    id: 'live.gpu-hot',
+    level: 'warn',
+    summary: 'GPU temperature above the threshold (default 85 °C)',
+    hysteresis: { raiseAfter: 3, clearAfter: 5 },
+    evaluate: (ctx, raised) => {
+      const temp = hottest(gpuDevices(ctx))
+      if (temp === null) return { active: null }
+      const limit = ctx.settings.gpuTemperatureWarnC - (raised ? ctx.thresholds.temperatureClearBandC : 0)
+      if (temp < limit) return { active: false }
+      return { active: true, message: `The GPU is at ${temp} °C (warning at ${ctx.settings.gpuTemperatureWarnC} °C); it will throttle soon. Seed 000's laptop ran at 59 °C and never throttled.`, fix: null }
+    },
+  },
+  {
+    id: 'live.server-failed',
+    level: 'error',
+    summary: 'a start that failed, or a crash loop (with the diagnosis)',
+    hysteresis: { raiseAfter: 1, clearAfter: 1, minRaiseIntervalMs: 0 },
+    evaluate: (ctx) => {
+      const s = ctx.snapshot.server
+      if (s.state !== 'errored' && s.state !== 'crashloop') return { active: false }
+      const exit = s.lastExit
+      const head = s.state === 'crashloop' ? `llama-server crashed ${s.restarts + 1} times in a row; Llama Tray stopped restarting it` : 'llama-server failed to start'
+      const reason = exit?.reason ? `: ${exit.reason}` : ''
+      const hint = exit?.hint ? ` ${exit.hint}` : ''
+      return { active: true, message: `${head}${reason}.${hint}`, fix: ctx.fixForFailure(exit?.kind ?? null) }
+    },
+  },
+  {
+    id: 'live.server-restarting',
+    level: 'warn',
+    summary: 'the server exited unexpectedly and is being restarted',
+    hysteresis: { raiseAfter: 1, clearAfter: 1, minRaiseIntervalMs: 0 },
+    evaluate: (ctx) => {
+      const s = ctx.snapshot.server
+      if (s.state === 'starting' || s.state === 'loading') return { active: null }
+      if (s.state !== 'backoff') return { active: false }
+      const wait = s.restartAt !== null ? ` in ${Math.max(0, Math.round((s.restartAt - ctx.now) / 1000))} s` : ''
+      return { active: true, message: `llama-server exited unexpectedly${s.lastExit?.reason ? ` (${s.lastExit.reason})` : ''}; restarting${wait} (restart ${s.restarts + 1}).`, fix: null }
+    },
+  },
+  {
+    id: 'live.sysmem-fallback',
+    level: 'error',
+    summary: "Windows: llama-server's shared (system) GPU memory growing while dedicated VRAM is nearly full",
+    hysteresis: { raiseAfter: 3, clearAfter: 5 },
+    evaluate: (ctx) => {
+      if (ctx.platform !== 'win32' || !ready(ctx)) return { active: null }
+      const { baselineMiB, currentMiB } = ctx.sharedGpu
+      const devices = gpuDevices(ctx)
+      const tight = devices ? tightestDevice(devices) : null
+      if (baselineMiB === null || currentMiB === null || !tight) return { active: null }
+      const grown = currentMiB - baselineMiB
+      if (tight.freeMiB >= ctx.thresholds.sysmemFreeMiB || grown <= ctx.thresholds.sysmemGrowthMiB) return { active: false }
+      const suggestion = ctx.vramSuggestion(tight.freeMiB)
+      return {
+        active: true,
+        message: `Sysmem fallback is happening: VRAM is full (${Math.round(tight.freeMiB)} MiB free) and llama-server now holds ${Math.round(grown)} MiB more shared (system) GPU memory than after loading. Generation slows to a crawl (seed 000: ~7 tok/s). ${suggestion ? `Use --n-cpu-moe ${suggestion.nCpuMoe}, or ` : 'Move more experts to the CPU, or '}set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback" for llama-server.exe.`,
+        fix: suggestion?.fix ?? null,
+      }
+    },
+  },
+]

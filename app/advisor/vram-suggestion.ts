@@ -1,0 +1,36 @@
+import { estimateLaunch } from '../fit/estimate'
+import { gpuBytes, searchNCpuMoe } from '../fit/fit-report'
+import { expertLayers, type GgufModel } from '../fit/gguf-model'
+import { parseLlamaArgs } from '../fit/llama-args'
+import type { LaunchSettings } from '../fit/launch-settings'
+import { F } from './flag-names'
+import type { VramSuggestion } from './live-rules'
+
+const MIB = 1024 * 1024
+
+/**
+ * The smallest --n-cpu-moe above the current one whose estimated GPU total is
+ * lower by what the headroom lacks (the fit's search with a budget of "now
+ * minus the deficit"). Null when the model has no experts, all are on the CPU
+ * already, the arguments cannot be read, or even all experts on the CPU would not do.
+ */
+export function suggestNCpuMoe(model: GgufModel, draft: GgufModel | null, args: readonly string[], freeMiB: number, headroomMiB: number): VramSuggestion | null {
+  if (expertLayers(model).length === 0) return null
+  let settings: LaunchSettings
+  try {
+    settings = parseLlamaArgs(args).settings
+  } catch {
+    return null // a fork-only cache type the estimator does not know
+  }
+  if (settings.cpuMoe || settings.overrideTensors.length > 0) return null
+  const current = gpuBytes(estimateLaunch(model, draft, settings))
+  const budget = current - (headroomMiB - freeMiB) * MIB
+  const { chosen } = searchNCpuMoe(model, draft, settings, budget)
+  if (chosen === null || chosen <= settings.nCpuMoe) return null
+  const after = gpuBytes(estimateLaunch(model, draft, { ...settings, nCpuMoe: chosen }))
+  return {
+    nCpuMoe: chosen,
+    savedMiB: (current - after) / MIB,
+    fix: { label: `Move more experts to the CPU (--n-cpu-moe ${chosen})`, removeArgs: [...F.nCpuMoe], addArgs: ['--n-cpu-moe', String(chosen)] },
+  }
+}
