@@ -4,7 +4,10 @@ import { gpuCommand } from './gpu'
 import { profilesCommand } from './profiles'
 import { runCommand } from './run'
 import { fitCommand } from './fit'
+import { benchCommand } from './bench'
+import { compareCommand } from './compare'
+import { tuneCommand } from './tune'
 import { lintCommand } from './lint'
 
 /** Every CLI command, in the order the usage text lists them. Add new commands here. */
-export const COMMANDS: readonly CliCommand[] = [runCommand, profilesCommand, enginesCommand, gpuCommand, fitCommand, lintCommand]
+export const COMMANDS: readonly CliCommand[] = [runCommand, profilesCommand, enginesCommand, gpuCommand, fitCommand, lintCommand, benchCommand, compareCommand, tuneCommand]

@@ -1,0 +1,83 @@
+import type { LaunchSpec } from '../contract/commands'
+import type { ServerStatus } from '../contract/server-state'
+import type { LlamaTrayCore } from '../core/llama-tray-core'
+import { hasProcess } from '../supervisor/transitions'
+
+/** A bench, compare or tune was cancelled through its AbortSignal. */
+export class BenchCancelledError extends Error {
+  constructor(message = 'cancelled') {
+    super(message)
+    this.name = 'BenchCancelledError'
+  }
+}
+
+/** A server that failed to start for a bench (the reason is the supervisor's diagnosis). */
+export class BenchStartError extends Error {
+  constructor(
+    message: string,
+    readonly status: ServerStatus,
+  ) {
+    super(message)
+    this.name = 'BenchStartError'
+  }
+}
+
+export function throwIfCancelled(signal: AbortSignal): void {
+  if (signal.aborted) throw new BenchCancelledError()
+}
+
+/** What ran before a bench: restored afterwards, whether it succeeded, failed or was cancelled. */
+export interface ServerState {
+  /** The spec that was running (or restarting), or null when nothing ran. */
+  readonly spec: LaunchSpec | null
+  readonly profileId: string | null
+}
+
+export function captureServerState(core: LlamaTrayCore): ServerState {
+  const status = core.supervisor.getStatus()
+  const running = hasProcess(status.state) || status.state === 'backoff'
+  return { spec: running ? core.supervisor.getLaunchSpec() : null, profileId: running ? status.profileId : null }
+}
+
+/**
+ * Puts the server back as it was: the spec that ran before runs again (nothing
+ * happens when it still runs), or what the bench started is stopped. An
+ * earlier errored state is left alone so its reason stays visible.
+ */
+export async function restoreServerState(core: LlamaTrayCore, before: ServerState): Promise<ServerStatus> {
+  if (before.spec) return core.startSpec(before.spec)
+  const now = core.supervisor.getStatus()
+  if (hasProcess(now.state) || now.state === 'backoff') return core.supervisor.stop()
+  return now
+}
+
+/**
+ * Starts (or keeps, when the same spec already runs) a server and waits until
+ * it is ready. A cancel while it loads stops it; a failed start throws with the
+ * supervisor's diagnosis.
+ */
+export async function startForBench(core: LlamaTrayCore, spec: LaunchSpec, signal: AbortSignal): Promise<{ status: ServerStatus; reused: boolean; loadMs: number }> {
+  throwIfCancelled(signal)
+  const before = core.supervisor.getStatus()
+  const reused = before.state === 'ready' && JSON.stringify(core.supervisor.getLaunchSpec()) === JSON.stringify(spec)
+  const onAbort = (): void => void core.supervisor.stop()
+  signal.addEventListener('abort', onAbort, { once: true })
+  const t0 = performance.now()
+  try {
+    const status = await core.startSpec(spec)
+    throwIfCancelled(signal)
+    if (status.state !== 'ready') {
+      const exit = status.lastExit
+      throw new BenchStartError(`${spec.profileId}: llama-server did not start (${exit?.reason ?? status.state})${exit?.hint ? ` — ${exit.hint}` : ''}`, status)
+    }
+    return { status, reused, loadMs: performance.now() - t0 }
+  } finally {
+    signal.removeEventListener('abort', onAbort)
+  }
+}
+
+/** Stops the server (not cancellable: it is part of leaving things clean). */
+export async function stopServer(core: LlamaTrayCore): Promise<void> {
+  const s = core.supervisor.getStatus()
+  if (hasProcess(s.state) || s.state === 'backoff') await core.supervisor.stop()
+}

@@ -1,0 +1,51 @@
+import type { LaunchSpec } from '../contract/commands'
+import type { BenchTarget } from '../contract/bench'
+import type { EngineInfo } from '../profiles/engine-detect'
+import { profileToLaunchSpec } from '../profiles/launch-spec'
+import { baseName } from '../profiles/profile-id'
+import { assertLaunchable, resolveProfileLaunch } from '../profiles/resolve-launch'
+import type { Profile } from '../profiles/schema'
+import { findFlagValue } from '../supervisor/launch-args'
+
+/** A profile (or a tune variant of one) ready to launch and describe. */
+export interface PreparedTarget {
+  readonly profile: Profile
+  readonly engine: EngineInfo
+  readonly spec: LaunchSpec
+  readonly target: BenchTarget
+}
+
+function describe(profile: Profile, engine: EngineInfo, spec: LaunchSpec, label: string): BenchTarget {
+  const args = spec.args
+  const k = findFlagValue(args, ['-ctk', '--cache-type-k']) ?? 'f16'
+  const v = findFlagValue(args, ['-ctv', '--cache-type-v']) ?? 'f16'
+  const ncmoe = findFlagValue(args, ['-ncmoe', '--n-cpu-moe'])
+  const model = findFlagValue(args, ['-m', '--model'])
+  const draft = findFlagValue(args, ['-md', '--model-draft'])
+  const spec_ = findFlagValue(args, ['--spec-type'])
+  return {
+    profileId: profile.id,
+    profileName: profile.name,
+    label,
+    exe: spec.exe,
+    args: [...args],
+    engine: engine.kind,
+    model: model ? baseName(model) : null,
+    draftModel: draft ? baseName(draft) : spec_ && spec_ !== 'none' ? spec_ : null,
+    kvCache: `${k}/${v}`,
+    nCpuMoe: ncmoe !== null && /^\d+$/.test(ncmoe) ? Number(ncmoe) : null,
+  }
+}
+
+/** A stored profile by id or name, checked against what its binary accepts (throws ProfileLaunchError). */
+export async function prepareProfile(home: string, idOrName: string): Promise<PreparedTarget> {
+  const resolved = await resolveProfileLaunch(home, idOrName)
+  const spec = assertLaunchable(resolved)
+  return { profile: resolved.profile, engine: resolved.engine, spec, target: describe(resolved.profile, resolved.engine, spec, resolved.profile.name) }
+}
+
+/** A changed copy of a prepared profile (a tune setting), launched under the same profile id. */
+export function prepareVariant(base: PreparedTarget, profile: Profile, label: string): PreparedTarget {
+  const spec = profileToLaunchSpec(profile, base.engine)
+  return { profile, engine: base.engine, spec, target: describe(profile, base.engine, spec, label) }
+}

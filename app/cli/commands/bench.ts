@@ -1,0 +1,47 @@
+import { benchProfile } from '../../bench/compare'
+import { runBenchCli, type OutputFormat } from '../../bench/cli-run'
+import { UsageError } from '../cli-error'
+import type { CliCommand } from '../command'
+import { parseOptions } from '../parse-options'
+
+/** Options shared by bench, compare and tune. */
+export const BENCH_OPTIONS = {
+  runs: { type: 'string' },
+  tokens: { type: 'string' },
+  json: { type: 'boolean' },
+  markdown: { type: 'boolean' },
+  csv: { type: 'boolean' },
+} as const
+
+export function wholeNumber(name: string, text: string | undefined, fallback: number, max: number): number {
+  if (text === undefined) return fallback
+  const n = Number(text)
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`--${name} needs a whole number from 1 to ${max}, got "${text}"`)
+  return n
+}
+
+export function outputFormat(values: { json?: boolean; markdown?: boolean; csv?: boolean }): OutputFormat {
+  const chosen = (['json', 'markdown', 'csv'] as const).filter((f) => values[f])
+  if (chosen.length > 1) throw new UsageError(`choose one output format, not ${chosen.map((f) => `--${f}`).join(' and ')}`)
+  return chosen[0] ?? 'text'
+}
+
+export function parseBenchArgs(args: readonly string[]): { profile: string; runs: number; tokens: number; format: OutputFormat } {
+  const { values, positionals } = parseOptions(args, BENCH_OPTIONS, true)
+  if (positionals.length !== 1) throw new UsageError('bench needs exactly one profile (id or name)')
+  return { profile: positionals[0] as string, runs: wholeNumber('runs', values.runs, 3, 1000), tokens: wholeNumber('tokens', values.tokens, 256, 100_000), format: outputFormat(values) }
+}
+
+export const benchCommand: CliCommand = {
+  name: 'bench',
+  summary: 'benchmark a profile: prompt and generation tok/s, draft acceptance, VRAM, on a fixed prompt set',
+  usage: `  llama-tray bench <profile> [--runs N] [--tokens N] [--json | --markdown | --csv]
+    Starts the profile's llama-server, warms it up, then runs a narrative and a code prompt N times each
+    (default 3) generating --tokens tokens (default 256; ignore_eos, fixed seed, no prompt cache).
+    Figures are the server's own timings; runs disturbed by a busy heavy app or GPU throttling are flagged.
+    The result is stored in <home>/bench/. Ctrl+C cancels and leaves no server behind.`,
+  run: async (args, io) => {
+    const o = parseBenchArgs(args)
+    return runBenchCli(io, { format: o.format }, (deps) => benchProfile(deps, o.profile, { runs: o.runs, tokens: o.tokens }))
+  },
+}
