@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { createLiveAdvisor } from '../app/advisor/live-advisor'
 import { LlamaTrayCore } from '../app/core/llama-tray-core'
 import { loadHeavyAppList } from '../app/telemetry/cpu/heavy-apps'
 import { TelemetryService } from '../app/telemetry/telemetry-service'
@@ -14,6 +15,7 @@ startShell({
     const heavy = loadHeavyAppList(join(home, 'heavy-apps.json'))
     if (heavy.problem) log.warn(heavy.problem)
     const telemetry = new TelemetryService({ intervalMs: bootSettings.pollIntervalMs, heavyApps: heavy.list })
-    return LlamaTrayCore.create({ home, telemetry, chooseFile, openPath })
+    const advisor = createLiveAdvisor({ home })
+    return LlamaTrayCore.create({ home, telemetry, chooseFile, openPath, warnings: advisor.warnings, applyWarningFix: advisor.applyWarningFix })
   },
 })
