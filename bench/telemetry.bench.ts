@@ -8,7 +8,7 @@ import { SMI_FIELDS } from '../app/telemetry/gpu/smi-fields'
 import { measureNodeNvidiaSmi, measureNvml, measureSmiOneShot, measureSmiStream } from '../app/telemetry/measure/gpu-cost'
 import { findFreePort } from '../app/supervisor/free-port'
 import { probeHealth } from '../app/supervisor/health'
-import { TelemetryService } from '../app/telemetry/telemetry-service'
+import { TelemetryService, type TelemetryOptions } from '../app/telemetry/telemetry-service'
 import { median, type BenchRow } from './bench-row'
 
 // Resolved from the working directory (npm run bench runs at the repository root): this file is bundled into out/bench.
@@ -76,7 +76,14 @@ function generate(port: number, nPredict: number): Promise<number> {
  * (GPU at 1 Hz through the fake nvidia-smi, CPU, RAM, the server's own CPU and
  * RSS, process scan every 5 s) and off, alternating. Goal: ratio ≥ 0.98.
  */
-export async function benchTelemetryOverhead(bin: string, model: string, rounds = 5, nPredict = 400): Promise<BenchRow[]> {
+export async function benchTelemetryOverhead(
+  bin: string,
+  model: string,
+  rounds = 5,
+  nPredict = 400,
+  telemetry?: TelemetryOptions,
+  label = 'GPU through the fake nvidia-smi',
+): Promise<BenchRow[]> {
   const port = await findFreePort()
   const child = spawn(bin, ['-m', model, '-c', '4096', '-np', '1', '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' })
   const exited = new Promise((r) => child.once('exit', r))
@@ -96,7 +103,7 @@ export async function benchTelemetryOverhead(bin: string, model: string, rounds 
           off.push(await generate(port, nPredict))
           continue
         }
-        const service = new TelemetryService({ gpuBackend: 'nvidia-smi', intervalMs: 1000, scanIntervalMs: 5000, gpu: { smiExe: fakeSmi, env } })
+        const service = new TelemetryService(telemetry ?? { gpuBackend: 'nvidia-smi', intervalMs: 1000, scanIntervalMs: 5000, gpu: { smiExe: fakeSmi, env } })
         service.setServerPid(child.pid ?? null)
         await service.start()
         try {
@@ -113,7 +120,7 @@ export async function benchTelemetryOverhead(bin: string, model: string, rounds 
   const base = median(off)
   const ours = median(on)
   return [
-    { group: 'telemetry', name: `generation with telemetry on (${nPredict} tokens, median of ${rounds})`, value: ours, unit: 'tok/s', baseline: base, baselineName: 'telemetry off' },
-    { group: 'telemetry', name: 'generation ratio telemetry on/off (goal ≥ 0.98)', value: ours / base, unit: 'ratio' },
+    { group: 'telemetry', name: `generation with telemetry on, ${label} (${nPredict} tokens, median of ${rounds})`, value: ours, unit: 'tok/s', baseline: base, baselineName: 'telemetry off' },
+    { group: 'telemetry', name: `generation ratio telemetry on/off, ${label} (goal ≥ 0.98)`, value: ours / base, unit: 'ratio' },
   ]
 }
