@@ -62,6 +62,7 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
 
     const started = await core.handlers['server:start'](imported.value.id)
     expect(started.ok && started.value.state).toBe('ready')
+    expect(changes).toEqual([1, 1]) // the switch changed the active profile
     const port = core.supervisor.getStatus().port as number
     const timings = await complete(port, 64)
     await waitUntil(() => core.snapshot().generation?.last?.predictedTokens === 64, 5000, 'the request in the snapshot')

@@ -8,6 +8,7 @@ import type { Snapshot } from '../contract/snapshot'
 import type { Warning } from '../contract/warnings'
 import { Listeners } from '../lib/listeners'
 import { GenerationTracker, ProfileRollingStore, resolveApiKey, serverUrl } from '../metrics'
+import { ProfileStore } from '../profiles/store'
 import { switchProfile } from '../profiles/switch-profile'
 import { SettingsStore } from '../settings/settings-store'
 import { buildSnapshot } from '../snapshot/build-snapshot'
@@ -137,6 +138,8 @@ export class LlamaTrayCore {
 
   private async startProfile(profileId: string): Promise<Result<ServerStatus>> {
     const result = await switchProfile(this.supervisor, this.options.home, profileId, { waitForGpuRelease: () => this.waitForGpuRelease() })
+    // The active profile may have changed: views list it.
+    this.events.emit('profiles:changed', storeSummary(await ProfileStore.open(this.options.home)))
     if (result.ok) return { ok: true, value: result.status }
     const problems = result.problems.map((p) => `${p.flag}: ${p.message}`).join('; ')
     return { ok: false, error: problems ? `${result.reason}: ${problems}` : result.reason }
