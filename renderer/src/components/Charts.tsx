@@ -47,7 +47,9 @@ export function Charts(): React.JSX.Element {
       ctx.stroke()
       ctx.fillStyle = '#f85149'
       ctx.font = `${11 * devicePixelRatio}px system-ui, sans-serif`
-      ctx.fillText(`headroom ${(headroomMiB / 1024).toFixed(1)} GiB`, u.bbox.left + 4 * devicePixelRatio, y - 4 * devicePixelRatio)
+      const label = `headroom ${(headroomMiB / 1024).toFixed(1)} GiB`
+      ctx.textAlign = 'right'
+      ctx.fillText(label, u.bbox.left + u.bbox.width - 4 * devicePixelRatio, y - 4 * devicePixelRatio)
       ctx.restore()
     },
     [headroomMiB],
@@ -56,8 +58,8 @@ export function Charts(): React.JSX.Element {
     <section className="charts" aria-label="Live charts">
       <UPlotChart testId="chart-tokens" title="Generation (tok/s)" history={histories.tokens} series={TOKENS} />
       <UPlotChart testId="chart-vram" title="VRAM (GiB)" history={histories.vram} series={VRAM} draw={drawHeadroom} />
-      <UPlotChart testId="chart-cpu" title="CPU (% of the machine)" history={histories.cpu} series={CPU} range={PERCENT} />
-      <UPlotChart testId="chart-gpu" title="GPU temperature and power" history={histories.gpu} series={GPU} />
+      <UPlotChart testId="chart-cpu" title="CPU (% of the whole machine)" history={histories.cpu} series={CPU} range={PERCENT} />
+      <UPlotChart testId="chart-gpu" title="GPU temperature (°C) and power (W)" history={histories.gpu} series={GPU} />
       <GpuNote />
     </section>
   )

@@ -25,7 +25,14 @@ export interface ChartProps {
   readonly testId: string
 }
 
-const HEIGHT = 130
+const HEIGHT = 150
+
+/** One-line clock labels (uPlot's default adds a date line that the small charts cannot afford). */
+function clockLabel(sec: number): string {
+  const d = new Date(sec * 1000)
+  const hm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`
+  return d.getSeconds() ? `${hm}:${String(d.getSeconds()).padStart(2, '0')}` : hm
+}
 
 function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888'
@@ -58,15 +65,15 @@ export function UPlotChart({ title, history, series, range, draw, testId }: Char
         ...Object.fromEntries(scales.map((k, i) => [k, { range: (_u: uPlot, _min: number, max: number): uPlot.Range.MinMax => (i === 0 && range ? [range[0], range[1]] : [0, max > 0 ? max * 1.1 : 1]) }])),
       },
       axes: [
-        { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor } },
+        { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor }, size: 28, values: (_u: uPlot, vals: number[]) => vals.map(clockLabel) },
         ...scales.map((k, i) => ({
           scale: k,
           side: i === 0 ? 3 : 1,
           stroke: axisColor,
           grid: { show: i === 0, stroke: gridColor, width: 1 },
           ticks: { stroke: gridColor },
-          size: 44,
-          values: (_u: uPlot, vals: number[]) => vals.map((v) => `${+v.toFixed(1)}${series.find((s) => (s.scale ?? 'y') === k)?.unit ?? ''}`),
+          size: 36,
+          values: (_u: uPlot, vals: number[]) => vals.map((v) => String(+v.toFixed(1))),
         })),
       ],
       series: [

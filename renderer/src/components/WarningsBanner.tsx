@@ -27,8 +27,8 @@ function WarningItem({ warning, onResult }: { readonly warning: Warning; readonl
       <span className="warning-message">{warning.message}</span>
       {fix && (
         <span className="warning-fix">
-          <code title="the change this fix makes">
-            {fix.removeArgs.map((a) => `−${a}`).join(' ')} {fix.addArgs.map((a) => `+${a}`).join(' ')}
+          <code title={`removes ${fix.removeArgs.join(' ') || 'nothing'}, adds ${fix.addArgs.join(' ') || 'nothing'}`}>
+            {fix.addArgs.length > 0 ? fix.addArgs.join(' ') : `remove ${fix.removeArgs.join(' ')}`}
           </code>
           <button type="button" onClick={() => void apply()} disabled={busy} data-testid="warning-fix">
             {busy ? 'Applying…' : fix.label}

@@ -1,0 +1,21 @@
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+const REPO = resolve(import.meta.dirname, '..', '..')
+
+/**
+ * Builds the renderer into outDir with Vite (a child process, so tests and the
+ * bench do not load Vite themselves) and returns outDir.
+ */
+export async function buildRenderer(outDir: string): Promise<string> {
+  const vite = join(REPO, 'node_modules', 'vite', 'bin', 'vite.js')
+  const config = join(REPO, 'test', 'e2e', 'vite.renderer.config.mts')
+  const child = spawn(process.execPath, [vite, 'build', '--config', config, '--outDir', outDir, '--emptyOutDir'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (output += c))
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (output += c))
+  const code = await new Promise<number | null>((r) => child.on('close', r))
+  if (code !== 0 || !existsSync(join(outDir, 'index.html'))) throw new Error(`the renderer build failed (exit ${code}):\n${output}`)
+  return outDir
+}

@@ -1,0 +1,38 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { LlamaTrayCore, type CoreOptions } from '../../app/core/llama-tray-core'
+import { bridgeCore } from './bridge'
+
+export interface DashboardSession {
+  readonly core: LlamaTrayCore
+  readonly page: Page
+  readonly home: string
+  /** Stops every server the core started, closes the page, removes the home folder. */
+  close(): Promise<void>
+}
+
+/** A real core in a fresh home folder, and a page of the built dashboard bridged to it. */
+export async function openDashboard(browser: Browser, url: string, options: Omit<CoreOptions, 'home'>, viewport = { width: 1100, height: 820 }): Promise<DashboardSession> {
+  const home = mkdtempSync(join(tmpdir(), 'llama-tray-e2e-'))
+  const core = await LlamaTrayCore.create({ home, ...options })
+  const context = await browser.newContext({ viewport, colorScheme: 'light' })
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  const unbridge = await bridgeCore(page, core)
+  await page.goto(url)
+  return {
+    core,
+    page,
+    home,
+    close: async () => {
+      unbridge()
+      await core.dispose()
+      await context.close()
+      rmSync(home, { recursive: true, force: true })
+      if (errors.length) throw new Error(`errors in the page: ${errors.join('; ')}`)
+    },
+  }
+}

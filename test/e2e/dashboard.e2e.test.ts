@@ -1,0 +1,182 @@
+import { mkdirSync } from 'node:fs'
+import { request, type ClientRequest } from 'node:http'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { formatCommandLine } from '../../app/lib/command-line'
+import { TelemetryService } from '../../app/telemetry/telemetry-service'
+import { llamaServerBin } from '../helpers/llama-server-bin'
+import { model, REPO_ROOT } from '../helpers/paths'
+import { isRunning } from '../helpers/processes'
+import { launchChromium } from './browser'
+import { buildRenderer } from './build-renderer'
+import { openDashboard, type DashboardSession } from './dashboard-session'
+import { fakeVramTelemetry } from './fake-vram-telemetry'
+import { serveFolder, type StaticServer } from './static-server'
+import { LOW_VRAM_WARNING, vramAdvisor } from './vram-advisor'
+
+// End to end: the built renderer in Debian's Chromium, window.llamaTray bridged
+// to a real LlamaTrayCore, which runs the real llama-server on the tiny models.
+// On this shared 2-core machine the tiny model may generate at only a few
+// tok/s, hence the generous timeouts.
+
+const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots')
+let bin: string
+let browser: Browser
+let site: StaticServer
+const sessions: DashboardSession[] = []
+const pids = new Set<number>()
+
+beforeAll(async () => {
+  bin = llamaServerBin()
+  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer')))
+  browser = await launchChromium()
+  mkdirSync(SCREENSHOTS, { recursive: true })
+}, 300_000)
+
+afterEach(async () => {
+  for (const s of sessions.splice(0)) await s.close()
+  for (const pid of pids) expect(isRunning(pid), `llama-server ${pid} left running`).toBe(false)
+  pids.clear()
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await site?.close()
+})
+
+async function open(options: Parameters<typeof openDashboard>[2]): Promise<DashboardSession> {
+  const s = await openDashboard(browser, site.url, options)
+  sessions.push(s)
+  s.core.on('server:state-changed', (st) => st.pid && pids.add(st.pid))
+  return s
+}
+
+const cmd = (...args: string[]): string => formatCommandLine([bin, ...args])
+
+/** An outside client generating on the server (as a chat UI would); abort() hangs up. */
+function generate(port: number, nPredict: number): { done: Promise<unknown>; abort: () => void } {
+  let req: ClientRequest | null = null
+  const done = new Promise((resolve, reject) => {
+    req = request({ host: '127.0.0.1', port, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8').on('data', (c: string) => (text += c))
+      res.on('end', () => resolve(JSON.parse(text)))
+    })
+    req.on('error', reject)
+    req.end(JSON.stringify({ prompt: 'Once upon a time', n_predict: nPredict, ignore_eos: true }))
+  })
+  done.catch(() => undefined)
+  return { done, abort: () => req?.destroy() }
+}
+
+async function state(page: Page, expected: string, timeout = 120_000): Promise<void> {
+  await page.getByTestId('server-state').and(page.locator(`[data-state="${expected}"]`)).waitFor({ timeout })
+}
+
+async function rate(page: Page): Promise<number> {
+  return Number(await page.getByTestId('live-rate').locator('.value').textContent())
+}
+
+describe('dashboard in Chromium over the real core and llama-server', () => {
+  it('starts an imported profile from the UI, shows ready, live tok/s and the log; switches to the draft profile in one click and shows the acceptance', async () => {
+    const { core, page } = await open({ telemetry: new TelemetryService({ gpuBackend: 'auto' }) })
+    const draft = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-md', model('tiny-draft.gguf'), '--spec-type', 'draft-simple', '-c', '4096', '-np', '1'), 'tiny + draft')
+    if (!draft.ok) throw new Error(draft.error)
+
+    // Import from a pasted command, through the UI.
+    await page.getByTestId('tab-profiles').click()
+    await page.getByTestId('import-command').fill(cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'))
+    await page.getByTestId('import-name').fill('tiny')
+    await page.getByTestId('import-submit').click()
+    const tinyRow = page.getByTestId('profile-row').filter({ hasText: 'tiny' }).filter({ hasNotText: 'draft' })
+    await tinyRow.waitFor()
+
+    // One click starts it; the header follows the pushed state to ready.
+    await tinyRow.getByTestId('profile-start').click()
+    await state(page, 'ready')
+    await expect(page.getByTestId('active-profile').textContent()).resolves.toBe('tiny')
+
+    const port = core.supervisor.getStatus().port as number
+    const long = generate(port, 2000)
+    await expect.poll(() => rate(page), { timeout: 60_000, interval: 250 }).toBeGreaterThan(0)
+    const live = await rate(page)
+    console.log(`[e2e] live generation rate shown: ${live} tok/s`)
+    expect(live).toBeGreaterThan(0)
+
+    // The log view shows the server's own lines.
+    await page.getByTestId('tab-logs').click()
+    await page.getByTestId('log-lines').getByText(/server is listening|main: model loaded/).first().waitFor({ timeout: 10_000 })
+    const logText = (await page.getByTestId('log-lines').textContent()) ?? ''
+    expect(logText).toMatch(/llama_model_loader|load_tensors|print_info/)
+    await page.getByTestId('log-filter').fill('listening')
+    expect(await page.getByTestId('log-lines').locator('.log-line').count()).toBeGreaterThan(0)
+    long.abort()
+
+    // Switch in one click: the draft profile takes over the server.
+    await page.getByTestId('tab-profiles').click()
+    const draftRow = page.locator(`[data-testid="profile-row"][data-profile-id="${draft.value.id}"]`)
+    await expect(draftRow.getByTestId('profile-start').textContent()).resolves.toBe('Switch')
+    await draftRow.getByTestId('profile-start').click()
+    await page.getByTestId('active-profile').and(page.locator(':text("tiny + draft")')).waitFor({ timeout: 120_000 })
+    await state(page, 'ready')
+    const draftPort = core.supervisor.getStatus().port as number
+    await generate(draftPort, 48).done
+    await expect.poll(() => page.getByTestId('draft-acceptance').textContent(), { timeout: 15_000, interval: 250 }).toMatch(/%$/)
+    const acceptance = (await page.getByTestId('draft-acceptance').textContent()) ?? ''
+    const last = core.snapshot().generation?.last
+    console.log(`[e2e] draft acceptance shown: ${acceptance} (server: ${last?.draftAccepted}/${last?.draftTokens})`)
+    expect(acceptance).toBe(`${Math.round((last?.draftAcceptance ?? NaN) * 100)}%`)
+
+    // The "running" screenshot: live tok/s with the draft, the last request's figures, the charts.
+    await page.getByTestId('tab-dashboard').click()
+    const again = generate(draftPort, 2000)
+    await page.locator('[data-testid="live-rate"][data-active="true"]').waitFor({ timeout: 60_000 })
+    await expect.poll(() => rate(page), { timeout: 60_000, interval: 250 }).toBeGreaterThan(0)
+    await page.waitForTimeout(3000)
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-running.png') })
+    again.abort()
+  }, 400_000)
+
+  it('a profile whose model is missing shows the reason and the hint', async () => {
+    const { core, page } = await open({ telemetry: null })
+    const broken = await core.handlers['profiles:import'](cmd('-m', join(REPO_ROOT, '..', 'shared', 'fixtures', 'models', 'moved-away.gguf'), '-c', '4096', '-np', '1'), 'moved model')
+    if (!broken.ok) throw new Error(broken.error)
+    await page.getByTestId('tab-profiles').click()
+    await page.getByTestId('profile-row').filter({ hasText: 'moved model' }).getByTestId('profile-start').click()
+    await state(page, 'errored', 30_000)
+    const failure = (await page.getByTestId('failure').textContent()) ?? ''
+    expect(failure).toMatch(/moved-away\.gguf|model/i)
+    expect(failure).toContain(core.supervisor.getStatus().lastExit?.reason ?? '<no reason>')
+    await expect(page.getByTestId('start-error').textContent()).resolves.toMatch(/model/i)
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-failed.png') })
+  }, 60_000)
+
+  it('a low-VRAM sequence raises the warning banner and its one-click fix changes the profile', async () => {
+    // Scripted GPU (fake telemetry): 3 s healthy, then free VRAM sinks under the 1.5 GB headroom.
+    const freeMiB = [3100, 3050, 2900, 2400, 1900, 1200, 900, 760, 740]
+    let advisorCore: DashboardSession['core'] | null = null
+    const advisor = vramAdvisor(() => advisorCore as DashboardSession['core'], 4)
+    const session = await open({ telemetry: fakeVramTelemetry(freeMiB), ...advisor })
+    const { core, page } = session
+    advisorCore = core
+    const imported = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '--n-cpu-moe', '4', '-c', '4096', '-np', '1'), 'qwen-moe (tiny)')
+    if (!imported.ok) throw new Error(imported.error)
+    const started = await core.handlers['server:start'](imported.value.id)
+    expect(started.ok).toBe(true)
+    await state(page, 'ready')
+
+    const banner = page.getByTestId('warning').and(page.locator(`[data-warning-id="${LOW_VRAM_WARNING}"]`))
+    await banner.waitFor({ timeout: 30_000 })
+    await expect(banner.textContent()).resolves.toMatch(/MiB of VRAM free/)
+    await page.waitForTimeout(1500)
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-warning.png') })
+
+    await banner.getByTestId('warning-fix').click()
+    await page.getByTestId('warning-fix-result').waitFor()
+    await expect(page.getByTestId('warning-fix-result').textContent()).resolves.toMatch(/Applied to “qwen-moe \(tiny\)”/)
+    expect((await core.handlers['profiles:get'](imported.value.id))?.settings.nCpuMoe).toBe(8)
+    // The next warning proposes the next step from the changed profile.
+    await page.locator('[data-testid="warning-fix"]:text("--n-cpu-moe 12")').waitFor({ timeout: 5000 })
+  }, 200_000)
+})
