@@ -58,7 +58,7 @@ async function withPoller(baseUrl: string, nPredict: number): Promise<{ done: Co
  * Generation speed of the real llama-server (tiny model) with and without the
  * /slots poller, alternating runs so drift and neighbours cancel. Goal: ratio ≥ 0.98.
  */
-export async function benchMetrics(bin: string, model: string, rounds = 7, nPredict = 400): Promise<BenchRow[]> {
+export async function benchMetrics(bin: string, model: string, rounds = 5, nPredict = 300): Promise<BenchRow[]> {
   const port = await findFreePort()
   const child = spawn(bin, ['-m', model, '-c', '4096', '-np', '1', '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' })
   const exited = new Promise((r) => child.once('exit', r))
