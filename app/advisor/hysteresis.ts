@@ -33,6 +33,11 @@ export class Hysteresis {
     return this.raisedAt !== null
   }
 
+  /** The condition holds but has not raised yet. */
+  get pending(): boolean {
+    return this.on > 0 && this.raisedAt === null
+  }
+
   /** Epoch ms of the current raise; null while clear. */
   get since(): number | null {
     return this.raisedAt

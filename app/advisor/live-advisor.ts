@@ -77,6 +77,7 @@ export class LiveAdvisor {
   private readonly rules: readonly LiveRule[]
   private readonly states = new Map<string, Map<string, RuleState>>()
   private readonly liveSamples = new Map<string, number[]>()
+  private readonly baselines = new Map<string, number>()
   private readonly lastWarnings = new Map<string, Warning>()
   private readonly transitionsLog: WarningTransition[] = []
   private lastGeneratingAt: number | null = null
@@ -108,7 +109,7 @@ export class LiveAdvisor {
       now,
       platform: this.platform,
       thresholds: this.thresholds,
-      baselineTokensPerSecond: this.baseline(profileId, snapshot),
+      baselineTokensPerSecond: this.frozenBaseline(profileId, snapshot),
       lastGeneratingAt: this.lastGeneratingAt,
       vramSuggestion: (free) => this.vramSuggestion(profileId, free, settings.vramHeadroomMiB),
       sharedGpu: this.sharedGpu(snapshot, now),
@@ -204,6 +205,21 @@ export class LiveAdvisor {
     list.push(tps)
     if (list.length > LIVE_SAMPLES) list.shift()
     this.liveSamples.set(profileId, list)
+  }
+
+  /**
+   * The baseline, held still while a slowdown is pending: the slow requests it
+   * is measuring must not redefine "normal" before it can raise (they enter the
+   * rolling median). Once raised it follows the recent median again, so it clears
+   * when speed is back to what is normal now.
+   */
+  private frozenBaseline(profileId: string, snapshot: LiveSnapshot): number | null {
+    const speed = this.states.get(profileId)?.get('live.speed-drop')
+    const held = this.baselines.get(profileId)
+    if (speed?.h.pending && held !== undefined) return held
+    const fresh = this.baseline(profileId, snapshot)
+    if (fresh !== null) this.baselines.set(profileId, fresh)
+    return fresh ?? held ?? null
   }
 
   /** The profile's rolling median of finished requests (3 or more), else the median of its live samples (30 or more). */
