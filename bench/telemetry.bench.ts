@@ -90,6 +90,7 @@ export async function benchTelemetryOverhead(
   const env = { ...process.env, PATH: `${fakeSmiDir}${path.delimiter}${process.env.PATH ?? ''}`, FAKE_SMI: '' }
   const off: number[] = []
   const on: number[] = []
+  const seen = new Set<string>()
   try {
     const deadline = Date.now() + 60_000
     while ((await probeHealth('127.0.0.1', port, 1000)).kind !== 'ready') {
@@ -98,8 +99,8 @@ export async function benchTelemetryOverhead(
     }
     await generate(port, 64) // warm-up
     for (let i = 0; i < rounds; i++) {
-      for (const telemetry of i % 2 === 0 ? [false, true] : [true, false]) {
-        if (!telemetry) {
+      for (const withTelemetry of i % 2 === 0 ? [false, true] : [true, false]) {
+        if (!withTelemetry) {
           off.push(await generate(port, nPredict))
           continue
         }
@@ -108,6 +109,8 @@ export async function benchTelemetryOverhead(
         await service.start()
         try {
           on.push(await generate(port, nPredict))
+          const gpu = service.latest().gpu
+          seen.add(gpu?.available ? (gpu.backend ?? '?') : 'no GPU data')
         } finally {
           await service.stop()
         }
@@ -120,7 +123,7 @@ export async function benchTelemetryOverhead(
   const base = median(off)
   const ours = median(on)
   return [
-    { group: 'telemetry', name: `generation with telemetry on, ${label} (${nPredict} tokens, median of ${rounds})`, value: ours, unit: 'tok/s', baseline: base, baselineName: 'telemetry off' },
+    { group: 'telemetry', name: `generation with telemetry on, ${label} [read via ${[...seen].join(', ')}] (${nPredict} tokens, median of ${rounds})`, value: ours, unit: 'tok/s', baseline: base, baselineName: 'telemetry off' },
     { group: 'telemetry', name: `generation ratio telemetry on/off, ${label} (goal ≥ 0.98)`, value: ours / base, unit: 'ratio' },
   ]
 }
