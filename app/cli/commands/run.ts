@@ -1,8 +1,7 @@
 import type { LaunchSpec } from '../../contract/commands'
 import type { ServerStatus } from '../../contract/server-state'
 import { CommandLineError, tokenizeCommandLine } from '../../lib/command-line'
-import { LlamaTrayCore } from '../../core/llama-tray-core'
-import { TelemetryService } from '../../telemetry/telemetry-service'
+import { createStandardCore } from '../../core/create-core'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, positiveNumber } from '../parse-options'
@@ -79,7 +78,11 @@ function neverSpawned(status: ServerStatus): boolean {
 export async function superviseUntilDone(options: RunOptions, io: CliContext): Promise<number> {
   const source = await resolveSource(options, io.home) // bad input is refused before anything starts
   const signals = io.signals
-  const core = await LlamaTrayCore.create({ home: io.home, telemetry: new TelemetryService(), supervisor: { readyTimeoutMs: options.readyTimeoutS * 1000 } })
+  const core = await createStandardCore({
+    home: io.home,
+    supervisor: { readyTimeoutMs: options.readyTimeoutS * 1000 },
+    warn: (m) => io.stderr.write(`llama-tray: ${m}\n`),
+  })
   const supervisor = core.supervisor
   const tty = !options.json && Boolean(io.stdout.isTTY)
   const write = (text: string): void => {
