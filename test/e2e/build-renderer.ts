@@ -1,8 +1,16 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
 
-const REPO = resolve(import.meta.dirname, '..', '..')
+/** The repository root: the first folder up from here with renderer/src/main.tsx (works from test/e2e/ and from a bundle in out/). */
+function repoRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'renderer', 'src', 'main.tsx'))) return dir
+    if (dirname(dir) === dir) throw new Error(`no repository root above ${from}`)
+  }
+}
+
+const REPO = repoRoot(import.meta.dirname)
 
 /**
  * Builds the renderer into outDir with Vite (a child process, so tests and the

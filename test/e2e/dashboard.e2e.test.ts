@@ -106,9 +106,9 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
 
     // The log view shows the server's own lines.
     await page.getByTestId('tab-logs').click()
-    await page.getByTestId('log-lines').getByText(/server is listening|main: model loaded/).first().waitFor({ timeout: 10_000 })
-    const logText = (await page.getByTestId('log-lines').textContent()) ?? ''
-    expect(logText).toMatch(/llama_model_loader|load_tensors|print_info/)
+    const logText = async (): Promise<string> => (await page.getByTestId('log-lines').textContent()) ?? ''
+    await expect.poll(logText, { timeout: 10_000 }).toMatch(/listening on/)
+    expect(await logText()).toMatch(/llama_model_loader|load_tensors|print_info/)
     await page.getByTestId('log-filter').fill('listening')
     expect(await page.getByTestId('log-lines').locator('.log-line').count()).toBeGreaterThan(0)
     long.abort()
@@ -131,9 +131,9 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     // The "running" screenshot: live tok/s with the draft, the last request's figures, the charts.
     await page.getByTestId('tab-dashboard').click()
     const again = generate(draftPort, 2000)
+    await page.waitForTimeout(5000) // a few seconds of chart
     await page.locator('[data-testid="live-rate"][data-active="true"]').waitFor({ timeout: 60_000 })
-    await expect.poll(() => rate(page), { timeout: 60_000, interval: 250 }).toBeGreaterThan(0)
-    await page.waitForTimeout(3000)
+    await expect.poll(() => rate(page), { timeout: 60_000, interval: 100 }).toBeGreaterThan(0)
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-running.png') })
     again.abort()
   }, 400_000)
