@@ -14,10 +14,10 @@ export interface DashboardSession {
 }
 
 /** A real core in a fresh home folder, and a page of the built dashboard bridged to it. */
-export async function openDashboard(browser: Browser, url: string, options: Omit<CoreOptions, 'home'>, viewport = { width: 1100, height: 820 }): Promise<DashboardSession> {
+export async function openDashboard(browser: Browser, url: string, options: Omit<CoreOptions, 'home'>, view: { width: number; height: number; colorScheme: 'light' | 'dark' } = { width: 1100, height: 820, colorScheme: 'light' }): Promise<DashboardSession> {
   const home = mkdtempSync(join(tmpdir(), 'llama-tray-e2e-'))
   const core = await LlamaTrayCore.create({ home, ...options })
-  const context = await browser.newContext({ viewport, colorScheme: 'light' })
+  const context = await browser.newContext({ viewport: { width: view.width, height: view.height }, colorScheme: view.colorScheme })
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(e.message))

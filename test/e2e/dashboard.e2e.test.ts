@@ -45,8 +45,8 @@ afterAll(async () => {
   await site?.close()
 })
 
-async function open(options: Parameters<typeof openDashboard>[2]): Promise<DashboardSession> {
-  const s = await openDashboard(browser, site.url, options)
+async function open(options: Parameters<typeof openDashboard>[2], view?: Parameters<typeof openDashboard>[3]): Promise<DashboardSession> {
+  const s = await openDashboard(browser, site.url, options, view)
   sessions.push(s)
   s.core.on('server:state-changed', (st) => st.pid && pids.add(st.pid))
   return s
@@ -179,4 +179,34 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     // The next warning proposes the next step from the changed profile.
     await page.locator('[data-testid="warning-fix"]:text("--n-cpu-moe 12")').waitFor({ timeout: 5000 })
   }, 200_000)
+
+  it('fits a 360 px tray popover in dark mode and is driven by the keyboard', async () => {
+    const { core, page } = await open({ telemetry: null }, { width: 360, height: 640, colorScheme: 'dark' })
+    await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'a profile with a rather long name for a small window')
+    const overflow = (): Promise<boolean> => page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } }; innerWidth: number }).document.documentElement.scrollWidth > (globalThis as unknown as { innerWidth: number }).innerWidth)
+    await page.getByTestId('chart-tokens').waitFor()
+    expect(await overflow()).toBe(false)
+    // Keyboard: focus the selected tab, arrows move between views.
+    await page.getByTestId('tab-dashboard').focus()
+    await page.keyboard.press('ArrowRight')
+    await expect(page.getByTestId('tab-profiles').getAttribute('aria-selected')).resolves.toBe('true')
+    await page.getByTestId('profile-row').waitFor()
+    expect(await overflow()).toBe(false)
+    await page.keyboard.press('ArrowRight')
+    await page.getByTestId('log-lines').waitFor()
+    expect(await overflow()).toBe(false)
+    await page.keyboard.press('ArrowRight')
+    await page.getByTestId('settings-save').waitFor()
+    // Settings are saved through the contract and come back as main pushes them.
+    await page.getByTestId('setting-vramHeadroomMiB').fill('2048')
+    await page.getByTestId('settings-save').press('Enter')
+    await expect.poll(() => core.settings.vramHeadroomMiB).toBe(2048)
+    await page.getByTestId('setting-vramHeadroomMiB').fill('lots')
+    await page.getByTestId('settings-save').click()
+    await expect(page.getByTestId('settings-message').textContent()).resolves.toMatch(/not a number/)
+    expect(await overflow()).toBe(false)
+    await page.keyboard.press('Shift+Tab')
+    await page.getByTestId('tab-profiles').click()
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-small-dark.png') })
+  }, 60_000)
 })

@@ -25,11 +25,17 @@ const PERCENT: readonly [number, number] = [0, 100]
 function GpuNote(): React.JSX.Element | null {
   const reason = useSnapshotStore((s) => (s.snapshot?.gpu && !s.snapshot.gpu.available ? (s.snapshot.gpu.reason ?? 'no GPU data') : s.snapshot && !s.snapshot.gpu ? 'GPU telemetry is off' : null))
   if (!reason) return null
-  return <p className="note" data-testid="gpu-note">No GPU data: {reason}</p>
+  return (
+    <p className="note" data-testid="gpu-note" title={reason}>
+      No GPU data: {reason}
+    </p>
+  )
 }
 
 export function Charts(): React.JSX.Element {
   const headroomMiB = useSettingsStore((s) => s.settings?.vramHeadroomMiB ?? null)
+  // Without GPU data the GPU charts would be empty frames: a one-line note instead.
+  const hasGpu = useSnapshotStore((s) => s.snapshot?.gpu?.available === true)
   // The headroom line on the VRAM chart: free VRAM under it is the driver's danger zone.
   const drawHeadroom = useCallback(
     (u: uPlot) => {
@@ -57,9 +63,9 @@ export function Charts(): React.JSX.Element {
   return (
     <section className="charts" aria-label="Live charts">
       <UPlotChart testId="chart-tokens" title="Generation (tok/s)" history={histories.tokens} series={TOKENS} />
-      <UPlotChart testId="chart-vram" title="VRAM (GiB)" history={histories.vram} series={VRAM} draw={drawHeadroom} />
+      {hasGpu && <UPlotChart testId="chart-vram" title="VRAM (GiB)" history={histories.vram} series={VRAM} draw={drawHeadroom} />}
       <UPlotChart testId="chart-cpu" title="CPU (% of the whole machine)" history={histories.cpu} series={CPU} range={PERCENT} />
-      <UPlotChart testId="chart-gpu" title="GPU temperature (°C) and power (W)" history={histories.gpu} series={GPU} />
+      {hasGpu && <UPlotChart testId="chart-gpu" title="GPU temperature (°C) and power (W)" history={histories.gpu} series={GPU} />}
       <GpuNote />
     </section>
   )

@@ -1,10 +1,14 @@
 /** Reading llama-server's log in the dashboard (pure helpers). */
 
-const FAILURE = /\b(error|failed|failure|fatal|abort(ed)?|exception|assert(ion)?|out of memory|cannot|unable to|invalid|segmentation fault|terminate)\b|GGML_ASSERT|cudaMalloc failed/i
+const FAILURE = /\b(error|failed|failure|fatal|abort(ed)?|exception|assert(ion)?|out of memory|unable to|invalid|segmentation fault|terminate)\b|GGML_ASSERT|cudaMalloc failed/i
+/** Mainline's level column: "0.00.004.526 E gguf_init_from_file: …". */
+const ERROR_LEVEL = /^\d+\.\d+\.\d+\.\d+ E /
+const DEBUG_LEVEL = /^\d+\.\d+\.\d+\.\d+ D /
 
 /** A line worth highlighting: an error, an assertion, an allocation failure. */
 export function isFailureLine(line: string): boolean {
-  return FAILURE.test(line)
+  if (DEBUG_LEVEL.test(line)) return false // -lv 5 chatter ("process_new_: terminate") is not a failure
+  return ERROR_LEVEL.test(line) || FAILURE.test(line)
 }
 
 /** Lines that contain every word of the filter (case-insensitive), optionally failures only. */
@@ -25,7 +29,7 @@ const PHASES: readonly [RegExp, string][] = [
   [/llama_kv_cache|kv_self|KV buffer|llama_context|kv cache/i, 'allocating the context (KV cache)'],
   [/load_tensors|offload|model buffer size|CUDA0 model buffer/i, 'loading tensors'],
   [/llama_model_loader|print_info|loading model|gguf/i, 'reading the model file'],
-  [/build:|system info|main: /i, 'starting llama-server'],
+  [/build:|system info|initializing|common_param/i, 'starting llama-server'],
 ]
 
 /**
