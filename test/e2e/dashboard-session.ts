@@ -21,6 +21,9 @@ export async function openDashboard(browser: Browser, url: string, options: Omit
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(e.message))
+  // Console errors include Content-Security-Policy violations and React warnings.
+  // (frame-ancestors in index.html's meta CSP is ignored by design: Electron's window cannot be framed anyway.)
+  page.on('console', (m) => m.type() === 'error' && !m.text().includes("'frame-ancestors' is ignored") && errors.push(m.text()))
   const unbridge = await bridgeCore(page, core)
   await page.goto(url)
   return {

@@ -153,8 +153,8 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
   }, 60_000)
 
   it('a low-VRAM sequence raises the warning banner and its one-click fix changes the profile', async () => {
-    // Scripted GPU (fake telemetry): 3 s healthy, then free VRAM sinks under the 1.5 GB headroom.
-    const freeMiB = [3100, 3050, 2900, 2400, 1900, 1200, 900, 760, 740]
+    // Scripted GPU (fake telemetry): 8 s healthy, then free VRAM sinks under the 1.5 GB headroom.
+    const freeMiB = [3100, 3080, 3120, 3050, 3090, 3060, 3100, 3070, 2900, 2400, 1900, 1200, 900, 760, 740]
     let advisorCore: DashboardSession['core'] | null = null
     const advisor = vramAdvisor(() => advisorCore as DashboardSession['core'], 4)
     const session = await open({ telemetry: fakeVramTelemetry(freeMiB), ...advisor })
@@ -169,7 +169,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     const banner = page.getByTestId('warning').and(page.locator(`[data-warning-id="${LOW_VRAM_WARNING}"]`))
     await banner.waitFor({ timeout: 30_000 })
     await expect(banner.textContent()).resolves.toMatch(/MiB of VRAM free/)
-    await page.waitForTimeout(1500)
+    await page.waitForTimeout(4000) // the sequence reaches its floor
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-warning.png') })
 
     await banner.getByTestId('warning-fix').click()
