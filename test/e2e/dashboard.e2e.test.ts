@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { formatCommandLine } from '../../app/lib/command-line'
 import { TelemetryService } from '../../app/telemetry/telemetry-service'
 import { llamaServerBin } from '../helpers/llama-server-bin'
-import { model, REPO_ROOT } from '../helpers/paths'
+import { FAKE_SERVER, model, REPO_ROOT } from '../helpers/paths'
 import { isRunning } from '../helpers/processes'
 import { launchChromium } from './browser'
 import { buildRenderer } from './build-renderer'
@@ -208,5 +208,20 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     await page.keyboard.press('Shift+Tab')
     await page.getByTestId('tab-profiles').click()
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-small-dark.png') })
+  }, 60_000)
+
+  it('a long load shows a ticking elapsed time and the phase, and Stop ends it', async () => {
+    // The fake server (test/fixtures) answers 503 "loading" forever: a model that takes minutes to load.
+    const { core, page } = await open({ telemetry: null })
+    const starting = core.startSpec({ profileId: 'slow-load', exe: FAKE_SERVER, args: ['--fake-mode', 'never-ready'] }).catch(() => null)
+    await state(page, 'loading', 30_000)
+    const progress = page.getByTestId('loading-progress')
+    const first = (await progress.textContent()) ?? ''
+    expect(first).toMatch(/(loading|starting).* · 0:0\d/)
+    await expect.poll(async () => (await progress.textContent()) ?? '', { timeout: 5000, interval: 200 }).not.toBe(first)
+    await page.getByTestId('server-stop').click()
+    await state(page, 'stopped', 30_000)
+    await starting
+    expect(await progress.count()).toBe(0)
   }, 60_000)
 })
