@@ -51,7 +51,9 @@ const run = (page: Page, count: number, measure: boolean): Promise<number[]> => 
 /**
  * Render cost of the dashboard in Chromium: the time per 1 Hz update (push,
  * React commit, uPlot redraw, forced layout) with 10 minutes of history, and
- * the JS heap after 30 simulated minutes against after 1 (both after GC).
+ * the JS heap after 30 simulated minutes against after 1 and after 10 (GC first).
+ * Knobs for attributing heap growth: DASH_BENCH_LOG_EVERY=N (a log line every
+ * N s, 0 for none; default 3) and DASH_BENCH_TAB=tab-settings (charts unmounted).
  */
 export async function benchDashboard(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'llama-tray-bench-renderer-'))
@@ -64,6 +66,7 @@ export async function benchDashboard(): Promise<BenchRow[]> {
     await page.goto(site.url)
     await page.getByTestId('chart-tokens').waitFor()
     await page.evaluate(`window.__dashBenchLogEvery = ${Number(process.env.DASH_BENCH_LOG_EVERY ?? 3)}`)
+    if (process.env.DASH_BENCH_TAB) await page.getByTestId(process.env.DASH_BENCH_TAB).click()
     await page.evaluate(DASHBOARD_PAGE_SCRIPT)
     const cdp = await context.newCDPSession(page)
     await cdp.send('Performance.enable')

@@ -6,6 +6,7 @@ import { SlotsPoller } from '../app/metrics/slots-poller'
 import { findFreePort } from '../app/supervisor/free-port'
 import { probeHealth } from '../app/supervisor/health'
 import { median, type BenchRow } from './bench-row'
+import { trackChild } from './cleanup'
 
 interface Completion {
   readonly predictedPerSecond: number
@@ -61,6 +62,7 @@ async function withPoller(baseUrl: string, nPredict: number): Promise<{ done: Co
 export async function benchMetrics(bin: string, model: string, rounds = 5, nPredict = 300): Promise<BenchRow[]> {
   const port = await findFreePort()
   const child = spawn(bin, ['-m', model, '-c', '4096', '-np', '1', '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' })
+  trackChild(child)
   const exited = new Promise((r) => child.once('exit', r))
   const baseUrl = serverUrl('127.0.0.1', port)
   const without: number[] = []

@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 // @ts-expect-error: a plain .mjs script without types
 import { ensureLlamaServer } from '../scripts/llama-server-build.mjs'
 import type { BenchRow } from './bench-row'
+import { runCleanups } from './cleanup'
 import { formatTable } from './format-table'
 import { benchFit } from './fit.bench'
 import { benchMetrics } from './metrics.bench'
@@ -28,6 +29,13 @@ async function main(): Promise<void> {
     rows.push(...(await run()))
   }
   process.stdout.write(`${formatTable(rows)}\n`)
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`bench: ${signal}, stopping the servers it started\n`)
+    void runCleanups().finally(() => process.exit(130))
+  })
 }
 
 main().catch((err: unknown) => {

@@ -6,6 +6,7 @@ import { findFreePort } from '../app/supervisor/free-port'
 import { probeHealth } from '../app/supervisor/health'
 import { ServerSupervisor } from '../app/supervisor/supervisor'
 import { median, type BenchRow } from './bench-row'
+import { onCleanup, trackChild } from './cleanup'
 
 interface Cycle {
   readyMs: number
@@ -17,6 +18,7 @@ async function rawCycle(bin: string, args: string[]): Promise<Cycle> {
   const port = await findFreePort()
   const t0 = performance.now()
   const child = spawn(bin, [...args, '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' })
+  trackChild(child)
   const exited = new Promise((r) => child.once('exit', r))
   for (;;) {
     if ((await probeHealth('127.0.0.1', port, 1000)).kind === 'ready') break
@@ -49,6 +51,7 @@ export async function benchSupervisor(bin: string, model: string, rounds = 7): P
   const args = ['-m', model, '-c', '4096', '-np', '1']
   const home = mkdtempSync(join(tmpdir(), 'llama-tray-bench-'))
   const supervisor = new ServerSupervisor({ home, healthIntervalMs: 20 })
+  const forget = onCleanup(() => supervisor.dispose())
   const raw: Cycle[] = []
   const ours: Cycle[] = []
   try {
@@ -64,6 +67,7 @@ export async function benchSupervisor(bin: string, model: string, rounds = 7): P
       }
     }
   } finally {
+    forget()
     await supervisor.dispose()
     rmSync(home, { recursive: true, force: true })
   }

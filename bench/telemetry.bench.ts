@@ -10,6 +10,7 @@ import { findFreePort } from '../app/supervisor/free-port'
 import { probeHealth } from '../app/supervisor/health'
 import { TelemetryService, type TelemetryOptions } from '../app/telemetry/telemetry-service'
 import { median, type BenchRow } from './bench-row'
+import { trackChild } from './cleanup'
 
 // Resolved from the working directory (npm run bench runs at the repository root): this file is bundled into out/bench.
 const fakeSmiDir = path.resolve('test', 'fixtures', 'fake-nvidia-smi')
@@ -86,6 +87,7 @@ export async function benchTelemetryOverhead(
 ): Promise<BenchRow[]> {
   const port = await findFreePort()
   const child = spawn(bin, ['-m', model, '-c', '4096', '-np', '1', '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' })
+  trackChild(child)
   const exited = new Promise((r) => child.once('exit', r))
   const env = { ...process.env, PATH: `${fakeSmiDir}${path.delimiter}${process.env.PATH ?? ''}`, FAKE_SMI: '' }
   const off: number[] = []
