@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { CommandChannels, CommandName } from '../app/contract/commands'
-import { PROFILE_ID, ProfileSettingsSchema } from '../app/profiles/schema'
+import { ProfileEditSchema } from '../app/profiles/profile-edit-schema'
+import { PROFILE_ID } from '../app/profiles/schema'
 import { SettingsSchema } from '../app/settings/settings-store'
 
 /**
@@ -14,19 +15,6 @@ export type IpcArgsSchemas = { readonly [C in CommandName]: z.ZodType<Parameters
 const profileId = z.string().regex(PROFILE_ID, 'a profile id is 1-64 lowercase letters, digits, ".", "_" or "-"')
 const warningId = z.string().min(1).max(200)
 const none = z.tuple([])
-
-const ProfileEditSchema = z
-  .object({
-    name: z.string().min(1).max(200),
-    model: z.string().max(4096),
-    draftModel: z.string().min(1).max(4096).nullable(),
-    settings: ProfileSettingsSchema,
-    extraArgs: z.array(z.string().max(4096)).max(500),
-    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).max(200), z.string().max(32_768)),
-    notes: z.string().max(20_000),
-  })
-  .partial()
-  .strict()
 
 export const IPC_ARGS: IpcArgsSchemas = {
   'server:start': z.tuple([profileId]),

@@ -5,7 +5,8 @@ import { exportCommandLine, ExportError } from '../profiles/export-command'
 import { importCommand, ImportError } from '../profiles/import-command'
 import { makeProfileId } from '../profiles/profile-id'
 import { acceptFixes, ProfileLaunchError, resolveProfileLaunch } from '../profiles/resolve-launch'
-import { ProfileSettingsSchema, type Profile } from '../profiles/schema'
+import { ProfileEditSchema } from '../profiles/profile-edit-schema'
+import type { Profile } from '../profiles/schema'
 import { ProfileStore, ProfileStoreError } from '../profiles/store'
 import { profileDocument, profileSummary, storeSummary } from './profile-summary'
 
@@ -47,19 +48,6 @@ async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T>> {
   }
 }
 
-const EditSchema = z
-  .object({
-    name: z.string().min(1).max(200),
-    model: z.string().max(4096),
-    draftModel: z.string().min(1).max(4096).nullable(),
-    settings: ProfileSettingsSchema,
-    extraArgs: z.array(z.string().max(4096)).max(500),
-    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(32_768)),
-    notes: z.string().max(20_000),
-  })
-  .partial()
-  .strict()
-
 /** The profiles:* commands, over the profile store of one home folder. */
 export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
   const deleted = new Map<string, Profile>()
@@ -88,7 +76,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
       }),
     'profiles:update': (id, edit) =>
       guarded(async () => {
-        const e = EditSchema.parse(edit)
+        const e = ProfileEditSchema.parse(edit)
         const store = await open()
         const current = find(store, id)
         const { draftModel, ...rest } = e
