@@ -4,7 +4,7 @@ export interface AppSettings {
   readonly vramHeadroomMiB: number
   /** Warn when the GPU is hotter than this. */
   readonly gpuTemperatureWarnC: number
-  /** Process names counted as CPU-heavy apps (Discord, browsers, games…). */
+  /** Extra process names counted as CPU-heavy apps, besides the built-in list (Discord, browsers, Steam…; heavy-apps.json replaces that list). */
   readonly heavyApps: readonly string[]
   /** Telemetry and snapshot cadence while a server runs or the dashboard is visible. */
   readonly pollIntervalMs: number
@@ -19,7 +19,7 @@ export interface AppSettings {
 export const DEFAULT_SETTINGS: AppSettings = {
   vramHeadroomMiB: 1536,
   gpuTemperatureWarnC: 85,
-  heavyApps: ['Discord', 'chrome', 'msedge', 'firefox', 'brave', 'Teams', 'slack', 'steam', 'obs64', 'Zoom'],
+  heavyApps: [],
   pollIntervalMs: 1000,
   notifications: true,
   startWithSystem: false,

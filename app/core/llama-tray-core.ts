@@ -19,11 +19,14 @@ import { LogBatcher } from './log-batcher'
 import { profileCommands } from './profile-commands'
 import { storeSummary } from './profile-summary'
 
+/** What the core uses of the telemetry (a test may pass a fake GPU sequence). */
+export type TelemetrySource = Pick<TelemetryService, 'start' | 'stop' | 'running' | 'latest' | 'setServerPid'> & Partial<Pick<TelemetryService, 'setExtraHeavyApps'>>
+
 export interface CoreOptions {
   readonly home: string
   readonly supervisor?: Omit<SupervisorOptions, 'home'>
   /** GPU/CPU telemetry; null for none (tests, or a machine where it is unwanted). */
-  readonly telemetry: TelemetryService | null
+  readonly telemetry: TelemetrySource | null
   /** Live warnings from a snapshot (the advisor); none by default. */
   readonly warnings?: (snapshot: Omit<Snapshot, 'warnings'>, settings: AppSettings) => readonly Warning[]
   /** Applies a warning's fix to a profile; provided with the advisor. */
@@ -65,6 +68,7 @@ export class LlamaTrayCore {
       this.logs.push(line)
     })
     this.supervisor.on('state', (status) => this.onState(status))
+    options.telemetry?.setExtraHeavyApps?.(settingsStore.settings.heavyApps)
     const profiles = profileCommands({
       home: options.home,
       chooseFile: options.chooseFile ?? (async () => null),
@@ -93,6 +97,7 @@ export class LlamaTrayCore {
       'settings:set': async (changes) => {
         const result = await this.settingsStore.update(changes)
         if (result.ok) {
+          this.options.telemetry?.setExtraHeavyApps?.(result.value.heavyApps)
           this.events.emit('settings:changed', result.value)
           this.updateCadence(true)
         }

@@ -1,7 +1,7 @@
 import type { CpuSnapshot, GpuSnapshot } from '../contract/telemetry'
 import { Listeners } from '../lib/listeners'
 import { CpuMonitor } from './cpu/cpu-monitor'
-import type { HeavyAppList } from './cpu/heavy-apps'
+import { DEFAULT_HEAVY_APPS, withExtraHeavyApps, type HeavyAppList } from './cpu/heavy-apps'
 import { platformProcessSource } from './cpu/platform-processes'
 import type { ProcessSource } from './cpu/process-source'
 import { openGpuReader, type GpuBackendSetting, type GpuReader, type GpuReaderOptions } from './gpu/gpu-reader'
@@ -57,6 +57,11 @@ export class TelemetryService {
 
   on<K extends keyof TelemetryEvents>(event: K, listener: TelemetryEvents[K]): () => void {
     return this.events.on(event, listener)
+  }
+
+  /** Counts these process names as heavy apps too, besides the base list (the user's setting). */
+  setExtraHeavyApps(processNames: readonly string[]): void {
+    this.cpu.setHeavyApps(withExtraHeavyApps(this.options.heavyApps ?? DEFAULT_HEAVY_APPS, processNames))
   }
 
   /** The llama-server whose own CPU and memory to report (null: none). */

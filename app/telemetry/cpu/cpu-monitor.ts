@@ -32,11 +32,19 @@ export class CpuMonitor {
   private top: TopProcessSnapshot[] = []
   private readonly system: SystemCpuMeter
   private readonly cpuCount: number
+  private heavyApps: HeavyAppList
 
   constructor(private readonly options: CpuMonitorOptions) {
+    this.heavyApps = options.heavyApps ?? DEFAULT_HEAVY_APPS
     this.cpuCount = options.cpuCount ?? Math.max(1, os.availableParallelism())
     this.shares = new CpuShareTracker(this.cpuCount)
     this.system = options.systemCpu ?? new SystemCpuMeter()
+  }
+
+  /** Replaces the heavy-app list (the user edited it); applies at the next scan, which comes at once. */
+  setHeavyApps(list: HeavyAppList): void {
+    this.heavyApps = list
+    this.lastScanAt = Number.NEGATIVE_INFINITY
   }
 
   /** The llama-server to follow (null when none runs). */
@@ -78,7 +86,7 @@ export class CpuMonitor {
     this.lastScanAt = now
     const list = source.list()
     const shares = this.shares.update(list, now)
-    this.heavy = matchHeavyApps(list, shares, this.options.heavyApps ?? DEFAULT_HEAVY_APPS)
+    this.heavy = matchHeavyApps(list, shares, this.heavyApps)
     this.top = list
       .filter((p) => p.pid !== this.serverPid)
       .map((p) => ({ name: p.name, pid: p.pid, cpuPct: shares.get(p.pid) ?? null }))

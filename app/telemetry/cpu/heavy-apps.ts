@@ -93,3 +93,10 @@ export function matchHeavyApps(
     .map(([name, e]) => ({ name, pids: e.pids.sort((a, b) => a - b), cpuPct: e.cpu }))
     .sort((a, b) => (b.cpuPct ?? -1) - (a.cpuPct ?? -1) || a.name.localeCompare(b.name))
 }
+
+/** The list plus extra process names from the settings, each counted as an app of its own name. */
+export function withExtraHeavyApps(list: HeavyAppList, extraProcessNames: readonly string[]): HeavyAppList {
+  const known = new Set(list.apps.flatMap((a) => a.processes.map(normalizeImageName)))
+  const extra = extraProcessNames.filter((n) => n.trim() !== '' && !known.has(normalizeImageName(n))).map((n) => ({ name: n.trim(), processes: [n.trim()] }))
+  return extra.length === 0 ? list : { ...list, apps: [...list.apps, ...extra] }
+}
