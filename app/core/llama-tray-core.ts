@@ -72,7 +72,7 @@ export class LlamaTrayCore {
     const profiles = profileCommands({
       home: options.home,
       chooseFile: options.chooseFile ?? (async () => null),
-      onChanged: (store) => this.events.emit('profiles:changed', storeSummary(store)),
+      onChanged: async (store) => this.events.emit('profiles:changed', await storeSummary(store, options.home)),
     })
     this.handlers = {
       'server:start': (profileId) => this.startProfile(profileId),
@@ -144,7 +144,7 @@ export class LlamaTrayCore {
   private async startProfile(profileId: string): Promise<Result<ServerStatus>> {
     const result = await switchProfile(this.supervisor, this.options.home, profileId, { waitForGpuRelease: () => this.waitForGpuRelease() })
     // The active profile may have changed: views list it.
-    this.events.emit('profiles:changed', storeSummary(await ProfileStore.open(this.options.home)))
+    this.events.emit('profiles:changed', await storeSummary(await ProfileStore.open(this.options.home), this.options.home))
     if (result.ok) return { ok: true, value: result.status }
     const problems = result.problems.map((p) => `${p.flag}: ${p.message}`).join('; ')
     return { ok: false, error: problems ? `${result.reason}: ${problems}` : result.reason }

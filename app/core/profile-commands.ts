@@ -30,7 +30,7 @@ export interface ProfileCommandDeps {
   /** Shows a native file dialog (main provides it); null when cancelled. */
   readonly chooseFile: (role: ProfileFileRole, current: string) => Promise<string | null>
   /** Called after every change, with the new list. */
-  readonly onChanged: (store: ProfileStore) => void
+  readonly onChanged: (store: ProfileStore) => Promise<void>
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value })
@@ -53,7 +53,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
   const deleted = new Map<string, Profile>()
   const open = (): Promise<ProfileStore> => ProfileStore.open(deps.home)
   const changed = async (store: ProfileStore, profile: Profile): Promise<Result<ProfileSummary>> => {
-    deps.onChanged(store)
+    await deps.onChanged(store)
     return ok(profileSummary(profile, store.file.activeProfileId))
   }
   const find = (store: ProfileStore, id: string): Profile => {
@@ -64,7 +64,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
   const touch = (p: Profile): Profile => ({ ...p, updatedAt: new Date().toISOString() })
 
   return {
-    'profiles:list': async () => storeSummary(await open()),
+    'profiles:list': async () => storeSummary(await open(), deps.home),
     'profiles:get': async (id) => {
       const p = (await open()).file.profiles.find((x) => x.id === id)
       return p ? profileDocument(p) : null
@@ -122,7 +122,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         const profile = find(store, id)
         await store.remove(id)
         deleted.set(id, profile)
-        deps.onChanged(store)
+        await deps.onChanged(store)
         return ok(profileSummary(profile, null))
       }),
     'profiles:undo-delete': (id) =>

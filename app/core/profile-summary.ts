@@ -1,14 +1,19 @@
-import type { ProfileDocument, ProfileStoreSummary, ProfileSummary } from '../contract/profile'
+import { resolve } from 'node:path'
+import type { EngineKind, ProfileDocument, ProfileStoreSummary, ProfileSummary } from '../contract/profile'
+import { cachedEngineKinds } from '../profiles/engine-detect'
 import type { Profile } from '../profiles/schema'
 import type { ProfileStore } from '../profiles/store'
 
-export function profileSummary(p: Profile, activeId: string | null): ProfileSummary {
-  return { id: p.id, name: p.name, binary: p.binary, model: p.model, draftModel: p.draftModel ?? null, engine: null, notes: p.notes, active: p.id === activeId, updatedAt: p.updatedAt }
+export function profileSummary(p: Profile, activeId: string | null, engines: ReadonlyMap<string, EngineKind> = new Map()): ProfileSummary {
+  const engine = p.binary === '' ? null : (engines.get(resolve(p.binary)) ?? null)
+  return { id: p.id, name: p.name, binary: p.binary, model: p.model, draftModel: p.draftModel ?? null, engine, notes: p.notes, active: p.id === activeId, updatedAt: p.updatedAt }
 }
 
-export function storeSummary(store: ProfileStore): ProfileStoreSummary {
+/** The list for views; engines come from the detection cache (a binary is never run just to list). */
+export async function storeSummary(store: ProfileStore, home: string): Promise<ProfileStoreSummary> {
   const active = store.file.activeProfileId
-  return { health: store.health, messages: store.messages, activeProfileId: active, profiles: store.file.profiles.map((p) => profileSummary(p, active)) }
+  const engines = await cachedEngineKinds(home)
+  return { health: store.health, messages: store.messages, activeProfileId: active, profiles: store.file.profiles.map((p) => profileSummary(p, active, engines)) }
 }
 
 /** The stored profile as plain data for the editor (argOrder is an import detail it does not need). */

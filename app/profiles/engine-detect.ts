@@ -100,3 +100,9 @@ export async function detectEngine(home: string, binary: string, run = runForOut
   await writeFileAtomic(cachePath, `${JSON.stringify(cache, null, 2)}\n`).catch(() => {})
   return engine
 }
+
+/** The engines already detected (from the cache only: never runs a binary), by resolved binary path. */
+export async function cachedEngineKinds(home: string): Promise<ReadonlyMap<string, EngineKind>> {
+  const cache = await readCache(join(home, ENGINES_CACHE_FILE))
+  return new Map(Object.entries(cache.binaries).map(([path, entry]) => [path, entry.kind]))
+}
