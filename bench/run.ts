@@ -4,6 +4,7 @@ import { ensureLlamaServer } from '../scripts/llama-server-build.mjs'
 import type { BenchRow } from './bench-row'
 import { runCleanups } from './cleanup'
 import { formatTable } from './format-table'
+import { benchDashboard } from './dashboard.bench'
 import { benchFit } from './fit.bench'
 import { benchMetrics } from './metrics.bench'
 import { benchSupervisor } from './supervisor.bench'
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
     ['telemetry-overhead', () => benchTelemetryOverhead(bin, target)],
     ['metrics', () => benchMetrics(bin, target)],
     ['fit', () => benchFit(bin, shared)],
+    ['dashboard', () => benchDashboard()],
   ]
   for (const [name, run] of benches) {
     if (only && only !== name) continue
