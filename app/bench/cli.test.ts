@@ -38,7 +38,7 @@ describe('bench, compare and tune options', () => {
     [() => parseCompareArgs(['a']), /at least two/],
     [() => parseCompareArgs(['a', 'b', '--csv', '--json']), /one output format/],
     [() => parseTuneArgs(['a', '--save', ' ']), /needs a profile name/],
-    [() => parseTuneArgs(['a', '--headroom-mib', '-1']), /≥ 0/],
+    [() => parseTuneArgs(['a', '--headroom-mib=-1']), /≥ 0/],
   ])('refuses bad input with a usage error (%#)', (parse, message) => {
     expect(parse).toThrow(UsageError)
     expect(parse).toThrow(message)
@@ -70,8 +70,12 @@ describe('llama-tray bench / compare on the real tiny server', () => {
   it('Ctrl+C during compare cancels cleanly (exit 130, no process left)', async () => {
     const id = await addProfile(home, 'cli tiny 2', [llamaServerBin(), '-m', tinyTarget, ...SMALL])
     const { ctx, err } = io()
+    let sent = false
     ctx.stderr.on('data', () => {
-      if (/warm-up/.test(err())) ctx.signals.emit('SIGINT')
+      if (!sent && /warm-up/.test(err())) {
+        sent = true
+        setImmediate(() => ctx.signals.emit('SIGINT'))
+      }
     })
     expect(await compareCommand.run([id, id, '--runs', '1', '--tokens', '16'], ctx)).toBe(130)
     expect(err()).toMatch(/cancelled/)
