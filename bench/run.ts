@@ -8,6 +8,7 @@ import { benchDashboard } from './dashboard.bench'
 import { benchFit } from './fit.bench'
 import { benchMetrics } from './metrics.bench'
 import { benchSupervisor } from './supervisor.bench'
+import { benchSwitch } from './switch.bench'
 import { benchTelemetry, benchTelemetryOverhead } from './telemetry.bench'
 
 /** `npm run bench`: every benchmark, one table, each figure next to its same-run baseline. */
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   const target = resolve(shared, 'tiny-target.gguf')
   const benches: [string, () => Promise<BenchRow[]>][] = [
     ['supervisor', () => benchSupervisor(bin, target)],
+    ['switch', () => benchSwitch(bin, shared)],
     ['telemetry', () => benchTelemetry()],
     ['telemetry-overhead', () => benchTelemetryOverhead(bin, target)],
     ['metrics', () => benchMetrics(bin, target)],
