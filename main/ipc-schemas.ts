@@ -35,6 +35,7 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'profiles:delete': z.tuple([profileId]),
   'profiles:undo-delete': z.tuple([profileId]),
   'profiles:apply-flag-fixes': z.tuple([profileId]),
+  'fit:estimate': z.tuple([profileId]),
   'warnings:apply-fix': z.tuple([warningId]),
   'settings:get': none,
   'settings:set': z.tuple([SettingsSchema]),

@@ -1,3 +1,4 @@
+import type { FitEstimate } from './fit'
 import type { ExportFormat, FlagProblemSummary, ProfileDocument, ProfileEdit, ProfileFileRole, ProfileStoreSummary, ProfileSummary } from './profile'
 import type { ServerStatus } from './server-state'
 import type { AppSettings } from './settings'
@@ -50,6 +51,8 @@ export interface CommandChannels {
   'profiles:undo-delete': (profileId: string) => Promise<Result<ProfileSummary>>
   /** Applies the known replacements for the flags the profile's binary rejects. */
   'profiles:apply-flag-fixes': (profileId: string) => Promise<Result<ProfileSummary>>
+  /** The VRAM estimate of a profile and the --n-cpu-moe that keeps the headroom free (see FitEstimate). */
+  'fit:estimate': (profileId: string) => Promise<Result<FitEstimate>>
   /** Applies a warning's one-click fix to the profile it concerns. */
   'warnings:apply-fix': (warningId: string) => Promise<Result<ProfileSummary>>
   'settings:get': () => Promise<AppSettings>
@@ -118,6 +121,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'profiles:delete',
   'profiles:undo-delete',
   'profiles:apply-flag-fixes',
+  'fit:estimate',
   'warnings:apply-fix',
   'settings:get',
   'settings:set',

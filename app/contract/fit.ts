@@ -79,3 +79,12 @@ export interface FitReport {
   /** Plain-language notes: assumptions, why nothing fits, what was clamped. */
   readonly notes: readonly string[]
 }
+
+/** The dashboard's fit panel: the estimate for a profile, against the GPU's free memory not counting our own server. */
+export interface FitEstimate {
+  readonly report: FitReport
+  /** Free VRAM used as the budget: free now plus what our own running server holds; null without GPU data. */
+  readonly freeVramMiB: number | null
+  /** What our running server of this profile holds on the GPU now (used now − used just before it started); null when not measurable. */
+  readonly measuredServerGpuMiB: number | null
+}

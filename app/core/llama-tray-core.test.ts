@@ -119,3 +119,21 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     await again.dispose()
   })
 })
+
+describe('fit:estimate', () => {
+  it('estimates a stored profile from its GGUF; a profile without a local model is a Result error', async () => {
+    const { core } = await makeCore()
+    const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '8192', '-np', '1', '--n-cpu-moe', '4']), 'fit me')
+    if (!imported.ok) throw new Error(imported.error)
+    const estimate = await core.handlers['fit:estimate'](imported.value.id)
+    expect(estimate.ok).toBe(true)
+    if (!estimate.ok) return
+    expect(estimate.value.freeVramMiB).toBeNull() // no telemetry in this test: estimate only
+    expect(estimate.value.report.nCpuMoe).toBe(4)
+    // The same 20 MiB of KV the server reports at -c 8192 (bench: fit), on whichever device the placement puts it.
+    expect(estimate.value.report.gpu.kvMiB + estimate.value.report.host.kvMiB).toBeCloseTo(20, 0)
+    const hfOnly = await core.handlers['profiles:import'](formatCommandLine([bin, '-hf', 'user/model']), 'remote')
+    if (!hfOnly.ok) throw new Error(hfOnly.error)
+    expect(await core.handlers['fit:estimate'](hfOnly.value.id)).toMatchObject({ ok: false, error: expect.stringMatching(/no local model/) })
+  })
+})

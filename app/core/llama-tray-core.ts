@@ -1,11 +1,14 @@
 import { join } from 'node:path'
 import type { CommandChannels, EventChannels, LaunchSpec, Result } from '../contract/commands'
+import type { FitEstimate } from '../contract/fit'
 import type { GenerationSnapshot } from '../contract/generation'
 import type { ProfileFileRole, ProfileSummary } from '../contract/profile'
 import type { AppSettings } from '../contract/settings'
 import type { ServerStatus } from '../contract/server-state'
 import type { Snapshot } from '../contract/snapshot'
 import type { Warning } from '../contract/warnings'
+import { FitError } from '../fit/fit-error'
+import { fitProfile } from '../fit/fit-source'
 import { Listeners } from '../lib/listeners'
 import { GenerationTracker, ProfileRollingStore, resolveApiKey, serverUrl } from '../metrics'
 import { ProfileStore } from '../profiles/store'
@@ -49,6 +52,8 @@ export class LlamaTrayCore {
   private tracker: GenerationTracker | null = null
   private lastGeneration: GenerationSnapshot | null = null
   private dashboardVisible = false
+  /** GPU memory in use just before our server started, to tell what the server itself holds. */
+  private gpuUsedBeforeLaunchMiB: number | null = null
   private ticker: NodeJS.Timeout | null = null
   private latest: Snapshot | null = null
   private disposed = false
@@ -92,6 +97,7 @@ export class LlamaTrayCore {
         this.updateCadence()
       },
       ...profiles,
+      'fit:estimate': (profileId) => this.estimateFit(profileId),
       'warnings:apply-fix': async (warningId) => (this.options.applyWarningFix ? this.options.applyWarningFix(warningId, this.options.home) : { ok: false, error: 'no fix is available for this warning' }),
       'settings:get': async () => this.settingsStore.settings,
       'settings:set': async (changes) => {
@@ -164,7 +170,30 @@ export class LlamaTrayCore {
     }
   }
 
+  /**
+   * The fit of a profile against the GPU's free memory not counting our own
+   * server (its memory comes back when it stops), and what that server holds
+   * now, to compare the estimate with reality after a launch.
+   */
+  private async estimateFit(profileId: string): Promise<Result<FitEstimate>> {
+    const device = this.options.telemetry?.latest().gpu?.devices[0] ?? null
+    const state = this.supervisor.getStatus().state
+    const usedNow = device?.memoryUsedMiB ?? null
+    const measured = hasProcess(state) && usedNow !== null && this.gpuUsedBeforeLaunchMiB !== null ? Math.max(0, usedNow - this.gpuUsedBeforeLaunchMiB) : null
+    const freeNow = device?.memoryFreeMiB ?? null
+    const freeVramMiB = freeNow === null ? null : freeNow + (measured ?? 0)
+    try {
+      const report = await fitProfile(this.options.home, profileId, { freeVramMiB, headroomMiB: this.settingsStore.settings.vramHeadroomMiB })
+      const running = this.supervisor.getStatus().profileId === profileId && state === 'ready'
+      return { ok: true, value: { report, freeVramMiB, measuredServerGpuMiB: running ? measured : null } }
+    } catch (err) {
+      if (err instanceof FitError) return { ok: false, error: err.message }
+      throw err
+    }
+  }
+
   private onState(status: ServerStatus): void {
+    if (status.state === 'starting') this.gpuUsedBeforeLaunchMiB = this.options.telemetry?.latest().gpu?.devices[0]?.memoryUsedMiB ?? null
     this.events.emit('server:state-changed', status)
     this.options.telemetry?.setServerPid(status.pid)
     if (status.state === 'ready' && status.port !== null && !this.tracker) void this.startTracker(status)

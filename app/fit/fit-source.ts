@@ -1,6 +1,9 @@
 import { profileArgv } from '../profiles/launch-spec'
 import { ProfileStore } from '../profiles/store'
 import { FitError } from './fit-error'
+import type { FitReport } from '../contract/fit'
+import { buildFitReport } from './fit-report'
+import { readGgufModel } from './gguf-model'
 import { parseLlamaArgs } from './llama-args'
 
 /** The llama-server arguments (without the binary) of a stored profile, by id or name, checked to name a local model. */
@@ -12,4 +15,13 @@ export async function profileLaunchArgs(home: string, idOrName: string): Promise
   const args = profile.binary === '' ? argv : argv.slice(1)
   if (!parseLlamaArgs(args).model) throw new FitError(`profile "${profile.id}" has no local model file (-m) to read`)
   return { args, profileId: profile.id }
+}
+
+/** The fit of a stored profile: its GGUF(s) and memory flags, against a free-VRAM budget (null: estimate only). */
+export async function fitProfile(home: string, idOrName: string, budget: { freeVramMiB: number | null; headroomMiB: number }): Promise<FitReport> {
+  const { args } = await profileLaunchArgs(home, idOrName)
+  const launch = parseLlamaArgs(args)
+  const model = await readGgufModel(launch.model as string)
+  const draft = launch.settings.draft ? await readGgufModel(launch.settings.draft.path) : null
+  return buildFitReport({ model, draft, settings: launch.settings, freeVramMiB: budget.freeVramMiB, headroomMiB: budget.headroomMiB, vramSource: budget.freeVramMiB === null ? 'none' : 'telemetry' })
 }
