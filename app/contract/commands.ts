@@ -1,4 +1,5 @@
 import type { FitEstimate } from './fit'
+import type { BenchProgress, BenchReport } from './bench'
 import type { ExportFormat, FlagProblemSummary, ProfileDocument, ProfileEdit, ProfileFileRole, ProfileStoreSummary, ProfileSummary } from './profile'
 import type { ServerStatus } from './server-state'
 import type { AppSettings } from './settings'
@@ -53,6 +54,12 @@ export interface CommandChannels {
   'profiles:apply-flag-fixes': (profileId: string) => Promise<Result<ProfileSummary>>
   /** The VRAM estimate of a profile and the --n-cpu-moe that keeps the headroom free (see FitEstimate). */
   'fit:estimate': (profileId: string) => Promise<Result<FitEstimate>>
+  /** Benchmarks profiles one after another (one profile: a bench; several: a compare with ratios against the first). Progress comes as bench:progress events. */
+  'bench:run': (profileIds: readonly string[], options: { readonly runs: number; readonly tokens: number }) => Promise<Result<BenchReport>>
+  /** Cancels the running bench; the server is left as it was before. */
+  'bench:cancel': () => Promise<void>
+  /** Stored bench reports, newest first. */
+  'bench:history': (max: number) => Promise<readonly BenchReport[]>
   /** Applies a warning's one-click fix to the profile it concerns. */
   'warnings:apply-fix': (warningId: string) => Promise<Result<ProfileSummary>>
   'settings:get': () => Promise<AppSettings>
@@ -69,6 +76,7 @@ export interface EventChannels {
   snapshot: (snapshot: Snapshot) => void
   'profiles:changed': (summary: ProfileStoreSummary) => void
   'settings:changed': (settings: AppSettings) => void
+  'bench:progress': (progress: BenchProgress) => void
 }
 
 export type CommandName = keyof CommandChannels
@@ -122,10 +130,13 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'profiles:undo-delete',
   'profiles:apply-flag-fixes',
   'fit:estimate',
+  'bench:run',
+  'bench:cancel',
+  'bench:history',
   'warnings:apply-fix',
   'settings:get',
   'settings:set',
   'shell:open-logs-folder',
 ]
 
-export const EVENT_NAMES: readonly EventName[] = ['server:state-changed', 'server:log', 'snapshot', 'profiles:changed', 'settings:changed']
+export const EVENT_NAMES: readonly EventName[] = ['server:state-changed', 'server:log', 'snapshot', 'profiles:changed', 'settings:changed', 'bench:progress']

@@ -104,3 +104,38 @@ export interface ProfileEdit {
 
 export type ExportFormat = 'bash' | 'cmd' | 'powershell'
 export type ProfileFileRole = 'binary' | 'model' | 'draftModel'
+
+/** A llama-server binary found on disk. `id` is issued by main: the renderer picks by id, never by path. */
+export interface DiscoveredBinary {
+  readonly id: string
+  readonly path: string
+  readonly engine: EngineKind | null
+  readonly version: string | null
+  /** Where it was found: PATH, a common install folder, a binary chosen before. */
+  readonly source: string
+}
+
+/** A GGUF model found on disk, with what its header says. */
+export interface DiscoveredModel {
+  readonly id: string
+  readonly path: string
+  readonly fileMiB: number
+  readonly architecture: string | null
+  /** e.g. Q4_K_M, IQ4_XS; null when the header does not say. */
+  readonly quantisation: string | null
+  readonly layers: number | null
+  readonly experts: number | null
+  readonly trainingContext: number | null
+  /** A draft-sized model (small, same family), for speculative decoding. */
+  readonly looksLikeDraft: boolean
+  readonly source: string
+  /** Why the header could not be read (the file is still listed); null when it was. */
+  readonly problem: string | null
+}
+
+export interface Discovery {
+  readonly binaries: readonly DiscoveredBinary[]
+  readonly models: readonly DiscoveredModel[]
+  /** Folders searched, for the "where did you look?" question. */
+  readonly searched: readonly string[]
+}

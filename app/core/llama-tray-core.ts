@@ -18,6 +18,7 @@ import { buildSnapshot } from '../snapshot/build-snapshot'
 import { ServerSupervisor, type SupervisorOptions } from '../supervisor/supervisor'
 import { hasProcess } from '../supervisor/transitions'
 import type { TelemetryReading, TelemetryService } from '../telemetry/telemetry-service'
+import { benchCommands } from './bench-commands'
 import { LogBatcher } from './log-batcher'
 import { profileCommands } from './profile-commands'
 import { storeSummary } from './profile-summary'
@@ -98,6 +99,7 @@ export class LlamaTrayCore {
       },
       ...profiles,
       'fit:estimate': (profileId) => this.estimateFit(profileId),
+      ...benchCommands(this, options.home, (progress) => this.events.emit('bench:progress', progress)),
       'warnings:apply-fix': async (warningId) => (this.options.applyWarningFix ? this.options.applyWarningFix(warningId, this.options.home) : { ok: false, error: 'no fix is available for this warning' }),
       'settings:get': async () => this.settingsStore.settings,
       'settings:set': async (changes) => {
