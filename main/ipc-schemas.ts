@@ -15,6 +15,8 @@ export type IpcArgsSchemas = { readonly [C in CommandName]: z.ZodType<Parameters
 const profileId = z.string().regex(PROFILE_ID, 'a profile id is 1-64 lowercase letters, digits, ".", "_" or "-"')
 const warningId = z.string().min(1).max(200)
 const none = z.tuple([])
+/** Discovery ids as main issues them ("b-" or "m-" and 10 hex digits): never a path. */
+const discoveredId = z.string().regex(/^[bm]-[0-9a-f]{10}$/, 'a discovered item is named by its id from profiles:discover')
 
 export const IPC_ARGS: IpcArgsSchemas = {
   'server:start': z.tuple([profileId]),
@@ -35,6 +37,8 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'profiles:delete': z.tuple([profileId]),
   'profiles:undo-delete': z.tuple([profileId]),
   'profiles:apply-flag-fixes': z.tuple([profileId]),
+  'profiles:discover': none,
+  'profiles:create-discovered': z.tuple([discoveredId, discoveredId, discoveredId.nullable(), z.string().min(1).max(200).nullable()]),
   'fit:estimate': z.tuple([profileId]),
   'bench:run': z.tuple([z.array(profileId).min(1).max(8), z.object({ runs: z.number().int().min(1).max(20), tokens: z.number().int().min(16).max(4096) }).strict()]),
   'bench:cancel': none,

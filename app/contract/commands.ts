@@ -1,6 +1,6 @@
 import type { FitEstimate } from './fit'
 import type { BenchProgress, BenchReport } from './bench'
-import type { ExportFormat, FlagProblemSummary, ProfileDocument, ProfileEdit, ProfileFileRole, ProfileStoreSummary, ProfileSummary } from './profile'
+import type { Discovery, ExportFormat, FlagProblemSummary, ProfileDocument, ProfileEdit, ProfileFileRole, ProfileStoreSummary, ProfileSummary } from './profile'
 import type { ServerStatus } from './server-state'
 import type { AppSettings } from './settings'
 import type { Snapshot } from './snapshot'
@@ -52,6 +52,10 @@ export interface CommandChannels {
   'profiles:undo-delete': (profileId: string) => Promise<Result<ProfileSummary>>
   /** Applies the known replacements for the flags the profile's binary rejects. */
   'profiles:apply-flag-fixes': (profileId: string) => Promise<Result<ProfileSummary>>
+  /** Finds llama-server binaries and GGUF models on this machine (PATH, install folders, LM Studio and HF caches); main keeps the list so items are named by id. */
+  'profiles:discover': () => Promise<Result<Discovery>>
+  /** Creates a profile from items of the last discovery, by id, with starter settings for the model. */
+  'profiles:create-discovered': (binaryId: string, modelId: string, draftModelId: string | null, name: string | null) => Promise<Result<ProfileSummary>>
   /** The VRAM estimate of a profile and the --n-cpu-moe that keeps the headroom free (see FitEstimate). */
   'fit:estimate': (profileId: string) => Promise<Result<FitEstimate>>
   /** Benchmarks profiles one after another (one profile: a bench; several: a compare with ratios against the first). Progress comes as bench:progress events. */
@@ -129,6 +133,8 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'profiles:delete',
   'profiles:undo-delete',
   'profiles:apply-flag-fixes',
+  'profiles:discover',
+  'profiles:create-discovered',
   'fit:estimate',
   'bench:run',
   'bench:cancel',

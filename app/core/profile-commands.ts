@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import type { CommandChannels, Result } from '../contract/commands'
-import type { ProfileFileRole, ProfileSummary } from '../contract/profile'
+import type { Discovery, ProfileFileRole, ProfileSummary } from '../contract/profile'
+import { discover, type DiscoverOptions } from '../profiles/discovery'
+import { DiscoveryPickError, profileFromDiscovery } from '../profiles/discovery-profile'
 import { exportCommandLine, ExportError } from '../profiles/export-command'
 import { importCommand, ImportError } from '../profiles/import-command'
 import { makeProfileId } from '../profiles/profile-id'
@@ -23,6 +25,8 @@ type ProfileChannels = Pick<
   | 'profiles:delete'
   | 'profiles:undo-delete'
   | 'profiles:apply-flag-fixes'
+  | 'profiles:discover'
+  | 'profiles:create-discovered'
 >
 
 export interface ProfileCommandDeps {
@@ -31,6 +35,8 @@ export interface ProfileCommandDeps {
   readonly chooseFile: (role: ProfileFileRole, current: string) => Promise<string | null>
   /** Called after every change, with the new list. */
   readonly onChanged: (store: ProfileStore) => Promise<void>
+  /** Where discovery looks (environment, home folder, added model folders); this process's by default. */
+  readonly discovery?: Omit<DiscoverOptions, 'home'>
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value })
@@ -41,7 +47,7 @@ async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T>> {
   try {
     return await job()
   } catch (err) {
-    if (err instanceof ImportError || err instanceof ExportError || err instanceof ProfileStoreError || err instanceof ProfileLaunchError || err instanceof z.ZodError) {
+    if (err instanceof ImportError || err instanceof ExportError || err instanceof ProfileStoreError || err instanceof ProfileLaunchError || err instanceof DiscoveryPickError || err instanceof z.ZodError) {
       return fail(err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : err.message)
     }
     throw err
@@ -51,6 +57,8 @@ async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T>> {
 /** The profiles:* commands, over the profile store of one home folder. */
 export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
   const deleted = new Map<string, Profile>()
+  // The last discovery: the renderer names binaries and models by its ids, never by path.
+  let lastDiscovery: Discovery | null = null
   const open = (): Promise<ProfileStore> => ProfileStore.open(deps.home)
   const changed = async (store: ProfileStore, profile: Profile): Promise<Result<ProfileSummary>> => {
     await deps.onChanged(store)
@@ -139,6 +147,18 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
       guarded(async () => {
         const { profile } = await acceptFixes(deps.home, id)
         const store = await open()
+        return changed(store, profile)
+      }),
+    'profiles:discover': async () => {
+      lastDiscovery = await discover({ ...deps.discovery, home: deps.home })
+      return ok(lastDiscovery)
+    },
+    'profiles:create-discovered': (binaryId, modelId, draftModelId, name) =>
+      guarded(async () => {
+        if (!lastDiscovery) return fail('nothing discovered yet: run profiles:discover first')
+        const store = await open()
+        const profile = profileFromDiscovery(lastDiscovery, { binary: binaryId, model: modelId, draftModel: draftModelId, name }, store.file.profiles.map((p) => p.id))
+        await store.upsert(profile)
         return changed(store, profile)
       }),
   }

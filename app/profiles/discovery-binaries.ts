@@ -1,0 +1,62 @@
+import { constants } from 'node:fs'
+import { access, readFile, realpath, stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import type { DiscoveredBinary, EngineKind } from '../contract/profile'
+import { discoveryId } from './discovery-id'
+import { installFolders, pathApi, pathFolders, serverExeNames, type DiscoveryPlaces } from './discovery-places'
+import { cachedEngineKinds } from './engine-detect'
+import { PROFILES_FILE, parseProfilesText } from './store'
+
+interface Candidate {
+  readonly path: string
+  readonly source: string
+}
+
+/** The binaries of the stored profiles, read without opening the store (discovery never writes). */
+async function profileBinaries(home: string): Promise<string[]> {
+  const text = await readFile(join(home, PROFILES_FILE), 'utf8').catch(() => null)
+  if (text === null) return []
+  const parsed = parseProfilesText(text)
+  return parsed.kind === 'corrupt' ? [] : parsed.file.profiles.map((p) => p.binary).filter((b) => b !== '')
+}
+
+/** An executable regular file (on Windows, any regular file: there is no execute bit). */
+async function isExecutableFile(path: string, platform: NodeJS.Platform): Promise<boolean> {
+  const st = await stat(path).catch(() => null)
+  if (!st?.isFile()) return false
+  if (platform === 'win32') return true
+  return access(path, constants.X_OK).then(
+    () => true,
+    () => false,
+  )
+}
+
+/**
+ * llama-server binaries in the binaries chosen before, PATH and the common
+ * install folders, each once (by real path). The engine comes from the
+ * detection cache only: discovery never runs a program.
+ */
+export async function findBinaries(home: string, places: DiscoveryPlaces): Promise<{ binaries: DiscoveredBinary[]; searched: string[] }> {
+  const { join: pjoin } = pathApi(places.platform)
+  const names = serverExeNames(places.platform)
+  const pathDirs = pathFolders(places)
+  const installDirs = await installFolders(places)
+  const candidates: Candidate[] = [
+    ...(await profileBinaries(home)).map((path) => ({ path, source: 'chosen before' })),
+    ...pathDirs.flatMap((dir) => names.map((n) => ({ path: pjoin(dir, n), source: 'PATH' }))),
+    ...installDirs.flatMap((dir) => names.map((n) => ({ path: pjoin(dir, n), source: 'install folder' }))),
+  ]
+  const engines: ReadonlyMap<string, EngineKind> = await cachedEngineKinds(home)
+  const seen = new Set<string>()
+  const binaries: DiscoveredBinary[] = []
+  for (const c of candidates) {
+    if (!(await isExecutableFile(c.path, places.platform))) continue
+    const real = await realpath(c.path).catch(() => c.path)
+    if (seen.has(real)) continue
+    seen.add(real)
+    // The cache is keyed by the path the binary was detected under: try both the path found and its target.
+    const engine = engines.get(resolve(c.path)) ?? engines.get(real) ?? null
+    binaries.push({ id: discoveryId('b', real), path: c.path, engine, version: null, source: c.source })
+  }
+  return { binaries, searched: [...pathDirs, ...installDirs] }
+}
