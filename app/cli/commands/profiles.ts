@@ -1,9 +1,13 @@
 import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import type { ProfileSummary } from '../../contract/profile'
 import { EXPORT_FORMATS, ExportError, exportCommandLine, type ExportFormat } from '../../profiles/export-command'
 import { importArgv, importCommand, ImportError } from '../../profiles/import-command'
 import { profileArgv } from '../../profiles/launch-spec'
 import { acceptFixes, describeProblems, ProfileLaunchError } from '../../profiles/resolve-launch'
+import { discover } from '../../profiles/discovery'
+import { bestBinary, bestDraft, bestModel, DiscoveryPickError, profileFromDiscovery } from '../../profiles/discovery-profile'
+import { formatDiscovery, pickKey } from '../../profiles/discovery-report'
 import type { Profile } from '../../profiles/schema'
 import { ProfileStore, ProfileStoreError } from '../../profiles/store'
 import { UsageError } from '../cli-error'
@@ -35,7 +39,7 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
   const dashDash = args.indexOf('--')
   const head = dashDash >= 0 ? args.slice(0, dashDash) : args
   const command = dashDash >= 0 ? args.slice(dashDash + 1) : null
-  const { values, positionals } = parseOptions(head, { json: { type: 'boolean' }, name: { type: 'string' }, file: { type: 'string' }, format: { type: 'string' } }, true)
+  const { values, positionals } = parseOptions(head, { json: { type: 'boolean' }, name: { type: 'string' }, file: { type: 'string' }, format: { type: 'string' }, 'models-dir': { type: 'string', multiple: true }, detect: { type: 'boolean' }, create: { type: 'boolean' }, binary: { type: 'string' }, model: { type: 'string' }, draft: { type: 'string' } }, true)
   const json = values.json ?? false
   const [sub, target] = positionals
   try {
@@ -96,11 +100,35 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
         print(io, { profile, fixed }, json, () => (fixed.length === 0 ? `${profile.id}: nothing to fix for this binary` : `${profile.id}: applied\n${describeProblems(fixed)}`))
         return 0
       }
+      case 'discover':
+      case 'create': {
+        const found = await discover({ home: io.home, extraModelDirs: (values['models-dir'] ?? []).map((d) => resolve(d)), detect: values.detect ?? false })
+        if (sub === 'discover' && !values.create) {
+          print(io, found, json, () => `${formatDiscovery(found)}\ncreate a profile: llama-tray profiles create --binary b1 --model m1 [--draft mN] [--name NAME]  (or: profiles discover --create)`)
+          return 0
+        }
+        // create picks what the user named; discover --create picks the best binary and model (and a draft-sized model of the same vocabulary).
+        const model = values.model ? null : bestModel(found)
+        const choice = {
+          binary: values.binary ? pickKey(values.binary, 'b') : (bestBinary(found)?.id ?? ''),
+          model: values.model ? pickKey(values.model, 'm') : (model?.id ?? ''),
+          draftModel: values.draft ? pickKey(values.draft, 'm') : sub === 'discover' && model ? (bestDraft(found, model)?.id ?? null) : null,
+          name: values.name ?? null,
+        }
+        if (sub === 'create' && (!values.binary || !values.model)) throw new UsageError('profiles create needs --binary and --model (numbers or ids from: llama-tray profiles discover)')
+        if (choice.binary === '') throw new UsageError(`no llama-server found on PATH or in the usual install folders; put it on PATH or import a command line`)
+        if (choice.model === '') throw new UsageError(`no usable GGUF model found; add a folder with --models-dir DIR`)
+        const store = await openStore(io)
+        const profile = profileFromDiscovery(found, choice, store.file.profiles.map((p) => p.id))
+        await store.upsert(profile)
+        print(io, profile, json, () => `created "${profile.name}" as ${profile.id}\n  ${exportCommandLine(profile, 'bash')}\nstart it: llama-tray run ${profile.id}`)
+        return 0
+      }
       default:
-        throw new UsageError(`unknown profiles command "${sub}" (list, show, import, export, rm, use, fix)`)
+        throw new UsageError(`unknown profiles command "${sub}" (list, show, import, export, rm, use, fix, discover, create)`)
     }
   } catch (err) {
-    if (err instanceof ImportError || err instanceof ExportError || err instanceof ProfileStoreError || err instanceof ProfileLaunchError) throw new UsageError(err.message)
+    if (err instanceof ImportError || err instanceof ExportError || err instanceof ProfileStoreError || err instanceof ProfileLaunchError || err instanceof DiscoveryPickError) throw new UsageError(err.message)
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' && values.file) throw new UsageError(`cannot read ${values.file}: no such file`)
     throw err
   }
@@ -112,6 +140,8 @@ export const profilesCommand: CliCommand = {
   usage: `  llama-tray profiles list | show <id> | rm <id> | use <id> [--json]
   llama-tray profiles import [--name N] -- <llama-server command…>   (or --file F with a pasted command)
   llama-tray profiles export <id> [--format cmd|powershell|bash]
-  llama-tray profiles fix <id>     apply the replacements for flags its binary rejects (--no-mmap → -lm none …)`,
+  llama-tray profiles fix <id>     apply the replacements for flags its binary rejects (--no-mmap → -lm none …)
+  llama-tray profiles discover [--models-dir DIR …] [--detect] [--create [--name N]]   find llama-server and GGUF models (PATH, install folders, LM Studio, HF cache)
+  llama-tray profiles create --binary bN --model mN [--draft mN] [--name N] [--models-dir DIR …]   a profile from what discover listed`,
   run,
 }
