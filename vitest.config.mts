@@ -1,13 +1,33 @@
 import { defineConfig } from 'vitest/config'
 
+// Tests that run real llama-server processes. On a 2-core machine two of them
+// at once oversubscribe the CPU (llama.cpp's threads spin-wait), and a test
+// that measures speed or latency then measures the neighbour instead: they run
+// one file at a time, after the rest.
+const REAL_SERVER = [
+  'test/integration/**/*.test.ts',
+  'test/e2e/**/*.test.ts',
+  'app/**/*.e2e.test.ts',
+  'app/**/*-e2e.test.ts',
+  'app/**/*.integration.test.ts',
+  'app/bench/{cancel,cli,compare,tune}.test.ts',
+  'app/core/*.test.ts',
+  'app/fit/calibration.test.ts',
+  'app/profiles/{switch-profile,engine}.test.ts',
+  'app/advisor/live-advisor.test.ts',
+  'app/cli/commands/lint.test.ts',
+]
+
+const ALL = ['app/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'test/**/*.test.ts']
+
 export default defineConfig({
   test: {
-    include: ['app/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
-    // Integration tests start real llama-server processes on a 2-core machine:
-    // keep files in few workers so timing-sensitive tests are not starved.
-    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ['default'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ALL, exclude: [...REAL_SERVER, '**/node_modules/**'], maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'real-server', include: REAL_SERVER, fileParallelism: false, sequence: { groupOrder: 1 } } },
+    ],
   },
 })

@@ -114,8 +114,8 @@ describe('GenerationTracker on the real llama-server', () => {
     const snaps: ReturnType<GenerationTracker['snapshot']>[] = []
     tracker.on('rate', () => snaps.push(tracker.snapshot()))
     const [a, b] = await Promise.all([
-      streamCompletion(server.baseUrl, { prompt: 'Hello', n_predict: 600, ignore_eos: true }),
-      streamCompletion(server.baseUrl, { prompt: 'Hi there', n_predict: 600, ignore_eos: true }),
+      streamCompletion(server.baseUrl, { prompt: 'Hello', n_predict: 300, ignore_eos: true }),
+      streamCompletion(server.baseUrl, { prompt: 'Hi there', n_predict: 300, ignore_eos: true }),
     ])
     const both = samples.filter((s) => s.perSlot.size === 2)
     const bothSnaps = snaps.filter((s) => s.slots.filter((x) => x.state === 'generating' && x.tokensPerSecond !== null).length === 2)
