@@ -35,8 +35,8 @@ export interface ProfileCommandDeps {
   readonly chooseFile: (role: ProfileFileRole, current: string) => Promise<string | null>
   /** Called after every change, with the new list. */
   readonly onChanged: (store: ProfileStore) => Promise<void>
-  /** Where discovery looks (environment, home folder, added model folders); this process's by default. */
-  readonly discovery?: Omit<DiscoverOptions, 'home'>
+  /** Where discovery looks (environment, home folder, added model folders); this process's by default. A function is asked on each discovery (model folders from the settings). */
+  readonly discovery?: Omit<DiscoverOptions, 'home'> | (() => Omit<DiscoverOptions, 'home'>)
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value })
@@ -150,7 +150,8 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         return changed(store, profile)
       }),
     'profiles:discover': async () => {
-      lastDiscovery = await discover({ ...deps.discovery, home: deps.home })
+      const where = typeof deps.discovery === 'function' ? deps.discovery() : deps.discovery
+      lastDiscovery = await discover({ ...where, home: deps.home })
       return ok(lastDiscovery)
     },
     'profiles:create-discovered': (binaryId, modelId, draftModelId, name) =>

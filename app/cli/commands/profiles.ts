@@ -104,7 +104,10 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
       case 'create': {
         const found = await discover({ home: io.home, extraModelDirs: (values['models-dir'] ?? []).map((d) => resolve(d)), detect: values.detect ?? false })
         if (sub === 'discover' && !values.create) {
-          print(io, found, json, () => `${formatDiscovery(found)}\ncreate a profile: llama-tray profiles create --binary b1 --model m1 [--draft mN] [--name NAME]  (or: profiles discover --create)`)
+          const b = bestBinary(found)
+          const m = bestModel(found)
+          const hint = b && m ? `\ncreate a profile: llama-tray profiles create --binary b${found.binaries.indexOf(b) + 1} --model m${found.models.indexOf(m) + 1} [--draft mN] [--name NAME]  (or: profiles discover --create)` : ''
+          print(io, found, json, () => `${formatDiscovery(found)}${hint}`)
           return 0
         }
         // create picks what the user named; discover --create picks the best binary and model (and a draft-sized model of the same vocabulary).
