@@ -10,6 +10,8 @@ export interface AppSettings {
   readonly pollIntervalMs: number
   readonly notifications: boolean
   readonly startWithSystem: boolean
+  /** Extra folders searched for GGUF models (besides LM Studio's, the Hugging Face cache and ~/models). */
+  readonly modelDirs: readonly string[]
   /** A profile to start when the app starts; null for none. */
   readonly startProfileOnLaunch: string | null
   /** Off by default: the dashboard must not take VRAM from the model. */
@@ -23,6 +25,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   pollIntervalMs: 1000,
   notifications: true,
   startWithSystem: false,
+  modelDirs: [],
   startProfileOnLaunch: null,
   hardwareAcceleration: false,
 }

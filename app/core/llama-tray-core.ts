@@ -79,6 +79,7 @@ export class LlamaTrayCore {
       home: options.home,
       chooseFile: options.chooseFile ?? (async () => null),
       onChanged: async (store) => this.events.emit('profiles:changed', await storeSummary(store, options.home)),
+      discovery: () => ({ extraModelDirs: this.settingsStore.settings.modelDirs }),
     })
     this.handlers = {
       'server:start': (profileId) => this.startProfile(profileId),

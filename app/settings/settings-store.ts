@@ -15,6 +15,7 @@ export const SettingsSchema = z
     pollIntervalMs: z.number().int().min(250).max(60_000),
     notifications: z.boolean(),
     startWithSystem: z.boolean(),
+    modelDirs: z.array(z.string().min(1).max(4096)).max(50),
     startProfileOnLaunch: z.string().min(1).max(64).nullable(),
     hardwareAcceleration: z.boolean(),
   })
