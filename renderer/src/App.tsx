@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react'
+import { BenchView } from './components/BenchView'
 import { Charts } from './components/Charts'
 import { Header } from './components/Header'
 import { LogsView } from './components/LogsView'
@@ -7,7 +8,7 @@ import { ServerControls } from './components/ServerControls'
 import { SettingsView } from './components/SettingsView'
 import { WarningsBanner } from './components/WarningsBanner'
 
-const TABS = ['Dashboard', 'Profiles', 'Logs', 'Settings'] as const
+const TABS = ['Dashboard', 'Profiles', 'Logs', 'Settings', 'Bench'] as const
 type Tab = (typeof TABS)[number]
 
 function TabPanel({ tab }: { readonly tab: Tab }): React.JSX.Element {
@@ -20,6 +21,8 @@ function TabPanel({ tab }: { readonly tab: Tab }): React.JSX.Element {
       return <LogsView />
     case 'Settings':
       return <SettingsView />
+    case 'Bench':
+      return <BenchView />
   }
 }
 

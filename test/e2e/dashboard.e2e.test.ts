@@ -226,3 +226,93 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     expect(await progress.count()).toBe(0)
   }, 60_000)
 })
+
+describe('fit panel and Bench view in Chromium over the real core and llama-server', () => {
+  it('the fit panel shows the breakdown against the budget and applies the suggested --n-cpu-moe in one click; a missing model shows as text', async () => {
+    // A scripted GPU with 1597 MiB free: 61 MiB above the 1536 MiB headroom, a little under the tiny target's ~61.4 MiB on the GPU.
+    const { core, page } = await open({ telemetry: fakeVramTelemetry([1597]) })
+    const tiny = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'tiny')
+    if (!tiny.ok) throw new Error(tiny.error)
+    await page.getByTestId('tab-profiles').click()
+    const panel = page.getByTestId('fit-panel')
+    await panel.getByTestId('fit-breakdown').waitFor({ timeout: 15_000 })
+    // The panel fetched before the fake GPU reported: refresh until the budget is there.
+    await expect
+      .poll(async () => {
+        await panel.getByTestId('fit-refresh').click()
+        return panel.getByTestId('fit-suggestion').count()
+      }, { timeout: 15_000, interval: 500 })
+      .toBe(1)
+    const estimate = await core.handlers['fit:estimate'](tiny.value.id)
+    if (!estimate.ok) throw new Error(estimate.error)
+    const { report } = estimate.value
+    console.log(`[e2e] fit: GPU ${report.total.gpu.totalMiB} MiB (weights ${report.gpu.weightsMiB}, KV ${report.gpu.kvMiB}, recurrent ${report.gpu.recurrentMiB}, compute ${report.gpu.computeMiB}), budget ${report.budgetMiB} MiB, suggested --n-cpu-moe ${report.nCpuMoe}`)
+    const gpuTotal = await panel.getByTestId('fit-row-totalMiB').locator('td').first().textContent()
+    expect(Number(gpuTotal)).toBeCloseTo(report.gpu.totalMiB, 0)
+    await expect(panel.getByTestId('fit-budget').textContent()).resolves.toContain(`budget of ${report.budgetMiB?.toFixed(1)} MiB`)
+    const suggested = Number(await panel.getByTestId('fit-suggestion').getAttribute('data-n-cpu-moe'))
+    expect(suggested).toBe(report.nCpuMoe)
+    expect(suggested).toBeGreaterThan(0)
+    expect((await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe).toBeUndefined()
+
+    await panel.getByTestId('fit-apply').click()
+    await expect.poll(async () => (await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe, { timeout: 5000 }).toBe(suggested)
+    await panel.locator('[data-testid="fit-suggestion"]:has-text("the profile has it")').waitFor({ timeout: 5000 })
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-fit.png') })
+
+    const moved = await core.handlers['profiles:import'](cmd('-m', join(REPO_ROOT, '..', 'shared', 'fixtures', 'models', 'moved-away.gguf'), '-c', '4096', '-np', '1'), 'moved model')
+    if (!moved.ok) throw new Error(moved.error)
+    await page.getByTestId('profile-row').filter({ hasText: 'moved model' }).locator('.profile-select').click()
+    await expect(page.getByTestId('fit-error').textContent({ timeout: 10_000 })).resolves.toMatch(/moved-away\.gguf|model/i)
+  }, 60_000)
+
+  it('benches one profile from the Bench view: the table and the bars show the report\'s figures', async () => {
+    const { core, page } = await open({ telemetry: null })
+    const tiny = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'tiny')
+    if (!tiny.ok) throw new Error(tiny.error)
+    const progress: string[] = []
+    core.on('bench:progress', (p) => progress.push(p.phase))
+
+    await page.getByTestId('tab-bench').click()
+    await page.locator(`[data-testid="bench-profile"][data-profile-id="${tiny.value.id}"]`).check()
+    await page.getByTestId('bench-runs').fill('1')
+    await page.getByTestId('bench-tokens').fill('32')
+    const started = Date.now()
+    await page.getByTestId('bench-start').click()
+    await page.getByTestId('bench-progress').waitFor({ timeout: 30_000 })
+    await page.getByTestId('bench-results').waitFor({ timeout: 120_000 })
+    console.log(`[e2e] bench of one profile (1 run, 32 tokens) took ${Date.now() - started} ms; phases ${[...new Set(progress)].join(' → ')}`)
+    const [stored] = await core.handlers['bench:history'](1)
+    if (!stored) throw new Error('no stored report')
+    const rows = page.getByTestId('bench-row')
+    expect(await rows.count()).toBe(stored.results[0]?.prompts.length)
+    for (const p of stored.results[0]?.prompts ?? []) {
+      const cell = page.locator(`[data-testid="bench-row"][data-prompt="${p.prompt}"]`).getByTestId('bench-decode')
+      expect(Number(await cell.getAttribute('data-value'))).toBe(p.median.tokensPerSecond)
+      expect(await cell.textContent()).toContain((p.median.tokensPerSecond as number).toFixed(1))
+      console.log(`[e2e] bench ${p.prompt}: ${p.median.tokensPerSecond} tok/s decode, ${p.median.promptTokensPerSecond} tok/s prompt`)
+    }
+    expect(core.supervisor.getStatus().state).toBe('stopped')
+    await page.getByTestId('bench-history').locator('li').first().waitFor()
+
+    expect(await page.getByTestId('bench-bars').locator('.bench-bar').count()).toBe(await rows.count())
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-bench.png'), fullPage: true })
+  }, 120_000)
+
+  it('Cancel during a bench stops it and leaves no server running', async () => {
+    const { core, page } = await open({ telemetry: null })
+    const tiny = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'tiny')
+    if (!tiny.ok) throw new Error(tiny.error)
+    await page.getByTestId('tab-bench').click()
+    await page.locator(`[data-testid="bench-profile"][data-profile-id="${tiny.value.id}"]`).check()
+    await page.getByTestId('bench-runs').fill('3')
+    await page.getByTestId('bench-tokens').fill('3000')
+    await page.getByTestId('bench-start').click()
+    await page.locator('[data-testid="bench-progress"][data-phase="run"]').waitFor({ timeout: 60_000 })
+    expect(core.supervisor.getStatus().state).toBe('ready')
+    await page.getByTestId('bench-cancel').click()
+    await expect(page.getByTestId('bench-error').textContent({ timeout: 30_000 })).resolves.toMatch(/cancelled/)
+    expect(core.supervisor.getStatus().state).toBe('stopped')
+    expect(await page.getByTestId('bench-cancel').count()).toBe(0)
+  }, 90_000)
+})

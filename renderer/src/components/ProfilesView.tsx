@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { api } from '../stores/api'
 import { useProfileStore } from '../stores/profile-store'
+import { FitPanel } from './FitPanel'
 import { ImportProfile } from './ImportProfile'
 import { ProfileEditor } from './ProfileEditor'
 import { ProfileList } from './ProfileList'
@@ -54,7 +55,12 @@ export function ProfilesView(): React.JSX.Element {
         {error && <p className="fix-error">{error}</p>}
         <ImportProfile onImported={setSelected} />
       </div>
-      {current && <ProfileEditor key={current} profileId={current} onSelect={setSelected} onDeleted={onDeleted} />}
+      {current && (
+        <div className="profile-detail">
+          <ProfileEditor key={current} profileId={current} onSelect={setSelected} onDeleted={onDeleted} />
+          <FitPanel key={`fit-${current}`} profileId={current} />
+        </div>
+      )}
     </div>
   )
 }

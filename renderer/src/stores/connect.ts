@@ -1,5 +1,6 @@
 import type { LlamaTrayApi } from '../../../app/contract/commands'
 import { setApi } from './api'
+import { receiveBenchProgress } from './bench-store'
 import { appendLogLines, replaceLogLines } from './log-store'
 import { receiveProfiles } from './profile-store'
 import { receiveSettings } from './settings-store'
@@ -21,6 +22,7 @@ export function connectStores(api: LlamaTrayApi): () => void {
     api.onServerLog(appendLogLines),
     api.onProfilesChanged(receiveProfiles),
     api.onSettingsChanged(receiveSettings),
+    api.onBenchProgress(receiveBenchProgress),
   ]
   void api.serverStatus().then(receiveStatus)
   void api.snapshotLatest().then((s) => s && receiveSnapshot(s))

@@ -1,0 +1,164 @@
+import { useCallback, useEffect, useState } from 'react'
+import type { Result } from '../../../app/contract/commands'
+import type { FitDeviceMemory, FitEstimate } from '../../../app/contract/fit'
+import { api } from '../stores/api'
+import { useProfileStore } from '../stores/profile-store'
+import { useSettingsStore } from '../stores/settings-store'
+import { useStatusStore } from '../stores/status-store'
+
+const mib = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : n.toFixed(n >= 100 ? 0 : 1))
+
+const PARTS: readonly { readonly key: keyof FitDeviceMemory; readonly label: string }[] = [
+  { key: 'weightsMiB', label: 'Weights' },
+  { key: 'kvMiB', label: 'KV cache' },
+  { key: 'recurrentMiB', label: 'Recurrent state' },
+  { key: 'computeMiB', label: 'Compute buffers' },
+  { key: 'totalMiB', label: 'Total' },
+]
+
+function Breakdown({ estimate }: { readonly estimate: FitEstimate }): React.JSX.Element {
+  const { report } = estimate
+  const draft = report.draft
+  return (
+    <table className="fit-table" data-testid="fit-breakdown">
+      <thead>
+        <tr>
+          <th scope="col">MiB</th>
+          <th scope="col">GPU</th>
+          <th scope="col">Host</th>
+          {draft && <th scope="col">Draft GPU</th>}
+          {draft && <th scope="col">Draft host</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {PARTS.map((p) => (
+          <tr key={p.key} className={p.key === 'totalMiB' ? 'total' : undefined} data-testid={`fit-row-${p.key}`}>
+            <th scope="row">{p.label}</th>
+            <td>{mib(report.gpu[p.key])}</td>
+            <td>{mib(report.host[p.key])}</td>
+            {draft && <td>{mib(draft.gpu[p.key])}</td>}
+            {draft && <td>{mib(draft.host[p.key])}</td>}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/** GPU total (model plus draft) as a bar against the budget (free VRAM minus headroom). */
+function BudgetBar({ estimate }: { readonly estimate: FitEstimate }): React.JSX.Element {
+  const { report, freeVramMiB } = estimate
+  const gpu = report.total.gpu.totalMiB
+  if (report.budgetMiB === null || freeVramMiB === null) {
+    return (
+      <p className="note" data-testid="fit-budget">
+        GPU total {mib(gpu)} MiB. No GPU data: an estimate without a budget.
+      </p>
+    )
+  }
+  const scale = Math.max(freeVramMiB, gpu, 1)
+  return (
+    <div className="fit-budget" data-testid="fit-budget">
+      <p>
+        GPU total <strong>{mib(gpu)} MiB</strong> {report.fits ? 'fits' : 'does not fit'} the budget of <strong>{mib(report.budgetMiB)} MiB</strong> ({mib(freeVramMiB)} MiB free − {report.headroomMiB} MiB headroom)
+      </p>
+      <div className="fit-bar" role="img" aria-label={`GPU total ${mib(gpu)} MiB of ${mib(freeVramMiB)} MiB free`}>
+        <span className={report.fits ? 'fit-used' : 'fit-used over'} style={{ width: `${Math.min(100, (gpu / scale) * 100)}%` }} />
+        <span className="fit-headroom" style={{ left: `${Math.min(100, (Math.max(0, report.budgetMiB) / scale) * 100)}%` }} title="budget (headroom starts here)" />
+      </div>
+    </div>
+  )
+}
+
+/** The fit panel: the selected profile's VRAM breakdown and the suggested --n-cpu-moe, one click to apply. */
+export function FitPanel({ profileId }: { readonly profileId: string }): React.JSX.Element {
+  const updatedAt = useProfileStore((s) => s.summary?.profiles.find((p) => p.id === profileId)?.updatedAt ?? null)
+  const serverState = useStatusStore((s) => s.status?.state ?? null)
+  const headroom = useSettingsStore((s) => s.settings?.vramHeadroomMiB ?? null)
+  const [result, setResult] = useState<Result<FitEstimate> | null>(null)
+  const [current, setCurrent] = useState<number | null>(null)
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
+
+  const load = useCallback(async (isLive: () => boolean = () => true) => {
+    const [r, doc] = await Promise.all([api().fitEstimate(profileId), api().profilesGet(profileId)])
+    if (!isLive()) return
+    setResult(r)
+    setCurrent(doc?.settings.nCpuMoe ?? 0)
+  }, [profileId])
+
+  useEffect(() => {
+    let live = true
+    load(() => live).catch((err: unknown) => live && setResult({ ok: false, error: String(err) }))
+    return () => {
+      live = false
+    }
+  }, [load, updatedAt, serverState, headroom])
+
+  const apply = async (n: number): Promise<void> => {
+    const doc = await api().profilesGet(profileId)
+    if (!doc) return setMessage({ ok: false, text: 'The profile is gone.' })
+    const r = await api().profilesUpdate(profileId, { settings: { ...doc.settings, nCpuMoe: n } })
+    setMessage(r.ok ? { ok: true, text: `Saved --n-cpu-moe ${n}.` } : { ok: false, text: r.error })
+    if (r.ok) await load()
+  }
+
+  if (!result) return <section className="fit-panel">Estimating…</section>
+  if (!result.ok) {
+    return (
+      <section className="fit-panel" aria-label="VRAM fit">
+        <h3>VRAM fit</h3>
+        <p className="fix-error" data-testid="fit-error">
+          {result.error}
+        </p>
+      </section>
+    )
+  }
+  const estimate = result.value
+  const { report } = estimate
+  const suggested = report.budgetMiB === null ? null : report.nCpuMoe
+  return (
+    <section className="fit-panel" aria-label="VRAM fit" data-testid="fit-panel">
+      <div className="row">
+        <h3>VRAM fit</h3>
+        <span className="note">
+          ctx {report.placement.ctx}, {report.placement.parallel} slot(s), KV {report.placement.cacheTypeK}/{report.placement.cacheTypeV}
+        </span>
+        <button type="button" onClick={() => void load()} data-testid="fit-refresh">
+          Refresh
+        </button>
+      </div>
+      <Breakdown estimate={estimate} />
+      <BudgetBar estimate={estimate} />
+      {suggested !== null && (
+        <p className="row" data-testid="fit-suggestion" data-n-cpu-moe={suggested}>
+          Suggested <code>--n-cpu-moe {suggested}</code>
+          {report.fits === false && ' (the closest; it still does not fit)'}
+          {current === suggested ? (
+            <span className="note"> (the profile has it)</span>
+          ) : (
+            <button type="button" className="primary" onClick={() => void apply(suggested)} data-testid="fit-apply">
+              Apply (now {current ?? 0})
+            </button>
+          )}
+        </p>
+      )}
+      {estimate.measuredServerGpuMiB !== null && (
+        <p data-testid="fit-measured">
+          Estimated {mib(report.total.gpu.totalMiB)} MiB vs measured {mib(estimate.measuredServerGpuMiB)} MiB on the GPU.
+        </p>
+      )}
+      {message && (
+        <p className={message.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="fit-message">
+          {message.text}
+        </p>
+      )}
+      {report.notes.length > 0 && (
+        <ul className="fit-notes">
+          {report.notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,47 @@
+import { create } from 'zustand'
+import type { BenchProgress, BenchReport } from '../../../app/contract/bench'
+import { api } from './api'
+
+interface BenchState {
+  /** True from the click on Start until bench:run answers. */
+  readonly running: boolean
+  readonly progress: BenchProgress | null
+  readonly report: BenchReport | null
+  readonly error: string | null
+  readonly history: readonly BenchReport[]
+}
+
+const HISTORY = 20
+
+export const useBenchStore = create<BenchState>()(() => ({ running: false, progress: null, report: null, error: null, history: [] }))
+
+export function receiveBenchProgress(progress: BenchProgress): void {
+  useBenchStore.setState({ progress })
+}
+
+export async function refreshBenchHistory(): Promise<void> {
+  useBenchStore.setState({ history: await api().benchHistory(HISTORY) })
+}
+
+/** Runs a bench (one profile) or a compare (several); the result and the error come from main, never guessed. */
+export async function startBench(profileIds: readonly string[], runs: number, tokens: number): Promise<void> {
+  if (useBenchStore.getState().running) return
+  useBenchStore.setState({ running: true, progress: null, error: null })
+  try {
+    const r = await api().benchRun(profileIds, { runs, tokens })
+    useBenchStore.setState(r.ok ? { report: r.value, error: null } : { error: r.error })
+  } catch (err) {
+    useBenchStore.setState({ error: err instanceof Error ? err.message : String(err) })
+  } finally {
+    useBenchStore.setState({ running: false })
+  }
+  await refreshBenchHistory()
+}
+
+export function cancelBench(): Promise<void> {
+  return api().benchCancel()
+}
+
+export function showBenchReport(report: BenchReport): void {
+  useBenchStore.setState({ report, error: null })
+}
