@@ -209,6 +209,11 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     await page.keyboard.press('Shift+Tab')
     await page.getByTestId('tab-profiles').click()
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-small-dark.png') })
+    await page.getByTestId('fit-panel').waitFor({ timeout: 10_000 })
+    expect(await overflow()).toBe(false)
+    await page.getByTestId('tab-bench').click()
+    await page.getByTestId('bench-start').waitFor()
+    expect(await overflow()).toBe(false)
   }, 60_000)
 
   it('a long load shows a ticking elapsed time and the phase, and Stop ends it', async () => {
