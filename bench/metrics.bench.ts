@@ -1,12 +1,8 @@
-import { spawn } from 'node:child_process'
 import { request } from 'node:http'
-import { serverUrl } from '../app/metrics/fetch-slots'
 import { median as medianOrNull } from '../app/metrics/median'
 import { SlotsPoller } from '../app/metrics/slots-poller'
-import { findFreePort } from '../app/supervisor/free-port'
-import { probeHealth } from '../app/supervisor/health'
 import { median, type BenchRow } from './bench-row'
-import { trackChild } from './cleanup'
+import { startBenchServer } from './bench-server'
 
 interface Completion {
   readonly predictedPerSecond: number
@@ -60,20 +56,12 @@ async function withPoller(baseUrl: string, nPredict: number): Promise<{ done: Co
  * /slots poller, alternating runs so drift and neighbours cancel. Goal: ratio ≥ 0.98.
  */
 export async function benchMetrics(bin: string, model: string, rounds = 5, nPredict = 300): Promise<BenchRow[]> {
-  const port = await findFreePort()
-  const child = spawn(bin, ['-m', model, '-c', '4096', '-np', '1', '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' })
-  trackChild(child)
-  const exited = new Promise((r) => child.once('exit', r))
-  const baseUrl = serverUrl('127.0.0.1', port)
+  const server = await startBenchServer(bin, model)
+  const baseUrl = server.baseUrl
   const without: number[] = []
   const withP: number[] = []
   const agreement: number[] = []
   try {
-    const deadline = Date.now() + 60_000
-    while ((await probeHealth('127.0.0.1', port, 1000)).kind !== 'ready') {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error('bench: llama-server did not become ready')
-      await new Promise((r) => setTimeout(r, 50))
-    }
     await complete(baseUrl, 64) // warm-up
     for (let i = 0; i < rounds; i++) {
       const order = i % 2 === 0 ? ['without', 'with'] : ['with', 'without']
@@ -87,8 +75,7 @@ export async function benchMetrics(bin: string, model: string, rounds = 5, nPred
       }
     }
   } finally {
-    child.kill('SIGTERM')
-    await exited
+    await server.stop()
   }
   const base = median(without)
   const ours = median(withP)

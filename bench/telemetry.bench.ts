@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { request } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -6,11 +6,9 @@ import path from 'node:path'
 import { openNvml } from '../app/telemetry/gpu/nvml'
 import { SMI_FIELDS } from '../app/telemetry/gpu/smi-fields'
 import { measureNodeNvidiaSmi, measureNvml, measureSmiOneShot, measureSmiStream } from '../app/telemetry/measure/gpu-cost'
-import { findFreePort } from '../app/supervisor/free-port'
-import { probeHealth } from '../app/supervisor/health'
 import { TelemetryService, type TelemetryOptions } from '../app/telemetry/telemetry-service'
 import { median, type BenchRow } from './bench-row'
-import { trackChild } from './cleanup'
+import { startBenchServer } from './bench-server'
 
 // Resolved from the working directory (npm run bench runs at the repository root): this file is bundled into out/bench.
 const fakeSmiDir = path.resolve('test', 'fixtures', 'fake-nvidia-smi')
@@ -85,20 +83,13 @@ export async function benchTelemetryOverhead(
   telemetry?: TelemetryOptions,
   label = 'GPU through the fake nvidia-smi',
 ): Promise<BenchRow[]> {
-  const port = await findFreePort()
-  const child = spawn(bin, ['-m', model, '-c', '4096', '-np', '1', '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' })
-  trackChild(child)
-  const exited = new Promise((r) => child.once('exit', r))
+  const server = await startBenchServer(bin, model)
+  const { child, port } = server
   const env = { ...process.env, PATH: `${fakeSmiDir}${path.delimiter}${process.env.PATH ?? ''}`, FAKE_SMI: '' }
   const off: number[] = []
   const on: number[] = []
   const seen = new Set<string>()
   try {
-    const deadline = Date.now() + 60_000
-    while ((await probeHealth('127.0.0.1', port, 1000)).kind !== 'ready') {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error('bench: llama-server did not become ready')
-      await new Promise((r) => setTimeout(r, 50))
-    }
     await generate(port, 64) // warm-up
     for (let i = 0; i < rounds; i++) {
       for (const withTelemetry of i % 2 === 0 ? [false, true] : [true, false]) {
@@ -119,8 +110,7 @@ export async function benchTelemetryOverhead(
       }
     }
   } finally {
-    child.kill('SIGTERM')
-    await exited
+    await server.stop()
   }
   const base = median(off)
   const ours = median(on)

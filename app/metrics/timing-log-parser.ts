@@ -1,4 +1,5 @@
 import { normaliseLogLine } from './log-line'
+import type { RequestTimings } from '../contract/generation'
 
 /**
  * Incremental parser for llama-server's per-request timing lines
@@ -15,19 +16,8 @@ import { normaliseLogLine } from './log-line'
  * Memory is bounded (one pending record); feed() never throws.
  */
 
-export interface RequestRecord {
-  readonly slotId: number | null
-  readonly taskId: number | null
-  readonly promptTokens: number
-  readonly promptMs: number
-  readonly promptTokensPerSecond: number
-  readonly predictedTokens: number
-  readonly predictedMs: number
-  readonly predictedTokensPerSecond: number
-  readonly draftTokens: number | null
-  readonly draftAccepted: number | null
-  readonly draftAcceptance: number | null
-}
+/** A finished request as the log states it (the tracker stamps it with a time to make RequestTimings). */
+export type RequestRecord = Omit<RequestTimings, 'time'>
 
 export type TimingEvent =
   | { readonly kind: 'request'; readonly record: RequestRecord }
