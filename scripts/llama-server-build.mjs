@@ -6,7 +6,7 @@
 // Used by the test suite (integration tests need a real server) and by CI.
 // Order of preference: $LLAMA_SERVER_BIN, then the cache, then a fresh build.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, copyFileSync, chmodSync } from 'node:fs'
+import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { homedir, tmpdir, cpus } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -26,6 +26,21 @@ function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts })
   if (r.error) throw new Error(`${cmd}: ${r.error.message}`)
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}`)
+}
+
+/** Runs a noisy build step with its output in a log file; on failure the log's tail is printed. */
+function runLogged(cmd, args, logFile) {
+  const fd = openSync(logFile, 'a')
+  try {
+    const r = spawnSync(cmd, args, { stdio: ['ignore', fd, fd] })
+    if (r.error) throw new Error(`${cmd}: ${r.error.message}`)
+    if (r.status !== 0) {
+      const tail = readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n')
+      throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}; last lines of ${logFile}:\n${tail}`)
+    }
+  } finally {
+    closeSync(fd)
+  }
 }
 
 function log(msg) {
@@ -53,16 +68,17 @@ export function ensureLlamaServer() {
     if (!tgz) throw new Error('npm pack produced no tarball')
     run('tar', ['-xzf', tgz, 'package/llama/gitRelease.bundle'], { cwd: work })
     log('cloning the llama.cpp bundle')
-    run('git', ['clone', '--quiet', join(work, 'package/llama/gitRelease.bundle'), 'llama.cpp'], { cwd: work })
+    run('git', ['-c', 'advice.detachedHead=false', 'clone', '--quiet', join(work, 'package/llama/gitRelease.bundle'), 'llama.cpp'], { cwd: work })
     const src = join(work, 'llama.cpp')
     const build = join(src, 'build')
     log('configuring (CPU only, no curl)')
-    run('cmake', ['-S', src, '-B', build, '-DCMAKE_BUILD_TYPE=Release', '-DLLAMA_CURL=OFF', '-DLLAMA_OPENSSL=OFF',
+    const buildLog = join(work, 'build.log')
+    runLogged('cmake', ['-S', src, '-B', build, '-DCMAKE_BUILD_TYPE=Release', '-DLLAMA_CURL=OFF', '-DLLAMA_OPENSSL=OFF',
       '-DGGML_CUDA=OFF', '-DGGML_METAL=OFF', '-DGGML_VULKAN=OFF', '-DBUILD_SHARED_LIBS=OFF',
-      '-DLLAMA_BUILD_TESTS=OFF', '-DLLAMA_BUILD_EXAMPLES=OFF'], { stdio: ['ignore', 'ignore', 'inherit'] })
+      '-DLLAMA_BUILD_TESTS=OFF', '-DLLAMA_BUILD_EXAMPLES=OFF'], buildLog)
     const jobs = String(Math.max(1, cpus().length))
     log(`building target llama-server with ${jobs} jobs (several minutes on 2 cores)`)
-    run('cmake', ['--build', build, '--target', 'llama-server', '-j', jobs], { stdio: ['ignore', 'ignore', 'inherit'] })
+    runLogged('cmake', ['--build', build, '--target', 'llama-server', '-j', jobs], buildLog)
     const built = join(build, 'bin', 'llama-server')
     if (!existsSync(built)) throw new Error(`build finished but ${built} is missing`)
     const dir = join(target, '..')
