@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { request, type ClientRequest } from 'node:http'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -324,4 +325,70 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     expect(core.supervisor.getStatus().state).toBe('stopped')
     expect(await page.getByTestId('bench-cancel').count()).toBe(0)
   }, 180_000)
+})
+
+describe('find on disk in Chromium over the real core and llama-server', () => {
+  it('a new user finds llama-server and a model on disk, creates a profile and starts it to ready', async () => {
+    // Discovery reads this process's PATH and home (the core is given no discovery options):
+    // a PATH folder holding a llama-server symlink, an empty home, and a model folder added in Settings.
+    const root = mkdtempSync(join(tmpdir(), 'llama-tray-e2e-discover-'))
+    const saved = { PATH: process.env.PATH, HOME: process.env.HOME, HF_HOME: process.env.HF_HOME }
+    try {
+      const pathDir = join(root, 'bin')
+      const modelsDir = join(root, 'my models')
+      mkdirSync(pathDir)
+      mkdirSync(modelsDir)
+      mkdirSync(join(root, 'home'))
+      symlinkSync(bin, join(pathDir, 'llama-server'))
+      const target = join(modelsDir, 'Tiny-Target-Q8_0.gguf')
+      copyFileSync(model('tiny-target.gguf'), target)
+      process.env.PATH = `${pathDir}:${saved.PATH ?? ''}`
+      process.env.HOME = join(root, 'home')
+      process.env.HF_HOME = join(root, 'hf')
+
+      const { core, page } = await open({ telemetry: null, supervisor: { healthIntervalMs: 50 } })
+      const started = Date.now()
+      // Nothing found yet: the list says where it looked and points to Settings.
+      await page.getByTestId('tab-profiles').click()
+      await page.getByTestId('discover-find').click()
+      await expect(page.getByTestId('discover-searched').textContent({ timeout: 20_000 })).resolves.toMatch(/Settings → Model folders/)
+      expect(await page.getByTestId('discover-create').isDisabled()).toBe(true)
+
+      await page.getByTestId('tab-settings').click()
+      await page.getByTestId('setting-modelDirs').fill(modelsDir)
+      await page.getByTestId('settings-save').click()
+      await expect(page.getByTestId('settings-message').textContent()).resolves.toBe('Saved.')
+      expect((await core.handlers['settings:get']()).modelDirs).toEqual([modelsDir])
+
+      await page.getByTestId('tab-profiles').click()
+      await page.getByTestId('discover-find').click()
+      await page.getByTestId('discover-results').waitFor({ timeout: 20_000 })
+      const binaryOption = page.locator(`[data-testid="binary-option"][data-path="${join(pathDir, 'llama-server')}"]`)
+      const modelOption = page.locator(`[data-testid="model-option"][data-path="${target}"]`)
+      await binaryOption.locator('input').check()
+      await modelOption.locator('input').check()
+      expect(await modelOption.textContent()).toMatch(/qwen35moe · Q8_0 · .*8 experts · trained ctx 16384/)
+      expect(await page.getByTestId('draft-none').count()).toBe(0) // one model: no draft to offer
+      await page.getByTestId('discover-name').fill('found tiny')
+      await page.getByTestId('discover-create').click()
+      await page.getByTestId('discover-created').waitFor()
+      const row = page.getByTestId('profile-row').filter({ hasText: 'found tiny' })
+      await expect(row.getAttribute('class')).resolves.toMatch(/selected/)
+      const profile = (await core.handlers['profiles:list']()).profiles.find((p) => p.name === 'found tiny')
+      expect(profile).toMatchObject({ binary: join(pathDir, 'llama-server'), model: target, draftModel: null })
+
+      await page.getByTestId('discover-start').click()
+      await state(page, 'ready', 60_000)
+      await expect(page.getByTestId('active-profile').textContent()).resolves.toBe('found tiny')
+      console.log(`[e2e] find on disk → ready through the UI in ${Date.now() - started} ms`)
+      await row.getByTestId('profile-stop').click()
+      await state(page, 'stopped', 30_000)
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k]
+        else process.env[k] = v
+      }
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 120_000)
 })

@@ -62,7 +62,7 @@ export function ProfileList({ selectedId, onSelect }: { readonly selectedId: str
           ))}
         </ul>
       )}
-      {profiles.length === 0 && <p className="note">No profiles yet: import a llama-server command below.</p>}
+      {profiles.length === 0 && <p className="note">No profiles yet: find llama-server and models above, or import a llama-server command below.</p>}
       <ul>
         {profiles.map((p) => (
           <ProfileRow key={p.id} profile={p} selected={p.id === selectedId} pending={pending === p.id} onSelect={() => onSelect(p.id)} onStart={() => void start(p.id)} />

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { api } from '../stores/api'
 import { useProfileStore } from '../stores/profile-store'
+import { DiscoverProfile } from './DiscoverProfile'
 import { FitPanel } from './FitPanel'
 import { ImportProfile } from './ImportProfile'
 import { ProfileEditor } from './ProfileEditor'
@@ -43,6 +44,8 @@ export function ProfilesView(): React.JSX.Element {
     <div className="profiles-view">
       <div className="profiles-side">
         <h2>Profiles</h2>
+        {/* One instance whatever the count, so "Created … Start" survives the first profile appearing. */}
+        <DiscoverProfile prominent={profiles?.length === 0} onCreated={setSelected} />
         <ProfileList selectedId={current} onSelect={setSelected} />
         {deleted && (
           <p className="undo" role="status" data-testid="undo-delete">

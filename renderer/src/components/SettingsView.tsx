@@ -9,6 +9,7 @@ interface Form {
   readonly gpuTemperatureWarnC: string
   readonly pollIntervalMs: string
   readonly heavyApps: string
+  readonly modelDirs: string
   readonly notifications: boolean
   readonly startWithSystem: boolean
   readonly hardwareAcceleration: boolean
@@ -21,6 +22,7 @@ function formOf(s: AppSettings): Form {
     gpuTemperatureWarnC: String(s.gpuTemperatureWarnC),
     pollIntervalMs: String(s.pollIntervalMs),
     heavyApps: s.heavyApps.join(', '),
+    modelDirs: s.modelDirs.join('\n'),
     notifications: s.notifications,
     startWithSystem: s.startWithSystem,
     hardwareAcceleration: s.hardwareAcceleration,
@@ -54,6 +56,8 @@ export function SettingsView(): React.JSX.Element {
       changes[key] = n
     }
     changes.heavyApps = form.heavyApps.split(/[,\n]/).map((s) => s.trim()).filter(Boolean)
+    // One folder per line (paths may contain commas).
+    changes.modelDirs = form.modelDirs.split('\n').map((s) => s.trim()).filter(Boolean)
     changes.notifications = form.notifications
     changes.startWithSystem = form.startWithSystem
     changes.hardwareAcceleration = form.hardwareAcceleration
@@ -73,6 +77,10 @@ export function SettingsView(): React.JSX.Element {
       <label>
         Heavy apps (comma-separated process names)
         <textarea value={form.heavyApps} onChange={(e) => set({ heavyApps: e.target.value })} rows={2} />
+      </label>
+      <label>
+        Model folders (one per line): “Find llama-server and models” also looks here
+        <textarea value={form.modelDirs} onChange={(e) => set({ modelDirs: e.target.value })} rows={3} spellCheck={false} placeholder="/home/me/models" data-testid="setting-modelDirs" />
       </label>
       <label>
         Start a profile when Llama Tray starts
