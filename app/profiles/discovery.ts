@@ -42,5 +42,6 @@ export async function discover(options: DiscoverOptions): Promise<Discovery> {
   const files = await findGgufFiles(modelFolders(places, options.extraModelDirs ?? []), places.platform, options.limits ?? DEFAULT_WALK_LIMITS)
   const facts = []
   for (const f of files.files) facts.push(await readModelFacts(f))
-  return { binaries, models: markDrafts(facts), searched: [...found.searched, ...files.searched] }
+  // PATH may name a folder twice: list each searched folder once.
+  return { binaries, models: markDrafts(facts), searched: [...new Set([...found.searched, ...files.searched])] }
 }
