@@ -1,3 +1,4 @@
+import type { BenchRun } from '../contract/bench'
 import type { Snapshot } from '../contract/snapshot'
 import { maxOrNull, minOrNull } from './stats'
 
@@ -6,16 +7,8 @@ const DISTURBING_THROTTLE = new Set(['hw_slowdown', 'sw_thermal_slowdown', 'hw_t
 /** A heavy app using more than this share of the machine disturbs a run. */
 export const HEAVY_APP_BUSY_PCT = 5
 
-export interface RunConditions {
-  readonly peakVramUsedMiB: number | null
-  readonly minFreeVramMiB: number | null
-  readonly maxGpuTemperatureC: number | null
-  readonly throttleReasons: readonly string[]
-  readonly cpuSystemPct: number | null
-  readonly cpuServerPct: number | null
-  readonly heavyApps: readonly string[]
-  readonly disturbedReasons: readonly string[]
-}
+/** What a run's conditions add to its figures (the BenchRun fields measured beside the request). */
+export type RunConditions = Pick<BenchRun, 'peakVramUsedMiB' | 'minFreeVramMiB' | 'maxGpuTemperatureC' | 'throttleReasons' | 'cpuSystemPct' | 'cpuServerPct' | 'heavyApps' | 'disturbedReasons'>
 
 const mean = (v: readonly number[]): number | null => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : null)
 
