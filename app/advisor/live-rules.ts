@@ -177,7 +177,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
     evaluate: (ctx, raised) => {
       const gen = ctx.snapshot.generation
       if (!ready(ctx) || !gen || !gen.active) return { active: false }
-      const tps = gen.tokensPerSecond
+      // Short requests may finish before the poller has a live rate: while the warning stands,
+      // the last finished request's own figure is evidence enough that speed has come back.
+      const tps = gen.tokensPerSecond ?? (raised ? (gen.last?.predictedTokensPerSecond ?? null) : null)
       const base = ctx.baselineTokensPerSecond
       if (tps === null || base === null || base <= 0) return { active: null }
       const ratio = raised ? ctx.thresholds.speedRecoverRatio : ctx.thresholds.speedDropRatio
