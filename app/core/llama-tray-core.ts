@@ -127,9 +127,12 @@ export class LlamaTrayCore {
     return this.supervisor.start(spec)
   }
 
-  /** A fresh snapshot (the 1 Hz ticker pushes the same thing to views). */
+  /**
+   * A fresh snapshot for a caller with its own cadence (the CLI). Warnings are
+   * the ticker's: the advisor's hysteresis counts samples, so only the ticker feeds it.
+   */
   snapshot(): Snapshot {
-    return this.buildSnapshot()
+    return this.buildSnapshot(false)
   }
 
   async dispose(): Promise<void> {
@@ -243,18 +246,18 @@ export class LlamaTrayCore {
   }
 
   private tick(): void {
-    this.latest = this.buildSnapshot()
+    this.latest = this.buildSnapshot(true)
     this.events.emit('snapshot', this.latest)
   }
 
-  private buildSnapshot(): Snapshot {
+  private buildSnapshot(sampleWarnings: boolean): Snapshot {
     const reading: TelemetryReading = this.options.telemetry?.latest() ?? { gpu: null, cpu: null }
     const base = buildSnapshot(this.supervisor.getStatus(), {
       generation: this.tracker?.snapshot() ?? this.lastGeneration,
       gpu: reading.gpu,
       cpu: reading.cpu,
     })
-    const warnings = this.options.warnings ? this.options.warnings(base, this.settingsStore.settings) : []
+    const warnings = !sampleWarnings ? (this.latest?.warnings ?? []) : this.options.warnings ? this.options.warnings(base, this.settingsStore.settings) : []
     return { ...base, warnings }
   }
 }
