@@ -12,6 +12,8 @@ interface Baseline {
   readonly decoded: number
   /** Monotonic ms. */
   readonly time: number
+  /** The rate last given for this task, repeated for readings that come too soon after the baseline. */
+  readonly rate: number | null
 }
 
 /**
@@ -19,9 +21,14 @@ interface Baseline {
  * state, no I/O). The baseline is reset when the task changes or n_decoded
  * falls (a new request, or v0.5.0 zeroing it on release), and a baseline taken
  * before the first token is not used: its interval would include prompt time.
+ * A reading less than minIntervalMs after the baseline (an extra poll because
+ * another slot started or ended) keeps the baseline and repeats the last rate:
+ * over a few milliseconds Δn_decoded is 0 or 1 and the figure would be noise.
  */
 export class SlotRates {
   private readonly baselines = new Map<number, Baseline>()
+
+  constructor(private readonly minIntervalMs = 150) {}
 
   /** `time` is a monotonic clock in ms (performance.now()). */
   update(readings: readonly SlotReading[], time: number): RatedSlot[] {
@@ -34,15 +41,15 @@ export class SlotRates {
         return { reading, tokensPerSecond: null }
       }
       const base = this.baselines.get(reading.id)
-      const next: Baseline = { taskId: reading.taskId, decoded, time }
       const sameTask = base !== undefined && base.taskId === reading.taskId && decoded >= base.decoded
-      if (!sameTask || base.decoded === 0 || time <= base.time) {
-        // Keep the older baseline when the clock did not move (a duplicate reading).
-        if (!(sameTask && time <= base.time)) this.baselines.set(reading.id, next)
+      if (!sameTask || base.decoded === 0) {
+        this.baselines.set(reading.id, { taskId: reading.taskId, decoded, time, rate: null })
         return { reading, tokensPerSecond: null }
       }
-      this.baselines.set(reading.id, next)
-      return { reading, tokensPerSecond: ((decoded - base.decoded) * 1000) / (time - base.time) }
+      if (time - base.time < this.minIntervalMs) return { reading, tokensPerSecond: base.rate }
+      const rate = ((decoded - base.decoded) * 1000) / (time - base.time)
+      this.baselines.set(reading.id, { taskId: reading.taskId, decoded, time, rate })
+      return { reading, tokensPerSecond: rate }
     })
     for (const id of [...this.baselines.keys()]) if (!seen.has(id)) this.baselines.delete(id)
     return out

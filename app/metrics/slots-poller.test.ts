@@ -74,6 +74,21 @@ describe('SlotsPoller', () => {
     for (const r of rates) expect(r).toBeGreaterThan(50) // ~100 tok/s scripted
   })
 
+  it('polls again right after an answer that was in flight when a task started, not at the idle pace', async () => {
+    // The race behind a 1.2 s wait seen in CI: an idle poll answered just before the
+    // request arrived swallowed the log's poke and scheduled the next poll a second later.
+    const s = await scripted()
+    s.handler = (_req, res) => setTimeout(() => res.end(JSON.stringify([{ id: 0, n_ctx: 4096, is_processing: false }])), 150)
+    const poller = new SlotsPoller({ baseUrl: s.baseUrl, idleIntervalMs: 1000 })
+    poller.start()
+    await sleep(50) // the first poll is in flight
+    poller.pokeSoon()
+    await sleep(400)
+    await poller.stop()
+    expect(s.requests.length).toBe(2)
+    expect(s.requests[1]!.time - s.requests[0]!.time).toBeLessThan(300)
+  })
+
   it('reports a slow answer as busy (slow), not as down, and keeps the last slots', async () => {
     const s = await scripted()
     let slow = false

@@ -11,8 +11,10 @@ export interface SlotsPollerOptions {
   readonly busyIntervalMs?: number
   /** Poll period while every slot is idle. */
   readonly idleIntervalMs?: number
-  /** After the first sighting of a new task, poll again this soon to get its first rate quickly. */
+  /** After a slot's first token is seen, poll again this soon so its first rate shows quickly. */
   readonly firstRateDelayMs?: number
+  /** While busy slots are all still reading their prompts, poll this often to catch the first token. */
+  readonly promptIntervalMs?: number
   /** A poll without an answer after this long is reported as `slow` (busy), then retried. */
   readonly timeoutMs?: number
 }
@@ -42,6 +44,7 @@ export class SlotsPoller {
   private inFlightSince: number | null = null
   private running = false
   private busy = false
+  private pokedDuringPoll = false
   private detachSignal: (() => void) | null = null
 
   constructor(options: SlotsPollerOptions) {
@@ -51,6 +54,7 @@ export class SlotsPoller {
       busyIntervalMs: options.busyIntervalMs ?? 500,
       idleIntervalMs: options.idleIntervalMs ?? 1000,
       firstRateDelayMs: options.firstRateDelayMs ?? 250,
+      promptIntervalMs: options.promptIntervalMs ?? 100,
       timeoutMs: options.timeoutMs ?? 5000,
     }
   }
@@ -84,8 +88,11 @@ export class SlotsPoller {
 
   /** Polls as soon as possible (e.g. the log said a task started). */
   pokeSoon(delayMs = 0): void {
-    if (!this.running || this.inFlight) return
-    this.schedule(delayMs)
+    if (!this.running) return
+    // A poll in flight may have been answered before the news: poll again right after it,
+    // or it would schedule the idle pace and the new task would wait up to a second.
+    if (this.inFlight) this.pokedDuringPoll = true
+    else this.schedule(delayMs)
   }
 
   /** Stops polling; resolves once no timer and no request is left. */
@@ -119,16 +126,14 @@ export class SlotsPoller {
     const signal = this.controller?.signal
     if (!signal || signal.aborted) return
     this.inFlightSince = performance.now()
+    this.pokedDuringPoll = false
     const result = await fetchSlots(this.url, { apiKey: this.opts.apiKey, timeoutMs: this.opts.timeoutMs, signal })
     if (result.kind === 'aborted' || !this.running) return
     let next: number
     if (result.kind === 'ok') {
       const slots = this.rates.update(result.slots, result.time)
       this.busy = slots.some((s) => s.reading.processing)
-      // A busy slot without a rate yet (prompt phase, or a new baseline): come back soon, so its
-      // first figure shows within ~0.5 s of its first token.
-      const waitingForRate = slots.some((s) => s.reading.processing && s.tokensPerSecond === null)
-      next = !this.busy ? this.opts.idleIntervalMs : waitingForRate ? Math.min(this.opts.firstRateDelayMs, this.opts.busyIntervalMs) : this.opts.busyIntervalMs
+      next = nextPollDelay(slots, this.opts)
       this.listeners.emit('poll', { kind: 'ok', slots, time: result.time })
     } else {
       // Slow: ask again at once (the previous request is gone). Otherwise keep the idle pace.
@@ -139,6 +144,24 @@ export class SlotsPoller {
       next = result.kind === 'slow' ? 0 : this.opts.idleIntervalMs
       this.listeners.emit('poll', result)
     }
-    this.schedule(next)
+    this.schedule(this.pokedDuringPoll ? 0 : next)
   }
+}
+
+type Pacing = Pick<Required<SlotsPollerOptions>, 'busyIntervalMs' | 'idleIntervalMs' | 'firstRateDelayMs' | 'promptIntervalMs'>
+
+/**
+ * When to poll next, from what the last poll saw. A rate needs two readings after
+ * the first token, so the first figure comes at (first token caught) + (first-rate
+ * delay): prompts are polled quickly to catch that token (the server answers
+ * between batches, so a long prompt throttles this by itself), but only while no
+ * slot is generating, whose per-interval rate would turn to quantisation noise.
+ */
+export function nextPollDelay(slots: readonly RatedSlot[], pacing: Pacing): number {
+  const busy = slots.filter((s) => s.reading.processing)
+  if (busy.length === 0) return pacing.idleIntervalMs
+  const generating = busy.filter((s) => (s.reading.nDecoded ?? 0) > 0)
+  if (generating.length === 0) return Math.min(pacing.promptIntervalMs, pacing.busyIntervalMs)
+  const waitingForRate = generating.some((s) => s.tokensPerSecond === null) || generating.length < busy.length
+  return waitingForRate ? Math.min(pacing.firstRateDelayMs, pacing.busyIntervalMs) : pacing.busyIntervalMs
 }
