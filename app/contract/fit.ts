@@ -48,9 +48,10 @@ export interface FitModelSummary {
   readonly fileMiB: number
 }
 
-/** One step of the --n-cpu-moe search: its GPU total and whether it fits the budget. */
+/** One step of the --n-cpu-moe search: its GPU total (with the runtime) and whether it fits the budget. */
 export interface FitCandidate {
   readonly nCpuMoe: number
+  /** Model plus draft plus gpuRuntimeMiB. */
   readonly gpuTotalMiB: number
   readonly fits: boolean
 }
@@ -69,8 +70,12 @@ export interface FitReport {
   readonly gpu: FitDeviceMemory
   readonly host: FitDeviceMemory
   readonly draft: FitModelMemory | null
-  /** Model plus draft per device. */
+  /** Model plus draft per device (llama.cpp's own buffers). */
   readonly total: FitModelMemory
+  /** GPU memory the process holds beyond its buffers (CUDA context, cuBLAS, pools); 0 with nothing on the GPU. */
+  readonly gpuRuntimeMiB: number
+  /** What the GPU will show the server holding: total.gpu.totalMiB + gpuRuntimeMiB. This is what must fit the budget. */
+  readonly gpuProcessMiB: number
   readonly placement: FitPlacement
   readonly model: FitModelSummary
   readonly draftModel: FitModelSummary | null

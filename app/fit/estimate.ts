@@ -1,5 +1,5 @@
-import { computeBufferBytes, hostComputeBytes } from './compute-buffer'
-import { cacheRowBytes, type CacheType } from './ggml-types'
+import { computeBufferBytes, gpuComputeBytes, hostComputeBytes } from './compute-buffer'
+import { cacheRowBytes, cudaPaddingBytes, type CacheType } from './ggml-types'
 import type { GgufModel } from './gguf-model'
 import { ALL_LAYERS, type LaunchSettings } from './launch-settings'
 import { firstGpuLayer, layerDevice, placementOverrides, tensorDevice, type Device } from './placement'
@@ -66,19 +66,27 @@ interface ModelOptions {
 
 const TENSOR_ALIGN = 32
 
+/** The largest weight of the layers left on the CPU by -ngl, and how many layers that is. */
+function largestHostTensor(model: GgufModel, nGpuLayers: number): { largest: number; layers: number } {
+  const first = firstGpuLayer(model, nGpuLayers)
+  let largest = 0
+  for (const t of model.tensors) if (t.layer !== null && t.layer < first) largest = Math.max(largest, t.bytes)
+  return { largest, layers: Math.min(first, model.blockCount) }
+}
+
 /** The estimate of one model in one context. */
 export function estimateModel(model: GgufModel, ctx: ContextShape, o: ModelOptions): ModelEstimate {
   const dev: Record<Device, DeviceBytes> = { gpu: emptyDevice(), host: emptyDevice() }
   const overrides = placementOverrides(o)
   const anyGpu = o.nGpuLayers > 0
-  let cpuExperts = false
-  const cpuExpertBytesByLayer = new Map<number, number>()
+  let largestCpuExpert = 0
+  const cpuExpertLayers = new Set<number>()
   for (const t of model.tensors) {
     const d = anyGpu ? tensorDevice(model, t, o.nGpuLayers, overrides) : 'host'
-    dev[d].weights += padUp(t.bytes, TENSOR_ALIGN)
+    dev[d].weights += padUp(t.bytes + (d === 'gpu' ? cudaPaddingBytes(t.typeId, t.shape) : 0), TENSOR_ALIGN)
     if (t.expert && d === 'host' && t.layer !== null && anyGpu && layerDevice(model, t.layer, o.nGpuLayers) === 'gpu') {
-      cpuExperts = true
-      cpuExpertBytesByLayer.set(t.layer, (cpuExpertBytesByLayer.get(t.layer) ?? 0) + t.bytes)
+      cpuExpertLayers.add(t.layer)
+      largestCpuExpert = Math.max(largestCpuExpert, t.bytes)
     }
   }
   // Tied embeddings: llama.cpp loads token_embd a second time as the output on the output device.
@@ -98,15 +106,16 @@ export function estimateModel(model: GgufModel, ctx: ContextShape, o: ModelOptio
     }
   }
 
-  const compute = computeBufferBytes(model, { cellsPerStream, ubatch: ctx.ubatch, sequences: ctx.sequences, flashAttn: o.flashAttn })
+  const shape = { cellsPerStream, ubatch: ctx.ubatch, sequences: ctx.sequences, flashAttn: o.flashAttn }
   if (!anyGpu) {
-    dev.host.compute = compute
+    dev.host.compute = computeBufferBytes(model, shape)
   } else {
     const partial = firstGpuLayer(model, o.nGpuLayers) > 0
-    // Op offload: for batches of 32+ tokens the GPU computes CPU-resident experts, staging one layer's expert weights in its compute buffer.
-    const staging = o.opOffload && ctx.ubatch >= 32 && cpuExperts ? Math.max(...cpuExpertBytesByLayer.values()) : 0
-    dev.gpu.compute = compute + staging
-    dev.host.compute = partial ? compute : hostComputeBytes(model, ctx.ubatch, cpuExperts)
+    // Op offload: for batches of 32+ tokens the GPU computes what sits on the CPU, staging those weights in its compute buffer.
+    const staged = !o.opOffload ? { largest: 0, layers: 0 } : partial ? largestHostTensor(model, o.nGpuLayers) : { largest: largestCpuExpert, layers: cpuExpertLayers.size }
+    const quantizedKv = o.cacheTypeK !== 'f16' || o.cacheTypeV !== 'f16'
+    dev.gpu.compute = gpuComputeBytes(model, { ...shape, cells, quantizedKv, largestStagedTensor: staged.largest, stagedLayers: staged.layers })
+    dev.host.compute = hostComputeBytes(model, shape, { partial, cpuExperts: !o.opOffload && cpuExpertLayers.size > 0 })
   }
   return { gpu: dev.gpu, host: dev.host }
 }

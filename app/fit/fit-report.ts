@@ -2,6 +2,7 @@ import type { FitCandidate, FitDeviceMemory, FitModelMemory, FitModelSummary, Fi
 import { deviceTotal, estimateLaunch, type DeviceBytes, type LaunchEstimate } from './estimate'
 import { expertLayers, type GgufModel } from './gguf-model'
 import type { LaunchSettings } from './launch-settings'
+import { CUDA_RUNTIME_MIB } from './runtime-overhead'
 
 export const DEFAULT_HEADROOM_MIB = 1536
 
@@ -13,6 +14,8 @@ export interface FitInput {
   readonly freeVramMiB: number | null
   readonly headroomMiB: number
   readonly vramSource: FitReport['vramSource']
+  /** GPU memory beyond the buffers (see runtime-overhead.ts); CUDA_RUNTIME_MIB unless measured or set. */
+  readonly runtimeMiB?: number
 }
 
 const MIB = 1024 * 1024
@@ -50,11 +53,11 @@ function summary(m: GgufModel): FitModelSummary {
  * estimate, model plus draft, fits the budget. Returns every step tried; the
  * chosen one is the first that fits, or null when none does.
  */
-export function searchNCpuMoe(model: GgufModel, draft: GgufModel | null, settings: LaunchSettings, budgetBytes: number): { chosen: number | null; candidates: FitCandidate[] } {
+export function searchNCpuMoe(model: GgufModel, draft: GgufModel | null, settings: LaunchSettings, budgetBytes: number, runtimeBytes = 0): { chosen: number | null; candidates: FitCandidate[] } {
   const max = Math.max(0, ...expertLayers(model).map((l) => l + 1))
   const candidates: FitCandidate[] = []
   for (let n = 0; n <= max; n++) {
-    const bytes = gpuBytes(estimateLaunch(model, draft, { ...settings, nCpuMoe: n }))
+    const bytes = gpuBytes(estimateLaunch(model, draft, { ...settings, nCpuMoe: n })) + runtimeBytes
     const fits = bytes <= budgetBytes
     candidates.push({ nCpuMoe: n, gpuTotalMiB: r2(bytes / MIB), fits })
     if (fits) return { chosen: n, candidates }
@@ -70,11 +73,12 @@ export function buildFitReport(input: FitInput): FitReport {
   let chosen = settings
   let candidates: FitCandidate[] = []
   const experts = expertLayers(model).length
+  const runtimeMiB = settings.nGpuLayers > 0 ? (input.runtimeMiB ?? CUDA_RUNTIME_MIB) : 0
   if (budgetMiB !== null) {
     if (experts === 0) notes.push(`${model.architecture} has no expert tensors: --n-cpu-moe changes nothing, only the given placement is estimated`)
     else if (settings.cpuMoe) notes.push('--cpu-moe keeps every expert on the CPU: no --n-cpu-moe search')
     else {
-      const found = searchNCpuMoe(model, draft, settings, budgetMiB * MIB)
+      const found = searchNCpuMoe(model, draft, settings, budgetMiB * MIB, runtimeMiB * MIB)
       candidates = found.candidates
       const last = candidates[candidates.length - 1]
       if (found.chosen !== null) chosen = { ...settings, nCpuMoe: found.chosen }
@@ -85,12 +89,13 @@ export function buildFitReport(input: FitInput): FitReport {
     }
   }
   const est = estimateLaunch(model, draft, chosen)
-  const gpuTotal = gpuBytes(est) / MIB
+  const gpuTotal = gpuBytes(est) / MIB + runtimeMiB
   const draftMem: FitModelMemory | null = est.draft ? { gpu: toMiB(est.draft.gpu), host: toMiB(est.draft.host) } : null
   if (settings.ctx === null) notes.push(`-c unset: llama-server uses the training context per slot (${est.context.ctx} tokens)`)
   if (settings.parallel === null) notes.push('-np unset: mainline uses 4 slots and a unified KV cache')
   if (est.context.ctx / (est.context.unified ? 1 : est.context.sequences) > model.trainingContext && model.trainingContext > 0) notes.push(`the context per slot exceeds the training context (${model.trainingContext}): llama-server caps the slots but still allocates the KV cache`)
-  if (est.model.gpu.compute > 0 && chosen.nCpuMoe > 0 && chosen.opOffload) notes.push('compute includes one layer of CPU experts staged on the GPU for large batches (op offload; --no-op-offload removes it)')
+  if (est.model.gpu.compute > 0 && chosen.nCpuMoe > 0 && chosen.opOffload) notes.push('compute includes CPU expert weights staged on the GPU for large batches (op offload; --no-op-offload removes it)')
+  if (runtimeMiB > 0) notes.push(`the GPU total adds ${runtimeMiB} MiB for the CUDA runtime (context, cuBLAS, pools), as measured beyond llama-server's own buffers`)
   const placement: FitPlacement = {
     nGpuLayers: chosen.nGpuLayers,
     nCpuMoe: chosen.nCpuMoe,
@@ -116,6 +121,8 @@ export function buildFitReport(input: FitInput): FitReport {
     host: toMiB(est.model.host),
     draft: draftMem,
     total: { gpu: toMiB(sum(est.model.gpu, est.draft?.gpu)), host: toMiB(sum(est.model.host, est.draft?.host)) },
+    gpuRuntimeMiB: runtimeMiB,
+    gpuProcessMiB: r2(gpuTotal),
     placement,
     model: summary(model),
     draftModel: draft ? summary(draft) : null,

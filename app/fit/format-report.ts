@@ -16,12 +16,13 @@ export function formatFitReport(r: FitReport): string {
   out.push(line('GPU model', r.gpu))
   if (r.draft) out.push(line('GPU draft', r.draft.gpu))
   out.push(line('GPU total', r.total.gpu))
+  if (r.gpuRuntimeMiB > 0) out.push(`  + CUDA runtime ${r.gpuRuntimeMiB.toFixed(0).padStart(5)}  = GPU process ${r.gpuProcessMiB.toFixed(0)} MiB`)
   out.push(line('host model', r.host))
   if (r.draft) out.push(line('host draft', r.draft.host))
   out.push(line('host total', r.total.host))
   if (r.budgetMiB !== null) {
     out.push(`budget: ${r.freeVramMiB} MiB free (${r.vramSource}) − ${r.headroomMiB} MiB headroom = ${r.budgetMiB} MiB`)
-    out.push(r.fits ? `fits: --n-cpu-moe ${r.nCpuMoe} (GPU ${r.total.gpu.totalMiB} MiB, ${(r.budgetMiB - r.total.gpu.totalMiB).toFixed(0)} MiB to spare)` : `does not fit: GPU ${r.total.gpu.totalMiB} MiB > ${r.budgetMiB} MiB`)
+    out.push(r.fits ? `fits: --n-cpu-moe ${r.nCpuMoe} (GPU ${r.gpuProcessMiB} MiB, ${(r.budgetMiB - r.gpuProcessMiB).toFixed(0)} MiB to spare)` : `does not fit: GPU ${r.gpuProcessMiB} MiB > ${r.budgetMiB} MiB`)
   }
   for (const n of r.notes) out.push(`note: ${n}`)
   return out.join('\n')

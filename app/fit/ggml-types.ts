@@ -67,6 +67,18 @@ export function tensorBytes(typeId: number, shape: readonly number[]): number {
   return rowBytes(typeId, first) * rest.reduce((a, b) => a * b, 1)
 }
 
+/**
+ * What the CUDA backend adds to a quantized tensor's allocation: padding to a
+ * multiple of 512 values in the first dimension, once per tensor
+ * (MATRIX_ROW_PADDING). Nothing for f32/f16 or rows already a multiple of 512.
+ */
+export function cudaPaddingBytes(typeId: number, shape: readonly number[]): number {
+  const t = TYPES[typeId]
+  const first = shape[0] ?? 1
+  if (!t || t.blockSize === 1 || first % 512 === 0) return 0
+  return rowBytes(typeId, 512 - (first % 512))
+}
+
 /** KV cache types llama-server accepts for -ctk/-ctv (mainline). */
 export const CACHE_TYPES = ['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_1', 'iq4_nl', 'q5_0', 'q5_1'] as const
 export type CacheType = (typeof CACHE_TYPES)[number]

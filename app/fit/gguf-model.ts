@@ -33,6 +33,8 @@ export interface GgufModel {
   readonly nextnLayers: number
   readonly embedding: number
   readonly headCount: number
+  /** Query width of an attention layer: heads × key length. */
+  readonly queryWidth: number
   readonly vocab: number
   readonly trainingContext: number
   readonly feedForward: number
@@ -155,6 +157,7 @@ export async function readGgufModel(path: string): Promise<GgufModel> {
   const nextn = num(md, `${arch}.nextn_predict_layers`) ?? 0
   const embedding = required(md, `${arch}.embedding_length`, file)
   const headCount0 = perLayer(md, `${arch}.attention.head_count`, 0) ?? 0
+  const headK0 = num(md, `${arch}.attention.key_length`) ?? (headCount0 > 0 ? embedding / headCount0 : 0)
   const tokens = md['tokenizer.ggml.tokens']
   const embdTensor = tensors.find((t) => t.name === 'token_embd.weight')
   const vocab = Array.isArray(tokens) ? tokens.length : (embdTensor?.shape[1] ?? 0)
@@ -193,6 +196,7 @@ export async function readGgufModel(path: string): Promise<GgufModel> {
     nextnLayers: nextn,
     embedding,
     headCount: headCount0,
+    queryWidth: headCount0 * headK0,
     vocab,
     trainingContext: num(md, `${arch}.context_length`) ?? 0,
     feedForward: perLayer(md, `${arch}.feed_forward_length`, 0) ?? 0,

@@ -235,8 +235,8 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
 
 describe('fit panel and Bench view in Chromium over the real core and llama-server', () => {
   it('the fit panel shows the breakdown against the budget and applies the suggested --n-cpu-moe in one click; a missing model shows as text', async () => {
-    // A scripted GPU with 1597 MiB free: 61 MiB above the 1536 MiB headroom, a little under the tiny target's ~61.4 MiB on the GPU.
-    const { core, page } = await open({ telemetry: fakeVramTelemetry([1597]) })
+    // A scripted GPU with 2247 MiB free: 1536 MiB headroom and 650 MiB of CUDA runtime leave 61 MiB, a little under the tiny target's ~61.1 MiB on the GPU.
+    const { core, page } = await open({ telemetry: fakeVramTelemetry([2247]) })
     const tiny = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'tiny')
     if (!tiny.ok) throw new Error(tiny.error)
     await page.getByTestId('tab-profiles').click()
@@ -255,7 +255,9 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     console.log(`[e2e] fit: GPU ${report.total.gpu.totalMiB} MiB (weights ${report.gpu.weightsMiB}, KV ${report.gpu.kvMiB}, recurrent ${report.gpu.recurrentMiB}, compute ${report.gpu.computeMiB}), budget ${report.budgetMiB} MiB, suggested --n-cpu-moe ${report.nCpuMoe}`)
     const gpuTotal = await panel.getByTestId('fit-row-totalMiB').locator('td').first().textContent()
     expect(Number(gpuTotal)).toBeCloseTo(report.gpu.totalMiB, 0)
-    await expect(panel.getByTestId('fit-budget').textContent()).resolves.toContain(`budget of ${report.budgetMiB?.toFixed(1)} MiB`)
+    expect(report.gpuRuntimeMiB).toBe(650)
+    await expect(panel.getByTestId('fit-row-runtime').locator('td').first().textContent()).resolves.toBe('650')
+    await expect(panel.getByTestId('fit-budget').textContent()).resolves.toContain(`budget of ${report.budgetMiB?.toFixed(0)} MiB`)
     const suggested = Number(await panel.getByTestId('fit-suggestion').getAttribute('data-n-cpu-moe'))
     expect(suggested).toBe(report.nCpuMoe)
     expect(suggested).toBeGreaterThan(0)

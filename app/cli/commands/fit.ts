@@ -49,6 +49,7 @@ async function runFit(args: readonly string[], io: CliContext): Promise<number> 
       'vram-mib': { type: 'string' },
       gpu: { type: 'string' },
       'headroom-mib': { type: 'string' },
+      'runtime-mib': { type: 'string' },
       ctx: { type: 'string' },
       parallel: { type: 'string' },
       'cache-type-k': { type: 'string' },
@@ -68,6 +69,8 @@ async function runFit(args: readonly string[], io: CliContext): Promise<number> 
   const headroomMiB = values['headroom-mib'] === undefined ? DEFAULT_HEADROOM_MIB : Number(values['headroom-mib'])
   if (!Number.isFinite(headroomMiB) || headroomMiB < 0) throw new UsageError(`--headroom-mib needs a number ≥ 0, got "${values['headroom-mib']}"`)
   const vramFlag = positiveNumber('vram-mib', values['vram-mib'], null)
+  const runtimeMiB = values['runtime-mib'] === undefined ? undefined : Number(values['runtime-mib'])
+  if (runtimeMiB !== undefined && (!Number.isFinite(runtimeMiB) || runtimeMiB < 0)) throw new UsageError(`--runtime-mib needs a number ≥ 0, got "${values['runtime-mib']}"`)
 
   // Options on the command line override the profile's (or the defaults): as extra llama-server flags after it.
   const extra: string[] = []
@@ -88,7 +91,7 @@ async function runFit(args: readonly string[], io: CliContext): Promise<number> 
       freeVramMiB = t.mib
       vramSource = 'telemetry'
     }
-    const report = buildFitReport({ model, draft, settings: launch.settings, freeVramMiB, headroomMiB, vramSource })
+    const report = buildFitReport({ model, draft, settings: launch.settings, freeVramMiB, headroomMiB, vramSource, runtimeMiB })
     io.stdout.write(values.json ? `${JSON.stringify(report)}\n` : `${formatFitReport(report)}\n`)
     return report.fits === false ? 1 : 0
   } catch (err) {
@@ -100,10 +103,11 @@ async function runFit(args: readonly string[], io: CliContext): Promise<number> 
 export const fitCommand: CliCommand = {
   name: 'fit',
   summary: 'estimate VRAM and host RAM of a model (or profile) from its GGUF and pick --n-cpu-moe for a VRAM budget',
-  usage: `  llama-tray fit <model.gguf | profile> [--draft F] [--vram-mib N | --gpu auto] [--headroom-mib 1536] [--ctx N] [--parallel N]
+  usage: `  llama-tray fit <model.gguf | profile> [--draft F] [--vram-mib N | --gpu auto] [--headroom-mib 1536] [--runtime-mib 650] [--ctx N] [--parallel N]
                 [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N] [--n-gpu-layers-draft N] [--n-cpu-moe N] [--ubatch N] [--json]
     Without a VRAM budget it estimates the given placement; with one (--vram-mib, or --gpu auto from telemetry)
-    it finds the smallest --n-cpu-moe whose GPU estimate (model + draft) leaves the headroom free.
+    it finds the smallest --n-cpu-moe whose GPU estimate (model + draft + the CUDA runtime, 650 MiB unless
+    --runtime-mib says otherwise) leaves the headroom free.
     --json prints a FitReport (app/contract/fit.ts). Exit code 1 when nothing fits the budget.`,
   run: runFit,
 }

@@ -1,8 +1,12 @@
 import { open } from 'node:fs/promises'
 import { tensorBytes } from '../ggml-types'
 
-/** A metadata value: the GGUF type is chosen from the JS type (u32 for whole numbers, f32 otherwise, string, bool, arrays of those). */
-export type SyntheticValue = number | string | boolean | readonly number[] | readonly string[]
+/**
+ * A metadata value: the GGUF type is chosen from the JS type (u32 for whole
+ * numbers, f32 otherwise, string, bool, arrays of those); `{ f32 }` forces f32
+ * for a whole number (llama.cpp checks the type, e.g. of rope.freq_base).
+ */
+export type SyntheticValue = number | string | boolean | { readonly f32: number } | readonly number[] | readonly string[]
 
 export interface SyntheticTensor {
   readonly name: string
@@ -79,6 +83,9 @@ function writeValue(w: ByteWriter, v: SyntheticValue): void {
       w.u32(T_F32)
       w.f32(v)
     }
+  } else if (!Array.isArray(v)) {
+    w.u32(T_F32)
+    w.f32((v as { f32: number }).f32)
   } else {
     w.u32(T_ARRAY)
     const strings = v.length > 0 && typeof v[0] === 'string'

@@ -40,15 +40,24 @@ function Breakdown({ estimate }: { readonly estimate: FitEstimate }): React.JSX.
             {draft && <td>{mib(draft.host[p.key])}</td>}
           </tr>
         ))}
+        {report.gpuRuntimeMiB > 0 && (
+          <tr data-testid="fit-row-runtime">
+            <th scope="row" title="GPU memory the server holds beyond its buffers: CUDA context, cuBLAS, memory pools">CUDA runtime</th>
+            <td>{mib(report.gpuRuntimeMiB)}</td>
+            <td />
+            {draft && <td />}
+            {draft && <td />}
+          </tr>
+        )}
       </tbody>
     </table>
   )
 }
 
-/** GPU total (model plus draft) as a bar against the budget (free VRAM minus headroom). */
+/** GPU total (model plus draft plus the CUDA runtime) as a bar against the budget (free VRAM minus headroom). */
 function BudgetBar({ estimate }: { readonly estimate: FitEstimate }): React.JSX.Element {
   const { report, freeVramMiB } = estimate
-  const gpu = report.total.gpu.totalMiB
+  const gpu = report.gpuProcessMiB
   if (report.budgetMiB === null || freeVramMiB === null) {
     return (
       <p className="note" data-testid="fit-budget">
@@ -144,7 +153,7 @@ export function FitPanel({ profileId }: { readonly profileId: string }): React.J
       )}
       {estimate.measuredServerGpuMiB !== null && (
         <p data-testid="fit-measured">
-          Estimated {mib(report.total.gpu.totalMiB)} MiB vs measured {mib(estimate.measuredServerGpuMiB)} MiB on the GPU.
+          Estimated {mib(report.gpuProcessMiB)} MiB vs measured {mib(estimate.measuredServerGpuMiB)} MiB on the GPU.
         </p>
       )}
       {message && (
