@@ -14,6 +14,8 @@ export type IpcArgsSchemas = { readonly [C in CommandName]: z.ZodType<Parameters
 
 const profileId = z.string().regex(PROFILE_ID, 'a profile id is 1-64 lowercase letters, digits, ".", "_" or "-"')
 const warningId = z.string().min(1).max(200)
+/** A muted warning: a rule id or a finding ("lint.duplicate-flag:-vhad"), without the profile. */
+const muteKey = z.string().min(1).max(200).regex(/^(lint|live)\.\S+$/, 'a mute key is a rule or finding id such as "live.heavy-apps"')
 const none = z.tuple([])
 /** Discovery ids as main issues them ("b-" or "m-" and 10 hex digits): never a path. */
 const discoveredId = z.string().regex(/^[bm]-[0-9a-f]{10}$/, 'a discovered item is named by its id from profiles:discover')
@@ -44,6 +46,9 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'bench:cancel': none,
   'bench:history': z.tuple([z.number().int().min(1).max(200)]),
   'warnings:apply-fix': z.tuple([warningId]),
+  'warnings:mute': z.tuple([warningId]),
+  'warnings:muted': z.tuple([profileId]),
+  'warnings:unmute': z.tuple([profileId, muteKey]),
   'settings:get': none,
   'settings:set': z.tuple([SettingsSchema]),
   'shell:open-logs-folder': none,

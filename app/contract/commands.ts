@@ -66,6 +66,12 @@ export interface CommandChannels {
   'bench:history': (max: number) => Promise<readonly BenchReport[]>
   /** Applies a warning's one-click fix to the profile it concerns. */
   'warnings:apply-fix': (warningId: string) => Promise<Result<ProfileSummary>>
+  /** Stops showing a warning for the profile it concerns (kept in <home>/advisor-mutes.json); answers that profile's mutes. */
+  'warnings:mute': (warningId: string) => Promise<Result<readonly string[]>>
+  /** A profile's muted warnings: rule ids ("live.heavy-apps") or findings ("lint.duplicate-flag:-vhad"). */
+  'warnings:muted': (profileId: string) => Promise<readonly string[]>
+  /** Shows a muted warning again; answers the profile's remaining mutes. */
+  'warnings:unmute': (profileId: string, key: string) => Promise<Result<readonly string[]>>
   'settings:get': () => Promise<AppSettings>
   'settings:set': (changes: Partial<AppSettings>) => Promise<Result<AppSettings>>
   'shell:open-logs-folder': () => Promise<void>
@@ -140,6 +146,9 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'bench:cancel',
   'bench:history',
   'warnings:apply-fix',
+  'warnings:mute',
+  'warnings:muted',
+  'warnings:unmute',
   'settings:get',
   'settings:set',
   'shell:open-logs-folder',

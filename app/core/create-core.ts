@@ -26,6 +26,7 @@ export function createStandardCore(options: StandardCoreOptions): Promise<LlamaT
     telemetry: new TelemetryService({ intervalMs, heavyApps: heavy.list }),
     warnings: advisor.warnings,
     applyWarningFix: advisor.applyWarningFix,
+    mutes: advisor.mutes,
     ...rest,
   })
 }

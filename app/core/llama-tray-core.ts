@@ -7,6 +7,7 @@ import type { AppSettings } from '../contract/settings'
 import type { ServerStatus } from '../contract/server-state'
 import type { Snapshot } from '../contract/snapshot'
 import type { Warning } from '../contract/warnings'
+import { splitWarningId, type WarningMutes } from '../advisor/warning-id'
 import { FitError } from '../fit/fit-error'
 import { fitProfile } from '../fit/fit-source'
 import { Listeners } from '../lib/listeners'
@@ -35,6 +36,8 @@ export interface CoreOptions {
   readonly warnings?: (snapshot: Omit<Snapshot, 'warnings'>, settings: AppSettings) => readonly Warning[]
   /** Applies a warning's fix to a profile; provided with the advisor. */
   readonly applyWarningFix?: (warningId: string, home: string) => Promise<Result<ProfileSummary>>
+  /** Per-profile warning mutes; provided with the advisor. */
+  readonly mutes?: WarningMutes
   readonly chooseFile?: (role: ProfileFileRole, current: string) => Promise<string | null>
   readonly openPath?: (path: string) => Promise<void>
 }
@@ -102,6 +105,22 @@ export class LlamaTrayCore {
       'fit:estimate': (profileId) => this.estimateFit(profileId),
       ...benchCommands(this, options.home, (progress) => this.events.emit('bench:progress', progress)),
       'warnings:apply-fix': async (warningId) => (this.options.applyWarningFix ? this.options.applyWarningFix(warningId, this.options.home) : { ok: false, error: 'no fix is available for this warning' }),
+      'warnings:mute': async (warningId) => {
+        const mutes = this.options.mutes
+        const target = splitWarningId(warningId)
+        if (!mutes) return { ok: false, error: 'warnings cannot be muted here' }
+        if (!target) return { ok: false, error: `"${warningId}" concerns no profile: only a profile's warnings can be muted` }
+        await mutes.mute(target.profileId, target.key)
+        return { ok: true, value: mutes.list(target.profileId) }
+      },
+      'warnings:muted': async (profileId) => this.options.mutes?.list(profileId) ?? [],
+      'warnings:unmute': async (profileId, key) => {
+        const mutes = this.options.mutes
+        if (!mutes) return { ok: false, error: 'warnings cannot be muted here' }
+        if (!mutes.list(profileId).includes(key)) return { ok: false, error: `"${key}" is not muted for this profile` }
+        await mutes.unmute(profileId, key)
+        return { ok: true, value: mutes.list(profileId) }
+      },
       'settings:get': async () => this.settingsStore.settings,
       'settings:set': async (changes) => {
         const result = await this.settingsStore.update(changes)

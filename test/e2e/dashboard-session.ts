@@ -14,9 +14,12 @@ export interface DashboardSession {
 }
 
 /** A real core in a fresh home folder, and a page of the built dashboard bridged to it. */
-export async function openDashboard(browser: Browser, url: string, options: Omit<CoreOptions, 'home'>, view: { width: number; height: number; colorScheme: 'light' | 'dark' } = { width: 1100, height: 820, colorScheme: 'light' }): Promise<DashboardSession> {
+/** Core options, or a function of the session's home for parts that keep files there (the live advisor's mutes). */
+export type SessionOptions = Omit<CoreOptions, 'home'> | ((home: string) => Omit<CoreOptions, 'home'>)
+
+export async function openDashboard(browser: Browser, url: string, options: SessionOptions, view: { width: number; height: number; colorScheme: 'light' | 'dark' } = { width: 1100, height: 820, colorScheme: 'light' }): Promise<DashboardSession> {
   const home = mkdtempSync(join(tmpdir(), 'llama-tray-e2e-'))
-  const core = await LlamaTrayCore.create({ home, ...options })
+  const core = await LlamaTrayCore.create({ home, ...(typeof options === 'function' ? options(home) : options) })
   const context = await browser.newContext({ viewport: { width: view.width, height: view.height }, colorScheme: view.colorScheme })
   const page = await context.newPage()
   const errors: string[] = []

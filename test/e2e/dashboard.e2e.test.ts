@@ -4,6 +4,7 @@ import { request, type ClientRequest } from 'node:http'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createLiveAdvisor } from '../../app/advisor/live-advisor'
 import { formatCommandLine } from '../../app/lib/command-line'
 import { TelemetryService } from '../../app/telemetry/telemetry-service'
 import { llamaServerBin } from '../helpers/llama-server-bin'
@@ -181,6 +182,37 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     // The next warning proposes the next step from the changed profile.
     await page.locator('[data-testid="warning-fix"]:text("--n-cpu-moe 12")').waitFor({ timeout: 5000 })
   }, 200_000)
+
+  it('mutes a lint warning of the running profile from the banner, lists it under the profile, and Unmute brings it back', async () => {
+    // The real live advisor, keeping its mutes in the session's home.
+    const { core, page } = await open((home) => {
+      const advisor = createLiveAdvisor({ home })
+      return { telemetry: null, warnings: advisor.warnings, applyWarningFix: advisor.applyWarningFix, mutes: advisor.mutes }
+    })
+    // -c without -np: the advisor's auto-slots finding (mainline gives 4 slots).
+    const imported = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096'), 'auto slots')
+    if (!imported.ok) throw new Error(imported.error)
+    expect((await core.handlers['server:start'](imported.value.id)).ok).toBe(true)
+    await state(page, 'ready')
+    const warning = page.locator('[data-testid="warning"][data-warning-id^="lint.auto-slots"]')
+    await warning.waitFor({ timeout: 15_000 })
+    const id = await warning.getAttribute('data-warning-id')
+    expect(id).toBe(`lint.auto-slots@${imported.value.id}`)
+
+    await warning.getByTestId('warning-mute').click()
+    await page.getByTestId('warning-fix-result').waitFor()
+    await expect(page.getByTestId('warning-fix-result').textContent()).resolves.toMatch(/Muted for this profile/)
+    await warning.waitFor({ state: 'detached', timeout: 5000 })
+    expect(await core.handlers['warnings:muted'](imported.value.id)).toEqual(['lint.auto-slots'])
+
+    await page.getByTestId('tab-profiles').click()
+    const muted = page.getByTestId('muted-warning').and(page.locator('[data-key="lint.auto-slots"]'))
+    await muted.waitFor({ timeout: 5000 })
+    await muted.getByTestId('unmute').click()
+    await muted.waitFor({ state: 'detached', timeout: 5000 })
+    expect(await core.handlers['warnings:muted'](imported.value.id)).toEqual([])
+    await warning.waitFor({ timeout: 5000 })
+  }, 120_000)
 
   it('fits a 360 px tray popover in dark mode and is driven by the keyboard', async () => {
     const { core, page } = await open({ telemetry: null }, { width: 360, height: 640, colorScheme: 'dark' })

@@ -4,6 +4,7 @@ import { argsToText, textToArgs } from '../lib/args-text'
 import { type FormValues, formToSettings, SETTING_FIELDS, settingsToForm } from '../lib/profile-fields'
 import { api } from '../stores/api'
 import { useProfileStore } from '../stores/profile-store'
+import { MutedWarnings } from './MutedWarnings'
 
 interface Props {
   readonly profileId: string
@@ -220,6 +221,7 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
         </p>
       )}
       {problems && <FlagProblems problems={problems} onFix={() => void applyFixes()} />}
+      <MutedWarnings profileId={profileId} />
       <div className="export row">
         <select value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)} aria-label="Export format">
           <option value="bash">bash</option>

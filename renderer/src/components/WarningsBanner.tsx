@@ -21,7 +21,17 @@ function WarningItem({ warning, onResult }: { readonly warning: Warning; readonl
       setBusy(false)
     }
   }
+  const mute = async (): Promise<void> => {
+    setBusy(true)
+    try {
+      const r = await api().warningsMute(warning.id)
+      onResult(r.ok ? { ok: true, text: 'Muted for this profile. Unmute it under Profiles → Muted warnings.' } : { ok: false, text: r.error })
+    } finally {
+      setBusy(false)
+    }
+  }
   const fix = warning.fix
+  const mutable = warning.profileId !== undefined && warning.profileId !== null && warning.profileId !== 'none'
   return (
     <li className={`warning level-${warning.level}`} data-testid="warning" data-warning-id={warning.id}>
       <span className="warning-message">{warning.message}</span>
@@ -34,6 +44,11 @@ function WarningItem({ warning, onResult }: { readonly warning: Warning; readonl
             {busy ? 'Applying…' : fix.label}
           </button>
         </span>
+      )}
+      {mutable && (
+        <button type="button" className="link warning-mute" onClick={() => void mute()} disabled={busy} data-testid="warning-mute" title="Don't show this warning again for this profile">
+          Mute
+        </button>
       )}
     </li>
   )
