@@ -74,6 +74,8 @@ export interface FitReport {
   readonly total: FitModelMemory
   /** GPU memory the process holds beyond its buffers (CUDA context, cuBLAS, pools); 0 with nothing on the GPU. */
   readonly gpuRuntimeMiB: number
+  /** Where gpuRuntimeMiB comes from: learned from launches on this GPU model, the H200-measured default, a flag, or nothing on the GPU. */
+  readonly gpuRuntimeSource: 'measured' | 'default' | 'flag' | 'none'
   /** What the GPU will show the server holding: total.gpu.totalMiB + gpuRuntimeMiB. This is what must fit the budget. */
   readonly gpuProcessMiB: number
   readonly placement: FitPlacement

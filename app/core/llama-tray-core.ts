@@ -10,6 +10,7 @@ import type { Warning } from '../contract/warnings'
 import { splitWarningId, type WarningMutes } from '../advisor/warning-id'
 import { FitError } from '../fit/fit-error'
 import { fitProfile } from '../fit/fit-source'
+import { GpuRuntimeStore } from '../fit/runtime-store'
 import { Listeners } from '../lib/listeners'
 import { GenerationTracker, ProfileRollingStore, resolveApiKey, serverUrl } from '../metrics'
 import { ProfileStore } from '../profiles/store'
@@ -58,6 +59,8 @@ export class LlamaTrayCore {
   private dashboardVisible = false
   /** GPU memory in use just before our server started, to tell what the server itself holds. */
   private gpuUsedBeforeLaunchMiB: number | null = null
+  /** Epoch ms of the running server's launch. */
+  private launchedAt: number | null = null
   private ticker: NodeJS.Timeout | null = null
   private latest: Snapshot | null = null
   private disposed = false
@@ -181,6 +184,12 @@ export class LlamaTrayCore {
     return { ok: false, error: problems ? `${result.reason}: ${problems}` : result.reason }
   }
 
+  /** Whether the profile changed after the running server was launched (then its placement is not what runs). */
+  private async profileEditedSinceLaunch(profileId: string): Promise<boolean> {
+    const profile = (await ProfileStore.open(this.options.home)).find(profileId)
+    return profile === undefined || this.launchedAt === null || Date.parse(profile.updatedAt) > this.launchedAt
+  }
+
   /** After a stop, give the driver a moment to hand the VRAM back before the next load (bounded). */
   private async waitForGpuRelease(): Promise<void> {
     const telemetry = this.options.telemetry
@@ -208,8 +217,15 @@ export class LlamaTrayCore {
     const freeNow = device?.memoryFreeMiB ?? null
     const freeVramMiB = freeNow === null ? null : freeNow + (measured ?? 0)
     try {
-      const report = await fitProfile(this.options.home, profileId, { freeVramMiB, headroomMiB: this.settingsStore.settings.vramHeadroomMiB })
+      const runtimes = await GpuRuntimeStore.open(this.options.home)
+      const gpuName = device?.name ?? null
       const running = this.supervisor.getStatus().profileId === profileId && state === 'ready'
+      if (running && measured !== null && gpuName !== null && !(await this.profileEditedSinceLaunch(profileId))) {
+        // Reality after a launch: what the server holds beyond the estimated buffers of its own placement is this GPU's runtime.
+        const own = await fitProfile(this.options.home, profileId, { freeVramMiB: null, headroomMiB: 0, runtimeMiB: 0 })
+        if (own.placement.nGpuLayers > 0) await runtimes.record(gpuName, measured - own.total.gpu.totalMiB)
+      }
+      const report = await fitProfile(this.options.home, profileId, { freeVramMiB, headroomMiB: this.settingsStore.settings.vramHeadroomMiB, runtimeMiB: gpuName === null ? null : runtimes.runtimeMiB(gpuName) })
       return { ok: true, value: { report, freeVramMiB, measuredServerGpuMiB: running ? measured : null } }
     } catch (err) {
       if (err instanceof FitError) return { ok: false, error: err.message }
@@ -218,7 +234,10 @@ export class LlamaTrayCore {
   }
 
   private onState(status: ServerStatus): void {
-    if (status.state === 'starting') this.gpuUsedBeforeLaunchMiB = this.options.telemetry?.latest().gpu?.devices[0]?.memoryUsedMiB ?? null
+    if (status.state === 'starting') {
+      this.gpuUsedBeforeLaunchMiB = this.options.telemetry?.latest().gpu?.devices[0]?.memoryUsedMiB ?? null
+      this.launchedAt = Date.now()
+    }
     this.events.emit('server:state-changed', status)
     this.options.telemetry?.setServerPid(status.pid)
     if (status.state === 'ready' && status.port !== null && !this.tracker) void this.startTracker(status)

@@ -16,6 +16,8 @@ export interface FitInput {
   readonly vramSource: FitReport['vramSource']
   /** GPU memory beyond the buffers (see runtime-overhead.ts); CUDA_RUNTIME_MIB unless measured or set. */
   readonly runtimeMiB?: number
+  /** Where runtimeMiB came from (default: 'flag' when given, else 'default'). */
+  readonly runtimeSource?: 'measured' | 'flag'
 }
 
 const MIB = 1024 * 1024
@@ -74,6 +76,7 @@ export function buildFitReport(input: FitInput): FitReport {
   let candidates: FitCandidate[] = []
   const experts = expertLayers(model).length
   const runtimeMiB = settings.nGpuLayers > 0 ? (input.runtimeMiB ?? CUDA_RUNTIME_MIB) : 0
+  const runtimeSource: FitReport['gpuRuntimeSource'] = settings.nGpuLayers <= 0 ? 'none' : input.runtimeMiB === undefined ? 'default' : (input.runtimeSource ?? 'flag')
   if (budgetMiB !== null) {
     if (experts === 0) notes.push(`${model.architecture} has no expert tensors: --n-cpu-moe changes nothing, only the given placement is estimated`)
     else if (settings.cpuMoe) notes.push('--cpu-moe keeps every expert on the CPU: no --n-cpu-moe search')
@@ -95,7 +98,10 @@ export function buildFitReport(input: FitInput): FitReport {
   if (settings.parallel === null) notes.push('-np unset: mainline uses 4 slots and a unified KV cache')
   if (est.context.ctx / (est.context.unified ? 1 : est.context.sequences) > model.trainingContext && model.trainingContext > 0) notes.push(`the context per slot exceeds the training context (${model.trainingContext}): llama-server caps the slots but still allocates the KV cache`)
   if (est.model.gpu.compute > 0 && chosen.nCpuMoe > 0 && chosen.opOffload) notes.push('compute includes CPU expert weights staged on the GPU for large batches (op offload; --no-op-offload removes it)')
-  if (runtimeMiB > 0) notes.push(`the GPU total adds ${runtimeMiB} MiB for the CUDA runtime (context, cuBLAS, pools), as measured beyond llama-server's own buffers`)
+  if (runtimeMiB > 0) {
+    const origin = runtimeSource === 'measured' ? 'learned from launches on this GPU' : runtimeSource === 'flag' ? 'as given' : 'measured on an H200; replaced by this GPU’s own figure after a launch'
+    notes.push(`the GPU total adds ${runtimeMiB} MiB for the CUDA runtime (context, cuBLAS, pools) beyond llama-server's buffers: ${origin}`)
+  }
   const placement: FitPlacement = {
     nGpuLayers: chosen.nGpuLayers,
     nCpuMoe: chosen.nCpuMoe,
@@ -122,6 +128,7 @@ export function buildFitReport(input: FitInput): FitReport {
     draft: draftMem,
     total: { gpu: toMiB(sum(est.model.gpu, est.draft?.gpu)), host: toMiB(sum(est.model.host, est.draft?.host)) },
     gpuRuntimeMiB: runtimeMiB,
+    gpuRuntimeSource: runtimeSource,
     gpuProcessMiB: r2(gpuTotal),
     placement,
     model: summary(model),

@@ -4,10 +4,11 @@ import type { TelemetryReading, TelemetryService } from '../../app/telemetry/tel
 /**
  * A scripted GPU for the low-VRAM test (this machine has no NVIDIA GPU): one
  * 8 GiB card whose free VRAM follows `freeMiBPerSecond`, one entry per second
- * since start (the last one holds). It has TelemetryService's public shape
+ * since start (the last one holds), less what `usedByOthersMiB` says is taken
+ * (e.g. by the server, scripted by a test). It has TelemetryService's public shape
  * (start/stop/running/latest/setServerPid); the rest of the core is real.
  */
-export function fakeVramTelemetry(freeMiBPerSecond: readonly number[]): TelemetryService {
+export function fakeVramTelemetry(freeMiBPerSecond: readonly number[], extra: { readonly usedByOthersMiB?: () => number } = {}): TelemetryService {
   const TOTAL = 8188
   let startedAt: number | null = null
   let serverPid: number | null = null
@@ -27,7 +28,7 @@ export function fakeVramTelemetry(freeMiBPerSecond: readonly number[]): Telemetr
     latest(): TelemetryReading {
       if (startedAt === null) return { gpu: null, cpu: null }
       const second = Math.floor((Date.now() - startedAt) / 1000)
-      const free = freeMiBPerSecond[Math.min(second, freeMiBPerSecond.length - 1)] ?? TOTAL
+      const free = (freeMiBPerSecond[Math.min(second, freeMiBPerSecond.length - 1)] ?? TOTAL) - (extra.usedByOthersMiB?.() ?? 0)
       const device: GpuDevice = {
         index: 0,
         name: 'NVIDIA GeForce RTX 4060 Laptop GPU (scripted)',

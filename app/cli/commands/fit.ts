@@ -7,12 +7,13 @@ import { readGgufModel } from '../../fit/gguf-model'
 import { parseLlamaArgs } from '../../fit/llama-args'
 import { openGpuReader } from '../../telemetry/gpu/gpu-reader'
 import { availableVramMiB } from '../../telemetry/gpu/free-vram'
+import { GpuRuntimeStore } from '../../fit/runtime-store'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, positiveNumber } from '../parse-options'
 
 /** Free VRAM of the first GPU from telemetry (NVML, then nvidia-smi), or null with the reason. */
-async function freeVramFromTelemetry(): Promise<{ mib: number | null; reason: string | null }> {
+async function freeVramFromTelemetry(): Promise<{ mib: number | null; name: string | null; reason: string | null }> {
   const reader = await openGpuReader('auto', { intervalMs: 1000 })
   try {
     const deadline = Date.now() + 3000
@@ -22,8 +23,8 @@ async function freeVramFromTelemetry(): Promise<{ mib: number | null; reason: st
       s = reader.read()
     }
     const device = s.devices[0]
-    if (!s.available || !device) return { mib: null, reason: s.reason ?? 'no GPU found' }
-    return { mib: availableVramMiB(device), reason: null }
+    if (!s.available || !device) return { mib: null, name: null, reason: s.reason ?? 'no GPU found' }
+    return { mib: availableVramMiB(device), name: device.name, reason: null }
   } finally {
     await reader.close()
   }
@@ -85,13 +86,17 @@ async function runFit(args: readonly string[], io: CliContext): Promise<number> 
     const draft = launch.settings.draft ? await readGgufModel(launch.settings.draft.path) : null
     let freeVramMiB: number | null = vramFlag
     let vramSource: FitReport['vramSource'] = vramFlag === null ? 'none' : 'flag'
+    let learned: number | null = null
     if (values.gpu === 'auto') {
       const t = await freeVramFromTelemetry()
       if (t.mib === null) throw new FitError(`--gpu auto: no free VRAM figure (${t.reason}); pass --vram-mib N instead`)
       freeVramMiB = t.mib
       vramSource = 'telemetry'
+      // The runtime the app learned on this GPU model after a launch, unless --runtime-mib says otherwise.
+      if (runtimeMiB === undefined && t.name !== null) learned = (await GpuRuntimeStore.open(io.home)).runtimeMiB(t.name)
     }
-    const report = buildFitReport({ model, draft, settings: launch.settings, freeVramMiB, headroomMiB, vramSource, runtimeMiB })
+    const runtime = runtimeMiB !== undefined ? { runtimeMiB } : learned !== null ? { runtimeMiB: learned, runtimeSource: 'measured' as const } : {}
+    const report = buildFitReport({ model, draft, settings: launch.settings, freeVramMiB, headroomMiB, vramSource, ...runtime })
     io.stdout.write(values.json ? `${JSON.stringify(report)}\n` : `${formatFitReport(report)}\n`)
     return report.fits === false ? 1 : 0
   } catch (err) {
@@ -106,8 +111,8 @@ export const fitCommand: CliCommand = {
   usage: `  llama-tray fit <model.gguf | profile> [--draft F] [--vram-mib N | --gpu auto] [--headroom-mib 1536] [--runtime-mib 650] [--ctx N] [--parallel N]
                 [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N] [--n-gpu-layers-draft N] [--n-cpu-moe N] [--ubatch N] [--json]
     Without a VRAM budget it estimates the given placement; with one (--vram-mib, or --gpu auto from telemetry)
-    it finds the smallest --n-cpu-moe whose GPU estimate (model + draft + the CUDA runtime, 650 MiB unless
-    --runtime-mib says otherwise) leaves the headroom free.
+    it finds the smallest --n-cpu-moe whose GPU estimate (model + draft + the CUDA runtime: --runtime-mib, else
+    what the app learned on this GPU model after a launch (with --gpu auto), else 650 MiB) leaves the headroom free.
     --json prints a FitReport (app/contract/fit.ts). Exit code 1 when nothing fits the budget.`,
   run: runFit,
 }

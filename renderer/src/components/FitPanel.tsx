@@ -42,7 +42,9 @@ function Breakdown({ estimate }: { readonly estimate: FitEstimate }): React.JSX.
         ))}
         {report.gpuRuntimeMiB > 0 && (
           <tr data-testid="fit-row-runtime">
-            <th scope="row" title="GPU memory the server holds beyond its buffers: CUDA context, cuBLAS, memory pools">CUDA runtime</th>
+            <th scope="row" title="GPU memory the server holds beyond its buffers: CUDA context, cuBLAS, memory pools. Learned from this GPU after a launch; until then the figure measured on an H200.">
+              CUDA runtime {report.gpuRuntimeSource === 'measured' ? '(this GPU)' : report.gpuRuntimeSource === 'default' ? '(default)' : ''}
+            </th>
             <td>{mib(report.gpuRuntimeMiB)}</td>
             <td />
             {draft && <td />}

@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RUNTIME_FILE } from '../fit/runtime-store'
+import { CUDA_RUNTIME_MIB } from '../fit/runtime-overhead'
+import { formatCommandLine } from '../lib/command-line'
+import { fakeVramTelemetry } from '../../test/e2e/fake-vram-telemetry'
+import { llamaServerBin } from '../../test/helpers/llama-server-bin'
+import { model } from '../../test/helpers/paths'
+import { waitUntil } from '../../test/helpers/processes'
+import { LlamaTrayCore } from './llama-tray-core'
+
+// A scripted 8 GiB GPU (this machine has none) under the real core and llama-server:
+// once the server is ready the "driver" shows it holding 450 MiB, as nvidia-smi would.
+const HOLDS_MIB = 450
+let bin: string
+let home: string
+beforeAll(() => {
+  bin = llamaServerBin()
+  home = mkdtempSync(join(tmpdir(), 'llama-tray-fit-runtime-'))
+}, 900_000)
+afterAll(() => rmSync(home, { recursive: true, force: true }))
+
+describe('the CUDA runtime learned from a launch', () => {
+  it('replaces the default after the server ran: measured use minus the estimated buffers, per GPU model, kept in the home folder', async () => {
+    let holding = false
+    const core = await LlamaTrayCore.create({ home, telemetry: fakeVramTelemetry([6000], { usedByOthersMiB: () => (holding ? HOLDS_MIB : 0) }), supervisor: { healthIntervalMs: 20 } })
+    core.on('server:state-changed', (s) => {
+      if (s.state === 'ready') holding = true
+      if (s.state === 'stopped') holding = false
+    })
+    try {
+      await core.handlers['dashboard:visible'](true)
+      const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1']), 'tiny')
+      if (!imported.ok) throw new Error(imported.error)
+      const before = await core.handlers['fit:estimate'](imported.value.id)
+      if (!before.ok) throw new Error(before.error)
+      expect(before.value.report).toMatchObject({ gpuRuntimeMiB: CUDA_RUNTIME_MIB, gpuRuntimeSource: 'default' })
+
+      expect((await core.handlers['server:start'](imported.value.id)).ok).toBe(true)
+      await waitUntil(() => holding, 30_000, 'the server to be ready')
+      await new Promise((r) => setTimeout(r, 300))
+      const during = await core.handlers['fit:estimate'](imported.value.id)
+      if (!during.ok) throw new Error(during.error)
+      const buffers = during.value.report.total.gpu.totalMiB
+      expect(during.value.measuredServerGpuMiB).toBe(HOLDS_MIB)
+      expect(during.value.report.gpuRuntimeSource).toBe('measured')
+      expect(during.value.report.gpuRuntimeMiB).toBe(Math.round(HOLDS_MIB - buffers))
+      expect(during.value.report.gpuProcessMiB).toBeCloseTo(HOLDS_MIB, 0)
+      const stored = JSON.parse(readFileSync(join(home, RUNTIME_FILE), 'utf8'))
+      expect(Object.keys(stored.gpus)).toEqual(['NVIDIA GeForce RTX 4060 Laptop GPU (scripted)'])
+
+      await core.handlers['server:stop']()
+      const after = await core.handlers['fit:estimate'](imported.value.id)
+      if (!after.ok) throw new Error(after.error)
+      expect(after.value.report).toMatchObject({ gpuRuntimeMiB: Math.round(HOLDS_MIB - buffers), gpuRuntimeSource: 'measured' })
+      console.log(`[fit] learned runtime ${after.value.report.gpuRuntimeMiB} MiB (server held ${HOLDS_MIB} MiB, buffers ${buffers} MiB)`)
+    } finally {
+      await core.dispose()
+    }
+  }, 120_000)
+})
