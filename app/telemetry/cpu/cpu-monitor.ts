@@ -86,7 +86,7 @@ export class CpuMonitor {
     this.lastScanAt = now
     const list = source.list()
     const shares = this.shares.update(list, now)
-    this.heavy = matchHeavyApps(list, shares, this.heavyApps)
+    this.heavy = matchHeavyApps(list, shares, this.heavyApps, process.platform, new Set(this.serverPid === null ? [] : [this.serverPid]))
     this.top = list
       .filter((p) => p.pid !== this.serverPid)
       .map((p) => ({ name: p.name, pid: p.pid, cpuPct: shares.get(p.pid) ?? null }))

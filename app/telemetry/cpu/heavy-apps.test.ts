@@ -21,6 +21,13 @@ describe('heavy apps', () => {
     ])
   })
 
+  it('counts another llama-server, Ollama or KoboldCpp beside ours, never our own server', () => {
+    const procs = [p(100, 'llama-server'), p(200, 'llama-server'), p(300, 'ollama_llama_se'), p(400, 'koboldcpp.exe')]
+    const shares = new Map<number, number | null>([[100, 180], [200, 60], [300, 25], [400, 5]])
+    expect(matchHeavyApps(procs, shares, DEFAULT_HEAVY_APPS, 'linux', new Set([100]))).toEqual([{ name: 'Another LLM server', pids: [200, 300, 400], cpuPct: 90 }])
+    expect(matchHeavyApps([p(100, 'llama-server')], shares, DEFAULT_HEAVY_APPS, 'linux', new Set([100]))).toEqual([])
+  })
+
   it('does not call every Windows .exe a game', () => {
     expect(matchHeavyApps([p(1, 'notepad.exe'), p(2, 'obs64.exe')], new Map(), DEFAULT_HEAVY_APPS, 'win32').map((a) => a.name)).toEqual(['OBS'])
   })

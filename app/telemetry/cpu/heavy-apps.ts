@@ -29,6 +29,8 @@ export const DEFAULT_HEAVY_APPS: HeavyAppList = {
     { name: 'Steam', processes: ['steam.exe', 'steamwebhelper.exe', 'steam', 'steamwebhelper'] },
     { name: 'OBS', processes: ['obs64.exe', 'obs'] },
     { name: 'Zoom', processes: ['Zoom.exe', 'zoom', 'ZoomWebviewHost'] },
+    // Another inference server beside ours competes for the same cores and VRAM (ours is excluded by pid).
+    { name: 'Another LLM server', processes: ['llama-server.exe', 'llama-server', 'llama-cli.exe', 'llama-cli', 'ollama.exe', 'ollama', 'ollama_llama_server.exe', 'ollama_llama_server', 'koboldcpp.exe', 'koboldcpp', 'LM Studio.exe', 'lm-studio'] },
   ],
 }
 
@@ -68,18 +70,27 @@ export function loadHeavyAppList(file: string): LoadedHeavyApps {
 
 /**
  * The heavy apps running now, each with its processes' summed CPU share
- * (null when no process of it has a share yet), busiest first.
+ * (null when no process of it has a share yet), busiest first. `exclude`
+ * holds our own processes (the supervised llama-server).
  */
 export function matchHeavyApps(
   processes: readonly ProcessInfo[],
   shares: ReadonlyMap<number, number | null>,
   list: HeavyAppList,
   platform: NodeJS.Platform = process.platform,
+  exclude: ReadonlySet<number> = new Set(),
 ): HeavyAppSnapshot[] {
   const byImage = new Map<string, string>()
-  for (const app of list.apps) for (const p of app.processes) byImage.set(normalizeImageName(p), app.name)
+  for (const app of list.apps) {
+    for (const p of app.processes) {
+      byImage.set(normalizeImageName(p), app.name)
+      // Linux reports at most 15 characters of a process name (comm).
+      if (platform === 'linux') byImage.set(normalizeImageName(p).slice(0, 15), app.name)
+    }
+  }
   const found = new Map<string, { pids: number[]; cpu: number | null }>()
   for (const p of processes) {
+    if (exclude.has(p.pid)) continue
     let app = byImage.get(normalizeImageName(p.name))
     if (!app && list.detectWineGames && /\.exe$/i.test(p.name) && platform !== 'win32') app = 'Game (Wine/Proton)'
     if (!app) continue
