@@ -45,6 +45,8 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'bench:run': z.tuple([z.array(profileId).min(1).max(8), z.object({ runs: z.number().int().min(1).max(20), tokens: z.number().int().min(16).max(4096) }).strict()]),
   'bench:cancel': none,
   'bench:history': z.tuple([z.number().int().min(1).max(200)]),
+  'bench:tune': z.tuple([profileId, z.object({ runs: z.number().int().min(1).max(20), tokens: z.number().int().min(16).max(4096), saveAs: z.string().trim().min(1).max(200).nullable() }).strict()]),
+  'bench:export': z.tuple([z.string().datetime(), z.enum(['markdown', 'csv'])]),
   'warnings:apply-fix': z.tuple([warningId]),
   'warnings:mute': z.tuple([warningId]),
   'warnings:muted': z.tuple([profileId]),

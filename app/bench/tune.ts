@@ -7,7 +7,7 @@ import { makeProfileId } from '../profiles/profile-id'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore } from '../profiles/store'
 import { availableVramMiB } from '../telemetry/gpu/free-vram'
-import type { TelemetryService } from '../telemetry/telemetry-service'
+import type { TelemetrySource } from '../core/llama-tray-core'
 import { finishReport } from './compare'
 import type { ResultParts } from './result'
 import { BenchStartError, captureServerState, restoreServerState, stopServer, throwIfCancelled } from './server-control'
@@ -37,11 +37,11 @@ export interface TuneOptions extends BenchOptions {
 
 export interface TuneDeps extends BenchDeps {
   /** The core's telemetry: read with the server stopped for the free VRAM the fit starts from. */
-  readonly telemetry?: TelemetryService | null
+  readonly telemetry?: TelemetrySource | null
 }
 
 /** Free VRAM of the first GPU now (the server is stopped), from a fresh telemetry reading; null without GPU data. */
-async function idleFreeVram(telemetry: TelemetryService | null | undefined, session: BenchSession): Promise<number | null> {
+async function idleFreeVram(telemetry: TelemetrySource | null | undefined, session: BenchSession): Promise<number | null> {
   if (!telemetry) return null
   const wasRunning = telemetry.running
   const after = Date.now()

@@ -64,6 +64,14 @@ export interface CommandChannels {
   'bench:cancel': () => Promise<void>
   /** Stored bench reports, newest first. */
   'bench:history': (max: number) => Promise<readonly BenchReport[]>
+  /**
+   * Sweeps --n-cpu-moe around the fit's suggestion (and the draft on and off), skipping settings that leave less
+   * than the headroom free, and recommends the fastest; with saveAs, stores it as a new profile. Progress and
+   * cancellation as bench:run.
+   */
+  'bench:tune': (profileId: string, options: { readonly runs: number; readonly tokens: number; readonly saveAs: string | null }) => Promise<Result<BenchReport>>
+  /** A stored report (named by its createdAt) as a Markdown table or CSV rows, for pasting into an issue or a spreadsheet. */
+  'bench:export': (createdAt: string, format: 'markdown' | 'csv') => Promise<Result<string>>
   /** Applies a warning's one-click fix to the profile it concerns. */
   'warnings:apply-fix': (warningId: string) => Promise<Result<ProfileSummary>>
   /** Stops showing a warning for the profile it concerns (kept in <home>/advisor-mutes.json); answers that profile's mutes. */
@@ -145,6 +153,8 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'bench:run',
   'bench:cancel',
   'bench:history',
+  'bench:tune',
+  'bench:export',
   'warnings:apply-fix',
   'warnings:mute',
   'warnings:muted',

@@ -1,35 +1,47 @@
-import type { BenchProgress } from '../contract/bench'
-import type { CommandChannels } from '../contract/commands'
+import type { BenchProgress, BenchReport } from '../contract/bench'
+import type { CommandChannels, Result } from '../contract/commands'
 import { benchProfile, compareProfiles } from '../bench/compare'
+import { formatReportCsv, formatReportMarkdown } from '../bench/format'
 import { loadReports } from '../bench/report-store'
 import { BenchCancelledError } from '../bench/server-control'
-import type { LlamaTrayCore } from './llama-tray-core'
+import { tuneProfile } from '../bench/tune'
+import type { LlamaTrayCore, TelemetrySource } from './llama-tray-core'
 
-type BenchChannels = Pick<CommandChannels, 'bench:run' | 'bench:cancel' | 'bench:history'>
+type BenchChannels = Pick<CommandChannels, 'bench:run' | 'bench:cancel' | 'bench:history' | 'bench:tune' | 'bench:export'>
 
-/** The Bench view's commands: one bench at a time, cancellable, the server put back as it was. */
-export function benchCommands(core: LlamaTrayCore, home: string, onProgress: (p: BenchProgress) => void): BenchChannels {
+/** The Bench view's commands: one bench or tune at a time, cancellable, the server put back as it was. */
+export function benchCommands(core: LlamaTrayCore, home: string, telemetry: TelemetrySource | null, onProgress: (p: BenchProgress) => void): BenchChannels {
   let running: AbortController | null = null
+  const exclusive = async (job: (signal: AbortSignal) => Promise<BenchReport>): Promise<Result<BenchReport>> => {
+    if (running) return { ok: false, error: 'a benchmark is already running' }
+    running = new AbortController()
+    try {
+      return { ok: true, value: await job(running.signal) }
+    } catch (err) {
+      if (err instanceof BenchCancelledError) return { ok: false, error: 'cancelled; the server was put back as it was' }
+      return { ok: false, error: (err as Error).message }
+    } finally {
+      running = null
+    }
+  }
   return {
     'bench:run': async (profileIds, options) => {
-      if (running) return { ok: false, error: 'a benchmark is already running' }
       if (profileIds.length === 0) return { ok: false, error: 'choose at least one profile' }
-      running = new AbortController()
-      const deps = { core, home, signal: running.signal, onProgress }
-      try {
-        const report = profileIds.length === 1 ? await benchProfile(deps, profileIds[0] as string, options) : await compareProfiles(deps, profileIds, options)
-        return { ok: true, value: report }
-      } catch (err) {
-        if (err instanceof BenchCancelledError) return { ok: false, error: 'cancelled; the server was put back as it was' }
-        if (err instanceof RangeError) return { ok: false, error: err.message }
-        return { ok: false, error: (err as Error).message }
-      } finally {
-        running = null
-      }
+      return exclusive((signal) => {
+        const deps = { core, home, signal, onProgress }
+        return profileIds.length === 1 ? benchProfile(deps, profileIds[0] as string, options) : compareProfiles(deps, profileIds, options)
+      })
     },
+    'bench:tune': async (profileId, options) =>
+      exclusive((signal) => tuneProfile({ core, home, signal, onProgress, telemetry }, profileId, { runs: options.runs, tokens: options.tokens, saveAs: options.saveAs })),
     'bench:cancel': async () => {
       running?.abort()
     },
     'bench:history': async (max) => (await loadReports(home)).slice(0, max).map((s) => s.report),
+    'bench:export': async (createdAt, format) => {
+      const found = (await loadReports(home)).find((s) => s.report.createdAt === createdAt)
+      if (!found) return { ok: false, error: `no stored report from ${createdAt}` }
+      return { ok: true, value: format === 'markdown' ? `${formatReportMarkdown(found.report)}\n` : formatReportCsv(found.report) }
+    },
   }
 }

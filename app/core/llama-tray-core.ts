@@ -106,7 +106,7 @@ export class LlamaTrayCore {
       },
       ...profiles,
       'fit:estimate': (profileId) => this.estimateFit(profileId),
-      ...benchCommands(this, options.home, (progress) => this.events.emit('bench:progress', progress)),
+      ...benchCommands(this, options.home, options.telemetry, (progress) => this.events.emit('bench:progress', progress)),
       'warnings:apply-fix': async (warningId) => (this.options.applyWarningFix ? this.options.applyWarningFix(warningId, this.options.home) : { ok: false, error: 'no fix is available for this warning' }),
       'warnings:mute': async (warningId) => {
         const mutes = this.options.mutes

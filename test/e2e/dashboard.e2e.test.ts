@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createLiveAdvisor } from '../../app/advisor/live-advisor'
+import { formatReportCsv, formatReportMarkdown } from '../../app/bench/format'
 import { formatCommandLine } from '../../app/lib/command-line'
 import { TelemetryService } from '../../app/telemetry/telemetry-service'
 import { llamaServerBin } from '../helpers/llama-server-bin'
@@ -13,6 +14,7 @@ import { isRunning } from '../helpers/processes'
 import { launchChromium } from './browser'
 import { buildRenderer } from './build-renderer'
 import { openDashboard, type DashboardSession } from './dashboard-session'
+import { fakeGpuTelemetry } from '../../app/bench/testing/fake-gpu'
 import { fakeVramTelemetry } from './fake-vram-telemetry'
 import { serveFolder, type StaticServer } from './static-server'
 import { LOW_VRAM_WARNING, vramAdvisor } from './vram-advisor'
@@ -337,6 +339,35 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
 
     expect(await page.getByTestId('bench-bars').locator('.bench-bar').count()).toBe(await rows.count())
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-bench.png'), fullPage: true })
+
+    // Export: the same Markdown table and CSV rows as the CLI's --markdown / --csv for the stored report.
+    await page.getByTestId('bench-export-markdown').click()
+    await expect.poll(() => page.getByTestId('bench-exported').inputValue()).toBe(`${formatReportMarkdown(stored)}\n`)
+    await page.getByTestId('bench-export-csv').click()
+    await expect.poll(() => page.getByTestId('bench-exported').inputValue()).toBe(formatReportCsv(stored))
+  }, 300_000)
+
+  it('tunes --n-cpu-moe from the Bench view on a scripted GPU: the sweep, the skipped settings and the saved recommendation', async () => {
+    // Expert layers kept on the GPU cost 150 MiB each (as in tune.test.ts): the lowest settings leave too little free.
+    const { core, page } = await open({ telemetry: fakeGpuTelemetry({ totalMiB: 8192, idleMiB: 300, serverMiB: 600, perGpuExpertLayerMiB: 150, layers: 40, draftMiB: 200 }) })
+    const tiny = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1'), 'tiny')
+    if (!tiny.ok) throw new Error(tiny.error)
+    await page.getByTestId('tab-bench').click()
+    await page.locator(`[data-testid="bench-profile"][data-profile-id="${tiny.value.id}"]`).check()
+    await page.getByTestId('bench-runs').fill('1')
+    await page.getByTestId('bench-tokens').fill('32')
+    await page.getByTestId('bench-tune-save').fill('tiny (tuned)')
+    await page.getByTestId('bench-tune').click()
+    await page.getByTestId('tune-results').waitFor({ timeout: 240_000 })
+    const [stored] = await core.handlers['bench:history'](1)
+    const tune = stored?.tune
+    if (!tune?.recommended) throw new Error('no tune recommendation stored')
+    expect(await page.getByTestId('tune-row').count()).toBe(tune.candidates.length)
+    expect(await page.locator('[data-testid="tune-row"][data-status="skipped-vram"]').count()).toBe(tune.candidates.filter((c) => c.status === 'skipped-vram').length)
+    expect(Number(await page.getByTestId('tune-recommended').getAttribute('data-n-cpu-moe'))).toBe(tune.recommended.nCpuMoe)
+    await expect(page.getByTestId('tune-saved').textContent()).resolves.toContain(tune.savedProfileId as string)
+    expect((await core.handlers['profiles:list']()).profiles.some((p) => p.id === tune.savedProfileId && p.name === 'tiny (tuned)')).toBe(true)
+    console.log(`[e2e] tune: ${tune.candidates.map((c) => `${c.nCpuMoe}:${c.status}`).join(' ')} → --n-cpu-moe ${tune.recommended.nCpuMoe}`)
   }, 300_000)
 
   it('Cancel during a bench stops it and leaves no server running', async () => {

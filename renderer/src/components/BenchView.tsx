@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react'
 import type { BenchProgress, BenchReport } from '../../../app/contract/bench'
 import { barWidths, benchTableRows } from '../lib/bench-table'
 import { formatElapsed, formatPercent } from '../lib/format'
-import { cancelBench, refreshBenchHistory, showBenchReport, startBench, useBenchStore } from '../stores/bench-store'
+import { cancelBench, refreshBenchHistory, showBenchReport, startBench, startTune, useBenchStore } from '../stores/bench-store'
+import { ExportReport, TuneResults } from './BenchExtras'
 import { useProfileStore } from '../stores/profile-store'
 
 const rate = (n: number | null): string => (n === null ? '—' : n.toFixed(1))
@@ -78,6 +79,8 @@ function Results({ report }: { readonly report: BenchReport }): React.JSX.Elemen
           </div>
         ))}
       </figure>
+      {report.tune && <TuneResults tune={report.tune} />}
+      {report.file !== null && <ExportReport report={report} />}
       {report.notes.length > 0 && (
         <ul className="note">
           {report.notes.map((n) => (
@@ -116,20 +119,32 @@ export function BenchView(): React.JSX.Element {
   const [runs, setRuns] = useState('3')
   const [tokens, setTokens] = useState('128')
   const [formError, setFormError] = useState<string | null>(null)
+  const [saveAs, setSaveAs] = useState('')
 
   useEffect(() => void refreshBenchHistory(), [])
 
   const toggle = (id: string, on: boolean): void => setChosen(on ? [...chosen.filter((c) => c !== id), id] : chosen.filter((c) => c !== id))
-  const start = (e: React.FormEvent): void => {
-    e.preventDefault()
+  /** The form's checked values, or null after showing what is wrong. */
+  const checked = (): { ids: string[]; r: number; t: number } | null => {
     const r = Number(runs)
     const t = Number(tokens)
     const ids = chosen.filter((id) => profiles?.some((p) => p.id === id))
-    if (ids.length === 0) return setFormError('Choose at least one profile.')
-    if (!Number.isInteger(r) || r < 1) return setFormError('Runs must be a whole number ≥ 1.')
-    if (!Number.isInteger(t) || t < 1) return setFormError('Tokens must be a whole number ≥ 1.')
+    if (ids.length === 0) return (setFormError('Choose at least one profile.'), null)
+    if (!Number.isInteger(r) || r < 1) return (setFormError('Runs must be a whole number ≥ 1.'), null)
+    if (!Number.isInteger(t) || t < 1) return (setFormError('Tokens must be a whole number ≥ 1.'), null)
     setFormError(null)
-    void startBench(ids, r, t)
+    return { ids, r, t }
+  }
+  const start = (e: React.FormEvent): void => {
+    e.preventDefault()
+    const c = checked()
+    if (c) void startBench(c.ids, c.r, c.t)
+  }
+  const tune = (): void => {
+    const c = checked()
+    if (!c) return
+    if (c.ids.length !== 1) return setFormError('Tune works on one profile: choose just one.')
+    void startTune(c.ids[0] as string, c.r, c.t, saveAs.trim() === '' ? null : saveAs.trim())
   }
 
   return (
@@ -159,6 +174,12 @@ export function BenchView(): React.JSX.Element {
           <button type="submit" className="primary" disabled={running} data-testid="bench-start">
             {chosen.length > 1 ? 'Compare' : 'Bench'}
           </button>
+          <button type="button" onClick={tune} disabled={running || chosen.length !== 1} data-testid="bench-tune" title="Sweep --n-cpu-moe around the fit's suggestion (and the draft on and off), skip settings that leave less than the VRAM headroom free, and recommend the fastest">
+            Tune --n-cpu-moe
+          </button>
+          <label>
+            save as <input value={saveAs} onChange={(e) => setSaveAs(e.target.value)} placeholder="new profile name (optional)" size={18} disabled={running} data-testid="bench-tune-save" />
+          </label>
           {running && (
             <button type="button" className="danger" onClick={() => void cancelBench()} data-testid="bench-cancel">
               Cancel

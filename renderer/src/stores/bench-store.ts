@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import type { BenchProgress, BenchReport } from '../../../app/contract/bench'
+import type { Result } from '../../../app/contract/commands'
 import { api } from './api'
 
 interface BenchState {
@@ -24,11 +25,20 @@ export async function refreshBenchHistory(): Promise<void> {
 }
 
 /** Runs a bench (one profile) or a compare (several); the result and the error come from main, never guessed. */
-export async function startBench(profileIds: readonly string[], runs: number, tokens: number): Promise<void> {
+export function startBench(profileIds: readonly string[], runs: number, tokens: number): Promise<void> {
+  return runJob(() => api().benchRun(profileIds, { runs, tokens }))
+}
+
+/** Tunes one profile's --n-cpu-moe (and draft on/off); with saveAs, the fastest setting becomes a new profile. */
+export function startTune(profileId: string, runs: number, tokens: number, saveAs: string | null): Promise<void> {
+  return runJob(() => api().benchTune(profileId, { runs, tokens, saveAs }))
+}
+
+async function runJob(job: () => Promise<Result<BenchReport>>): Promise<void> {
   if (useBenchStore.getState().running) return
   useBenchStore.setState({ running: true, progress: null, error: null })
   try {
-    const r = await api().benchRun(profileIds, { runs, tokens })
+    const r = await job()
     useBenchStore.setState(r.ok ? { report: r.value, error: null } : { error: r.error })
   } catch (err) {
     useBenchStore.setState({ error: err instanceof Error ? err.message : String(err) })
