@@ -3,6 +3,7 @@ import type { BenchProgress, BenchReport } from '../contract/bench'
 import { buildFitReport } from '../fit/fit-report'
 import { readGgufModel } from '../fit/gguf-model'
 import { parseLlamaArgs } from '../fit/llama-args'
+import { GpuRuntimeStore } from '../fit/runtime-store'
 import { ProfileStore } from '../profiles/store'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { isRunning } from '../../test/helpers/processes'
@@ -14,6 +15,7 @@ import { sweepSettings, tuneProfile } from './tune'
 // leave less than 1536 MiB free once loaded, 2 and up keep the headroom.
 const GPU: FakeGpuConfig = { totalMiB: 8192, idleMiB: 300, serverMiB: 600, perGpuExpertLayerMiB: 150, layers: 40, draftMiB: 200 }
 const HEADROOM = 1536
+const LEARNED_RUNTIME_MIB = 420
 let t: TestCore
 let report: BenchReport
 let args: string[]
@@ -26,6 +28,8 @@ beforeAll(async () => {
   t = await makeCore(telemetry)
   args = ['-m', tinyTarget, ...SMALL]
   const id = await addProfile(t.home, 'tiny', [bin, ...args])
+  // A CUDA runtime learned on this GPU model after an earlier launch: the fit must use it, not the default.
+  await (await GpuRuntimeStore.open(t.home)).record('Fake GPU', LEARNED_RUNTIME_MIB)
   const started = await t.core.handlers['server:start'](id)
   expect(started.ok).toBe(true)
   specBefore = JSON.stringify(t.core.supervisor.getLaunchSpec())
@@ -40,7 +44,8 @@ describe('tune on the real tiny server with a fake GPU', () => {
   it('sweeps around the fit suggestion, skipping every setting whose measured free VRAM is under the headroom', async () => {
     const tune = report.tune
     if (!tune) throw new Error('no tune summary')
-    const fit = buildFitReport({ model: await readGgufModel(tinyTarget), draft: null, settings: parseLlamaArgs(args).settings, freeVramMiB: tune.idleFreeVramMiB, headroomMiB: HEADROOM, vramSource: 'telemetry' })
+    const fit = buildFitReport({ model: await readGgufModel(tinyTarget), draft: null, settings: parseLlamaArgs(args).settings, freeVramMiB: tune.idleFreeVramMiB, headroomMiB: HEADROOM, vramSource: 'telemetry', runtimeMiB: LEARNED_RUNTIME_MIB, runtimeSource: 'measured' })
+    expect(tune.fitRuntimeMiB).toBe(LEARNED_RUNTIME_MIB)
     expect(tune.fitSuggestion).toBe(fit.nCpuMoe)
     const planned = sweepSettings(fit.nCpuMoe, 1, 40, 0)
     const tried = tune.candidates.map((c) => c.nCpuMoe)

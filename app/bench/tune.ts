@@ -3,6 +3,7 @@ import { buildFitReport, DEFAULT_HEADROOM_MIB } from '../fit/fit-report'
 import { FitError } from '../fit/fit-error'
 import { expertLayers, readGgufModel } from '../fit/gguf-model'
 import { parseLlamaArgs } from '../fit/llama-args'
+import { GpuRuntimeStore } from '../fit/runtime-store'
 import { makeProfileId } from '../profiles/profile-id'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore } from '../profiles/store'
@@ -40,8 +41,8 @@ export interface TuneDeps extends BenchDeps {
   readonly telemetry?: TelemetrySource | null
 }
 
-/** Free VRAM of the first GPU now (the server is stopped), from a fresh telemetry reading; null without GPU data. */
-async function idleFreeVram(telemetry: TelemetrySource | null | undefined, session: BenchSession): Promise<number | null> {
+/** Free VRAM of the first GPU now (the server is stopped) and its name, from a fresh telemetry reading; null without GPU data. */
+async function idleFreeVram(telemetry: TelemetrySource | null | undefined, session: BenchSession): Promise<{ mib: number; gpuName: string | null } | null> {
   if (!telemetry) return null
   const wasRunning = telemetry.running
   const after = Date.now()
@@ -53,7 +54,10 @@ async function idleFreeVram(telemetry: TelemetrySource | null | undefined, sessi
       const gpu = telemetry.latest().gpu
       if (gpu && !gpu.available && gpu.backend === null) return null
       const device = gpu?.devices[0]
-      if (gpu?.available && device && (gpu.sampledAt ?? 0) >= after) return availableVramMiB(device)
+      if (gpu?.available && device && (gpu.sampledAt ?? 0) >= after) {
+        const mib = availableVramMiB(device)
+        return mib === null ? null : { mib, gpuName: device.name }
+      }
       await new Promise((r) => setTimeout(r, 50))
     }
     return null
@@ -71,7 +75,7 @@ export function sweepSettings(center: number, radius: number, max: number, curre
   return [...set].sort((a, b) => a - b)
 }
 
-async function readModels(args: readonly string[]): Promise<{ launch: ReturnType<typeof parseLlamaArgs>; maxNCpuMoe: number; fit: (free: number, headroom: number) => number }> {
+async function readModels(args: readonly string[]): Promise<{ launch: ReturnType<typeof parseLlamaArgs>; maxNCpuMoe: number; fit: (free: number, headroom: number, runtimeMiB: number | null) => { nCpuMoe: number; runtimeMiB: number } }> {
   try {
     const launch = parseLlamaArgs(args)
     if (!launch.model) throw new TuneError('tune needs a profile with a local model file (-m)')
@@ -81,7 +85,10 @@ async function readModels(args: readonly string[]): Promise<{ launch: ReturnType
     return {
       launch,
       maxNCpuMoe: layers.length ? Math.max(...layers) + 1 : 0,
-      fit: (free, headroom) => buildFitReport({ model, draft, settings: launch.settings, freeVramMiB: free, headroomMiB: headroom, vramSource: 'telemetry' }).nCpuMoe,
+      fit: (free, headroom, runtimeMiB) => {
+        const r = buildFitReport({ model, draft, settings: launch.settings, freeVramMiB: free, headroomMiB: headroom, vramSource: 'telemetry', ...(runtimeMiB === null ? {} : { runtimeMiB, runtimeSource: 'measured' as const }) })
+        return { nCpuMoe: r.nCpuMoe, runtimeMiB: r.gpuRuntimeMiB }
+      },
     }
   } catch (err) {
     if (err instanceof FitError) throw new TuneError(err.message)
@@ -124,15 +131,23 @@ export async function tuneProfile(deps: TuneDeps, idOrName: string, options: Tun
   const parts: ResultParts[] = []
   const benched: { n: number; draft: boolean; tps: number; target: PreparedTarget }[] = []
   let fitSuggestion: number | null = null
+  let fitRuntimeMiB: number | null = null
   let idleFree: number | null = null
 
   const before = captureServerState(core)
   try {
     session.progress.report('measuring-vram', 'stopping the server to measure free VRAM', base.profile.id)
     await stopServer(core)
-    idleFree = await idleFreeVram(deps.telemetry, session)
-    if (idleFree === null) notes.push('no GPU data: the headroom cannot be checked and the sweep centres on the profile’s own setting')
-    else fitSuggestion = models.fit(idleFree, headroom)
+    const idle = await idleFreeVram(deps.telemetry, session)
+    idleFree = idle?.mib ?? null
+    if (idle === null) notes.push('no GPU data: the headroom cannot be checked and the sweep centres on the profile’s own setting')
+    else {
+      // The CUDA runtime learned on this GPU model after earlier launches, when there is one.
+      const learned = idle.gpuName === null ? null : (await GpuRuntimeStore.open(deps.home)).runtimeMiB(idle.gpuName)
+      const fit = models.fit(idle.mib, headroom, learned)
+      fitSuggestion = fit.nCpuMoe
+      fitRuntimeMiB = fit.runtimeMiB
+    }
     if (models.maxNCpuMoe === 0) notes.push('the model has no expert tensors: only the draft is switched on and off')
     const center = fitSuggestion ?? current
     const plan = models.maxNCpuMoe === 0 ? [current] : sweepSettings(center, radius, models.maxNCpuMoe, current)
@@ -187,6 +202,7 @@ export async function tuneProfile(deps: TuneDeps, idOrName: string, options: Tun
   const tune: TuneSummary = {
     profileId: base.profile.id,
     fitSuggestion,
+    fitRuntimeMiB,
     idleFreeVramMiB: idleFree,
     headroomMiB: headroom,
     candidates,

@@ -172,6 +172,8 @@ export interface TuneSummary {
   readonly profileId: string
   /** The fit's --n-cpu-moe for the free VRAM measured with the server stopped (null: no GPU data). */
   readonly fitSuggestion: number | null
+  /** The CUDA runtime the fit counted (learned on this GPU model, else the default); null without GPU data. */
+  readonly fitRuntimeMiB: number | null
   readonly idleFreeVramMiB: number | null
   readonly headroomMiB: number
   readonly candidates: readonly TuneCandidate[]

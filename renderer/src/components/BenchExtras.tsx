@@ -18,7 +18,11 @@ export function TuneResults({ tune }: { readonly tune: TuneSummary }): React.JSX
         ) : (
           'No setting kept the headroom free.'
         )}{' '}
-        {tune.fitSuggestion !== null && <span className="note">The fit suggested --n-cpu-moe {tune.fitSuggestion} for {tune.idleFreeVramMiB} MiB free.</span>}
+        {tune.fitSuggestion !== null && (
+          <span className="note">
+            The fit suggested --n-cpu-moe {tune.fitSuggestion} for {tune.idleFreeVramMiB} MiB free{tune.fitRuntimeMiB !== null ? `, counting ${tune.fitRuntimeMiB} MiB of CUDA runtime` : ''}.
+          </span>
+        )}
         {tune.savedProfileId && <span data-testid="tune-saved"> Saved as profile “{tune.savedProfileId}”.</span>}
       </p>
       <table className="bench-table" data-testid="tune-table">
