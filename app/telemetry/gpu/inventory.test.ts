@@ -10,7 +10,7 @@ afterEach(() => {
   delete process.env.FAKE_SMI_HANG_MAX_MS
 })
 
-describe('GPU inventory through node-nvidia-smi', () => {
+describe('GPU inventory from nvidia-smi -q -x', () => {
   it('reads the real H200 -q -x replayed by the fake nvidia-smi', async () => {
     process.env.PATH = `${fakeSmiDir}${path.delimiter}${oldPath ?? ''}`
     expect(await readGpuInventory()).toEqual({
@@ -25,9 +25,19 @@ describe('GPU inventory through node-nvidia-smi', () => {
     process.env.FAKE_SMI = 'no-driver'
     expect(await readGpuInventory()).toMatchObject({ error: expect.stringContaining('nvidia-smi -q -x failed') })
     process.env.FAKE_SMI = 'hang'
-    process.env.FAKE_SMI_HANG_MAX_MS = '1000' // node-nvidia-smi cannot kill its child: the fake ends itself
-    expect(await readGpuInventory(300)).toEqual({ error: 'nvidia-smi -q -x did not answer within 300 ms' })
-    await new Promise((r) => setTimeout(r, 1200))
+    process.env.FAKE_SMI_HANG_MAX_MS = '20000'
+    const started = performance.now()
+    expect(await readGpuInventory({ timeoutMs: 300 })).toEqual({ error: 'nvidia-smi -q -x did not answer within 300 ms (stopped)' })
+    // Killed at the timeout, not left to finish (node-nvidia-smi, through a shell, could not do that).
+    expect(performance.now() - started).toBeLessThan(5000)
+  })
+
+  it('names a missing nvidia-smi and garbled XML', async () => {
+    process.env.PATH = path.join(fakeSmiDir, 'nowhere')
+    expect(await readGpuInventory()).toEqual({ error: 'nvidia-smi was not found on PATH: install the NVIDIA driver (it ships nvidia-smi), or use NVML' })
+    process.env.PATH = `${fakeSmiDir}${path.delimiter}${oldPath ?? ''}`
+    process.env.FAKE_SMI = 'garbled-xml'
+    expect(await readGpuInventory()).toMatchObject({ error: expect.stringMatching(/printed XML that does not parse|printed no nvidia_smi_log/) })
   })
 
   it('reads several GPUs and WDDM, and rejects foreign JSON', () => {
