@@ -2,6 +2,7 @@ import type { BenchKind, BenchReport, BenchRun } from '../contract/bench'
 import { hardwareSnapshot } from './hardware'
 import { findPrevious, loadReports, saveReport } from './report-store'
 import { buildResult, ratiosAgainstFirst, type ResultParts } from './result'
+import { regressionNotes } from './since-previous'
 import { captureServerState, restoreServerState, throwIfCancelled } from './server-control'
 import { BenchSession, type BenchDeps, type BenchOptions } from './session'
 import { minOrNull, maxOrNull } from './stats'
@@ -13,6 +14,7 @@ export async function finishReport(session: BenchSession, kind: BenchKind, parts
   const hardware = hardwareSnapshot(core.snapshot().gpu)
   const stored = await loadReports(home)
   const results = parts.map((p) => buildResult({ ...p, previous: p.runs.length > 0 ? findPrevious(stored, p.target, hardware) : null }))
+  notes.push(...regressionNotes(results))
   const disturbed = results.reduce((n, r) => n + r.disturbedRuns, 0)
   if (disturbed > 0) notes.push(`${disturbed} run(s) were disturbed (a busy heavy app, GPU throttling or heat): medians use the undisturbed runs where there are any`)
   if (hardware.gpus.length === 0) notes.push('no GPU data: VRAM figures are empty')
