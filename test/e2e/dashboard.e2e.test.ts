@@ -103,6 +103,10 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     await expect(page.getByTestId('active-profile').textContent()).resolves.toBe('tiny')
 
     const port = core.supervisor.getStatus().port as number
+    // Where clients connect: the OpenAI-compatible base URL of the running server, and it answers.
+    const url = await page.getByTestId('server-url').textContent()
+    expect(url).toBe(`http://127.0.0.1:${port}/v1`)
+    expect((await fetch(`${url}/models`)).status).toBe(200)
     const long = generate(port, 2000)
     await expect.poll(() => rate(page), { timeout: 60_000, interval: 250 }).toBeGreaterThan(0)
     const live = await rate(page)

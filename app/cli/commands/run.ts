@@ -7,6 +7,7 @@ import type { CliCommand, CliContext } from '../command'
 import { parseOptions, positiveNumber } from '../parse-options'
 import { assertLaunchable, ProfileLaunchError, resolveProfileLaunch } from '../../profiles/resolve-launch'
 import { formatStatusLine } from '../status-line'
+import { clientBaseUrl, isWsl, wslNote } from '../../lib/client-address'
 
 export interface RunOptions {
   /** A command line to run, or a stored profile to resolve. */
@@ -110,8 +111,14 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
     finish(code)
   }
 
+  let addressShown = false
   supervisor.on('state', (status) => {
     if (!options.json && !tty) printHuman(status)
+    if (status.state === 'ready' && status.port !== null && !addressShown && !options.json) {
+      addressShown = true
+      io.stderr.write(`llama-tray: OpenAI-compatible API at ${clientBaseUrl(status.host, status.port)}\n`)
+      if (isWsl()) io.stderr.write(`llama-tray: ${wslNote(status.port)}\n`)
+    }
     if (status.state === 'errored' || status.state === 'crashloop') {
       const exit = status.lastExit
       io.stderr.write(`llama-tray: ${exit?.reason ?? status.state}${exit?.hint ? ` (hint: ${exit.hint})` : ''}\n`)

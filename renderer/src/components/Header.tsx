@@ -6,6 +6,7 @@ import { useProfileStore } from '../stores/profile-store'
 import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
 import { useNow } from './use-now'
+import { ServerAddress } from './ServerAddress'
 
 const STATE_LABEL: Record<ServerStateKind, string> = {
   stopped: 'Stopped',
@@ -115,6 +116,7 @@ export function Header(): React.JSX.Element {
         <LiveRate />
         <LastRequest />
       </div>
+      <ServerAddress />
       <Failure />
     </header>
   )
