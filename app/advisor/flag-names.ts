@@ -15,6 +15,8 @@ export const F = {
   tensorSplit: ['-ts', '--tensor-split'],
   cacheTypeK: ['-ctk', '--cache-type-k'],
   cacheTypeV: ['-ctv', '--cache-type-v'],
+  cacheTypeKDraft: ['-ctkd', '--cache-type-k-draft', '--spec-draft-type-k'],
+  cacheTypeVDraft: ['-ctvd', '--cache-type-v-draft', '--spec-draft-type-v'],
   flashAttn: ['-fa', '--flash-attn'],
   loadMode: ['-lm', '--load-mode'],
   noMmap: ['--no-mmap'],

@@ -35,7 +35,7 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
   it('has a test below for every rule in the table', () => {
     expect(LINT_RULES.map((r) => r.id).sort()).toEqual(
       [
-        'lint.auto-slots', 'lint.ctx-above-training', 'lint.draft-reasoning', 'lint.draft-unused', 'lint.draft-vocab-mismatch', 'lint.duplicate-flag', 'lint.exposed-without-key', 'lint.fit-aborts',
+        'lint.auto-slots', 'lint.ctx-above-training', 'lint.draft-kv-f16', 'lint.draft-reasoning', 'lint.draft-unused', 'lint.draft-vocab-mismatch', 'lint.duplicate-flag', 'lint.exposed-without-key', 'lint.fit-aborts',
         'lint.flag-rejected', 'lint.hybrid-flash-attn', 'lint.hybrid-kv-quant', 'lint.iquant-cpu-experts', 'lint.mlock-no-mmap-windows', 'lint.mmap-with-cpu-experts', 'lint.mtp-enabled',
       ].sort(),
     )
@@ -54,6 +54,16 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
     expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], engine: engines.ik })[0]?.fix?.addArgs).toEqual(['--spec-type', 'draft'])
     expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf', '--spec-type', 'draft-simple'], engine: engines.mainline })).toEqual([])
     expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], engine: engines.buun })).toEqual([])
+  })
+
+  it('lint.draft-kv-f16 sizes the draft cache at the target’s context', () => {
+    const f = rule('lint.draft-kv-f16', { args: ['-c', '65536', '-np', '1', '-md', 'd.gguf'], model: seed.qwen36, draft: seed.draft, engine: engines.mainline })
+    // The size llama-server itself reported on CUDA for this draft at 64K (test/fixtures/llama-server-cuda-h200/q36-seed-draft.log).
+    expect(f[0]?.message).toContain('768 MiB of VRAM at f16')
+    expect(f[0]?.fix?.addArgs).toEqual(['-ctkd', 'q8_0', '-ctvd', 'q8_0'])
+    expect(rule('lint.draft-kv-f16', { args: ['-c', '65536', '-np', '1', '-md', 'd.gguf', '-ctkd', 'q8_0', '-ctvd', 'q8_0'], model: seed.qwen36, draft: seed.draft, engine: engines.mainline })).toEqual([])
+    expect(rule('lint.draft-kv-f16', { args: ['-c', '8192', '-np', '1', '-md', 'd.gguf'], model: seed.qwen36, draft: seed.draft, engine: engines.mainline })).toEqual([])
+    expect(rule('lint.draft-kv-f16', { args: ['-c', '65536', '-np', '1'], model: seed.qwen36, draft: null })).toEqual([])
   })
 
   it('lint.draft-vocab-mismatch compares the GGUF tokenizers', async () => {

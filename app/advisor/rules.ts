@@ -119,6 +119,27 @@ export const LINT_RULES: readonly LintRule[] = [
     },
   },
   {
+    id: 'lint.draft-kv-f16',
+    level: 'info',
+    summary: 'a draft whose f16 KV cache follows the target’s long context',
+    check: ({ args, model, draft, engine }) => {
+      if (!draft || !has(args, F.draft) || has(args, F.cacheTypeKDraft) || has(args, F.cacheTypeVDraft)) return []
+      if (engine && engine.flags.size > 0 && !F.cacheTypeKDraft.some((f) => engine.flags.has(f))) return []
+      const cells = kvCells(model ?? draft, intValue(args, F.ctx), intValue(args, F.parallel))
+      const f16 = kvCacheMiB(draft, cells, 'f16', 'f16')
+      const q8 = kvCacheMiB(draft, cells, 'q8_0', 'q8_0')
+      if (f16 === null || q8 === null || f16 < 256) return []
+      return [
+        finding(
+          'lint.draft-kv-f16',
+          'info',
+          `The draft model's KV cache follows the target's context: at ${cells} tokens it takes ${fmtMiB(f16)} of VRAM at f16 (llama.cpp on CUDA reported 768 MiB for Qwen3.5-0.8B at 64K). A q8_0 draft cache takes ${fmtMiB(q8)}, leaving ${fmtMiB(f16 - q8)} more for experts on the GPU.`,
+          fix('Use a q8_0 draft KV cache', [], ['-ctkd', 'q8_0', '-ctvd', 'q8_0']),
+        ),
+      ]
+    },
+  },
+  {
     id: 'lint.draft-vocab-mismatch',
     level: 'warn',
     summary: 'a draft model whose vocabulary differs from the target’s: llama-server serves without speculation',

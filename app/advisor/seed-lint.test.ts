@@ -29,10 +29,13 @@ const ids = (input: Partial<LintInput> & Pick<LintInput, 'args'>): string[] =>
 describe('seed 000 (RTX 4060 Laptop, Windows, Qwen3.6-35B-A3B with a Qwen3.5-0.8B draft)', () => {
   const args = argsOf(SEED_4060_QWEN36)
 
-  it('on its own b9484 build (engine unknown here): only the small hybrid KV cache is worth a note', () => {
+  it('on its own b9484 build (engine unknown here): only notes, the small hybrid KV cache and the draft’s f16 cache at 64K', () => {
     const findings = lintArgs({ args, platform: 'win32', engine: null, model: models.qwen36, draft: models.draft, vocab: { compatible: true, reason: null } })
-    expect(findings.map((f) => f.id)).toEqual(['lint.hybrid-kv-quant'])
-    const kv = findings[0]
+    expect(findings.map((f) => f.id).sort()).toEqual(['lint.draft-kv-f16', 'lint.hybrid-kv-quant'])
+    expect(findings.every((f) => f.level === 'info')).toBe(true)
+    // The draft's cache at the target's 64K: the 768 MiB llama.cpp reported on CUDA (q36-seed-draft.log), 408 MiB at q8_0.
+    expect(findings.find((f) => f.id === 'lint.draft-kv-f16')?.message).toContain('768 MiB of VRAM at f16')
+    const kv = findings.find((f) => f.id === 'lint.hybrid-kv-quant')
     // 10 attention layers × 65536 cells × 2 KV heads × 256: 1280 MiB at f16, 360 MiB at q4_0 (seed-notes "Model shapes").
     expect(kv?.message).toContain('10 of 40 layers')
     expect(kv?.message).toContain('1280 MiB at f16 (360 MiB with q4_0/q4_0)')
@@ -41,7 +44,7 @@ describe('seed 000 (RTX 4060 Laptop, Windows, Qwen3.6-35B-A3B with a Qwen3.5-0.8
 
   it('on mainline v0.5.0: --no-mmap is rejected (error, -lm none) and the draft would never be used (--spec-type draft-simple)', () => {
     const findings = lintArgs({ args, platform: 'win32', engine: engines.mainline, model: models.qwen36, draft: models.draft, vocab: { compatible: true, reason: null } })
-    expect(findings.map((f) => f.id).sort()).toEqual(['lint.draft-unused', 'lint.flag-rejected:--no-mmap', 'lint.hybrid-kv-quant'])
+    expect(findings.map((f) => f.id).sort()).toEqual(['lint.draft-kv-f16', 'lint.draft-unused', 'lint.flag-rejected:--no-mmap', 'lint.hybrid-kv-quant'])
     expect(findings[0]).toMatchObject({ id: 'lint.flag-rejected:--no-mmap', level: 'error', fix: { removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] } })
     expect(findings.find((f) => f.id === 'lint.draft-unused')?.fix).toMatchObject({ removeArgs: [], addArgs: ['--spec-type', 'draft-simple'] })
   })
