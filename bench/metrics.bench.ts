@@ -6,10 +6,11 @@ import { startBenchServer } from './bench-server'
 
 interface Completion {
   readonly predictedPerSecond: number
+  readonly promptPerSecond: number
 }
 
-function complete(baseUrl: string, nPredict: number): Promise<Completion> {
-  const body = JSON.stringify({ prompt: 'Hello', n_predict: nPredict, ignore_eos: true, cache_prompt: false })
+function complete(baseUrl: string, nPredict: number, prompt = 'Hello'): Promise<Completion> {
+  const body = JSON.stringify({ prompt, n_predict: nPredict, ignore_eos: true, cache_prompt: false })
   const url = new URL('/completion', baseUrl)
   return new Promise((resolve, reject) => {
     const req = request(
@@ -19,10 +20,11 @@ function complete(baseUrl: string, nPredict: number): Promise<Completion> {
         res.on('data', (c: Buffer) => chunks.push(c))
         res.on('end', () => {
           try {
-            const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timings?: { predicted_per_second?: number } }
+            const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timings?: { predicted_per_second?: number; prompt_per_second?: number } }
             const pps = json.timings?.predicted_per_second
-            if (typeof pps !== 'number') throw new Error(`no timings in the answer (HTTP ${res.statusCode})`)
-            resolve({ predictedPerSecond: pps })
+            const prompt = json.timings?.prompt_per_second
+            if (typeof pps !== 'number' || typeof prompt !== 'number') throw new Error(`no timings in the answer (HTTP ${res.statusCode})`)
+            resolve({ predictedPerSecond: pps, promptPerSecond: prompt })
           } catch (err) {
             reject(err instanceof Error ? err : new Error(String(err)))
           }
@@ -36,7 +38,7 @@ function complete(baseUrl: string, nPredict: number): Promise<Completion> {
 }
 
 /** One request with the /slots poller running at its default pace; also returns the live figures' median. */
-async function withPoller(baseUrl: string, nPredict: number): Promise<{ done: Completion; liveMedian: number | null }> {
+async function withPoller(baseUrl: string, nPredict: number, prompt?: string): Promise<{ done: Completion; liveMedian: number | null }> {
   const poller = new SlotsPoller({ baseUrl })
   const live: number[] = []
   poller.on('poll', (o) => {
@@ -44,7 +46,7 @@ async function withPoller(baseUrl: string, nPredict: number): Promise<{ done: Co
   })
   poller.start()
   try {
-    const done = await complete(baseUrl, nPredict)
+    const done = await complete(baseUrl, nPredict, prompt)
     return { done, liveMedian: medianOrNull(live) }
   } finally {
     await poller.stop()
@@ -55,22 +57,29 @@ async function withPoller(baseUrl: string, nPredict: number): Promise<{ done: Co
  * Generation speed of the real llama-server (tiny model) with and without the
  * /slots poller, alternating runs so drift and neighbours cancel. Goal: ratio ≥ 0.98.
  */
-export async function benchMetrics(bin: string, model: string, rounds = 5, nPredict = 300): Promise<BenchRow[]> {
+export async function benchMetrics(bin: string, model: string, rounds = 9, nPredict = 300): Promise<BenchRow[]> {
   const server = await startBenchServer(bin, model)
   const baseUrl = server.baseUrl
   const without: number[] = []
   const withP: number[] = []
   const agreement: number[] = []
+  // A long prompt (~2,000 tokens), where the poller asks every 100 ms until the first token.
+  const longPrompt = 'The quick brown fox jumps over the lazy dog while the river runs past the old mill. '.repeat(120)
+  const promptWithout: number[] = []
+  const promptWith: number[] = []
   try {
     await complete(baseUrl, 64) // warm-up
     for (let i = 0; i < rounds; i++) {
       const order = i % 2 === 0 ? ['without', 'with'] : ['with', 'without']
       for (const which of order) {
-        if (which === 'without') without.push((await complete(baseUrl, nPredict)).predictedPerSecond)
-        else {
+        if (which === 'without') {
+          without.push((await complete(baseUrl, nPredict)).predictedPerSecond)
+          promptWithout.push((await complete(baseUrl, 1, longPrompt)).promptPerSecond)
+        } else {
           const { done, liveMedian } = await withPoller(baseUrl, nPredict)
           withP.push(done.predictedPerSecond)
           if (liveMedian !== null) agreement.push(liveMedian / done.predictedPerSecond)
+          promptWith.push((await withPoller(baseUrl, 1, longPrompt)).done.promptPerSecond)
         }
       }
     }
@@ -79,9 +88,13 @@ export async function benchMetrics(bin: string, model: string, rounds = 5, nPred
   }
   const base = median(without)
   const ours = median(withP)
+  // Each round ran both, in alternating order: the median of the per-round ratios cancels drift best.
+  const paired = (a: readonly number[], b: readonly number[]): number => median(a.map((x, i) => x / (b[i] as number)))
   return [
     { group: 'metrics', name: `generation with /slots poller (${nPredict} tokens, median of ${rounds})`, value: ours, unit: 'tok/s', baseline: base, baselineName: 'no poller' },
-    { group: 'metrics', name: 'generation ratio with/without poller (goal ≥ 0.98)', value: ours / base, unit: 'ratio' },
+    { group: 'metrics', name: 'generation ratio with/without poller, median of per-round ratios (goal ≥ 0.98)', value: paired(withP, without), unit: 'ratio' },
     { group: 'metrics', name: 'live figure median / server predicted_per_second', value: agreement.length > 0 ? median(agreement) : NaN, unit: 'ratio' },
+    { group: 'metrics', name: `prompt processing with /slots poller (~2,000-token prompt, median of ${rounds})`, value: median(promptWith), unit: 'tok/s', baseline: median(promptWithout), baselineName: 'no poller' },
+    { group: 'metrics', name: 'prompt ratio with/without poller, median of per-round ratios (goal ≥ 0.98)', value: paired(promptWith, promptWithout), unit: 'ratio' },
   ]
 }

@@ -27,6 +27,12 @@ describe('nextPollDelay', () => {
     expect(nextPollDelay([slot(0, true, 40, 60), slot(1, true, 20, 55)], pacing)).toBe(500)
   })
 
+  it('slows a long prompt to the first-rate delay after its first second', () => {
+    expect(nextPollDelay([slot(0, true, 0)], pacing, 999)).toBe(100)
+    expect(nextPollDelay([slot(0, true, 0)], pacing, 1000)).toBe(250)
+    expect(nextPollDelay([slot(0, true, 0)], { ...pacing, fastPromptMs: 3000 }, 2000)).toBe(100)
+  })
+
   it('never polls slower than the busy pace while busy', () => {
     const slowBusy = { ...pacing, busyIntervalMs: 80 }
     expect(nextPollDelay([slot(0, true, 0)], slowBusy)).toBe(80)
