@@ -1,5 +1,6 @@
 import type { FailureKind } from '../contract/server-state'
 import { FLAG_REPLACEMENTS } from './flag-replacements'
+import { diagnoseExitStatus } from './exit-status'
 
 export interface Diagnosis {
   readonly kind: FailureKind
@@ -116,6 +117,8 @@ export function diagnoseExit(code: number | null, signal: string | null, lines: 
       if (m) return rule.diagnose(m)
     }
   }
+  const status = diagnoseExitStatus(code, signal)
+  if (status) return status
   const how = signal ? `was killed by ${signal}` : `exited with code ${code ?? 'unknown'}`
   return { kind: 'crashed', reason: `llama-server ${how}`, hint: 'see the last log lines', deterministic: false }
 }

@@ -17,6 +17,7 @@ import { DEFAULT_STOP, SpawnError, spawnProcess, stopProcessTree, type ExitStatu
 import { redactArgs } from './redact'
 import { DEFAULT_RESTART_POLICY, decideRestart, type RestartPolicyOptions } from './restart-policy'
 import { hasProcess, isValidTransition } from './transitions'
+import { spawnFailureHint } from './exit-status'
 
 export interface SupervisorOptions {
   /** Folder for the pid files (run/) and the server log (logs/). */
@@ -274,7 +275,7 @@ export class ServerSupervisor {
       proc = await spawnProcess(checked.exe, endpoint.args, env)
     } catch (err) {
       const code = err instanceof SpawnError ? err.code : undefined
-      return this.fail({ kind: 'spawn-failed', reason: (err as Error).message, hint: code === 'EACCES' ? 'make the binary executable' : 'check the binary path' }, null, [])
+      return this.fail({ kind: 'spawn-failed', reason: (err as Error).message, hint: spawnFailureHint(code) }, null, [])
     }
 
     const run: Run = {
