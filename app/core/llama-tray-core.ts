@@ -12,7 +12,8 @@ import { FitError } from '../fit/fit-error'
 import { fitProfile } from '../fit/fit-source'
 import { GpuRuntimeStore } from '../fit/runtime-store'
 import { Listeners } from '../lib/listeners'
-import { GenerationTracker, ProfileRollingStore, resolveApiKey, serverUrl } from '../metrics'
+import { GenerationTracker, type ProfileRollingStore, resolveApiKey, serverUrl } from '../metrics'
+import { loadRollingStore, RollingSaver } from '../metrics/rolling-file'
 import { ProfileStore } from '../profiles/store'
 import { switchProfile } from '../profiles/switch-profile'
 import { SettingsStore } from '../settings/settings-store'
@@ -53,7 +54,7 @@ export class LlamaTrayCore {
   readonly handlers: CommandChannels
   private readonly events = new Listeners<EventChannels>()
   private readonly logs = new LogBatcher((lines) => this.events.emit('server:log', lines))
-  private readonly rolling = new ProfileRollingStore()
+  private readonly rollingSaver: RollingSaver
   private tracker: GenerationTracker | null = null
   private lastGeneration: GenerationSnapshot | null = null
   private dashboardVisible = false
@@ -67,13 +68,15 @@ export class LlamaTrayCore {
 
   /** Opens the settings, then builds the core. */
   static async create(options: CoreOptions): Promise<LlamaTrayCore> {
-    return new LlamaTrayCore(options, await SettingsStore.open(options.home))
+    return new LlamaTrayCore(options, await SettingsStore.open(options.home), await loadRollingStore(options.home))
   }
 
   private constructor(
     private readonly options: CoreOptions,
     private readonly settingsStore: SettingsStore,
+    private readonly rolling: ProfileRollingStore,
   ) {
+    this.rollingSaver = new RollingSaver(options.home, rolling)
     this.supervisor = new ServerSupervisor({ home: options.home, ...options.supervisor })
     this.supervisor.on('log', (line) => {
       this.tracker?.feedLogLine(line)
@@ -161,6 +164,7 @@ export class LlamaTrayCore {
     this.disposed = true
     this.stopTicker()
     await this.stopTracker()
+    await this.rollingSaver.flush()
     await this.options.telemetry?.stop()
     await this.supervisor.dispose()
     this.logs.flush()

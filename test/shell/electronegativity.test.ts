@@ -70,19 +70,27 @@ describe('electronegativity on out/', () => {
 
   it('finds no HIGH or MEDIUM issue outside the reviewed baseline, and parses every file', async () => {
     for (const part of ['main/index.js', 'preload/index.js', 'renderer/index.html']) expect(existsSync(join(REPO_ROOT, 'out', part)), `out/${part} (run npm run build)`).toBe(true)
-    const report = join(tmp, 'report.csv')
-    const { stdout, stderr } = await run(process.execPath, [SCANNER, '-i', join(REPO_ROOT, 'out'), '-o', report, '-r', '-e', ELECTRON_VERSION, '-v', 'false'], { cwd: REPO_ROOT, timeout: 110_000, maxBuffer: 16 * 1024 * 1024 })
-    // A file the scanner cannot parse is skipped silently (exit 0): that would hide findings.
-    expect(`${stdout}\n${stderr}`.replace(ANSI_COLOURS, '')).not.toMatch(/Error parsing/)
-    const [header, ...rows] = parseCsv(readFileSync(report, 'utf8'))
-    expect(header?.map((h) => h.trim())).toEqual(['issue', 'severity', 'confidence', 'filename', 'location', 'sample', 'description', 'url'])
-    const findings: Finding[] = rows.map(([issue = '', severity = '', confidence = '', file = '', location = '', sample = '']) => ({ issue, severity, confidence, file: file.replace(/\\/g, '/'), location, sample }))
-    const serious = findings.filter((f) => f.severity === 'HIGH' || f.severity === 'MEDIUM')
-    const accepted = (f: Finding) => baseline.accepted.some((b) => b.issue === f.issue && b.file === f.file && squash(b.sample) === squash(f.sample))
-    expect(serious.filter((f) => !accepted(f))).toEqual([])
-    // Every baseline entry still matches something: drop entries whose reason is gone.
-    const stale = baseline.accepted.filter((b) => !serious.some((f) => b.issue === f.issue && b.file === f.file && squash(b.sample) === squash(f.sample)))
-    expect(stale).toEqual([])
+    const scan = async (): Promise<Finding[]> => {
+      const report = join(tmp, 'report.csv')
+      const { stdout, stderr } = await run(process.execPath, [SCANNER, '-i', join(REPO_ROOT, 'out'), '-o', report, '-r', '-e', ELECTRON_VERSION, '-v', 'false'], { cwd: REPO_ROOT, timeout: 55_000, maxBuffer: 16 * 1024 * 1024 })
+      // A file the scanner cannot parse is skipped silently (exit 0): that would hide findings.
+      expect(`${stdout}\n${stderr}`.replace(ANSI_COLOURS, '')).not.toMatch(/Error parsing/)
+      const [header, ...rows] = parseCsv(readFileSync(report, 'utf8'))
+      expect(header?.map((h) => h.trim())).toEqual(['issue', 'severity', 'confidence', 'filename', 'location', 'sample', 'description', 'url'])
+      const findings: Finding[] = rows.map(([issue = '', severity = '', confidence = '', file = '', location = '', sample = '']) => ({ issue, severity, confidence, file: file.replace(/\\/g, '/'), location, sample }))
+      return findings.filter((f) => f.severity === 'HIGH' || f.severity === 'MEDIUM')
+    }
+    const matches = (b: (typeof baseline.accepted)[number], f: Finding): boolean => b.issue === f.issue && b.file === f.file && squash(b.sample) === squash(f.sample)
+    let serious = await scan()
+    expect(serious.filter((f) => !baseline.accepted.some((b) => matches(b, f)))).toEqual([])
+    // Every baseline entry still matches something: drop entries whose reason is gone. The scanner
+    // once (1 clean CI run in 11) reported nothing for a file it reports on every other run: a
+    // missing entry is confirmed by a second scan before it counts as gone.
+    if (baseline.accepted.some((b) => !serious.some((f) => matches(b, f)))) {
+      console.log('[electronegativity] a baseline finding was missing: scanning again to confirm')
+      serious = await scan()
+    }
+    expect(baseline.accepted.filter((b) => !serious.some((f) => matches(b, f)))).toEqual([])
     expect(baseline.accepted.every((b) => b.why.length > 40)).toBe(true)
   }, 120_000)
 })
