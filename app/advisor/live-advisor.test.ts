@@ -236,6 +236,27 @@ describe('Windows sysmem fallback (from a shared-GPU-memory source; telemetry do
   })
 })
 
+describe('live.prompt-slow', () => {
+  it('raises on a long prompt under 60% of the usual speed, holds through short prompts, clears on a normal long one', () => {
+    const usual = { tokensPerSecond: 450, count: 8 }
+    const specs = seq(0, [
+      ...times(3, { lastPrompt: { tokens: 2000, tokensPerSecond: 440 }, longPromptMedian: usual }),
+      ...times(4, { lastPrompt: { tokens: 2000, tokensPerSecond: 200 }, longPromptMedian: usual }),
+      ...times(4, { lastPrompt: { tokens: 20, tokensPerSecond: 60 }, longPromptMedian: usual }),
+      ...times(4, { lastPrompt: { tokens: 1800, tokensPerSecond: 420 }, longPromptMedian: usual }),
+    ])
+    const { raised, cleared, out } = transitionsOf(specs, 'live.prompt-slow')
+    expect(raised).toEqual([4])
+    expect(cleared).toEqual([12])
+    expect(out[5]?.find((w) => w.rule === 'live.prompt-slow')?.message).toMatch(/^The last prompt \(2000 tokens\) was processed at 200 tok\/s, 44% of this profile's usual 450 tok\/s/)
+  })
+
+  it('needs five long prompts of this profile before it judges one', () => {
+    const specs = seq(0, times(6, { lastPrompt: { tokens: 2000, tokensPerSecond: 100 }, longPromptMedian: { tokensPerSecond: 450, count: 4 } }))
+    expect(transitionsOf(specs, 'live.prompt-slow').raised).toEqual([])
+  })
+})
+
 describe('mutes and profiles', () => {
   it('a muted rule is not shown for that profile (and is for another); the mute is stored', async () => {
     const clock = { t: 0 }

@@ -5,6 +5,7 @@ import type { GpuDevice } from '../contract/telemetry'
 import type { WarningFix, WarningLevel } from '../contract/warnings'
 import type { HysteresisConfig, Observation } from './hysteresis'
 import type { LintPlatform } from './lint-input'
+import { LONG_PROMPT_TOKENS } from '../metrics/rolling-figures'
 
 /** Tunables of the live rules (defaults from the seeds and the issue). */
 export interface LiveThresholds {
@@ -187,6 +188,28 @@ export const LIVE_RULES: readonly LiveRule[] = [
       return {
         active: true,
         message: `Generation is at ${fmt(tps)} tok/s, ${Math.round((tps / base) * 100)}% of this profile's recent median (${fmt(base)} tok/s). Likely cause: ${likelyCause(ctx)}.`,
+        fix: null,
+      }
+    },
+  },
+  {
+    id: 'live.prompt-slow',
+    level: 'warn',
+    summary: "a long prompt processed at under 60% of this profile's usual prompt speed",
+    hysteresis: { raiseAfter: 2, clearAfter: 2 },
+    evaluate: (ctx, raised) => {
+      const gen = ctx.snapshot.generation
+      const last = gen?.last
+      const usual = gen?.rolling
+      // Only a long prompt is evidence either way; until the next one the state stands.
+      if (!ready(ctx) || !last || last.promptTokens < LONG_PROMPT_TOKENS) return { active: null }
+      if (!usual || usual.longPrompts < 5 || usual.medianLongPromptTokensPerSecond === null || usual.medianLongPromptTokensPerSecond <= 0) return { active: null }
+      const base = usual.medianLongPromptTokensPerSecond
+      const ratio = last.promptTokensPerSecond / base
+      if (ratio >= (raised ? ctx.thresholds.speedRecoverRatio : ctx.thresholds.speedDropRatio)) return { active: false }
+      return {
+        active: true,
+        message: `The last prompt (${last.promptTokens} tokens) was processed at ${fmt(last.promptTokensPerSecond)} tok/s, ${Math.round(ratio * 100)}% of this profile's usual ${fmt(base)} tok/s on long prompts. Prompt speed can break alone (seed 004: an engine update cost ~38% until fixed); if nothing else changed, likely cause: ${likelyCause(ctx)}.`,
         fix: null,
       }
     },

@@ -18,6 +18,10 @@ export interface SampleSpec {
   readonly active?: boolean
   readonly tokensPerSecond?: number | null
   readonly rollingMedian?: number | null
+  /** The last finished request's prompt: tokens and tokens/s. */
+  readonly lastPrompt?: { readonly tokens: number; readonly tokensPerSecond: number }
+  /** The profile's usual speed on long prompts, and over how many. */
+  readonly longPromptMedian?: { readonly tokensPerSecond: number; readonly count: number }
   readonly gpu?: GpuSnapshot | null
 }
 
@@ -31,12 +35,16 @@ export function device(over: Partial<GpuDevice> = {}): GpuDevice {
 export function sample(s: SampleSpec): LiveSnapshot {
   const profileId = s.profileId ?? 'p'
   const rolling: RollingGenerationFigures | null =
-    s.rollingMedian === undefined || s.rollingMedian === null ? null : { profileId, requests: 10, medianTokensPerSecond: s.rollingMedian, medianPromptTokensPerSecond: null, draftAcceptance: null }
+    (s.rollingMedian === undefined || s.rollingMedian === null) && !s.longPromptMedian
+      ? null
+      : { profileId, requests: 10, medianTokensPerSecond: s.rollingMedian ?? null, medianPromptTokensPerSecond: null, medianLongPromptTokensPerSecond: s.longPromptMedian?.tokensPerSecond ?? null, longPrompts: s.longPromptMedian?.count ?? 0, draftAcceptance: null }
   const generation: GenerationSnapshot = {
     active: s.active ?? false,
     tokensPerSecond: s.active ? (s.tokensPerSecond ?? null) : null,
     slots: [],
-    last: null,
+    last: s.lastPrompt
+      ? { time: s.time, slotId: 0, taskId: 1, promptTokens: s.lastPrompt.tokens, promptMs: (s.lastPrompt.tokens * 1000) / s.lastPrompt.tokensPerSecond, promptTokensPerSecond: s.lastPrompt.tokensPerSecond, predictedTokens: 100, predictedMs: 2500, predictedTokensPerSecond: 40, draftTokens: null, draftAccepted: null, draftAcceptance: null }
+      : null,
     contextUsed: null,
     contextSize: null,
     poll: { state: 'ok', detail: null },

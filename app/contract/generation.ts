@@ -57,6 +57,9 @@ export interface RollingGenerationFigures {
   readonly requests: number
   readonly medianTokensPerSecond: number | null
   readonly medianPromptTokensPerSecond: number | null
+  /** Median prompt speed of the window's long prompts (LONG_PROMPT_TOKENS+; short ones are mostly overhead), and how many there were. */
+  readonly medianLongPromptTokensPerSecond: number | null
+  readonly longPrompts: number
   /** Σ accepted / Σ drafted over the window's speculative requests; null without any. */
   readonly draftAcceptance: number | null
 }

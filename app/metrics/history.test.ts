@@ -33,7 +33,7 @@ describe('rolling figures and histories', () => {
     const store = new ProfileRollingStore(3, 2)
     for (const t of [10, 20, 30, 40]) store.add('a', req(t, [10, 5]))
     store.add('b', req(99))
-    expect(store.figures('a')).toEqual({ profileId: 'a', requests: 3, medianTokensPerSecond: 30, medianPromptTokensPerSecond: 1000, draftAcceptance: 0.5 })
+    expect(store.figures('a')).toEqual({ profileId: 'a', requests: 3, medianTokensPerSecond: 30, medianPromptTokensPerSecond: 1000, medianLongPromptTokensPerSecond: null, longPrompts: 0, draftAcceptance: 0.5 })
     expect(store.figures('b')).toMatchObject({ requests: 1, draftAcceptance: null })
     store.add('c', req(1)) // evicts the least recently used profile
     expect(store.figures('a')).toBeNull()

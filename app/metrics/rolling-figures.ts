@@ -2,6 +2,9 @@ import type { RequestTimings, RollingGenerationFigures } from '../contract/gener
 import { RingBuffer } from '../lib/ring-buffer'
 import { median } from './median'
 
+/** A prompt this long is processed in full batches: its speed says something about the engine. */
+export const LONG_PROMPT_TOKENS = 256
+
 /**
  * Recent requests per launch profile, for rolling figures (median generation
  * speed, acceptance) that outlive one server run. Bounded: `window` requests
@@ -44,6 +47,7 @@ export class ProfileRollingStore {
     // Requests of one token have no generation rate (v0.5.0 prints 0): leave them out of the median.
     const generating = requests.filter((r) => r.predictedTokens > 1)
     const prompted = requests.filter((r) => r.promptTokens > 0)
+    const long = requests.filter((r) => r.promptTokens >= LONG_PROMPT_TOKENS)
     let drafted = 0
     let accepted = 0
     for (const r of requests) {
@@ -57,6 +61,8 @@ export class ProfileRollingStore {
       requests: requests.length,
       medianTokensPerSecond: median(generating.map((r) => r.predictedTokensPerSecond)),
       medianPromptTokensPerSecond: median(prompted.map((r) => r.promptTokensPerSecond)),
+      medianLongPromptTokensPerSecond: median(long.map((r) => r.promptTokensPerSecond)),
+      longPrompts: long.length,
       draftAcceptance: drafted > 0 ? accepted / drafted : null,
     }
   }
