@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -10,6 +11,17 @@ import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { model } from '../../test/helpers/paths'
 import { waitUntil } from '../../test/helpers/processes'
 import { LlamaTrayCore } from './llama-tray-core'
+
+function complete(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
+      res.resume()
+      res.on('end', () => resolve())
+    })
+    req.on('error', reject)
+    req.end(JSON.stringify({ prompt: 'Hello', n_predict: 8 }))
+  })
+}
 
 // A scripted 8 GiB GPU (this machine has none) under the real core and llama-server:
 // once the server is ready the "driver" shows it holding 450 MiB, as nvidia-smi would.
@@ -40,7 +52,12 @@ describe('the CUDA runtime learned from a launch', () => {
 
       expect((await core.handlers['server:start'](imported.value.id)).ok).toBe(true)
       await waitUntil(() => holding, 30_000, 'the server to be ready')
-      await new Promise((r) => setTimeout(r, 300))
+      // Not learned before the server has answered a request (the first one allocates more).
+      const atReady = await core.handlers['fit:estimate'](imported.value.id)
+      if (!atReady.ok) throw new Error(atReady.error)
+      expect(atReady.value.report.gpuRuntimeSource).toBe('default')
+      await complete(core.supervisor.getStatus().port as number)
+      await waitUntil(() => core.snapshot().generation?.last != null, 10_000, 'the request to be recorded')
       const during = await core.handlers['fit:estimate'](imported.value.id)
       if (!during.ok) throw new Error(during.error)
       const buffers = during.value.report.total.gpu.totalMiB

@@ -224,7 +224,10 @@ export class LlamaTrayCore {
       const runtimes = await GpuRuntimeStore.open(this.options.home)
       const gpuName = device?.name ?? null
       const running = this.supervisor.getStatus().profileId === profileId && state === 'ready'
-      if (running && measured !== null && gpuName !== null && !(await this.profileEditedSinceLaunch(profileId))) {
+      // Learned only once the server has answered a request: the first one allocates cuBLAS workspaces and
+      // graphs (+100 MiB on the H200), so a reading at ready would under-state the runtime.
+      const served = (this.tracker?.snapshot().last ?? null) !== null
+      if (running && served && measured !== null && gpuName !== null && !(await this.profileEditedSinceLaunch(profileId))) {
         // Reality after a launch: what the server holds beyond the estimated buffers of its own placement is this GPU's runtime.
         const own = await fitProfile(this.options.home, profileId, { freeVramMiB: null, headroomMiB: 0, runtimeMiB: 0 })
         if (own.placement.nGpuLayers > 0) await runtimes.record(gpuName, measured - own.total.gpu.totalMiB)
