@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CUDA_RUNTIME_MIB } from './runtime-overhead'
-import { gpuBytesOf, replayGpuLaunches, reportedTotal, type GpuReplayRow } from './gpu-calibration'
+import { gpuBytes } from './fit-report'
+import { replayGpuLaunches, reportedTotal, type GpuReplayRow } from './gpu-calibration'
 import { readGgufModel, type GgufModel } from './gguf-model'
 import { qwen35SmallGguf, qwen36MoeGguf } from './synthetic/qwen36-shapes'
 import { writeSyntheticGguf } from './synthetic/write-gguf'
@@ -29,7 +30,7 @@ beforeAll(async () => {
   const table = rows.map((r) => {
     const rep = r.reported[0]!
     const e = r.estimate.model
-    return `${r.name.padEnd(28)} gpu compute ${f(e.gpu.compute)} vs ${f(rep.gpu.compute)}  host compute ${f(e.host.compute)} vs ${f(rep.host.compute)}  gpu total ${f(gpuBytesOf(r.estimate))} vs ${f(r.reported.reduce((a, x) => a + reportedTotal(x.gpu), 0))}  process ${r.processMiB ?? '-'}`
+    return `${r.name.padEnd(28)} gpu compute ${f(e.gpu.compute)} vs ${f(rep.gpu.compute)}  host compute ${f(e.host.compute)} vs ${f(rep.host.compute)}  gpu total ${f(gpuBytes(r.estimate))} vs ${f(r.reported.reduce((a, x) => a + reportedTotal(x.gpu), 0))}  process ${r.processMiB ?? '-'}`
   })
   process.stdout.write(`\n${table.join('\n')}\n`)
 })
@@ -77,7 +78,7 @@ describe('the estimate against llama-server built with CUDA (H200 recordings)', 
       const rep = r.reported.reduce((a, x) => a + reportedTotal(x.gpu), 0)
       expect(within(est, rep, 0.05, 2), `${r.name}: ${est / MIB} vs ${rep / MIB}`).toBe(true)
       if (r.processMiB !== null) {
-        const withRuntime = gpuBytesOf(r.estimate) / MIB + CUDA_RUNTIME_MIB
+        const withRuntime = gpuBytes(r.estimate) / MIB + CUDA_RUNTIME_MIB
         const error = withRuntime / r.processMiB - 1
         worst = Math.max(worst, Math.abs(error))
         expect(Math.abs(error), `${r.name}: ${withRuntime.toFixed(0)} vs ${r.processMiB} MiB`).toBeLessThan(0.05)

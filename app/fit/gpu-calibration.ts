@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { deviceTotal, estimateLaunch, type DeviceBytes, type LaunchEstimate } from './estimate'
+import { estimateLaunch, type LaunchEstimate } from './estimate'
 import type { GgufModel } from './gguf-model'
 import { parseLlamaArgs } from './llama-args'
 import { parseServerMemoryLog, type ReportedMemory } from './server-memory-log'
@@ -97,12 +97,6 @@ export async function replayGpuLaunches(logsDir: string, models: Readonly<Record
   return rows
 }
 
-export function gpuBytesOf(e: LaunchEstimate): number {
-  return deviceTotal(e.model.gpu) + (e.draft ? deviceTotal(e.draft.gpu) : 0)
-}
-
 export function reportedTotal(r: ReportedMemory): number {
   return r.weights + r.kv + r.recurrent + r.compute
 }
-
-export type { DeviceBytes }

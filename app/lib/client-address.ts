@@ -1,14 +1,10 @@
 import { release } from 'node:os'
 
+export { clientBaseUrl } from '../contract/client-url'
+
 /** Whether this process runs inside WSL (the kernel says "microsoft", or WSL set its variables). */
 export function isWsl(kernelRelease: string = release(), env: NodeJS.ProcessEnv = process.env): boolean {
   return /microsoft/i.test(kernelRelease) || env.WSL_DISTRO_NAME !== undefined || env.WSL_INTEROP !== undefined
-}
-
-/** The OpenAI-compatible base URL a client on this machine uses (a wildcard bind is reached through loopback). */
-export function clientBaseUrl(host: string | null, port: number): string {
-  const h = host === null || host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host
-  return `http://${h.includes(':') ? `[${h}]` : h}:${port}/v1`
 }
 
 /**

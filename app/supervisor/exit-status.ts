@@ -1,7 +1,7 @@
 import type { Diagnosis } from './diagnose'
 
 /** Windows NTSTATUS exit codes that say why a process never ran or died, as Node reports them (unsigned). */
-const NTSTATUS: Readonly<Record<number, Omit<Diagnosis, 'kind'> & { kind: Diagnosis['kind'] }>> = {
+const NTSTATUS: Readonly<Record<number, Diagnosis>> = {
   0xc0000135: {
     kind: 'load-failed',
     reason: 'llama-server could not start: a DLL it needs is missing (STATUS_DLL_NOT_FOUND)',
@@ -46,7 +46,8 @@ const NTSTATUS: Readonly<Record<number, Omit<Diagnosis, 'kind'> & { kind: Diagno
  * Null when the status is an ordinary exit code.
  */
 export function diagnoseExitStatus(code: number | null, signal: string | null): Diagnosis | null {
-  if (signal === 'SIGILL') return { ...(NTSTATUS[0xc000001d] as Diagnosis), reason: 'llama-server used a CPU instruction this processor does not have (SIGILL)' }
+  const illegal = NTSTATUS[0xc000001d]
+  if (signal === 'SIGILL' && illegal) return { ...illegal, reason: 'llama-server used a CPU instruction this processor does not have (SIGILL)' }
   if (code === null) return null
   const unsigned = code < 0 ? code >>> 0 : code
   const known = NTSTATUS[unsigned]

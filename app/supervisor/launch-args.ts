@@ -1,5 +1,7 @@
 /** Reading and completing llama-server argument arrays (pure). */
 
+export { isLoopbackHost } from '../contract/client-url'
+
 export const HOST_FLAGS = ['--host'] as const
 export const PORT_FLAGS = ['--port'] as const
 export const MODEL_FLAGS = ['-m', '--model'] as const
@@ -21,12 +23,6 @@ export function findFlagValue(args: readonly string[], names: readonly string[])
 
 export function hasFlag(args: readonly string[], names: readonly string[]): boolean {
   return args.some((a) => names.some((n) => a === n || a.startsWith(`${n}=`)))
-}
-
-export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase()
-  if (h.endsWith('.sock')) return true // a unix socket is not a network listener
-  return h === 'localhost' || h === '::1' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
 }
 
 // Inherited variables that silently change what llama-server does

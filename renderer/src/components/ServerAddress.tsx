@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { clientBaseUrl, listensBeyondLoopback } from '../lib/client-url'
+import { clientBaseUrl, isLoopbackHost } from '../../../app/contract/client-url'
 import { useStatusStore } from '../stores/status-store'
 
 const onWindows = (): boolean => typeof navigator !== 'undefined' && /Windows/i.test(navigator.userAgent)
@@ -23,7 +23,7 @@ export function ServerAddress(): React.JSX.Element | null {
       <button type="button" className="link" onClick={() => void copy()} data-testid="server-url-copy">
         {copied ? 'Copied' : 'Copy'}
       </button>
-      {listensBeyondLoopback(status.host) && <span className="note"> · listening on {status.host}: other machines can connect (with the API key)</span>}
+      {status.host !== null && !isLoopbackHost(status.host) && <span className="note"> · listening on {status.host}: other machines can connect (with the API key)</span>}
       {onWindows() && (
         <details className="note" data-testid="wsl-hint">
           <summary>From WSL2</summary>
