@@ -1,10 +1,10 @@
 import { builtinModules } from 'node:module'
 import { defineConfig } from 'vite'
 
-// `npm run bench` bundles bench/run.ts (and the TypeScript it imports) for Node.
+// `npm run bench` bundles benchmarks/run.ts (and the TypeScript it imports) for Node.
 export default defineConfig({
   build: {
-    ssr: 'bench/run.ts',
+    ssr: 'benchmarks/run.ts',
     outDir: 'out/bench',
     emptyOutDir: true,
     target: 'node20',

@@ -10,7 +10,7 @@ import { qwen35SmallGguf, qwen36MoeGguf } from './synthetic/qwen36-shapes'
 import { writeSyntheticGguf } from './synthetic/write-gguf'
 import { MODELS_DIR } from './test-paths'
 
-// Recorded on a real GPU (bench/gpu-calibration/run-on-gpu.sh); replayed here without one.
+// Recorded on a real GPU (benchmarks/gpu-calibration/run-on-gpu.sh); replayed here without one.
 const LOGS = resolve(__dirname, '../../test/fixtures/llama-server-cuda-h200')
 const MIB = 1024 * 1024
 const tmp = mkdtempSync(join(tmpdir(), 'llama-tray-gpu-cal-'))

@@ -6,7 +6,7 @@ import { parseLlamaArgs } from './llama-args'
 import { parseServerMemoryLog, type ReportedMemory } from './server-memory-log'
 
 /**
- * The launches recorded on a real GPU by bench/gpu-calibration/run-on-gpu.sh
+ * The launches recorded on a real GPU by benchmarks/gpu-calibration/run-on-gpu.sh
  * (mainline v0.5.0 built with CUDA, H200, driver 580), replayed against the
  * estimator without a GPU. Models: T = the tiny fixture target, D = the tiny
  * draft, Q36 / Q08 = synthetic Qwen3.6-35B-A3B / Qwen3.5-0.8B with real shapes.

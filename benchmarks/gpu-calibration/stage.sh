@@ -16,7 +16,7 @@ tar -C "$work/llama.cpp" -cJf "$STAGE/llama-src.tar.xz" --exclude=./.git --exclu
 rm -rf "$work"
 node -e "
 import('vite').then(({ build }) => build({ configFile: false, logLevel: 'warn', ssr: { noExternal: true },
-  build: { ssr: 'bench/gpu-calibration/make-models.ts', outDir: '$STAGE', emptyOutDir: false, target: 'node20',
+  build: { ssr: 'benchmarks/gpu-calibration/make-models.ts', outDir: '$STAGE', emptyOutDir: false, target: 'node20',
     rollupOptions: { external: [/^node:/], output: { format: 'es', entryFileNames: 'make-models.mjs' } } } }))"
 cp ../shared/fixtures/models/tiny-target.gguf ../shared/fixtures/models/tiny-draft.gguf "$STAGE/"
 [ -f .device/node.xz ] || { echo "missing .device/node.xz: xz -9 -c \$(command -v node) > .device/node.xz"; exit 1; }
