@@ -349,6 +349,12 @@ export class ServerSupervisor {
     run.abort.abort()
     // Let the last buffered output arrive: the diagnosis is usually in the final lines.
     await Promise.race([run.proc.closed, new Promise((r) => setTimeout(r, 300))])
+    // Decided in the command queue: a user's stop that arrives meanwhile either runs first (and this
+    // exit is then ignored) or finds the backoff it can cancel; never a restart after a stop.
+    await this.enqueue(() => this.handleUnexpectedExit(run, exit))
+  }
+
+  private async handleUnexpectedExit(run: Run, exit: ExitStatus): Promise<void> {
     if (run.stopRequested || this.run !== run) return
     const lines = run.lines.tail(30)
     const wasReady = this.state === 'ready'
