@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -69,10 +69,17 @@ describe('electronegativity on out/', () => {
   })
 
   it('finds no HIGH or MEDIUM issue outside the reviewed baseline, and parses every file', async () => {
-    for (const part of ['main/index.js', 'preload/index.js', 'renderer/index.html']) expect(existsSync(join(REPO_ROOT, 'out', part)), `out/${part} (run npm run build)`).toBe(true)
-    const scan = async (): Promise<Finding[]> => {
-      const report = join(tmp, 'report.csv')
-      const { stdout, stderr } = await run(process.execPath, [SCANNER, '-i', join(REPO_ROOT, 'out'), '-o', report, '-r', '-e', ELECTRON_VERSION, '-v', 'false'], { cwd: REPO_ROOT, timeout: 55_000, maxBuffer: 16 * 1024 * 1024 })
+    // The scan reads a private copy of the Electron bundles (main, preload, renderer): nothing else
+    // in out/ (the CLI, the bench, screenshots) is scanned, and no build running meanwhile can change it.
+    const copy = join(tmp, 'out')
+    for (const part of ['main', 'preload', 'renderer']) {
+      const from = join(REPO_ROOT, 'out', part)
+      expect(existsSync(from), `out/${part} (run npm run build)`).toBe(true)
+      cpSync(from, join(copy, part), { recursive: true })
+    }
+    const scan = async (n: number): Promise<Finding[]> => {
+      const report = join(tmp, `report-${n}.csv`)
+      const { stdout, stderr } = await run(process.execPath, [SCANNER, '-i', copy, '-o', report, '-r', '-e', ELECTRON_VERSION, '-v', 'false'], { cwd: REPO_ROOT, timeout: 110_000, maxBuffer: 16 * 1024 * 1024 })
       // A file the scanner cannot parse is skipped silently (exit 0): that would hide findings.
       expect(`${stdout}\n${stderr}`.replace(ANSI_COLOURS, '')).not.toMatch(/Error parsing/)
       const [header, ...rows] = parseCsv(readFileSync(report, 'utf8'))
@@ -81,16 +88,22 @@ describe('electronegativity on out/', () => {
       return findings.filter((f) => f.severity === 'HIGH' || f.severity === 'MEDIUM')
     }
     const matches = (b: (typeof baseline.accepted)[number], f: Finding): boolean => b.issue === f.issue && b.file === f.file && squash(b.sample) === squash(f.sample)
-    let serious = await scan()
-    expect(serious.filter((f) => !baseline.accepted.some((b) => matches(b, f)))).toEqual([])
-    // Every baseline entry still matches something: drop entries whose reason is gone. The scanner
-    // once (1 clean CI run in 11) reported nothing for a file it reports on every other run: a
-    // missing entry is confirmed by a second scan before it counts as gone.
-    if (baseline.accepted.some((b) => !serious.some((f) => matches(b, f)))) {
-      console.log('[electronegativity] a baseline finding was missing: scanning again to confirm')
-      serious = await scan()
+    // The scanner is not deterministic: in about 1 clean CI run in 10 it reported nothing for a file it
+    // reports on in every other run, once also on a second scan. The gate reads the union of up to
+    // three scans of the same copy: a finding outside the baseline in any scan fails at once; a
+    // baseline entry counts as gone only when none of the three reports it. Extra scans are logged.
+    const key = (f: Finding): string => `${f.issue}|${f.file}|${squash(f.sample)}`
+    const found = new Map<string, Finding>()
+    for (let n = 1; n <= 3; n++) {
+      const findings = await scan(n)
+      expect(findings.filter((f) => !baseline.accepted.some((b) => matches(b, f)))).toEqual([])
+      for (const f of findings) found.set(key(f), f)
+      if (baseline.accepted.every((b) => [...found.values()].some((f) => matches(b, f)))) break
+      if (n < 3) console.log(`[electronegativity] scan ${n} missed a baseline finding: scanning the same copy again`)
     }
-    expect(baseline.accepted.filter((b) => !serious.some((f) => matches(b, f)))).toEqual([])
+    const union = [...found.values()]
+    // Every baseline entry still matches something: drop entries whose reason is gone.
+    expect(baseline.accepted.filter((b) => !union.some((f) => matches(b, f)))).toEqual([])
     expect(baseline.accepted.every((b) => b.why.length > 40)).toBe(true)
-  }, 120_000)
+  }, 360_000)
 })
