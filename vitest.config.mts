@@ -27,7 +27,8 @@ export default defineConfig({
     reporters: ['default'],
     projects: [
       { extends: true, test: { name: 'unit', include: ALL, exclude: [...REAL_SERVER, '**/node_modules/**'], maxWorkers: 2, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'real-server', include: REAL_SERVER, fileParallelism: false, sequence: { groupOrder: 1 } } },
+      // Real processes on a machine that may be busy: deadlines are sanity bounds (10× the usual), never goals.
+      { extends: true, test: { name: 'real-server', include: REAL_SERVER, fileParallelism: false, testTimeout: 120_000, hookTimeout: 300_000, sequence: { groupOrder: 1 } } },
     ],
   },
 })

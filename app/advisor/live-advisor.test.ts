@@ -155,6 +155,20 @@ describe('live.speed-drop', () => {
     expect(out[15]?.find((w) => w.rule === 'live.speed-drop')?.message).toBe("Generation is at 20.0 tok/s, 50% of this profile's recent median (40.0 tok/s). Likely cause: CPU-heavy apps: Discord (55% CPU).")
   })
 
+  it('counts slow generation across the short gaps between back-to-back requests, not across a long idle spell', () => {
+    // Short requests: one second generating, one second between requests (a finished request just before).
+    const slow = { active: true, tokensPerSecond: 20, rollingMedian: 40 }
+    const gap = { active: false, rollingMedian: 40, lastPrompt: { tokens: 5, tokensPerSecond: 100 } }
+    const specs = seq(0, [...times(3, { active: true, tokensPerSecond: 40, rollingMedian: 40 }), ...Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? slow : gap))])
+    // Each gap sample has a request that just finished: the gaps carry the evidence over.
+    const t = transitionsOf(specs, 'live.speed-drop')
+    expect(t.raised).toEqual([13]) // the 6th slow sample, 10 s after the first
+    // A gap far from any finished request (an idle server) resets the streak.
+    const idle = { active: false, rollingMedian: 40 }
+    const reset = seq(0, [...times(4, slow), idle, ...times(4, slow)])
+    expect(transitionsOf(reset, 'live.speed-drop').raised).toEqual([])
+  })
+
   it('is silent without a median, while idle, and above 60%', () => {
     expect(transitionsOf(seq(0, times(20, { active: true, tokensPerSecond: 5 })), 'live.speed-drop').raised).toEqual([])
     expect(transitionsOf(seq(0, times(20, { active: true, tokensPerSecond: 25, rollingMedian: 40 })), 'live.speed-drop').raised).toEqual([])

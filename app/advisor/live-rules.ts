@@ -129,6 +129,9 @@ export function likelyCause(ctx: LiveContext): string {
   return causes.length > 0 ? causes.join('; ') : 'nothing measured explains it'
 }
 
+/** An idle gap this short is a client between two requests, not an idle server. */
+const BETWEEN_REQUESTS_MS = 5000
+
 const fmt = (n: number): string => (n >= 100 ? String(Math.round(n)) : n.toFixed(1))
 
 export const LIVE_RULES: readonly LiveRule[] = [
@@ -177,7 +180,13 @@ export const LIVE_RULES: readonly LiveRule[] = [
     hysteresis: { raiseAfter: 5, raiseAfterMs: 10_000, clearAfter: 3 },
     evaluate: (ctx, raised) => {
       const gen = ctx.snapshot.generation
-      if (!ready(ctx) || !gen || !gen.active) return { active: false }
+      if (!ready(ctx) || !gen) return { active: false }
+      if (!gen.active) {
+        // Between a client's back-to-back requests the evidence carries over (no sample either way);
+        // a longer idle spell starts afresh, so slow samples must again last 10 s.
+        const sinceLast = gen.last ? ctx.snapshot.time - gen.last.time : Infinity
+        return { active: sinceLast <= BETWEEN_REQUESTS_MS ? null : false }
+      }
       // Short requests may finish before the poller has a live rate: while the warning stands,
       // the last finished request's own figure is evidence enough that speed has come back.
       const tps = gen.tokensPerSecond ?? (raised ? (gen.last?.predictedTokensPerSecond ?? null) : null)

@@ -44,7 +44,7 @@ describe('the CUDA runtime learned from a launch', () => {
     })
     try {
       await core.handlers['dashboard:visible'](true)
-      const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1']), 'tiny')
+      const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1']), 'tiny')
       if (!imported.ok) throw new Error(imported.error)
       const before = await core.handlers['fit:estimate'](imported.value.id)
       if (!before.ok) throw new Error(before.error)

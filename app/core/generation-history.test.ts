@@ -33,7 +33,7 @@ function complete(port: number): Promise<{ predicted_per_second: number }> {
 describe('generation history across restarts of the app', () => {
   it('keeps a profile’s finished requests when the core is disposed, and the next core starts from them', async () => {
     const first = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { healthIntervalMs: 20 } })
-    const imported = await first.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1']), 'tiny')
+    const imported = await first.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1']), 'tiny')
     if (!imported.ok) throw new Error(imported.error)
     try {
       expect((await first.handlers['server:start'](imported.value.id)).ok).toBe(true)

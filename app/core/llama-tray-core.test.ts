@@ -55,7 +55,7 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     const snapshots: Snapshot[] = []
     core.on('snapshot', (s) => snapshots.push(s))
 
-    const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1']), 'tiny')
+    const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1']), 'tiny')
     expect(imported.ok).toBe(true)
     if (!imported.ok) return
     expect(changes).toEqual([1])
@@ -76,7 +76,7 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     expect(active.activeProfileId).toBe(imported.value.id)
     const stopped = await core.handlers['server:stop']()
     expect(stopped.state).toBe('stopped')
-  }, 60_000)
+  }, 180_000)
 
   it('a start of an unknown or failing profile is a Result error, not an exception', async () => {
     const { core } = await makeCore()
@@ -87,7 +87,7 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     const started = await core.handlers['server:start'](imported.value.id)
     expect(started).toMatchObject({ ok: false })
     expect(core.supervisor.getStatus().lastExit?.kind).toBe('model-missing')
-  }, 30_000)
+  }, 120_000)
 
   it('edits, duplicates, deletes with undo, exports, and refuses bad edits', async () => {
     const { core } = await makeCore()
@@ -123,7 +123,7 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
 describe('fit:estimate', () => {
   it('estimates a stored profile from its GGUF; a profile without a local model is a Result error', async () => {
     const { core } = await makeCore()
-    const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '8192', '-np', '1', '--n-cpu-moe', '4']), 'fit me')
+    const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '8192', '-np', '1', '-t', '1', '--n-cpu-moe', '4']), 'fit me')
     if (!imported.ok) throw new Error(imported.error)
     const estimate = await core.handlers['fit:estimate'](imported.value.id)
     expect(estimate.ok).toBe(true)

@@ -43,6 +43,15 @@ function busySlot(taskId: number, decoded: number): unknown {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
+/** Waits for a condition (a generous sanity deadline: these conditions normally hold within milliseconds). */
+async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const end = performance.now() + timeoutMs
+  while (!(await cond())) {
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await sleep(10)
+  }
+}
+
 async function connections(server: Server): Promise<number> {
   return new Promise((r) => server.getConnections((_e, n) => r(n)))
 }
@@ -60,14 +69,19 @@ describe('SlotsPoller', () => {
     const outcomes: PollOutcome[] = []
     poller.on('poll', (o) => outcomes.push(o))
     poller.start()
-    await sleep(1000)
+    await until(() => s.requests.length >= 8, '8 polls while busy')
     const busyCount = s.requests.length
     busy = false
-    await sleep(1200)
-    const idleCount = s.requests.length - busyCount
+    await until(() => s.requests.length >= busyCount + 4, '4 polls while idle')
     await poller.stop()
-    expect(busyCount).toBeGreaterThanOrEqual(7)
-    expect(idleCount).toBeLessThanOrEqual(5)
+    // Timers never fire early: idle gaps are at least the idle interval. Busy gaps follow the busy
+    // interval; a loaded machine stretches them, but far less than to the idle pace.
+    const gaps = s.requests.slice(1).map((r, i) => r.time - s.requests[i]!.time)
+    const busyGaps = gaps.slice(1, busyCount - 1)
+    const idleGaps = gaps.slice(busyCount)
+    const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+    expect(med(busyGaps)).toBeLessThan(400)
+    for (const g of idleGaps) expect(g).toBeGreaterThan(390)
     expect(s.requests.every((r) => r.auth === 'Bearer k1')).toBe(true)
     const rates = outcomes.flatMap((o) => (o.kind === 'ok' ? o.slots.map((x) => x.tokensPerSecond) : [])).filter((r): r is number => r !== null)
     expect(rates.length).toBeGreaterThan(3)
@@ -81,12 +95,12 @@ describe('SlotsPoller', () => {
     s.handler = (_req, res) => setTimeout(() => res.end(JSON.stringify([{ id: 0, n_ctx: 4096, is_processing: false }])), 150)
     const poller = new SlotsPoller({ baseUrl: s.baseUrl, idleIntervalMs: 1000 })
     poller.start()
-    await sleep(50) // the first poll is in flight
+    await until(() => s.requests.length === 1, 'the first poll') // in flight: answered after 150 ms
     poller.pokeSoon()
-    await sleep(400)
+    await until(() => s.requests.length === 2, 'the second poll')
     await poller.stop()
-    expect(s.requests.length).toBe(2)
-    expect(s.requests[1]!.time - s.requests[0]!.time).toBeLessThan(300)
+    // Right after the 150 ms answer; the lost poke would have waited the idle second after it (≥ 1,150 ms).
+    expect(s.requests[1]!.time - s.requests[0]!.time).toBeLessThan(1000)
   })
 
   it('reports a slow answer as busy (slow), not as down, and keeps the last slots', async () => {
@@ -98,16 +112,15 @@ describe('SlotsPoller', () => {
     }
     const tracker = new GenerationTracker({ baseUrl: s.baseUrl, profileId: 'p', busyIntervalMs: 100, slowAfterMs: 300, timeoutMs: 5000 })
     tracker.start()
-    await sleep(300)
+    await until(() => tracker.snapshot().slots[0]?.state === 'generating', 'a busy slot')
     slow = true
-    await sleep(900)
+    await until(() => tracker.snapshot().poll.state === 'slow', 'the slow state')
     const snap = tracker.snapshot()
     expect(snap.active).toBe(true)
     expect(snap.poll.state).toBe('slow')
     expect(snap.slots[0]?.state).toBe('generating')
     await tracker.stop()
-    await sleep(50) // the server sees the client's close a moment later
-    expect(await connections(s.server)).toBe(0)
+    await until(async () => (await connections(s.server)) === 0, 'the socket to close') // the server sees the close a moment later
   })
 
   it('reports a server that is gone as down, and a refused key as unauthorized', async () => {
@@ -118,12 +131,10 @@ describe('SlotsPoller', () => {
     }
     const tracker = new GenerationTracker({ baseUrl: s.baseUrl, profileId: 'p', idleIntervalMs: 50 })
     tracker.start()
-    await sleep(200)
-    expect(tracker.snapshot().poll.state).toBe('unauthorized')
+    await until(() => tracker.snapshot().poll.state === 'unauthorized', 'unauthorized')
     s.server.closeAllConnections()
     await new Promise((r) => s.server.close(r))
-    await sleep(300)
-    expect(tracker.snapshot().poll).toMatchObject({ state: 'down' })
+    await until(() => tracker.snapshot().poll.state === 'down', 'down')
     expect(tracker.snapshot().active).toBe(false)
     await tracker.stop()
   })
@@ -134,15 +145,14 @@ describe('SlotsPoller', () => {
     const controller = new AbortController()
     const poller = new SlotsPoller({ baseUrl: s.baseUrl })
     poller.start(controller.signal)
-    await sleep(100)
+    await until(() => s.requests.length === 1, 'the first poll')
     expect(poller.inFlightForMs()).not.toBeNull()
     expect(await connections(s.server)).toBe(1)
     controller.abort()
     await poller.stop()
     expect(poller.isRunning).toBe(false)
     expect(poller.inFlightForMs()).toBeNull()
-    await sleep(50)
-    expect(await connections(s.server)).toBe(0)
+    await until(async () => (await connections(s.server)) === 0, 'the socket to close')
     const before = s.requests.length
     await sleep(300)
     expect(s.requests.length).toBe(before)

@@ -27,8 +27,7 @@ describe('TelemetryService', () => {
     expect(cpu?.ramTotalMiB).toBeGreaterThan(0)
     let samples = 0
     s.on('sample', () => samples++)
-    await sleep(350)
-    expect(samples).toBeGreaterThanOrEqual(2)
+    expect(await waitFor(() => samples >= 2, 10_000)).toBe(true)
     await s.stop()
     const after = samples
     await sleep(300)

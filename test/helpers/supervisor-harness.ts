@@ -23,7 +23,7 @@ export class SupervisorHarness {
   }
 
   /** Resolves when the supervisor reaches `state` (or already is in it). */
-  waitFor(state: ServerStateKind, timeoutMs = 20_000): Promise<ServerStatus> {
+  waitFor(state: ServerStateKind, timeoutMs = 120_000): Promise<ServerStatus> {
     const now = this.supervisor.getStatus()
     if (now.state === state) return Promise.resolve(now)
     return new Promise((resolve, reject) => {

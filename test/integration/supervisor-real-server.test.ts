@@ -21,7 +21,7 @@ function harness(options: ConstructorParameters<typeof SupervisorHarness>[0] = {
 }
 
 function spec(args: string[], profileId = 'test'): LaunchSpec {
-  return { profileId, exe: bin, args: ['-c', '4096', '-np', '1', ...args] }
+  return { profileId, exe: bin, args: ['-c', '4096', '-np', '1', '-t', '1', ...args] }
 }
 
 function postJson(port: number, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
@@ -84,14 +84,18 @@ describe('supervisor against the real llama-server', () => {
 
   it('gives up after 5 quick crashes in a row (crashloop)', async () => {
     const h = harness({ restartPolicy: { initialDelayMs: 50, maxDelayMs: 30_000, stableAfterMs: 60_000, maxUnstableExits: 5 } })
-    let status = await h.supervisor.start(spec(['-m', model('tiny-target.gguf')]))
+    // The delay each backoff announced, read when the state is emitted (the same tick it is decided in),
+    // so a busy machine delaying this test cannot change it.
     const delays: number[] = []
+    h.supervisor.on('state', (s) => {
+      if (s.state === 'backoff') delays.push((s.restartAt as number) - Date.now())
+    })
+    let status = await h.supervisor.start(spec(['-m', model('tiny-target.gguf')]))
     for (let crash = 1; crash <= 5; crash++) {
       expect(status.state).toBe('ready')
       process.kill(status.pid as number, 'SIGKILL')
       if (crash < 5) {
-        const b = await h.waitFor('backoff')
-        delays.push((b.restartAt as number) - Date.now())
+        await h.waitFor('backoff')
         status = await h.waitFor('ready')
       }
     }
@@ -99,7 +103,7 @@ describe('supervisor against the real llama-server', () => {
     expect(final.restarts).toBe(4)
     expect(final.lastExit?.reason).toMatch(/gave up after 5 unstable exits/)
     expect(final.lastExit?.signal).toBe('SIGKILL')
-    // Backoff doubles: 50, 100, 200, 400 ms (measured a few ms after the decision).
+    // Backoff doubles: 50, 100, 200, 400 ms.
     expect(delays.map((d) => Math.round(d / 50) * 50)).toEqual([50, 100, 200, 400])
   })
 
@@ -151,7 +155,8 @@ describe('supervisor against the real llama-server', () => {
     const stopped = await h.supervisor.stop()
     const elapsed = Date.now() - t0
     expect(stopped.state).toBe('stopped')
-    expect(elapsed).toBeLessThan(10_000)
+    // The escalation's own bound (3 s + 2.5 s of grace, then SIGKILL), with room for a busy machine.
+    expect(elapsed).toBeLessThan(20_000)
     expect(isRunning(ready.pid as number)).toBe(false)
     // The streaming client keeps llama-server's HTTP join waiting: the second signal ends it.
     expect(h.supervisor.getLogs().join('\n')).toMatch(/stopped after a second signal|stopped \(exit code 0\)/)

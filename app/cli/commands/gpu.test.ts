@@ -33,7 +33,7 @@ describe('llama-tray gpu (fake nvidia-smi on PATH)', () => {
     process.env.PATH = `${fakeSmiDir}${path.delimiter}${oldPath ?? ''}`
     const { io, output, signals } = context()
     const done = gpuCommand.run(['--json', '--watch', '--interval', '100', '--backend', 'nvidia-smi'], io)
-    await new Promise((r) => setTimeout(r, 1500))
+    for (const end = Date.now() + 20_000; output().split('\n').filter(Boolean).length < 3 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20))
     signals.emit('SIGINT')
     expect(await done).toBe(0)
     const lines = output().trim().split('\n').map((l) => JSON.parse(l) as { inventory?: unknown; gpu: { available: boolean; devices: { name: string }[] } })

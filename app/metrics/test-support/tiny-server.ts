@@ -32,7 +32,8 @@ export async function startTinyServer(extraArgs: readonly string[] = [], onLine?
     lines.push(l)
     onLine?.(l)
   })
-  const args = ['-m', join(modelsDir, 'tiny-target.gguf'), '-c', '4096', '-np', '1', '--seed', '1', ...extraArgs]
+  // One thread: a busy machine then slows the server in proportion instead of stalling its threads at a barrier.
+  const args = ['-m', join(modelsDir, 'tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1', '--seed', '1', ...extraArgs]
   const status = await supervisor.start({ profileId: 'tiny', exe, args })
   const stop = async (): Promise<void> => {
     await supervisor.dispose()
