@@ -1,41 +1,8 @@
-import { request } from 'node:http'
 import { median as medianOrNull } from '../app/metrics/median'
 import { SlotsPoller } from '../app/metrics/slots-poller'
 import { median, type BenchRow } from './bench-row'
 import { startBenchServer } from './bench-server'
-
-interface Completion {
-  readonly predictedPerSecond: number
-  readonly promptPerSecond: number
-}
-
-function complete(baseUrl: string, nPredict: number, prompt = 'Hello'): Promise<Completion> {
-  const body = JSON.stringify({ prompt, n_predict: nPredict, ignore_eos: true, cache_prompt: false })
-  const url = new URL('/completion', baseUrl)
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } },
-      (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => {
-          try {
-            const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timings?: { predicted_per_second?: number; prompt_per_second?: number } }
-            const pps = json.timings?.predicted_per_second
-            const prompt = json.timings?.prompt_per_second
-            if (typeof pps !== 'number' || typeof prompt !== 'number') throw new Error(`no timings in the answer (HTTP ${res.statusCode})`)
-            resolve({ predictedPerSecond: pps, promptPerSecond: prompt })
-          } catch (err) {
-            reject(err instanceof Error ? err : new Error(String(err)))
-          }
-        })
-        res.on('error', reject)
-      },
-    )
-    req.on('error', reject)
-    req.end(body)
-  })
-}
+import { completeOnce as complete, type Completion } from './completion'
 
 /** One request with the /slots poller running at its default pace; also returns the live figures' median. */
 async function withPoller(baseUrl: string, nPredict: number, prompt?: string): Promise<{ done: Completion; liveMedian: number | null }> {

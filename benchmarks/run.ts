@@ -6,9 +6,11 @@ import { runCleanups } from './cleanup'
 import { formatTable } from './format-table'
 import { benchDashboard } from './dashboard.bench'
 import { benchFit } from './fit.bench'
+import { benchLiveFigures } from './live.bench'
 import { benchMetrics } from './metrics.bench'
 import { benchSupervisor } from './supervisor.bench'
 import { benchSwitch } from './switch.bench'
+import { benchThreads } from './threads.bench'
 import { benchTelemetry, benchTelemetryOverhead } from './telemetry.bench'
 
 /** `npm run bench`: every benchmark, one table, each figure next to its same-run baseline. */
@@ -24,6 +26,8 @@ async function main(): Promise<void> {
     ['telemetry', () => benchTelemetry()],
     ['telemetry-overhead', () => benchTelemetryOverhead(bin, target)],
     ['metrics', () => benchMetrics(bin, target)],
+    ['live', () => benchLiveFigures()],
+    ['threads', () => benchThreads(bin, target)],
     ['fit', () => benchFit(bin, shared)],
     ['dashboard', () => benchDashboard()],
   ]
