@@ -86,8 +86,10 @@ describe('end to end: a real server, a CPU-burning "Discord"', () => {
     // between sessions (autogroups) before threads: each burner gets its own session too, as an app
     // started from the desktop would, so that together they outweigh the server whatever else runs here.
     const burners: ChildProcess[] = []
-    for (let i = 0; i < 6; i++) burners.push(spawn(fakeDiscord, ['-e', 'for(;;){}'], { stdio: 'ignore', detached: true }))
-    const count = burners.length
+    const burn = (n: number): void => {
+      for (let i = 0; i < n; i++) burners.push(spawn(fakeDiscord, ['-e', 'for(;;){}'], { stdio: 'ignore', detached: true }))
+    }
+    burn(6)
     const killBurners = async (): Promise<void> => {
       for (const b of burners) if (b.exitCode === null && b.signalCode === null) b.kill('SIGKILL')
       await Promise.all(burners.map((b) => (b.exitCode !== null || b.signalCode !== null ? Promise.resolve() : new Promise((r) => b.once('exit', r)))))
@@ -101,7 +103,15 @@ describe('end to end: a real server, a CPU-burning "Discord"', () => {
     expect(heavy.warnings.find((w) => w.rule === 'live.heavy-apps')?.message).toMatch(/^Discord (\(\d+% CPU\) )?is running while llama-server generates/)
     const withShare = await waitFor(snapshots, 'the heavy-apps warning with a CPU share', (s) => /^Discord \(\d+% CPU\)/.test(s.warnings.find((w) => w.rule === 'live.heavy-apps')?.message ?? ''), 60_000)
     expect(withShare.time).toBeGreaterThanOrEqual(heavy.time)
-    const slow = await waitFor(snapshots, 'the speed-drop warning', (s) => has(s, 'live.speed-drop'), 180_000)
+    // Six burners slow the server well under 60 % of its median on an idle or a half-busy machine; where
+    // other load already held the server back while the median was taken, more burners join every 15 s
+    // (up to 48) until it is, so the test checks the warning, not how busy the machine was before.
+    const more = setInterval(() => {
+      const last = snapshots.at(-1)?.generation?.tokensPerSecond ?? null
+      if (burners.length < 48 && !snapshots.some((s) => s.time >= burnStart && has(s, 'live.speed-drop')) && (last === null || last > 0.5 * median)) burn(6)
+    }, 15_000)
+    const slow = await waitFor(snapshots, 'the speed-drop warning', (s) => has(s, 'live.speed-drop'), 180_000).finally(() => clearInterval(more))
+    const count = burners.length
     const drop = slow.warnings.find((w) => w.rule === 'live.speed-drop')
     expect(drop?.message).toContain('Likely cause: CPU-heavy apps: Discord')
     const heavyAfterS = (heavy.time - burnStart) / 1000
