@@ -347,6 +347,12 @@ describe('menu', () => {
     expect(FakeBrowserWindow.instances.length).toBe(1)
     expect(fake.applicationMenus.length).toBe(1)
   })
+
+  it('on macOS, where Cmd+C/V/Q need a menu, gets only the app and Edit menus (no Reload, no DevTools)', async () => {
+    const { handle } = start(fakeCore(), { platform: 'darwin' })
+    await handle.ready
+    expect(fake.applicationMenus).toEqual([{ menu: { template: [{ role: 'appMenu' }, { role: 'editMenu' }] }, windowsBefore: 0 }])
+  })
 })
 
 describe('Windows folders', () => {

@@ -87,7 +87,8 @@ export function startShell(options: ShellOptions): ShellHandle {
   if (!boot.hardwareAcceleration) app.disableHardwareAcceleration()
   if (options.platform === 'win32') app.setAppUserModelId(app.isPackaged ? APP_ID : process.execPath)
   // No default menu (Alt shows it; it has Reload and DevTools): set before 'ready', so Electron never builds one.
-  Menu.setApplicationMenu(null)
+  // macOS routes Cmd+C/V/Q through the menu even when none shows: it gets a minimal one once ready.
+  if (options.platform !== 'darwin') Menu.setApplicationMenu(null)
   registerAppScheme()
   const packaged = app.isPackaged
   // The portable exe has no Start Menu shortcut carrying APP_ID: Windows drops its toasts silently.
@@ -142,6 +143,7 @@ export function startShell(options: ShellOptions): ShellHandle {
 
   async function onReady(): Promise<void> {
     if (quitting) return
+    if (options.platform === 'darwin') Menu.setApplicationMenu(Menu.buildFromTemplate([{ role: 'appMenu' }, { role: 'editMenu' }]))
     const ses = session.defaultSession
     hardenSession(ses, { isOurs: (contents) => senders.has(contents), isDashboardUrl: (url) => isDashboardUrl(url, devUrl, packaged) })
     serveDashboard(ses, join(options.mainDir, '..', 'renderer'))
