@@ -319,6 +319,20 @@ describe('system integration', () => {
     )
   })
 
+  it('Restart in the tray menu restarts the running server; a failure is announced', async () => {
+    const core = fakeCore()
+    ;(core.handlers['server:restart'] as unknown as ReturnType<typeof vi.fn>).mockResolvedValue({ ok: false, error: 'port 8081 is in use' })
+    const { handle } = start(core)
+    await handle.ready
+    core.events.emit('server:state-changed', { ...stopped, state: 'ready', profileId: 'qwen', port: 8081, pid: 7 })
+    const menu = FakeTray.instances[0]!.menus.at(-1)!.template as { id?: string; click?: () => void }[]
+    expect(menu.filter((i) => i.id === 'start')).toEqual([])
+    menu.find((i) => i.id === 'restart')!.click!()
+    await vi.waitFor(() => expect(FakeNotification.instances.length).toBe(1))
+    expect(core.handlers['server:restart']).toHaveBeenCalledOnce()
+    expect(FakeNotification.instances[0]!.options).toMatchObject({ title: 'Could not restart Qwen3 30B', body: 'port 8081 is in use' })
+  })
+
   it('a failed start from the tray is announced', async () => {
     const core = fakeCore()
     ;(core.handlers['server:start'] as unknown as ReturnType<typeof vi.fn>).mockResolvedValue({ ok: false, error: 'flag-removed: --no-mmap: use -lm none' })
