@@ -8,7 +8,7 @@
 // <resources>/koffi/win32_x64/koffi.node (electron-builder.yml, win.extraResources).
 // Run directly, it prints the binary's path.
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, closeSync, renameSync, rmSync, readdirSync } from 'node:fs'
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -60,16 +60,18 @@ function run(cmd, args, cwd) {
   return r.stdout
 }
 
-/** The path of koffi's Windows x64 binary: installed (on Windows), else cached, else fetched into the cache. */
-export function ensureKoffiWin32({ root = REPO_ROOT } = {}) {
+/**
+ * The folder of the npm package @koromix/koffi-win32-x64 at koffi's version (what a
+ * Windows npm install puts in node_modules/@koromix/koffi-win32-x64): installed (on
+ * Windows), else cached, else fetched into the cache with npm pack.
+ */
+export function ensureKoffiWin32Package({ root = REPO_ROOT } = {}) {
   const version = koffiVersion(root)
-  const installedDir = join(root, 'node_modules', '@koromix', 'koffi-win32-x64')
-  const installed = join(installedDir, KOFFI_WIN32_TRIPLET, 'koffi.node')
-  if (existsSync(installed) && JSON.parse(readFileSync(join(installedDir, 'package.json'), 'utf8')).version === version) return installed
+  const installed = join(root, 'node_modules', '@koromix', 'koffi-win32-x64')
+  if (existsSync(join(installed, KOFFI_WIN32_TRIPLET, 'koffi.node')) && JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version === version) return installed
 
   const cacheDir = join(cacheRoot(), `koffi-win32-x64-${version}`)
-  const cached = join(cacheDir, KOFFI_WIN32_TRIPLET, 'koffi.node')
-  if (existsSync(cached)) return cached
+  if (existsSync(join(cacheDir, 'package.json')) && existsSync(join(cacheDir, KOFFI_WIN32_TRIPLET, 'koffi.node'))) return cacheDir
 
   const cli = npmCli()
   const work = mkdtempSync(join(tmpdir(), 'koffi-win32-'))
@@ -79,25 +81,25 @@ export function ensureKoffiWin32({ root = REPO_ROOT } = {}) {
     else run('npm', ['pack', spec, '--silent', '--pack-destination', work], work)
     const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'))
     if (!tarball) throw new Error(`npm pack ${spec} wrote no tarball`)
-    run('tar', ['-xzf', tarball, `package/${KOFFI_WIN32_TRIPLET}/koffi.node`], work)
-    const extracted = join(work, 'package', KOFFI_WIN32_TRIPLET, 'koffi.node')
-    assertWin64Dll(extracted)
+    run('tar', ['-xzf', tarball], work)
+    const extracted = join(work, 'package')
+    assertWin64Dll(join(extracted, KOFFI_WIN32_TRIPLET, 'koffi.node'))
     mkdirSync(dirname(cacheDir), { recursive: true })
-    const staging = `${cacheDir}.tmp-${process.pid}`
-    rmSync(staging, { recursive: true, force: true })
-    mkdirSync(join(staging, KOFFI_WIN32_TRIPLET), { recursive: true })
-    copyFileSync(extracted, join(staging, KOFFI_WIN32_TRIPLET, 'koffi.node'))
     try {
-      renameSync(staging, cacheDir)
+      renameSync(extracted, cacheDir)
     } catch (err) {
       // Another process cached it first: keep theirs.
-      rmSync(staging, { recursive: true, force: true })
-      if (!existsSync(cached)) throw err
+      if (!existsSync(join(cacheDir, KOFFI_WIN32_TRIPLET, 'koffi.node'))) throw err
     }
-    return cached
+    return cacheDir
   } finally {
     rmSync(work, { recursive: true, force: true })
   }
+}
+
+/** The path of koffi's Windows x64 binary (koffi.node, a DLL) inside that package. */
+export function ensureKoffiWin32({ root = REPO_ROOT } = {}) {
+  return join(ensureKoffiWin32Package({ root }), KOFFI_WIN32_TRIPLET, 'koffi.node')
 }
 
 /** Copies the binary to <dest>/win32_x64/koffi.node (electron-builder copies <dest> to resources/koffi); returns that path. */

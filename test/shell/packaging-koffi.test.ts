@@ -22,6 +22,7 @@ interface Koffi {
   koffiVersion(): string
   peInfo(path: string): { machine: string; dll: boolean } | null
   ensureKoffiWin32(): string
+  ensureKoffiWin32Package(): string
   stageKoffiWin32(options?: { dest?: string }): string
 }
 const koffi = (await import(join(REPO_ROOT, 'scripts', 'koffi-win32.mjs'))) as Koffi
@@ -70,7 +71,10 @@ describe("koffi's Windows binary in a Windows build", () => {
     await beforePack({ electronPlatformName: 'win32', arch: 1 })
     expect(koffi.peInfo(staged)).toEqual({ machine: 'x64', dll: true })
     expect(readFileSync(staged).equals(readFileSync(koffi.ensureKoffiWin32()))).toBe(true)
-    expect(koffi.ensureKoffiWin32()).toContain(`koffi-win32-x64-${koffi.koffiVersion()}`)
+    // The whole package, as a Windows npm install has it (the Windows test lane can stage it into node_modules).
+    const pkg = JSON.parse(readFileSync(join(koffi.ensureKoffiWin32Package(), 'package.json'), 'utf8')) as { name: string; version: string; os: string[] }
+    expect(pkg).toMatchObject({ name: '@koromix/koffi-win32-x64', version: koffi.koffiVersion(), os: ['win32'] })
+    expect(koffi.ensureKoffiWin32()).toBe(join(koffi.ensureKoffiWin32Package(), 'win32_x64', 'koffi.node'))
     await expect(beforePack({ electronPlatformName: 'win32', arch: 3 })).rejects.toThrow(/x64 only/)
   })
 
