@@ -10,12 +10,13 @@ export interface AppLog {
 }
 
 /**
- * The app's own log, in <home>/logs/ next to llama-server.log (rotated at 5 MB,
- * one old file kept by electron-log). Uncaught errors in main are logged and
- * the app keeps running, so the supervisor stays in charge of the server.
+ * The app's own log, in `logsDir` (<home>/logs next to llama-server.log, or
+ * %LOCALAPPDATA%\llama-tray\logs on Windows; rotated at 5 MB, one old file
+ * kept by electron-log). Uncaught errors in main are logged and the app keeps
+ * running, so the supervisor stays in charge of the server.
  */
-export function setupAppLog(home: string, packaged: boolean): AppLog {
-  log.transports.file.resolvePathFn = () => join(home, 'logs', APP_LOG_FILE)
+export function setupAppLog(logsDir: string, packaged: boolean): AppLog {
+  log.transports.file.resolvePathFn = () => join(logsDir, APP_LOG_FILE)
   log.transports.file.maxSize = 5 * 1024 * 1024
   log.transports.file.level = 'info'
   log.transports.console.level = packaged ? false : 'debug'

@@ -1,8 +1,32 @@
-import { BrowserWindow, screen, type BrowserWindowConstructorOptions, type WebContents } from 'electron'
+import { BrowserWindow, screen, type BrowserWindowConstructorOptions, type WebContents, type WebPreferences } from 'electron'
 import { PRODUCT_NAME } from './app-identity'
 import { fitToDisplays, type WindowState, type WindowStateSaver } from './window-state'
 
-/** The security flags are spelled out even where they are Electron's defaults, so a test can hold them. */
+/**
+ * The web preferences of every window main creates (the dashboard and the tray
+ * popover). The security flags are spelled out even where they are Electron's
+ * defaults, so a test can hold them.
+ */
+export function secureWebPreferences(preload: string, packaged: boolean): WebPreferences {
+  return {
+    preload,
+    sandbox: true,
+    contextIsolation: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    webviewTag: false,
+    navigateOnDragDrop: false,
+    safeDialogs: true,
+    spellcheck: false,
+    disableBlinkFeatures: 'Auxclick',
+    devTools: !packaged,
+  }
+}
+
 export function dashboardWindowOptions(state: WindowState, preload: string, packaged: boolean): BrowserWindowConstructorOptions {
   return {
     ...(state.x !== null && state.y !== null ? { x: state.x, y: state.y } : {}),
@@ -14,23 +38,7 @@ export function dashboardWindowOptions(state: WindowState, preload: string, pack
     title: PRODUCT_NAME,
     backgroundColor: '#15181c',
     autoHideMenuBar: true,
-    webPreferences: {
-      preload,
-      sandbox: true,
-      contextIsolation: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      experimentalFeatures: false,
-      webviewTag: false,
-      navigateOnDragDrop: false,
-      safeDialogs: true,
-      spellcheck: false,
-      disableBlinkFeatures: 'Auxclick',
-      devTools: !packaged,
-    },
+    webPreferences: secureWebPreferences(preload, packaged),
   }
 }
 

@@ -21,6 +21,11 @@ export class DashboardSenders {
     contents.once('destroyed', () => this.ids.delete(id))
   }
 
+  /** True for the contents of a window main created (and not yet destroyed). */
+  has(contents: Pick<WebContents, 'id'>): boolean {
+    return this.ids.has(contents.id)
+  }
+
   /** Why this sender is refused, or null when it is the dashboard. */
   refusal(event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>): string | null {
     if (!this.ids.has(event.sender.id)) return 'not the dashboard window'

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -6,7 +6,7 @@ import { COMMAND_NAMES, type CommandChannels, type EventChannels } from '../app/
 import { DEFAULT_SETTINGS, type AppSettings } from '../app/contract/settings'
 import type { ServerStatus } from '../app/contract/server-state'
 import { Listeners } from '../app/lib/listeners'
-import { fake, fakeEvent, FakeBrowserWindow, FakeNotification, FakeTray, resetFakeElectron } from './testing/fake-electron'
+import { fake, fakeEvent, FakeBrowserWindow, FakeFrame, fakeLogger, FakeNotification, FakeTray, FakeWebContents, resetFakeElectron } from './testing/fake-electron'
 
 vi.mock('electron', async () => (await import('./testing/fake-electron')).fakeElectronModule())
 vi.mock('electron-log/main', async () => (await import('./testing/fake-electron')).fakeElectronLogModule())
@@ -81,11 +81,11 @@ afterEach(() => {
   rmSync(home, { recursive: true, force: true })
 })
 
-function start(core: FakeCore, extra: { argv?: string[]; platform?: NodeJS.Platform; quitTimeoutMs?: number } = {}) {
+function start(core: FakeCore, extra: { argv?: string[]; platform?: NodeJS.Platform; quitTimeoutMs?: number; env?: NodeJS.ProcessEnv } = {}) {
   const createCore = vi.fn(async () => core)
   const handle = startShell({
     argv: extra.argv ?? ['electron', '.'],
-    env: { LLAMA_TRAY_HOME: home },
+    env: { LLAMA_TRAY_HOME: home, ...extra.env },
     platform: extra.platform ?? 'linux',
     mainDir: '/fake/app/out/main',
     createCore,
@@ -228,7 +228,7 @@ describe('window', () => {
     expect(prefs.preload).toBe(join('/fake/app/out/main', '..', 'preload', 'index.js'))
   })
 
-  it('denies every permission request and serves the dashboard on app:// only', async () => {
+  it('denies every permission request but the clipboard write of its own page, and serves the dashboard on app:// only', async () => {
     const { handle } = start(fakeCore())
     await handle.ready
     const ses = fake.session.defaultSession
@@ -237,6 +237,12 @@ describe('window', () => {
     ses.permissionRequestHandler!(null, 'notifications', (granted) => answers.push(granted))
     expect(answers).toEqual([false, false])
     expect(ses.permissionCheckHandler!()).toBe(false)
+    // …but the Copy buttons' clipboard write, from the dashboard window main created, on its own page.
+    const page = { requestingUrl: 'app://dashboard/index.html', isMainFrame: true }
+    ses.permissionRequestHandler!(dashboardWindow().webContents, 'clipboard-sanitized-write', (granted) => answers.push(granted), page)
+    ses.permissionRequestHandler!(new FakeWebContents(), 'clipboard-sanitized-write', (granted) => answers.push(granted), page)
+    expect(answers).toEqual([false, false, true, false])
+    expect(ses.permissionCheckHandler!(dashboardWindow().webContents, 'clipboard-sanitized-write', 'app://dashboard', page)).toBe(true)
     expect([...ses.protocolHandlers.keys()]).toEqual(['app'])
     expect(fake.privilegedSchemes).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }])
   })
@@ -313,6 +319,20 @@ describe('system integration', () => {
     )
   })
 
+  it('Restart in the tray menu restarts the running server; a failure is announced', async () => {
+    const core = fakeCore()
+    ;(core.handlers['server:restart'] as unknown as ReturnType<typeof vi.fn>).mockResolvedValue({ ok: false, error: 'port 8081 is in use' })
+    const { handle } = start(core)
+    await handle.ready
+    core.events.emit('server:state-changed', { ...stopped, state: 'ready', profileId: 'qwen', port: 8081, pid: 7 })
+    const menu = FakeTray.instances[0]!.menus.at(-1)!.template as { id?: string; click?: () => void }[]
+    expect(menu.filter((i) => i.id === 'start')).toEqual([])
+    menu.find((i) => i.id === 'restart')!.click!()
+    await vi.waitFor(() => expect(FakeNotification.instances.length).toBe(1))
+    expect(core.handlers['server:restart']).toHaveBeenCalledOnce()
+    expect(FakeNotification.instances[0]!.options).toMatchObject({ title: 'Could not restart Qwen3 30B', body: 'port 8081 is in use' })
+  })
+
   it('a failed start from the tray is announced', async () => {
     const core = fakeCore()
     ;(core.handlers['server:start'] as unknown as ReturnType<typeof vi.fn>).mockResolvedValue({ ok: false, error: 'flag-removed: --no-mmap: use -lm none' })
@@ -323,5 +343,154 @@ describe('system integration', () => {
     await vi.waitFor(() => expect(FakeNotification.instances.length).toBe(1))
     expect(FakeNotification.instances[0]!.options).toMatchObject({ title: 'Could not start Qwen3 30B', body: 'flag-removed: --no-mmap: use -lm none' })
     await tick()
+  })
+})
+
+const errored = (core: FakeCore): void => {
+  const exit = { code: 1, signal: null, reason: 'out of GPU memory for the KV cache', hint: 'Lower -c', kind: 'out-of-memory-kv' as const, lastLines: [] }
+  core.events.emit('server:state-changed', { ...stopped, state: 'errored', profileId: 'qwen', lastExit: exit })
+}
+
+describe('menu', () => {
+  it("removes Electron's default menu (Alt → Reload, DevTools) before Electron is ready and before any window", async () => {
+    fake.app.holdReady()
+    const { handle } = start(fakeCore())
+    expect(fake.applicationMenus).toEqual([{ menu: null, windowsBefore: 0 }])
+    fake.app.releaseReady()
+    await handle.ready
+    expect(FakeBrowserWindow.instances.length).toBe(1)
+    expect(fake.applicationMenus.length).toBe(1)
+  })
+
+  it('on macOS, where Cmd+C/V/Q need a menu, gets only the app and Edit menus (no Reload, no DevTools)', async () => {
+    const { handle } = start(fakeCore(), { platform: 'darwin' })
+    await handle.ready
+    expect(fake.applicationMenus).toEqual([{ menu: { template: [{ role: 'appMenu' }, { role: 'editMenu' }] }, windowsBefore: 0 }])
+  })
+})
+
+describe('Windows folders', () => {
+  let local: string
+  beforeEach(() => (local = mkdtempSync(join(tmpdir(), 'llama-tray-local-'))))
+  afterEach(() => rmSync(local, { recursive: true, force: true }))
+
+  it("puts Chromium's session data, crash dumps and the app log under %LOCALAPPDATA%, and keeps the user's files in the home folder", async () => {
+    writeFileSync(join(home, 'profiles.json'), '{"version":1}')
+    const { handle } = start(fakeCore(), { platform: 'win32', env: { LOCALAPPDATA: local } })
+    expect(fake.app.getPath('userData')).toBe(home)
+    expect(fake.app.getPath('sessionData')).toBe(join(local, 'llama-tray', 'session'))
+    expect(fake.app.getPath('crashDumps')).toBe(join(local, 'llama-tray', 'crashes'))
+    expect(fake.app.getPath('logs')).toBe(join(local, 'llama-tray', 'logs'))
+    expect(fakeLogger.transports.file.resolvePathFn!()).toBe(join(local, 'llama-tray', 'logs', 'llama-tray-app.log'))
+    await handle.ready
+    expect(readFileSync(join(home, 'profiles.json'), 'utf8')).toBe('{"version":1}')
+  })
+
+  it('elsewhere, leaves session data with the home folder and logs in <home>/logs', () => {
+    start(fakeCore(), { platform: 'linux', env: { LOCALAPPDATA: local } })
+    expect(fake.app.paths.has('sessionData')).toBe(false)
+    expect(fake.app.paths.has('logs')).toBe(false)
+    expect(fakeLogger.transports.file.resolvePathFn!()).toBe(join(home, 'logs', 'llama-tray-app.log'))
+    expect(existsSync(join(local, 'llama-tray'))).toBe(false)
+  })
+})
+
+describe('notifications on Windows', () => {
+  it('the installed build shows toasts under the AppUserModelID of its Start Menu shortcut', async () => {
+    fake.app.isPackaged = true
+    const core = fakeCore()
+    const { handle } = start(core, { platform: 'win32' })
+    await handle.ready
+    expect(fake.app.calls).toContain(`setAppUserModelId:${APP_ID}`)
+    errored(core)
+    expect(FakeNotification.instances.map((n) => n.shown)).toEqual([true])
+    expect(FakeTray.instances[0]!.balloons).toEqual([])
+  })
+
+  it.each([{ PORTABLE_EXECUTABLE_FILE: 'D:\\Tools\\Llama Tray.exe' }, { PORTABLE_EXECUTABLE_DIR: 'D:\\Tools' }])('the portable build (%o), which has no shortcut, uses the tray balloon; a click on it opens the dashboard', async (env) => {
+    fake.app.isPackaged = true
+    const core = fakeCore()
+    const { handle } = start(core, { platform: 'win32', env, argv: ['electron', '.', '--hidden'] })
+    await handle.ready
+    errored(core)
+    expect(FakeNotification.instances).toEqual([])
+    const tray = FakeTray.instances[0]!
+    expect(tray.balloons).toEqual([{ title: 'Qwen3 30B could not start', content: 'out of GPU memory for the KV cache. Lower -c', iconType: 'error' }])
+    expect(FakeBrowserWindow.instances).toEqual([])
+    tray.emit('balloon-click')
+    expect(dashboardWindow().visible).toBe(true)
+  })
+
+  it('the portable build honours the notifications setting for balloons too', async () => {
+    fake.app.isPackaged = true
+    const core = fakeCore({ notifications: false })
+    const { handle } = start(core, { platform: 'win32', env: { PORTABLE_EXECUTABLE_FILE: 'D:\\Llama Tray.exe' } })
+    await handle.ready
+    errored(core)
+    expect(FakeTray.instances[0]!.balloons).toEqual([])
+  })
+})
+
+describe('tray popover (Windows)', () => {
+  const popoverWindow = (): FakeBrowserWindow | undefined => FakeBrowserWindow.instances.find((w) => w.options.width === 360 && w.options.frame === false)
+
+  it('a left click opens the 360 px popover by the tray icon; it hides when it loses focus', async () => {
+    const core = fakeCore()
+    const { handle } = start(core, { platform: 'win32', argv: ['electron', '.', '--hidden'] })
+    await handle.ready
+    const tray = FakeTray.instances[0]!
+    tray.bounds = { x: 1800, y: 1048, width: 24, height: 32 } // in a bottom taskbar below the 1040 px work area
+    tray.emit('click')
+    const popover = popoverWindow()!
+    expect(popover.visible).toBe(true)
+    expect(popover.focused).toBe(true)
+    expect(popover.loadedUrl).toBe('app://dashboard/index.html#popover')
+    expect(popover.bounds).toEqual({ x: 1552, y: 472, width: 360, height: 560 })
+    expect(FakeBrowserWindow.instances.length).toBe(1) // not the dashboard
+    expect(core.order.filter((o) => o.startsWith('dashboard:visible'))).toEqual(['dashboard:visible(true)'])
+    popover.blur()
+    expect(popover.visible).toBe(false)
+    expect(core.order.filter((o) => o.startsWith('dashboard:visible'))).toEqual(['dashboard:visible(true)', 'dashboard:visible(false)'])
+    // The click that took the focus away must not reopen it at once.
+    tray.emit('click')
+    expect(popover.visible).toBe(false)
+  })
+
+  it('calls main as the dashboard does (its page is trusted) and gets the pushed events', async () => {
+    const core = fakeCore()
+    const { handle } = start(core, { platform: 'win32', argv: ['electron', '.', '--hidden'] })
+    await handle.ready
+    FakeTray.instances[0]!.emit('click')
+    const contents = popoverWindow()!.webContents
+    await expect(fake.ipcMain.invoke('server:status', contents, new FakeFrame('app://dashboard/index.html#popover'))).resolves.toEqual(stopped)
+    core.events.emit('server:state-changed', { ...stopped, state: 'starting', profileId: 'qwen' })
+    expect(contents.sent.map((m) => m.channel)).toContain('server:state-changed')
+  })
+
+  it("telemetry stays on while either window shows; the pages' own visibility reports are not passed on", async () => {
+    const core = fakeCore()
+    const { handle } = start(core, { platform: 'win32' })
+    await handle.ready
+    const visible = () => core.order.filter((o) => o.startsWith('dashboard:visible'))
+    expect(visible()).toEqual(['dashboard:visible(true)'])
+    FakeTray.instances[0]!.emit('click')
+    const popover = popoverWindow()!
+    popover.blur()
+    expect(visible()).toEqual(['dashboard:visible(true)']) // the dashboard still shows
+    await fake.ipcMain.invoke('dashboard:visible', popover.webContents, new FakeFrame('app://dashboard/index.html#popover'), false)
+    expect(visible()).toEqual(['dashboard:visible(true)'])
+    dashboardWindow().hide()
+    expect(visible()).toEqual(['dashboard:visible(true)', 'dashboard:visible(false)'])
+  })
+
+  it('"Open dashboard" from the tray menu closes the popover and shows the dashboard', async () => {
+    const { handle } = start(fakeCore(), { platform: 'win32', argv: ['electron', '.', '--hidden'] })
+    await handle.ready
+    const tray = FakeTray.instances[0]!
+    tray.emit('click')
+    const menu = tray.menus.at(-1)!.template as { id?: string; click?: () => void }[]
+    menu.find((i) => i.id === 'dashboard')!.click!()
+    expect(popoverWindow()!.visible).toBe(false)
+    expect(FakeBrowserWindow.instances.find((w) => w !== popoverWindow())!.visible).toBe(true)
   })
 })

@@ -1,11 +1,11 @@
-import { app, dialog, session, shell, Tray, type OpenDialogOptions } from 'electron'
+import { app, dialog, Menu, session, shell, Tray, type OpenDialogOptions } from 'electron'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CommandChannels, EventChannels, EventName } from '../app/contract/commands'
 import type { ProfileFileRole } from '../app/contract/profile'
 import type { AppSettings } from '../app/contract/settings'
-import { resolveHome } from '../app/home'
-import { APP_ID, HIDDEN_ARG } from './app-identity'
+import { resolveHome, resolveLocalDataDir } from '../app/home'
+import { APP_ID, HIDDEN_ARG, isPortableBuild } from './app-identity'
 import { setupAppLog, type AppLog } from './app-log'
 import { registerAppScheme, serveDashboard } from './app-protocol'
 import { AttentionTracker, type Notice } from './attention'
@@ -17,6 +17,7 @@ import { IPC_ARGS } from './ipc-schemas'
 import { applyLoginItem } from './login-item'
 import { Notifier } from './notifier'
 import { TrayController } from './tray-controller'
+import { TrayPopover } from './tray-popover'
 import { loadTrayIcon } from './tray-icons'
 import { profileName, type TrayView } from './tray-view'
 import { trayActionsFor } from './tray-actions'
@@ -68,6 +69,14 @@ export function startShell(options: ShellOptions): ShellHandle {
   // One home for the app and the CLI (profiles, logs, pid files), honouring $LLAMA_TRAY_HOME.
   app.setPath('userData', resolveHome(undefined, options.env, options.platform))
   const home = app.getPath('userData')
+  // Chromium's caches and the app's log are not the user's data: on Windows they go to
+  // %LOCALAPPDATA% instead of the roaming home (profiles and settings stay where they are).
+  const localDir = resolveLocalDataDir(options.env, options.platform)
+  if (localDir) {
+    app.setPath('sessionData', join(localDir, 'session'))
+    app.setPath('crashDumps', join(localDir, 'crashes'))
+    app.setAppLogsPath(join(localDir, 'logs'))
+  }
   // Two instances would each supervise a llama-server and fight over the port.
   if (!app.requestSingleInstanceLock()) {
     app.quit()
@@ -77,9 +86,14 @@ export function startShell(options: ShellOptions): ShellHandle {
   // An 8 GB GPU cannot spare the 500+ MB a GPU-composited dashboard may hold (applies at start).
   if (!boot.hardwareAcceleration) app.disableHardwareAcceleration()
   if (options.platform === 'win32') app.setAppUserModelId(app.isPackaged ? APP_ID : process.execPath)
+  // No default menu (Alt shows it; it has Reload and DevTools): set before 'ready', so Electron never builds one.
+  // macOS routes Cmd+C/V/Q through the menu even when none shows: it gets a minimal one once ready.
+  if (options.platform !== 'darwin') Menu.setApplicationMenu(null)
   registerAppScheme()
   const packaged = app.isPackaged
-  const log = setupAppLog(home, packaged)
+  // The portable exe has no Start Menu shortcut carrying APP_ID: Windows drops its toasts silently.
+  const toasts = !(options.platform === 'win32' && packaged && isPortableBuild(options.env))
+  const log = setupAppLog(localDir ? join(localDir, 'logs') : join(home, 'logs'), packaged)
   const devUrl = options.env.ELECTRON_RENDERER_URL
   const senders = new DashboardSenders((url) => isDashboardUrl(url, devUrl, packaged))
   const saver = new WindowStateSaver(home, 500, (err) => log.warn(`window state not saved: ${err.message}`))
@@ -129,8 +143,9 @@ export function startShell(options: ShellOptions): ShellHandle {
 
   async function onReady(): Promise<void> {
     if (quitting) return
+    if (options.platform === 'darwin') Menu.setApplicationMenu(Menu.buildFromTemplate([{ role: 'appMenu' }, { role: 'editMenu' }]))
     const ses = session.defaultSession
-    hardenSession(ses)
+    hardenSession(ses, { isOurs: (contents) => senders.has(contents), isDashboardUrl: (url) => isDashboardUrl(url, devUrl, packaged) })
     serveDashboard(ses, join(options.mainDir, '..', 'renderer'))
     const resources = join(app.getAppPath(), 'resources')
 
@@ -154,20 +169,46 @@ export function startShell(options: ShellOptions): ShellHandle {
     const c = await created
     if (quitting) return
 
-    registerCommandHandlers(c.handlers, IPC_ARGS, senders, log)
+    // Telemetry polls while any window shows the dashboard. Main knows both windows' visibility, so the
+    // pages' own reports are not passed on: the hidden popover's "false" would stop the dashboard's charts.
+    registerCommandHandlers({ ...c.handlers, 'dashboard:visible': async () => undefined }, IPC_ARGS, senders, log)
+    const shown = { dashboard: false, popover: false }
+    let reportedVisible: boolean | null = null
+    const setShown = (which: keyof typeof shown, visible: boolean): void => {
+      shown[which] = visible
+      const any = shown.dashboard || shown.popover
+      if (any === reportedVisible) return
+      reportedVisible = any
+      void c.handlers['dashboard:visible'](any)
+    }
+    const preload = join(options.mainDir, '..', 'preload', 'index.js')
+    const url = dashboardEntryUrl(devUrl, packaged)
     const window = new DashboardWindow({
-      preload: join(options.mainDir, '..', 'preload', 'index.js'),
-      url: dashboardEntryUrl(devUrl, packaged),
+      preload,
+      url,
       packaged,
       initialState: loadWindowState(home),
       saver,
       onCreated: (contents) => senders.trust(contents),
-      onVisibility: (visible) => void c.handlers['dashboard:visible'](visible),
+      onVisibility: (visible) => setShown('dashboard', visible),
       isQuitting: () => quitting,
       onLoadFailed: (message) => log.error(message),
     })
     dashboard = window
     forwardEvents(c, () => window.webContents)
+    const popover = new TrayPopover({
+      preload,
+      url,
+      packaged,
+      onCreated: (contents) => senders.trust(contents),
+      onVisibility: (visible) => setShown('popover', visible),
+      onLoadFailed: (message) => log.error(message),
+    })
+    forwardEvents(c, () => popover.webContents)
+    const openDashboard = (): void => {
+      popover.hide()
+      window.show()
+    }
 
     let settings = c.settings
     const view: { -readonly [K in keyof TrayView]: TrayView[K] } = {
@@ -179,7 +220,18 @@ export function startShell(options: ShellOptions): ShellHandle {
       warnings: [],
     }
     const nameOf = (id: string | null): string => profileName(view, id) ?? 'llama-server'
-    const notifier = new Notifier(() => settings.notifications, () => window.show(), join(resources, 'icon.png'))
+    const notifier = new Notifier({
+      enabled: () => settings.notifications,
+      onClick: openDashboard,
+      icon: join(resources, 'icon.png'),
+      toasts,
+      // The tray balloon needs no shortcut (Windows shows it as a toast of the tray icon).
+      fallback: (notice) => {
+        if (!tray || options.platform !== 'win32') return false
+        tray.displayBalloon({ title: notice.title, content: notice.body, iconType: notice.urgent ? 'error' : 'info' })
+        return true
+      },
+    })
     const attention = new AttentionTracker(nameOf)
     const announce = (notice: Notice | null): void => {
       if (!notice) return
@@ -188,18 +240,26 @@ export function startShell(options: ShellOptions): ShellHandle {
     }
     const actions = trayActionsFor({
       handlers: c.handlers,
-      openDashboard: () => window.show(),
+      openDashboard,
       quit: () => app.quit(),
       onStartFailed: (id, error) => {
         log.warn(`start ${id} failed: ${error}`)
-        if (!notifier.show({ title: `Could not start ${nameOf(id)}`, body: error, urgent: true })) window.show()
+        if (!notifier.show({ title: `Could not start ${nameOf(id)}`, body: error, urgent: true })) openDashboard()
+      },
+      onRestartFailed: (error) => {
+        log.warn(`restart failed: ${error}`)
+        if (!notifier.show({ title: `Could not restart ${nameOf(view.status.profileId)}`, body: error, urgent: true })) openDashboard()
       },
       log,
     })
 
     tray = new Tray(loadTrayIcon(join(resources, 'tray'), 'stopped', options.platform))
     const controller = new TrayController(tray, (state) => loadTrayIcon(join(resources, 'tray'), state, options.platform), actions)
-    tray.on('click', () => window.show())
+    const trayIcon = tray
+    // Windows users expect a left click to open a small panel by the clock; elsewhere it opens the dashboard.
+    if (options.platform === 'win32') trayIcon.on('click', () => popover.toggle(trayIcon.getBounds()))
+    else trayIcon.on('click', () => openDashboard())
+    trayIcon.on('balloon-click', () => openDashboard())
     const refreshTray = (): void => controller.update(view)
     const refreshProfiles = async (): Promise<void> => {
       try {
@@ -224,7 +284,7 @@ export function startShell(options: ShellOptions): ShellHandle {
       view.tokensPerSecond = snapshot.generation?.tokensPerSecond ?? null
       view.freeVramMiB = snapshot.gpu?.devices[0]?.memoryFreeMiB ?? null
       view.warnings = snapshot.warnings
-      announce(attention.onWarnings(snapshot.warnings, window.isFocused()))
+      announce(attention.onWarnings(snapshot.warnings, window.isFocused() || popover.isVisible()))
       refreshTray()
     })
     c.on('profiles:changed', (summary) => {
@@ -245,7 +305,7 @@ export function startShell(options: ShellOptions): ShellHandle {
     await refreshProfiles()
 
     for (const message of c.startupMessages) announce({ title: 'Llama Tray recovered a file', body: message, urgent: false })
-    if (showWhenReady) window.show()
+    if (showWhenReady) openDashboard()
     if (settings.startProfileOnLaunch) actions.start(settings.startProfileOnLaunch)
     log.info(`ready (home ${home}, hardware acceleration ${boot.hardwareAcceleration ? 'on' : 'off'})`)
   }

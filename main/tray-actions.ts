@@ -3,10 +3,11 @@ import type { AppLog } from './app-log'
 import type { TrayActions } from './tray-menu'
 
 export interface TrayActionDeps {
-  readonly handlers: Pick<CommandChannels, 'server:start' | 'server:stop' | 'shell:open-logs-folder'>
+  readonly handlers: Pick<CommandChannels, 'server:start' | 'server:stop' | 'server:restart' | 'shell:open-logs-folder'>
   readonly openDashboard: () => void
   readonly quit: () => void
   readonly onStartFailed: (profileId: string, error: string) => void
+  readonly onRestartFailed: (error: string) => void
   readonly log: AppLog
 }
 
@@ -19,6 +20,10 @@ export function trayActionsFor(deps: TrayActionDeps): TrayActions {
         if (!result.ok) deps.onStartFailed(profileId, result.error)
       }, failed(`start ${profileId}`)),
     stop: () => void deps.handlers['server:stop']().catch(failed('stop')),
+    restart: () =>
+      void deps.handlers['server:restart']().then((result) => {
+        if (!result.ok) deps.onRestartFailed(result.error)
+      }, failed('restart')),
     openDashboard: deps.openDashboard,
     openLogsFolder: () => void deps.handlers['shell:open-logs-folder']().catch(failed('open logs folder')),
     quit: deps.quit,

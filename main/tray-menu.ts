@@ -1,10 +1,12 @@
 import type { MenuItemConstructorOptions } from 'electron'
+import type { Warning } from '../app/contract/warnings'
 import { clip, isRunning, profileName, stateLabel, type TrayView } from './tray-view'
 
 export interface TrayActions {
   /** Starts a profile (a switch when another one runs). */
   readonly start: (profileId: string) => void
   readonly stop: () => void
+  readonly restart: () => void
   readonly openDashboard: () => void
   readonly openLogsFolder: () => void
   readonly quit: () => void
@@ -16,11 +18,24 @@ export function selectedProfileId(view: TrayView): string | null {
   return view.activeProfileId
 }
 
+/** The profile and what its server is doing: "Qwen3 30B: Ready on port 8081", "Qwen3 30B: Stopped". */
 function header(view: TrayView): string {
-  const name = profileName(view, view.status.profileId)
+  const name = profileName(view, selectedProfileId(view))
   const state = view.status.state === 'ready' && view.status.port !== null ? `Ready on port ${view.status.port}` : stateLabel(view.status.state)
-  return name && view.status.state !== 'stopped' ? `${clip(name, 48)}: ${state}` : `Server: ${state}`
+  return name ? `${menuText(name, 48)}: ${state}` : `Server: ${state}`
 }
+
+/** The warning the menu shows: the first error, else the first warning (info is left to the dashboard). */
+export function currentWarning(view: Pick<TrayView, 'warnings'>): Warning | null {
+  return view.warnings.find((w) => w.level === 'error') ?? view.warnings.find((w) => w.level === 'warn') ?? null
+}
+
+/** Menu labels on Windows and Linux read "&" as a mnemonic marker: "&&" shows one. */
+function menuText(text: string, max: number): string {
+  return clip(text.replace(/\s+/g, ' ').trim(), max).replace(/&/g, '&&')
+}
+
+const WARNING_ITEM = 'warning:'
 
 /** The tray menu for one view (pure; rebuilt when the view's menu-relevant parts change). */
 export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuItemConstructorOptions[] {
@@ -28,20 +43,29 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
   const selected = selectedProfileId(view)
   const startable = selected !== null && view.profiles.some((p) => p.id === selected) ? selected : null
 
-  const startStop: MenuItemConstructorOptions = isRunning(state)
-    ? { id: 'stop', label: 'Stop server', enabled: true, click: () => actions.stop() }
+  // Start when nothing runs; Stop and Restart while a server runs (or is about to); nothing to do while stopping.
+  const startStop: MenuItemConstructorOptions[] = isRunning(state)
+    ? [
+        { id: 'stop', label: 'Stop server', enabled: true, click: () => actions.stop() },
+        { id: 'restart', label: 'Restart server', enabled: true, click: () => actions.restart() },
+      ]
     : state === 'stopping'
-      ? { id: 'stop', label: 'Stopping…', enabled: false }
+      ? [{ id: 'stop', label: 'Stopping…', enabled: false }]
       : startable
-        ? { id: 'start', label: `Start ${clip(profileName(view, startable) ?? startable, 48)}`, enabled: true, click: () => actions.start(startable) }
-        : { id: 'start', label: 'Start server', enabled: false }
+        ? [{ id: 'start', label: `Start ${menuText(profileName(view, startable) ?? startable, 48)}`, enabled: true, click: () => actions.start(startable) }]
+        : [{ id: 'start', label: 'Start server', enabled: false }]
+
+  const warning = currentWarning(view)
+  const warningItems: MenuItemConstructorOptions[] = warning
+    ? [{ id: `${WARNING_ITEM}${warning.id}`, label: `⚠ ${menuText(warning.message, 90)}`, click: () => actions.openDashboard() }]
+    : []
 
   const profiles: MenuItemConstructorOptions[] =
     view.profiles.length === 0
       ? [{ id: 'no-profiles', label: 'No profiles yet: add one in the dashboard', enabled: false }]
       : view.profiles.map((p) => ({
           id: `profile:${p.id}`,
-          label: clip(p.name, 60),
+          label: menuText(p.name, 60),
           type: 'radio' as const,
           checked: p.id === selected,
           enabled: state !== 'stopping',
@@ -54,8 +78,9 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
 
   return [
     { id: 'status', label: header(view), enabled: false },
+    ...warningItems,
     { type: 'separator' },
-    startStop,
+    ...startStop,
     { type: 'separator' },
     ...profiles,
     { type: 'separator' },
@@ -66,7 +91,11 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
   ]
 }
 
-/** What the menu looks like, without its callbacks: equal keys mean the open menu need not be replaced. */
+/**
+ * What the menu looks like, without its callbacks: equal keys mean the open menu
+ * need not be replaced. A warning counts by its id, not its text: live warnings
+ * reword their figures every second, and replacing the menu closes it under the user.
+ */
 export function templateKey(template: readonly MenuItemConstructorOptions[]): string {
-  return JSON.stringify(template.map((i) => [i.id ?? null, i.type ?? 'normal', i.label ?? null, i.enabled ?? true, i.checked ?? null]))
+  return JSON.stringify(template.map((i) => [i.id ?? null, i.type ?? 'normal', i.id?.startsWith(WARNING_ITEM) ? null : (i.label ?? null), i.enabled ?? true, i.checked ?? null]))
 }

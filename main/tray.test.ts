@@ -3,13 +3,15 @@ import { describe, expect, it, vi } from 'vitest'
 import type { MenuItemConstructorOptions } from 'electron'
 import type { ProfileSummary } from '../app/contract/profile'
 import { SERVER_STATE_KINDS, type ServerStateKind, type ServerStatus } from '../app/contract/server-state'
-import { FakeTray } from './testing/fake-electron'
+import { FakeBrowserWindow, FakeTray } from './testing/fake-electron'
 
 vi.mock('electron', async () => (await import('./testing/fake-electron')).fakeElectronModule())
 
 const { buildTrayTemplate, selectedProfileId } = await import('./tray-menu')
 const { TOOLTIP_MAX, trayIconState, trayTooltip } = await import('./tray-view')
 const { TrayController } = await import('./tray-controller')
+const { popoverPosition } = await import('./popover-position')
+const { TrayPopover } = await import('./tray-popover')
 type TrayView = import('./tray-view').TrayView
 
 function profile(id: string, name: string, active = false): ProfileSummary {
@@ -39,6 +41,7 @@ function recorder(): { actions: Parameters<typeof buildTrayTemplate>[1]; log: st
     actions: {
       start: (id) => void log.push(`start:${id}`),
       stop: () => void log.push('stop'),
+      restart: () => void log.push('restart'),
       openDashboard: () => void log.push('dashboard'),
       openLogsFolder: () => void log.push('logs'),
       quit: () => void log.push('quit'),
@@ -75,6 +78,14 @@ describe.each(SERVER_STATE_KINDS.map((s) => [s]))('tray in state %s', (state) =>
     expect(startStop.enabled).toBe(expected.enabled)
     if (expected.enabled) click(startStop)
     expect(log).toEqual(expected.enabled ? [expected.id === 'stop' ? 'stop' : 'start:qwen'] : [])
+    // Restart only where a server runs: never for a stopped or failed one.
+    const restart = template.find((i) => i.id === 'restart')
+    const running = state === 'starting' || state === 'loading' || state === 'ready' || state === 'backoff'
+    expect(restart?.label ?? null).toBe(running ? 'Restart server' : null)
+    const before = [...log]
+    if (restart) click(restart)
+    expect(log).toEqual(running ? [...before, 'restart'] : before)
+    expect(template.some((i) => i.id === 'start') && template.some((i) => i.id === 'stop')).toBe(false)
 
     const radios = template.filter((i) => i.type === 'radio')
     expect(radios.map((r) => r.label)).toEqual(['Qwen3 30B A3B', 'GPT-OSS 20B'])
@@ -103,6 +114,32 @@ describe.each(SERVER_STATE_KINDS.map((s) => [s]))('tray in state %s', (state) =>
 })
 
 describe('tray menu edge cases', () => {
+  it('names the active profile while nothing runs', () => {
+    expect(item(buildTrayTemplate(view('stopped', { status: status('stopped', null) }), recorder().actions), 'status').label).toBe('Qwen3 30B A3B: Stopped')
+    expect(item(buildTrayTemplate(view('stopped', { activeProfileId: null, status: status('stopped', null) }), recorder().actions), 'status').label).toBe('Server: Stopped')
+    expect(item(buildTrayTemplate(view('errored'), recorder().actions), 'status').label).toBe('Qwen3 30B A3B: Failed')
+  })
+
+  it('shows the one current warning (an error before a warning, never info) under the status; a click opens the dashboard', () => {
+    const warnings = [
+      { id: 'live.fyi@qwen', level: 'info' as const, message: 'fyi', fix: null },
+      { id: 'live.heavy-apps@qwen', level: 'warn' as const, message: 'Discord.exe uses 31% of the CPU & slows generation', fix: null },
+      { id: 'live.vram-low@qwen', level: 'error' as const, message: 'Only 300 MiB of VRAM left: raise --n-cpu-moe', fix: null },
+    ]
+    const { actions, log } = recorder()
+    let template = buildTrayTemplate(view('ready', { warnings }), actions)
+    expect(template.map((i) => i.id ?? i.type).slice(0, 3)).toEqual(['status', 'warning:live.vram-low@qwen', 'separator'])
+    expect(item(template, 'warning:live.vram-low@qwen').label).toBe('⚠ Only 300 MiB of VRAM left: raise --n-cpu-moe')
+    click(item(template, 'warning:live.vram-low@qwen'))
+    expect(log).toEqual(['dashboard'])
+    template = buildTrayTemplate(view('ready', { warnings: warnings.slice(0, 2) }), actions)
+    // "&" would be read as a mnemonic marker on Windows.
+    expect(item(template, 'warning:live.heavy-apps@qwen').label).toBe('⚠ Discord.exe uses 31% of the CPU && slows generation')
+    expect(buildTrayTemplate(view('ready', { warnings: warnings.slice(0, 1) }), actions).some((i) => i.id?.startsWith('warning:'))).toBe(false)
+    const long = buildTrayTemplate(view('ready', { warnings: [{ ...warnings[1]!, message: 'x'.repeat(500) }] }), actions)
+    expect(item(long, 'warning:live.heavy-apps@qwen').label!.length).toBeLessThanOrEqual(92)
+  })
+
   it('without profiles: Start is disabled and a hint replaces the radio group', () => {
     const template = buildTrayTemplate(view('stopped', { profiles: [], activeProfileId: null, status: status('stopped', null) }), recorder().actions)
     expect(item(template, 'start')).toMatchObject({ label: 'Start server', enabled: false })
@@ -166,5 +203,73 @@ describe('TrayController', () => {
     expect(tray.images).toEqual([{ state: 'loading' }, { state: 'ready' }])
     expect(tray.tooltips.length).toBe(3)
     expect(tray.menus.length).toBe(2)
+  })
+
+  it("a live warning's changing figures do not replace the open menu; a different warning does", () => {
+    const tray = new FakeTray(null)
+    const controller = new TrayController(tray as never, (state) => ({ state }) as never, recorder().actions)
+    const heavy = (share: number) => ({ id: 'live.heavy-apps@qwen', level: 'warn' as const, message: `Discord.exe uses ${share}% of the CPU`, fix: null })
+    controller.update(view('ready', { warnings: [heavy(30)] }))
+    controller.update(view('ready', { warnings: [heavy(31)] }))
+    expect(tray.menus.length).toBe(1)
+    controller.update(view('ready', { warnings: [{ ...heavy(31), id: 'live.vram-low@qwen' }] }))
+    controller.update(view('ready', { warnings: [] }))
+    expect(tray.menus.length).toBe(3)
+  })
+})
+
+describe('tray popover position', () => {
+  const screenBounds = { x: 0, y: 0, width: 1920, height: 1080 }
+  const size = { width: 360, height: 560 }
+  const inside = (p: { x: number; y: number }, area: { x: number; y: number; width: number; height: number }) =>
+    p.x >= area.x && p.y >= area.y && p.x + size.width <= area.x + area.width && p.y + size.height <= area.y + area.height
+
+  it('sits above a bottom taskbar, below a top one, beside a side one, by the icon', () => {
+    expect(popoverPosition({ x: 1000, y: 1048, width: 24, height: 32 }, size, { ...screenBounds, height: 1040 })).toEqual({ x: 832, y: 472 })
+    expect(popoverPosition({ x: 1000, y: 4, width: 24, height: 32 }, size, { ...screenBounds, y: 40, height: 1040 })).toEqual({ x: 832, y: 48 })
+    expect(popoverPosition({ x: 8, y: 900, width: 32, height: 24 }, size, { ...screenBounds, x: 48, width: 1872 })).toEqual({ x: 56, y: 512 })
+    expect(popoverPosition({ x: 1880, y: 300, width: 32, height: 24 }, size, { ...screenBounds, width: 1872 })).toEqual({ x: 1504, y: 32 })
+  })
+
+  it('without tray bounds (some Linux desktops), goes to the bottom-right corner', () => {
+    expect(popoverPosition({ x: 0, y: 0, width: 0, height: 0 }, size, { ...screenBounds, height: 1040 })).toEqual({ x: 1552, y: 472 })
+  })
+
+  it('stays inside the work area wherever the icon is, on any display (fast-check)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({ x: fc.integer({ min: -3000, max: 3000 }), y: fc.integer({ min: -2000, max: 2000 }), width: fc.integer({ min: 800, max: 4000 }), height: fc.integer({ min: 700, max: 3000 }) }),
+        fc.record({ dx: fc.integer({ min: -100, max: 4100 }), dy: fc.integer({ min: -100, max: 3100 }), size: fc.integer({ min: 0, max: 48 }) }),
+        (area, icon) => {
+          const p = popoverPosition({ x: area.x + icon.dx, y: area.y + icon.dy, width: icon.size, height: icon.size }, size, area)
+          expect(inside(p, area)).toBe(true)
+        },
+      ),
+      { numRuns: 2000 },
+    )
+  })
+})
+
+describe('TrayPopover', () => {
+  it('a click toggles it; the click that blurred it does not reopen it, a later one does', () => {
+    let now = 1000
+    const visibility: boolean[] = []
+    const popover = new TrayPopover({ preload: '/p.js', url: 'app://dashboard/index.html', packaged: true, onCreated: () => undefined, onVisibility: (v) => visibility.push(v), now: () => now })
+    const icon = { x: 1800, y: 1048, width: 24, height: 32 }
+    popover.toggle(icon)
+    expect(popover.isVisible()).toBe(true)
+    popover.toggle(icon)
+    expect(popover.isVisible()).toBe(false)
+    popover.toggle(icon)
+    const win = FakeBrowserWindow.instances.at(-1)!
+    win.blur()
+    now += 100
+    popover.toggle(icon)
+    expect(popover.isVisible()).toBe(false)
+    now += 1000
+    popover.toggle(icon)
+    expect(popover.isVisible()).toBe(true)
+    expect(visibility).toEqual([true, false, true, false, true])
+    expect(FakeBrowserWindow.instances.filter((w) => w === win).length).toBe(1)
   })
 })

@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fake, fakeEvent, FakeWebContents, resetFakeElectron } from './testing/fake-electron'
 
@@ -9,7 +10,9 @@ vi.mock('electron', async () => (await import('./testing/fake-electron')).fakeEl
 const { DASHBOARD_CSP, resolveAppRequest, serveDashboard } = await import('./app-protocol')
 const { guardWebContents, hardenSession } = await import('./web-security')
 const { EXTERNAL_LINKS } = await import('./external-links')
-const { dashboardWindowOptions } = await import('./dashboard-window')
+const { dashboardWindowOptions, secureWebPreferences } = await import('./dashboard-window')
+const { popoverWindowOptions } = await import('./tray-popover')
+const { isDashboardUrl } = await import('./dashboard-url')
 const { DEFAULT_WINDOW_STATE } = await import('./window-state')
 
 const root = mkdtempSync(join(tmpdir(), 'llama-tray-bundle-'))
@@ -105,12 +108,53 @@ describe('web contents guard', () => {
     expect(closed).toHaveBeenCalledOnce()
   })
 
-  it('refuses every permission request and check', () => {
-    hardenSession(fake.session.defaultSession as never)
-    const granted: boolean[] = []
-    for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) fake.session.defaultSession.permissionRequestHandler!(null, p, (g) => granted.push(g))
-    expect(granted).toEqual([false, false, false, false, false])
-    expect(fake.session.defaultSession.permissionCheckHandler!()).toBe(false)
+  describe('permissions', () => {
+    const ours = new FakeWebContents()
+    const policy = { isOurs: (c: unknown) => c === ours, isDashboardUrl: (url: string) => isDashboardUrl(url, undefined, true) }
+    const page = { requestingUrl: 'app://dashboard/index.html', isMainFrame: true }
+    const request = (contents: unknown, permission: string, details: unknown): boolean => {
+      const granted: boolean[] = []
+      fake.session.defaultSession.permissionRequestHandler!(contents, permission, (g) => granted.push(g), details)
+      expect(granted.length).toBe(1)
+      return granted[0]!
+    }
+    const check = (contents: unknown, permission: string, origin: string, details: unknown): boolean => fake.session.defaultSession.permissionCheckHandler!(contents, permission, origin, details)
+
+    it("grants clipboard writes to the dashboard's own page, so its Copy buttons work", () => {
+      hardenSession(fake.session.defaultSession as never, policy)
+      expect(request(ours, 'clipboard-sanitized-write', page)).toBe(true)
+      expect(check(ours, 'clipboard-sanitized-write', 'app://dashboard', page)).toBe(true)
+      expect(check(ours, 'clipboard-sanitized-write', 'app://dashboard', { isMainFrame: true })).toBe(true)
+    })
+
+    it('refuses clipboard writes from another origin, a frame, a destroyed or foreign WebContents, or without a URL', () => {
+      hardenSession(fake.session.defaultSession as never, policy)
+      const foreign = new FakeWebContents()
+      const dead = new FakeWebContents()
+      dead.destroy()
+      expect(request(foreign, 'clipboard-sanitized-write', page)).toBe(false)
+      expect(request(null, 'clipboard-sanitized-write', page)).toBe(false)
+      expect(request(ours, 'clipboard-sanitized-write', { requestingUrl: 'https://evil.example/', isMainFrame: true })).toBe(false)
+      expect(request(ours, 'clipboard-sanitized-write', { requestingUrl: 'app://other/index.html', isMainFrame: true })).toBe(false)
+      expect(request(ours, 'clipboard-sanitized-write', { ...page, isMainFrame: false })).toBe(false)
+      expect(request(ours, 'clipboard-sanitized-write', undefined)).toBe(false)
+      expect(check(ours, 'clipboard-sanitized-write', 'https://evil.example', { isMainFrame: true })).toBe(false)
+      expect(check(ours, 'clipboard-sanitized-write', 'app://dashboard', { requestingUrl: 'https://evil.example/', isMainFrame: true })).toBe(false)
+      expect(check(null, 'clipboard-sanitized-write', 'app://dashboard', page)).toBe(false)
+      expect(check(foreign, 'clipboard-sanitized-write', 'app://dashboard', page)).toBe(false)
+      expect(check(dead, 'clipboard-sanitized-write', 'app://dashboard', page)).toBe(false)
+      policy.isOurs = (c: unknown) => c === ours || c === dead
+      expect(request(dead, 'clipboard-sanitized-write', page)).toBe(false)
+      policy.isOurs = (c: unknown) => c === ours
+    })
+
+    it('refuses every other permission, even to the dashboard (reading the clipboard included)', () => {
+      hardenSession(fake.session.defaultSession as never, policy)
+      for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'deprecated-sync-clipboard-read', 'openExternal', 'fullscreen', 'unknown']) {
+        expect(request(ours, p, page), p).toBe(false)
+        expect(check(ours, p, 'app://dashboard', page), p).toBe(false)
+      }
+    })
   })
 })
 
@@ -120,5 +164,25 @@ describe('window options', () => {
     expect(prefs).toMatchObject({ preload: '/p/index.js', sandbox: true, contextIsolation: true, nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false, webSecurity: true, allowRunningInsecureContent: false, experimentalFeatures: false, webviewTag: false, disableBlinkFeatures: 'Auxclick', devTools: true })
     expect(dashboardWindowOptions(DEFAULT_WINDOW_STATE, '/p/index.js', true).webPreferences!.devTools).toBe(false)
     expect(dashboardWindowOptions(DEFAULT_WINDOW_STATE, '/p/index.js', true).show).toBe(false)
+  })
+})
+
+describe('every window main creates', () => {
+  const mainDir = dirname(fileURLToPath(import.meta.url))
+  const sources = readdirSync(mainDir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => ({ file: f, text: readFileSync(join(mainDir, f), 'utf8') }))
+
+  it('is built from an options function that uses secureWebPreferences (no second, weaker window config)', () => {
+    const constructions = sources.flatMap(({ file, text }) => [...text.matchAll(/new BrowserWindow\(([^)]*)/g)].map((m) => `${file}: ${m[1]!.split('(')[0]}`))
+    expect(constructions.sort()).toEqual(['dashboard-window.ts: dashboardWindowOptions', 'tray-popover.ts: popoverWindowOptions'])
+    const prefs = sources.flatMap(({ file, text }) => [...text.matchAll(/webPreferences:\s*([^\n]*)/g)].map((m) => `${file}: ${m[1]!.trim()}`))
+    expect(prefs.sort()).toEqual(['dashboard-window.ts: secureWebPreferences(preload, packaged),', 'tray-popover.ts: secureWebPreferences(preload, packaged),'])
+  })
+
+  it('the popover has the same secure preferences as the dashboard', () => {
+    expect(popoverWindowOptions('/p/index.js', true).webPreferences).toEqual(secureWebPreferences('/p/index.js', true))
+    expect(popoverWindowOptions('/p/index.js', false).webPreferences).toEqual(dashboardWindowOptions(DEFAULT_WINDOW_STATE, '/p/index.js', false).webPreferences)
+    expect(popoverWindowOptions('/p/index.js', true)).toMatchObject({ width: 360, show: false, frame: false, skipTaskbar: true })
   })
 })

@@ -112,8 +112,16 @@ export class FakeBrowserWindow extends EventEmitter {
   getBounds(): { x: number; y: number; width: number; height: number } {
     return this.bounds
   }
+  setBounds(bounds: Partial<{ x: number; y: number; width: number; height: number }>): void {
+    this.bounds = { ...this.bounds, ...bounds }
+  }
   async loadURL(url: string): Promise<void> {
     this.loadedUrl = url
+  }
+  /** What focus moving elsewhere does. */
+  blur(): void {
+    this.focused = false
+    this.emit('blur')
   }
   /** What the user's click on the close button does: 'close', then (unless prevented) destroy. */
   userClose(): FakeEvent {
@@ -133,6 +141,8 @@ export class FakeTray extends EventEmitter {
   readonly images: unknown[] = []
   readonly tooltips: string[] = []
   readonly menus: { template: unknown[] }[] = []
+  readonly balloons: { title: string; content: string; iconType?: string }[] = []
+  bounds = { x: 1800, y: 1048, width: 24, height: 32 }
   destroyed = false
   constructor(readonly image: unknown) {
     super()
@@ -146,6 +156,12 @@ export class FakeTray extends EventEmitter {
   }
   setContextMenu(menu: { template: unknown[] }): void {
     this.menus.push(menu)
+  }
+  displayBalloon(options: { title: string; content: string; iconType?: string }): void {
+    this.balloons.push(options)
+  }
+  getBounds(): { x: number; y: number; width: number; height: number } {
+    return this.bounds
   }
   destroy(): void {
     this.destroyed = true
@@ -216,6 +232,9 @@ class FakeApp extends EventEmitter {
   setAppUserModelId(id: string): void {
     this.calls.push(`setAppUserModelId:${id}`)
   }
+  setAppLogsPath(path: string): void {
+    this.paths.set('logs', path)
+  }
   setLoginItemSettings(settings: unknown): void {
     this.loginItems.push(settings)
   }
@@ -259,7 +278,7 @@ class FakeIpcMain {
 }
 
 class FakeSession {
-  permissionRequestHandler: ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | null = null
+  permissionRequestHandler: ((contents: unknown, permission: string, callback: (granted: boolean) => void, details?: unknown) => void) | null = null
   permissionCheckHandler: ((...args: unknown[]) => boolean) | null = null
   readonly protocolHandlers = new Map<string, (request: Request) => Promise<Response>>()
   readonly protocol = {
@@ -282,7 +301,9 @@ export const fake = {
   openedPaths: [] as string[],
   dialogResult: { canceled: true, filePaths: [] as string[] },
   errorBoxes: [] as string[],
-  displays: [{ workArea: { x: 0, y: 0, width: 1920, height: 1040 } }],
+  displays: [{ bounds: { x: 0, y: 0, width: 1920, height: 1080 }, workArea: { x: 0, y: 0, width: 1920, height: 1040 } }],
+  /** Each Menu.setApplicationMenu call, with how many windows existed then. */
+  applicationMenus: [] as { menu: unknown; windowsBefore: number }[],
 }
 
 /** A fresh fake for each test (the module object stays the same, its state is replaced). */
@@ -295,6 +316,7 @@ export function resetFakeElectron(): void {
   fake.openedPaths = []
   fake.dialogResult = { canceled: true, filePaths: [] }
   fake.errorBoxes = []
+  fake.applicationMenus = []
   FakeBrowserWindow.instances = []
   FakeTray.instances = []
   FakeNotification.instances = []
@@ -316,9 +338,16 @@ export function fakeElectronModule(): Record<string, unknown> {
     BrowserWindow: FakeBrowserWindow,
     Tray: FakeTray,
     Notification: FakeNotification,
-    Menu: { buildFromTemplate: (template: unknown[]) => ({ template }) },
+    Menu: {
+      buildFromTemplate: (template: unknown[]) => ({ template }),
+      setApplicationMenu: (menu: unknown) => void fake.applicationMenus.push({ menu, windowsBefore: FakeBrowserWindow.instances.length }),
+    },
     nativeImage: { createFromPath: (path: string) => fakeImage(path), createEmpty: () => fakeImage(null) },
-    screen: { getAllDisplays: () => fake.displays },
+    screen: {
+      getAllDisplays: () => fake.displays,
+      getDisplayNearestPoint: (point: { x: number; y: number }) =>
+        fake.displays.find((d) => point.x >= d.bounds.x && point.x < d.bounds.x + d.bounds.width && point.y >= d.bounds.y && point.y < d.bounds.y + d.bounds.height) ?? fake.displays[0],
+    },
     protocol: { registerSchemesAsPrivileged: (schemes: unknown[]) => void fake.privilegedSchemes.push(...schemes) },
     shell: {
       openExternal: async (url: string) => void fake.openedExternal.push(url),
@@ -336,9 +365,12 @@ export function fakeElectronModule(): Record<string, unknown> {
 
 /** The electron-log/main stand-in: records lines instead of writing files. */
 export const fakeLogLines: string[] = []
+export const fakeLogger = {
+  transports: { file: { resolvePathFn: null as (() => string) | null, maxSize: 0, level: 'info' as string | false }, console: { level: 'debug' as string | false } },
+}
 export function fakeElectronLogModule(): Record<string, unknown> {
   const logger = {
-    transports: { file: { resolvePathFn: null as unknown, maxSize: 0, level: 'info' }, console: { level: 'debug' } },
+    transports: fakeLogger.transports,
     errorHandler: { startCatching: () => undefined },
     info: (m: string) => void fakeLogLines.push(`info ${m}`),
     warn: (m: string) => void fakeLogLines.push(`warn ${m}`),
