@@ -61,16 +61,23 @@ describe('supervisor faults (fake server)', () => {
     const h = harness({ logCapacity: 500 })
     // stdout (the garbage) and stderr (the listening line) drain in any order, so the bounded
     // buffer may already have dropped the listening line: watch the line stream instead.
+    // The line may also arrive after /health already answered 200 (another pipe): wait for it.
     let sawListening = false
-    h.supervisor.on('log', (line) => {
-      if (/listening on/.test(line)) sawListening = true
+    const listening = new Promise<void>((resolve) => {
+      h.supervisor.on('log', (line) => {
+        if (/listening on/.test(line)) {
+          sawListening = true
+          resolve()
+        }
+      })
     })
     const status = await h.supervisor.start(fake('--fake-mode', 'garbage', '--fake-garbage-bytes', String(10 * 1024 * 1024)))
     expect(status.state).toBe('ready')
+    await Promise.race([listening, new Promise((r) => setTimeout(r, 60_000))])
+    expect(sawListening).toBe(true)
     const logs = h.supervisor.getLogs()
     expect(logs.length).toBeLessThanOrEqual(500)
     expect(Math.max(...logs.map((l) => l.length))).toBeLessThanOrEqual(8192)
-    expect(sawListening).toBe(true)
   })
 
   it('a crash right after ready is retried, and does not count against a later stable run', async () => {
