@@ -1,7 +1,11 @@
-import { availableParallelism } from 'node:os'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { serverUrl } from '../app/metrics/fetch-slots'
 import { GenerationTracker } from '../app/metrics/generation-tracker'
 import { median as medianOrNull } from '../app/metrics/median'
-import { startTinyServer, streamCompletion } from '../app/metrics/test-support/tiny-server'
+import { streamCompletion } from '../app/metrics/test-support/stream-completion'
+import { ServerSupervisor } from '../app/supervisor/supervisor'
 import { median, type BenchRow } from './bench-row'
 import { onCleanup } from './cleanup'
 
@@ -11,10 +15,22 @@ import { onCleanup } from './cleanup'
  * within 2 %. The server's timings of the same request are the baseline. The real supervisor feeds
  * the tracker its log lines, as in the app (the "task started" line wakes the poller).
  */
-export async function benchLiveFigures(runs = 7, nPredict = 300): Promise<BenchRow[]> {
+export async function benchLiveFigures(bin: string, model: string, runs = 7, nPredict = 300): Promise<BenchRow[]> {
   let tracker: GenerationTracker | null = null
-  const server = await startTinyServer(['-t', String(availableParallelism())], (line) => tracker?.feedLogLine(line))
-  const off = onCleanup(() => server.stop())
+  const home = mkdtempSync(join(tmpdir(), 'llama-tray-bench-live-'))
+  const supervisor = new ServerSupervisor({ home })
+  supervisor.on('log', (line) => tracker?.feedLogLine(line))
+  const stop = async (): Promise<void> => {
+    await supervisor.dispose()
+    rmSync(home, { recursive: true, force: true })
+  }
+  const off = onCleanup(stop)
+  const status = await supervisor.start({ profileId: 'bench', exe: bin, args: ['-m', model, '-c', '4096', '-np', '1', '--seed', '1'] })
+  if (status.state !== 'ready' || status.host === null || status.port === null) {
+    await stop()
+    throw new Error(`bench: llama-server did not start (${status.state})`)
+  }
+  const server = { baseUrl: serverUrl(status.host, status.port), supervisor }
   const appear: number[] = []
   const cumulative: number[] = []
   const medians: number[] = []
@@ -43,7 +59,7 @@ export async function benchLiveFigures(runs = 7, nPredict = 300): Promise<BenchR
     }
     await t.stop()
   } finally {
-    await server.stop()
+    await stop()
     off()
   }
   const worstDev = (xs: number[]): number => Math.max(...xs.map((x) => Math.abs(x - 1)))

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     ['telemetry', () => benchTelemetry()],
     ['telemetry-overhead', () => benchTelemetryOverhead(bin, target)],
     ['metrics', () => benchMetrics(bin, target)],
-    ['live', () => benchLiveFigures()],
+    ['live', () => benchLiveFigures(bin, target)],
     ['threads', () => benchThreads(bin, target)],
     ['fit', () => benchFit(bin, shared)],
     ['dashboard', () => benchDashboard()],
