@@ -19,6 +19,9 @@ const ATTEMPTS = 5
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
+/** Ready with an address (the supervisor drops the address of a process that just died a moment before it says so). */
+const isReady = (s: ServerStatus): boolean => s.state === 'ready' && s.port !== null
+
 /**
  * Handles the endpoint's requests: the model list, then for everything else
  * the profile it is for (its `model`), a switch when that is another profile,
@@ -105,23 +108,24 @@ export class EndpointRouter {
 
   /** Where to send a request for `target` now: at once when its server is ready, else after a switch or a start, held meanwhile. */
   private async serverFor(target: string | null, path: string, signal: AbortSignal): Promise<Upstream> {
-    let s = this.backend.status()
-    const settled = this.policy.target === null || this.policy.target === target
+    const settled = (): boolean => this.policy.target === null || this.policy.target === target
     if (target === null || HEALTH.has(path)) {
       // A health check answers now; other requests that name no profile go to whatever is on its way.
-      if (s.state === 'ready' && settled) return this.upstream(s)
+      const s = this.backend.status()
+      if (isReady(s) && settled()) return this.upstream(s)
       if (HEALTH.has(path) || target === null) throw new EndpointError(503, 'unavailable_error', target === null ? 'no server is running: start a profile in Llama Tray or send a request whose "model" names one' : 'Loading model', 'unavailable')
     }
-    if (!(s.state === 'ready' && s.profileId === target && settled)) {
+    for (;;) {
+      const s = this.backend.status()
+      if (isReady(s) && s.profileId === target && settled()) return this.upstream(s)
+      // A crash (backoff), a start or a ready server that lost its process a moment ago: the supervisor is on it.
       const onItsWay = s.profileId === target && (s.state === 'starting' || s.state === 'loading' || s.state === 'backoff' || s.state === 'ready')
       if (this.policy.target !== target && !(onItsWay && this.policy.target === null)) {
         if (!this.backend.settings().switchOnRequest) throw this.switchRefused(s, target)
         this.policy.request(target)
       }
       await this.queue.hold(target, signal)
-      s = this.backend.status()
     }
-    return this.upstream(s)
   }
 
   private switchRefused(s: ServerStatus, target: string): EndpointError {
@@ -132,13 +136,13 @@ export class EndpointRouter {
   }
 
   private async upstream(s: ServerStatus): Promise<Upstream> {
-    if (s.host === null || s.port === null) throw new EndpointError(503, 'unavailable_error', 'the server has no address yet', 'unavailable')
-    return { host: s.host === '0.0.0.0' ? '127.0.0.1' : s.host, port: s.port, apiKey: await this.backend.upstreamApiKey() }
+    const host = s.host === null || s.host === '0.0.0.0' ? '127.0.0.1' : s.host
+    return { host, port: s.port as number, apiKey: await this.backend.upstreamApiKey() }
   }
 
   private onState(s: ServerStatus): void {
     if (s.profileId === null) return
-    if (s.state === 'ready' && (this.policy.target === null || this.policy.target === s.profileId)) this.queue.release(s.profileId)
+    if (isReady(s) && (this.policy.target === null || this.policy.target === s.profileId)) this.queue.release(s.profileId)
     if ((s.state === 'crashloop' || s.state === 'errored') && this.policy.target === null) {
       this.queue.reject(s.profileId, new EndpointError(503, 'unavailable_error', `profile "${s.profileId}" stopped for good: ${s.lastExit?.reason ?? s.state}`, 'profile_failed'))
     }
