@@ -256,14 +256,15 @@ export class ServerSupervisor {
       }
     }
 
-    const checked = await preflight({ exe: spec.exe, args: spec.args, env: spec.env })
+    // Behind the endpoint the profile's --host and --port do not apply: it listens on a private loopback port.
+    const plan = this.listenPlan()
+    const args = plan.kind === 'private' ? withoutListenFlags(spec.args) : spec.args
+    const checked = await preflight({ exe: spec.exe, args, env: spec.env })
     if (!checked.ok) return this.fail(checked.failure, null, [])
     this.exe = checked.exe
 
-    const plan = this.listenPlan()
     let endpoint
     try {
-      const args = plan.kind === 'private' ? withoutListenFlags(spec.args) : spec.args
       endpoint = await resolveEndpoint(args, async () => (plan.kind === 'port' ? plan.port : findFreePort()))
     } catch (err) {
       return this.fail({ kind: 'flag-value', reason: (err as Error).message, hint: 'fix the --port value' }, null, [])
