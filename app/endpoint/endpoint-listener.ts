@@ -44,6 +44,8 @@ export class Endpoint {
     // Long prompts on a CPU can take minutes before the first byte: no request timeout of our own.
     this.server.requestTimeout = 0
     this.server.headersTimeout = 60_000
+    // Longer than clients keep an idle connection (undici: 4 s), so that they, not we, close it: no reuse of a socket we just closed.
+    this.server.keepAliveTimeout = 65_000
   }
 
   on<E extends keyof EndpointEvents>(event: E, listener: EndpointEvents[E]): () => void {
