@@ -13,9 +13,17 @@ export function ServerAddress(): React.JSX.Element | null {
   const status = useStatusStore((s) => s.status)
   // The endpoint, when it runs, is the one address (the server behind it has a private port).
   const endpoint = useSnapshotStore((s) => (s.snapshot?.endpoint?.listening ? s.snapshot.endpoint : null))
+  const problem = useSnapshotStore((s) => s.snapshot?.endpoint?.problem ?? null)
   const [copied, setCopied] = useState(false)
   const server = status && status.port !== null && (status.state === 'ready' || status.state === 'loading') ? { host: status.host, port: status.port } : null
   const where = endpoint ?? server
+  if (!where && problem) {
+    return (
+      <div className="server-address note" data-testid="endpoint-problem">
+        The endpoint is not listening: {problem}
+      </div>
+    )
+  }
   if (!where) return null
   const url = endpoint ? endpoint.url : clientBaseUrl(where.host, where.port)
   const copy = async (): Promise<void> => {
