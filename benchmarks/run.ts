@@ -5,6 +5,7 @@ import type { BenchRow } from './bench-row'
 import { runCleanups } from './cleanup'
 import { formatTable } from './format-table'
 import { benchDashboard } from './dashboard.bench'
+import { benchEndpoint } from './endpoint.bench'
 import { benchFit } from './fit.bench'
 import { benchLiveFigures } from './live.bench'
 import { benchMetrics } from './metrics.bench'
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     ['threads', () => benchThreads(bin, target)],
     ['fit', () => benchFit(bin, shared)],
     ['dashboard', () => benchDashboard()],
+    ['endpoint', () => benchEndpoint(bin, target)],
   ]
   for (const [name, run] of benches) {
     if (only && only !== name) continue

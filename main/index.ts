@@ -7,6 +7,10 @@ startShell({
   env: process.env,
   platform: process.platform,
   mainDir: __dirname,
-  createCore: ({ home, bootSettings, chooseFile, openPath, log }) =>
-    createStandardCore({ home, intervalMs: bootSettings.pollIntervalMs, chooseFile, openPath, warn: (m) => log.warn(m) }),
+  createCore: async ({ home, bootSettings, chooseFile, openPath, log }) => {
+    const core = await createStandardCore({ home, intervalMs: bootSettings.pollIntervalMs, chooseFile, openPath, warn: (m) => log.warn(m) })
+    const endpoint = await core.applyEndpointSetting() // the one address clients use (settings "endpoint" and "port")
+    if (endpoint && !endpoint.ok) log.warn(endpoint.error)
+    return core
+  },
 })

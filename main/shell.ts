@@ -284,6 +284,7 @@ export function startShell(options: ShellOptions): ShellHandle {
       view.tokensPerSecond = snapshot.generation?.tokensPerSecond ?? null
       view.freeVramMiB = snapshot.gpu?.devices[0]?.memoryFreeMiB ?? null
       view.warnings = snapshot.warnings
+      view.endpointPort = snapshot.endpoint?.listening ? snapshot.endpoint.port : null
       announce(attention.onWarnings(snapshot.warnings, window.isFocused() || popover.isVisible()))
       refreshTray()
     })

@@ -21,7 +21,8 @@ export function selectedProfileId(view: TrayView): string | null {
 /** The profile and what its server is doing: "Qwen3 30B: Ready on port 8081", "Qwen3 30B: Stopped". */
 function header(view: TrayView): string {
   const name = profileName(view, selectedProfileId(view))
-  const state = view.status.state === 'ready' && view.status.port !== null ? `Ready on port ${view.status.port}` : stateLabel(view.status.state)
+  const port = view.endpointPort ?? view.status.port
+  const state = view.status.state === 'ready' && port !== null ? `Ready on port ${port}` : stateLabel(view.status.state)
   return name ? `${menuText(name, 48)}: ${state}` : `Server: ${state}`
 }
 

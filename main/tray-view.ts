@@ -12,6 +12,8 @@ export interface TrayView {
   /** Free memory of the first GPU; null when unknown. */
   readonly freeVramMiB: number | null
   readonly warnings: readonly Warning[]
+  /** The port of the one endpoint clients use, while it runs (the server behind it then has a private port). */
+  readonly endpointPort?: number | null
 }
 
 export const TRAY_ICON_STATES = ['stopped', 'loading', 'ready', 'warning', 'error'] as const

@@ -152,6 +152,8 @@ describe('tray menu edge cases', () => {
     expect(selectedProfileId(v)).toBe('gpt-oss')
     expect(buildTrayTemplate(v, recorder().actions).filter((i) => i.checked).map((i) => i.id)).toEqual(['profile:gpt-oss'])
     expect(item(buildTrayTemplate(v, recorder().actions), 'status').label).toBe('GPT-OSS 20B: Ready on port 8081')
+    // Behind the endpoint, the one port clients use, not the server's private one.
+    expect(item(buildTrayTemplate({ ...v, endpointPort: 8080 }, recorder().actions), 'status').label).toBe('GPT-OSS 20B: Ready on port 8080')
   })
 
   it('shows a warning icon while ready with a warning that needs attention', () => {

@@ -16,6 +16,16 @@ export interface AppSettings {
   readonly startProfileOnLaunch: string | null
   /** Off by default: the dashboard must not take VRAM from the model. */
   readonly hardwareAcceleration: boolean
+  /** The one port clients use (llama-server's own default): the endpoint's, else that of every profile that sets no --port. */
+  readonly port: number
+  /** One OpenAI-compatible endpoint on `port` in front of the supervised server, which then listens on a private loopback port. */
+  readonly endpoint: boolean
+  /** A request whose `model` names another profile switches to it; off: it is refused with the name of the active profile. */
+  readonly switchOnRequest: boolean
+  /** Requests held while the server starts, restarts or switches; more are refused at once. */
+  readonly heldRequestsMax: number
+  /** How long a held request waits for the server before it gets an error. */
+  readonly heldRequestWaitS: number
 }
 
 export const DEFAULT_SETTINGS: AppSettings = {
@@ -28,4 +38,9 @@ export const DEFAULT_SETTINGS: AppSettings = {
   modelDirs: [],
   startProfileOnLaunch: null,
   hardwareAcceleration: false,
+  port: 8080,
+  endpoint: true,
+  switchOnRequest: true,
+  heldRequestsMax: 64,
+  heldRequestWaitS: 300,
 }

@@ -1,3 +1,4 @@
+import type { EndpointStatus } from './endpoint'
 import type { GenerationSnapshot } from './generation'
 import type { ServerStatus } from './server-state'
 import type { CpuSnapshot, GpuSnapshot } from './telemetry'
@@ -12,4 +13,6 @@ export interface Snapshot {
   readonly gpu: GpuSnapshot | null
   readonly cpu: CpuSnapshot | null
   readonly warnings: readonly Warning[]
+  /** The one endpoint clients use, when it runs (then `server.port` is a private port): views show its address. */
+  readonly endpoint?: EndpointStatus | null
 }

@@ -21,7 +21,10 @@ import { buildSnapshot } from '../snapshot/build-snapshot'
 import { ServerSupervisor, type SupervisorOptions } from '../supervisor/supervisor'
 import { hasProcess } from '../supervisor/transitions'
 import type { TelemetryReading, TelemetryService } from '../telemetry/telemetry-service'
+import type { EndpointStatus } from '../contract/endpoint'
+import { Endpoint, type EndpointOptions, type ListenResult } from '../endpoint/endpoint-listener'
 import { benchCommands } from './bench-commands'
+import { endpointBackend } from './endpoint-backend'
 import { LogBatcher } from './log-batcher'
 import { profileCommands } from './profile-commands'
 import { storeSummary } from './profile-summary'
@@ -65,6 +68,11 @@ export class LlamaTrayCore {
   private ticker: NodeJS.Timeout | null = null
   private latest: Snapshot | null = null
   private disposed = false
+  /** The one endpoint clients use, when it runs; the server behind it then listens on a private port. */
+  private endpoint: Endpoint | null = null
+  private endpointProblem: EndpointStatus | null = null
+  /** The endpoint follows the settings (the app), rather than a command's options (serve). */
+  private endpointFromSettings = false
 
   /** Opens the settings, then builds the core. */
   static async create(options: CoreOptions): Promise<LlamaTrayCore> {
@@ -77,7 +85,9 @@ export class LlamaTrayCore {
     private readonly rolling: ProfileRollingStore,
   ) {
     this.rollingSaver = new RollingSaver(options.home, rolling)
-    this.supervisor = new ServerSupervisor({ home: options.home, ...options.supervisor })
+    // Behind the endpoint the server takes a private loopback port; without it, the stable port of the settings.
+    const listen = () => (this.endpoint ? { kind: 'private' as const } : { kind: 'port' as const, port: this.settingsStore.settings.port })
+    this.supervisor = new ServerSupervisor({ home: options.home, listen, ...options.supervisor })
     this.supervisor.on('log', (line) => {
       this.tracker?.feedLogLine(line)
       this.logs.push(line)
@@ -131,6 +141,8 @@ export class LlamaTrayCore {
       'settings:set': async (changes) => {
         const result = await this.settingsStore.update(changes)
         if (result.ok) {
+          const changed = changes as Partial<AppSettings>
+          if (this.endpointFromSettings && (changed.endpoint !== undefined || changed.port !== undefined)) await this.applyEndpointSetting()
           this.options.telemetry?.setExtraHeavyApps?.(result.value.heavyApps)
           this.events.emit('settings:changed', result.value)
           this.updateCadence(true)
@@ -160,8 +172,54 @@ export class LlamaTrayCore {
     return this.buildSnapshot(false)
   }
 
+  /**
+   * Opens the one OpenAI-compatible endpoint (the port setting and 127.0.0.1
+   * unless told otherwise). A taken port is refused with its holder's name and
+   * a free port, which the snapshot shows too.
+   */
+  async startEndpoint(options: Partial<EndpointOptions> = {}): Promise<ListenResult> {
+    await this.stopEndpoint()
+    const full: EndpointOptions = { host: options.host ?? '127.0.0.1', port: options.port ?? this.settingsStore.settings.port, apiKey: options.apiKey ?? null }
+    const endpoint = new Endpoint(full, endpointBackend(this.options.home, this.supervisor, () => this.settingsStore.settings, (id) => this.startProfile(id)))
+    const result = await endpoint.listen()
+    if (!result.ok) {
+      await endpoint.close()
+      this.endpointProblem = { ...endpoint.status(), problem: result.error }
+      return result
+    }
+    this.endpoint = endpoint
+    this.endpointProblem = null
+    return result
+  }
+
+  /** The app's endpoint: on when the setting "endpoint" is (the default), off otherwise. */
+  async applyEndpointSetting(): Promise<ListenResult | null> {
+    this.endpointFromSettings = true
+    if (this.settingsStore.settings.endpoint) return this.startEndpoint()
+    await this.stopEndpoint()
+    return null
+  }
+
+  async stopEndpoint(): Promise<void> {
+    const endpoint = this.endpoint
+    this.endpoint = null
+    this.endpointProblem = null
+    await endpoint?.close()
+  }
+
+  /** Where clients connect, while the endpoint runs or failed to. */
+  endpointStatus(): EndpointStatus | null {
+    return this.endpoint?.status() ?? this.endpointProblem
+  }
+
+  /** Figures of each request that passed through the endpoint. */
+  onEndpointRequest(listener: Parameters<Endpoint['on']>[1]): () => void {
+    return this.endpoint?.on('request', listener) ?? (() => {})
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true
+    await this.stopEndpoint()
     this.stopTicker()
     await this.stopTracker()
     await this.rollingSaver.flush()
@@ -303,6 +361,6 @@ export class LlamaTrayCore {
       cpu: reading.cpu,
     })
     const warnings = !sampleWarnings ? (this.latest?.warnings ?? []) : this.options.warnings ? this.options.warnings(base, this.settingsStore.settings) : []
-    return { ...base, warnings }
+    return { ...base, warnings, endpoint: this.endpointStatus() }
   }
 }

@@ -18,6 +18,11 @@ export const SettingsSchema = z
     modelDirs: z.array(z.string().min(1).max(4096)).max(50),
     startProfileOnLaunch: z.string().min(1).max(64).nullable(),
     hardwareAcceleration: z.boolean(),
+    port: z.number().int().min(1).max(65_535),
+    endpoint: z.boolean(),
+    switchOnRequest: z.boolean(),
+    heldRequestsMax: z.number().int().min(1).max(10_000),
+    heldRequestWaitS: z.number().int().min(1).max(3600),
   })
   .partial()
   .strict()

@@ -60,6 +60,25 @@ export interface ResolvedEndpoint {
 }
 
 /**
+ * Where a server listens when its command does not say: a free port (the
+ * default), the user's stable port, or, behind the endpoint, a private
+ * loopback port whatever the command says.
+ */
+export type ListenPlan = { readonly kind: 'free' } | { readonly kind: 'port'; readonly port: number } | { readonly kind: 'private' }
+
+/** The arguments without --host and --port (the endpoint decides where the server listens). */
+export function withoutListenFlags(args: readonly string[]): string[] {
+  const out: string[] = []
+  const names = [...HOST_FLAGS, ...PORT_FLAGS] as readonly string[]
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string
+    if (names.includes(a)) i++
+    else if (!names.some((n) => a.startsWith(`${n}=`))) out.push(a)
+  }
+  return out
+}
+
+/**
  * Adds --host 127.0.0.1 and --port when the command lacks them.
  * `pickPort` is called only when the command sets no port (or port 0).
  */

@@ -7,7 +7,8 @@ import { RingBuffer } from '../lib/ring-buffer'
 import { diagnoseExit, type Diagnosis } from './diagnose'
 import { findFreePort, isPortInUse } from './free-port'
 import { probeHealth } from './health'
-import { resolveEndpoint, scrubEnvironment } from './launch-args'
+import { resolveEndpoint, scrubEnvironment, withoutListenFlags, type ListenPlan } from './launch-args'
+import { portTakenMessage } from './port-holder/port-holder'
 import { RotatingLogFile } from './log-file'
 import { reapOrphans } from './orphans'
 import { PidFiles } from './pid-file'
@@ -29,6 +30,8 @@ export interface SupervisorOptions {
   readonly stop?: StopOptions
   /** Lines kept in memory for the log view and for diagnosis. */
   readonly logCapacity?: number
+  /** Where a server listens when its command does not say (asked at each launch); a free port by default. */
+  readonly listen?: () => ListenPlan
 }
 
 export interface SupervisorEvents {
@@ -97,7 +100,8 @@ export class ServerSupervisor {
   private readonly logs: RingBuffer<string>
   private readonly logFile: RotatingLogFile
   private readonly pidFiles: PidFiles
-  private readonly options: Required<Omit<SupervisorOptions, 'home'>>
+  private readonly options: Required<Omit<SupervisorOptions, 'home' | 'listen'>>
+  private readonly listenPlan: () => ListenPlan
 
   constructor(options: SupervisorOptions) {
     this.options = {
@@ -108,6 +112,7 @@ export class ServerSupervisor {
       stop: options.stop ?? DEFAULT_STOP,
       logCapacity: options.logCapacity ?? 2000,
     }
+    this.listenPlan = options.listen ?? (() => ({ kind: 'free' }))
     this.logs = new RingBuffer(this.options.logCapacity)
     this.logFile = new RotatingLogFile(join(options.home, 'logs', 'llama-server.log'))
     this.pidFiles = new PidFiles(join(options.home, 'run'))
@@ -251,22 +256,26 @@ export class ServerSupervisor {
       }
     }
 
-    const checked = await preflight({ exe: spec.exe, args: spec.args, env: spec.env })
+    // Behind the endpoint the profile's --host and --port do not apply: it listens on a private loopback port.
+    const plan = this.listenPlan()
+    const args = plan.kind === 'private' ? withoutListenFlags(spec.args) : spec.args
+    const checked = await preflight({ exe: spec.exe, args, env: spec.env })
     if (!checked.ok) return this.fail(checked.failure, null, [])
     this.exe = checked.exe
 
     let endpoint
     try {
-      endpoint = await resolveEndpoint(spec.args, () => findFreePort())
+      endpoint = await resolveEndpoint(args, async () => (plan.kind === 'port' ? plan.port : findFreePort()))
     } catch (err) {
       return this.fail({ kind: 'flag-value', reason: (err as Error).message, hint: 'fix the --port value' }, null, [])
     }
+    // The user's stable port is not ours to change after a lost race: it is checked like a --port.
+    const fromSetting = endpoint.portChosen && plan.kind === 'port'
+    if (fromSetting) endpoint = { ...endpoint, portChosen: false }
     if (!endpoint.portChosen && (await isPortInUse(endpoint.port, endpoint.host))) {
-      return this.fail(
-        { kind: 'port-in-use', reason: `port ${endpoint.port} on ${endpoint.host} is already in use by another program`, hint: 'stop the other server on that port, or remove --port so Llama Tray picks a free one' },
-        null,
-        [],
-      )
+      const taken = await portTakenMessage(endpoint.port, endpoint.host)
+      const change = fromSetting ? `set the port setting to ${taken.freePort} (free now)` : `change --port to ${taken.freePort} (free now), or remove it to use the port setting`
+      return this.fail({ kind: 'port-in-use', reason: taken.reason, hint: `stop that program, or ${change}` }, null, [])
     }
 
     const env = { ...scrubEnvironment(process.env), ...(spec.env ?? {}) }

@@ -3,6 +3,7 @@ import { enginesCommand } from './engines'
 import { gpuCommand } from './gpu'
 import { profilesCommand } from './profiles'
 import { runCommand } from './run'
+import { serveCommand } from './serve'
 import { fitCommand } from './fit'
 import { benchCommand } from './bench'
 import { compareCommand } from './compare'
@@ -10,4 +11,4 @@ import { tuneCommand } from './tune'
 import { lintCommand } from './lint'
 
 /** Every CLI command, in the order the usage text lists them. Add new commands here. */
-export const COMMANDS: readonly CliCommand[] = [runCommand, profilesCommand, enginesCommand, gpuCommand, fitCommand, lintCommand, benchCommand, compareCommand, tuneCommand]
+export const COMMANDS: readonly CliCommand[] = [runCommand, serveCommand, profilesCommand, enginesCommand, gpuCommand, fitCommand, lintCommand, benchCommand, compareCommand, tuneCommand]

@@ -1,0 +1,131 @@
+import { readFile } from 'node:fs/promises'
+import type { EndpointRequestFigures } from '../../contract/endpoint'
+import { createStandardCore } from '../../core/create-core'
+import { isWsl, wslNote } from '../../lib/client-address'
+import { ProfileStore } from '../../profiles/store'
+import { UsageError } from '../cli-error'
+import type { CliCommand, CliContext } from '../command'
+import { parseOptions, positiveNumber } from '../parse-options'
+
+export interface ServeOptions {
+  readonly host: string
+  /** null: the port setting. */
+  readonly port: number | null
+  readonly apiKeyFile: string | null
+  /** A profile to start at once (else the first request's `model` starts one). */
+  readonly profile: string | null
+  readonly json: boolean
+  readonly readyTimeoutS: number
+}
+
+export function parseServeArgs(args: readonly string[]): ServeOptions {
+  const { values, positionals } = parseOptions(
+    args,
+    { port: { type: 'string' }, host: { type: 'string' }, 'api-key-file': { type: 'string' }, json: { type: 'boolean' }, 'ready-timeout': { type: 'string' } },
+    true,
+  )
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}": serve takes at most one profile to start at once`)
+  const port = values.port === undefined ? null : Number(values.port)
+  if (port !== null && (!Number.isInteger(port) || port < 1 || port > 65_535)) throw new UsageError(`--port needs a port number (1-65535), got "${values.port}"`)
+  return {
+    host: values.host ?? '127.0.0.1',
+    port,
+    apiKeyFile: values['api-key-file'] ?? null,
+    profile: positionals[0] ?? null,
+    json: values.json ?? false,
+    readyTimeoutS: positiveNumber('ready-timeout', values['ready-timeout'], 120),
+  }
+}
+
+async function readKey(file: string | null): Promise<string | null> {
+  if (file === null) return null
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (err) {
+    throw new UsageError(`cannot read --api-key-file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
+  }
+  const key = text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim()
+  if (!key) throw new UsageError(`--api-key-file ${file} is empty: put the key on its first line`)
+  return key
+}
+
+function figuresLine(f: EndpointRequestFigures): string {
+  const parts = [`${f.method} ${f.path}`, f.profileId ?? '-', String(f.status)]
+  if (f.predictedTokens !== null) parts.push(`${f.predictedTokens} tokens`)
+  if (f.predictedTokensPerSecond !== null) parts.push(`${f.predictedTokensPerSecond.toFixed(1)} tok/s`)
+  if (f.timeToFirstTokenMs !== null) parts.push(`first token ${Math.round(f.timeToFirstTokenMs)} ms`)
+  if (f.heldMs >= 1) parts.push(`held ${Math.round(f.heldMs)} ms`)
+  parts.push(`${Math.round(f.durationMs)} ms`)
+  return parts.join('  ')
+}
+
+/** One OpenAI-compatible endpoint in front of the supervised server until Ctrl+C. */
+export async function serveUntilStopped(options: ServeOptions, io: CliContext): Promise<number> {
+  const apiKey = await readKey(options.apiKeyFile)
+  const core = await createStandardCore({ home: io.home, supervisor: { readyTimeoutMs: options.readyTimeoutS * 1000 }, warn: (m) => io.stderr.write(`llama-tray: ${m}\n`) })
+  const write = (text: string): void => {
+    try {
+      io.stdout.write(text)
+    } catch {
+      // a closed pipe must not stop the endpoint
+    }
+  }
+  const listened = await core.startEndpoint({ host: options.host, port: options.port ?? core.settings.port, apiKey })
+  if (!listened.ok) {
+    await core.dispose()
+    throw new UsageError(listened.error)
+  }
+  const endpoint = listened.status
+  const store = await ProfileStore.open(io.home)
+  if (options.json) write(`${JSON.stringify({ event: 'listening', endpoint })}\n`)
+  else {
+    const names = store.file.profiles.map((p) => p.id)
+    io.stderr.write(`llama-tray: OpenAI-compatible endpoint at ${endpoint.url} (profiles: ${names.length ? names.join(', ') : 'none yet: llama-tray profiles import'}); a request's "model" picks the profile\n`)
+    if (isWsl()) io.stderr.write(`llama-tray: ${wslNote(endpoint.port)}\n`)
+  }
+  core.onEndpointRequest((f) => write(options.json ? `${JSON.stringify({ event: 'request', figures: f })}\n` : `${figuresLine(f)}\n`))
+  core.supervisor.on('state', (status) => {
+    if (options.json) write(`${JSON.stringify({ event: 'state', status })}\n`)
+    else if (status.state === 'ready' || status.state === 'errored' || status.state === 'crashloop') {
+      const why = status.lastExit?.reason && status.state !== 'ready' ? `: ${status.lastExit.reason}` : ''
+      io.stderr.write(`llama-tray: ${status.profileId ?? 'server'} ${status.state}${why}\n`)
+    }
+  })
+
+  let finish!: (code: number) => void
+  const done = new Promise<number>((resolve) => (finish = resolve))
+  let stopping = false
+  const onSignal = (): void => {
+    if (stopping) {
+      io.stderr.write('llama-tray: still stopping llama-server (it is being killed if it does not exit)\n')
+      return
+    }
+    stopping = true
+    void core.dispose().then(() => finish(0))
+  }
+  for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) io.signals.on(s, onSignal)
+  if (options.profile !== null) {
+    void core.handlers['server:start'](options.profile).then((r) => {
+      if (!r.ok) io.stderr.write(`llama-tray: ${options.profile} did not start: ${r.error}\n`)
+    })
+  }
+  try {
+    return await done
+  } finally {
+    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) io.signals.off(s, onSignal)
+  }
+}
+
+export const serveCommand: CliCommand = {
+  name: 'serve',
+  summary: 'one OpenAI-compatible endpoint that stays put: a request\'s "model" switches profiles',
+  usage: `  llama-tray serve [<profile>] [--port P] [--host H] [--api-key-file FILE] [--json] [--ready-timeout S]
+    <profile>             start this profile at once (else the first request's "model" starts one)
+    --port P              the endpoint's port (default: the port setting, 8080); llama-server gets a private loopback port
+    --host H              default 127.0.0.1; another host needs --api-key-file (the key is checked at the endpoint)
+    --api-key-file FILE   the key clients must send (Authorization: Bearer …), on the file's first line
+    --json                one JSON line per event: listening, state, request (with its figures)
+    --ready-timeout S     give up on a start after S seconds (default 120)`,
+  run: (args, context) => serveUntilStopped(parseServeArgs(args), context),
+}

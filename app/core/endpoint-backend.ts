@@ -1,0 +1,32 @@
+import type { Result } from '../contract/commands'
+import type { AppSettings } from '../contract/settings'
+import type { ServerStatus } from '../contract/server-state'
+import type { EndpointBackend } from '../endpoint/backend'
+import { resolveApiKey } from '../metrics'
+import { ProfileStore } from '../profiles/store'
+import type { ServerSupervisor } from '../supervisor/supervisor'
+
+/** The endpoint's view of the core: the supervisor, the profile store, the settings, and the core's own switch. */
+export function endpointBackend(home: string, supervisor: ServerSupervisor, settings: () => AppSettings, switchTo: (profileId: string) => Promise<Result<ServerStatus>>): EndpointBackend {
+  let keyFor: { spec: unknown; key: Promise<string | null> } | null = null
+  return {
+    status: () => supervisor.getStatus(),
+    onState: (listener) => supervisor.on('state', listener),
+    profiles: async () => {
+      const store = await ProfileStore.open(home)
+      return { profiles: store.file.profiles.map((p) => ({ id: p.id, name: p.name })), activeProfileId: store.file.activeProfileId }
+    },
+    switchTo: async (profileId) => {
+      const result = await switchTo(profileId)
+      return result.ok ? { ok: true } : { ok: false, error: result.error }
+    },
+    upstreamApiKey: () => {
+      const spec = supervisor.getLaunchSpec()
+      if (!spec) return Promise.resolve(null)
+      // Read once per launch: --api-key-file is a file read.
+      if (keyFor?.spec !== spec) keyFor = { spec, key: resolveApiKey(spec.args, spec.env ?? {}).catch(() => null) }
+      return keyFor.key
+    },
+    settings: () => settings(),
+  }
+}

@@ -1,0 +1,79 @@
+import { request, type Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
+import { pipeline } from 'node:stream/promises'
+import { EndpointError, errorEvent } from './openai-error'
+import { FiguresTap } from './request-figures'
+
+/** Where the supervised llama-server listens now (a private loopback port), and its key. */
+export interface Upstream {
+  readonly host: string
+  readonly port: number
+  readonly apiKey: string | null
+}
+
+// Hop-by-hop headers (RFC 9110 §7.6.1) and those the endpoint sets itself.
+const DROPPED = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'authorization', 'x-api-key', 'content-length'])
+
+function passedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !DROPPED.has(k)) out[k] = v
+  return out
+}
+
+export type ForwardResult =
+  /** The answer passed through (completely, or until the client left or the server broke mid-answer). */
+  | { readonly kind: 'answered'; readonly status: number; readonly tap: FiguresTap; readonly stream: boolean; readonly broke: boolean }
+  /** No answer began: the server was not reachable (it may be restarting or switching); the request can be sent again. */
+  | { readonly kind: 'unreachable'; readonly error: Error }
+
+/** Yields the server's answer; if it breaks mid-stream, ends an SSE answer with an error event instead. */
+async function* untilBroken(answer: IncomingMessage, sse: boolean, onBreak: () => void): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of answer) yield chunk as Buffer
+  } catch (err) {
+    onBreak()
+    if (!sse) throw err
+    yield Buffer.from(errorEvent(new EndpointError(502, 'server_error', `llama-server stopped in the middle of this answer (${(err as Error).message}); the next request waits for its restart`, 'upstream_broken')))
+  }
+}
+
+/**
+ * Sends one request (its body already read) to the server and passes the
+ * answer back as it comes: no buffering, backpressure through pipeline, the
+ * server's request aborted when the client goes away.
+ */
+export function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, upstream: Upstream, agent: Agent): Promise<ForwardResult> {
+  return new Promise((resolve) => {
+    const headers = passedHeaders(req.headers)
+    headers.host = `${upstream.host}:${upstream.port}`
+    if (upstream.apiKey !== null) headers.authorization = `Bearer ${upstream.apiKey}`
+    if (body.length > 0 || req.method === 'POST' || req.method === 'PUT') headers['content-length'] = String(body.length)
+    const up = request({ host: upstream.host, port: upstream.port, method: req.method, path: req.url, headers, agent })
+    const clientGone = (): void => {
+      if (!res.writableFinished) up.destroy()
+    }
+    res.once('close', clientGone)
+    up.on('error', (error) => {
+      if (!res.headersSent) {
+        res.off('close', clientGone)
+        resolve({ kind: 'unreachable', error })
+      }
+    })
+    up.once('response', (answer) => {
+      const status = answer.statusCode ?? 502
+      const sse = /text\/event-stream/i.test(answer.headers['content-type'] ?? '')
+      const tap = new FiguresTap(sse)
+      let broke = false
+      res.writeHead(status, passedHeaders(answer.headers))
+      res.flushHeaders()
+      pipeline(
+        untilBroken(answer, sse, () => (broke = true)),
+        tap,
+        res,
+      ).then(
+        () => resolve({ kind: 'answered', status, tap, stream: sse, broke }),
+        () => resolve({ kind: 'answered', status, tap, stream: sse, broke: broke || !res.writableFinished }),
+      )
+    })
+    up.end(body)
+  })
+}

@@ -1,0 +1,170 @@
+import { Agent, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { EndpointRequestFigures } from '../contract/endpoint'
+import type { ServerStatus } from '../contract/server-state'
+import { hasProcess } from '../supervisor/transitions'
+import { checkAccess } from './access'
+import type { EndpointBackend } from './backend'
+import { forward, type Upstream } from './forward'
+import { HoldQueue } from './hold-queue'
+import { modelList, profileForModel } from './model-routing'
+import { EndpointError, sendError, sendJson } from './openai-error'
+import { modelOf, readBody } from './read-body'
+import type { FiguresTap } from './request-figures'
+import { SwitchPolicy } from './switch-policy'
+
+const MODEL_LISTS = new Set(['/v1/models', '/models'])
+const HEALTH = new Set(['/health', '/v1/health'])
+/** Attempts at a server that did not answer (a crash or a switch may be under way): each waits for it again. */
+const ATTEMPTS = 5
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+/** Ready with an address (the supervisor drops the address of a process that just died a moment before it says so). */
+const isReady = (s: ServerStatus): boolean => s.state === 'ready' && s.port !== null
+
+/**
+ * Handles the endpoint's requests: the model list, then for everything else
+ * the profile it is for (its `model`), a switch when that is another profile,
+ * holding while the server is not ready, and the pass-through.
+ */
+export class EndpointRouter {
+  private readonly queue: HoldQueue
+  private readonly policy: SwitchPolicy
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 256 })
+  private readonly offState: () => void
+
+  constructor(
+    private readonly backend: EndpointBackend,
+    private readonly apiKey: string | null,
+    private readonly onFigures: (figures: EndpointRequestFigures) => void,
+  ) {
+    this.queue = new HoldQueue(() => {
+      const s = backend.settings()
+      return { max: s.heldRequestsMax, waitMs: s.heldRequestWaitS * 1000 }
+    })
+    this.policy = new SwitchPolicy((id) => backend.switchTo(id), {
+      done: (target, outcome) => {
+        if (outcome.ok) this.queue.release(target)
+        else this.queue.reject(target, new EndpointError(503, 'unavailable_error', `profile "${target}" failed to start: ${outcome.error}`, 'profile_failed'))
+      },
+      superseded: (target, by) => this.queue.reject(target, new EndpointError(409, 'conflict_error', `a later request switched the server to profile "${by}" before "${target}" was ready (the last request wins); send this one again to switch back`, 'switch_superseded')),
+    })
+    this.offState = backend.onState((s) => this.onState(s))
+  }
+
+  get held(): number {
+    return this.queue.size
+  }
+
+  /** Answers every held request with an error and drops the server connections. */
+  close(): void {
+    this.offState()
+    this.queue.reject(null, new EndpointError(503, 'unavailable_error', 'Llama Tray is stopping the endpoint', 'shutting_down'))
+    this.agent.destroy()
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrived = performance.now()
+    const abort = new AbortController()
+    res.once('close', () => abort.abort())
+    const path = (req.url ?? '/').split('?')[0] as string
+    try {
+      checkAccess(req, path, this.apiKey)
+      if (req.method === 'GET' && MODEL_LISTS.has(path)) return sendJson(res, 200, modelList(await this.backend.profiles(), this.runningProfile()))
+      const body = await readBody(req)
+      const target = await this.targetOf(req, path, body)
+      let heldMs = 0
+      for (let attempt = 1; ; attempt++) {
+        const heldFrom = performance.now()
+        const upstream = await this.serverFor(target, path, abort.signal)
+        heldMs += performance.now() - heldFrom
+        const result = await forward(req, body, res, upstream, this.agent)
+        if (result.kind === 'answered') {
+          this.onFigures(this.figures(req, path, target, result.status, result.stream, result.tap, arrived, heldMs))
+          return
+        }
+        if (abort.signal.aborted) return
+        if (attempt >= ATTEMPTS) throw new EndpointError(502, 'server_error', `llama-server did not answer (${result.error.message}); see Llama Tray's log`, 'upstream_unreachable')
+        await sleep(100 * attempt) // a crash is noticed within a few hundred ms: then the next attempt is held
+      }
+    } catch (err) {
+      if (abort.signal.aborted) return
+      if (err instanceof EndpointError) return sendError(res, err)
+      sendError(res, new EndpointError(500, 'server_error', `the endpoint failed: ${(err as Error).message}`))
+    }
+  }
+
+  private runningProfile(): string | null {
+    const s = this.backend.status()
+    return s.state === 'stopped' || s.state === 'errored' || s.state === 'crashloop' ? null : s.profileId
+  }
+
+  /** The profile a request is for: the one its `model` names, else the running one. */
+  private async targetOf(req: IncomingMessage, path: string, body: Buffer): Promise<string | null> {
+    const model = req.method === 'POST' ? modelOf(req, body) : undefined
+    if (model === undefined && (req.method !== 'POST' || HEALTH.has(path))) return this.policy.target ?? this.runningProfile()
+    return profileForModel(model, await this.backend.profiles(), this.policy.target ?? this.runningProfile())
+  }
+
+  /** Where to send a request for `target` now: at once when its server is ready, else after a switch or a start, held meanwhile. */
+  private async serverFor(target: string | null, path: string, signal: AbortSignal): Promise<Upstream> {
+    const settled = (): boolean => this.policy.target === null || this.policy.target === target
+    if (target === null || HEALTH.has(path)) {
+      // A health check answers now; other requests that name no profile go to whatever is on its way.
+      const s = this.backend.status()
+      if (isReady(s) && settled()) return this.upstream(s)
+      if (HEALTH.has(path) || target === null) throw new EndpointError(503, 'unavailable_error', target === null ? 'no server is running: start a profile in Llama Tray or send a request whose "model" names one' : 'Loading model', 'unavailable')
+    }
+    for (;;) {
+      const s = this.backend.status()
+      if (isReady(s) && s.profileId === target && settled()) return this.upstream(s)
+      // A crash (backoff), a start or a ready server that lost its process a moment ago: the supervisor is on it.
+      const onItsWay = s.profileId === target && (s.state === 'starting' || s.state === 'loading' || s.state === 'backoff' || s.state === 'ready')
+      if (this.policy.target !== target && !(onItsWay && this.policy.target === null)) {
+        if (!this.backend.settings().switchOnRequest) throw this.switchRefused(s, target)
+        this.policy.request(target)
+      }
+      await this.queue.hold(target, signal)
+    }
+  }
+
+  private switchRefused(s: ServerStatus, target: string): EndpointError {
+    if (hasProcess(s.state) && s.profileId !== null && s.profileId !== target) {
+      return new EndpointError(409, 'conflict_error', `the server runs profile "${s.profileId}" and switching on request is off: send "model": "${s.profileId}", or switch to "${target}" in Llama Tray (or turn on the setting "switch on request")`, 'switch_off')
+    }
+    return new EndpointError(503, 'unavailable_error', `profile "${target}" is not running and switching on request is off: start it in Llama Tray (or turn on the setting "switch on request")`, 'switch_off')
+  }
+
+  private async upstream(s: ServerStatus): Promise<Upstream> {
+    const host = s.host === null || s.host === '0.0.0.0' ? '127.0.0.1' : s.host
+    return { host, port: s.port as number, apiKey: await this.backend.upstreamApiKey() }
+  }
+
+  private onState(s: ServerStatus): void {
+    if (s.profileId === null) return
+    if (isReady(s) && (this.policy.target === null || this.policy.target === s.profileId)) this.queue.release(s.profileId)
+    if ((s.state === 'crashloop' || s.state === 'errored') && this.policy.target === null) {
+      this.queue.reject(s.profileId, new EndpointError(503, 'unavailable_error', `profile "${s.profileId}" stopped for good: ${s.lastExit?.reason ?? s.state}`, 'profile_failed'))
+    }
+  }
+
+  private figures(req: IncomingMessage, path: string, profileId: string | null, status: number, stream: boolean, tap: FiguresTap, arrived: number, heldMs: number): EndpointRequestFigures {
+    const t = tap.timings()
+    const end = performance.now()
+    return {
+      time: Date.now(),
+      profileId,
+      method: req.method ?? 'GET',
+      path,
+      status,
+      stream,
+      timeToFirstByteMs: tap.firstByteAt === null ? null : tap.firstByteAt - arrived,
+      timeToFirstTokenMs: stream && tap.firstEventAt !== null ? tap.firstEventAt - arrived : null,
+      durationMs: end - arrived,
+      heldMs,
+      promptTokens: t?.promptTokens ?? null,
+      predictedTokens: t?.predictedTokens ?? null,
+      predictedTokensPerSecond: t?.predictedTokensPerSecond ?? null,
+    }
+  }
+}
