@@ -22,6 +22,8 @@ const ALL = ['app/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.{ts,ts
 
 export default defineConfig({
   test: {
+    // Servers a test starts take any free port, never the port setting's 8080 (a developer's own server may hold it).
+    env: { LLAMA_TRAY_PORT: '0' },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ['default'],

@@ -17,6 +17,8 @@ import { loadRollingStore, RollingSaver } from '../metrics/rolling-file'
 import { ProfileStore } from '../profiles/store'
 import { switchProfile } from '../profiles/switch-profile'
 import { SettingsStore } from '../settings/settings-store'
+import { portOverride } from '../settings/port-override'
+import type { ListenPlan } from '../supervisor/launch-args'
 import { buildSnapshot } from '../snapshot/build-snapshot'
 import { ServerSupervisor, type SupervisorOptions } from '../supervisor/supervisor'
 import { hasProcess } from '../supervisor/transitions'
@@ -85,8 +87,14 @@ export class LlamaTrayCore {
     private readonly rolling: ProfileRollingStore,
   ) {
     this.rollingSaver = new RollingSaver(options.home, rolling)
-    // Behind the endpoint the server takes a private loopback port; without it, the stable port of the settings.
-    const listen = () => (this.endpoint ? { kind: 'private' as const } : { kind: 'port' as const, port: this.settingsStore.settings.port })
+    // Behind the endpoint the server takes a private loopback port; without it, the stable port of the
+    // settings ($LLAMA_TRAY_PORT overrides it; 0 is any free port).
+    const override = portOverride()
+    const listen = (): ListenPlan => {
+      if (this.endpoint) return { kind: 'private' }
+      if (override === 0) return { kind: 'free' }
+      return { kind: 'port', port: override ?? this.settingsStore.settings.port }
+    }
     this.supervisor = new ServerSupervisor({ home: options.home, listen, ...options.supervisor })
     this.supervisor.on('log', (line) => {
       this.tracker?.feedLogLine(line)
@@ -179,7 +187,7 @@ export class LlamaTrayCore {
    */
   async startEndpoint(options: Partial<EndpointOptions> = {}): Promise<ListenResult> {
     await this.stopEndpoint()
-    const full: EndpointOptions = { host: options.host ?? '127.0.0.1', port: options.port ?? this.settingsStore.settings.port, apiKey: options.apiKey ?? null }
+    const full: EndpointOptions = { host: options.host ?? '127.0.0.1', port: options.port ?? (portOverride() || this.settingsStore.settings.port), apiKey: options.apiKey ?? null }
     const endpoint = new Endpoint(full, endpointBackend(this.options.home, this.supervisor, () => this.settingsStore.settings, (id) => this.startProfile(id)))
     const result = await endpoint.listen()
     if (!result.ok) {
