@@ -150,9 +150,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
       const suggestion = ctx.vramSuggestion(tight.freeMiB)
       const why =
         ctx.platform === 'win32'
-          ? 'On Windows the NVIDIA driver then spills into system RAM (sysmem fallback) instead of failing: seed 000 fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it.'
+          ? 'On Windows the NVIDIA driver then spills into system RAM (sysmem fallback) instead of failing: on an RTX 4060 Laptop (8 GB) generation fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it.'
           : 'A longer context or a second request may then run out of GPU memory.'
-      const fit = suggestion ? ` The fit suggests --n-cpu-moe ${suggestion.nCpuMoe} (about ${Math.round(suggestion.savedMiB)} MiB less on the GPU); fewer experts on the GPU was even faster in seed 000.` : ''
+      const fit = suggestion ? ` The fit suggests --n-cpu-moe ${suggestion.nCpuMoe} (about ${Math.round(suggestion.savedMiB)} MiB less on the GPU); on an RTX 4060 Laptop (8 GB), fewer experts on the GPU was even faster.` : ''
       return { active: true, message: `Free VRAM on GPU ${tight.device.index} is ${Math.round(tight.freeMiB)} MiB, under the ${ctx.settings.vramHeadroomMiB} MiB headroom. ${why}${fit}`, fix: suggestion?.fix ?? null }
     },
   },
@@ -168,7 +168,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (!generating || apps.length === 0) return { active: false }
       return {
         active: true,
-        message: `${apps.join(', ')} ${apps.length === 1 ? 'is' : 'are'} running while llama-server generates. With experts on the CPU the CPU is the bottleneck: closing Discord and heavy browser tabs took seed 000 from ~6 to ~18 tok/s.`,
+        message: `${apps.join(', ')} ${apps.length === 1 ? 'is' : 'are'} running while llama-server generates. With experts on the CPU the CPU is the bottleneck: on an RTX 4060 Laptop (8 GB), closing Discord and heavy browser tabs took generation from ~6 to ~18 tok/s.`,
         fix: null,
       }
     },
@@ -218,7 +218,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (ratio >= (raised ? ctx.thresholds.speedRecoverRatio : ctx.thresholds.speedDropRatio)) return { active: false }
       return {
         active: true,
-        message: `The last prompt (${last.promptTokens} tokens) was processed at ${fmt(last.promptTokensPerSecond)} tok/s, ${Math.round(ratio * 100)}% of this profile's usual ${fmt(base)} tok/s on long prompts. Prompt speed can break alone (seed 004: an engine update cost ~38% until fixed); if nothing else changed, likely cause: ${likelyCause(ctx)}.`,
+        message: `The last prompt (${last.promptTokens} tokens) was processed at ${fmt(last.promptTokensPerSecond)} tok/s, ${Math.round(ratio * 100)}% of this profile's usual ${fmt(base)} tok/s on long prompts. Prompt speed can break alone (on an RTX 3090, an ik_llama.cpp/buun update cost ~38% of prompt speed until fixed); if nothing else changed, likely cause: ${likelyCause(ctx)}.`,
         fix: null,
       }
     },
@@ -246,7 +246,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (temp === null) return { active: null }
       const limit = ctx.settings.gpuTemperatureWarnC - (raised ? ctx.thresholds.temperatureClearBandC : 0)
       if (temp < limit) return { active: false }
-      return { active: true, message: `The GPU is at ${temp} °C (warning at ${ctx.settings.gpuTemperatureWarnC} °C); it will throttle soon. Seed 000's laptop ran at 59 °C and never throttled.`, fix: null }
+      return { active: true, message: `The GPU is at ${temp} °C (warning at ${ctx.settings.gpuTemperatureWarnC} °C); it will throttle soon. An RTX 4060 Laptop running Qwen3.6-35B-A3B stayed at 59 °C and never throttled.`, fix: null }
     },
   },
   {
@@ -293,7 +293,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
       const suggestion = ctx.vramSuggestion(tight.freeMiB)
       return {
         active: true,
-        message: `Sysmem fallback is happening: VRAM is full (${Math.round(tight.freeMiB)} MiB free) and llama-server now holds ${Math.round(grown)} MiB more shared (system) GPU memory than after loading. Generation slows to a crawl (seed 000: ~7 tok/s). ${suggestion ? `Use --n-cpu-moe ${suggestion.nCpuMoe}, or ` : 'Move more experts to the CPU, or '}set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback" for llama-server.exe.`,
+        message: `Sysmem fallback is happening: VRAM is full (${Math.round(tight.freeMiB)} MiB free) and llama-server now holds ${Math.round(grown)} MiB more shared (system) GPU memory than after loading. Generation slows to a crawl (~7 tok/s on an RTX 4060 Laptop, 8 GB). ${suggestion ? `Use --n-cpu-moe ${suggestion.nCpuMoe}, or ` : 'Move more experts to the CPU, or '}set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback" for llama-server.exe.`,
         fix: suggestion?.fix ?? null,
       }
     },

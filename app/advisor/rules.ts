@@ -149,7 +149,7 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.draft-vocab-mismatch',
           'warn',
-          `The draft model's vocabulary differs from the target's (${vocab.reason}): llama-server logs "the target and draft vocabs are not compatible" and serves without speculation, so the draft only costs memory. Use a draft of the same family (seed 000: Qwen3.5-0.8B for Qwen3.6-35B-A3B, +26%).`,
+          `The draft model's vocabulary differs from the target's (${vocab.reason}): llama-server logs "the target and draft vocabs are not compatible" and serves without speculation, so the draft only costs memory. Use a draft of the same family (Qwen3.5-0.8B for Qwen3.6-35B-A3B gave +26% on an RTX 4060 Laptop, 8 GB).`,
           fix('Remove the draft model', [...F.draft, ...F.draftGpuLayers, ...F.specType]),
         ),
       ]
@@ -168,7 +168,7 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.mmap-with-cpu-experts',
           'warn',
-          `Experts run on the CPU (${where}) but the model is memory-mapped: each token page-faults on expert weights. Loading them into RAM took seed 000 from ~11 to ~43 tok/s; llama.cpp itself hints at it. Add ${lm ? '-lm none' : '--no-mmap'}.`,
+          `Experts run on the CPU (${where}) but the model is memory-mapped: each token page-faults on expert weights. Loading them into RAM took generation from ~11 to ~43 tok/s on an RTX 4060 Laptop (8 GB); llama.cpp itself hints at it. Add ${lm ? '-lm none' : '--no-mmap'}.`,
           f,
         ),
       ]
@@ -189,7 +189,7 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.mlock-no-mmap-windows',
           'error',
-          'Locking the weights in RAM (--mlock) together with --no-mmap failed in seed 000 with a CUDA out-of-memory error, and on Windows --mlock also needs the "Lock pages in memory" privilege. --no-mmap alone already keeps the weights in RAM.',
+          'Locking the weights in RAM (--mlock) together with --no-mmap failed with a CUDA out-of-memory error on an RTX 4060 Laptop (8 GB, Windows 11), and on Windows --mlock also needs the "Lock pages in memory" privilege. --no-mmap alone already keeps the weights in RAM.',
           f,
         ),
       ]
@@ -207,7 +207,7 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.iquant-cpu-experts',
           'warn',
-          `The experts are ${t.name.toUpperCase()} (an i-quant) and run on the CPU (${where}). I-quants decode through lookup tables, slow on a CPU; K-quants have optimised, repacked CPU kernels. Seed 000: IQ4_XS was ~35% slower than Q4_K_M (4.1 vs 6.3 tok/s) even though Q4_K_M is larger. Prefer a Q4_K_M/Q5_K_M file of this model.`,
+          `The experts are ${t.name.toUpperCase()} (an i-quant) and run on the CPU (${where}). I-quants decode through lookup tables, slow on a CPU; K-quants have optimised, repacked CPU kernels. On an RTX 4060 Laptop (8 GB) with Qwen3.6-35B-A3B, IQ4_XS was ~35% slower than Q4_K_M (4.1 vs 6.3 tok/s) even though Q4_K_M is larger. Prefer a Q4_K_M/Q5_K_M file of this model.`,
           null,
         ),
       ]
@@ -227,7 +227,7 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.hybrid-kv-quant',
           'info',
-          `This is a hybrid model: only ${attn} of ${m?.blockCount ?? '?'} layers have a KV cache, so at ${kv.cells} tokens it is ${fmtMiB(kv.f16)} at f16 (${configured}), ${Math.round(kv.share * 100)}% of the weights. Quantising it saves little (seed 000: ~295 MiB at 64K, "almost no gain") and costs quality.`,
+          `This is a hybrid model: only ${attn} of ${m?.blockCount ?? '?'} layers have a KV cache, so at ${kv.cells} tokens it is ${fmtMiB(kv.f16)} at f16 (${configured}), ${Math.round(kv.share * 100)}% of the weights. Quantising it saves little (Qwen3.6-35B-A3B: ~295 MiB at 64K, almost no speed gain on an RTX 4060 Laptop) and costs quality.`,
           fix('Use the default f16 KV cache', [...F.cacheTypeK, ...F.cacheTypeV]),
         ),
       ]
@@ -247,7 +247,7 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.hybrid-flash-attn',
           'info',
-          `Flash attention only speeds up the ${attn} attention layers of this hybrid model (KV ${fmtMiB(kv.f16)} at ${kv.cells} tokens); seed 000 found it no help and slightly slower.`,
+          `Flash attention only speeds up the ${attn} attention layers of this hybrid model (KV ${fmtMiB(kv.f16)} at ${kv.cells} tokens); on an RTX 4060 Laptop (8 GB) with Qwen3.6-35B-A3B it was no help and slightly slower.`,
           fix('Let llama-server decide (-fa auto)', [...F.flashAttn], ['-fa', 'auto']),
         ),
       ]
@@ -282,7 +282,7 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.draft-reasoning',
           'warn',
-          `${what} with a draft model was reported to fail with "invalid argument" (seed 000: the template is applied to the draft too); only --reasoning off worked.`,
+          `${what} with a draft model was reported to fail with "invalid argument" (Qwen3.6-35B-A3B with a Qwen3.5-0.8B draft: the template is applied to the draft too); only --reasoning off worked.`,
           fix(wantsOff ? 'Use --reasoning off' : `Remove ${what}`, remove, add),
         ),
       ]
@@ -299,7 +299,7 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.exposed-without-key',
           'error',
-          `--host ${host} lets anyone on the network use the server (seed 004 used 0.0.0.0) and there is no --api-key: Llama Tray refuses to start it. Listen on 127.0.0.1, or add --api-key-file.`,
+          `--host ${host} lets anyone on the network use the server (a shared RTX 3090 setup used 0.0.0.0) and there is no --api-key: Llama Tray refuses to start it. Listen on 127.0.0.1, or add --api-key-file.`,
           fix('Listen on 127.0.0.1 only', [...F.host], ['--host', '127.0.0.1']),
         ),
       ]
@@ -323,7 +323,7 @@ export const LINT_RULES: readonly LintRule[] = [
         const last = uses[uses.length - 1] as (typeof uses)[number]
         const spellings = [...new Set(uses.map((u) => u.flag))]
         if (uses.every((u) => u.value === null)) {
-          out.push(finding('lint.duplicate-flag', 'warn', `${first.flag} is given ${uses.length} times; that may be intended (seed 004 passes -vhad -vhad), but it has no further effect.`, null, first.flag))
+          out.push(finding('lint.duplicate-flag', 'warn', `${first.flag} is given ${uses.length} times; that may be intended (an ik_llama.cpp command for Qwen3.6-35B-A3B APEX passes -vhad -vhad), but it has no further effect.`, null, first.flag))
         } else {
           const values = uses.map((u) => `${u.flag}${u.value === null ? '' : ` ${u.value}`}`).join(', ')
           out.push(
@@ -398,7 +398,7 @@ export const LINT_RULES: readonly LintRule[] = [
   {
     id: 'lint.mtp-enabled',
     level: 'info',
-    summary: 'a multi-token-prediction (MTP) head enabled: seed 004 found it slower',
+    summary: 'a multi-token-prediction (MTP) head enabled: slower on an RTX 3090 with Qwen3.6-35B-A3B APEX',
     check: ({ args }) => {
       const spec = usesOf(args, F.specType)
       const mtpSpec = spec.filter((u) => u.value !== null && u.value.split(',').some((t) => /^(draft-)?mtp(:|$)/i.test(t.trim())))
@@ -409,7 +409,7 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.mtp-enabled',
           'info',
-          'The MTP head is on. Seed 004 (RTX 3090, Qwen3.6-35B-A3B APEX) measured it slower: prefill almost always, generation often. Compare both with llama-tray bench before keeping it.',
+          'The MTP head is on. On an RTX 3090 with Qwen3.6-35B-A3B APEX it was slower: prefill almost always, generation often. Compare both with llama-tray bench before keeping it.',
           fix('Turn MTP off', [...F.specType, ...F.mtp], keep.length > 0 ? ['--spec-type', keep.join(',')] : []),
         ),
       ]

@@ -71,7 +71,7 @@ export function formatReportMarkdown(report: BenchReport): string {
     `|${header.map((_, i) => (i >= 6 ? '---:' : '---')).join('|')}|`,
     ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`),
     '',
-    `${report.config.tokens} generated tokens per run, ${report.config.runs} run(s) per prompt × ${report.config.rounds} round(s), seed ${report.config.seed}; medians; ×: ratio to the first row.`,
+    `${report.config.tokens} generated tokens per run, ${report.config.runs} run(s) per prompt × ${report.config.rounds} round(s), sampling RNG ${report.config.seed}; medians; ×: ratio to the first row.`,
     `Machine: ${hw.cpuModel} (${hw.cpuCores} threads), ${hw.ramTotalMiB} MiB RAM, ${hw.gpus.map((g) => `${g.name ?? 'GPU'} ${g.memoryTotalMiB ?? '?'} MiB`).join(', ') || 'no GPU data'}; ${hw.platform} ${hw.release}.`,
   ]
   return lines.join('\n')

@@ -14,12 +14,14 @@ const REPO = repoRoot(import.meta.dirname)
 
 /**
  * Builds the renderer into outDir with Vite (a child process, so tests and the
- * bench do not load Vite themselves) and returns outDir.
+ * bench do not load Vite themselves) and returns outDir. Under vitest
+ * NODE_ENV is "test", which gives React's development build (its warnings
+ * reach the e2e tests); `production` builds what the app ships.
  */
-export async function buildRenderer(outDir: string): Promise<string> {
+export async function buildRenderer(outDir: string, options: { production?: boolean } = {}): Promise<string> {
   const vite = join(REPO, 'node_modules', 'vite', 'bin', 'vite.js')
   const config = join(REPO, 'test', 'e2e', 'vite.renderer.config.mts')
-  const child = spawn(process.execPath, [vite, 'build', '--config', config, '--outDir', outDir, '--emptyOutDir'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [vite, 'build', '--config', config, '--outDir', outDir, '--emptyOutDir'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: options.production ? { ...process.env, NODE_ENV: 'production' } : process.env })
   let output = ''
   child.stdout.setEncoding('utf8').on('data', (c: string) => (output += c))
   child.stderr.setEncoding('utf8').on('data', (c: string) => (output += c))

@@ -30,7 +30,7 @@ function Results({ report }: { readonly report: BenchReport }): React.JSX.Elemen
   return (
     <section className="bench-results" aria-label="Results" data-testid="bench-results">
       <p className="note">
-        {report.kind} · {new Date(report.createdAt).toLocaleString()} · {report.config.runs} run(s) × {report.config.rounds} round(s), {report.config.tokens} tokens, seed {report.config.seed}; medians, × against the first profile
+        {report.kind} · {new Date(report.createdAt).toLocaleString()} · {report.config.runs} run(s) × {report.config.rounds} round(s), {report.config.tokens} tokens, sampling RNG {report.config.seed}; medians, × against the first profile
       </p>
       <div className="table-scroll">
         <table className="bench-table" data-testid="bench-table">
