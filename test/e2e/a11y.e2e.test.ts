@@ -1,0 +1,119 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatCommandLine } from '../../app/lib/command-line'
+import { model, REPO_ROOT } from '../helpers/paths'
+import { seriousAxeIssues, type AxeIssue } from './axe'
+import { launchChromium } from './browser'
+import { buildRenderer } from './build-renderer'
+import { openScriptedDashboard, type ScriptedDashboard } from './scripted-dashboard'
+import { failedStatus, loadingStatus, LOW_VRAM, readyStatus, runningSnapshot, stoppedStatus } from './scripted-states'
+import { serveFolder, type StaticServer } from './static-server'
+
+// Accessibility: axe-core in Chromium over the built renderer, on every view,
+// in both themes and in the 360 px popover. The server is scripted (no
+// llama-server), the profiles, settings and fit are the real core's.
+
+let browser: Browser
+let site: StaticServer
+const counts: Record<string, number> = {}
+
+beforeAll(async () => {
+  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer-a11y')))
+  browser = await launchChromium()
+}, 300_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await site?.close()
+  mkdirSync(join(REPO_ROOT, 'out'), { recursive: true })
+  writeFileSync(join(REPO_ROOT, 'out', 'a11y-report.json'), `${JSON.stringify(counts, null, 2)}\n`)
+  process.stdout.write(`axe serious+critical per view: ${JSON.stringify(counts)}\n`)
+})
+
+const LOG = ['main: HTTP server is listening, hostname: 127.0.0.1, port: 8081', 'slot print_timing: id  0 | task 7 | n_gen = 640, tg = 33.6 t/s', 'srv  log_server_r: request: POST /completion 127.0.0.1 200']
+
+async function scan(name: string, s: ScriptedDashboard): Promise<AxeIssue[]> {
+  // Let React commit and the charts draw before looking.
+  await s.page.waitForTimeout(150)
+  const issues = await seriousAxeIssues(s.page)
+  counts[name] = issues.length
+  return issues
+}
+
+async function tab(s: ScriptedDashboard, id: string): Promise<void> {
+  await s.page.getByTestId(`tab-${id}`).click()
+}
+
+for (const [label, view] of [
+  ['light', { width: 1100, height: 820, colorScheme: 'light' }],
+  ['dark', { width: 1100, height: 820, colorScheme: 'dark' }],
+  ['popover dark', { width: 360, height: 640, colorScheme: 'dark' }],
+  ['popover light', { width: 360, height: 640, colorScheme: 'light' }],
+] as const) {
+  describe(`axe-core on every view (${label})`, () => {
+    let s: ScriptedDashboard
+    let profileId: string
+    beforeAll(async () => {
+      s = await openScriptedDashboard(browser, site.url, view)
+      const imported = await s.core.handlers['profiles:import'](formatCommandLine(['/opt/llama.cpp/llama-server', '-m', model('tiny-target.gguf'), '-md', model('tiny-draft.gguf'), '--n-cpu-moe', '4', '-c', '4096', '-np', '1']), 'Qwen3.6-35B-A3B (tiny stand-in)')
+      if (!imported.ok) throw new Error(imported.error)
+      profileId = imported.value.id
+      await s.page.getByTestId('server-state').waitFor()
+    }, 60_000)
+    afterAll(async () => {
+      await s?.close()
+    })
+
+    const cases: readonly [string, () => Promise<void>][] = [
+      ['stopped', async () => {
+        await s.show(stoppedStatus(profileId), runningSnapshot(stoppedStatus(profileId), { gpu: false }))
+        await s.page.locator('[data-testid="server-state"][data-state="stopped"]').waitFor()
+      }],
+      ['loading', async () => {
+        await s.show(loadingStatus(profileId), null, LOG)
+        await s.page.getByTestId('loading-progress').waitFor()
+      }],
+      ['running', async () => {
+        await s.show(readyStatus(profileId), runningSnapshot(readyStatus(profileId)), LOG)
+        await s.page.locator('[data-testid="server-state"][data-state="ready"]').waitFor()
+      }],
+      ['warning', async () => {
+        await s.show(readyStatus(profileId), runningSnapshot(readyStatus(profileId), { warnings: [{ ...LOW_VRAM, profileId }] }))
+        await s.page.getByTestId('warning').first().waitFor()
+      }],
+      ['failed', async () => {
+        await s.show(failedStatus(profileId), runningSnapshot(failedStatus(profileId), { gpu: false }))
+        await s.page.getByTestId('failure').waitFor()
+      }],
+      ['profiles, editor and fit', async () => {
+        await s.show(readyStatus(profileId), runningSnapshot(readyStatus(profileId)))
+        await tab(s, 'profiles')
+        await s.page.getByTestId('profile-editor').waitFor()
+        await s.page.getByTestId('fit-panel').waitFor({ timeout: 20_000 })
+        // Every section open: the fields under "More" are scanned too.
+        for (const more of await s.page.locator('details:not([open]) > summary').all()) await more.click()
+      }],
+      ['logs', async () => {
+        await tab(s, 'logs')
+        await s.page.getByTestId('log-lines').waitFor()
+      }],
+      ['bench', async () => {
+        await tab(s, 'bench')
+        await s.page.getByTestId('bench-start').waitFor()
+      }],
+      ['settings', async () => {
+        await tab(s, 'settings')
+        await s.page.getByTestId('settings-save').waitFor()
+      }],
+    ]
+    for (const [name, open] of cases) {
+      it(`${name}: no serious or critical issue`, async () => {
+        if (name === 'stopped' || name === 'loading' || name === 'running' || name === 'warning' || name === 'failed') await tab(s, 'dashboard')
+        await open()
+        expect(await scan(`${label} · ${name}`, s)).toEqual([])
+      }, 60_000)
+    }
+  })
+}
