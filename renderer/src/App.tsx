@@ -1,20 +1,21 @@
 import { useRef, useState } from 'react'
 import { BenchView } from './components/BenchView'
-import { Charts } from './components/Charts'
 import { Header } from './components/Header'
 import { LogsView } from './components/LogsView'
 import { ProfilesView } from './components/ProfilesView'
-import { ServerControls } from './components/ServerControls'
+import { RunningView } from './components/RunningView'
 import { SettingsView } from './components/SettingsView'
 import { WarningsBanner } from './components/WarningsBanner'
 
+/** Tab ids (the test ids say tab-<id>) and what they read. */
 const TABS = ['Dashboard', 'Profiles', 'Logs', 'Settings', 'Bench'] as const
 type Tab = (typeof TABS)[number]
+const TAB_LABEL: Record<Tab, string> = { Dashboard: 'Running', Profiles: 'Profiles', Logs: 'Logs', Settings: 'Settings', Bench: 'Bench' }
 
 function TabPanel({ tab }: { readonly tab: Tab }): React.JSX.Element {
   switch (tab) {
     case 'Dashboard':
-      return <Charts />
+      return <RunningView />
     case 'Profiles':
       return <ProfilesView />
     case 'Logs':
@@ -41,7 +42,6 @@ export function App(): React.JSX.Element {
   return (
     <div className="app">
       <Header />
-      <ServerControls />
       <WarningsBanner />
       <nav className="tabs" role="tablist" aria-label="Views">
         {TABS.map((t, i) => (
@@ -60,7 +60,7 @@ export function App(): React.JSX.Element {
             onKeyDown={(e) => onKey(e, i)}
             data-testid={`tab-${t.toLowerCase()}`}
           >
-            {t}
+            {TAB_LABEL[t]}
           </button>
         ))}
       </nav>

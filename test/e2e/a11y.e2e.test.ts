@@ -22,6 +22,7 @@ const counts: Record<string, number> = {}
 beforeAll(async () => {
   site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer-a11y')))
   browser = await launchChromium()
+  mkdirSync(join(REPO_ROOT, 'out', 'a11y-views'), { recursive: true })
 }, 300_000)
 
 afterAll(async () => {
@@ -39,6 +40,8 @@ async function scan(name: string, s: ScriptedDashboard): Promise<AxeIssue[]> {
   await s.page.waitForTimeout(150)
   const issues = await seriousAxeIssues(s.page)
   counts[name] = issues.length
+  // What was scanned, for a reviewer (out/ only).
+  await s.page.screenshot({ path: join(REPO_ROOT, 'out', 'a11y-views', `${name.replace(/[^a-z0-9]+/gi, '-')}.png`), fullPage: true })
   return issues
 }
 

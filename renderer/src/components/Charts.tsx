@@ -21,20 +21,9 @@ const GPU: readonly ChartSeries[] = [
 ]
 const PERCENT: readonly [number, number] = [0, 100]
 
-/** Why the GPU charts are empty (no NVIDIA GPU, no driver…), from the snapshot. */
-function GpuNote(): React.JSX.Element | null {
-  const reason = useSnapshotStore((s) => (s.snapshot?.gpu && !s.snapshot.gpu.available ? (s.snapshot.gpu.reason ?? 'no GPU data') : s.snapshot && !s.snapshot.gpu ? 'GPU telemetry is off' : null))
-  if (!reason) return null
-  return (
-    <p className="note" data-testid="gpu-note" title={reason}>
-      No GPU data: {reason}
-    </p>
-  )
-}
-
 export function Charts(): React.JSX.Element {
   const headroomMiB = useSettingsStore((s) => s.settings?.vramHeadroomMiB ?? null)
-  // Without GPU data the GPU charts would be empty frames: a one-line note instead.
+  // Without GPU data the GPU charts would be empty frames: the VRAM tile says why instead.
   const hasGpu = useSnapshotStore((s) => s.snapshot?.gpu?.available === true)
   // The headroom line on the VRAM chart: free VRAM under it is the driver's danger zone.
   const drawHeadroom = useCallback(
@@ -66,7 +55,7 @@ export function Charts(): React.JSX.Element {
       {hasGpu && <UPlotChart testId="chart-vram" title="VRAM (GiB)" history={histories.vram} series={VRAM} draw={drawHeadroom} />}
       <UPlotChart testId="chart-cpu" title="CPU (% of the whole machine)" history={histories.cpu} series={CPU} range={PERCENT} />
       {hasGpu && <UPlotChart testId="chart-gpu" title="GPU temperature (°C) and power (W)" history={histories.gpu} series={GPU} />}
-      <GpuNote />
+
     </section>
   )
 }

@@ -1,18 +1,18 @@
 import type { ServerStateKind } from '../../../app/contract/server-state'
-import { formatElapsed, formatPercent, formatRate } from '../lib/format'
-import { loadPhase } from '../lib/log-lines'
-import { useLogStore } from '../stores/log-store'
+import { formatRate } from '../lib/format'
 import { useProfileStore } from '../stores/profile-store'
 import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
-import { useNow } from './use-now'
+import { ErrorLine } from './ErrorLine'
+import { LoadingProgress } from './LoadingProgress'
 import { ServerAddress } from './ServerAddress'
+import { ServerControls } from './ServerControls'
 
 const STATE_LABEL: Record<ServerStateKind, string> = {
   stopped: 'Stopped',
   starting: 'Starting',
   loading: 'Loading',
-  ready: 'Ready',
+  ready: 'Running',
   stopping: 'Stopping',
   backoff: 'Restarting',
   crashloop: 'Gave up',
@@ -39,68 +39,42 @@ function ActiveProfile(): React.JSX.Element | null {
   )
 }
 
-/** Elapsed time and phase while the model loads: minutes of waiting must never look frozen. */
-function LoadingProgress(): React.JSX.Element | null {
-  const state = useStatusStore((s) => s.status?.state ?? null)
-  const since = useStatusStore((s) => s.stateSince)
-  const restartAt = useStatusStore((s) => s.status?.restartAt ?? null)
-  const busy = state === 'starting' || state === 'loading' || state === 'stopping' || state === 'backoff'
-  const phase = useLogStore((s) => (state === 'loading' || state === 'starting' ? loadPhase(s.lines) : null))
-  const now = useNow(busy)
-  if (!busy) return null
-  if (state === 'backoff' && restartAt !== null) {
-    return <div className="progress" role="status">Restarting in {Math.max(0, Math.ceil((restartAt - now) / 1000))} s</div>
-  }
-  return (
-    <div className="progress" role="status" data-testid="loading-progress">
-      <span className="spinner" aria-hidden="true" />
-      {state === 'stopping' ? 'Stopping' : (phase ?? (state === 'starting' ? 'starting llama-server' : 'loading the model'))} · {formatElapsed(now - since)}
-    </div>
-  )
-}
+const FAILED: ReadonlySet<ServerStateKind> = new Set(['errored', 'crashloop', 'backoff', 'stopped'])
 
+/** Why the server ended: the cause, the fix, and its last log lines behind "Details". */
 function Failure(): React.JSX.Element | null {
   const state = useStatusStore((s) => s.status?.state ?? null)
   const exit = useStatusStore((s) => s.status?.lastExit ?? null)
-  if (!exit?.reason || (state !== 'errored' && state !== 'crashloop' && state !== 'backoff' && state !== 'stopped')) return null
+  if (!exit?.reason || state === null || !FAILED.has(state)) return null
+  const code = exit.signal ? `signal ${exit.signal}` : exit.code !== null ? `exit code ${exit.code}` : null
   return (
-    <div className="failure" role="alert" data-testid="failure">
-      <strong>{exit.reason}</strong>
-      {exit.hint && <span className="hint"> {exit.hint}</span>}
+    <div className="failure">
+      <ErrorLine testId="failure" cause={exit.reason} fix={exit.hint} details={[...(code ? [`llama-server ended with ${code}`] : []), ...exit.lastLines]} />
     </div>
   )
 }
 
+/**
+ * Live generation speed and, beside it, this profile's usual figure (the
+ * rolling median). "—" when no server runs and "idle" when it waits for a
+ * request: never a 0.0 that looks like a broken server.
+ */
 function LiveRate(): React.JSX.Element {
+  const ready = useSnapshotStore((s) => s.snapshot?.server.state === 'ready')
   const rate = useSnapshotStore((s) => (s.snapshot?.server.state === 'ready' ? (s.snapshot.generation?.tokensPerSecond ?? null) : null))
   const active = useSnapshotStore((s) => s.snapshot?.generation?.active ?? false)
+  const usual = useSnapshotStore((s) => (s.snapshot?.server.state === 'ready' ? (s.snapshot.generation?.rolling?.medianTokensPerSecond ?? null) : null))
+  const generating = ready && active && rate !== null
   return (
-    <div className="big-rate" data-testid="live-rate" data-active={active ? 'true' : 'false'}>
-      <span className="value">{formatRate(rate)}</span>
-      <span className="unit">tok/s</span>
+    <div className="big-rate" data-testid="live-rate" data-active={active ? 'true' : 'false'} aria-label="Generation speed">
+      <span className={generating ? 'value' : 'value quiet'}>{generating ? formatRate(rate) : ready ? 'idle' : '—'}</span>
+      {generating && <span className="unit">tok/s</span>}
+      {usual !== null && (
+        <span className="usual" data-testid="usual-rate">
+          usual {formatRate(usual)} tok/s
+        </span>
+      )}
     </div>
-  )
-}
-
-function LastRequest(): React.JSX.Element {
-  const prompt = useSnapshotStore((s) => s.snapshot?.generation?.last?.promptTokensPerSecond ?? null)
-  const gen = useSnapshotStore((s) => s.snapshot?.generation?.last?.predictedTokensPerSecond ?? null)
-  const acceptance = useSnapshotStore((s) => s.snapshot?.generation?.last?.draftAcceptance ?? null)
-  return (
-    <dl className="last-request">
-      <div>
-        <dt>Last prompt</dt>
-        <dd data-testid="last-prompt-rate">{formatRate(prompt)} tok/s</dd>
-      </div>
-      <div>
-        <dt>Last generation</dt>
-        <dd data-testid="last-gen-rate">{formatRate(gen)} tok/s</dd>
-      </div>
-      <div>
-        <dt>Draft acceptance</dt>
-        <dd data-testid="draft-acceptance">{formatPercent(acceptance)}</dd>
-      </div>
-    </dl>
   )
 }
 
@@ -110,12 +84,12 @@ export function Header(): React.JSX.Element {
       <div className="header-status">
         <StateBadge />
         <ActiveProfile />
-        <LoadingProgress />
+        <ServerControls />
       </div>
       <div className="header-figures">
         <LiveRate />
-        <LastRequest />
       </div>
+      <LoadingProgress />
       <ServerAddress />
       <Failure />
     </header>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { api } from '../stores/api'
+import { mutedWarnings, unmuteWarning } from '../actions/warning-actions'
 import { useSnapshotStore } from '../stores/snapshot-store'
 
 /** The profile's muted warnings, each one click from showing again. Re-read when the warnings change (a mute from the banner). */
@@ -9,18 +9,16 @@ export function MutedWarnings({ profileId }: { readonly profileId: string }): Re
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
     let live = true
-    void api()
-      .warningsMuted(profileId)
-      .then((k) => live && setKeys(k))
+    void mutedWarnings(profileId).then((k) => live && setKeys(k))
     return () => {
       live = false
     }
   }, [profileId, warningCount])
   if (keys.length === 0) return null
   const unmute = async (key: string): Promise<void> => {
-    const r = await api().warningsUnmute(profileId, key)
+    const r = await unmuteWarning(profileId, key)
     if (r.ok) {
-      setKeys(r.value)
+      setKeys(r.keys)
       setError(null)
     } else setError(r.error)
   }

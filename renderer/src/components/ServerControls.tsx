@@ -1,30 +1,52 @@
 import { useState } from 'react'
-import { api } from '../stores/api'
+import type { ServerStateKind } from '../../../app/contract/server-state'
+import { restartServer, startServer, stopServer } from '../actions/server-actions'
+import { useProfileStore } from '../stores/profile-store'
 import { useStatusStore } from '../stores/status-store'
+import { ErrorLine } from './ErrorLine'
 
-/** Stop and restart the running server (start and switch are per profile). */
+/** States with a process (or one about to be): Stop and Restart apply. */
+const RUNNING: ReadonlySet<ServerStateKind> = new Set(['starting', 'loading', 'ready', 'backoff'])
+
+/** Start when stopped (the last or active profile), Stop and Restart when running. */
 export function ServerControls(): React.JSX.Element | null {
-  const hasProcess = useStatusStore((s) => s.status !== null && s.status.state !== 'stopped' && s.status.state !== 'errored' && s.status.state !== 'crashloop')
-  const canRestart = useStatusStore((s) => s.status?.profileId !== null && s.status?.profileId !== undefined)
+  const state = useStatusStore((s) => s.status?.state ?? null)
+  const lastProfile = useStatusStore((s) => s.status?.profileId ?? null)
+  const fallback = useProfileStore((s) => s.summary?.activeProfileId ?? s.summary?.profiles[0]?.id ?? null)
+  const profileName = useProfileStore((s) => s.summary?.profiles.find((p) => p.id === (lastProfile ?? fallback))?.name ?? null)
   const [error, setError] = useState<string | null>(null)
-  const restart = async (): Promise<void> => {
+  const [busy, setBusy] = useState(false)
+  if (state === null) return null
+  const profileId = lastProfile ?? fallback
+  const run = async (action: () => Promise<{ ok: true } | { ok: false; error: string }>): Promise<void> => {
     setError(null)
-    const r = await api().serverRestart()
-    if (!r.ok) setError(r.error)
+    setBusy(true)
+    try {
+      const r = await action()
+      if (!r.ok) setError(r.error)
+    } finally {
+      setBusy(false)
+    }
   }
+  const running = RUNNING.has(state)
   return (
     <div className="server-controls row">
-      {hasProcess && (
-        <button type="button" onClick={() => void api().serverStop()} data-testid="server-stop">
-          Stop
+      {running && (
+        <>
+          <button type="button" onClick={() => void stopServer()} data-testid="server-stop">
+            Stop
+          </button>
+          <button type="button" onClick={() => void run(restartServer)} disabled={busy} data-testid="server-restart">
+            Restart
+          </button>
+        </>
+      )}
+      {!running && state !== 'stopping' && profileId !== null && (
+        <button type="button" className="primary" onClick={() => void run(() => startServer(profileId))} disabled={busy} data-testid="server-start" title={profileName ? `Start “${profileName}”` : undefined}>
+          Start
         </button>
       )}
-      {canRestart && (
-        <button type="button" onClick={() => void restart()} data-testid="server-restart">
-          Restart
-        </button>
-      )}
-      {error && <span className="fix-error">{error}</span>}
+      {error && <ErrorLine cause={error} testId="server-control-error" />}
     </div>
   )
 }

@@ -25,7 +25,7 @@ export interface ChartProps {
   readonly testId: string
 }
 
-const HEIGHT = 150
+const HEIGHT = 200
 
 /** One-line clock labels (uPlot's default adds a date line that the small charts cannot afford). */
 function clockLabel(sec: number): string {

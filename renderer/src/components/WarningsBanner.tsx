@@ -1,52 +1,54 @@
 import { useState } from 'react'
 import type { Warning } from '../../../app/contract/warnings'
-import { api } from '../stores/api'
+import { type ActionResult, applyWarningFix, muteWarning } from '../actions/warning-actions'
+import { splitFirstSentence } from '../lib/sentences'
 import { useSnapshotStore } from '../stores/snapshot-store'
 
 const EMPTY: readonly Warning[] = []
 
-interface FixResult {
-  readonly ok: boolean
-  readonly text: string
-}
+type FixResult = ActionResult
 
 function WarningItem({ warning, onResult }: { readonly warning: Warning; readonly onResult: (r: FixResult) => void }): React.JSX.Element {
   const [busy, setBusy] = useState(false)
-  const apply = async (): Promise<void> => {
+  const [why, setWhy] = useState(false)
+  const run = async (action: (id: string) => Promise<FixResult>): Promise<void> => {
     setBusy(true)
     try {
-      const r = await api().warningsApplyFix(warning.id)
-      onResult(r.ok ? { ok: true, text: `Applied to “${r.value.name}”. Restart the profile to use it.` } : { ok: false, text: r.error })
+      onResult(await action(warning.id))
     } finally {
       setBusy(false)
     }
   }
-  const mute = async (): Promise<void> => {
-    setBusy(true)
-    try {
-      const r = await api().warningsMute(warning.id)
-      onResult(r.ok ? { ok: true, text: 'Muted for this profile. Unmute it under Profiles → Muted warnings.' } : { ok: false, text: r.error })
-    } finally {
-      setBusy(false)
-    }
-  }
+  // One sentence in view; the measurement behind it one click away.
+  const { first, rest } = splitFirstSentence(warning.message)
   const fix = warning.fix
   const mutable = warning.profileId !== undefined && warning.profileId !== null && warning.profileId !== 'none'
   return (
     <li className={`warning level-${warning.level}`} data-testid="warning" data-warning-id={warning.id}>
-      <span className="warning-message">{warning.message}</span>
+      <span className="warning-message">
+        {first}
+        {rest && (
+          <>
+            {' '}
+            <button type="button" className="link" aria-expanded={why} onClick={() => setWhy(!why)} data-testid="warning-why">
+              {why ? 'Less' : 'Why'}
+            </button>
+            {why && <span className="warning-rest"> {rest}</span>}
+          </>
+        )}
+      </span>
       {fix && (
         <span className="warning-fix">
           <code title={`removes ${fix.removeArgs.join(' ') || 'nothing'}, adds ${fix.addArgs.join(' ') || 'nothing'}`}>
             {fix.addArgs.length > 0 ? fix.addArgs.join(' ') : `remove ${fix.removeArgs.join(' ')}`}
           </code>
-          <button type="button" onClick={() => void apply()} disabled={busy} data-testid="warning-fix">
+          <button type="button" onClick={() => void run(applyWarningFix)} disabled={busy} data-testid="warning-fix">
             {busy ? 'Applying…' : fix.label}
           </button>
         </span>
       )}
       {mutable && (
-        <button type="button" className="link warning-mute" onClick={() => void mute()} disabled={busy} data-testid="warning-mute" title="Don't show this warning again for this profile">
+        <button type="button" className="link warning-mute" onClick={() => void run(muteWarning)} disabled={busy} data-testid="warning-mute" title="Don't show this warning again for this profile">
           Mute
         </button>
       )}

@@ -1,0 +1,18 @@
+import type { Result } from '../../../app/contract/commands'
+import type { ServerStatus } from '../../../app/contract/server-state'
+import { api } from '../stores/api'
+
+// What the server controls do, in one place (components never call commands
+// themselves). Each answer is main's: state arrives through the pushed status.
+
+export function startServer(profileId: string): Promise<Result<ServerStatus>> {
+  return api().serverStart(profileId)
+}
+
+export function stopServer(): Promise<ServerStatus> {
+  return api().serverStop()
+}
+
+export function restartServer(): Promise<Result<ServerStatus>> {
+  return api().serverRestart()
+}
