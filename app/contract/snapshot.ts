@@ -15,4 +15,16 @@ export interface Snapshot {
   readonly warnings: readonly Warning[]
   /** The one endpoint clients use, when it runs (then `server.port` is a private port): views show its address. */
   readonly endpoint?: EndpointStatus | null
+  /** Present while the server starts or loads: the progress bar's estimate. */
+  readonly load?: LoadProgress | null
+}
+
+/** A launch in progress: when it began and how long this profile's loads usually take. */
+export interface LoadProgress {
+  readonly profileId: string | null
+  /** Epoch ms of the launch. */
+  readonly startedAt: number
+  /** Median launch-to-ready time of this profile's last loads; null before its first. */
+  readonly expectedMs: number | null
+  readonly previousLoads: number
 }

@@ -13,6 +13,7 @@ import { fitProfile } from '../fit/fit-source'
 import { GpuRuntimeStore } from '../fit/runtime-store'
 import { Listeners } from '../lib/listeners'
 import { GenerationTracker, type ProfileRollingStore, resolveApiKey, serverUrl } from '../metrics'
+import { LoadTimes } from '../metrics/load-times'
 import { loadRollingStore, RollingSaver } from '../metrics/rolling-file'
 import { ProfileStore } from '../profiles/store'
 import { switchProfile } from '../profiles/switch-profile'
@@ -78,13 +79,14 @@ export class LlamaTrayCore {
 
   /** Opens the settings, then builds the core. */
   static async create(options: CoreOptions): Promise<LlamaTrayCore> {
-    return new LlamaTrayCore(options, await SettingsStore.open(options.home), await loadRollingStore(options.home))
+    return new LlamaTrayCore(options, await SettingsStore.open(options.home), await loadRollingStore(options.home), await LoadTimes.open(options.home))
   }
 
   private constructor(
     private readonly options: CoreOptions,
     private readonly settingsStore: SettingsStore,
     private readonly rolling: ProfileRollingStore,
+    private readonly loadTimes: LoadTimes,
   ) {
     this.rollingSaver = new RollingSaver(options.home, rolling)
     // Behind the endpoint the server takes a private loopback port; without it, the stable port of the
@@ -311,6 +313,8 @@ export class LlamaTrayCore {
       this.gpuUsedBeforeLaunchMiB = this.options.telemetry?.latest().gpu?.devices[0]?.memoryUsedMiB ?? null
       this.launchedAt = Date.now()
     }
+    // Launch to ready: the next load of this profile shows it as its estimate.
+    if (status.state === 'ready' && this.launchedAt !== null && status.profileId !== null) void this.loadTimes.record(status.profileId, Date.now() - this.launchedAt)
     this.events.emit('server:state-changed', status)
     this.options.telemetry?.setServerPid(status.pid)
     if (status.state === 'ready' && status.port !== null && !this.tracker) void this.startTracker(status)
@@ -363,12 +367,19 @@ export class LlamaTrayCore {
 
   private buildSnapshot(sampleWarnings: boolean): Snapshot {
     const reading: TelemetryReading = this.options.telemetry?.latest() ?? { gpu: null, cpu: null }
-    const base = buildSnapshot(this.supervisor.getStatus(), {
+    const status = this.supervisor.getStatus()
+    const base = buildSnapshot(status, {
       generation: this.tracker?.snapshot() ?? this.lastGeneration,
       gpu: reading.gpu,
       cpu: reading.cpu,
     })
     const warnings = !sampleWarnings ? (this.latest?.warnings ?? []) : this.options.warnings ? this.options.warnings(base, this.settingsStore.settings) : []
-    return { ...base, warnings, endpoint: this.endpointStatus() }
+    return { ...base, warnings, endpoint: this.endpointStatus(), ...this.loadProgress(status) }
+  }
+
+  private loadProgress(status: ServerStatus): Pick<Snapshot, 'load'> {
+    if ((status.state !== 'starting' && status.state !== 'loading') || this.launchedAt === null) return {}
+    const id = status.profileId
+    return { load: { profileId: id, startedAt: this.launchedAt, expectedMs: id === null ? null : this.loadTimes.expectedMs(id), previousLoads: id === null ? 0 : this.loadTimes.loads(id) } }
   }
 }

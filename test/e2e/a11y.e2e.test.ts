@@ -75,8 +75,10 @@ for (const [label, view] of [
         await s.page.locator('[data-testid="server-state"][data-state="stopped"]').waitFor()
       }],
       ['loading', async () => {
-        await s.show(loadingStatus(profileId), null, LOG)
-        await s.page.getByTestId('loading-progress').waitFor()
+        // A profile that loaded in about 40 s before, 12 s into this load: the bar.
+        const loading = loadingStatus(profileId)
+        await s.show(loading, { ...runningSnapshot(loading), load: { profileId, startedAt: Date.now() - 12_000, expectedMs: 40_000, previousLoads: 3 } }, LOG)
+        await s.page.getByTestId('load-bar').waitFor()
       }],
       ['running', async () => {
         await s.show(readyStatus(profileId), runningSnapshot(readyStatus(profileId)), LOG)

@@ -15,8 +15,8 @@ export interface AxeIssue {
 export async function seriousAxeIssues(page: Page): Promise<AxeIssue[]> {
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axe.source)
   const results = await page.evaluate(async () => {
-    const a = (globalThis as unknown as { axe: typeof axe }).axe
-    const r = await a.run(document, { resultTypes: ['violations'] })
+    const g = globalThis as unknown as { axe: typeof axe; document: Parameters<typeof axe.run>[0] }
+    const r = await g.axe.run(g.document, { resultTypes: ['violations'] })
     return r.violations.map((v) => ({ id: v.id, impact: v.impact ?? 'unknown', help: v.help, targets: v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`.slice(0, 300)) }))
   })
   return results.filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -1,25 +1,47 @@
 import { formatElapsed } from '../lib/format'
+import { loadEstimate } from '../lib/load-estimate'
 import { loadPhase } from '../lib/log-lines'
 import { useLogStore } from '../stores/log-store'
+import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
 import { useNow } from './use-now'
 
-/** Elapsed time and phase while the model loads: minutes of waiting must never look frozen. */
+/**
+ * While the model loads: the phase from the log, the elapsed time and, once
+ * this profile has loaded before, a bar against its usual load time (from the
+ * core's load history): minutes of waiting must never look frozen.
+ */
 export function LoadingProgress(): React.JSX.Element | null {
   const state = useStatusStore((s) => s.status?.state ?? null)
   const since = useStatusStore((s) => s.stateSince)
   const restartAt = useStatusStore((s) => s.status?.restartAt ?? null)
-  const busy = state === 'starting' || state === 'loading' || state === 'stopping' || state === 'backoff'
-  const phase = useLogStore((s) => (state === 'loading' || state === 'starting' ? loadPhase(s.lines) : null))
+  const loading = state === 'starting' || state === 'loading'
+  const busy = loading || state === 'stopping' || state === 'backoff'
+  const phase = useLogStore((s) => (loading ? loadPhase(s.lines) : null))
+  const startedAt = useSnapshotStore((s) => (loading ? (s.snapshot?.load?.startedAt ?? null) : null))
+  const expectedMs = useSnapshotStore((s) => (loading ? (s.snapshot?.load?.expectedMs ?? null) : null))
   const now = useNow(busy)
   if (!busy) return null
   if (state === 'backoff' && restartAt !== null) {
     return <div className="progress" role="status">Restarting in {Math.max(0, Math.ceil((restartAt - now) / 1000))} s</div>
   }
+  if (state === 'stopping') {
+    return (
+      <div className="progress" role="status" data-testid="loading-progress">
+        <span className="spinner" aria-hidden="true" />
+        Stopping · {formatElapsed(now - since)}
+      </div>
+    )
+  }
+  // The launch's own start (the core's clock) when known: starting → loading must not reset the bar.
+  const estimate = loadEstimate(now - (startedAt ?? since), expectedMs, formatElapsed)
+  const label = phase ?? (state === 'starting' ? 'starting llama-server' : 'loading the model')
   return (
     <div className="progress" role="status" data-testid="loading-progress">
-      <span className="spinner" aria-hidden="true" />
-      {state === 'stopping' ? 'Stopping' : (phase ?? (state === 'starting' ? 'starting llama-server' : 'loading the model'))} · {formatElapsed(now - since)}
+      {estimate.fraction === null ? <span className="spinner" aria-hidden="true" /> : <progress className="load-bar" max={1} value={estimate.fraction} aria-label="Loading progress against this profile's usual load time" data-testid="load-bar" />}
+      <span className={estimate.overdue ? 'overdue' : undefined}>
+        {label} · {estimate.text}
+      </span>
     </div>
   )
 }
