@@ -98,7 +98,9 @@ for (const [label, view] of [
         await s.page.getByTestId('profile-editor').waitFor()
         await s.page.getByTestId('fit-panel').waitFor({ timeout: 20_000 })
         // Every section open: the fields under "More" are scanned too.
-        for (const more of await s.page.locator('details:not([open]) > summary').all()) await more.click()
+        const closed = s.page.locator('details.more:not([open]) > summary')
+        expect(await closed.count()).toBeGreaterThan(0)
+        while ((await closed.count()) > 0) await closed.first().click()
       }],
       ['logs', async () => {
         await tab(s, 'logs')

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { Result } from '../../../app/contract/commands'
 import type { FitDeviceMemory, FitEstimate } from '../../../app/contract/fit'
-import { api } from '../stores/api'
+import { applyNCpuMoe, estimateFit } from '../actions/fit-actions'
 import { useProfileStore } from '../stores/profile-store'
 import { useSettingsStore } from '../stores/settings-store'
 import { useStatusStore } from '../stores/status-store'
@@ -91,10 +91,10 @@ export function FitPanel({ profileId }: { readonly profileId: string }): React.J
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
 
   const load = useCallback(async (isLive: () => boolean = () => true) => {
-    const [r, doc] = await Promise.all([api().fitEstimate(profileId), api().profilesGet(profileId)])
+    const { result: r, nCpuMoe } = await estimateFit(profileId)
     if (!isLive()) return
     setResult(r)
-    setCurrent(doc?.settings.nCpuMoe ?? 0)
+    setCurrent(nCpuMoe)
   }, [profileId])
 
   useEffect(() => {
@@ -106,9 +106,7 @@ export function FitPanel({ profileId }: { readonly profileId: string }): React.J
   }, [load, updatedAt, serverState, headroom])
 
   const apply = async (n: number): Promise<void> => {
-    const doc = await api().profilesGet(profileId)
-    if (!doc) return setMessage({ ok: false, text: 'The profile is gone.' })
-    const r = await api().profilesUpdate(profileId, { settings: { ...doc.settings, nCpuMoe: n } })
+    const r = await applyNCpuMoe(profileId, n)
     setMessage(r.ok ? { ok: true, text: `Saved --n-cpu-moe ${n}.` } : { ok: false, text: r.error })
     if (r.ok) await load()
   }

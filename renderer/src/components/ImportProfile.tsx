@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { api } from '../stores/api'
+import { importProfile } from '../actions/profile-actions'
 
 /** Creates a profile from a pasted llama-server command (stored, not run). */
 export function ImportProfile({ onImported }: { readonly onImported: (id: string) => void }): React.JSX.Element {
@@ -9,7 +9,7 @@ export function ImportProfile({ onImported }: { readonly onImported: (id: string
   const submit = async (e: React.FormEvent): Promise<void> => {
     e.preventDefault()
     setError(null)
-    const r = await api().profilesImport(text, name.trim() || null)
+    const r = await importProfile(text, name.trim() || null)
     if (!r.ok) return setError(r.error)
     setText('')
     setName('')

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { ExportFormat, FlagProblemSummary, ProfileDocument, ProfileFileRole } from '../../../app/contract/profile'
+import { applyFlagFixes, checkFlags, chooseProfileFile, deleteProfile, duplicateProfile, exportCommand, loadProfile, saveProfile } from '../actions/profile-actions'
 import { argsToText, textToArgs } from '../lib/args-text'
-import { type FormValues, formToSettings, SETTING_FIELDS, settingsToForm } from '../lib/profile-fields'
-import { api } from '../stores/api'
+import { type FormValues, formToSettings, SECTIONS, type SectionId, sectionFields, type SettingField, settingsToForm } from '../lib/profile-fields'
 import { useProfileStore } from '../stores/profile-store'
+import { FitPanel } from './FitPanel'
 import { MutedWarnings } from './MutedWarnings'
 
 interface Props {
@@ -52,7 +53,92 @@ function FlagProblems({ problems, onFix }: { readonly problems: readonly FlagPro
   )
 }
 
-/** The editor: typed fields, raw extra arguments, flag checks, files, export, duplicate, delete. */
+/** One typed field: the plain-language label, the flag as secondary text. */
+function Field({ field, value, onChange }: { readonly field: SettingField; readonly value: string | boolean | undefined; readonly onChange: (v: string | boolean) => void }): React.JSX.Element {
+  if (field.kind === 'boolean') {
+    return (
+      <label className="check">
+        <input type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} data-testid={`edit-${field.key}`} />
+        <span>
+          {field.label} <code className="flag">{field.flag}</code>
+        </span>
+      </label>
+    )
+  }
+  return (
+    <label>
+      <span>
+        {field.label} <code className="flag">{field.flag}</code>
+      </span>
+      <input value={String(value ?? '')} inputMode={field.kind === 'number' ? 'decimal' : undefined} placeholder={field.placeholder} onChange={(e) => onChange(e.target.value)} spellCheck={false} data-testid={`edit-${field.key}`} />
+    </label>
+  )
+}
+
+function SectionFields({ section, settings, setField }: { readonly section: SectionId; readonly settings: FormValues; readonly setField: (key: string, v: string | boolean) => void }): React.JSX.Element {
+  const { common, more } = sectionFields(section)
+  return (
+    <>
+      {common.length > 0 && (
+        <div className="fields">
+          {common.map((f) => (
+            <Field key={f.key} field={f} value={settings[f.key]} onChange={(v) => setField(f.key, v)} />
+          ))}
+        </div>
+      )}
+      {more.length > 0 && (
+        <details className="more" data-testid={`more-${section}`}>
+          <summary>More</summary>
+          <div className="fields">
+            {more.map((f) => (
+              <Field key={f.key} field={f} value={settings[f.key]} onChange={(v) => setField(f.key, v)} />
+            ))}
+          </div>
+        </details>
+      )}
+    </>
+  )
+}
+
+/** The full command the profile runs, always in view, in the chosen shell's syntax; one click to copy. */
+function RawCommand({ profileId, updatedAt }: { readonly profileId: string; readonly updatedAt: string | null }): React.JSX.Element {
+  const [format, setFormat] = useState<ExportFormat>('bash')
+  const [command, setCommand] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    let live = true
+    void exportCommand(profileId, format).then((r) => {
+      if (!live) return
+      setCommand(r.ok ? r.value : null)
+      setError(r.ok ? null : r.error)
+    })
+    return () => {
+      live = false
+    }
+  }, [profileId, format, updatedAt])
+  return (
+    <div className="raw-command">
+      <div className="row">
+        <label className="inline">
+          Command for
+          <select value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)} data-testid="export-format">
+            <option value="bash">bash</option>
+            <option value="cmd">cmd</option>
+            <option value="powershell">PowerShell</option>
+          </select>
+        </label>
+        {command !== null && (
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(command)} data-testid="edit-export">
+            Copy command
+          </button>
+        )}
+      </div>
+      {error ? <p className="fix-error">{error}</p> : <textarea className="exported" readOnly value={command ?? ''} rows={3} aria-label="The command this profile runs (saved settings)" data-testid="exported" />}
+    </div>
+  )
+}
+
+/** The editor: sections of typed fields (common ones first, the rest under More), the fit beside the offload, the raw command, flag checks, files. */
 export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.JSX.Element {
   const updatedAt = useProfileStore((s) => s.summary?.profiles.find((p) => p.id === profileId)?.updatedAt ?? null)
   const engine = useProfileStore((s) => s.summary?.profiles.find((p) => p.id === profileId)?.engine ?? null)
@@ -60,12 +146,10 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
   const [draft, setDraft] = useState<Draft | null>(null)
   const [problems, setProblems] = useState<readonly FlagProblemSummary[] | null>(null)
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
-  const [exported, setExported] = useState<string | null>(null)
-  const [format, setFormat] = useState<ExportFormat>('bash')
 
   const report = (ok: boolean, text: string): void => setMessage({ ok, text })
   const check = useCallback(async () => {
-    const r = await api().profilesCheck(profileId)
+    const r = await checkFlags(profileId)
     if (r.ok) setProblems(r.value)
     else setMessage({ ok: false, text: r.error })
   }, [profileId])
@@ -73,13 +157,11 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
   // Reload whenever main says the profile changed (save, fix, file choice).
   useEffect(() => {
     let live = true
-    void api()
-      .profilesGet(profileId)
-      .then((d) => {
-        if (!live || !d) return
-        setDoc(d)
-        setDraft(draftOf(d))
-      })
+    void loadProfile(profileId).then((d) => {
+      if (!live || !d) return
+      setDoc(d)
+      setDraft(draftOf(d))
+    })
     return () => {
       live = false
     }
@@ -93,7 +175,7 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
     e.preventDefault()
     const settings = formToSettings(draft.settings, doc.settings)
     if ('error' in settings) return report(false, settings.error)
-    const r = await api().profilesUpdate(profileId, {
+    const r = await saveProfile(profileId, {
       name: draft.name.trim(),
       model: draft.model.trim(),
       draftModel: draft.draftModel.trim() || null,
@@ -106,30 +188,26 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
     await check()
   }
   const choose = async (role: ProfileFileRole): Promise<void> => {
-    const r = await api().profilesChooseFile(profileId, role)
+    const r = await chooseProfileFile(profileId, role)
     if (!r.ok) report(false, r.error)
   }
-  const applyFixes = async (): Promise<void> => {
-    const r = await api().profilesApplyFlagFixes(profileId)
+  const fixFlags = async (): Promise<void> => {
+    const r = await applyFlagFixes(profileId)
     if (!r.ok) return report(false, r.error)
     report(true, 'Replacements applied.')
     await check()
   }
-  const doExport = async (): Promise<void> => {
-    const r = await api().profilesExport(profileId, format)
-    if (r.ok) setExported(r.value)
-    else report(false, r.error)
-  }
   const duplicate = async (): Promise<void> => {
-    const r = await api().profilesDuplicate(profileId)
+    const r = await duplicateProfile(profileId)
     if (r.ok) onSelect(r.value.id)
     else report(false, r.error)
   }
   const remove = async (): Promise<void> => {
-    const r = await api().profilesDelete(profileId)
+    const r = await deleteProfile(profileId)
     if (r.ok) onDeleted(profileId, r.value.name)
     else report(false, r.error)
   }
+  const title = (id: SectionId): string => SECTIONS.find((s) => s.id === id)?.title ?? id
 
   return (
     <section className="editor" aria-label={`Edit ${doc.name}`} data-testid="profile-editor">
@@ -143,59 +221,68 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
             {engine ?? 'engine not checked'}
           </span>
         </div>
-        <div className="file-row">
-          <span className="file-label">Binary</span>
-          <code className="path" title={doc.binary}>
-            {doc.binary || 'not chosen'}
-          </code>
-          <button type="button" onClick={() => void choose('binary')}>
-            Choose…
-          </button>
-        </div>
-        <label>
-          Model
-          <span className="row">
-            <input value={draft.model} onChange={(e) => set({ model: e.target.value })} spellCheck={false} data-testid="edit-model" />
-            <button type="button" onClick={() => void choose('model')}>
+
+        <fieldset className="section" data-testid="section-model">
+          <legend>{title('model')}</legend>
+          <div className="file-row">
+            <span className="file-label">llama-server</span>
+            <code className="path" title={doc.binary}>
+              {doc.binary || 'not chosen'}
+            </code>
+            <button type="button" onClick={() => void choose('binary')} aria-label="Choose the llama-server binary">
               Choose…
             </button>
-          </span>
-        </label>
-        <label>
-          Draft model
-          <span className="row">
-            <input value={draft.draftModel} onChange={(e) => set({ draftModel: e.target.value })} spellCheck={false} placeholder="none" data-testid="edit-draft" />
-            <button type="button" onClick={() => void choose('draftModel')}>
-              Choose…
-            </button>
-          </span>
-        </label>
-        <fieldset className="fields">
-          <legend>Launch settings</legend>
-          {SETTING_FIELDS.map((f) => (
-            <label key={f.key} className={f.kind === 'boolean' ? 'check' : undefined} title={f.flag}>
-              {f.kind === 'boolean' ? (
-                <input type="checkbox" checked={draft.settings[f.key] === true} onChange={(e) => setField(f.key, e.target.checked)} data-testid={`edit-${f.key}`} />
-              ) : null}
-              <span>
-                {f.label} <code>{f.flag}</code>
-              </span>
-              {f.kind !== 'boolean' && (
-                <input
-                  value={String(draft.settings[f.key] ?? '')}
-                  inputMode={f.kind === 'number' ? 'decimal' : undefined}
-                  placeholder={f.placeholder}
-                  onChange={(e) => setField(f.key, e.target.value)}
-                  data-testid={`edit-${f.key}`}
-                />
-              )}
-            </label>
-          ))}
+          </div>
+          <label>
+            <span>
+              Model file <code className="flag">-m</code>
+            </span>
+            <span className="row">
+              <input value={draft.model} onChange={(e) => set({ model: e.target.value })} spellCheck={false} data-testid="edit-model" />
+              <button type="button" onClick={() => void choose('model')} aria-label="Choose the model file">
+                Choose…
+              </button>
+            </span>
+          </label>
+          <label>
+            <span>
+              Draft model for speculative decoding <code className="flag">-md</code>
+            </span>
+            <span className="row">
+              <input value={draft.draftModel} onChange={(e) => set({ draftModel: e.target.value })} spellCheck={false} placeholder="none" data-testid="edit-draft" />
+              <button type="button" onClick={() => void choose('draftModel')} aria-label="Choose the draft model file">
+                Choose…
+              </button>
+            </span>
+          </label>
+          <SectionFields section="model" settings={draft.settings} setField={setField} />
         </fieldset>
-        <label>
-          Extra arguments (one per line)
-          <textarea value={draft.extraArgs} onChange={(e) => set({ extraArgs: e.target.value })} rows={4} spellCheck={false} data-testid="edit-extra-args" />
-        </label>
+
+        {/* The fit beside the offload settings: its suggestion is in view while editing them. */}
+        <div className="section-with-fit">
+          <fieldset className="section" data-testid="section-offload">
+            <legend>{title('offload')}</legend>
+            <SectionFields section="offload" settings={draft.settings} setField={setField} />
+          </fieldset>
+          <FitPanel profileId={profileId} />
+        </div>
+
+        {(['context', 'speculative', 'sampling', 'network'] as const).map((id) => (
+          <fieldset key={id} className="section" data-testid={`section-${id}`}>
+            <legend>{title(id)}</legend>
+            <SectionFields section={id} settings={draft.settings} setField={setField} />
+          </fieldset>
+        ))}
+
+        <fieldset className="section" data-testid="section-command">
+          <legend>Command</legend>
+          <label>
+            Other arguments, one per line (passed to llama-server as they are)
+            <textarea value={draft.extraArgs} onChange={(e) => set({ extraArgs: e.target.value })} rows={4} spellCheck={false} data-testid="edit-extra-args" />
+          </label>
+          <RawCommand profileId={profileId} updatedAt={updatedAt} />
+        </fieldset>
+
         <label>
           Notes
           <textarea value={draft.notes} onChange={(e) => set({ notes: e.target.value })} rows={2} />
@@ -220,24 +307,8 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
           {message.text}
         </p>
       )}
-      {problems && <FlagProblems problems={problems} onFix={() => void applyFixes()} />}
+      {problems && <FlagProblems problems={problems} onFix={() => void fixFlags()} />}
       <MutedWarnings profileId={profileId} />
-      <div className="export row">
-        <select value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)} aria-label="Export format">
-          <option value="bash">bash</option>
-          <option value="cmd">cmd</option>
-          <option value="powershell">PowerShell</option>
-        </select>
-        <button type="button" onClick={() => void doExport()} data-testid="edit-export">
-          Export command
-        </button>
-        {exported !== null && (
-          <button type="button" onClick={() => void navigator.clipboard?.writeText(exported)}>
-            Copy
-          </button>
-        )}
-      </div>
-      {exported !== null && <textarea className="exported" readOnly value={exported} rows={3} data-testid="exported" />}
     </section>
   )
 }

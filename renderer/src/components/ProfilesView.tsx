@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
-import { api } from '../stores/api'
+import { undoDeleteProfile } from '../actions/profile-actions'
 import { useProfileStore } from '../stores/profile-store'
 import { DiscoverProfile } from './DiscoverProfile'
-import { FitPanel } from './FitPanel'
 import { ImportProfile } from './ImportProfile'
 import { ProfileEditor } from './ProfileEditor'
 import { ProfileList } from './ProfileList'
@@ -34,7 +33,7 @@ export function ProfilesView(): React.JSX.Element {
   }
   const undo = async (): Promise<void> => {
     if (!deleted) return
-    const r = await api().profilesUndoDelete(deleted.id)
+    const r = await undoDeleteProfile(deleted.id)
     if (!r.ok) return setError(r.error)
     setDeleted(null)
     setSelected(r.value.id)
@@ -61,7 +60,6 @@ export function ProfilesView(): React.JSX.Element {
       {current && (
         <div className="profile-detail">
           <ProfileEditor key={current} profileId={current} onSelect={setSelected} onDeleted={onDeleted} />
-          <FitPanel key={`fit-${current}`} profileId={current} />
         </div>
       )}
     </div>

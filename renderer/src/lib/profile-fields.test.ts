@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { argsToText, textToArgs } from './args-text'
-import { formToSettings, settingsToForm } from './profile-fields'
+import { formToSettings, SECTIONS, sectionFields, SETTING_FIELDS, settingsToForm } from './profile-fields'
 
 describe('profile editor fields', () => {
   it('settings survive a round trip through the form, unknown ones kept', () => {
@@ -15,6 +15,16 @@ describe('profile editor fields', () => {
     expect(formToSettings({ ...form, nCpuMoe: '' }, { nCpuMoe: 30, ctxSize: 4096 })).toEqual({ settings: { ctxSize: 4096 } })
     expect(formToSettings({ ...form, ctxSize: '32k' }, {})).toEqual({ error: expect.stringContaining('-c') })
     expect(formToSettings({ ...form, cpuMoe: false }, { cpuMoe: true })).toEqual({ settings: { nCpuMoe: 30, ctxSize: 4096 } })
+  })
+
+  it('every field belongs to one section, each flag once, and every section with fields shows some before "More"', () => {
+    const flags = SETTING_FIELDS.map((f) => f.flag)
+    expect(new Set(flags).size).toBe(flags.length)
+    const inSections = SECTIONS.flatMap((s) => [...sectionFields(s.id).common, ...sectionFields(s.id).more])
+    expect(inSections.map((f) => f.key).sort()).toEqual(SETTING_FIELDS.map((f) => f.key).sort())
+    for (const s of SECTIONS.filter((x) => x.id !== 'model')) expect(sectionFields(s.id).common.length, s.title).toBeGreaterThan(0)
+    // Plain language: no label is just its flag.
+    for (const f of SETTING_FIELDS) expect(f.label).not.toMatch(/^-/)
   })
 
   it('extra arguments one per line round-trip (spaces inside an argument kept)', () => {

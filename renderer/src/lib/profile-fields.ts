@@ -2,42 +2,65 @@ import type { ProfileSettingsDocument } from '../../../app/contract/profile'
 
 export type FieldKind = 'text' | 'number' | 'boolean'
 
+/** The editor's sections, in the order a user tunes a launch. */
+export type SectionId = 'model' | 'offload' | 'context' | 'speculative' | 'sampling' | 'network'
+
+export const SECTIONS: readonly { readonly id: SectionId; readonly title: string }[] = [
+  { id: 'model', title: 'Model and draft' },
+  { id: 'offload', title: 'GPU offload and fit' },
+  { id: 'context', title: 'Context and KV cache' },
+  { id: 'speculative', title: 'Speculative decoding' },
+  { id: 'sampling', title: 'Sampling' },
+  { id: 'network', title: 'Network' },
+]
+
 export interface SettingField {
   readonly key: keyof ProfileSettingsDocument
+  /** Plain language: what it does, not the flag. */
   readonly label: string
+  /** The llama-server flag, shown as secondary text. */
   readonly flag: string
   readonly kind: FieldKind
+  readonly section: SectionId
+  /** Shown first in its section; the rest under "More". */
+  readonly common: boolean
   readonly placeholder?: string
 }
 
-/** The typed fields of the editor, in the order a user tunes them. */
+/** The typed fields of the editor, by section, common ones first. */
 export const SETTING_FIELDS: readonly SettingField[] = [
-  { key: 'gpuLayers', label: 'GPU layers', flag: '-ngl', kind: 'text', placeholder: 'all / 99 / auto' },
-  { key: 'nCpuMoe', label: 'Experts on CPU (layers)', flag: '--n-cpu-moe', kind: 'number' },
-  { key: 'cpuMoe', label: 'All experts on CPU', flag: '--cpu-moe', kind: 'boolean' },
-  { key: 'ctxSize', label: 'Context size', flag: '-c', kind: 'number', placeholder: '4096' },
-  { key: 'parallel', label: 'Parallel slots', flag: '-np', kind: 'number' },
-  { key: 'cacheTypeK', label: 'KV cache type K', flag: '-ctk', kind: 'text', placeholder: 'f16 / q8_0' },
-  { key: 'cacheTypeV', label: 'KV cache type V', flag: '-ctv', kind: 'text', placeholder: 'f16 / q8_0' },
-  { key: 'flashAttn', label: 'Flash attention', flag: '-fa', kind: 'text', placeholder: 'on / off / auto' },
-  { key: 'loadMode', label: 'Load mode', flag: '-lm', kind: 'text', placeholder: 'none' },
-  { key: 'noMmap', label: 'No mmap', flag: '--no-mmap', kind: 'boolean' },
-  { key: 'mlock', label: 'mlock', flag: '--mlock', kind: 'boolean' },
-  { key: 'draftGpuLayers', label: 'Draft GPU layers', flag: '-ngld', kind: 'text' },
-  { key: 'specType', label: 'Speculative type', flag: '--spec-type', kind: 'text', placeholder: 'draft-simple' },
-  { key: 'draftMax', label: 'Draft max', flag: '--spec-draft-n-max', kind: 'number' },
-  { key: 'draftMin', label: 'Draft min', flag: '--spec-draft-n-min', kind: 'number' },
-  { key: 'reasoning', label: 'Reasoning', flag: '--reasoning', kind: 'text' },
-  { key: 'reasoningBudget', label: 'Reasoning budget', flag: '--reasoning-budget', kind: 'number' },
-  { key: 'temp', label: 'Temperature', flag: '--temp', kind: 'number' },
-  { key: 'topK', label: 'Top K', flag: '--top-k', kind: 'number' },
-  { key: 'topP', label: 'Top P', flag: '--top-p', kind: 'number' },
-  { key: 'minP', label: 'Min P', flag: '--min-p', kind: 'number' },
-  { key: 'presencePenalty', label: 'Presence penalty', flag: '--presence-penalty', kind: 'number' },
-  { key: 'host', label: 'Host', flag: '--host', kind: 'text', placeholder: '127.0.0.1' },
-  { key: 'port', label: 'Port', flag: '--port', kind: 'number', placeholder: 'free port' },
-  { key: 'apiKeyFile', label: 'API key file', flag: '--api-key-file', kind: 'text' },
+  { key: 'draftGpuLayers', label: 'Draft layers on the GPU', flag: '-ngld', kind: 'text', section: 'model', common: false, placeholder: 'all / 99' },
+  { key: 'gpuLayers', label: 'Layers on the GPU', flag: '-ngl', kind: 'text', section: 'offload', common: true, placeholder: 'all / 99 / auto' },
+  { key: 'nCpuMoe', label: 'Layers whose experts run on the CPU', flag: '--n-cpu-moe', kind: 'number', section: 'offload', common: true },
+  { key: 'cpuMoe', label: 'Run all experts on the CPU', flag: '--cpu-moe', kind: 'boolean', section: 'offload', common: false },
+  { key: 'noMmap', label: 'Load the weights into RAM (no memory map)', flag: '--no-mmap', kind: 'boolean', section: 'offload', common: true },
+  { key: 'loadMode', label: 'Load mode', flag: '-lm', kind: 'text', section: 'offload', common: false, placeholder: 'none' },
+  { key: 'mlock', label: 'Lock the weights in RAM', flag: '--mlock', kind: 'boolean', section: 'offload', common: false },
+  { key: 'ctxSize', label: 'Context length (tokens)', flag: '-c', kind: 'number', section: 'context', common: true, placeholder: '4096' },
+  { key: 'parallel', label: 'Parallel requests (slots)', flag: '-np', kind: 'number', section: 'context', common: true },
+  { key: 'cacheTypeK', label: 'KV cache precision, keys', flag: '-ctk', kind: 'text', section: 'context', common: false, placeholder: 'f16 / q8_0' },
+  { key: 'cacheTypeV', label: 'KV cache precision, values', flag: '-ctv', kind: 'text', section: 'context', common: false, placeholder: 'f16 / q8_0' },
+  { key: 'flashAttn', label: 'Flash attention', flag: '-fa', kind: 'text', section: 'context', common: false, placeholder: 'on / off / auto' },
+  { key: 'specType', label: 'Speculative decoding method', flag: '--spec-type', kind: 'text', section: 'speculative', common: true, placeholder: 'draft-simple' },
+  { key: 'draftMax', label: 'Most tokens drafted per step', flag: '--spec-draft-n-max', kind: 'number', section: 'speculative', common: false },
+  { key: 'draftMin', label: 'Fewest tokens drafted per step', flag: '--spec-draft-n-min', kind: 'number', section: 'speculative', common: false },
+  { key: 'temp', label: 'Temperature', flag: '--temp', kind: 'number', section: 'sampling', common: true },
+  { key: 'reasoning', label: 'Thinking (reasoning)', flag: '--reasoning', kind: 'text', section: 'sampling', common: true, placeholder: 'on / off / auto' },
+  { key: 'topK', label: 'Keep the K likeliest tokens', flag: '--top-k', kind: 'number', section: 'sampling', common: false },
+  { key: 'topP', label: 'Keep tokens up to probability P', flag: '--top-p', kind: 'number', section: 'sampling', common: false },
+  { key: 'minP', label: 'Drop tokens under probability', flag: '--min-p', kind: 'number', section: 'sampling', common: false },
+  { key: 'presencePenalty', label: 'Penalty for repeated topics', flag: '--presence-penalty', kind: 'number', section: 'sampling', common: false },
+  { key: 'reasoningBudget', label: 'Thinking budget (tokens)', flag: '--reasoning-budget', kind: 'number', section: 'sampling', common: false },
+  { key: 'host', label: 'Listen on address', flag: '--host', kind: 'text', section: 'network', common: true, placeholder: '127.0.0.1' },
+  { key: 'port', label: 'Port', flag: '--port', kind: 'number', section: 'network', common: true, placeholder: 'free port' },
+  { key: 'apiKeyFile', label: 'API key file', flag: '--api-key-file', kind: 'text', section: 'network', common: false },
 ]
+
+/** A section's fields: the common ones, and the rest that go under "More". */
+export function sectionFields(section: SectionId): { readonly common: readonly SettingField[]; readonly more: readonly SettingField[] } {
+  const fields = SETTING_FIELDS.filter((f) => f.section === section)
+  return { common: fields.filter((f) => f.common), more: fields.filter((f) => !f.common) }
+}
 
 /** What the form holds: strings for text and number inputs, booleans for checkboxes. */
 export type FormValues = Record<string, string | boolean>

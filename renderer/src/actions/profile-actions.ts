@@ -1,0 +1,56 @@
+import type { Result } from '../../../app/contract/commands'
+import type { ExportFormat, FlagProblemSummary, ProfileDocument, ProfileEdit, ProfileFileRole, ProfileSettingsDocument, ProfileSummary } from '../../../app/contract/profile'
+import { api } from '../stores/api'
+
+// What the profile views do, in one place: components call these, never the
+// commands. The profile list itself arrives through the pushed summary.
+
+export function loadProfile(profileId: string): Promise<ProfileDocument | null> {
+  return api().profilesGet(profileId)
+}
+
+export function saveProfile(profileId: string, edit: ProfileEdit): Promise<Result<ProfileSummary>> {
+  return api().profilesUpdate(profileId, edit)
+}
+
+/**
+ * Sets one launch setting and keeps the others as they are stored now (the
+ * fit's one-click --n-cpu-moe): read, change, write, in one place.
+ */
+export async function setProfileSetting<K extends keyof ProfileSettingsDocument>(profileId: string, key: K, value: ProfileSettingsDocument[K]): Promise<Result<ProfileSummary>> {
+  const doc = await api().profilesGet(profileId)
+  if (!doc) return { ok: false, error: 'The profile is gone: it was deleted meanwhile.' }
+  return api().profilesUpdate(profileId, { settings: { ...doc.settings, [key]: value } })
+}
+
+export function checkFlags(profileId: string): Promise<Result<readonly FlagProblemSummary[]>> {
+  return api().profilesCheck(profileId)
+}
+
+export function applyFlagFixes(profileId: string): Promise<Result<ProfileSummary>> {
+  return api().profilesApplyFlagFixes(profileId)
+}
+
+export function chooseProfileFile(profileId: string, role: ProfileFileRole): Promise<Result<ProfileSummary | null>> {
+  return api().profilesChooseFile(profileId, role)
+}
+
+export function exportCommand(profileId: string, format: ExportFormat): Promise<Result<string>> {
+  return api().profilesExport(profileId, format)
+}
+
+export function duplicateProfile(profileId: string): Promise<Result<ProfileSummary>> {
+  return api().profilesDuplicate(profileId)
+}
+
+export function deleteProfile(profileId: string): Promise<Result<ProfileSummary>> {
+  return api().profilesDelete(profileId)
+}
+
+export function undoDeleteProfile(profileId: string): Promise<Result<ProfileSummary>> {
+  return api().profilesUndoDelete(profileId)
+}
+
+export function importProfile(commandLine: string, name: string | null): Promise<Result<ProfileSummary>> {
+  return api().profilesImport(commandLine, name)
+}
