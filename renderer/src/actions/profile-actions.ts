@@ -54,3 +54,11 @@ export function undoDeleteProfile(profileId: string): Promise<Result<ProfileSumm
 export function importProfile(commandLine: string, name: string | null): Promise<Result<ProfileSummary>> {
   return api().profilesImport(commandLine, name)
 }
+
+export function discoverOnDisk(): ReturnType<ReturnType<typeof api>['profilesDiscover']> {
+  return api().profilesDiscover()
+}
+
+export function createDiscoveredProfile(binaryId: string, modelId: string, draftModelId: string | null, name: string | null): Promise<Result<ProfileSummary>> {
+  return api().profilesCreateDiscovered(binaryId, modelId, draftModelId, name)
+}

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import type { BenchReport, TuneSummary } from '../../../app/contract/bench'
-import { api } from '../stores/api'
+import { exportBenchReport } from '../stores/bench-store'
 
 const rate = (n: number | null): string => (n === null ? '—' : n.toFixed(1))
 const STATUS: Readonly<Record<string, string>> = { benched: 'benched', 'skipped-vram': 'skipped: too little VRAM free', failed: 'failed' }
@@ -57,7 +57,7 @@ export function ExportReport({ report }: { readonly report: BenchReport }): Reac
   const [error, setError] = useState<string | null>(null)
   const [copied, setCopied] = useState(false)
   const load = async (format: 'markdown' | 'csv'): Promise<void> => {
-    const r = await api().benchExport(report.createdAt, format)
+    const r = await exportBenchReport(report.createdAt, format)
     setCopied(false)
     if (r.ok) {
       setText(r.value)

@@ -1,7 +1,8 @@
 import { useState } from 'react'
 import type { DiscoveredModel, Discovery } from '../../../app/contract/profile'
 import { defaultPick, formatModelSize } from '../lib/discovery-pick'
-import { api } from '../stores/api'
+import { createDiscoveredProfile, discoverOnDisk } from '../actions/profile-actions'
+import { startServer } from '../actions/server-actions'
 
 function modelFacts(m: DiscoveredModel): string {
   const parts = [
@@ -55,7 +56,7 @@ export function DiscoverProfile({ prominent, onCreated }: { readonly prominent: 
     setError(null)
     setCreated(null)
     try {
-      const r = await api().profilesDiscover()
+      const r = await discoverOnDisk()
       if (!r.ok) return setError(r.error)
       const pick = defaultPick(r.value)
       setFound(r.value)
@@ -70,7 +71,7 @@ export function DiscoverProfile({ prominent, onCreated }: { readonly prominent: 
     e.preventDefault()
     if (!binaryId || !modelId) return
     setError(null)
-    const r = await api().profilesCreateDiscovered(binaryId, modelId, draftId, name.trim() || null)
+    const r = await createDiscoveredProfile(binaryId, modelId, draftId, name.trim() || null)
     if (!r.ok) return setError(r.error)
     setCreated({ id: r.value.id, name: r.value.name })
     setFound(null)
@@ -78,7 +79,7 @@ export function DiscoverProfile({ prominent, onCreated }: { readonly prominent: 
     onCreated(r.value.id)
   }
   const start = async (id: string): Promise<void> => {
-    const r = await api().serverStart(id)
+    const r = await startServer(id)
     if (!r.ok) setError(r.error)
   }
 

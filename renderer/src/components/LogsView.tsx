@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { filterLines, isFailureLine } from '../lib/log-lines'
-import { api } from '../stores/api'
-import { replaceLogLines, useLogStore } from '../stores/log-store'
+import { openLogsFolder, refreshLogs } from '../actions/log-actions'
+import { useLogStore } from '../stores/log-store'
 
 /** Rendering more than this many lines costs more than it shows; the rest is in the log file. */
 const SHOWN = 1500
@@ -16,7 +16,7 @@ export function LogsView(): React.JSX.Element {
 
   // Main's own tail when the view opens; live batches append to it.
   useEffect(() => {
-    void api().serverLogs(5000).then(replaceLogLines)
+    void refreshLogs()
   }, [])
 
   const shown = useMemo(() => filterLines(lines, filter, failuresOnly).slice(-SHOWN), [lines, filter, failuresOnly])
@@ -46,7 +46,7 @@ export function LogsView(): React.JSX.Element {
         <button type="button" onClick={() => void copy()} data-testid="log-copy">
           {copied ? 'Copied' : 'Copy'}
         </button>
-        <button type="button" onClick={() => void api().shellOpenLogsFolder()}>
+        <button type="button" onClick={() => void openLogsFolder()}>
           Open folder
         </button>
       </div>

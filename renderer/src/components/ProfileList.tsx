@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { ProfileSummary } from '../../../app/contract/profile'
 import { baseName } from '../lib/format'
-import { api } from '../stores/api'
+import { startServer, stopServer } from '../actions/server-actions'
 import { useProfileStore } from '../stores/profile-store'
 import { useStatusStore } from '../stores/status-store'
 
@@ -24,7 +24,7 @@ function ProfileRow({ profile, selected, onSelect, onStart, pending }: { readonl
         {pending ? 'switching…' : running || state === 'errored' || state === 'crashloop' ? state : ''}
       </span>
       {running && !pending ? (
-        <button type="button" onClick={() => void api().serverStop()} data-testid="profile-stop">
+        <button type="button" onClick={() => void stopServer()} data-testid="profile-stop">
           Stop
         </button>
       ) : (
@@ -46,7 +46,7 @@ export function ProfileList({ selectedId, onSelect }: { readonly selectedId: str
     setPending(id)
     setError(null)
     try {
-      const r = await api().serverStart(id)
+      const r = await startServer(id)
       if (!r.ok) setError(r.error)
     } finally {
       setPending(null)

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import type { AppSettings } from '../../../app/contract/settings'
-import { api } from '../stores/api'
+import { saveSettings } from '../actions/settings-actions'
 import { useProfileStore } from '../stores/profile-store'
 import { useSettingsStore } from '../stores/settings-store'
 
@@ -62,7 +62,7 @@ export function SettingsView(): React.JSX.Element {
     changes.startWithSystem = form.startWithSystem
     changes.hardwareAcceleration = form.hardwareAcceleration
     changes.startProfileOnLaunch = form.startProfileOnLaunch || null
-    const r = await api().settingsSet(changes as Partial<AppSettings>)
+    const r = await saveSettings(changes as Partial<AppSettings>)
     setMessage(r.ok ? { ok: true, text: 'Saved.' } : { ok: false, text: r.error })
   }
 

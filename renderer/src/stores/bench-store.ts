@@ -52,6 +52,10 @@ export function cancelBench(): Promise<void> {
   return api().benchCancel()
 }
 
+export function exportBenchReport(createdAt: string, format: 'markdown' | 'csv'): Promise<Result<string>> {
+  return api().benchExport(createdAt, format)
+}
+
 export function showBenchReport(report: BenchReport): void {
   useBenchStore.setState({ report, error: null })
 }
