@@ -122,5 +122,38 @@ for (const [label, view] of [
         expect(await scan(`${label} · ${name}`, s)).toEqual([])
       }, 60_000)
     }
+
+    // Keyboard (after the views, on a running server): Tab reaches every visible control, each with a focus ring.
+    it('keyboard: Tab reaches every control of the Running view and the editor, each with a visible focus ring', async () => {
+      for (const view of ['dashboard', 'profiles'] as const) {
+        await tab(s, view)
+        if (view === 'profiles') await s.page.getByTestId('fit-panel').waitFor({ timeout: 20_000 })
+        const expected = await s.page.evaluate(() => {
+          const d = (globalThis as unknown as { document: { querySelectorAll: (q: string) => ArrayLike<{ getAttribute: (n: string) => string | null; getClientRects: () => ArrayLike<unknown>; closest: (q: string) => unknown; dataset: Record<string, string>; setAttribute: (n: string, v: string) => void }> } }).document
+          const all = Array.from(d.querySelectorAll('button, input, select, textarea, summary, a[href]'))
+          const visible = all.filter((e) => e.getClientRects().length > 0 && e.getAttribute('disabled') === null && e.getAttribute('tabindex') !== '-1' && !e.closest('details:not([open]) > :not(summary)'))
+          visible.forEach((e, i) => e.setAttribute('data-kb', String(i)))
+          return visible.length
+        })
+        expect(expected).toBeGreaterThan(3)
+        const reached = new Set<string>()
+        let unringed: string[] = []
+        await s.page.locator('body').focus()
+        for (let i = 0; i < expected + 5; i++) {
+          await s.page.keyboard.press('Tab')
+          const info = await s.page.evaluate(() => {
+            const d = (globalThis as unknown as { document: { activeElement: { getAttribute: (n: string) => string | null; outerHTML: string } | null }; getComputedStyle: (e: unknown) => { outlineStyle: string; outlineWidth: string } }).document
+            const el = d.activeElement
+            if (!el) return null
+            const style = (globalThis as unknown as { getComputedStyle: (e: unknown) => { outlineStyle: string; outlineWidth: string } }).getComputedStyle(el)
+            return { kb: el.getAttribute('data-kb'), ring: style.outlineStyle !== 'none' && style.outlineWidth !== '0px', html: el.outerHTML.slice(0, 120) }
+          })
+          if (info?.kb) reached.add(info.kb)
+          if (info?.kb && !info.ring) unringed = [...unringed, info.html]
+        }
+        expect(unringed, `${view}: focused without a visible ring`).toEqual([])
+        expect(reached.size, `${view}: controls reached by Tab`).toBe(expected)
+      }
+    }, 60_000)
   })
 }

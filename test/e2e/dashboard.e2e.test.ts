@@ -247,8 +247,11 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     await expect(page.getByTestId('settings-message').textContent()).resolves.toMatch(/not a number/)
     expect(await overflow()).toBe(false)
     await page.keyboard.press('Shift+Tab')
-    await page.getByTestId('tab-profiles').click()
+    await page.getByTestId('tab-dashboard').click()
+    await page.getByTestId('glance').waitFor()
+    expect(await overflow()).toBe(false)
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-small-dark.png') })
+    await page.getByTestId('tab-profiles').click()
     await page.getByTestId('fit-panel').waitFor({ timeout: 90_000 })
     expect(await overflow()).toBe(false)
     await page.getByTestId('tab-bench').click()
@@ -306,6 +309,10 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     await expect.poll(async () => (await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe, { timeout: 90_000 }).toBe(suggested)
     await panel.locator('[data-testid="fit-suggestion"]:has-text("the profile has it")').waitFor({ timeout: 90_000 })
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-fit.png') })
+    // The editor in sections, every "More" open: the whole form as a user finds it.
+    const closed = page.locator('details.more:not([open]) > summary')
+    while ((await closed.count()) > 0) await closed.first().click()
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-editor.png'), fullPage: true })
 
     const moved = await core.handlers['profiles:import'](cmd('-m', join(REPO_ROOT, '..', 'shared', 'fixtures', 'models', 'moved-away.gguf'), '-c', '4096', '-np', '1'), 'moved model')
     if (!moved.ok) throw new Error(moved.error)
@@ -440,6 +447,7 @@ describe('find on disk in Chromium over the real core and llama-server', () => {
       expect(await modelOption.textContent()).toMatch(/qwen35moe · Q8_0 · .*8 experts · trained ctx 16384/)
       expect(await page.getByTestId('draft-none').count()).toBe(0) // one model: no draft to offer
       await page.getByTestId('discover-name').fill('found tiny')
+      await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-first-run.png') })
       await page.getByTestId('discover-create').click()
       await page.getByTestId('discover-created').waitFor()
       const row = page.getByTestId('profile-row').filter({ hasText: 'found tiny' })
