@@ -132,6 +132,8 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     await state(page, 'ready')
     const draftPort = core.supervisor.getStatus().port as number
     await generate(draftPort, 48).done
+    // The last request's figures are on the Running view.
+    await page.getByTestId('tab-dashboard').click()
     await expect.poll(() => page.getByTestId('draft-acceptance').textContent(), { timeout: 60_000, interval: 250 }).toMatch(/%$/)
     const acceptance = (await page.getByTestId('draft-acceptance').textContent()) ?? ''
     const last = core.snapshot().generation?.last
@@ -250,6 +252,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     await page.getByTestId('tab-dashboard').click()
     await page.getByTestId('glance').waitFor()
     expect(await overflow()).toBe(false)
+    await page.evaluate(() => (globalThis as unknown as { scrollTo: (x: number, y: number) => void }).scrollTo(0, 0))
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-small-dark.png') })
     await page.getByTestId('tab-profiles').click()
     await page.getByTestId('fit-panel').waitFor({ timeout: 90_000 })

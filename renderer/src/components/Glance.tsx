@@ -59,6 +59,7 @@ function VramTile(): React.JSX.Element {
   const used = useSnapshotStore((s) => (s.snapshot?.gpu?.available ? (s.snapshot.gpu.devices[0]?.memoryUsedMiB ?? null) : null))
   const free = useSnapshotStore((s) => (s.snapshot?.gpu?.available ? (s.snapshot.gpu.devices[0]?.memoryFreeMiB ?? null) : null))
   const headroom = useSettingsStore((s) => s.settings?.vramHeadroomMiB ?? null)
+  const waiting = useSnapshotStore((s) => s.snapshot === null)
   const known = total !== null && used !== null && free !== null && total > 0
   const tight = known && headroom !== null && free < headroom
   return (
@@ -75,6 +76,8 @@ function VramTile(): React.JSX.Element {
           </div>
           <p className="note">{headroom !== null ? `of ${formatMiB(total)}; keep ${formatMiB(headroom)} free (the mark)` : `of ${formatMiB(total)}`}</p>
         </>
+      ) : waiting ? (
+        <p className="note">Waiting for the first reading.</p>
       ) : (
         <GpuEmpty />
       )}
