@@ -22,14 +22,14 @@ export function cachedBinaryPath() {
   return join(cacheRoot(), `llama-server-node-llama-cpp-${NODE_LLAMA_CPP_VERSION}-cpu`, 'llama-server')
 }
 
-function run(cmd, args, opts = {}) {
+export function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts })
   if (r.error) throw new Error(`${cmd}: ${r.error.message}`)
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}`)
 }
 
 /** Runs a noisy build step with its output in a log file; on failure the log's tail is printed. */
-function runLogged(cmd, args, logFile) {
+export function runLogged(cmd, args, logFile) {
   const fd = openSync(logFile, 'a')
   try {
     const r = spawnSync(cmd, args, { stdio: ['ignore', fd, fd] })
@@ -47,6 +47,21 @@ function log(msg) {
   process.stderr.write(`[llama-server-build] ${msg}\n`)
 }
 
+/**
+ * Unpacks the pinned llama.cpp source into `work`/llama.cpp and returns that
+ * path. Shared with scripts/windows-lane.mjs, which cross-builds the same source.
+ */
+export function fetchLlamaSource(work, say = log) {
+  say(`fetching node-llama-cpp@${NODE_LLAMA_CPP_VERSION} with npm pack`)
+  run('npm', ['pack', `node-llama-cpp@${NODE_LLAMA_CPP_VERSION}`, '--silent'], { cwd: work, stdio: ['ignore', 'ignore', 'inherit'] })
+  const tgz = readdirSync(work).find((f) => f.endsWith('.tgz'))
+  if (!tgz) throw new Error('npm pack produced no tarball')
+  run('tar', ['-xzf', tgz, 'package/llama/gitRelease.bundle'], { cwd: work })
+  say('cloning the llama.cpp bundle')
+  run('git', ['-c', 'advice.detachedHead=false', 'clone', '--quiet', join(work, 'package/llama/gitRelease.bundle'), 'llama.cpp'], { cwd: work })
+  return join(work, 'llama.cpp')
+}
+
 export function ensureLlamaServer() {
   const fromEnv = process.env.LLAMA_SERVER_BIN
   if (fromEnv) {
@@ -62,14 +77,7 @@ export function ensureLlamaServer() {
   }
   const work = mkdtempSync(join(tmpdir(), 'llama-server-build-'))
   try {
-    log(`fetching node-llama-cpp@${NODE_LLAMA_CPP_VERSION} with npm pack`)
-    run('npm', ['pack', `node-llama-cpp@${NODE_LLAMA_CPP_VERSION}`, '--silent'], { cwd: work, stdio: ['ignore', 'ignore', 'inherit'] })
-    const tgz = readdirSync(work).find((f) => f.endsWith('.tgz'))
-    if (!tgz) throw new Error('npm pack produced no tarball')
-    run('tar', ['-xzf', tgz, 'package/llama/gitRelease.bundle'], { cwd: work })
-    log('cloning the llama.cpp bundle')
-    run('git', ['-c', 'advice.detachedHead=false', 'clone', '--quiet', join(work, 'package/llama/gitRelease.bundle'), 'llama.cpp'], { cwd: work })
-    const src = join(work, 'llama.cpp')
+    const src = fetchLlamaSource(work)
     const build = join(src, 'build')
     log('configuring (CPU only, no curl)')
     const buildLog = join(work, 'build.log')

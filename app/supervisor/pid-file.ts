@@ -1,5 +1,6 @@
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { writeFileAtomic } from '../profiles/atomic-write'
 import { isAlive, readProcessIdentity, sameProcess, type ProcessIdentity } from './process-identity'
 
 /**
@@ -18,7 +19,12 @@ export interface PidRecord {
 }
 
 export class PidFiles {
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    /** How a pid's identity is read now (tests inject another platform's). */
+    private readonly readIdentity: (pid: number) => Promise<ProcessIdentity | null> = (pid) => readProcessIdentity(pid),
+    private readonly alive: (pid: number) => boolean = isAlive,
+  ) {}
 
   private fileFor(ownerPid: number): string {
     return join(this.dir, `llama-server.${ownerPid}.json`)
@@ -26,10 +32,8 @@ export class PidFiles {
 
   async write(record: PidRecord): Promise<void> {
     await mkdir(this.dir, { recursive: true })
-    const file = this.fileFor(record.ownerPid)
-    const tmp = `${file}.tmp`
-    await writeFile(tmp, JSON.stringify(record))
-    await rename(tmp, file)
+    // Atomic, with the rename retried while an antivirus or indexer holds the file (Windows).
+    await writeFileAtomic(this.fileFor(record.ownerPid), JSON.stringify(record))
   }
 
   async remove(ownerPid = process.pid): Promise<void> {
@@ -53,7 +57,7 @@ export class PidFiles {
       const m = /^llama-server\.(\d+)\.json$/.exec(name)
       if (!m) continue
       const ownerPid = Number(m[1])
-      if (ownerPid !== process.pid && isAlive(ownerPid)) continue // another live supervisor owns it
+      if (ownerPid !== process.pid && this.alive(ownerPid)) continue // another live supervisor owns it
       const file = join(this.dir, name)
       let record: PidRecord
       try {
@@ -62,7 +66,7 @@ export class PidFiles {
         await rm(file, { force: true })
         continue
       }
-      const now = Number.isInteger(record.pid) ? await readProcessIdentity(record.pid) : null
+      const now = Number.isInteger(record.pid) ? await this.readIdentity(record.pid) : null
       if (now && record.identity && sameProcess(record.identity, now)) orphans.push(record)
       else await rm(file, { force: true })
     }

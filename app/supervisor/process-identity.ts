@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process'
 import { readFile, readlink } from 'node:fs/promises'
 import { basename } from 'node:path'
+import type { WindowsProcessSource } from '../telemetry/cpu/windows-processes'
+import { windowsProcesses } from './windows-process-table'
 
 /** What identifies a running process beyond its pid (which the OS reuses). */
 export interface ProcessIdentity {
@@ -26,8 +28,12 @@ export function isAlive(pid: number): boolean {
 }
 
 /** Reads a live process's identity, or null if it is gone or unreadable. */
-export async function readProcessIdentity(pid: number): Promise<ProcessIdentity | null> {
-  if (process.platform === 'linux') {
+export async function readProcessIdentity(
+  pid: number,
+  platform: NodeJS.Platform = process.platform,
+  windows?: WindowsIdentitySource,
+): Promise<ProcessIdentity | null> {
+  if (platform === 'linux') {
     try {
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
       // Field 22 (starttime) follows the parenthesised command name, which may contain spaces.
@@ -43,11 +49,7 @@ export async function readProcessIdentity(pid: number): Promise<ProcessIdentity 
       return null
     }
   }
-  if (process.platform === 'win32') {
-    const out = await run('tasklist', ['/FI', `PID eq ${pid}`, '/FO', 'CSV', '/NH'])
-    const m = out?.match(/^"([^"]+)"/m)
-    return m ? { name: (m[1] as string).replace(/\.exe$/i, ''), startToken: null } : null
-  }
+  if (platform === 'win32') return readWindowsIdentity(pid, windows ?? windowsProcesses())
   const out = await run('ps', ['-o', 'lstart=', '-o', 'comm=', '-p', String(pid)])
   const line = out?.trim()
   if (!line) return null
@@ -55,8 +57,27 @@ export async function readProcessIdentity(pid: number): Promise<ProcessIdentity 
   return m ? { name: basename(m[2] as string), startToken: m[1] as string } : { name: basename(line), startToken: null }
 }
 
+/**
+ * Same name, and the same start token when one was recorded. A recorded token
+ * that cannot be read now (a process we may not open) is not proof: no match.
+ */
 export function sameProcess(recorded: ProcessIdentity, now: ProcessIdentity): boolean {
   const norm = (n: string): string => n.toLowerCase().replace(/\.exe$/, '')
   if (norm(recorded.name) !== norm(now.name)) return false
-  return recorded.startToken === null || now.startToken === null || recorded.startToken === now.startToken
+  return recorded.startToken === null || recorded.startToken === now.startToken
+}
+
+/** What the Windows identity needs: the Toolhelp table and GetProcessTimes (app/telemetry's binding). */
+export type WindowsIdentitySource = Pick<WindowsProcessSource, 'entries' | 'creationTime'>
+
+/**
+ * Windows: the image name from a Toolhelp snapshot and the creation time
+ * (GetProcessTimes, a FILETIME) as the token, both in-process. A pid reused by
+ * another process has another creation time, so it never matches the record.
+ */
+function readWindowsIdentity(pid: number, source: WindowsIdentitySource): ProcessIdentity | null {
+  const entry = source.entries()?.find((e) => e.pid === pid)
+  if (!entry) return null
+  const created = source.creationTime(pid)
+  return { name: entry.exeFile.replace(/\.exe$/i, ''), startToken: created === null ? null : `filetime:${created}` }
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import treeKill from 'tree-kill'
+import { defaultWindowsStopDeps, terminateWindowsTree, type WindowsStopDeps, type WindowsStopOptions } from './windows-stop'
 
 export interface ExitStatus {
   readonly code: number | null
@@ -64,11 +65,32 @@ export interface StopOptions {
   readonly graceMs: number
   /** Wait after the second signal before killing the whole tree. */
   readonly secondGraceMs: number
+  /** Windows only: taskkill's timeout and the exit waits (defaults: DEFAULT_WINDOWS_STOP). */
+  readonly windows?: WindowsStopOptions
 }
 
 export const DEFAULT_STOP: StopOptions = { graceMs: 3000, secondGraceMs: 2500 }
 
-export type StopOutcome = 'graceful' | 'second-signal' | 'killed'
+/**
+ * POSIX: 'graceful' (first signal), 'second-signal', 'killed' (SIGKILL).
+ * Windows: 'terminated' (taskkill or TerminateProcess), 'unconfirmed' (no exit
+ * seen within the bound). 'graceful' also when it had exited already.
+ */
+export type StopOutcome = 'graceful' | 'second-signal' | 'killed' | 'terminated' | 'unconfirmed'
+
+export interface StopResult {
+  readonly outcome: StopOutcome
+  /** code and signal null when the exit was not seen ('unconfirmed'). */
+  readonly exit: ExitStatus
+  /** What happened, for the log: "stopped", "terminated with taskkill /T /F"… */
+  readonly detail: string
+}
+
+const POSIX_DETAIL: Record<'graceful' | 'second-signal' | 'killed', string> = {
+  graceful: 'stopped',
+  'second-signal': 'stopped after a second signal',
+  killed: 'killed after it ignored two signals',
+}
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
@@ -82,6 +104,7 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** POSIX only (tree-kill walks with ps); on Windows it would exec taskkill through cmd.exe. */
 function killTree(pid: number): Promise<void> {
   return new Promise((resolve) => treeKill(pid, 'SIGKILL', () => resolve()))
 }
@@ -91,21 +114,20 @@ function timeout(ms: number): Promise<'timeout'> {
 }
 
 /**
- * Stops a process and everything it started, and resolves only after it has
- * exited. POSIX: SIGTERM; SIGINT after graceMs (a second signal makes
- * llama-server exit at once); SIGKILL to the tree and the group after
- * secondGraceMs. Windows has no per-process Ctrl+C, so the tree is terminated
- * (taskkill /T /F through tree-kill) right away.
+ * Stops a process and everything it started, and resolves once it has exited
+ * (Windows: or once the bound has passed, as 'unconfirmed'). POSIX: SIGTERM;
+ * SIGINT after graceMs (a second signal makes llama-server exit at once);
+ * SIGKILL to the tree and the group after secondGraceMs. Windows has no
+ * per-process Ctrl+C: the tree is terminated at once (see windows-stop.ts).
  */
-export async function stopProcessTree(proc: SpawnedProcess, options: StopOptions = DEFAULT_STOP): Promise<{ outcome: StopOutcome; exit: ExitStatus }> {
-  let outcome: StopOutcome = 'graceful'
-  if (process.platform === 'win32') {
-    if (!proc.hasExited()) {
-      outcome = 'killed'
-      await killTree(proc.pid)
-    }
-    return { outcome, exit: await proc.exited }
-  }
+export async function stopProcessTree(
+  proc: SpawnedProcess,
+  options: StopOptions = DEFAULT_STOP,
+  platform: NodeJS.Platform = process.platform,
+  windowsDeps?: WindowsStopDeps,
+): Promise<StopResult> {
+  if (platform === 'win32') return stopWindows(proc, options, windowsDeps ?? defaultWindowsStopDeps())
+  let outcome: 'graceful' | 'second-signal' | 'killed' = 'graceful'
   if (!proc.hasExited()) {
     signalGroup(proc.pid, 'SIGTERM')
     if ((await Promise.race([proc.exited, timeout(options.graceMs)])) === 'timeout') {
@@ -125,5 +147,13 @@ export async function stopProcessTree(proc: SpawnedProcess, options: StopOptions
   } catch {
     // the group is empty: nothing left behind
   }
-  return { outcome, exit }
+  return { outcome, exit, detail: POSIX_DETAIL[outcome] }
+}
+
+async function stopWindows(proc: SpawnedProcess, options: StopOptions, deps: WindowsStopDeps): Promise<StopResult> {
+  if (proc.hasExited()) return { outcome: 'graceful', exit: await proc.exited, detail: 'had already exited' }
+  const exitedWithin = async (ms: number): Promise<boolean> => (await Promise.race([proc.exited, timeout(ms)])) !== 'timeout'
+  const report = await terminateWindowsTree(proc.pid, exitedWithin, () => proc.child.kill(), deps, options.windows)
+  if (!report.confirmed) return { outcome: 'unconfirmed', exit: { code: null, signal: null }, detail: report.detail }
+  return { outcome: 'terminated', exit: await proc.exited, detail: report.detail }
 }

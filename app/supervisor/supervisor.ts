@@ -49,6 +49,8 @@ interface Run {
   readonly abort: AbortController
   readonly lines: RingBuffer<string>
   stopRequested: boolean
+  /** The pid file's write, which forget() waits for before removing it. */
+  pidFileWritten: Promise<void>
 }
 
 const SETTLED: ReadonlySet<ServerStateKind> = new Set(['ready', 'stopped', 'backoff', 'crashloop', 'errored'])
@@ -251,8 +253,8 @@ export class ServerSupervisor {
 
     if (!this.orphansReaped) {
       this.orphansReaped = true
-      for (const orphan of await reapOrphans(this.pidFiles)) {
-        this.log(`[llama-tray] stopped llama-server pid ${orphan.pid} left behind by an earlier run (owner pid ${orphan.ownerPid})`)
+      for (const { record, detail } of await reapOrphans(this.pidFiles)) {
+        this.log(`[llama-tray] llama-server pid ${record.pid}, left behind by an earlier run (owner pid ${record.ownerPid}): ${detail}`)
       }
     }
 
@@ -296,6 +298,7 @@ export class ServerSupervisor {
       abort: new AbortController(),
       lines: new RingBuffer(200),
       stopRequested: false,
+      pidFileWritten: Promise.resolve(),
     }
     this.run = run
     this.log(`[llama-tray] started ${checked.exe} ${redactArgs(endpoint.args).join(' ')} (pid ${proc.pid})`)
@@ -307,9 +310,9 @@ export class ServerSupervisor {
       stream?.on('data', (chunk: Buffer) => splitter.write(chunk))
       stream?.on('end', () => splitter.end())
     }
-    void readProcessIdentity(proc.pid).then((identity) =>
-      this.pidFiles.write({ pid: proc.pid, ownerPid: process.pid, exe: checked.exe, port: run.port, identity, startedAt: Date.now() }).catch(() => {}),
-    )
+    run.pidFileWritten = readProcessIdentity(proc.pid)
+      .then((identity) => this.pidFiles.write({ pid: proc.pid, ownerPid: process.pid, exe: checked.exe, port: run.port, identity, startedAt: Date.now() }))
+      .catch(() => {})
     void proc.exited.then((exit) => this.onExit(run, exit))
     this.listeners.emit('state', this.getStatus()) // now with pid and port
     void this.watchReadiness(run)
@@ -349,6 +352,7 @@ export class ServerSupervisor {
 
   private async forget(run: Run): Promise<void> {
     if (this.run === run) this.run = null
+    await run.pidFileWritten // a write still under way would otherwise land after the removal
     await this.pidFiles.remove().catch(() => {})
   }
 
@@ -405,10 +409,10 @@ export class ServerSupervisor {
       run.stopRequested = true
       run.abort.abort()
       this.transition('stopping')
-      const { outcome, exit } = await stopProcessTree(run.proc, this.options.stop)
+      const { outcome, exit, detail } = await stopProcessTree(run.proc, this.options.stop)
       await this.forget(run)
-      const how = outcome === 'graceful' ? 'stopped' : outcome === 'second-signal' ? 'stopped after a second signal' : 'killed after it ignored two signals'
-      this.log(`[llama-tray] llama-server ${how} (exit code ${exit.code ?? 'none'}${exit.signal ? `, ${exit.signal}` : ''})`)
+      const code = outcome === 'unconfirmed' ? '' : ` (exit code ${exit.code ?? 'none'}${exit.signal ? `, ${exit.signal}` : ''})`
+      this.log(`[llama-tray] llama-server ${detail}${code}`)
       this.lastExit = exitInfo(exit, null, run.lines.tail(30))
       this.transition('stopped')
       await this.logFile.flush()

@@ -3,6 +3,7 @@ import type { ProcessInfo, ProcessSource } from './process-source'
 import { normalizeImageName } from './process-source'
 import {
   PROCESS_MEMORY_COUNTERS_SIZE,
+  type ProcessEntry,
   filetimeToMs,
   newProcessEntryBuffer,
   parseProcessEntry32W,
@@ -65,19 +66,44 @@ export class WindowsProcessSource implements ProcessSource {
   list(): ProcessInfo[] {
     const k = this.k
     if (typeof k === 'string') return []
+    return (this.entries() ?? []).map((e) => this.measure(k, e.pid, e.exeFile))
+  }
+
+  /**
+   * Every process's pid, parent pid and image name from one Toolhelp snapshot,
+   * without opening any process (cheap; the supervisor walks the tree with it).
+   * Null when the snapshot cannot be taken.
+   */
+  entries(): ProcessEntry[] | null {
+    const k = this.k
+    if (typeof k === 'string') return null
     const snap = k.snapshot(TH32CS_SNAPPROCESS, 0)
-    if (snap === null || snap === INVALID_HANDLE_VALUE || snap === 0xffffffffffffffffn) return []
-    const out: ProcessInfo[] = []
+    if (snap === null || snap === INVALID_HANDLE_VALUE || snap === 0xffffffffffffffffn) return null
+    const out: ProcessEntry[] = []
     try {
       const entry = newProcessEntryBuffer()
       for (let ok = k.first(snap, entry); ok; ok = k.next(snap, entry)) {
         const e = parseProcessEntry32W(entry)
-        if (e && e.pid !== 0) out.push(this.measure(k, e.pid, e.exeFile))
+        if (e && e.pid !== 0) out.push(e)
       }
     } finally {
       k.close(snap)
     }
     return out
+  }
+
+  /** The process's creation time (a FILETIME, 100 ns since 1601); null when it is gone or cannot be opened. */
+  creationTime(pid: number): bigint | null {
+    const k = this.k
+    if (typeof k === 'string') return null
+    const h = k.open(PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
+    if (!h) return null
+    try {
+      const creation: Out<bigint | number> = [null]
+      return k.times(h, creation, [null], [null], [null]) && creation[0] !== null ? BigInt(creation[0]) : null
+    } finally {
+      k.close(h)
+    }
   }
 
   read(pid: number): ProcessInfo | null {
