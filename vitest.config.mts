@@ -18,6 +18,10 @@ const REAL_SERVER = [
   'app/cli/commands/lint.test.ts',
 ]
 
+// The Windows lane: the built CLI under Windows Node and Wine (set up by
+// scripts/windows-lane.mjs). Real servers too, one file at a time, last.
+const WINDOWS = ['test/windows/**/*.test.ts']
+
 const ALL = ['app/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'test/**/*.test.ts']
 
 export default defineConfig({
@@ -28,9 +32,10 @@ export default defineConfig({
     hookTimeout: 30_000,
     reporters: ['default'],
     projects: [
-      { extends: true, test: { name: 'unit', include: ALL, exclude: [...REAL_SERVER, '**/node_modules/**'], maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'unit', include: ALL, exclude: [...REAL_SERVER, ...WINDOWS, '**/node_modules/**'], maxWorkers: 2, sequence: { groupOrder: 0 } } },
       // Real processes on a machine that may be busy: deadlines are sanity bounds (10× the usual), never goals.
       { extends: true, test: { name: 'real-server', include: REAL_SERVER, fileParallelism: false, testTimeout: 120_000, hookTimeout: 300_000, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'windows', include: WINDOWS, fileParallelism: false, sequence: { groupOrder: 2 } } },
     ],
   },
 })

@@ -13,6 +13,7 @@ import { benchSupervisor } from './supervisor.bench'
 import { benchSwitch } from './switch.bench'
 import { benchThreads } from './threads.bench'
 import { benchTelemetry, benchTelemetryOverhead } from './telemetry.bench'
+import { benchWindowsStop } from './windows-stop.bench'
 
 /** `npm run bench`: every benchmark, one table, each figure next to its same-run baseline. */
 async function main(): Promise<void> {
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
     ['fit', () => benchFit(bin, shared)],
     ['dashboard', () => benchDashboard()],
     ['endpoint', () => benchEndpoint(bin, target)],
+    ['windows-stop', () => benchWindowsStop()],
   ]
   for (const [name, run] of benches) {
     if (only && only !== name) continue

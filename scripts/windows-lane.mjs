@@ -9,6 +9,7 @@
 //
 //   node scripts/windows-lane.mjs               set up (first run ~6-10 min), then stage
 //   node scripts/windows-lane.mjs --setup-only  set up only (no out/cli needed)
+//   node scripts/windows-lane.mjs --manifest    print where lane.json is
 //
 // Only Linux x64 with apt can build the rig; elsewhere it says so and writes
 // no lane.json, and the Windows tests are skipped with that reason.
@@ -231,7 +232,7 @@ function runtimeClosure(nodeModules) {
   return [...seen]
 }
 
-function stageCli(prefix, koffiWin32) {
+export function stageCli(prefix, koffiWin32) {
   const cli = join(repo, 'out', 'cli', 'llama-tray.mjs')
   if (!existsSync(cli)) throw new Error('out/cli/llama-tray.mjs is missing: run `npm run build:cli` first (or pass --setup-only)')
   const stage = join(prefix, 'drive_c', 'lane', 'cli')
@@ -273,15 +274,21 @@ export function setUpLane({ stage = true } = {}) {
 export class LaneUnavailable extends Error {}
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv.includes('--manifest')) {
+    process.stdout.write(`${manifestPath()}\n`)
+    process.exit(0)
+  }
   try {
     rmSync(manifestPath(), { force: true })
     setUpLane({ stage: !process.argv.includes('--setup-only') })
   } catch (err) {
-    if (err instanceof LaneUnavailable) {
-      log(`skipped: ${err.message}`)
-    } else {
+    if (!(err instanceof LaneUnavailable)) {
       log(`error: ${err instanceof Error ? err.message : String(err)}`)
       process.exit(1)
     }
+    // The tests read this and skip, saying why (this platform cannot host the lane).
+    mkdirSync(laneRoot(), { recursive: true })
+    writeFileSync(manifestPath(), JSON.stringify({ unavailable: err.message }))
+    log(`skipped: ${err.message}`)
   }
 }

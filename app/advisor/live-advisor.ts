@@ -26,8 +26,8 @@ export interface LiveAdvisorOptions {
   readonly rules?: readonly LiveRule[]
   /**
    * llama-server's shared (system) GPU memory in MiB (Windows PDH
-   * `\GPU Process Memory(pid_<pid>*)\Shared Usage`); null where unknown.
-   * Telemetry does not read it yet: without it the sysmem-fallback rule stays silent.
+   * `\GPU Process Memory(pid_<pid>*)\Shared Usage`, read by TelemetryService);
+   * null where unknown: without it the sysmem-fallback rule stays silent.
    */
   readonly sharedGpuMemoryMiB?: (pid: number) => number | null
   /** Engine detection for the lint of the running profile (tests pass a fixture's). */

@@ -280,20 +280,30 @@ export const LIVE_RULES: readonly LiveRule[] = [
   {
     id: 'live.sysmem-fallback',
     level: 'error',
-    summary: "Windows: llama-server's shared (system) GPU memory growing while dedicated VRAM is nearly full",
+    summary: "Windows: llama-server's shared (system) GPU memory growing while generation slows or dedicated VRAM is nearly full",
     hysteresis: { raiseAfter: 3, clearAfter: 5 },
     evaluate: (ctx) => {
       if (ctx.platform !== 'win32' || !ready(ctx)) return { active: null }
       const { baselineMiB, currentMiB } = ctx.sharedGpu
+      if (baselineMiB === null || currentMiB === null) return { active: null }
+      const grown = currentMiB - baselineMiB
       const devices = gpuDevices(ctx)
       const tight = devices ? tightestDevice(devices) : null
-      if (baselineMiB === null || currentMiB === null || !tight) return { active: null }
-      const grown = currentMiB - baselineMiB
-      if (tight.freeMiB >= ctx.thresholds.sysmemFreeMiB || grown <= ctx.thresholds.sysmemGrowthMiB) return { active: false }
-      const suggestion = ctx.vramSuggestion(tight.freeMiB)
+      const vramFull = tight !== null && tight.freeMiB < ctx.thresholds.sysmemFreeMiB
+      // The user-visible symptom: the live rate under 60% of the profile's median (no GPU reading needed).
+      const gen = ctx.snapshot.generation
+      const tps = gen?.active ? gen.tokensPerSecond : null
+      const base = ctx.baselineTokensPerSecond
+      const slowed = tps !== null && base !== null && base > 0 && tps < ctx.thresholds.speedDropRatio * base
+      if (grown <= ctx.thresholds.sysmemGrowthMiB || (!vramFull && !slowed)) return { active: false }
+      const suggestion = tight ? ctx.vramSuggestion(tight.freeMiB) : null
+      const evidence = [
+        ...(slowed && tps !== null && base !== null ? [`generation is at ${fmt(tps)} tok/s, ${Math.round((tps / base) * 100)}% of this profile's median`] : []),
+        ...(vramFull && tight ? [`VRAM is full (${Math.round(tight.freeMiB)} MiB free)`] : []),
+      ].join(' and ')
       return {
         active: true,
-        message: `Sysmem fallback is happening: VRAM is full (${Math.round(tight.freeMiB)} MiB free) and llama-server now holds ${Math.round(grown)} MiB more shared (system) GPU memory than after loading. Generation slows to a crawl (~7 tok/s on an RTX 4060 Laptop, 8 GB). ${suggestion ? `Use --n-cpu-moe ${suggestion.nCpuMoe}, or ` : 'Move more experts to the CPU, or '}set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback" for llama-server.exe.`,
+        message: `Spilling into system RAM (sysmem fallback): llama-server now holds ${Math.round(grown)} MiB more shared GPU memory than after loading, and ${evidence}. This slows generation to a crawl (~7 tok/s on an RTX 4060 Laptop, 8 GB). ${suggestion ? `Use --n-cpu-moe ${suggestion.nCpuMoe}` : 'Raise --n-cpu-moe (more experts on the CPU)'}, or set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback" for llama-server.exe in the NVIDIA Control Panel.`,
         fix: suggestion?.fix ?? null,
       }
     },

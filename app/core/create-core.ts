@@ -20,10 +20,11 @@ export function createStandardCore(options: StandardCoreOptions): Promise<LlamaT
   const { home, intervalMs, warn, ...rest } = options
   const heavy = loadHeavyAppList(join(home, 'heavy-apps.json'))
   if (heavy.problem) warn?.(heavy.problem)
-  const advisor = createLiveAdvisor({ home })
+  const telemetry = new TelemetryService({ intervalMs, heavyApps: heavy.list })
+  const advisor = createLiveAdvisor({ home, sharedGpuMemoryMiB: (pid) => telemetry.sharedGpuMemoryMiB(pid) })
   return LlamaTrayCore.create({
     home,
-    telemetry: new TelemetryService({ intervalMs, heavyApps: heavy.list }),
+    telemetry,
     warnings: advisor.warnings,
     applyWarningFix: advisor.applyWarningFix,
     mutes: advisor.mutes,

@@ -5,6 +5,7 @@ import { DEFAULT_HEAVY_APPS, withExtraHeavyApps, type HeavyAppList } from './cpu
 import { platformProcessSource } from './cpu/platform-processes'
 import type { ProcessSource } from './cpu/process-source'
 import { openGpuReader, type GpuBackendSetting, type GpuReader, type GpuReaderOptions } from './gpu/gpu-reader'
+import { PdhSharedGpuMemory, type SharedGpuSample } from './gpu/pdh-shared-memory'
 
 export interface TelemetryOptions {
   /** 'auto' (NVML, then nvidia-smi), a forced backend, or 'off'. */
@@ -16,6 +17,11 @@ export interface TelemetryOptions {
   readonly heavyApps?: HeavyAppList
   /** Default: /proc on Linux, Toolhelp through koffi on Windows, none elsewhere. */
   readonly processes?: ProcessSource | null
+  /**
+   * Shared (system) GPU memory per process: PDH on Windows (default), none
+   * elsewhere. Returns the source or why there is none.
+   */
+  readonly sharedGpu?: (() => SharedGpuSource | string) | null
   /** Where to find NVML / nvidia-smi (tests point these at fakes). */
   readonly gpu?: Omit<GpuReaderOptions, 'intervalMs'>
 }
@@ -23,6 +29,13 @@ export interface TelemetryOptions {
 export interface TelemetryReading {
   readonly gpu: GpuSnapshot | null
   readonly cpu: CpuSnapshot | null
+}
+
+/** What the service needs from a shared-GPU-memory reader (PdhSharedGpuMemory on Windows). */
+export interface SharedGpuSource {
+  sample(): SharedGpuSample | null
+  readonly lastProblem: string | null
+  close(): void
 }
 
 interface TelemetryEvents {
@@ -42,6 +55,9 @@ export class TelemetryService {
   private timer: NodeJS.Timeout | null = null
   private reading: TelemetryReading = { gpu: null, cpu: null }
   private generation = 0
+  private serverPid: number | null = null
+  private shared: SharedGpuSource | string | null = null
+  private sharedSample: SharedGpuSample | null = null
 
   constructor(private readonly options: TelemetryOptions = {}) {
     this.cpu = new CpuMonitor({
@@ -67,6 +83,24 @@ export class TelemetryService {
   /** The llama-server whose own CPU and memory to report (null: none). */
   setServerPid(pid: number | null): void {
     this.cpu.setServerPid(pid)
+    this.serverPid = pid
+    if (pid === null) this.sharedSample = null
+  }
+
+  /**
+   * Shared (system) GPU memory of `pid` in MiB at the last sample (0 when PDH
+   * lists no GPU memory for it); null where it is not measured (not Windows,
+   * no counters, not sampled yet). The live advisor's sysmem-fallback rule reads it.
+   */
+  sharedGpuMemoryMiB(pid: number): number | null {
+    const sample = this.sharedSample
+    return sample ? (sample.byPid.get(pid) ?? 0) : null
+  }
+
+  /** Why shared GPU memory is not measured; null when it is (or not tried yet). */
+  get sharedGpuProblem(): string | null {
+    const shared = this.shared
+    return typeof shared === 'string' ? shared : (shared?.lastProblem ?? null)
   }
 
   /** Starts sampling (idempotent). Resolves once the GPU backend is chosen. */
@@ -74,6 +108,10 @@ export class TelemetryService {
     if (this.timer) return this.opening ?? undefined
     const generation = ++this.generation
     const intervalMs = this.options.intervalMs ?? 1000
+    if (this.shared === null) {
+      const open = this.options.sharedGpu === undefined ? (process.platform === 'win32' ? () => PdhSharedGpuMemory.open() : null) : this.options.sharedGpu
+      this.shared = open ? open() : 'shared GPU memory is measured on Windows only (PDH)'
+    }
     this.timer = setInterval(() => this.tick(), intervalMs)
     this.tick()
     this.opening = openGpuReader(this.options.gpuBackend ?? 'auto', { ...this.options.gpu, intervalMs }).then(async (reader) => {
@@ -92,6 +130,9 @@ export class TelemetryService {
     const reader = this.reader
     this.reader = null
     await reader?.close()
+    if (this.shared && typeof this.shared !== 'string') this.shared.close()
+    this.shared = null
+    this.sharedSample = null
   }
 
   latest(): TelemetryReading {
@@ -105,6 +146,8 @@ export class TelemetryService {
     } catch (err) {
       gpu = { available: false, reason: `GPU read failed: ${err instanceof Error ? err.message : String(err)}`, backend: this.reader?.backend ?? null, stale: true, sampledAt: gpu?.sampledAt ?? null, devices: [] }
     }
+    // PDH's process table is only worth reading while a server runs (the advisor asks about its pid).
+    if (this.serverPid !== null && this.shared && typeof this.shared !== 'string') this.sharedSample = this.shared.sample()
     this.reading = { gpu, cpu: this.cpu.tick() }
     this.events.emit('sample', this.reading)
   }

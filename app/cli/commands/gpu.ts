@@ -2,6 +2,7 @@ import type { GpuSnapshot } from '../../contract/telemetry'
 import { formatGpuSnapshot, formatInventory } from '../../telemetry/gpu/format-gpu'
 import { openGpuReader, type GpuBackendSetting, type GpuReader } from '../../telemetry/gpu/gpu-reader'
 import { readGpuInventory } from '../../telemetry/gpu/inventory'
+import { readSharedGpuReport } from '../../telemetry/gpu/pdh-shared-memory'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, positiveNumber } from '../parse-options'
@@ -44,10 +45,13 @@ async function runGpu(options: GpuOptions, io: CliContext): Promise<number> {
   const [inventory, reader] = await Promise.all([readGpuInventory(), openGpuReader(options.backend, { intervalMs: options.intervalMs })])
   try {
     const first = await firstReading(reader, Math.max(3000, options.intervalMs * 3))
-    if (options.json) write(`${JSON.stringify({ time: Date.now(), inventory, gpu: first })}\n`)
+    // Windows only: what the driver spills into system RAM (PDH), or why it cannot be read.
+    const shared = process.platform === 'win32' ? readSharedGpuReport() : undefined
+    if (options.json) write(`${JSON.stringify({ time: Date.now(), inventory, gpu: first, ...(shared ? { sharedGpuMemory: shared } : {}) })}\n`)
     else {
       write(`${('error' in inventory ? [`inventory: ${inventory.error}`] : formatInventory(inventory)).join('\n')}\n`)
       write(`${formatGpuSnapshot(first).join('\n')}\n`)
+      if (shared) write(`shared GPU memory (system RAM): ${shared.available ? Object.entries(shared.adapters).map(([a, mib]) => `${a} ${Math.round(mib)} MiB`).join(', ') || 'no adapter listed' : shared.reason}\n`)
     }
     if (!options.watch) return first.available ? 0 : 1
     await new Promise<void>((resolve) => {
@@ -72,7 +76,7 @@ export const gpuCommand: CliCommand = {
   name: 'gpu',
   summary: 'show the NVIDIA GPUs (inventory and a sample), or watch them (--watch)',
   usage: `  llama-tray gpu [--json] [--watch] [--interval MS] [--backend auto|nvml|nvidia-smi]
-    --json              one JSON object per line: {time, inventory, gpu} then {time, gpu}
+    --json              one JSON object per line: {time, inventory, gpu[, sharedGpuMemory on Windows]} then {time, gpu}
     --watch             keep printing a sample every interval until Ctrl+C
     --interval MS       sampling interval in milliseconds (default 1000)
     --backend NAME      force NVML or the nvidia-smi reader (default auto: NVML, then nvidia-smi)
