@@ -59,7 +59,12 @@ function cached(target, what, produce) {
   rmSync(partial, { recursive: true, force: true })
   mkdirSync(dirname(target), { recursive: true })
   produce(partial)
-  renameSync(partial, target)
+  try {
+    renameSync(partial, target)
+  } catch (err) {
+    if (!existsSync(target)) throw err
+    rmSync(partial, { recursive: true, force: true }) // another run of this script finished it first
+  }
   log(`${what}: done in ${((Date.now() - started) / 1000).toFixed(0)} s`)
   return target
 }
