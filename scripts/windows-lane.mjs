@@ -251,6 +251,9 @@ export function stageCli(prefix, koffiWin32) {
     cpSync(join(nodeModules, name), join(next, 'node_modules', name), { recursive: true, dereference: true })
   }
   cpSync(koffiWin32, join(next, 'node_modules', '@koromix', 'koffi-win32-x64'), { recursive: true })
+  // The tests' Windows-side probes, beside the CLI so that they find its koffi.
+  const probes = join(repo, 'test', 'windows', 'fixtures')
+  for (const f of readdirSync(probes)) if (f.endsWith('.mjs')) cpSync(join(probes, f), join(next, f))
   rmSync(stage, { recursive: true, force: true })
   renameSync(next, stage)
   return { stage, builtAt: statSync(cli).mtimeMs }

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CpuSnapshot } from '../../app/contract/telemetry'
@@ -54,6 +54,14 @@ function stopMs(cli: { snapshots: WindowsCli['snapshots'] }): number {
   return final.time - lastReady.time
 }
 
+async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()))
+  const { port } = probe.address() as { port: number }
+  await new Promise<void>((r) => probe.close(() => r()))
+  return port
+}
+
 function leftovers(): number[] {
   return prefixProcesses(L(), 'llama-server.exe')
 }
@@ -100,37 +108,59 @@ describe.skipIf(!lane)(`the CLI under Windows Node and Wine${lane ? '' : ` (skip
       const home = `${appData.linux}/llama-tray`
       expect(readdirSync(`${home}/run`)).toEqual([])
       // Wine: taskkill rejects /T, so this is the fallback, and the log says so.
-      expect(readFileSync(`${home}/logs/llama-server.log`, 'utf8')).toMatch(/\[llama-tray\] llama-server terminated with TerminateProcess \(taskkill exited with \d+[^)]*\) \(exit code 1\)/)
+      expect(readFileSync(`${home}/logs/llama-server.log`, 'utf8')).toMatch(/\[llama-tray\] llama-server terminated with TerminateProcess \(taskkill exited with \d+[^)]*\) \(exit code [^)]+\)/)
     } finally {
       burner.kill('SIGKILL')
     }
   }, 240_000)
 
-  it('runs a PowerShell paste from drive D: (paths with spaces); a killed CLI leaves a server that the next start in that home terminates', async () => {
+  it('runs a PowerShell paste from drive D: (paths with spaces); a killed CLI takes its server along; an orphan is terminated only when its creation time matches', async () => {
     const d = mapDrive(L(), 'D')
+    const bare: ChildProcess[] = []
     try {
-      const modelDir = `${d}/My Models`
-      mkdirSync(modelDir)
-      copyFileSync(linuxPath(L(), `${models}\\tiny-target.gguf`), `${modelDir}/tiny-target.gguf`)
+      mkdirSync(`${d}/My Models`)
+      copyFileSync(linuxPath(L(), `${models}\\tiny-target.gguf`), `${d}/My Models/tiny-target.gguf`)
       const paste = `& "${server}" \`\n  -m "D:\\My Models\\tiny-target.gguf" \`\n  -c 1024 -np 1 -t 1`
       const home = 'D:\\Llama Tray Home'
+      const runDir = `${d}/Llama Tray Home/run`
       const first = start(['--home', home, 'run', '--cmd', paste, '--json', '--interval', '250'])
       await waitReady(first, 'the PowerShell paste')
-      expect(readdirSync(`${d}/Llama Tray Home/run`)).toHaveLength(1)
-      first.child.kill('SIGKILL') // the CLI dies without stopping its server (TerminateProcess, as Task Manager does)
+      expect(readdirSync(runDir)).toHaveLength(1)
+      // The CLI dies without stopping its server. Windows (and Wine) end the server with it:
+      // libuv puts children in a kill-on-close job. The pid file stays behind.
+      first.child.kill('SIGKILL')
       await first.done
-      expect(leftovers(), 'the orphaned server').toHaveLength(1)
+      await waitUntil(() => leftovers().length === 0, 30_000, 'the job to end the killed CLI\'s server')
+      expect(readdirSync(runDir)).toHaveLength(1)
 
-      const second = start(['--home', home, 'run', '--cmd', paste, '--json', '--interval', '250', '--duration', '2'])
-      const result = await second.done
-      expect(result.code, result.stderr).toBe(0)
+      // A real orphan: a llama-server.exe outside any job (started by Wine itself), and
+      // pid files as a killed supervisor leaves them, read by the next start in that home.
+      bare.push(spawn('wine', [server, '-m', `${models}\\tiny-target.gguf`, '-c', '1024', '-np', '1', '-t', '1', '--port', String(await freePort())], { env: wineEnv(L()), stdio: 'ignore' }))
+      await waitUntil(() => leftovers().length === 1, READY_MS, 'the bare llama-server.exe')
+      const probe = runWine(L(), [L().win.node, `${L().win.cliDir}\\process-identity.mjs`, 'llama-server.exe'])
+      const orphan = JSON.parse(probe.output) as { pid: number; created: string }
+      const pidFile = (owner: number, created: string): void =>
+        writeFileSync(`${runDir}/llama-server.${owner}.json`, JSON.stringify({ pid: orphan.pid, ownerPid: owner, exe: server, port: null, identity: { name: 'llama-server', startToken: `filetime:${created}` }, startedAt: 0 }))
+
+      // Same pid and name, another creation time: the pid now belongs to someone else. Never killed.
+      pidFile(999_991, String(BigInt(orphan.created) + 1n))
+      const reused = await start(['--home', home, 'run', '--cmd', paste, '--json', '--duration', '2']).done
+      expect(reused.code, reused.stderr).toBe(0)
+      expect(leftovers(), 'the bystander with the reused pid').toHaveLength(1)
+      expect(readdirSync(runDir)).toEqual([]) // the stale files (the killed CLI's and this one) are gone
+
+      pidFile(999_992, orphan.created)
+      const reaping = await start(['--home', home, 'run', '--cmd', paste, '--json', '--duration', '2']).done
+      expect(reaping.code, reaping.stderr).toBe(0)
       expect(leftovers()).toEqual([])
-      expect(readdirSync(`${d}/Llama Tray Home/run`)).toEqual([])
-      expect(readFileSync(`${d}/Llama Tray Home/logs/llama-server.log`, 'utf8')).toMatch(/left behind by an earlier run \(owner pid \d+\): terminated with TerminateProcess/)
+      expect(readdirSync(runDir)).toEqual([])
+      // Wine: taskkill has no /T, so the orphan is ended by the TerminateProcess fallback.
+      expect(readFileSync(`${d}/Llama Tray Home/logs/llama-server.log`, 'utf8')).toMatch(new RegExp(`llama-server pid ${orphan.pid}, left behind by an earlier run \\(owner pid 999992\\): terminated with TerminateProcess`))
     } finally {
+      for (const b of bare) b.kill('SIGKILL')
       unmapDrive(L(), 'D', d)
     }
-  }, 300_000)
+  }, 400_000)
 
   it('restarts a llama-server.exe killed from outside, and gives up after 5 quick kills (crash loop, exit 1)', async () => {
     const cli = start(['run', '--cmd', `"${server}" -m "${models}\\tiny-target.gguf" -c 1024 -np 1 -t 1`, '--json', '--interval', '250'], { LLAMA_TRAY_HOME: 'C:\\users\\lane\\crashloop-home' })
