@@ -19,21 +19,20 @@ async function waitFor(predicate: () => boolean, timeoutMs: number, what: string
 }
 
 /**
- * One supervised stop under Wine: the CLI runs llama-server.exe until
- * --duration; the stop's time is the final snapshot's minus the last "ready"
- * tick's (ticks every 100 ms, so ±0.1 s), both from the CLI's own clock.
+ * One supervised stop under Wine, as a user's Ctrl+C in the terminal: the CLI
+ * runs llama-server.exe until ready, gets SIGINT (Wine raises it as the
+ * console's Ctrl+C), and the time runs until the CLI process has exited.
  */
 async function supervisedStop(lane: Lane, home: string, args: readonly string[]): Promise<{ ms: number; left: number }> {
-  const cli = startWindowsCli(lane, ['--home', home, 'run', '--cmd', args.join(' '), '--json', '--interval', '100', '--duration', '8'])
+  const cli = startWindowsCli(lane, ['--home', home, 'run', '--cmd', args.join(' '), '--json', '--interval', '200'])
+  await waitFor(() => cli.snapshots().some((s) => s.server.state === 'ready') || cli.child.exitCode !== null, 180_000, 'ready')
+  const t0 = performance.now()
+  cli.child.kill('SIGINT')
   const result = await cli.done
+  const ms = performance.now() - t0
   if (result.code !== 0) throw new Error(`bench: the Windows CLI exited with ${result.code}: ${result.stderr}`)
-  const all = cli.snapshots()
-  const lastReady = all.filter((s) => s.server.state === 'ready').at(-1)
-  const final = all.at(-1)
-  if (!lastReady || !final) throw new Error('bench: the server never became ready within --duration 8')
-  const runDir = linuxPath(lane, `${home}\\run`)
-  const left = prefixProcesses(lane, 'llama-server.exe').length + readdirSync(runDir).length
-  return { ms: final.time - lastReady.time, left }
+  const left = prefixProcesses(lane, 'llama-server.exe').length + readdirSync(linuxPath(lane, `${home}\\run`)).length
+  return { ms, left }
 }
 
 /** The bare baseline: llama-server.exe started by Wine, ended by Wine's `taskkill /F /IM`, until its process is gone. */

@@ -45,15 +45,6 @@ async function waitReady(cli: WindowsCli, what: string): Promise<{ port: number;
   return { port: ready.port, pid: ready.pid }
 }
 
-/** The time from the last "ready" tick to the final snapshot: how long the stop took (±1 interval). */
-function stopMs(cli: { snapshots: WindowsCli['snapshots'] }): number {
-  const all = cli.snapshots()
-  const final = all.at(-1)
-  const lastReady = all.filter((s) => s.server.state === 'ready').at(-1)
-  if (!final || !lastReady) throw new Error('no ready and final snapshots')
-  return final.time - lastReady.time
-}
-
 async function freePort(): Promise<number> {
   const probe = createServer()
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()))
@@ -81,13 +72,13 @@ describe.skipIf(!lane)(`the CLI under Windows Node and Wine${lane ? '' : ` (skip
     expect(leftovers(), 'llama-server.exe processes left by an earlier run').toEqual([])
   })
 
-  it('runs a cmd.exe paste to ready, serves a completion, names Discord.exe, and --duration stops it: exit 0, no process, no pid file (%APPDATA% home)', async () => {
+  it('runs a cmd.exe paste to ready, serves a completion, names Discord.exe, and Ctrl+C stops it: exit 0, no process, no pid file (%APPDATA% home)', async () => {
     // A home under %APPDATA% (with a space in it): the default when neither --home nor LLAMA_TRAY_HOME is set.
     const appData = prefixFolder(L(), 'C:\\users\\lane\\AppData Lane', 'Roaming')
     const burner = spawn('wine', [L().win.discord, '300'], { env: wineEnv(L()), stdio: 'ignore' })
     try {
       const paste = `"${server}" ^\r\n  -m "${models}\\tiny-target.gguf" ^\r\n  -c 1024 -np 1 -t 1`
-      const cli = start(['run', '--cmd', paste, '--json', '--interval', '250', '--duration', '25'], { APPDATA: appData.windows })
+      const cli = start(['run', '--cmd', paste, '--json', '--interval', '250'], { APPDATA: appData.windows })
       const { port } = await waitReady(cli, 'the cmd paste')
 
       const reply = await fetch(`http://127.0.0.1:${port}/completion`, { method: 'POST', body: JSON.stringify({ prompt: 'Hello', n_predict: 4 }) })
@@ -99,11 +90,13 @@ describe.skipIf(!lane)(`the CLI under Windows Node and Wine${lane ? '' : ` (skip
       await waitUntil(() => discord() !== undefined || cli.child.exitCode !== null, 60_000, 'Discord.exe to be named with its CPU share')
       expect(discord()?.cpuPct).toBeGreaterThan(0)
 
+      // Wine turns SIGINT into the console's Ctrl+C, which Windows Node raises as SIGINT: the user's Ctrl+C.
+      const t0 = Date.now()
+      cli.child.kill('SIGINT')
       const result = await cli.done
       expect(result.code, result.stderr).toBe(0)
-      const final = cli.snapshots().at(-1)
-      expect(final?.server.state).toBe('stopped')
-      expect(stopMs(cli)).toBeLessThan(20_000) // sanity only; the ≤ 5 s goal is measured by npm run bench
+      expect(Date.now() - t0).toBeLessThan(30_000) // sanity only; the ≤ 5 s goal is measured by npm run bench
+      expect(cli.snapshots().at(-1)?.server.state).toBe('stopped')
       expect(leftovers()).toEqual([])
       const home = `${appData.linux}/llama-tray`
       expect(readdirSync(`${home}/run`)).toEqual([])
