@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs'
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CLI, REPO_ROOT } from '../helpers/paths'
@@ -55,9 +55,9 @@ export function unmapDrive(lane: Lane, letter: string, dir: string): void {
 }
 
 export function wineEnv(lane: Lane, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, WINEPREFIX: lane.prefix, WINEDEBUG: '-all', WINEDLLOVERRIDES: 'mscoree,mshtml=', ...extra }
+  const env: NodeJS.ProcessEnv = { ...process.env }
   for (const name of ['DISPLAY', 'WAYLAND_DISPLAY', 'LLAMA_TRAY_HOME', 'XDG_CONFIG_HOME', 'NODE_OPTIONS']) delete env[name]
-  return env
+  return { ...env, WINEPREFIX: lane.prefix, WINEDEBUG: '-all', WINEDLLOVERRIDES: 'mscoree,mshtml=', ...extra }
 }
 
 export interface WindowsCliResult {
@@ -147,13 +147,4 @@ export function prefixProcesses(lane: Lane, image: string): number[] {
     }
   }
   return found
-}
-
-/** A fresh folder inside the prefix, with both its Windows and Linux paths. */
-export function prefixFolder(lane: Lane, windowsParent: string, name: string): { windows: string; linux: string } {
-  const windows = `${windowsParent}\\${name}`
-  const linux = linuxPath(lane, windows)
-  rmSync(linux, { recursive: true, force: true })
-  mkdirSync(linux, { recursive: true })
-  return { windows, linux }
 }
