@@ -183,6 +183,15 @@ describe.skipIf(!lane)(`the CLI under Windows Node and Wine${lane ? '' : ` (skip
     expect(leftovers()).toEqual([])
   }, 300_000)
 
+  it('reports why shared GPU memory cannot be read (PDH through koffi; Wine has no GPU counters) instead of failing', async () => {
+    const cli = start(['gpu', '--json'])
+    const result = await cli.done
+    expect(result.code).toBe(1) // no NVIDIA GPU here
+    const report = JSON.parse(result.stdout.trim().split('\n')[0] as string) as { sharedGpuMemory?: { available: boolean; reason?: string } }
+    // Wine: pdh.dll loads and opens a query, but has no GPU counters. On Windows: the checklist, item 29.
+    expect(report.sharedGpuMemory).toEqual({ available: false, reason: expect.stringMatching(/^the counter \\GPU Process Memory\(\*\)\\Shared Usage is not available: PDH_CSTATUS_NO_COUNTER \(0xC0000BB9\)/) })
+  }, 120_000)
+
   describe('refuses before spawning, with the reason (exit 2)', () => {
     let blocker: Server
     let busyPort = 0
