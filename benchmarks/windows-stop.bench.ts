@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { closeSync, openSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-// @ts-expect-error: a plain .mjs script without types
-import { setUpLane } from '../scripts/windows-lane.mjs'
 import { linuxPath, loadLane, prefixProcesses, runWine, startWindowsCli, wineEnv, type Lane } from '../test/windows/lane'
 import { median, type BenchRow } from './bench-row'
 import { onCleanup } from './cleanup'
@@ -59,7 +57,9 @@ async function bareTaskkill(lane: Lane, args: readonly string[]): Promise<number
 
 /** 20 supervised stops of llama-server.exe under Wine (goal ≤ 5 s each, nothing left), next to a bare taskkill. */
 export async function benchWindowsStop(rounds = 20): Promise<BenchRow[]> {
-  ;(setUpLane as (o: { stage: boolean }) => unknown)({ stage: true })
+  // Run as a script (it finds the repository from its own path, which a bundle would change).
+  const setUp = spawnSync(process.execPath, ['scripts/windows-lane.mjs'], { stdio: ['ignore', 'inherit', 'inherit'] })
+  if (setUp.status !== 0) throw new Error('bench: scripts/windows-lane.mjs failed')
   const found = loadLane()
   if ('unavailable' in found) {
     process.stderr.write(`bench: windows-stop skipped: ${found.unavailable}\n`)
