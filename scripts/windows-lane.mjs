@@ -19,10 +19,17 @@ import { cpus, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { NODE_LLAMA_CPP_VERSION, cacheRoot, fetchLlamaSource, run, runLogged } from './llama-server-build.mjs'
+import { ensureAptPackages } from './system-packages.mjs'
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..')
 export const NODE_WIN_VERSION = '20.20.2'
-const APT_PACKAGES = ['wine', 'wine64', 'g++-mingw-w64-x86-64-posix', 'gcc-mingw-w64-x86-64-posix']
+/** Debian package → why the lane needs it (installed by system-packages.mjs when missing). */
+const LANE_PACKAGES = {
+  wine: 'runs Windows Node and llama-server.exe',
+  wine64: 'runs Windows Node and llama-server.exe',
+  'g++-mingw-w64-x86-64-posix': 'cross-builds llama-server.exe',
+  'gcc-mingw-w64-x86-64-posix': 'cross-builds llama-server.exe and Discord.exe',
+}
 const MINGW_PREFIX = 'x86_64-w64-mingw32'
 
 /** Where Windows sees things inside the prefix (drive C: is <prefix>/drive_c). */
@@ -67,19 +74,6 @@ function cached(target, what, produce) {
   }
   log(`${what}: done in ${((Date.now() - started) / 1000).toFixed(0)} s`)
   return target
-}
-
-function ensureAptPackages() {
-  const missing = APT_PACKAGES.filter((p) => {
-    const r = spawnSync('dpkg', ['-s', p], { encoding: 'utf8' })
-    return r.status !== 0 || !/^Status: install ok installed/m.test(r.stdout)
-  })
-  if (missing.length === 0) return
-  const root = typeof process.getuid === 'function' && process.getuid() === 0
-  if (!root) throw new Error(`the Windows lane needs ${missing.join(' ')}; install them (sudo apt-get install ${missing.join(' ')}) and run again`)
-  log(`installing ${missing.join(' ')} with apt-get (once)`)
-  run('apt-get', ['update', '-qq'])
-  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, stdio: ['ignore', 'ignore', 'inherit'] })
 }
 
 /** `npm pack spec` into a temp folder, unpacked; returns the folder holding package/. */
@@ -265,7 +259,7 @@ export function setUpLane({ stage = true } = {}) {
     throw new LaneUnavailable('the Windows lane needs Wine and mingw-w64 from apt (Debian/Ubuntu); no apt-get and no wine here')
   }
   const started = Date.now()
-  ensureAptPackages()
+  ensureAptPackages(LANE_PACKAGES)
   const root = laneRoot()
   mkdirSync(root, { recursive: true })
   const files = { nodeExe: ensureNodeExe(root), koffiWin32: ensureKoffiWin32(root), burner: ensureBurner(root), llamaServer: ensureLlamaServerExe(root) }
