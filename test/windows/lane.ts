@@ -91,6 +91,8 @@ export function startWindowsCli(lane: Lane, args: readonly string[], extraEnv: R
   closeSync(err)
   const read = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8') : '')
   let final: WindowsCliResult | null = null
+  const parsed: ReturnType<typeof snapshotSchema.parse>[] = []
+  let consumed = 0
   const done = new Promise<WindowsCliResult>((resolve) =>
     child.once('exit', (code) => {
       final = { code, stdout: read(outFile), stderr: read(errFile) }
@@ -104,12 +106,12 @@ export function startWindowsCli(lane: Lane, args: readonly string[], extraEnv: R
     stdout: () => final?.stdout ?? read(outFile),
     stderr: () => final?.stderr ?? read(errFile),
     snapshots() {
+      // Parsed once per line: a long run prints thousands, and tests poll this often.
       const text = this.stdout()
-      return text
-        .split('\n')
-        .slice(0, text.endsWith('\n') ? undefined : -1)
-        .filter((l) => l.trim() !== '')
-        .map((l) => snapshotSchema.parse(JSON.parse(l)))
+      const end = text.lastIndexOf('\n') + 1
+      for (const line of text.slice(consumed, end).split('\n')) if (line.trim() !== '') parsed.push(snapshotSchema.parse(JSON.parse(line)))
+      consumed = Math.max(consumed, end)
+      return parsed
     },
   }
 }
