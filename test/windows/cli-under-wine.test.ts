@@ -206,7 +206,7 @@ describe.skipIf(!lane)(`the CLI under Windows Node and Wine${lane ? '' : ` (skip
 
     it.each([
       ['a missing model', () => `"${server}" -m "${models}\\no such model.gguf"`, /model file does not exist: C:\\users\\lane\\My Models\\no such model\.gguf/],
-      ['a port in use', () => `"${server}" -m "${models}\\tiny-target.gguf" --port ${busyPort}`, /port \d+ on 127\.0\.0\.1 is already in use by another program/],
+      ['a port in use', () => `"${server}" -m "${models}\\tiny-target.gguf" --port ${busyPort}`, /port \d+ on 127\.0\.0\.1 is already in use by /],
     ])('%s', async (_name, cmd, reason) => {
       const cli = start(['run', '--cmd', cmd(), '--json'], { LLAMA_TRAY_HOME: 'C:\\users\\lane\\refusal-home' })
       const result = await cli.done
