@@ -61,6 +61,18 @@ describe('llama-tray fit', () => {
     expect(r.placement).toMatchObject({ ctx: 16384, parallel: 2, cacheTypeK: 'q8_0', nCpuMoe: 4 })
   })
 
+  it('a stored profile gets its draft in every spelling llama-server takes (-md, --model-draft, --spec-draft-model)', async () => {
+    const store = await ProfileStore.open(home)
+    for (const flag of ['-md', '--model-draft', '--spec-draft-model']) {
+      const profile = importCommand(`llama-server -m ${target} ${flag} ${tinyDraft} -c 4096 -np 1`, { name: `draft ${flag}` })
+      await store.upsert(profile)
+      const { out } = await run([profile.id, '--json'])
+      const r = JSON.parse(out) as FitReport
+      expect(r.draft, flag).not.toBeNull()
+      expect(r.draft?.gpu.weightsMiB, flag).toBeGreaterThan(0)
+    }
+  })
+
   it('bad input is a one-line usage error', async () => {
     writeFileSync(join(home, 'junk.gguf'), 'not a model')
     await expect(run([join(home, 'junk.gguf')])).rejects.toThrow(UsageError)

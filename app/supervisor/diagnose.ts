@@ -1,5 +1,5 @@
 import type { FailureKind } from '../contract/server-state'
-import { FLAG_REPLACEMENTS } from './flag-replacements'
+import { replacementFor } from '../contract/flag-args'
 import { diagnoseExitStatus } from './exit-status'
 
 export interface Diagnosis {
@@ -18,7 +18,7 @@ interface Rule {
 const strip = (s: string): string => s.replace(/^['"]|['"]$/g, '')
 
 function flagHint(flag: string): string {
-  const replacement = FLAG_REPLACEMENTS[flag]
+  const replacement = replacementFor(flag)
   return replacement
     ? `use ${replacement}`
     : `remove ${flag} or check it against \`llama-server --help\` of this binary (forks spell some flags differently)`
@@ -38,7 +38,7 @@ const RULES: readonly Rule[] = [
     pattern: /error: (?:invalid|unknown) argument: (\S+)/,
     diagnose: (m) => {
       const flag = m[1] as string
-      const known = FLAG_REPLACEMENTS[flag] !== undefined
+      const known = replacementFor(flag) !== undefined
       return {
         kind: known ? 'flag-removed' : 'flag-unknown',
         reason: known ? `this llama-server does not accept ${flag} (removed or fork-only)` : `this llama-server does not know the flag ${flag}`,
