@@ -1,7 +1,7 @@
 import type { BenchConfig, BenchProgress, BenchRun } from '../contract/bench'
 import type { Snapshot } from '../contract/snapshot'
-import type { LlamaTrayCore } from '../core/llama-tray-core'
 import { resolveApiKey } from '../metrics/api-key'
+import type { BenchHost } from './bench-host'
 import { complete, type ServerTimings } from './completion'
 import { ProgressTracker, type StepKind } from './progress'
 import { BENCH_PROMPTS, BENCH_SEED, type BenchPrompt } from './prompts'
@@ -25,7 +25,7 @@ export interface BenchOptions {
 }
 
 export interface BenchDeps {
-  readonly core: LlamaTrayCore
+  readonly core: BenchHost
   readonly home: string
   readonly signal?: AbortSignal
   readonly onProgress?: (progress: BenchProgress) => void
@@ -86,7 +86,7 @@ export class BenchSession {
     this.progress = new ProgressTracker(deps.onProgress, { start: 5000, warmup: 2000, run: 1000 + (options.tokens / 50) * 1000 } satisfies Record<StepKind, number>)
   }
 
-  get core(): LlamaTrayCore {
+  get core(): BenchHost {
     return this.deps.core
   }
 

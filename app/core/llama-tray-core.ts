@@ -9,7 +9,7 @@ import type { Snapshot } from '../contract/snapshot'
 import type { Warning } from '../contract/warnings'
 import { splitWarningId, type WarningMutes } from '../advisor/warning-id'
 import { FitError } from '../fit/fit-error'
-import { fitProfile } from '../fit/fit-source'
+import { fitProfile } from '../profiles/profile-fit'
 import { GpuRuntimeStore } from '../fit/runtime-store'
 import { Listeners } from '../lib/listeners'
 import { GenerationTracker, type ProfileRollingStore, resolveApiKey, serverUrl } from '../metrics'
@@ -23,17 +23,15 @@ import type { ListenPlan } from '../supervisor/launch-args'
 import { buildSnapshot } from '../snapshot/build-snapshot'
 import { ServerSupervisor, type SupervisorOptions } from '../supervisor/supervisor'
 import { hasProcess } from '../supervisor/transitions'
-import type { TelemetryReading, TelemetryService } from '../telemetry/telemetry-service'
+import type { TelemetryReading, TelemetrySource } from '../telemetry/telemetry-service'
 import type { EndpointStatus } from '../contract/endpoint'
 import { Endpoint, type EndpointOptions, type ListenResult } from '../endpoint/endpoint-listener'
 import { benchCommands } from './bench-commands'
 import { endpointBackend } from './endpoint-backend'
 import { LogBatcher } from './log-batcher'
 import { profileCommands } from './profile-commands'
-import { storeSummary } from './profile-summary'
+import { storeSummary } from '../profiles/profile-summary'
 
-/** What the core uses of the telemetry (a test may pass a fake GPU sequence). */
-export type TelemetrySource = Pick<TelemetryService, 'start' | 'stop' | 'running' | 'latest' | 'setServerPid'> & Partial<Pick<TelemetryService, 'setExtraHeavyApps'>>
 
 export interface CoreOptions {
   readonly home: string

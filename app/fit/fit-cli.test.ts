@@ -9,7 +9,7 @@ import { UsageError } from '../cli/cli-error'
 import type { FitReport } from '../contract/fit'
 import { ProfileStore } from '../profiles/store'
 import { importCommand } from '../profiles/import-command'
-import { MODELS_DIR } from './test-paths'
+import { MODELS as MODELS_DIR } from '../../test/helpers/paths'
 
 const home = mkdtempSync(join(tmpdir(), 'llama-tray-fit-cli-'))
 afterAll(() => rmSync(home, { recursive: true, force: true }))

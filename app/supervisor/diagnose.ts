@@ -1,14 +1,8 @@
-import type { FailureKind } from '../contract/server-state'
 import { replacementFor } from '../contract/flag-args'
+import type { Diagnosis } from './diagnosis'
 import { diagnoseExitStatus } from './exit-status'
 
-export interface Diagnosis {
-  readonly kind: FailureKind
-  readonly reason: string
-  readonly hint: string | null
-  /** True when restarting the same command cannot help (it would fail the same way). */
-  readonly deterministic: boolean
-}
+export type { Diagnosis } from './diagnosis'
 
 interface Rule {
   readonly pattern: RegExp

@@ -34,6 +34,9 @@ interface TelemetryEvents {
  * server runs or the dashboard is visible, since polling keeps a laptop's
  * discrete GPU awake. latest() is cheap; the snapshot builder passes it through.
  */
+/** What the core uses of the telemetry (a test may pass a fake GPU sequence). */
+export type TelemetrySource = Pick<TelemetryService, 'start' | 'stop' | 'running' | 'latest' | 'setServerPid'> & Partial<Pick<TelemetryService, 'setExtraHeavyApps'>>
+
 export class TelemetryService {
   private readonly events = new Listeners<TelemetryEvents>()
   private readonly cpu: CpuMonitor

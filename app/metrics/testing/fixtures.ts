@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
-/** The repo root (app/metrics/test-support → ../../..). */
+/** The repo root (app/metrics/testing → ../../..). */
 export const repoRoot = resolve(__dirname, '..', '..', '..')
 /** CI clones the repo with shared/ beside it. */
 export const fixturesDir = resolve(repoRoot, '..', 'shared', 'fixtures')
