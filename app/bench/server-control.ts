@@ -1,6 +1,5 @@
 import type { LaunchSpec } from '../contract/commands'
-import type { ServerStatus } from '../contract/server-state'
-import { hasProcess } from '../supervisor/transitions'
+import { launchInEffect, type ServerStatus } from '../contract/server-state'
 import type { BenchHost } from './bench-host'
 
 /** A bench, compare or tune was cancelled through its AbortSignal. */
@@ -35,7 +34,7 @@ export interface ServerState {
 
 export function captureServerState(core: BenchHost): ServerState {
   const status = core.supervisor.getStatus()
-  const running = hasProcess(status.state) || status.state === 'backoff'
+  const running = launchInEffect(status.state)
   return { spec: running ? core.supervisor.getLaunchSpec() : null, profileId: running ? status.profileId : null }
 }
 
@@ -47,7 +46,7 @@ export function captureServerState(core: BenchHost): ServerState {
 export async function restoreServerState(core: BenchHost, before: ServerState): Promise<ServerStatus> {
   if (before.spec) return core.startSpec(before.spec)
   const now = core.supervisor.getStatus()
-  if (hasProcess(now.state) || now.state === 'backoff') return core.supervisor.stop()
+  if (launchInEffect(now.state)) return core.supervisor.stop()
   return now
 }
 
@@ -79,5 +78,5 @@ export async function startForBench(core: BenchHost, spec: LaunchSpec, signal: A
 /** Stops the server (not cancellable: it is part of leaving things clean). */
 export async function stopServer(core: BenchHost): Promise<void> {
   const s = core.supervisor.getStatus()
-  if (hasProcess(s.state) || s.state === 'backoff') await core.supervisor.stop()
+  if (launchInEffect(s.state)) await core.supervisor.stop()
 }

@@ -1,7 +1,6 @@
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { EndpointRequestFigures } from '../contract/endpoint'
-import type { ServerStatus } from '../contract/server-state'
-import { hasProcess } from '../supervisor/transitions'
+import { hasProcess, type ServerStatus } from '../contract/server-state'
 import { checkAccess } from './access'
 import type { EndpointBackend } from './backend'
 import { forward, type Upstream } from './forward'
