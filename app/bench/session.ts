@@ -39,12 +39,6 @@ export interface TargetSession {
   readonly peakVramUsedMiB: number | null
 }
 
-function connectHost(host: string | null): string {
-  if (host === null || host === '0.0.0.0') return '127.0.0.1'
-  if (host === '::' || host === '[::]') return '::1'
-  return host.replace(/^\[(.*)\]$/, '$1')
-}
-
 /** Drops GPU readings taken before this server was ready (they describe the previous one). */
 function sinceReady(samples: readonly Snapshot[], readyAt: number): Snapshot[] {
   return samples.map((s) => (s.gpu && (s.gpu.sampledAt ?? 0) < readyAt ? { ...s, gpu: null } : s))
@@ -155,7 +149,7 @@ export class BenchSession {
     const signal = serverSignal ? AbortSignal.any([this.signal, serverSignal]) : this.signal
     const apiKey = await resolveApiKey(prepared.spec.args, prepared.spec.env ?? {})
     try {
-      return await complete({ host: connectHost(status.host), port: status.port, apiKey, prompt, nPredict, seed: this.config.seed, signal })
+      return await complete({ host: status.host, port: status.port, apiKey, prompt, nPredict, seed: this.config.seed, signal })
     } catch (err) {
       if (this.signal.aborted) throw new BenchCancelledError()
       if (isAbort(err)) {

@@ -12,7 +12,8 @@ import { FitError } from '../fit/fit-error'
 import { fitProfile } from '../profiles/profile-fit'
 import { GpuRuntimeStore } from '../fit/runtime-store'
 import { Listeners } from '../lib/listeners'
-import { GenerationTracker, type ProfileRollingStore, resolveApiKey, serverUrl } from '../metrics'
+import { serverOrigin } from '../contract/client-url'
+import { GenerationTracker, type ProfileRollingStore, resolveApiKey } from '../metrics'
 import { LoadTimes } from '../metrics/load-times'
 import { loadRollingStore, RollingSaver } from '../metrics/rolling-file'
 import { ProfileStore } from '../profiles/store'
@@ -323,7 +324,7 @@ export class LlamaTrayCore {
   private async startTracker(status: ServerStatus): Promise<void> {
     const spec = this.supervisor.getLaunchSpec()
     const apiKey = spec ? await resolveApiKey(spec.args, spec.env ?? {}) : null
-    this.tracker = new GenerationTracker({ baseUrl: serverUrl(status.host ?? '127.0.0.1', status.port as number), apiKey, profileId: status.profileId ?? 'unknown', rolling: this.rolling })
+    this.tracker = new GenerationTracker({ baseUrl: serverOrigin(status.host, status.port as number), apiKey, profileId: status.profileId ?? 'unknown', rolling: this.rolling })
     this.tracker.start(this.supervisor.getRequestSignal())
   }
 

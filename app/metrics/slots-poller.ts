@@ -4,7 +4,7 @@ import { fetchSlots, type SlotsFetchResult } from './fetch-slots'
 import { SlotRates, type RatedSlot } from './slot-rates'
 
 export interface SlotsPollerOptions {
-  /** The server's base URL, e.g. http://127.0.0.1:8080 (see serverUrl()). */
+  /** The server's base URL, e.g. http://127.0.0.1:8080 (see serverOrigin() in contract/client-url.ts). */
   readonly baseUrl: string
   readonly apiKey?: string | null
   /** Poll period while a slot is processing. */
