@@ -7,6 +7,7 @@ import { formatTable } from './format-table'
 import { benchDashboard } from './dashboard.bench'
 import { benchEndpoint } from './endpoint.bench'
 import { benchFit } from './fit.bench'
+import { benchIdle } from './idle.bench'
 import { benchLiveFigures } from './live.bench'
 import { benchMetrics } from './metrics.bench'
 import { benchSupervisor } from './supervisor.bench'
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
     ['fit', () => benchFit(bin, shared)],
     ['dashboard', () => benchDashboard()],
     ['endpoint', () => benchEndpoint(bin, target)],
+    ['idle', () => benchIdle(bin, target)],
   ]
   for (const [name, run] of benches) {
     if (only && only !== name) continue

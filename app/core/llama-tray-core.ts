@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { CommandChannels, EventChannels, LaunchSpec, Result } from '../contract/commands'
 import type { FitEstimate } from '../contract/fit'
-import type { GenerationSnapshot } from '../contract/generation'
+import type { GenerationHistory, GenerationSnapshot } from '../contract/generation'
 import type { ProfileFileRole, ProfileSummary } from '../contract/profile'
 import type { AppSettings } from '../contract/settings'
 import type { ServerStatus } from '../contract/server-state'
@@ -23,7 +23,7 @@ import { portOverride } from '../settings/port-override'
 import type { ListenPlan } from '../supervisor/launch-args'
 import { buildSnapshot } from '../snapshot/build-snapshot'
 import { ServerSupervisor, type SupervisorOptions } from '../supervisor/supervisor'
-import { hasProcess } from '../contract/server-state'
+import { hasProcess, launchInEffect } from '../contract/server-state'
 import type { TelemetryReading, TelemetrySource } from '../telemetry/telemetry-service'
 import type { EndpointStatus } from '../contract/endpoint'
 import { Endpoint, type EndpointOptions, type ListenResult } from '../endpoint/endpoint-listener'
@@ -39,6 +39,8 @@ export interface CoreOptions {
   readonly supervisor?: Omit<SupervisorOptions, 'home'>
   /** GPU/CPU telemetry; null for none (tests, or a machine where it is unwanted). */
   readonly telemetry: TelemetrySource | null
+  /** The one cadence of snapshots (and of a driven telemetry's samples); default: the settings' pollIntervalMs. */
+  readonly cadenceMs?: number
   /** Live warnings from a snapshot (the advisor); none by default. */
   readonly warnings?: (snapshot: Omit<Snapshot, 'warnings'>, settings: AppSettings) => readonly Warning[]
   /** Applies a warning's fix to a profile; provided with the advisor. */
@@ -62,6 +64,7 @@ export class LlamaTrayCore {
   private readonly rollingSaver: RollingSaver
   private tracker: GenerationTracker | null = null
   private lastGeneration: GenerationSnapshot | null = null
+  private lastHistory: GenerationHistory = { perSecond: [], requests: [] }
   private dashboardVisible = false
   /** GPU memory in use just before our server started, to tell what the server itself holds. */
   private gpuUsedBeforeLaunchMiB: number | null = null
@@ -226,6 +229,11 @@ export class LlamaTrayCore {
     return this.endpoint?.on('request', listener) ?? (() => {})
   }
 
+  /** The running (or last) server's per-second rates and finished requests: a query, kept out of every snapshot. */
+  generationHistory(): GenerationHistory {
+    return this.tracker?.history() ?? this.lastHistory
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true
     await this.stopEndpoint()
@@ -333,13 +341,14 @@ export class LlamaTrayCore {
     if (!tracker) return
     this.tracker = null
     this.lastGeneration = tracker.snapshot()
+    this.lastHistory = tracker.history()
     await tracker.stop()
   }
 
   /** Poll while a server runs or the dashboard is visible; otherwise nothing (a laptop GPU may sleep). */
   private updateCadence(restart = false): void {
     if (this.disposed) return
-    const wanted = hasProcess(this.supervisor.getStatus().state) || this.dashboardVisible
+    const wanted = launchInEffect(this.supervisor.getStatus().state) || this.dashboardVisible
     const telemetry = this.options.telemetry
     if (wanted && telemetry && !telemetry.running) void telemetry.start()
     if (!wanted && telemetry?.running) void telemetry.stop()
@@ -349,7 +358,7 @@ export class LlamaTrayCore {
 
   private startTicker(): void {
     this.stopTicker()
-    const interval = this.settingsStore.settings.pollIntervalMs
+    const interval = this.options.cadenceMs ?? this.settingsStore.settings.pollIntervalMs
     this.ticker = setInterval(() => this.tick(), interval)
     this.ticker.unref()
   }
@@ -359,7 +368,11 @@ export class LlamaTrayCore {
     this.ticker = null
   }
 
+  /** The core's one clock: telemetry samples, the snapshot is built once, every subscriber gets it. */
   private tick(): void {
+    const generation = this.tracker?.snapshot() ?? null
+    this.options.telemetry?.setServerIdle?.(generation !== null && !generation.active)
+    this.options.telemetry?.sample?.()
     this.latest = this.buildSnapshot(true)
     this.events.emit('snapshot', this.latest)
   }

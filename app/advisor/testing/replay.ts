@@ -48,7 +48,6 @@ export function sample(s: SampleSpec): LiveSnapshot {
     contextUsed: null,
     contextSize: null,
     poll: { state: 'ok', detail: null },
-    history: { perSecond: [], requests: [] },
     rolling,
   }
   const gpu: GpuSnapshot =
