@@ -9,13 +9,13 @@ import { trackChild } from './cleanup'
 
 // Idle cost of `llama-tray run` with a ready server and no requests, measured
 // from outside the process: CPU time of the CLI process (/proc/<pid>/stat
-// utime+stime, children not counted) per second of wall time, and the size of
+// utime+stime, children not counted) per second of wall time in the steady state, and the size of
 // one idle `--json` snapshot line. The baseline is the same CLI built from the
 // commit before the idle-cost work (IDLE_BASELINE_REV overrides), measured in
 // the same run, rounds alternated.
 
 const CLK_TCK = 100 // USER_HZ on Linux
-const SETTLE_MS = 8000
+const SETTLE_MS = 20_000
 
 function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
@@ -59,7 +59,8 @@ async function measureIdle(cli: string, bin: string, model: string, seconds: num
       const state = (JSON.parse(line) as { server: { state: string } }).server.state
       if (readyAt === null && state === 'ready') readyAt = Date.now()
       if (readyAt === null) continue
-      // Let the load settle (first /slots reads, telemetry start, V8 shrinking the heap after the load) before measuring.
+      // Measure the steady state: after the first /slots reads, the telemetry start and V8 shrinking the
+      // heap once after the load (its memory reducer runs 8–16 s after the allocation rate drops).
       if (start === null && Date.now() - readyAt >= SETTLE_MS) start = { cpu: cpuMs(pid), wall: performance.now() }
       if (start === null) continue
       sizes.push(Buffer.byteLength(line))
@@ -74,7 +75,7 @@ async function measureIdle(cli: string, bin: string, model: string, seconds: num
   }
 }
 
-export async function benchIdle(bin: string, model: string, rounds = Number(process.env.IDLE_ROUNDS ?? 2), seconds = Number(process.env.IDLE_SECONDS ?? 20)): Promise<BenchRow[]> {
+export async function benchIdle(bin: string, model: string, rounds = Number(process.env.IDLE_ROUNDS ?? 2), seconds = Number(process.env.IDLE_SECONDS ?? 30)): Promise<BenchRow[]> {
   const after = resolve('out', 'cli', 'llama-tray.mjs')
   if (!existsSync(after)) execFileSync(process.execPath, [resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.cli.config.mts', '--logLevel', 'warn'], { stdio: 'inherit' })
   const rev = baselineRev()

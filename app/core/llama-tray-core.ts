@@ -373,15 +373,15 @@ export class LlamaTrayCore {
     const generation = this.tracker?.snapshot() ?? null
     this.options.telemetry?.setServerIdle?.(generation !== null && !generation.active)
     this.options.telemetry?.sample?.()
-    this.latest = this.buildSnapshot(true)
+    this.latest = this.buildSnapshot(true, generation ?? this.lastGeneration)
     this.events.emit('snapshot', this.latest)
   }
 
-  private buildSnapshot(sampleWarnings: boolean): Snapshot {
+  private buildSnapshot(sampleWarnings: boolean, generation: GenerationSnapshot | null = this.tracker?.snapshot() ?? this.lastGeneration): Snapshot {
     const reading: TelemetryReading = this.options.telemetry?.latest() ?? { gpu: null, cpu: null }
     const status = this.supervisor.getStatus()
     const base = buildSnapshot(status, {
-      generation: this.tracker?.snapshot() ?? this.lastGeneration,
+      generation,
       gpu: reading.gpu,
       cpu: reading.cpu,
     })
