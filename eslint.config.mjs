@@ -4,12 +4,44 @@
 import js from '@eslint/js'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
+import importX, { createNodeResolver } from 'eslint-plugin-import-x'
 import { builtinModules } from 'node:module'
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)]
 const frameworks = ['electron', 'react', 'react-dom', 'react/*', 'react-dom/*', 'zustand', 'zustand/*']
 
 const banned = (patterns, message) => ({ group: patterns, message })
+
+// The layers of app/, lowest first (README "Layout"). A folder imports only
+// folders of lower layers: never its own layer's peers, never a higher one, so
+// app/'s folders cannot form a cycle. Tests and testing/ folders are test
+// code, outside the layers (a test may drive the layer above what it tests).
+export const APP_LAYERS = [
+  ['contract'],
+  ['lib', 'home.ts'],
+  ['telemetry', 'fit'],
+  ['supervisor'],
+  ['profiles', 'endpoint'],
+  ['metrics', 'settings', 'snapshot'],
+  ['advisor', 'bench'],
+  ['core'],
+  ['cli'],
+]
+const TEST_CODE = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', 'test/**']
+// Test support lives in testing/ folders (one folder's fakes and fixtures) and
+// in test/ (what the whole repository's tests share); production never imports it.
+const testSupportZone = { target: './**', from: ['./app/**/testing/**', './test/**'], message: 'Production code must not import test support (testing/ folders, test/).' }
+const resolver = createNodeResolver({ extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs'] })
+const layerZones = APP_LAYERS.flatMap((layer, i) =>
+  layer.map((folder) => {
+    const notBelow = APP_LAYERS.slice(i).flat().filter((f) => f !== folder)
+    return {
+      target: `./app/${folder}`,
+      from: notBelow.map((f) => `./app/${f}`),
+      message: `app/${folder} may import only lower layers of app/ (${APP_LAYERS.slice(0, i).flat().join(', ') || 'none'}); see APP_LAYERS in eslint.config.mjs.`,
+    }
+  }),
+).filter((zone) => zone.from.length > 0)
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', '.device/**', '.cache/**'] },
@@ -32,6 +64,29 @@ export default tseslint.config(
         ],
       }],
     },
+  },
+  {
+    files: ['app/**/*.ts'],
+    ignores: TEST_CODE,
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [resolver] },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', {
+        zones: [
+          ...layerZones,
+          { target: './app', from: './benchmarks', message: 'app/ must not depend on the project\'s benchmarks (benchmarks/ imports app/, not the other way).' },
+          testSupportZone,
+        ],
+      }],
+    },
+  },
+  {
+    files: ['main/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    ignores: TEST_CODE,
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [resolver] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [testSupportZone] }] },
   },
   {
     files: ['app/contract/**/*.ts'],

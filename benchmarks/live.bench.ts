@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { serverUrl } from '../app/metrics/fetch-slots'
+import { serverOrigin } from '../app/contract/client-url'
 import { GenerationTracker } from '../app/metrics/generation-tracker'
 import { median as medianOrNull } from '../app/metrics/median'
-import { streamCompletion } from '../app/metrics/test-support/stream-completion'
+import { streamCompletion } from '../app/metrics/testing/stream-completion'
 import { ServerSupervisor } from '../app/supervisor/supervisor'
 import { median, type BenchRow } from './bench-row'
 import { onCleanup } from './cleanup'
@@ -30,7 +30,7 @@ export async function benchLiveFigures(bin: string, model: string, runs = 7, nPr
     await stop()
     throw new Error(`bench: llama-server did not start (${status.state})`)
   }
-  const server = { baseUrl: serverUrl(status.host, status.port), supervisor }
+  const server = { baseUrl: serverOrigin(status.host, status.port as number), supervisor }
   const appear: number[] = []
   const cumulative: number[] = []
   const medians: number[] = []

@@ -7,6 +7,7 @@ import { formatTable } from './format-table'
 import { benchDashboard } from './dashboard.bench'
 import { benchEndpoint } from './endpoint.bench'
 import { benchFit } from './fit.bench'
+import { benchIdle } from './idle.bench'
 import { benchLiveFigures } from './live.bench'
 import { benchMetrics } from './metrics.bench'
 import { benchSupervisor } from './supervisor.bench'
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
     ['dashboard', () => benchDashboard()],
     ['endpoint', () => benchEndpoint(bin, target)],
     ['windows-stop', () => benchWindowsStop()],
+    ['idle', () => benchIdle(bin, target)],
   ]
   for (const [name, run] of benches) {
     if (only && only !== name) continue

@@ -37,10 +37,7 @@ export function stateLabel(state: ServerStateKind): string {
   return STATE_LABELS[state]
 }
 
-/** States in which a llama-server process exists or is about to (a restart is pending). */
-export function isRunning(state: ServerStateKind): boolean {
-  return state === 'starting' || state === 'loading' || state === 'ready' || state === 'backoff'
-}
+export { isRunning } from '../app/contract/server-state'
 
 export function trayIconState(view: Pick<TrayView, 'status' | 'warnings'>): TrayIconState {
   switch (view.status.state) {

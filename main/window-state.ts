@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { writeFileAtomic } from '../app/profiles/atomic-write'
+import { writeFileAtomic } from '../app/lib/atomic-write'
 
 export const WINDOW_STATE_FILE = 'window-state.json'
 

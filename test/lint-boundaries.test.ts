@@ -9,6 +9,11 @@ async function restrictedImportErrors(filePath: string, code: string): Promise<s
   return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message)
 }
 
+async function layerErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\nexport const used = 1\n`, { filePath })
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'import-x/no-restricted-paths' || m.fatal).map((m) => m.message)
+}
+
 describe('lint boundaries', () => {
   it.each([
     ['app/supervisor/x.ts', "import { app } from 'electron'"],
@@ -33,5 +38,42 @@ describe('lint boundaries', () => {
     ['main/index.ts', "import { ServerSupervisor } from '../app/supervisor/supervisor'"],
   ])('%s may %s', async (file, code) => {
     expect(await restrictedImportErrors(file, `${code}\nexport const used = 1\n`)).toEqual([])
+  })
+
+  describe('layers of app/ (APP_LAYERS in eslint.config.mjs)', () => {
+    it.each([
+      ['app/fit/x.ts', "import { ProfileStore } from '../profiles/store'"],
+      ['app/profiles/x.ts', "import { lintArgs } from '../advisor/rules'"],
+      ['app/bench/x.ts', "import { LlamaTrayCore } from '../core/llama-tray-core'"],
+      ['app/bench/x.ts', "import { gatherLintInput } from '../advisor/lint-sources'"],
+      ['app/core/x.ts', "import { UsageError } from '../cli/cli-error'"],
+      ['app/lib/x.ts', "import type { Snapshot } from '../snapshot/build-snapshot'"],
+      ['app/telemetry/x.ts', "import { ServerSupervisor } from '../supervisor/supervisor'"],
+      ['app/fit/x.ts', "import { TelemetryService } from '../telemetry/telemetry-service'"],
+      ['app/telemetry/x.ts', "import { formatTable } from '../../benchmarks/format-table'"],
+      ['app/bench/x.ts', "import { fakeGpuTelemetry } from './testing/fake-gpu'"],
+      ['app/core/x.ts', "import { MODELS } from '../../test/helpers/paths'"],
+      ['main/x.ts', "import { makeCore } from '../app/core/testing/tiny-core'"],
+      ['renderer/src/x.ts', "import { REPO_ROOT } from '../../test/helpers/paths'"],
+    ])('%s cannot %s', async (file, code) => {
+      expect(await layerErrors(file, code)).not.toEqual([])
+    })
+
+    it.each([
+      ['app/cli/x.ts', "import { LlamaTrayCore } from '../core/llama-tray-core'"],
+      ['app/core/x.ts', "import { benchProfile } from '../bench/compare'"],
+      ['app/profiles/x.ts', "import { readGgufModel } from '../fit/gguf-model'"],
+      ['app/lib/x.ts', "import type { Snapshot } from '../contract/snapshot'"],
+      ['app/bench/x.test.ts', "import { fakeGpuTelemetry } from './testing/fake-gpu'"],
+      ['app/fit/x.test.ts', "import { fitCommand } from '../cli/commands/fit'"],
+      ['app/core/testing/x.ts', "import { MODELS } from '../../../test/helpers/paths'"],
+    ])('%s may %s', async (file, code) => {
+      expect(await layerErrors(file, code)).toEqual([])
+    })
+
+    it('forbids import cycles in app/', async () => {
+      const config = (await eslint.calculateConfigForFile('app/supervisor/supervisor.ts')) as { rules: Record<string, unknown> }
+      expect(config.rules['import-x/no-cycle']).toEqual([2, expect.objectContaining({ ignoreExternal: true })])
+    })
   })
 })

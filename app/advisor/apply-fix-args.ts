@@ -1,5 +1,5 @@
 import type { WarningFix } from '../contract/warnings'
-import { flagUses } from './argv'
+import { flagUses } from '../contract/flag-args'
 
 /**
  * `args` with a fix applied: every use of a removeArgs flag (any spelling the

@@ -1,7 +1,7 @@
 import type { Result } from '../contract/commands'
 import type { ProfileSummary } from '../contract/profile'
 import type { WarningFix } from '../contract/warnings'
-import { profileSummary } from '../core/profile-summary'
+import { profileSummary } from '../profiles/profile-summary'
 import { renderArgs, withArgs } from '../profiles/profile-args'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore } from '../profiles/store'

@@ -5,10 +5,10 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Snapshot } from '../contract/snapshot'
 import { LlamaTrayCore } from '../core/llama-tray-core'
-import { LLAMA_SERVER } from '../fit/test-paths'
+import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { TelemetryService } from '../telemetry/telemetry-service'
 import { createLiveAdvisor } from './live-advisor'
-import { TINY } from './test-support'
+import { TINY } from './testing/fixtures'
 
 /**
  * The real tiny llama-server generating while a fake "Discord" (node, exec'd
@@ -55,7 +55,7 @@ describe('end to end: a real server, a CPU-burning "Discord"', () => {
     core.on('snapshot', (s) => snapshots.push(s))
 
     // One thread: a busy machine then slows it in proportion, without thread-barrier stalls.
-    const status = await core.startSpec({ profileId: 'e2e', exe: LLAMA_SERVER, args: ['-m', TINY('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1'] })
+    const status = await core.startSpec({ profileId: 'e2e', exe: llamaServerBin(), args: ['-m', TINY('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1'] })
     expect(status.state).toBe('ready')
     const url = `http://127.0.0.1:${status.port}/completion`
 

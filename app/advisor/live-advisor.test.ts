@@ -6,13 +6,13 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_SETTINGS } from '../contract/settings'
 import type { Warning } from '../contract/warnings'
-import { LLAMA_SERVER } from '../fit/test-paths'
+import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { importCommand } from '../profiles/import-command'
 import { ProfileStore } from '../profiles/store'
 import { decodeThrottleMask } from '../telemetry/gpu/smi-fields'
 import { LiveAdvisor, type LiveSnapshot } from './live-advisor'
-import { device, sample, type SampleSpec } from './replay-support'
-import { FIXTURES, seedModels, type SeedModels } from './test-support'
+import { device, sample, type SampleSpec } from './testing/replay'
+import { FIXTURES, seedModels, type SeedModels } from './testing/fixtures'
 
 let home: string
 let seed: SeedModels
@@ -199,7 +199,7 @@ describe('GPU throttling and temperature', () => {
 describe('server failures', () => {
   it('a failed start is an error at once, with the diagnosis and the lint fix for a rejected flag', async () => {
     const store = await ProfileStore.open(home)
-    const binary = LLAMA_SERVER
+    const binary = llamaServerBin()
     const profile = importCommand(`${binary} -m /nowhere/m.gguf --no-mmap -c 4096 -np 1`, { name: 'old-flags', takenIds: store.file.profiles.map((p) => p.id) })
     await store.upsert(profile)
     const mainlineHelp = readFileSync(join(FIXTURES, 'llama-server', 'responses', 'llama-server-help.txt'), 'utf8')

@@ -1,7 +1,7 @@
 import type { FailureKind } from '../contract/server-state'
 import type { AppSettings } from '../contract/settings'
 import type { Snapshot } from '../contract/snapshot'
-import type { GpuDevice } from '../contract/telemetry'
+import { SLOWDOWN_THROTTLE_REASONS, type GpuDevice } from '../contract/telemetry'
 import type { WarningFix, WarningLevel } from '../contract/warnings'
 import type { HysteresisConfig, Observation } from './hysteresis'
 import type { LintPlatform } from './lint-input'
@@ -78,7 +78,6 @@ export interface LiveRule {
   readonly evaluate: (ctx: LiveContext, raised: boolean) => LiveEvaluation
 }
 
-const THERMAL_REASONS = new Set(['hw_slowdown', 'sw_thermal_slowdown', 'hw_thermal_slowdown', 'hw_power_brake_slowdown'])
 
 function gpuDevices(ctx: LiveContext): readonly GpuDevice[] | null {
   const gpu = ctx.snapshot.gpu
@@ -99,7 +98,7 @@ function heavyApps(ctx: LiveContext): string[] {
 }
 
 function throttling(devices: readonly GpuDevice[] | null): string[] {
-  return [...new Set((devices ?? []).flatMap((d) => (d.throttleReasons ?? []).filter((r) => THERMAL_REASONS.has(r))))]
+  return [...new Set((devices ?? []).flatMap((d) => (d.throttleReasons ?? []).filter((r) => SLOWDOWN_THROTTLE_REASONS.has(r))))]
 }
 
 function hottest(devices: readonly GpuDevice[] | null): number | null {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { writeFileAtomic } from '../profiles/atomic-write'
+import { writeFileAtomic } from '../lib/atomic-write'
 
 export const MUTES_FILE = 'advisor-mutes.json'
 

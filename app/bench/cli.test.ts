@@ -9,7 +9,7 @@ import { benchCommand, parseBenchArgs } from '../cli/commands/bench'
 import { compareCommand, parseCompareArgs } from '../cli/commands/compare'
 import { parseTuneArgs } from '../cli/commands/tune'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
-import { addProfile, llamaServerChildren, SMALL, tinyTarget } from './testing/tiny'
+import { addProfile, llamaServerChildren, SMALL, tinyTarget } from '../core/testing/tiny-core'
 
 const home = mkdtempSync(path.join(tmpdir(), 'llama-tray-bench-cli-'))
 afterAll(() => rmSync(home, { recursive: true, force: true }))

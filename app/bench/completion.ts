@@ -1,4 +1,5 @@
-import { request } from 'node:http'
+import { serverOrigin } from '../contract/client-url'
+import { httpRequest } from '../lib/http-request'
 import { z } from 'zod'
 
 /** The part of llama-server's /completion `timings` a bench uses (mainline, ik_llama and buun). */
@@ -25,7 +26,7 @@ export class CompletionError extends Error {
 }
 
 export interface CompletionRequest {
-  readonly host: string
+  readonly host: string | null
   readonly port: number
   readonly apiKey: string | null
   readonly prompt: string
@@ -40,31 +41,32 @@ export interface CompletionRequest {
  * (`ignore_eos`), a fixed seed and no prompt cache (so the prompt is processed
  * every run). Returns the server's own timings.
  */
-export function complete(req: CompletionRequest): Promise<ServerTimings> {
+export async function complete(req: CompletionRequest): Promise<ServerTimings> {
   const body = JSON.stringify({ prompt: req.prompt, n_predict: req.nPredict, ignore_eos: true, seed: req.seed, cache_prompt: false, stream: false })
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (req.apiKey) headers.authorization = `Bearer ${req.apiKey}`
-  return new Promise((resolve, reject) => {
-    const http = request({ host: req.host, port: req.port, path: '/completion', method: 'POST', agent: false, headers, signal: req.signal, timeout: req.timeoutMs ?? 600_000 }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('error', reject)
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8')
-        if (res.statusCode !== 200) return reject(new CompletionError(`llama-server answered HTTP ${res.statusCode ?? '?'} to /completion: ${text.slice(0, 200)}`))
-        let json: unknown
-        try {
-          json = JSON.parse(text)
-        } catch {
-          return reject(new CompletionError('llama-server sent a /completion answer that is not JSON'))
-        }
-        const parsed = ResponseSchema.safeParse(json)
-        if (!parsed.success) return reject(new CompletionError('the /completion answer has no timings (is this a llama-server?)'))
-        resolve(parsed.data.timings)
-      })
-    })
-    http.on('timeout', () => http.destroy(new CompletionError('the /completion request timed out')))
-    http.on('error', reject)
-    http.end(body)
-  })
+  const r = await httpRequest({ url: `${serverOrigin(req.host, req.port)}/completion`, method: 'POST', headers, body, timeoutMs: req.timeoutMs ?? 600_000, signal: req.signal })
+  if (r.kind === 'failed') {
+    if (r.reason === 'aborted') throw abortError()
+    if (r.reason === 'timeout') throw new CompletionError('the /completion request timed out')
+    throw new CompletionError(`the /completion request failed: ${r.detail}`)
+  }
+  const text = r.body.toString('utf8')
+  if (r.status !== 200) throw new CompletionError(`llama-server answered HTTP ${r.status} to /completion: ${text.slice(0, 200)}`)
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    throw new CompletionError('llama-server sent a /completion answer that is not JSON')
+  }
+  const parsed = ResponseSchema.safeParse(json)
+  if (!parsed.success) throw new CompletionError('the /completion answer has no timings (is this a llama-server?)')
+  return parsed.data.timings
+}
+
+/** What an aborted request throws, as Node's own http does (callers tell a cancel from a failure by the name). */
+function abortError(): Error {
+  const err = new Error('The operation was aborted')
+  err.name = 'AbortError'
+  return err
 }

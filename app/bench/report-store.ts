@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BenchHardware, BenchReport, BenchResult, BenchTarget } from '../contract/bench'
-import { writeFileAtomic } from '../profiles/atomic-write'
+import { writeFileAtomic } from '../lib/atomic-write'
 import { sameHardware } from './hardware'
 
 export const BENCH_DIR = 'bench'

@@ -1,9 +1,8 @@
 import type { BenchRun } from '../contract/bench'
 import type { Snapshot } from '../contract/snapshot'
+import { SLOWDOWN_THROTTLE_REASONS } from '../contract/telemetry'
 import { maxOrNull, minOrNull } from './stats'
 
-/** Slowdowns that make a run's figures unrepresentative (a power cap is normal operation). */
-const DISTURBING_THROTTLE = new Set(['hw_slowdown', 'sw_thermal_slowdown', 'hw_thermal_slowdown', 'hw_power_brake_slowdown'])
 /** A heavy app using more than this share of the machine disturbs a run. */
 export const HEAVY_APP_BUSY_PCT = 5
 
@@ -15,7 +14,7 @@ const mean = (v: readonly number[]): number | null => (v.length ? v.reduce((a, b
 /** What the telemetry saw during a run: VRAM extremes, temperature, throttling, CPU and heavy apps. */
 export function summariseConditions(samples: readonly Snapshot[], hotC: number): RunConditions {
   const devices = samples.flatMap((s) => (s.gpu?.available ? s.gpu.devices : []))
-  const throttle = [...new Set(devices.flatMap((d) => d.throttleReasons ?? []))].filter((r) => DISTURBING_THROTTLE.has(r))
+  const throttle = [...new Set(devices.flatMap((d) => d.throttleReasons ?? []))].filter((r) => SLOWDOWN_THROTTLE_REASONS.has(r))
   const cpus = samples.flatMap((s) => (s.cpu ? [s.cpu] : []))
   const heavy = new Map<string, number | null>()
   for (const c of cpus) {

@@ -1,7 +1,6 @@
 import type { LaunchSpec } from '../contract/commands'
-import type { ServerStatus } from '../contract/server-state'
-import type { LlamaTrayCore } from '../core/llama-tray-core'
-import { hasProcess } from '../supervisor/transitions'
+import { launchInEffect, type ServerStatus } from '../contract/server-state'
+import type { BenchHost } from './bench-host'
 
 /** A bench, compare or tune was cancelled through its AbortSignal. */
 export class BenchCancelledError extends Error {
@@ -33,9 +32,9 @@ export interface ServerState {
   readonly profileId: string | null
 }
 
-export function captureServerState(core: LlamaTrayCore): ServerState {
+export function captureServerState(core: BenchHost): ServerState {
   const status = core.supervisor.getStatus()
-  const running = hasProcess(status.state) || status.state === 'backoff'
+  const running = launchInEffect(status.state)
   return { spec: running ? core.supervisor.getLaunchSpec() : null, profileId: running ? status.profileId : null }
 }
 
@@ -44,10 +43,10 @@ export function captureServerState(core: LlamaTrayCore): ServerState {
  * happens when it still runs), or what the bench started is stopped. An
  * earlier errored state is left alone so its reason stays visible.
  */
-export async function restoreServerState(core: LlamaTrayCore, before: ServerState): Promise<ServerStatus> {
+export async function restoreServerState(core: BenchHost, before: ServerState): Promise<ServerStatus> {
   if (before.spec) return core.startSpec(before.spec)
   const now = core.supervisor.getStatus()
-  if (hasProcess(now.state) || now.state === 'backoff') return core.supervisor.stop()
+  if (launchInEffect(now.state)) return core.supervisor.stop()
   return now
 }
 
@@ -56,7 +55,7 @@ export async function restoreServerState(core: LlamaTrayCore, before: ServerStat
  * it is ready. A cancel while it loads stops it; a failed start throws with the
  * supervisor's diagnosis.
  */
-export async function startForBench(core: LlamaTrayCore, spec: LaunchSpec, signal: AbortSignal): Promise<{ status: ServerStatus; reused: boolean; loadMs: number }> {
+export async function startForBench(core: BenchHost, spec: LaunchSpec, signal: AbortSignal): Promise<{ status: ServerStatus; reused: boolean; loadMs: number }> {
   throwIfCancelled(signal)
   const before = core.supervisor.getStatus()
   const reused = before.state === 'ready' && JSON.stringify(core.supervisor.getLaunchSpec()) === JSON.stringify(spec)
@@ -77,7 +76,7 @@ export async function startForBench(core: LlamaTrayCore, spec: LaunchSpec, signa
 }
 
 /** Stops the server (not cancellable: it is part of leaving things clean). */
-export async function stopServer(core: LlamaTrayCore): Promise<void> {
+export async function stopServer(core: BenchHost): Promise<void> {
   const s = core.supervisor.getStatus()
-  if (hasProcess(s.state) || s.state === 'backoff') await core.supervisor.stop()
+  if (launchInEffect(s.state)) await core.supervisor.stop()
 }

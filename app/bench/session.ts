@@ -1,7 +1,7 @@
 import type { BenchConfig, BenchProgress, BenchRun } from '../contract/bench'
 import type { Snapshot } from '../contract/snapshot'
-import type { LlamaTrayCore } from '../core/llama-tray-core'
 import { resolveApiKey } from '../metrics/api-key'
+import type { BenchHost } from './bench-host'
 import { complete, type ServerTimings } from './completion'
 import { ProgressTracker, type StepKind } from './progress'
 import { BENCH_PROMPTS, BENCH_SEED, type BenchPrompt } from './prompts'
@@ -25,7 +25,7 @@ export interface BenchOptions {
 }
 
 export interface BenchDeps {
-  readonly core: LlamaTrayCore
+  readonly core: BenchHost
   readonly home: string
   readonly signal?: AbortSignal
   readonly onProgress?: (progress: BenchProgress) => void
@@ -37,12 +37,6 @@ export interface TargetSession {
   readonly loadMs: number | null
   readonly minFreeVramMiB: number | null
   readonly peakVramUsedMiB: number | null
-}
-
-function connectHost(host: string | null): string {
-  if (host === null || host === '0.0.0.0') return '127.0.0.1'
-  if (host === '::' || host === '[::]') return '::1'
-  return host.replace(/^\[(.*)\]$/, '$1')
 }
 
 /** Drops GPU readings taken before this server was ready (they describe the previous one). */
@@ -86,7 +80,7 @@ export class BenchSession {
     this.progress = new ProgressTracker(deps.onProgress, { start: 5000, warmup: 2000, run: 1000 + (options.tokens / 50) * 1000 } satisfies Record<StepKind, number>)
   }
 
-  get core(): LlamaTrayCore {
+  get core(): BenchHost {
     return this.deps.core
   }
 
@@ -155,7 +149,7 @@ export class BenchSession {
     const signal = serverSignal ? AbortSignal.any([this.signal, serverSignal]) : this.signal
     const apiKey = await resolveApiKey(prepared.spec.args, prepared.spec.env ?? {})
     try {
-      return await complete({ host: connectHost(status.host), port: status.port, apiKey, prompt, nPredict, seed: this.config.seed, signal })
+      return await complete({ host: status.host, port: status.port, apiKey, prompt, nPredict, seed: this.config.seed, signal })
     } catch (err) {
       if (this.signal.aborted) throw new BenchCancelledError()
       if (isAbort(err)) {

@@ -5,7 +5,7 @@ import { profileToLaunchSpec } from '../profiles/launch-spec'
 import { baseName } from '../profiles/profile-id'
 import { assertLaunchable, resolveProfileLaunch } from '../profiles/resolve-launch'
 import type { Profile } from '../profiles/schema'
-import { findFlagValue } from '../supervisor/launch-args'
+import { fieldSpellings, lastValue } from '../contract/flag-args'
 
 /** A profile (or a tune variant of one) ready to launch and describe. */
 export interface PreparedTarget {
@@ -17,12 +17,12 @@ export interface PreparedTarget {
 
 function describe(profile: Profile, engine: EngineInfo, spec: LaunchSpec, label: string): BenchTarget {
   const args = spec.args
-  const k = findFlagValue(args, ['-ctk', '--cache-type-k']) ?? 'f16'
-  const v = findFlagValue(args, ['-ctv', '--cache-type-v']) ?? 'f16'
-  const ncmoe = findFlagValue(args, ['-ncmoe', '--n-cpu-moe'])
-  const model = findFlagValue(args, ['-m', '--model'])
-  const draft = findFlagValue(args, ['-md', '--model-draft'])
-  const spec_ = findFlagValue(args, ['--spec-type'])
+  const k = lastValue(args, fieldSpellings('cacheTypeK')) ?? 'f16'
+  const v = lastValue(args, fieldSpellings('cacheTypeV')) ?? 'f16'
+  const ncmoe = lastValue(args, fieldSpellings('nCpuMoe'))
+  const model = lastValue(args, fieldSpellings('model'))
+  const draft = lastValue(args, fieldSpellings('draftModel'))
+  const spec_ = lastValue(args, fieldSpellings('specType'))
   return {
     profileId: profile.id,
     profileName: profile.name,

@@ -1,3 +1,4 @@
+import { serverOrigin } from '../contract/client-url'
 import type { ServerStatus } from '../contract/server-state'
 import type { Snapshot } from '../contract/snapshot'
 
@@ -13,7 +14,7 @@ function formatDuration(ms: number): string {
 export function formatStatusLine(status: ServerStatus, snapshot: Snapshot | null = null, now = Date.now()): string {
   const parts: string[] = [status.state.toUpperCase().padEnd(9)]
   if (status.pid !== null) parts.push(`pid ${status.pid}`)
-  if (status.port !== null) parts.push(`http://${status.host ?? '127.0.0.1'}:${status.port}`)
+  if (status.port !== null) parts.push(serverOrigin(status.host, status.port))
   if (status.readySince !== null) parts.push(`up ${formatDuration(now - status.readySince)}`)
   if (status.restartAt !== null) parts.push(`restart in ${formatDuration(Math.max(0, status.restartAt - now) + 999)}`)
   if (status.restarts > 0) parts.push(`restarts ${status.restarts}`)

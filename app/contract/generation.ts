@@ -83,10 +83,11 @@ export interface GenerationSnapshot {
   readonly contextUsed: number | null
   readonly contextSize: number | null
   readonly poll: { readonly state: SlotsPollState; readonly detail: string | null }
-  /** Bounded histories, oldest first. */
-  readonly history: {
-    readonly perSecond: readonly GenerationSecond[]
-    readonly requests: readonly RequestTimings[]
-  }
   readonly rolling: RollingGenerationFigures | null
+}
+
+/** The running server's bounded histories, oldest first: a query, not part of every snapshot. */
+export interface GenerationHistory {
+  readonly perSecond: readonly GenerationSecond[]
+  readonly requests: readonly RequestTimings[]
 }

@@ -79,3 +79,18 @@ export interface ServerStatus {
   /** Automatic restarts since the last user start. */
   readonly restarts: number
 }
+
+/** States in which a llama-server process of ours is alive. */
+export function hasProcess(state: ServerStateKind): boolean {
+  return state === 'starting' || state === 'loading' || state === 'ready' || state === 'stopping'
+}
+
+/** A launch is in effect: its process is alive or a restart is pending (a stop has something to stop). */
+export function launchInEffect(state: ServerStateKind): boolean {
+  return hasProcess(state) || state === 'backoff'
+}
+
+/** The server runs or is about to (starting, loading, ready, or a restart pending); not while it stops. */
+export function isRunning(state: ServerStateKind): boolean {
+  return launchInEffect(state) && state !== 'stopping'
+}

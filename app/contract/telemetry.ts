@@ -21,6 +21,13 @@ export interface GpuDevice {
   readonly throttleReasons: readonly string[] | null
 }
 
+/**
+ * The throttle reasons that slow a GPU down against its normal operation
+ * (heat, a hardware slowdown or power brake). The power cap a busy GPU sits
+ * at is not one: it is how it normally runs.
+ */
+export const SLOWDOWN_THROTTLE_REASONS: ReadonlySet<string> = new Set(['hw_slowdown', 'sw_thermal_slowdown', 'hw_thermal_slowdown', 'hw_power_brake_slowdown'])
+
 export interface GpuSnapshot {
   readonly available: boolean
   /** Why there is no GPU data (no NVIDIA driver, no NVML, no nvidia-smi…), or why it is stale; null when all is well. */

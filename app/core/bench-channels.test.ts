@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BenchProgress, BenchReport } from '../contract/bench'
 import { formatReportCsv, formatReportMarkdown } from '../bench/format'
 import { fakeGpuTelemetry, type FakeGpuConfig } from '../bench/testing/fake-gpu'
-import { addProfile, llamaServerChildren, makeCore, SMALL, tinyTarget, type TestCore } from '../bench/testing/tiny'
+import { addProfile, llamaServerChildren, makeCore, SMALL, tinyTarget, type TestCore } from './testing/tiny-core'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 
 // The Bench view's tune and export channels over the real core and llama-server, with a

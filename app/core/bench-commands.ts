@@ -5,12 +5,13 @@ import { formatReportCsv, formatReportMarkdown } from '../bench/format'
 import { loadReports } from '../bench/report-store'
 import { BenchCancelledError } from '../bench/server-control'
 import { tuneProfile } from '../bench/tune'
-import type { LlamaTrayCore, TelemetrySource } from './llama-tray-core'
+import type { BenchHost } from '../bench/bench-host'
+import type { TelemetrySource } from '../telemetry/telemetry-service'
 
 type BenchChannels = Pick<CommandChannels, 'bench:run' | 'bench:cancel' | 'bench:history' | 'bench:tune' | 'bench:export'>
 
 /** The Bench view's commands: one bench or tune at a time, cancellable, the server put back as it was. */
-export function benchCommands(core: LlamaTrayCore, home: string, telemetry: TelemetrySource | null, onProgress: (p: BenchProgress) => void): BenchChannels {
+export function benchCommands(core: BenchHost, home: string, telemetry: TelemetrySource | null, onProgress: (p: BenchProgress) => void): BenchChannels {
   let running: AbortController | null = null
   const exclusive = async (job: (signal: AbortSignal) => Promise<BenchReport>): Promise<Result<BenchReport>> => {
     if (running) return { ok: false, error: 'a benchmark is already running' }

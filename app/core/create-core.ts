@@ -6,10 +6,17 @@ import { LlamaTrayCore, type CoreOptions } from './llama-tray-core'
 
 export interface StandardCoreOptions extends Partial<Omit<CoreOptions, 'home'>> {
   readonly home: string
-  /** Telemetry cadence (the settings' pollIntervalMs). */
+  /** The GPU reader's sampling period (the settings' pollIntervalMs); the core's cadence drives the samples. */
   readonly intervalMs?: number
   /** Where a problem with the user's heavy-app list is reported. */
   readonly warn?: (message: string) => void
+}
+
+/** The telemetry the core drives on its cadence, with the user's heavy-app list (<home>/heavy-apps.json). */
+export function standardTelemetry(home: string, options: { readonly intervalMs?: number | undefined; readonly warn?: ((message: string) => void) | undefined } = {}): TelemetryService {
+  const heavy = loadHeavyAppList(join(home, 'heavy-apps.json'))
+  if (heavy.problem) options.warn?.(heavy.problem)
+  return new TelemetryService({ intervalMs: options.intervalMs, heavyApps: heavy.list, driven: true })
 }
 
 /**
@@ -18,10 +25,8 @@ export interface StandardCoreOptions extends Partial<Omit<CoreOptions, 'home'>> 
  */
 export function createStandardCore(options: StandardCoreOptions): Promise<LlamaTrayCore> {
   const { home, intervalMs, warn, ...rest } = options
-  const heavy = loadHeavyAppList(join(home, 'heavy-apps.json'))
-  if (heavy.problem) warn?.(heavy.problem)
-  const telemetry = new TelemetryService({ intervalMs, heavyApps: heavy.list })
-  const advisor = createLiveAdvisor({ home, sharedGpuMemoryMiB: (pid) => telemetry.sharedGpuMemoryMiB(pid) })
+  const telemetry = rest.telemetry === undefined ? standardTelemetry(home, { intervalMs: rest.cadenceMs ?? intervalMs, warn }) : rest.telemetry
+  const advisor = createLiveAdvisor({ home, sharedGpuMemoryMiB: (pid) => telemetry?.sharedGpuMemoryMiB?.(pid) ?? null })
   return LlamaTrayCore.create({
     home,
     telemetry,

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { CommandChannels, EventChannels, LaunchSpec, Result } from '../contract/commands'
 import type { FitEstimate } from '../contract/fit'
-import type { GenerationSnapshot } from '../contract/generation'
+import type { GenerationHistory, GenerationSnapshot } from '../contract/generation'
 import type { ProfileFileRole, ProfileSummary } from '../contract/profile'
 import type { AppSettings } from '../contract/settings'
 import type { ServerStatus } from '../contract/server-state'
@@ -9,10 +9,11 @@ import type { Snapshot } from '../contract/snapshot'
 import type { Warning } from '../contract/warnings'
 import { splitWarningId, type WarningMutes } from '../advisor/warning-id'
 import { FitError } from '../fit/fit-error'
-import { fitProfile } from '../fit/fit-source'
+import { fitProfile } from '../profiles/profile-fit'
 import { GpuRuntimeStore } from '../fit/runtime-store'
 import { Listeners } from '../lib/listeners'
-import { GenerationTracker, type ProfileRollingStore, resolveApiKey, serverUrl } from '../metrics'
+import { serverOrigin } from '../contract/client-url'
+import { GenerationTracker, type ProfileRollingStore, resolveApiKey } from '../metrics'
 import { LoadTimes } from '../metrics/load-times'
 import { loadRollingStore, RollingSaver } from '../metrics/rolling-file'
 import { ProfileStore } from '../profiles/store'
@@ -22,24 +23,24 @@ import { portOverride } from '../settings/port-override'
 import type { ListenPlan } from '../supervisor/launch-args'
 import { buildSnapshot } from '../snapshot/build-snapshot'
 import { ServerSupervisor, type SupervisorOptions } from '../supervisor/supervisor'
-import { hasProcess } from '../supervisor/transitions'
-import type { TelemetryReading, TelemetryService } from '../telemetry/telemetry-service'
+import { hasProcess, launchInEffect } from '../contract/server-state'
+import type { TelemetryReading, TelemetrySource } from '../telemetry/telemetry-service'
 import type { EndpointStatus } from '../contract/endpoint'
 import { Endpoint, type EndpointOptions, type ListenResult } from '../endpoint/endpoint-listener'
 import { benchCommands } from './bench-commands'
 import { endpointBackend } from './endpoint-backend'
 import { LogBatcher } from './log-batcher'
 import { profileCommands } from './profile-commands'
-import { storeSummary } from './profile-summary'
+import { storeSummary } from '../profiles/profile-summary'
 
-/** What the core uses of the telemetry (a test may pass a fake GPU sequence). */
-export type TelemetrySource = Pick<TelemetryService, 'start' | 'stop' | 'running' | 'latest' | 'setServerPid'> & Partial<Pick<TelemetryService, 'setExtraHeavyApps'>>
 
 export interface CoreOptions {
   readonly home: string
   readonly supervisor?: Omit<SupervisorOptions, 'home'>
   /** GPU/CPU telemetry; null for none (tests, or a machine where it is unwanted). */
   readonly telemetry: TelemetrySource | null
+  /** The one cadence of snapshots (and of a driven telemetry's samples); default: the settings' pollIntervalMs. */
+  readonly cadenceMs?: number
   /** Live warnings from a snapshot (the advisor); none by default. */
   readonly warnings?: (snapshot: Omit<Snapshot, 'warnings'>, settings: AppSettings) => readonly Warning[]
   /** Applies a warning's fix to a profile; provided with the advisor. */
@@ -63,6 +64,7 @@ export class LlamaTrayCore {
   private readonly rollingSaver: RollingSaver
   private tracker: GenerationTracker | null = null
   private lastGeneration: GenerationSnapshot | null = null
+  private lastHistory: GenerationHistory = { perSecond: [], requests: [] }
   private dashboardVisible = false
   /** GPU memory in use just before our server started, to tell what the server itself holds. */
   private gpuUsedBeforeLaunchMiB: number | null = null
@@ -227,6 +229,11 @@ export class LlamaTrayCore {
     return this.endpoint?.on('request', listener) ?? (() => {})
   }
 
+  /** The running (or last) server's per-second rates and finished requests: a query, kept out of every snapshot. */
+  generationHistory(): GenerationHistory {
+    return this.tracker?.history() ?? this.lastHistory
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true
     await this.stopEndpoint()
@@ -325,7 +332,7 @@ export class LlamaTrayCore {
   private async startTracker(status: ServerStatus): Promise<void> {
     const spec = this.supervisor.getLaunchSpec()
     const apiKey = spec ? await resolveApiKey(spec.args, spec.env ?? {}) : null
-    this.tracker = new GenerationTracker({ baseUrl: serverUrl(status.host ?? '127.0.0.1', status.port as number), apiKey, profileId: status.profileId ?? 'unknown', rolling: this.rolling })
+    this.tracker = new GenerationTracker({ baseUrl: serverOrigin(status.host, status.port as number), apiKey, profileId: status.profileId ?? 'unknown', rolling: this.rolling })
     this.tracker.start(this.supervisor.getRequestSignal())
   }
 
@@ -334,13 +341,14 @@ export class LlamaTrayCore {
     if (!tracker) return
     this.tracker = null
     this.lastGeneration = tracker.snapshot()
+    this.lastHistory = tracker.history()
     await tracker.stop()
   }
 
   /** Poll while a server runs or the dashboard is visible; otherwise nothing (a laptop GPU may sleep). */
   private updateCadence(restart = false): void {
     if (this.disposed) return
-    const wanted = hasProcess(this.supervisor.getStatus().state) || this.dashboardVisible
+    const wanted = launchInEffect(this.supervisor.getStatus().state) || this.dashboardVisible
     const telemetry = this.options.telemetry
     if (wanted && telemetry && !telemetry.running) void telemetry.start()
     if (!wanted && telemetry?.running) void telemetry.stop()
@@ -350,7 +358,7 @@ export class LlamaTrayCore {
 
   private startTicker(): void {
     this.stopTicker()
-    const interval = this.settingsStore.settings.pollIntervalMs
+    const interval = this.options.cadenceMs ?? this.settingsStore.settings.pollIntervalMs
     this.ticker = setInterval(() => this.tick(), interval)
     this.ticker.unref()
   }
@@ -360,16 +368,20 @@ export class LlamaTrayCore {
     this.ticker = null
   }
 
+  /** The core's one clock: telemetry samples, the snapshot is built once, every subscriber gets it. */
   private tick(): void {
-    this.latest = this.buildSnapshot(true)
+    const generation = this.tracker?.snapshot() ?? null
+    this.options.telemetry?.setServerIdle?.(generation !== null && !generation.active)
+    this.options.telemetry?.sample?.()
+    this.latest = this.buildSnapshot(true, generation ?? this.lastGeneration)
     this.events.emit('snapshot', this.latest)
   }
 
-  private buildSnapshot(sampleWarnings: boolean): Snapshot {
+  private buildSnapshot(sampleWarnings: boolean, generation: GenerationSnapshot | null = this.tracker?.snapshot() ?? this.lastGeneration): Snapshot {
     const reading: TelemetryReading = this.options.telemetry?.latest() ?? { gpu: null, cpu: null }
     const status = this.supervisor.getStatus()
     const base = buildSnapshot(status, {
-      generation: this.tracker?.snapshot() ?? this.lastGeneration,
+      generation,
       gpu: reading.gpu,
       cpu: reading.cpu,
     })

@@ -10,7 +10,7 @@ import { acceptFixes, ProfileLaunchError, resolveProfileLaunch } from '../profil
 import { ProfileEditSchema } from '../profiles/profile-edit-schema'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore, ProfileStoreError } from '../profiles/store'
-import { profileDocument, profileSummary, storeSummary } from './profile-summary'
+import { profileDocument, profileSummary, storeSummary } from '../profiles/profile-summary'
 
 type ProfileChannels = Pick<
   CommandChannels,

@@ -1,7 +1,7 @@
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { EndpointRequestFigures } from '../contract/endpoint'
-import type { ServerStatus } from '../contract/server-state'
-import { hasProcess } from '../supervisor/transitions'
+import { connectHost } from '../contract/client-url'
+import { hasProcess, type ServerStatus } from '../contract/server-state'
 import { checkAccess } from './access'
 import type { EndpointBackend } from './backend'
 import { forward, type Upstream } from './forward'
@@ -136,8 +136,7 @@ export class EndpointRouter {
   }
 
   private async upstream(s: ServerStatus): Promise<Upstream> {
-    const host = s.host === null || s.host === '0.0.0.0' ? '127.0.0.1' : s.host
-    return { host, port: s.port as number, apiKey: await this.backend.upstreamApiKey() }
+    return { host: connectHost(s.host), port: s.port as number, apiKey: await this.backend.upstreamApiKey() }
   }
 
   private onState(s: ServerStatus): void {

@@ -7,7 +7,7 @@ import { readGgufModel, type GgufModel } from './gguf-model'
 import { CACHE_TYPES, cudaPaddingBytes } from './ggml-types'
 import { parseLlamaArgs } from './llama-args'
 import { DEFAULT_SETTINGS } from './launch-settings'
-import { MODELS_DIR } from './test-paths'
+import { MODELS as MODELS_DIR } from '../../test/helpers/paths'
 
 let target: GgufModel
 let draft: GgufModel

@@ -9,7 +9,7 @@ import { UsageError } from '../cli/cli-error'
 import type { FitReport } from '../contract/fit'
 import { ProfileStore } from '../profiles/store'
 import { importCommand } from '../profiles/import-command'
-import { MODELS_DIR } from './test-paths'
+import { MODELS as MODELS_DIR } from '../../test/helpers/paths'
 
 const home = mkdtempSync(join(tmpdir(), 'llama-tray-fit-cli-'))
 afterAll(() => rmSync(home, { recursive: true, force: true }))
@@ -59,6 +59,18 @@ describe('llama-tray fit', () => {
     const { out } = await run([profile.id, '--json'])
     const r = JSON.parse(out) as FitReport
     expect(r.placement).toMatchObject({ ctx: 16384, parallel: 2, cacheTypeK: 'q8_0', nCpuMoe: 4 })
+  })
+
+  it('a stored profile gets its draft in every spelling llama-server takes (-md, --model-draft, --spec-draft-model)', async () => {
+    const store = await ProfileStore.open(home)
+    for (const flag of ['-md', '--model-draft', '--spec-draft-model']) {
+      const profile = importCommand(`llama-server -m ${target} ${flag} ${tinyDraft} -c 4096 -np 1`, { name: `draft ${flag}` })
+      await store.upsert(profile)
+      const { out } = await run([profile.id, '--json'])
+      const r = JSON.parse(out) as FitReport
+      expect(r.draft, flag).not.toBeNull()
+      expect(r.draft?.gpu.weightsMiB, flag).toBeGreaterThan(0)
+    }
   })
 
   it('bad input is a one-line usage error', async () => {

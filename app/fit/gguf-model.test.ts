@@ -6,7 +6,7 @@ import { FitError } from './fit-error'
 import { expertLayers, readGgufModel } from './gguf-model'
 import { GGML_TYPE_ID } from './ggml-types'
 import { writeSyntheticGguf } from './synthetic/write-gguf'
-import { MODELS_DIR } from './test-paths'
+import { MODELS as MODELS_DIR } from '../../test/helpers/paths'
 
 const tmp = mkdtempSync(join(tmpdir(), 'llama-tray-fit-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))

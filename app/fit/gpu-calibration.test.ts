@@ -8,7 +8,7 @@ import { replayGpuLaunches, reportedTotal, type GpuReplayRow } from './gpu-calib
 import { readGgufModel, type GgufModel } from './gguf-model'
 import { qwen35SmallGguf, qwen36MoeGguf } from './synthetic/qwen36-shapes'
 import { writeSyntheticGguf } from './synthetic/write-gguf'
-import { MODELS_DIR } from './test-paths'
+import { MODELS as MODELS_DIR } from '../../test/helpers/paths'
 
 // Recorded on a real GPU (benchmarks/gpu-calibration/run-on-gpu.sh); replayed here without one.
 const LOGS = resolve(__dirname, '../../test/fixtures/llama-server-cuda-h200')

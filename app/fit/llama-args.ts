@@ -1,3 +1,4 @@
+import { flagUses } from '../contract/flag-args'
 import { FitError } from './fit-error'
 import { parseCacheType } from './ggml-types'
 import { ALL_LAYERS, DEFAULT_SETTINGS, type LaunchSettings } from './launch-settings'
@@ -7,32 +8,32 @@ export interface ParsedLaunch {
   readonly settings: LaunchSettings
 }
 
-/** Flags that take a value (spellings of mainline llama-server), by the setting they feed. */
+/** The registry entries (profile field or flag name) that change memory, by the setting they feed. */
 const VALUE_FLAGS: Readonly<Record<string, string>> = {
-  '-m': 'model', '--model': 'model',
-  '-md': 'draft', '--model-draft': 'draft',
-  '-c': 'ctx', '--ctx-size': 'ctx',
-  '-np': 'parallel', '--parallel': 'parallel',
-  '-ctk': 'ctk', '--cache-type-k': 'ctk',
-  '-ctv': 'ctv', '--cache-type-v': 'ctv',
-  '-ngl': 'ngl', '--gpu-layers': 'ngl', '--n-gpu-layers': 'ngl',
-  '-ncmoe': 'ncmoe', '--n-cpu-moe': 'ncmoe',
-  '-ot': 'ot', '--override-tensor': 'ot',
-  '-b': 'batch', '--batch-size': 'batch',
-  '-ub': 'ubatch', '--ubatch-size': 'ubatch',
-  '-fa': 'fa', '--flash-attn': 'fa',
-  '-ngld': 'ngld', '--gpu-layers-draft': 'ngld', '--n-gpu-layers-draft': 'ngld',
-  '-cd': 'cd', '--ctx-size-draft': 'cd',
-  '-ctkd': 'ctkd', '--cache-type-k-draft': 'ctkd',
-  '-ctvd': 'ctvd', '--cache-type-v-draft': 'ctvd',
+  model: 'model',
+  draftModel: 'draft',
+  ctxSize: 'ctx',
+  parallel: 'parallel',
+  cacheTypeK: 'ctk',
+  cacheTypeV: 'ctv',
+  gpuLayers: 'ngl',
+  nCpuMoe: 'ncmoe',
+  'override-tensor': 'ot',
+  'batch-size': 'batch',
+  'ubatch-size': 'ubatch',
+  flashAttn: 'fa',
+  draftGpuLayers: 'ngld',
+  'ctx-size-draft': 'cd',
+  'spec-draft-type-k': 'ctkd',
+  'spec-draft-type-v': 'ctvd',
 }
 
 const SWITCHES: Readonly<Record<string, string>> = {
-  '-kvu': 'kvu', '--kv-unified': 'kvu',
-  '-no-kvu': 'no-kvu', '--no-kv-unified': 'no-kvu',
-  '-cmoe': 'cpumoe', '--cpu-moe': 'cpumoe',
-  '-nkvo': 'nkvo', '--no-kv-offload': 'nkvo',
-  '--no-op-offload': 'no-op-offload',
+  'kv-unified': 'kvu',
+  'no-kv-unified': 'no-kvu',
+  cpuMoe: 'cpumoe',
+  'no-kv-offload': 'nkvo',
+  'no-op-offload': 'no-op-offload',
 }
 
 function int(flag: string, text: string, min: number): number {
@@ -57,22 +58,19 @@ export function parseLlamaArgs(args: readonly string[]): ParsedLaunch {
   const v: Record<string, string> = {}
   const ot: string[] = []
   const sw = new Set<string>()
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1
-    const flag = eq > 0 ? arg.slice(0, eq) : arg
-    const key = VALUE_FLAGS[flag]
+  for (const use of flagUses(args)) {
+    const id = use.def?.field ?? use.def?.name
+    if (id === undefined) continue
+    const key = VALUE_FLAGS[id]
     if (key) {
-      let value = eq > 0 ? arg.slice(eq + 1) : args[i + 1]
       // Older builds: a bare -fa means on.
-      if (key === 'fa' && eq < 0 && (value === undefined || !/^(on|off|auto|1|0|true|false)$/i.test(value))) value = 'on'
-      else if (eq < 0) i++
-      if (value === undefined) throw new FitError(`${flag} needs a value`)
+      const value = key === 'fa' ? (use.value ?? 'on') : use.value
+      if (value === null) throw new FitError(`${use.flag} needs a value`)
       if (key === 'ot') ot.push(value)
       else v[key] = value
       continue
     }
-    const s = SWITCHES[flag]
+    const s = SWITCHES[id]
     if (s) sw.add(s)
   }
   const d = DEFAULT_SETTINGS

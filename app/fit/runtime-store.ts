@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { writeFileAtomic } from '../profiles/atomic-write'
+import { writeFileAtomic } from '../lib/atomic-write'
 
 export const RUNTIME_FILE = 'gpu-runtime.json'
 /** Samples kept per GPU; the figure used is their median, so one disturbed launch does not move it far. */

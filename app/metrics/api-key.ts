@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { findFlagValue } from '../supervisor/launch-args'
+import { fieldSpellings, lastValue } from '../contract/flag-args'
 
 /**
  * The key our own requests must send to a server launched with these
@@ -9,9 +9,9 @@ import { findFlagValue } from '../supervisor/launch-args'
  * the path in its message.
  */
 export async function resolveApiKey(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<string | null> {
-  const inline = findFlagValue(args, ['--api-key'])
+  const inline = lastValue(args, fieldSpellings('apiKey'))
   if (inline !== null) return firstKey(inline)
-  const file = findFlagValue(args, ['--api-key-file'])
+  const file = lastValue(args, fieldSpellings('apiKeyFile'))
   if (file !== null) {
     let text: string
     try {

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { RequestTimings } from '../contract/generation'
 import { GenerationTracker, type RateSample } from './generation-tracker'
 import { median } from './median'
-import { modelsDir } from './test-support/fixtures'
-import { startTinyServer, streamCompletion, type TinyServer } from './test-support/tiny-server'
+import { modelsDir } from './testing/fixtures'
+import { startTinyServer, streamCompletion, type TinyServer } from './testing/tiny-server'
 
 // Real llama-server, tiny models: figures printed so the lead can report them.
 const cleanups: (() => Promise<void>)[] = []
@@ -89,9 +89,9 @@ describe('GenerationTracker on the real llama-server', () => {
 
     const snap = tracker.snapshot()
     expect(snap.last).toEqual(rec)
-    expect(snap.history.requests).toEqual([rec])
+    expect(tracker.history().requests).toEqual([rec])
     expect(snap.rolling).toMatchObject({ profileId: 'tiny', requests: 1, medianTokensPerSecond: rec.predictedTokensPerSecond })
-    expect(snap.history.perSecond.filter((p) => p.tokensPerSecond > 0).length).toBeGreaterThan(3)
+    expect(tracker.history().perSecond.filter((p) => p.tokensPerSecond > 0).length).toBeGreaterThan(3)
     expect(snap.contextSize).toBe(4096)
     expect(samples.length).toBeGreaterThan(5)
   }, 300_000)

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import type { GenerationSnapshot, RequestTimings, SlotGeneration, SlotsPollState } from '../contract/generation'
+import type { GenerationHistory, GenerationSnapshot, RequestTimings, SlotGeneration, SlotsPollState } from '../contract/generation'
 import { Listeners } from '../lib/listeners'
 import { RingBuffer } from '../lib/ring-buffer'
 import { PerSecondHistory } from './per-second-history'
@@ -120,9 +120,13 @@ export class GenerationTracker {
       contextUsed: fullest?.contextUsed ?? null,
       contextSize: fullest?.contextSize ?? null,
       poll: { state: slow && this.pollState === 'ok' ? 'slow' : this.pollState, detail: this.pollDetail },
-      history: { perSecond: this.perSecond.points(), requests: this.requests.tail() },
       rolling: this.rolling.figures(this.profileId),
     }
+  }
+
+  /** The bounded per-second rates and finished requests, oldest first. */
+  history(): GenerationHistory {
+    return { perSecond: this.perSecond.points(), requests: this.requests.tail() }
   }
 
   private onPoll(outcome: PollOutcome): void {

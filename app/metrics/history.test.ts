@@ -9,7 +9,7 @@ import { GenerationTracker } from './generation-tracker'
 import { median } from './median'
 import { PerSecondHistory } from './per-second-history'
 import { ProfileRollingStore } from './rolling-figures'
-import { fixtureText, linesOf } from './test-support/fixtures'
+import { fixtureText, linesOf } from './testing/fixtures'
 
 function req(tps: number, draft: [number, number] | null = null): RequestTimings {
   return {
@@ -72,7 +72,7 @@ describe('GenerationTracker fed with a real log', () => {
     for (const line of linesOf(fixtureText('llama-server', 'logs', 'spec_draft_simple.log'))) tracker.feedLogLine(line)
     await tracker.stop()
     const snap = tracker.snapshot()
-    expect(snap.history.requests).toHaveLength(2)
+    expect(tracker.history().requests).toHaveLength(2)
     expect(snap.last).toMatchObject({ taskId: 94, predictedTokensPerSecond: 189.16, draftTokens: 168, draftAccepted: 119, draftAcceptance: 0.70833 })
     expect(snap.rolling).toMatchObject({ profileId: 'spec', requests: 2, medianTokensPerSecond: (196.63 + 189.16) / 2, draftAcceptance: (163 + 119) / (213 + 168) })
     expect(snap.active).toBe(false)

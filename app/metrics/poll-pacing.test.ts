@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { RatedSlot } from './slot-rates'
-import { nextPollDelay } from './slots-poller'
+import { idlePollDelay, nextPollDelay } from './slots-poller'
 
 const pacing = { busyIntervalMs: 500, idleIntervalMs: 1000, firstRateDelayMs: 250, promptIntervalMs: 100 }
 
@@ -37,5 +37,12 @@ describe('nextPollDelay', () => {
     const slowBusy = { ...pacing, busyIntervalMs: 80 }
     expect(nextPollDelay([slot(0, true, 0)], slowBusy)).toBe(80)
     expect(nextPollDelay([slot(0, true, 3)], slowBusy)).toBe(80)
+  })
+})
+
+describe('idlePollDelay', () => {
+  it('waits the idle interval after the first idle answer, then doubles up to the maximum', () => {
+    const idle = { idleIntervalMs: 1000, idleMaxIntervalMs: 8000 }
+    expect([1, 2, 3, 4, 5, 50].map((n) => idlePollDelay(n, idle))).toEqual([1000, 2000, 4000, 8000, 8000, 8000])
   })
 })

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { RequestTimings } from '../contract/generation'
-import { writeFileAtomic } from '../profiles/atomic-write'
+import { writeFileAtomic } from '../lib/atomic-write'
 import { ProfileRollingStore } from './rolling-figures'
 
 export const ROLLING_FILE = 'generation-history.json'

@@ -4,13 +4,18 @@ import { fetchSlots, type SlotsFetchResult } from './fetch-slots'
 import { SlotRates, type RatedSlot } from './slot-rates'
 
 export interface SlotsPollerOptions {
-  /** The server's base URL, e.g. http://127.0.0.1:8080 (see serverUrl()). */
+  /** The server's base URL, e.g. http://127.0.0.1:8080 (see serverOrigin() in contract/client-url.ts). */
   readonly baseUrl: string
   readonly apiKey?: string | null
   /** Poll period while a slot is processing. */
   readonly busyIntervalMs?: number
-  /** Poll period while every slot is idle. */
+  /** Poll period while every slot is idle… */
   readonly idleIntervalMs?: number
+  /**
+   * …doubling with each further idle answer up to this: an idle server costs
+   * almost nothing, and the log's "task started" line wakes the poller at once.
+   */
+  readonly idleMaxIntervalMs?: number
   /** After a slot's first token is seen, poll again this soon so its first rate shows quickly. */
   readonly firstRateDelayMs?: number
   /** While busy slots are all still reading their prompts, poll this often to catch the first token… */
@@ -47,6 +52,8 @@ export class SlotsPoller {
   private running = false
   private busy = false
   private pokedDuringPoll = false
+  /** Idle answers in a row (the idle pace backs off with them). */
+  private idleStreak = 0
   /** When the busy slots were first seen all reading prompts (monotonic ms); null otherwise. */
   private promptSince: number | null = null
   private detachSignal: (() => void) | null = null
@@ -57,6 +64,7 @@ export class SlotsPoller {
       apiKey: options.apiKey ?? null,
       busyIntervalMs: options.busyIntervalMs ?? 500,
       idleIntervalMs: options.idleIntervalMs ?? 1000,
+      idleMaxIntervalMs: options.idleMaxIntervalMs ?? 8000,
       firstRateDelayMs: options.firstRateDelayMs ?? 250,
       promptIntervalMs: options.promptIntervalMs ?? 100,
       fastPromptMs: options.fastPromptMs ?? 1000,
@@ -96,6 +104,7 @@ export class SlotsPoller {
     if (!this.running) return
     // A poll in flight may have been answered before the news: poll again right after it,
     // or it would schedule the idle pace and the new task would wait up to a second.
+    this.idleStreak = 0
     if (this.inFlight) this.pokedDuringPoll = true
     else this.schedule(delayMs)
   }
@@ -141,6 +150,8 @@ export class SlotsPoller {
       const prompting = this.busy && slots.every((s) => !s.reading.processing || (s.reading.nDecoded ?? 0) === 0)
       this.promptSince = prompting ? (this.promptSince ?? result.time) : null
       next = nextPollDelay(slots, this.opts, this.promptSince === null ? 0 : result.time - this.promptSince)
+      this.idleStreak = this.busy ? 0 : this.idleStreak + 1
+      if (!this.busy) next = idlePollDelay(this.idleStreak, this.opts)
       this.listeners.emit('poll', { kind: 'ok', slots, time: result.time })
     } else {
       // Slow: ask again at once (the previous request is gone). Otherwise keep the idle pace.
@@ -148,11 +159,18 @@ export class SlotsPoller {
         this.busy = false
         this.rates.reset()
       }
+      this.idleStreak = 0
       next = result.kind === 'slow' ? 0 : this.opts.idleIntervalMs
       this.listeners.emit('poll', result)
     }
     this.schedule(this.pokedDuringPoll ? 0 : next)
   }
+}
+
+/** The wait after the `streak`-th idle answer in a row: the idle interval, doubled each time up to the maximum. */
+export function idlePollDelay(streak: number, pacing: Pick<Required<SlotsPollerOptions>, 'idleIntervalMs' | 'idleMaxIntervalMs'>): number {
+  const doublings = Math.min(Math.max(0, streak - 1), 20)
+  return Math.min(pacing.idleMaxIntervalMs, pacing.idleIntervalMs * 2 ** doublings)
 }
 
 type Pacing = Pick<Required<SlotsPollerOptions>, 'busyIntervalMs' | 'idleIntervalMs' | 'firstRateDelayMs' | 'promptIntervalMs'> & Partial<Pick<SlotsPollerOptions, 'fastPromptMs'>>

@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import type { EngineKind } from '../contract/profile'
-import { writeFileAtomic } from './atomic-write'
+import { writeFileAtomic } from '../lib/atomic-write'
 import { classifyEngine, parseAllowedValues, parseHelpFlags, parseVersion } from './engine-help'
 
 export interface EngineInfo {

@@ -1,6 +1,5 @@
 import type { FlagProblemKind } from '../contract/profile'
-import { FLAG_REPLACEMENTS } from '../supervisor/flag-replacements'
-import { DRAFT_MODEL_FLAGS, hasFlag } from '../supervisor/launch-args'
+import { fieldSpellings, has, looksLikeFlag, replacementFor, spellingsOf } from '../contract/flag-args'
 import type { EngineInfo } from './engine-detect'
 import { renderArgs, withArgs } from './profile-args'
 import type { Profile } from './schema'
@@ -17,10 +16,9 @@ export interface FlagProblem {
 
 type Engine = Pick<EngineInfo, 'kind' | 'flags' | 'cacheTypes' | 'version'>
 
-const isFlag = (a: string): boolean => /^-[A-Za-z-]/.test(a)
-const CACHE_TYPE_FLAGS = new Set(['-ctk', '--cache-type-k', '-ctv', '--cache-type-v'])
-const LEGACY_DRAFT_MAX = new Set(['--draft-max', '--draft', '--draft-n'])
-const LEGACY_DRAFT_MIN = new Set(['--draft-min', '--draft-n-min'])
+const CACHE_TYPE_FLAGS = new Set([...fieldSpellings('cacheTypeK'), ...fieldSpellings('cacheTypeV')])
+const LEGACY_DRAFT_MAX = new Set(spellingsOf('draft-max'))
+const LEGACY_DRAFT_MIN = new Set(spellingsOf('draft-min'))
 
 interface Review {
   readonly problems: FlagProblem[]
@@ -39,7 +37,7 @@ function review(args: readonly string[], engine: Engine): Review {
   // ik_llama's --help leaves out some flags it accepts (-ngl in a CPU build): judge
   // only the flags we know it rejects. Mainline and buun list every flag.
   const accepts = (f: string): boolean =>
-    engine.flags.has(f) || (engine.kind === 'ik_llama' && !(f in FLAG_REPLACEMENTS) && !LEGACY_DRAFT_MAX.has(f) && !LEGACY_DRAFT_MIN.has(f) && f !== '--draft-p-min')
+    engine.flags.has(f) || (engine.kind === 'ik_llama' && replacementFor(f) === undefined && !LEGACY_DRAFT_MAX.has(f) && !LEGACY_DRAFT_MIN.has(f) && f !== '--draft-p-min')
   const who = engineName(engine)
   const loadMode = accepts('--load-mode')
   const noMmapRejected = !accepts('--no-mmap') && args.includes('--no-mmap')
@@ -50,7 +48,7 @@ function review(args: readonly string[], engine: Engine): Review {
   }
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string
-    if (!isFlag(a)) {
+    if (!looksLikeFlag(a)) {
       fixed.push(a)
       continue
     }
@@ -99,14 +97,14 @@ function review(args: readonly string[], engine: Engine): Review {
         if (eq < 0) fixed.push(value)
       }
     } else {
-      const hint = FLAG_REPLACEMENTS[name]
+      const hint = replacementFor(name)
       add(name, i, 'rejected', `${who} does not accept ${name}${hint ? `: ${hint}` : ''}`, null)
       fixed.push(a)
     }
   }
   // A draft model alone does not speculate on mainline and ik_llama: a --spec-type is needed.
-  const draftIndex = args.findIndex((a) => (DRAFT_MODEL_FLAGS as readonly string[]).some((f) => a === f || a.startsWith(`${f}=`)))
-  if (ikStage.length > 0 || (draftIndex >= 0 && !hasFlag(args, ['--spec-type']) && accepts('--spec-type'))) {
+  const draftIndex = args.findIndex((a) => fieldSpellings('draftModel').some((f) => a === f || a.startsWith(`${f}=`)))
+  if (ikStage.length > 0 || (draftIndex >= 0 && !has(args, fieldSpellings('specType')) && accepts('--spec-type'))) {
     if (engine.kind === 'ik_llama') {
       const at = fixed.findIndex((a, k) => a === '--spec-type' && /^draft(:|$)/.test(fixed[k + 1] ?? ''))
       if (at >= 0) {

@@ -1,3 +1,4 @@
+import { looksLikeFlag } from '../contract/flag-args'
 import { FIELD_DEFS, fieldDef, fieldForFlag, parseFieldValue, type FieldDef, type FieldKey } from './flag-fields'
 import type { ArgSlot, Profile, ProfileSettings } from './schema'
 
@@ -16,11 +17,6 @@ export function getField(p: ProfileArgs, key: FieldKey): FieldValue {
   if (key === 'model') return p.model === '' ? undefined : p.model
   if (key === 'draftModel') return p.draftModel
   return p.settings[key]
-}
-
-/** A flag is "looking like a flag" when it is not a negative number. */
-function looksLikeFlag(text: string): boolean {
-  return /^-[A-Za-z-]/.test(text)
 }
 
 /**

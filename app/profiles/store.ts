@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ProfileStoreHealth } from '../contract/profile'
-import { writeFileAtomic } from './atomic-write'
+import { writeFileAtomic } from '../lib/atomic-write'
 import { emptyProfilesFile, migrateProfilesFile, PROFILES_FILE_VERSION, ProfilesFileSchema, type Profile, type ProfilesFile } from './schema'
 
 export const PROFILES_FILE = 'profiles.json'

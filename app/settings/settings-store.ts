@@ -2,7 +2,7 @@ import { readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { DEFAULT_SETTINGS, type AppSettings } from '../contract/settings'
-import { writeFileAtomic } from '../profiles/atomic-write'
+import { writeFileAtomic } from '../lib/atomic-write'
 
 export const SETTINGS_FILE = 'settings.json'
 

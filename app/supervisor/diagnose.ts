@@ -1,14 +1,8 @@
-import type { FailureKind } from '../contract/server-state'
-import { FLAG_REPLACEMENTS } from './flag-replacements'
+import { replacementFor } from '../contract/flag-args'
+import type { Diagnosis } from './diagnosis'
 import { diagnoseExitStatus } from './exit-status'
 
-export interface Diagnosis {
-  readonly kind: FailureKind
-  readonly reason: string
-  readonly hint: string | null
-  /** True when restarting the same command cannot help (it would fail the same way). */
-  readonly deterministic: boolean
-}
+export type { Diagnosis } from './diagnosis'
 
 interface Rule {
   readonly pattern: RegExp
@@ -18,7 +12,7 @@ interface Rule {
 const strip = (s: string): string => s.replace(/^['"]|['"]$/g, '')
 
 function flagHint(flag: string): string {
-  const replacement = FLAG_REPLACEMENTS[flag]
+  const replacement = replacementFor(flag)
   return replacement
     ? `use ${replacement}`
     : `remove ${flag} or check it against \`llama-server --help\` of this binary (forks spell some flags differently)`
@@ -38,7 +32,7 @@ const RULES: readonly Rule[] = [
     pattern: /error: (?:invalid|unknown) argument: (\S+)/,
     diagnose: (m) => {
       const flag = m[1] as string
-      const known = FLAG_REPLACEMENTS[flag] !== undefined
+      const known = replacementFor(flag) !== undefined
       return {
         kind: known ? 'flag-removed' : 'flag-unknown',
         reason: known ? `this llama-server does not accept ${flag} (removed or fork-only)` : `this llama-server does not know the flag ${flag}`,

@@ -1,4 +1,4 @@
-import type { Diagnosis } from './diagnose'
+import type { Diagnosis } from './diagnosis'
 
 /** Windows NTSTATUS exit codes that say why a process never ran or died, as Node reports them (unsigned). */
 const NTSTATUS: Readonly<Record<number, Diagnosis>> = {

@@ -1,4 +1,5 @@
-import { request } from 'node:http'
+import { serverOrigin } from '../contract/client-url'
+import { httpRequest } from '../lib/http-request'
 
 export type HealthResult =
   | { readonly kind: 'ready' }
@@ -11,34 +12,10 @@ export type HealthResult =
  * One GET /health. 200 → ready, 503 → loading; anything else is reported as is.
  * Uses a fresh connection each time (no keep-alive pool left behind).
  */
-export function probeHealth(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<HealthResult> {
-  return new Promise((resolve) => {
-    const hostname = host === 'localhost' || host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host.replace(/^\[|\]$/g, '')
-    let settled = false
-    const finish = (r: HealthResult): void => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', onAbort)
-      resolve(r)
-    }
-    const req = request({ hostname, port, path: '/health', method: 'GET', agent: false, headers: { connection: 'close' } }, (res) => {
-      res.resume()
-      const status = res.statusCode ?? 0
-      if (status === 200) finish({ kind: 'ready' })
-      else if (status === 503) finish({ kind: 'loading' })
-      else finish({ kind: 'unexpected', status })
-    })
-    const onAbort = (): void => {
-      req.destroy()
-      finish({ kind: 'down', detail: 'aborted' })
-    }
-    const timer = setTimeout(() => {
-      req.destroy()
-      finish({ kind: 'down', detail: 'timeout' })
-    }, timeoutMs)
-    signal?.addEventListener('abort', onAbort, { once: true })
-    req.on('error', (err: NodeJS.ErrnoException) => finish({ kind: 'down', detail: err.code ?? err.message }))
-    req.end()
-  })
+export async function probeHealth(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<HealthResult> {
+  const r = await httpRequest({ url: `${serverOrigin(host, port)}/health`, timeoutMs, ...(signal ? { signal } : {}), maxBytes: 64 * 1024 })
+  if (r.kind === 'failed') return { kind: 'down', detail: r.reason === 'timeout' || r.reason === 'aborted' ? r.reason : r.detail }
+  if (r.status === 200) return { kind: 'ready' }
+  if (r.status === 503) return { kind: 'loading' }
+  return { kind: 'unexpected', status: r.status }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { findFlagValue, hasFlag, isLoopbackHost, resolveEndpoint, scrubEnvironment } from './launch-args'
+import { has as hasFlag, lastValue as findFlagValue } from '../contract/flag-args'
+import { isLoopbackHost, resolveEndpoint, scrubEnvironment } from './launch-args'
 
 describe('launch args', () => {
   it('finds the last value of a flag in either spelling', () => {

@@ -1,29 +1,14 @@
 /** Reading and completing llama-server argument arrays (pure). */
 
+import { fieldSpellings, lastValue } from '../contract/flag-args'
+
 export { isLoopbackHost } from '../contract/client-url'
 
-export const HOST_FLAGS = ['--host'] as const
-export const PORT_FLAGS = ['--port'] as const
-export const MODEL_FLAGS = ['-m', '--model'] as const
-export const DRAFT_MODEL_FLAGS = ['-md', '--model-draft', '--spec-draft-model'] as const
-export const API_KEY_FLAGS = ['--api-key', '--api-key-file'] as const
-
-/** The value of the last occurrence of any of `names` (`--flag v` or `--flag=v`), or null. */
-export function findFlagValue(args: readonly string[], names: readonly string[]): string | null {
-  let found: string | null = null
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string
-    for (const name of names) {
-      if (a === name && i + 1 < args.length) found = args[i + 1] as string
-      else if (a.startsWith(`${name}=`)) found = a.slice(name.length + 1)
-    }
-  }
-  return found
-}
-
-export function hasFlag(args: readonly string[], names: readonly string[]): boolean {
-  return args.some((a) => names.some((n) => a === n || a.startsWith(`${n}=`)))
-}
+export const HOST_FLAGS = fieldSpellings('host')
+export const PORT_FLAGS = fieldSpellings('port')
+export const MODEL_FLAGS = fieldSpellings('model')
+export const DRAFT_MODEL_FLAGS = fieldSpellings('draftModel')
+export const API_KEY_FLAGS = [...fieldSpellings('apiKey'), ...fieldSpellings('apiKeyFile')]
 
 // Inherited variables that silently change what llama-server does
 // (../shared/docs/llama-server.md §6 "Env leakage").
@@ -84,12 +69,12 @@ export function withoutListenFlags(args: readonly string[]): string[] {
  */
 export async function resolveEndpoint(args: readonly string[], pickPort: () => Promise<number>): Promise<ResolvedEndpoint> {
   const out = [...args]
-  let host = findFlagValue(args, HOST_FLAGS)
+  let host = lastValue(args, HOST_FLAGS)
   if (host === null) {
     host = '127.0.0.1'
     out.push('--host', host)
   }
-  const portText = findFlagValue(args, PORT_FLAGS)
+  const portText = lastValue(args, PORT_FLAGS)
   const portValue = portText === null ? NaN : Number(portText)
   if (portText !== null && (!Number.isInteger(portValue) || portValue < 0 || portValue > 65535)) {
     throw new RangeError(`--port ${portText} is not a port number (0-65535)`)

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { writeFileAtomic } from '../profiles/atomic-write'
+import { writeFileAtomic } from '../lib/atomic-write'
 import { isAlive, readProcessIdentity, sameProcess, type ProcessIdentity } from './process-identity'
 
 /**

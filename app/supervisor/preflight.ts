@@ -2,7 +2,8 @@ import { constants } from 'node:fs'
 import { access, open, stat } from 'node:fs/promises'
 import { delimiter, extname, isAbsolute, join } from 'node:path'
 import type { FailureKind } from '../contract/server-state'
-import { API_KEY_FLAGS, DRAFT_MODEL_FLAGS, findFlagValue, hasFlag, isLoopbackHost, MODEL_FLAGS } from './launch-args'
+import { has, lastValue } from '../contract/flag-args'
+import { API_KEY_FLAGS, DRAFT_MODEL_FLAGS, HOST_FLAGS, isLoopbackHost, MODEL_FLAGS } from './launch-args'
 
 export interface PreflightFailure {
   readonly kind: FailureKind
@@ -95,18 +96,18 @@ export async function preflight(input: PreflightInput): Promise<{ ok: true; exe:
   const exe = await checkExecutable(input.exe, platform)
   if (typeof exe !== 'string') return { ok: false, failure: exe }
 
-  const model = findFlagValue(input.args, MODEL_FLAGS)
+  const model = lastValue(input.args, MODEL_FLAGS)
   if (model !== null) {
     const failure = await checkGguf(model, 'model')
     if (failure) return { ok: false, failure }
   }
-  const draft = findFlagValue(input.args, DRAFT_MODEL_FLAGS)
+  const draft = lastValue(input.args, DRAFT_MODEL_FLAGS)
   if (draft !== null) {
     const failure = await checkGguf(draft, 'draft')
     if (failure) return { ok: false, failure }
   }
-  const host = findFlagValue(input.args, ['--host'])
-  const hasKey = hasFlag(input.args, API_KEY_FLAGS) || Boolean(input.env?.LLAMA_API_KEY)
+  const host = lastValue(input.args, HOST_FLAGS)
+  const hasKey = has(input.args, API_KEY_FLAGS) || Boolean(input.env?.LLAMA_API_KEY)
   if (host !== null && !isLoopbackHost(host) && !hasKey) {
     return {
       ok: false,

@@ -17,7 +17,8 @@ import { readProcessIdentity } from './process-identity'
 import { DEFAULT_STOP, SpawnError, spawnProcess, stopProcessTree, type ExitStatus, type SpawnedProcess, type StopOptions } from './process-tree'
 import { redactArgs } from './redact'
 import { DEFAULT_RESTART_POLICY, decideRestart, type RestartPolicyOptions } from './restart-policy'
-import { hasProcess, isValidTransition } from './transitions'
+import { isValidTransition } from './transitions'
+import { hasProcess } from '../contract/server-state'
 import { spawnFailureHint } from './exit-status'
 
 export interface SupervisorOptions {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { SERVER_STATE_KINDS, type ServerStateKind } from '../contract/server-state'
-import { hasProcess, isValidTransition, TRANSITIONS } from './transitions'
+import { hasProcess } from '../contract/server-state'
+import { isValidTransition, TRANSITIONS } from './transitions'
 
 describe('transition table', () => {
   const allowed: [ServerStateKind, ServerStateKind][] = [

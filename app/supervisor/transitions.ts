@@ -21,7 +21,3 @@ export function isValidTransition(from: ServerStateKind, to: ServerStateKind): b
   return TRANSITIONS[from].includes(to)
 }
 
-/** States in which a llama-server process of ours is alive. */
-export function hasProcess(state: ServerStateKind): boolean {
-  return state === 'starting' || state === 'loading' || state === 'ready' || state === 'stopping'
-}

@@ -24,6 +24,11 @@ export interface TelemetryOptions {
   readonly sharedGpu?: (() => SharedGpuSource | string) | null
   /** Where to find NVML / nvidia-smi (tests point these at fakes). */
   readonly gpu?: Omit<GpuReaderOptions, 'intervalMs'>
+  /**
+   * The owner's clock drives sampling (the core calls sample() on its one
+   * cadence) instead of a timer of the service's own.
+   */
+  readonly driven?: boolean
 }
 
 export interface TelemetryReading {
@@ -47,12 +52,16 @@ interface TelemetryEvents {
  * server runs or the dashboard is visible, since polling keeps a laptop's
  * discrete GPU awake. latest() is cheap; the snapshot builder passes it through.
  */
+/** What the core uses of the telemetry (a test may pass a fake GPU sequence). */
+export type TelemetrySource = Pick<TelemetryService, 'start' | 'stop' | 'running' | 'latest' | 'setServerPid'> & Partial<Pick<TelemetryService, 'setExtraHeavyApps' | 'sample' | 'setServerIdle' | 'sharedGpuMemoryMiB'>>
+
 export class TelemetryService {
   private readonly events = new Listeners<TelemetryEvents>()
   private readonly cpu: CpuMonitor
   private reader: GpuReader | null = null
   private opening: Promise<void> | null = null
   private timer: NodeJS.Timeout | null = null
+  private started = false
   private reading: TelemetryReading = { gpu: null, cpu: null }
   private generation = 0
   private serverPid: number | null = null
@@ -68,7 +77,7 @@ export class TelemetryService {
   }
 
   get running(): boolean {
-    return this.timer !== null
+    return this.started
   }
 
   on<K extends keyof TelemetryEvents>(event: K, listener: TelemetryEvents[K]): () => void {
@@ -78,6 +87,11 @@ export class TelemetryService {
   /** Counts these process names as heavy apps too, besides the base list (the user's setting). */
   setExtraHeavyApps(processNames: readonly string[]): void {
     this.cpu.setHeavyApps(withExtraHeavyApps(this.options.heavyApps ?? DEFAULT_HEAVY_APPS, processNames))
+  }
+
+  /** Whether the server is idle (no request): the process table is then scanned rarely. */
+  setServerIdle(idle: boolean): void {
+    this.cpu.setIdle(idle)
   }
 
   /** The llama-server whose own CPU and memory to report (null: none). */
@@ -105,14 +119,15 @@ export class TelemetryService {
 
   /** Starts sampling (idempotent). Resolves once the GPU backend is chosen. */
   async start(): Promise<void> {
-    if (this.timer) return this.opening ?? undefined
+    if (this.started) return this.opening ?? undefined
+    this.started = true
     const generation = ++this.generation
     const intervalMs = this.options.intervalMs ?? 1000
     if (this.shared === null) {
       const open = this.options.sharedGpu === undefined ? (process.platform === 'win32' ? () => PdhSharedGpuMemory.open() : null) : this.options.sharedGpu
       this.shared = open ? open() : 'shared GPU memory is measured on Windows only (PDH)'
     }
-    this.timer = setInterval(() => this.tick(), intervalMs)
+    if (!this.options.driven) this.timer = setInterval(() => this.tick(), intervalMs)
     this.tick()
     this.opening = openGpuReader(this.options.gpuBackend ?? 'auto', { ...this.options.gpu, intervalMs }).then(async (reader) => {
       if (generation !== this.generation) return reader.close() // stopped meanwhile
@@ -125,6 +140,7 @@ export class TelemetryService {
   /** Stops sampling and every child process; latest() keeps the last reading. */
   async stop(): Promise<void> {
     this.generation++
+    this.started = false
     if (this.timer) clearInterval(this.timer)
     this.timer = null
     const reader = this.reader
@@ -136,6 +152,12 @@ export class TelemetryService {
   }
 
   latest(): TelemetryReading {
+    return this.reading
+  }
+
+  /** One sample now, for a `driven` service while started (a timer-driven one samples itself). */
+  sample(): TelemetryReading {
+    if (this.options.driven && this.started) this.tick()
     return this.reading
   }
 

@@ -63,7 +63,6 @@ export function runningSnapshot(status: ServerStatus, options: { warnings?: read
           contextUsed: 4000,
           contextSize: 32768,
           poll: { state: 'ok', detail: null },
-          history: { perSecond: [], requests: [] },
           rolling: { profileId: status.profileId ?? 'qwen', requests: 12, medianTokensPerSecond: 36.2, medianPromptTokensPerSecond: 390, medianLongPromptTokensPerSecond: 402, longPrompts: 6, draftAcceptance: 0.7 },
         }
       : null,

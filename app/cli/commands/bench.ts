@@ -1,5 +1,5 @@
 import { benchProfile } from '../../bench/compare'
-import { runBenchCli, type OutputFormat } from '../../bench/cli-run'
+import { runBenchCli, type OutputFormat } from '../bench-run'
 import { UsageError } from '../cli-error'
 import type { CliCommand } from '../command'
 import { parseOptions } from '../parse-options'

@@ -1,7 +1,7 @@
 import type { FitReport } from '../../contract/fit'
 import { buildFitReport, DEFAULT_HEADROOM_MIB } from '../../fit/fit-report'
 import { FitError } from '../../fit/fit-error'
-import { profileLaunchArgs } from '../../fit/fit-source'
+import { profileLaunchArgs } from '../../profiles/profile-fit'
 import { formatFitReport } from '../../fit/format-report'
 import { readGgufModel } from '../../fit/gguf-model'
 import { parseLlamaArgs } from '../../fit/llama-args'

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TINY } from '../../advisor/test-support'
-import { LLAMA_SERVER } from '../../fit/test-paths'
+import { TINY } from '../../advisor/testing/fixtures'
+import { llamaServerBin } from '../../../test/helpers/llama-server-bin'
 import { importCommand } from '../../profiles/import-command'
 import { ProfileStore } from '../../profiles/store'
 import { UsageError } from '../cli-error'
@@ -29,7 +29,7 @@ async function lint(args: string[]): Promise<{ code: number; out: string }> {
 
 describe('llama-tray lint', () => {
   it('--cmd with the real mainline v0.5.0 binary and the tiny models: --no-mmap is an error (exit 1), with its fix', async () => {
-    const cmd = `${LLAMA_SERVER} -m ${TINY('tiny-target.gguf')} --n-cpu-moe 4 --no-mmap -c 65536 -md ${TINY('tiny-draft.gguf')}`
+    const cmd = `${llamaServerBin()} -m ${TINY('tiny-target.gguf')} --n-cpu-moe 4 --no-mmap -c 65536 -md ${TINY('tiny-draft.gguf')}`
     const { code, out } = await lint(['--cmd', cmd, '--platform', 'linux', '--json'])
     expect(code).toBe(1)
     const report = JSON.parse(out) as { engine: string; findings: { id: string; level: string }[]; notes: string[] }
@@ -39,7 +39,7 @@ describe('llama-tray lint', () => {
   })
 
   it('a clean command exits 0; text output says so', async () => {
-    const { code, out } = await lint(['--cmd', `${LLAMA_SERVER} -m ${TINY('tiny-target.gguf')} -c 4096 -np 1`])
+    const { code, out } = await lint(['--cmd', `${llamaServerBin()} -m ${TINY('tiny-target.gguf')} -c 4096 -np 1`])
     expect(out).toContain('no findings')
     expect(code).toBe(0)
   })

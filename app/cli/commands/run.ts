@@ -1,5 +1,6 @@
 import type { LaunchSpec } from '../../contract/commands'
 import type { ServerStatus } from '../../contract/server-state'
+import type { Snapshot } from '../../contract/snapshot'
 import { CommandLineError, tokenizeCommandLine } from '../../lib/command-line'
 import { createStandardCore } from '../../core/create-core'
 import { UsageError } from '../cli-error'
@@ -82,6 +83,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   const core = await createStandardCore({
     home: io.home,
     supervisor: { readyTimeoutMs: options.readyTimeoutS * 1000 },
+    cadenceMs: options.intervalMs,
     warn: (m) => io.stderr.write(`llama-tray: ${m}\n`),
   })
   const supervisor = core.supervisor
@@ -93,11 +95,11 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
       // a closed pipe (| head) must not crash the supervisor
     }
   }
-  const printHuman = (status: ServerStatus): void => {
-    const line = formatStatusLine(status, core.snapshot())
+  const printHuman = (status: ServerStatus, snapshot: Snapshot = core.snapshot()): void => {
+    const line = formatStatusLine(status, snapshot)
     write(tty ? `\r\x1b[2K${line}` : `${line}\n`)
   }
-  const printSnapshot = (): void => write(`${JSON.stringify(core.snapshot())}\n`)
+  const printSnapshot = (snapshot: Snapshot = core.snapshot()): void => write(`${JSON.stringify(snapshot)}\n`)
 
   let finish!: (code: number) => void
   const done = new Promise<number>((resolve) => (finish = resolve))
@@ -112,7 +114,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   }
 
   let addressShown = false
-  supervisor.on('state', (status) => {
+  core.on('server:state-changed', (status) => {
     if (!options.json && !tty) printHuman(status)
     if (status.state === 'ready' && status.port !== null && !addressShown && !options.json) {
       addressShown = true
@@ -137,11 +139,12 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   signals.on('SIGTERM', onSignal)
   signals.on('SIGHUP', onSignal)
 
-  const ticker = setInterval(() => {
+  // The core's cadence (--interval) is the only clock: print each snapshot it publishes.
+  const offSnapshot = core.on('snapshot', (snapshot) => {
     if (stopping) return
-    if (options.json) printSnapshot()
-    else if (tty) printHuman(supervisor.getStatus())
-  }, options.intervalMs)
+    if (options.json) printSnapshot(snapshot)
+    else if (tty) printHuman(snapshot.server, snapshot)
+  })
   const durationTimer = options.durationS !== null ? setTimeout(() => void stopAndExit(0), options.durationS * 1000) : null
 
   if ('spec' in source) void core.startSpec(source.spec)
@@ -149,7 +152,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   try {
     return await done
   } finally {
-    clearInterval(ticker)
+    offSnapshot()
     if (durationTimer) clearTimeout(durationTimer)
     signals.off('SIGINT', onSignal)
     signals.off('SIGTERM', onSignal)

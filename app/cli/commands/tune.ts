@@ -1,4 +1,4 @@
-import { runBenchCli, type OutputFormat } from '../../bench/cli-run'
+import { runBenchCli, type OutputFormat } from '../bench-run'
 import { tuneProfile } from '../../bench/tune'
 import { UsageError } from '../cli-error'
 import type { CliCommand } from '../command'

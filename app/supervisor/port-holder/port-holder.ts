@@ -1,13 +1,9 @@
 import { findFreePort, isPortInUse } from '../free-port'
 import { linuxPortHolder } from './linux-port-holder'
 import { windowsPortHolder } from './windows-port-holder'
+import type { PortHolder } from './holder'
 
-/** The process listening on a TCP port, as far as this user may see it. */
-export interface PortHolder {
-  readonly pid: number
-  /** Image name without path or ".exe"; null when the process table would not say. */
-  readonly name: string | null
-}
+export type { PortHolder } from './holder'
 
 /** Who listens on `port` (any local address): Linux reads /proc, Windows asks iphlpapi; null when unknown. */
 export function findPortHolder(port: number, platform: NodeJS.Platform = process.platform): PortHolder | null {

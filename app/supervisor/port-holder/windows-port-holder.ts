@@ -1,6 +1,6 @@
 import { loadKoffi } from '../../telemetry/gpu/load-koffi'
 import { WindowsProcessSource } from '../../telemetry/cpu/windows-processes'
-import type { PortHolder } from './port-holder'
+import type { PortHolder } from './holder'
 import { AF_INET, AF_INET6, parseTcpOwnerPidTable } from './windows-tcp-table'
 
 const TCP_TABLE_OWNER_PID_LISTENER = 3

@@ -11,6 +11,8 @@ export interface CpuMonitorOptions {
   readonly heavyApps?: HeavyAppList
   /** How often the whole process table is scanned (5–10 s); the server itself is read every tick. */
   readonly scanIntervalMs?: number
+  /** The scan period while the server is idle (no request): a heavy app matters once it competes with one. */
+  readonly idleScanIntervalMs?: number
   readonly topCount?: number
   readonly cpuCount?: number
   readonly systemCpu?: SystemCpuMeter
@@ -28,6 +30,7 @@ export class CpuMonitor {
   private serverLast: { cpuMs: number; at: number } | null = null
   private readonly shares: CpuShareTracker
   private lastScanAt = Number.NEGATIVE_INFINITY
+  private idle = false
   private heavy: HeavyAppSnapshot[] = []
   private top: TopProcessSnapshot[] = []
   private readonly system: SystemCpuMeter
@@ -47,6 +50,16 @@ export class CpuMonitor {
     this.lastScanAt = Number.NEGATIVE_INFINITY
   }
 
+  /**
+   * Whether the server has no request to work on. Idle, the process table is
+   * scanned rarely (it is the largest idle cost); when work starts, at once.
+   */
+  setIdle(idle: boolean): void {
+    if (idle === this.idle) return
+    this.idle = idle
+    if (!idle) this.lastScanAt = Number.NEGATIVE_INFINITY
+  }
+
   /** The llama-server to follow (null when none runs). */
   setServerPid(pid: number | null): void {
     if (pid === this.serverPid) return
@@ -56,7 +69,8 @@ export class CpuMonitor {
 
   tick(now = Date.now()): CpuSnapshot {
     const mem = this.options.memory?.() ?? { totalBytes: os.totalmem(), freeBytes: os.freemem() }
-    if (this.options.processes && now - this.lastScanAt >= (this.options.scanIntervalMs ?? 5000)) this.scan(this.options.processes, now)
+    const scanEvery = this.idle ? (this.options.idleScanIntervalMs ?? 30_000) : (this.options.scanIntervalMs ?? 5000)
+    if (this.options.processes && now - this.lastScanAt >= scanEvery) this.scan(this.options.processes, now)
     return {
       systemPct: this.system.sample(),
       ramTotalMiB: Math.round(mem.totalBytes / MIB),

@@ -1,15 +1,14 @@
 import { useState } from 'react'
 import type { ProfileSummary } from '../../../app/contract/profile'
+import { isRunning } from '../../../app/contract/server-state'
 import { baseName } from '../lib/format'
 import { startServer, stopServer } from '../actions/server-actions'
 import { useProfileStore } from '../stores/profile-store'
 import { useStatusStore } from '../stores/status-store'
 
-const RUNNING = new Set(['starting', 'loading', 'ready', 'backoff'])
-
 function ProfileRow({ profile, selected, onSelect, onStart, pending }: { readonly profile: ProfileSummary; readonly selected: boolean; readonly onSelect: () => void; readonly onStart: () => void; readonly pending: boolean }): React.JSX.Element {
   const state = useStatusStore((s) => (s.status?.profileId === profile.id ? s.status.state : null))
-  const running = state !== null && RUNNING.has(state)
+  const running = state !== null && isRunning(state)
   const anyProcess = useStatusStore((s) => s.status?.pid !== null && s.status?.pid !== undefined)
   return (
     <li className={`profile-row${selected ? ' selected' : ''}${profile.active ? ' active' : ''}`} data-testid="profile-row" data-profile-id={profile.id}>

@@ -1,12 +1,9 @@
 import { useState } from 'react'
-import type { ServerStateKind } from '../../../app/contract/server-state'
+import { isRunning } from '../../../app/contract/server-state'
 import { restartServer, startServer, stopServer } from '../actions/server-actions'
 import { useProfileStore } from '../stores/profile-store'
 import { useStatusStore } from '../stores/status-store'
 import { ErrorLine } from './ErrorLine'
-
-/** States with a process (or one about to be): Stop and Restart apply. */
-const RUNNING: ReadonlySet<ServerStateKind> = new Set(['starting', 'loading', 'ready', 'backoff'])
 
 /** Start when stopped (the last or active profile), Stop and Restart when running. */
 export function ServerControls(): React.JSX.Element | null {
@@ -28,7 +25,8 @@ export function ServerControls(): React.JSX.Element | null {
       setBusy(false)
     }
   }
-  const running = RUNNING.has(state)
+  // A process runs or is about to (a restart is pending): Stop and Restart apply.
+  const running = isRunning(state)
   return (
     <div className="server-controls row">
       {running && (

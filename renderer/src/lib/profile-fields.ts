@@ -1,3 +1,4 @@
+import { fieldSpellings } from '../../../app/contract/flag-args'
 import type { ProfileSettingsDocument } from '../../../app/contract/profile'
 
 export type FieldKind = 'text' | 'number' | 'boolean'
@@ -18,7 +19,7 @@ export interface SettingField {
   readonly key: keyof ProfileSettingsDocument
   /** Plain language: what it does, not the flag. */
   readonly label: string
-  /** The llama-server flag, shown as secondary text. */
+  /** The llama-server flag, shown as secondary text: the spelling a new profile writes (from the flag registry). */
   readonly flag: string
   readonly kind: FieldKind
   readonly section: SectionId
@@ -27,34 +28,36 @@ export interface SettingField {
   readonly placeholder?: string
 }
 
+const withFlag = (f: Omit<SettingField, 'flag'>): SettingField => ({ ...f, flag: fieldSpellings(f.key)[0] as string })
+
 /** The typed fields of the editor, by section, common ones first. */
-export const SETTING_FIELDS: readonly SettingField[] = [
-  { key: 'draftGpuLayers', label: 'Draft layers on the GPU', flag: '-ngld', kind: 'text', section: 'model', common: false, placeholder: 'all / 99' },
-  { key: 'gpuLayers', label: 'Layers on the GPU', flag: '-ngl', kind: 'text', section: 'offload', common: true, placeholder: 'all / 99 / auto' },
-  { key: 'nCpuMoe', label: 'Layers whose experts run on the CPU', flag: '--n-cpu-moe', kind: 'number', section: 'offload', common: true },
-  { key: 'cpuMoe', label: 'Run all experts on the CPU', flag: '--cpu-moe', kind: 'boolean', section: 'offload', common: false },
-  { key: 'noMmap', label: 'Load the weights into RAM (no memory map)', flag: '--no-mmap', kind: 'boolean', section: 'offload', common: true },
-  { key: 'loadMode', label: 'Load mode', flag: '-lm', kind: 'text', section: 'offload', common: false, placeholder: 'none' },
-  { key: 'mlock', label: 'Lock the weights in RAM', flag: '--mlock', kind: 'boolean', section: 'offload', common: false },
-  { key: 'ctxSize', label: 'Context length (tokens)', flag: '-c', kind: 'number', section: 'context', common: true, placeholder: '4096' },
-  { key: 'parallel', label: 'Parallel requests (slots)', flag: '-np', kind: 'number', section: 'context', common: true },
-  { key: 'cacheTypeK', label: 'KV cache precision, keys', flag: '-ctk', kind: 'text', section: 'context', common: false, placeholder: 'f16 / q8_0' },
-  { key: 'cacheTypeV', label: 'KV cache precision, values', flag: '-ctv', kind: 'text', section: 'context', common: false, placeholder: 'f16 / q8_0' },
-  { key: 'flashAttn', label: 'Flash attention', flag: '-fa', kind: 'text', section: 'context', common: false, placeholder: 'on / off / auto' },
-  { key: 'specType', label: 'Speculative decoding method', flag: '--spec-type', kind: 'text', section: 'speculative', common: true, placeholder: 'draft-simple' },
-  { key: 'draftMax', label: 'Most tokens drafted per step', flag: '--spec-draft-n-max', kind: 'number', section: 'speculative', common: false },
-  { key: 'draftMin', label: 'Fewest tokens drafted per step', flag: '--spec-draft-n-min', kind: 'number', section: 'speculative', common: false },
-  { key: 'temp', label: 'Temperature', flag: '--temp', kind: 'number', section: 'sampling', common: true },
-  { key: 'reasoning', label: 'Thinking (reasoning)', flag: '--reasoning', kind: 'text', section: 'sampling', common: true, placeholder: 'on / off / auto' },
-  { key: 'topK', label: 'Keep the K likeliest tokens', flag: '--top-k', kind: 'number', section: 'sampling', common: false },
-  { key: 'topP', label: 'Keep tokens up to probability P', flag: '--top-p', kind: 'number', section: 'sampling', common: false },
-  { key: 'minP', label: 'Drop tokens under probability', flag: '--min-p', kind: 'number', section: 'sampling', common: false },
-  { key: 'presencePenalty', label: 'Penalty for repeated topics', flag: '--presence-penalty', kind: 'number', section: 'sampling', common: false },
-  { key: 'reasoningBudget', label: 'Thinking budget (tokens)', flag: '--reasoning-budget', kind: 'number', section: 'sampling', common: false },
-  { key: 'host', label: 'Listen on address', flag: '--host', kind: 'text', section: 'network', common: true, placeholder: '127.0.0.1' },
-  { key: 'port', label: 'Port', flag: '--port', kind: 'number', section: 'network', common: true, placeholder: 'free port' },
-  { key: 'apiKeyFile', label: 'API key file', flag: '--api-key-file', kind: 'text', section: 'network', common: false },
-]
+export const SETTING_FIELDS: readonly SettingField[] = ([
+  { key: 'draftGpuLayers', label: 'Draft layers on the GPU', kind: 'text', section: 'model', common: false, placeholder: 'all / 99' },
+  { key: 'gpuLayers', label: 'Layers on the GPU', kind: 'text', section: 'offload', common: true, placeholder: 'all / 99 / auto' },
+  { key: 'nCpuMoe', label: 'Layers whose experts run on the CPU', kind: 'number', section: 'offload', common: true },
+  { key: 'cpuMoe', label: 'Run all experts on the CPU', kind: 'boolean', section: 'offload', common: false },
+  { key: 'noMmap', label: 'Load the weights into RAM (no memory map)', kind: 'boolean', section: 'offload', common: true },
+  { key: 'loadMode', label: 'Load mode', kind: 'text', section: 'offload', common: false, placeholder: 'none' },
+  { key: 'mlock', label: 'Lock the weights in RAM', kind: 'boolean', section: 'offload', common: false },
+  { key: 'ctxSize', label: 'Context length (tokens)', kind: 'number', section: 'context', common: true, placeholder: '4096' },
+  { key: 'parallel', label: 'Parallel requests (slots)', kind: 'number', section: 'context', common: true },
+  { key: 'cacheTypeK', label: 'KV cache precision, keys', kind: 'text', section: 'context', common: false, placeholder: 'f16 / q8_0' },
+  { key: 'cacheTypeV', label: 'KV cache precision, values', kind: 'text', section: 'context', common: false, placeholder: 'f16 / q8_0' },
+  { key: 'flashAttn', label: 'Flash attention', kind: 'text', section: 'context', common: false, placeholder: 'on / off / auto' },
+  { key: 'specType', label: 'Speculative decoding method', kind: 'text', section: 'speculative', common: true, placeholder: 'draft-simple' },
+  { key: 'draftMax', label: 'Most tokens drafted per step', kind: 'number', section: 'speculative', common: false },
+  { key: 'draftMin', label: 'Fewest tokens drafted per step', kind: 'number', section: 'speculative', common: false },
+  { key: 'temp', label: 'Temperature', kind: 'number', section: 'sampling', common: true },
+  { key: 'reasoning', label: 'Thinking (reasoning)', kind: 'text', section: 'sampling', common: true, placeholder: 'on / off / auto' },
+  { key: 'topK', label: 'Keep the K likeliest tokens', kind: 'number', section: 'sampling', common: false },
+  { key: 'topP', label: 'Keep tokens up to probability P', kind: 'number', section: 'sampling', common: false },
+  { key: 'minP', label: 'Drop tokens under probability', kind: 'number', section: 'sampling', common: false },
+  { key: 'presencePenalty', label: 'Penalty for repeated topics', kind: 'number', section: 'sampling', common: false },
+  { key: 'reasoningBudget', label: 'Thinking budget (tokens)', kind: 'number', section: 'sampling', common: false },
+  { key: 'host', label: 'Listen on address', kind: 'text', section: 'network', common: true, placeholder: '127.0.0.1' },
+  { key: 'port', label: 'Port', kind: 'number', section: 'network', common: true, placeholder: 'free port' },
+  { key: 'apiKeyFile', label: 'API key file', kind: 'text', section: 'network', common: false },
+] as const).map(withFlag)
 
 /** A section's fields: the common ones, and the rest that go under "More". */
 export function sectionFields(section: SectionId): { readonly common: readonly SettingField[]; readonly more: readonly SettingField[] } {

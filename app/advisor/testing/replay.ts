@@ -1,7 +1,7 @@
-import type { GenerationSnapshot, RollingGenerationFigures } from '../contract/generation'
-import type { ServerStateKind, ServerStatus } from '../contract/server-state'
-import type { CpuSnapshot, GpuDevice, GpuSnapshot, HeavyAppSnapshot } from '../contract/telemetry'
-import type { LiveSnapshot } from './live-advisor'
+import type { GenerationSnapshot, RollingGenerationFigures } from '../../contract/generation'
+import type { ServerStateKind, ServerStatus } from '../../contract/server-state'
+import type { CpuSnapshot, GpuDevice, GpuSnapshot, HeavyAppSnapshot } from '../../contract/telemetry'
+import type { LiveSnapshot } from '../live-advisor'
 
 /** One synthetic sample: only what a test varies; the rest is a quiet, ready server. */
 export interface SampleSpec {
@@ -48,7 +48,6 @@ export function sample(s: SampleSpec): LiveSnapshot {
     contextUsed: null,
     contextSize: null,
     poll: { state: 'ok', detail: null },
-    history: { perSecond: [], requests: [] },
     rolling,
   }
   const gpu: GpuSnapshot =

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
-/** The repo root (app/metrics/test-support → ../../..). */
-export const repoRoot = resolve(__dirname, '..', '..', '..')
+/** The repo root (app/metrics/testing → ../../..). */
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 /** CI clones the repo with shared/ beside it. */
 export const fixturesDir = resolve(repoRoot, '..', 'shared', 'fixtures')
 export const modelsDir = join(fixturesDir, 'models')

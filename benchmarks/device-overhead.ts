@@ -1,9 +1,9 @@
 // Run on the GPU machine: tokens/s of the real llama-server (tiny model) with
 // the whole telemetry on vs off, alternating, for the fake nvidia-smi (as in
 // `npm run bench`), real NVML and the real nvidia-smi. Args: <llama-server> <model> [rounds] [tokens].
-import { benchTelemetryOverhead } from '../../../benchmarks/telemetry.bench'
-import { formatTable } from '../../../benchmarks/format-table'
-import type { BenchRow } from '../../../benchmarks/bench-row'
+import { benchTelemetryOverhead } from './telemetry.bench'
+import { formatTable } from './format-table'
+import type { BenchRow } from './bench-row'
 
 async function main(): Promise<void> {
   const [bin, model, roundsText, tokensText] = process.argv.slice(2)

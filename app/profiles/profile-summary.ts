@@ -1,8 +1,8 @@
 import { resolve } from 'node:path'
 import type { EngineKind, ProfileDocument, ProfileStoreSummary, ProfileSummary } from '../contract/profile'
-import { cachedEngineKinds } from '../profiles/engine-detect'
-import type { Profile } from '../profiles/schema'
-import type { ProfileStore } from '../profiles/store'
+import { cachedEngineKinds } from './engine-detect'
+import type { Profile } from './schema'
+import type { ProfileStore } from './store'
 
 export function profileSummary(p: Profile, activeId: string | null, engines: ReadonlyMap<string, EngineKind> = new Map()): ProfileSummary {
   const engine = p.binary === '' ? null : (engines.get(resolve(p.binary)) ?? null)

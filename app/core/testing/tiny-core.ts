@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { LlamaTrayCore } from '../../core/llama-tray-core'
+import { LlamaTrayCore } from '../llama-tray-core'
 import { importArgv } from '../../profiles/import-command'
 import { ProfileStore } from '../../profiles/store'
 import type { TelemetryService } from '../../telemetry/telemetry-service'

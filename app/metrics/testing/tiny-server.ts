@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ServerSupervisor } from '../../supervisor/supervisor'
-import { serverUrl } from '../fetch-slots'
+import { serverOrigin } from '../../contract/client-url'
 import { modelsDir, repoRoot } from './fixtures'
 
 /** The real llama-server (scripts/llama-server-build.mjs: $LLAMA_SERVER_BIN, the cache, or a build). */
@@ -42,7 +42,7 @@ export async function startTinyServer(extraArgs: readonly string[] = [], onLine?
     await stop()
     throw new Error(`llama-server did not start: ${status.state} ${status.lastExit?.reason ?? ''}\n${lines.slice(-20).join('\n')}`)
   }
-  return { supervisor, baseUrl: serverUrl(status.host, status.port), lines, stop }
+  return { supervisor, baseUrl: serverOrigin(status.host, status.port as number), lines, stop }
 }
 
 export { streamCompletion, type StreamedCompletion } from './stream-completion'

@@ -1,11 +1,11 @@
 import type { BenchProgress, BenchReport } from '../contract/bench'
-import { LlamaTrayCore } from '../core/llama-tray-core'
+import { createStandardCore, standardTelemetry } from '../core/create-core'
 import { ProfileLaunchError } from '../profiles/resolve-launch'
 import { TelemetryService } from '../telemetry/telemetry-service'
-import { formatReportCsv, formatReportMarkdown, formatReportText } from './format'
-import { BenchCancelledError, BenchStartError } from './server-control'
-import { TuneError, type TuneDeps } from './tune'
-import { UsageError } from '../cli/cli-error'
+import { formatReportCsv, formatReportMarkdown, formatReportText } from '../bench/format'
+import { BenchCancelledError, BenchStartError } from '../bench/server-control'
+import { TuneError, type TuneDeps } from '../bench/tune'
+import { UsageError } from './cli-error'
 
 export type OutputFormat = 'text' | 'json' | 'markdown' | 'csv'
 
@@ -53,8 +53,10 @@ export function formatReport(report: BenchReport, format: OutputFormat): string 
  * 130 when cancelled; bad input throws UsageError (exit 2).
  */
 export async function runBenchCli(io: BenchCliIo, options: BenchCliOptions, job: (deps: TuneDeps) => Promise<BenchReport>): Promise<number> {
-  const telemetry = options.telemetry ? options.telemetry() : new TelemetryService()
-  const core = await LlamaTrayCore.create({ home: io.home, telemetry })
+  // The same factory as `run` and the app: the user's heavy-apps.json counts in the runs' conditions.
+  const warn = (m: string): void => void io.stderr.write(`llama-tray: ${m}\n`)
+  const telemetry = options.telemetry ? options.telemetry() : standardTelemetry(io.home, { warn })
+  const core = await createStandardCore({ home: io.home, telemetry })
   const abort = new AbortController()
   const onSignal = (): void => {
     if (abort.signal.aborted) {

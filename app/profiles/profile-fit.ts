@@ -1,10 +1,10 @@
-import { profileArgv } from '../profiles/launch-spec'
-import { ProfileStore } from '../profiles/store'
-import { FitError } from './fit-error'
+import { profileArgv } from './launch-spec'
+import { ProfileStore } from './store'
+import { FitError } from '../fit/fit-error'
 import type { FitReport } from '../contract/fit'
-import { buildFitReport } from './fit-report'
-import { readGgufModel } from './gguf-model'
-import { parseLlamaArgs } from './llama-args'
+import { buildFitReport } from '../fit/fit-report'
+import { readGgufModel } from '../fit/gguf-model'
+import { parseLlamaArgs } from '../fit/llama-args'
 
 /** The llama-server arguments (without the binary) of a stored profile, by id or name, checked to name a local model. */
 export async function profileLaunchArgs(home: string, idOrName: string): Promise<{ args: string[]; profileId: string }> {
