@@ -22,6 +22,7 @@ export const F = {
   noMmap: fieldSpellings('noMmap'),
   mmap: spellingsOf('mmap'),
   mlock: fieldSpellings('mlock'),
+  threads: spellingsOf('threads'),
   repack: spellingsOf('run-time-repack'),
   specType: fieldSpellings('specType'),
   reasoning: fieldSpellings('reasoning'),

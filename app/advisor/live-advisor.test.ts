@@ -169,6 +169,17 @@ describe('live.speed-drop', () => {
     expect(transitionsOf(reset, 'live.speed-drop').raised).toEqual([])
   })
 
+  it('offers one thread fewer when CPU-heavy apps are the likely cause', () => {
+    const hot = { heavyApps: [{ name: 'Discord', pids: [7], cpuPct: 55 }] }
+    const slowSamples = (over: Partial<SampleSpec>) => seq(0, [...times(3, { active: true, tokensPerSecond: 40, rollingMedian: 40 }), ...times(14, { active: true, tokensPerSecond: 10, rollingMedian: 40, ...over })])
+    const fixOf = (over: Partial<SampleSpec>) => transitionsOf(slowSamples(over), 'live.speed-drop').out.at(-1)?.find((w) => w.rule === 'live.speed-drop')?.fix ?? null
+    expect(fixOf({ ...hot, threads: 8 })).toEqual({ label: 'Leave a core to other apps (-t 7)', removeArgs: ['-t', '--threads'], addArgs: ['-t', '7'] })
+    // No heavy app (nothing takes a core), one thread already, or a fork that does not say: no such fix.
+    expect(fixOf({ threads: 8 })).toBeNull()
+    expect(fixOf({ ...hot, threads: 1 })).toBeNull()
+    expect(fixOf(hot)).toBeNull()
+  })
+
   it('is silent without a median, while idle, and above 60%', () => {
     expect(transitionsOf(seq(0, times(20, { active: true, tokensPerSecond: 5 })), 'live.speed-drop').raised).toEqual([])
     expect(transitionsOf(seq(0, times(20, { active: true, tokensPerSecond: 25, rollingMedian: 40 })), 'live.speed-drop').raised).toEqual([])

@@ -3,6 +3,7 @@ import type { AppSettings } from '../contract/settings'
 import type { Snapshot } from '../contract/snapshot'
 import { SLOWDOWN_THROTTLE_REASONS, type GpuDevice } from '../contract/telemetry'
 import type { WarningFix, WarningLevel } from '../contract/warnings'
+import { F } from './flag-names'
 import type { HysteresisConfig, Observation } from './hysteresis'
 import type { LintPlatform } from './lint-input'
 import { LONG_PROMPT_TOKENS } from '../metrics/rolling-figures'
@@ -128,6 +129,16 @@ export function likelyCause(ctx: LiveContext): string {
   return causes.length > 0 ? causes.join('; ') : 'nothing measured explains it'
 }
 
+/**
+ * llama-server's threads meet at a barrier after every step, so an app that takes one core stalls all
+ * of them: one thread fewer than it uses leaves that core to the app. Measured (npm run bench threads,
+ * 2 cores, one kept busy): 9 tok/s with both threads, 99 tok/s with -t 1.
+ */
+function leaveACoreFix(threads: number | null): WarningFix | null {
+  if (threads === null || threads < 2) return null
+  return { label: `Leave a core to other apps (-t ${threads - 1})`, removeArgs: [...F.threads], addArgs: ['-t', String(threads - 1)] }
+}
+
 /** An idle gap this short is a client between two requests, not an idle server. */
 const BETWEEN_REQUESTS_MS = 5000
 
@@ -196,7 +207,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
       return {
         active: true,
         message: `Generation is at ${fmt(tps)} tok/s, ${Math.round((tps / base) * 100)}% of this profile's recent median (${fmt(base)} tok/s). Likely cause: ${likelyCause(ctx)}.`,
-        fix: null,
+        fix: heavyApps(ctx).length > 0 ? leaveACoreFix(gen.threads ?? null) : null,
       }
     },
   },

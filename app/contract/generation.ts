@@ -84,6 +84,8 @@ export interface GenerationSnapshot {
   readonly contextSize: number | null
   readonly poll: { readonly state: SlotsPollState; readonly detail: string | null }
   readonly rolling: RollingGenerationFigures | null
+  /** The threads llama-server generates with, from its log's system_info line; null until seen or where a fork prints none. */
+  readonly threads?: number | null
 }
 
 /** The running server's bounded histories, oldest first: a query, not part of every snapshot. */

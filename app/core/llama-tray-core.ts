@@ -332,7 +332,7 @@ export class LlamaTrayCore {
   private async startTracker(status: ServerStatus): Promise<void> {
     const spec = this.supervisor.getLaunchSpec()
     const apiKey = spec ? await resolveApiKey(spec.args, spec.env ?? {}) : null
-    this.tracker = new GenerationTracker({ baseUrl: serverOrigin(status.host, status.port as number), apiKey, profileId: status.profileId ?? 'unknown', rolling: this.rolling })
+    this.tracker = new GenerationTracker({ baseUrl: serverOrigin(status.host, status.port as number), apiKey, profileId: status.profileId ?? 'unknown', rolling: this.rolling, threads: threadsFromLog(this.supervisor.getLogs()) })
     this.tracker.start(this.supervisor.getRequestSignal())
   }
 

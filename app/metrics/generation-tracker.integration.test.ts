@@ -2,7 +2,7 @@ import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { RequestTimings } from '../contract/generation'
-import { GenerationTracker, type RateSample } from './generation-tracker'
+import { GenerationTracker, threadsFromLog, type RateSample } from './generation-tracker'
 import { median } from './median'
 import { modelsDir } from './testing/fixtures'
 import { startTinyServer, streamCompletion, type TinyServer } from './testing/tiny-server'
@@ -17,7 +17,7 @@ async function setup(extraArgs: string[] = [], apiKey?: string): Promise<{ serve
   let tracker: GenerationTracker | null = null
   const server = await startTinyServer(extraArgs, (line) => tracker?.feedLogLine(line))
   cleanups.push(() => server.stop())
-  tracker = new GenerationTracker({ baseUrl: server.baseUrl, apiKey: apiKey ?? null, profileId: 'tiny' })
+  tracker = new GenerationTracker({ baseUrl: server.baseUrl, apiKey: apiKey ?? null, profileId: 'tiny', threads: threadsFromLog(server.lines) })
   const t = tracker
   cleanups.unshift(() => t.stop()) // stopped before the server
   const samples: RateSample[] = []
@@ -93,6 +93,7 @@ describe('GenerationTracker on the real llama-server', () => {
     expect(snap.rolling).toMatchObject({ profileId: 'tiny', requests: 1, medianTokensPerSecond: rec.predictedTokensPerSecond })
     expect(tracker.history().perSecond.filter((p) => p.tokensPerSecond > 0).length).toBeGreaterThan(3)
     expect(snap.contextSize).toBe(4096)
+    expect(snap.threads).toBe(1) // from the server's own system_info line (-t 1)
     expect(samples.length).toBeGreaterThan(5)
   }, 300_000)
 

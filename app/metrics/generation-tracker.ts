@@ -16,6 +16,8 @@ export interface GenerationTrackerOptions extends SlotsPollerOptions {
   readonly slowAfterMs?: number
   readonly historySeconds?: number
   readonly historyRequests?: number
+  /** The threads the server logged before the tracker started (threadsFromLog of its log so far). */
+  readonly threads?: number | null
 }
 
 /** One live figure per answered poll. */
@@ -46,6 +48,17 @@ interface SlotLogInfo {
 const LOG_RATE_FRESH_MS = 4000
 /** A record waiting for a trailing draft line is completed after this long. */
 const PENDING_RECORD_MS = 500
+/** `system_info: n_threads = 8 (n_threads_batch = 8) / 16 | …` (verbose logs) or `llama threadpool init, n_threads = 8` (every start, mainline). */
+const SYSTEM_INFO_THREADS = /(?:system_info:|threadpool init,) n_threads = (\d+)/
+
+/** The threads llama-server said it generates with, from its log so far; null where it did not say. */
+export function threadsFromLog(lines: readonly string[]): number | null {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = SYSTEM_INFO_THREADS.exec(lines[i] as string)
+    if (m) return Number(m[1])
+  }
+  return null
+}
 
 /**
  * Combines the /slots poller (live per-slot rates) and the log's timing lines
@@ -65,6 +78,7 @@ export class GenerationTracker {
   private pollState: SlotsPollState = 'idle'
   private pollDetail: string | null = null
   private last: RequestTimings | null = null
+  private threads: number | null = null
   private readonly slotLog = new Map<number, SlotLogInfo>()
   private readonly contextAtRelease = new Map<number, number>()
 
@@ -75,6 +89,7 @@ export class GenerationTracker {
     this.slowAfterMs = options.slowAfterMs ?? 1500
     this.perSecond = new PerSecondHistory(options.historySeconds ?? 300)
     this.requests = new RingBuffer(options.historyRequests ?? 100)
+    this.threads = options.threads ?? null
     this.poller.on('poll', (outcome) => this.onPoll(outcome))
   }
 
@@ -97,6 +112,8 @@ export class GenerationTracker {
 
   /** One line of llama-server output (stdout or stderr). Never throws. */
   feedLogLine(line: string): void {
+    const threads = SYSTEM_INFO_THREADS.exec(line)
+    if (threads) this.threads = Number(threads[1])
     this.handle(this.parser.feed(line))
   }
 
@@ -121,6 +138,7 @@ export class GenerationTracker {
       contextSize: fullest?.contextSize ?? null,
       poll: { state: slow && this.pollState === 'ok' ? 'slow' : this.pollState, detail: this.pollDetail },
       rolling: this.rolling.figures(this.profileId),
+      threads: this.threads,
     }
   }
 

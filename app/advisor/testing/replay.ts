@@ -18,6 +18,8 @@ export interface SampleSpec {
   readonly active?: boolean
   readonly tokensPerSecond?: number | null
   readonly rollingMedian?: number | null
+  /** The threads llama-server logged it generates with. */
+  readonly threads?: number
   /** The last finished request's prompt: tokens and tokens/s. */
   readonly lastPrompt?: { readonly tokens: number; readonly tokensPerSecond: number }
   /** The profile's usual speed on long prompts, and over how many. */
@@ -49,6 +51,7 @@ export function sample(s: SampleSpec): LiveSnapshot {
     contextSize: null,
     poll: { state: 'ok', detail: null },
     rolling,
+    threads: s.threads ?? null,
   }
   const gpu: GpuSnapshot =
     s.gpu !== undefined && s.gpu !== null
