@@ -1,4 +1,4 @@
-export { GenerationTracker, type GenerationTrackerOptions, type RateSample } from './generation-tracker'
+export { GenerationTracker, threadsFromLog, type GenerationTrackerOptions, type RateSample } from './generation-tracker'
 export { ProfileRollingStore } from './rolling-figures'
 export { SlotsPoller, type PollOutcome } from './slots-poller'
 export { TimingLogParser, type TimingEvent, type RequestRecord } from './timing-log-parser'
