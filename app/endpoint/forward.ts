@@ -1,5 +1,6 @@
 import { request, type Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import { pipeline } from 'node:stream/promises'
+import { serverOrigin } from '../contract/client-url'
 import { EndpointError, errorEvent } from './openai-error'
 import { FiguresTap } from './request-figures'
 
@@ -44,7 +45,7 @@ async function* untilBroken(answer: IncomingMessage, sse: boolean, onBreak: () =
 export function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, upstream: Upstream, agent: Agent): Promise<ForwardResult> {
   return new Promise((resolve) => {
     const headers = passedHeaders(req.headers)
-    headers.host = `${upstream.host}:${upstream.port}`
+    headers.host = new URL(serverOrigin(upstream.host, upstream.port)).host // [::1]:port for IPv6
     if (upstream.apiKey !== null) headers.authorization = `Bearer ${upstream.apiKey}`
     if (body.length > 0 || req.method === 'POST' || req.method === 'PUT') headers['content-length'] = String(body.length)
     const up = request({ host: upstream.host, port: upstream.port, method: req.method, path: req.url, headers, agent })
