@@ -45,6 +45,8 @@ export interface CommandChannels {
   'profiles:choose-file': (profileId: string, role: ProfileFileRole) => Promise<Result<ProfileSummary | null>>
   /** Creates a profile from a pasted llama-server command line (stored, not run). */
   'profiles:import': (commandLine: string, name: string | null) => Promise<Result<ProfileSummary>>
+  /** Replaces what a profile runs with an edited command line (bash, cmd or PowerShell); its id, name and notes stay. */
+  'profiles:set-command': (profileId: string, commandLine: string) => Promise<Result<ProfileSummary>>
   'profiles:export': (profileId: string, format: ExportFormat) => Promise<Result<string>>
   'profiles:duplicate': (profileId: string) => Promise<Result<ProfileSummary>>
   /** Deletes a profile; main keeps it so that profiles:undo-delete can bring it back. */
@@ -142,6 +144,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'profiles:update',
   'profiles:choose-file',
   'profiles:import',
+  'profiles:set-command',
   'profiles:export',
   'profiles:duplicate',
   'profiles:delete',

@@ -20,6 +20,7 @@ type ProfileChannels = Pick<
   | 'profiles:update'
   | 'profiles:choose-file'
   | 'profiles:import'
+  | 'profiles:set-command'
   | 'profiles:export'
   | 'profiles:duplicate'
   | 'profiles:delete'
@@ -112,6 +113,16 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         const profile = importCommand(commandLine, { name: name ?? undefined, takenIds: store.file.profiles.map((p) => p.id) })
         await store.upsert(profile)
         return changed(store, profile)
+      }),
+    'profiles:set-command': (id, commandLine) =>
+      guarded(async () => {
+        const store = await open()
+        const current = find(store, id)
+        // The same reading as an import (and so the same trust); what the profile is stays.
+        const parsed = importCommand(commandLine, { name: current.name, takenIds: [] })
+        const next: Profile = touch({ ...parsed, id: current.id, name: current.name, notes: current.notes, createdAt: current.createdAt })
+        await store.upsert(next)
+        return changed(store, next)
       }),
     'profiles:export': (id, format) => guarded(async () => ok(exportCommandLine(find(await open(), id), format))),
     'profiles:duplicate': (id) =>

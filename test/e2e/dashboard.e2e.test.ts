@@ -316,6 +316,13 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     const closed = page.locator('details.more:not([open]) > summary')
     while ((await closed.count()) > 0) await closed.first().click()
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-editor.png'), fullPage: true })
+    // The raw command is editable: change the context in the text, apply, and the stored profile has it.
+    const raw = page.getByTestId('exported')
+    await expect.poll(() => raw.inputValue(), { timeout: 30_000 }).toMatch(/-c 4096/)
+    await raw.fill((await raw.inputValue()).replace('-c 4096', '-c 8192'))
+    await page.getByTestId('apply-command').click()
+    await expect.poll(async () => (await core.handlers['profiles:get'](tiny.value.id))?.settings.ctxSize, { timeout: 30_000 }).toBe(8192)
+    expect((await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe).toBe(suggested)
 
     const moved = await core.handlers['profiles:import'](cmd('-m', join(REPO_ROOT, '..', 'shared', 'fixtures', 'models', 'moved-away.gguf'), '-c', '4096', '-np', '1'), 'moved model')
     if (!moved.ok) throw new Error(moved.error)

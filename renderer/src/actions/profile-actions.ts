@@ -35,6 +35,11 @@ export function chooseProfileFile(profileId: string, role: ProfileFileRole): Pro
   return api().profilesChooseFile(profileId, role)
 }
 
+/** Replaces what the profile runs with an edited command line. */
+export function setProfileCommand(profileId: string, commandLine: string): Promise<Result<ProfileSummary>> {
+  return api().profilesSetCommand(profileId, commandLine)
+}
+
 export function exportCommand(profileId: string, format: ExportFormat): Promise<Result<string>> {
   return api().profilesExport(profileId, format)
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { ExportFormat, FlagProblemSummary, ProfileDocument, ProfileFileRole } from '../../../app/contract/profile'
-import { applyFlagFixes, checkFlags, chooseProfileFile, deleteProfile, duplicateProfile, exportCommand, loadProfile, saveProfile } from '../actions/profile-actions'
+import { applyFlagFixes, checkFlags, chooseProfileFile, deleteProfile, duplicateProfile, exportCommand, loadProfile, saveProfile, setProfileCommand } from '../actions/profile-actions'
 import { argsToText, textToArgs } from '../lib/args-text'
 import { type FormValues, formToSettings, SECTIONS, type SectionId, sectionFields, type SettingField, settingsToForm } from '../lib/profile-fields'
 import { useProfileStore } from '../stores/profile-store'
@@ -100,11 +100,13 @@ function SectionFields({ section, settings, setField }: { readonly section: Sect
   )
 }
 
-/** The full command the profile runs, always in view, in the chosen shell's syntax; one click to copy. */
+/** The full command the profile runs, always in view, in the chosen shell's syntax: copy it, or edit it and apply. */
 function RawCommand({ profileId, updatedAt }: { readonly profileId: string; readonly updatedAt: string | null }): React.JSX.Element {
   const [format, setFormat] = useState<ExportFormat>('bash')
   const [command, setCommand] = useState<string | null>(null)
+  const [edited, setEdited] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const [applyError, setApplyError] = useState<string | null>(null)
   useEffect(() => {
     let live = true
     void exportCommand(profileId, format).then((r) => {
@@ -116,6 +118,13 @@ function RawCommand({ profileId, updatedAt }: { readonly profileId: string; read
       live = false
     }
   }, [profileId, format, updatedAt])
+  const changed = edited !== null && edited !== command
+  const apply = async (): Promise<void> => {
+    if (edited === null) return
+    const r = await setProfileCommand(profileId, edited)
+    setApplyError(r.ok ? null : `The command was not applied: ${r.error}. Fix it and apply again, or revert.`)
+    if (r.ok) setEdited(null)
+  }
   return (
     <div className="raw-command">
       <div className="row">
@@ -128,12 +137,39 @@ function RawCommand({ profileId, updatedAt }: { readonly profileId: string; read
           </select>
         </label>
         {command !== null && (
-          <button type="button" onClick={() => void navigator.clipboard?.writeText(command)} data-testid="edit-export">
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(edited ?? command)} data-testid="edit-export">
             Copy command
           </button>
         )}
+        {changed && (
+          <>
+            <button type="button" onClick={() => void apply()} data-testid="apply-command">
+              Apply command
+            </button>
+            <button type="button" onClick={() => (setEdited(null), setApplyError(null))} data-testid="revert-command">
+              Revert
+            </button>
+          </>
+        )}
       </div>
-      {error ? <p className="fix-error">{error}</p> : <textarea className="exported" readOnly value={command ?? ''} rows={3} aria-label="The command this profile runs (saved settings)" data-testid="exported" />}
+      {error ? (
+        <p className="fix-error">{error}</p>
+      ) : (
+        <textarea
+          className="exported"
+          value={edited ?? command ?? ''}
+          onChange={(e) => setEdited(e.target.value)}
+          rows={3}
+          spellCheck={false}
+          aria-label="The command this profile runs: edit it and apply to change the profile"
+          data-testid="exported"
+        />
+      )}
+      {applyError && (
+        <p className="fix-error" role="alert" data-testid="apply-command-error">
+          {applyError}
+        </p>
+      )}
     </div>
   )
 }
