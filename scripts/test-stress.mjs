@@ -51,11 +51,15 @@ function runSuite(n, mode) {
     // no report: the runner itself failed
   }
   const tests = (json?.testResults ?? []).flatMap((file) => (file.assertionResults ?? []).map((t) => ({ file: file.name.replace(`${process.cwd()}/`, ''), name: t.fullName ?? t.title, status: t.status, ms: t.duration ?? 0 })))
-  const failed = tests.filter((t) => t.status === 'failed')
+  // A file that fails to load has no test results of its own: count it as one failure.
+  const brokenFiles = (json?.testResults ?? []).filter((file) => file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'))
+  const failed = [...tests.filter((t) => t.status === 'failed'), ...brokenFiles.map((file) => ({ file: file.name.replace(`${process.cwd()}/`, ''), name: `(the file failed: ${(file.message ?? '').split('\n')[0]})`, status: 'failed', ms: 0 }))]
   return { n, mode, ok: r.status === 0, wallS, passed: tests.filter((t) => t.status === 'passed').length, failed, tests }
 }
 
+// What `npm test` does before vitest: the build, and staging it into the Windows lane's prefix.
 step('npm', ['run', 'build', '--silent'])
+step(process.execPath, ['scripts/windows-lane.mjs'])
 const results = []
 for (let i = 1; i <= runs; i++) {
   for (const mode of modes) {
