@@ -1,0 +1,56 @@
+/** Why a download failed; `resumable` says whether the `.part` file was kept for the next try. */
+export type DownloadErrorKind =
+  | 'offline' // DNS failed: no network, or the host name is wrong
+  | 'network' // refused, reset before any byte, TLS
+  | 'cut' // the connection ended midway; the part is kept
+  | 'timeout' // no byte for too long; the part is kept
+  | 'http' // an error status
+  | 'rate-limited' // 429 (or 403 with the rate limit spent)
+  | 'digest-mismatch'
+  | 'size-mismatch'
+  | 'disk-full'
+  | 'aborted'
+  | 'bad-url'
+  | 'too-many-redirects'
+  | 'io'
+
+export interface DownloadErrorInit {
+  readonly kind: DownloadErrorKind
+  readonly url: string
+  readonly resumable?: boolean
+  readonly status?: number
+  /** When a rate limit lifts, if the server said. */
+  readonly retryAt?: Date
+  readonly expectedSha256?: string
+  readonly actualSha256?: string
+  readonly detail?: string
+}
+
+/** A failed download, with one sentence (cause and fix) as its message. */
+export class DownloadError extends Error {
+  readonly kind: DownloadErrorKind
+  readonly url: string
+  readonly resumable: boolean
+  readonly status: number | undefined
+  readonly retryAt: Date | undefined
+  readonly expectedSha256: string | undefined
+  readonly actualSha256: string | undefined
+  readonly detail: string | undefined
+
+  constructor(message: string, init: DownloadErrorInit) {
+    super(message)
+    this.name = 'DownloadError'
+    this.kind = init.kind
+    this.url = init.url
+    this.resumable = init.resumable ?? false
+    this.status = init.status
+    this.retryAt = init.retryAt
+    this.expectedSha256 = init.expectedSha256
+    this.actualSha256 = init.actualSha256
+    this.detail = init.detail
+  }
+}
+
+export function isDownloadError(err: unknown): err is DownloadError {
+  return err instanceof DownloadError
+}
