@@ -31,6 +31,14 @@ const TEST_CODE = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', 'test/**']
 // Test support lives in testing/ folders (one folder's fakes and fixtures) and
 // in test/ (what the whole repository's tests share); production never imports it.
 const testSupportZone = { target: './**', from: ['./app/**/testing/**', './test/**'], message: 'Production code must not import test support (testing/ folders, test/).' }
+// The supervisor class is the core's own: everything above it reads and stops a core's server through the
+// core's ports (app/core/server-control.ts, cli-core.ts, app/bench/bench-host.ts), so no launch bypasses the core.
+const supervisorLayer = APP_LAYERS.findIndex((layer) => layer.includes('supervisor'))
+const supervisorZone = {
+  target: [...APP_LAYERS.slice(supervisorLayer + 1).flat().filter((f) => f !== 'core').map((f) => `./app/${f}`), './main'],
+  from: './app/supervisor/supervisor.ts',
+  message: 'Only app/core/ owns a ServerSupervisor: drive the core\'s server through its ports (core.server, startSpec, server:start).',
+}
 const resolver = createNodeResolver({ extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs'] })
 const layerZones = APP_LAYERS.flatMap((layer, i) =>
   layer.map((folder) => {
@@ -75,6 +83,7 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', {
         zones: [
           ...layerZones,
+          supervisorZone,
           { target: './app', from: './benchmarks', message: 'app/ must not depend on the project\'s benchmarks (benchmarks/ imports app/, not the other way).' },
           testSupportZone,
         ],
@@ -86,7 +95,7 @@ export default tseslint.config(
     ignores: TEST_CODE,
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver-next': [resolver] },
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: [testSupportZone] }] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [testSupportZone, supervisorZone] }] },
   },
   {
     files: ['app/contract/**/*.ts'],

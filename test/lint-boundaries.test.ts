@@ -35,7 +35,7 @@ describe('lint boundaries', () => {
     ['renderer/src/x.ts', "import type { Snapshot } from '../../app/contract/snapshot'"],
     ['main/ipc-main.ts', "import { ipcMain } from 'electron'"],
     ['main/preload.ts', "import { ipcRenderer } from 'electron'"],
-    ['main/index.ts', "import { ServerSupervisor } from '../app/supervisor/supervisor'"],
+    ['main/index.ts', "import { createStandardCore } from '../app/core/create-core'"],
   ])('%s may %s', async (file, code) => {
     expect(await restrictedImportErrors(file, `${code}\nexport const used = 1\n`)).toEqual([])
   })
@@ -55,6 +55,11 @@ describe('lint boundaries', () => {
       ['app/core/x.ts', "import { MODELS } from '../../test/helpers/paths'"],
       ['main/x.ts', "import { makeCore } from '../app/core/testing/tiny-core'"],
       ['renderer/src/x.ts', "import { REPO_ROOT } from '../../test/helpers/paths'"],
+      // Only the core owns the supervisor; the CLI, benches and main use the core's ports.
+      ['app/cli/x.ts', "import { ServerSupervisor } from '../supervisor/supervisor'"],
+      ['app/bench/x.ts', "import type { ServerSupervisor } from '../supervisor/supervisor'"],
+      ['app/profiles/x.ts', "import type { ServerSupervisor } from '../supervisor/supervisor'"],
+      ['main/x.ts', "import { ServerSupervisor } from '../app/supervisor/supervisor'"],
     ])('%s cannot %s', async (file, code) => {
       expect(await layerErrors(file, code)).not.toEqual([])
     })
@@ -67,6 +72,9 @@ describe('lint boundaries', () => {
       ['app/bench/x.test.ts', "import { fakeGpuTelemetry } from './testing/fake-gpu'"],
       ['app/fit/x.test.ts', "import { fitCommand } from '../cli/commands/fit'"],
       ['app/core/testing/x.ts', "import { MODELS } from '../../../test/helpers/paths'"],
+      ['app/core/x.ts', "import { ServerSupervisor } from '../supervisor/supervisor'"],
+      ['app/cli/x.ts', "import type { ServerStatus } from '../contract/server-state'"],
+      ['app/metrics/testing/x.ts', "import { ServerSupervisor } from '../../supervisor/supervisor'"],
     ])('%s may %s', async (file, code) => {
       expect(await layerErrors(file, code)).toEqual([])
     })

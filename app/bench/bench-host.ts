@@ -13,7 +13,7 @@ export interface BenchHost {
   snapshot(): Snapshot
   /** Starts `spec` (stopping another launch first) and resolves once it is ready or failed. */
   startSpec(spec: LaunchSpec): Promise<ServerStatus>
-  readonly supervisor: BenchServer
+  readonly server: BenchServer
 }
 
 /** The running llama-server, as a bench reads and stops it. */

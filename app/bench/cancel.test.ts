@@ -24,7 +24,7 @@ describe('cancelling a bench', () => {
   it('mid-request of the second profile: the profile that ran before runs again, nothing else is left', async () => {
     const { t, a, b } = await setup()
     expect((await t.core.handlers['server:start'](a)).ok).toBe(true)
-    const specBefore = JSON.stringify(t.core.supervisor.getLaunchSpec())
+    const specBefore = JSON.stringify(t.core.server.getLaunchSpec())
     const abort = new AbortController()
     const job = compareProfiles(
       {
@@ -39,9 +39,9 @@ describe('cancelling a bench', () => {
       { runs: 2, tokens: 256, rounds: 1 },
     )
     await expect(job).rejects.toBeInstanceOf(BenchCancelledError)
-    const status = t.core.supervisor.getStatus()
+    const status = t.core.server.getStatus()
     expect(status.state).toBe('ready')
-    expect(JSON.stringify(t.core.supervisor.getLaunchSpec())).toBe(specBefore)
+    expect(JSON.stringify(t.core.server.getLaunchSpec())).toBe(specBefore)
     expect(llamaServerChildren()).toEqual([status.pid])
     for (const pid of t.pids) if (pid !== status.pid) expect(isRunning(pid)).toBe(false)
   }, 300_000)
@@ -51,7 +51,7 @@ describe('cancelling a bench', () => {
     const abort = new AbortController()
     const job = tuneProfile({ core: t.core, home: t.home, signal: abort.signal, onProgress: (p) => p.phase === 'warmup' && abort.abort() }, a, { runs: 1, tokens: 32 })
     await expect(job).rejects.toBeInstanceOf(BenchCancelledError)
-    expect(t.core.supervisor.getStatus().state).toBe('stopped')
+    expect(t.core.server.getStatus().state).toBe('stopped')
     expect(llamaServerChildren()).toEqual([])
     for (const pid of t.pids) expect(isRunning(pid)).toBe(false)
   }, 300_000)

@@ -117,7 +117,7 @@ describe('compare on the real tiny server (target with and without the draft)', 
   })
 
   it('leaves the server as it was (stopped) and no process behind', () => {
-    expect(t.core.supervisor.getStatus().state).toBe('stopped')
+    expect(t.core.server.getStatus().state).toBe('stopped')
     expect(llamaServerChildren()).toEqual([])
     expect(existsSync(path.join(t.home, 'bench'))).toBe(true)
   })

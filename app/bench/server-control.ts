@@ -33,9 +33,9 @@ export interface ServerState {
 }
 
 export function captureServerState(core: BenchHost): ServerState {
-  const status = core.supervisor.getStatus()
+  const status = core.server.getStatus()
   const running = launchInEffect(status.state)
-  return { spec: running ? core.supervisor.getLaunchSpec() : null, profileId: running ? status.profileId : null }
+  return { spec: running ? core.server.getLaunchSpec() : null, profileId: running ? status.profileId : null }
 }
 
 /**
@@ -45,8 +45,8 @@ export function captureServerState(core: BenchHost): ServerState {
  */
 export async function restoreServerState(core: BenchHost, before: ServerState): Promise<ServerStatus> {
   if (before.spec) return core.startSpec(before.spec)
-  const now = core.supervisor.getStatus()
-  if (launchInEffect(now.state)) return core.supervisor.stop()
+  const now = core.server.getStatus()
+  if (launchInEffect(now.state)) return core.server.stop()
   return now
 }
 
@@ -57,9 +57,9 @@ export async function restoreServerState(core: BenchHost, before: ServerState): 
  */
 export async function startForBench(core: BenchHost, spec: LaunchSpec, signal: AbortSignal): Promise<{ status: ServerStatus; reused: boolean; loadMs: number }> {
   throwIfCancelled(signal)
-  const before = core.supervisor.getStatus()
-  const reused = before.state === 'ready' && JSON.stringify(core.supervisor.getLaunchSpec()) === JSON.stringify(spec)
-  const onAbort = (): void => void core.supervisor.stop()
+  const before = core.server.getStatus()
+  const reused = before.state === 'ready' && JSON.stringify(core.server.getLaunchSpec()) === JSON.stringify(spec)
+  const onAbort = (): void => void core.server.stop()
   signal.addEventListener('abort', onAbort, { once: true })
   const t0 = performance.now()
   try {
@@ -77,6 +77,6 @@ export async function startForBench(core: BenchHost, spec: LaunchSpec, signal: A
 
 /** Stops the server (not cancellable: it is part of leaving things clean). */
 export async function stopServer(core: BenchHost): Promise<void> {
-  const s = core.supervisor.getStatus()
-  if (launchInEffect(s.state)) await core.supervisor.stop()
+  const s = core.server.getStatus()
+  if (launchInEffect(s.state)) await core.server.stop()
 }

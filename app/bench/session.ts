@@ -50,7 +50,7 @@ function isAbort(err: unknown): boolean {
 
 /**
  * The machinery shared by bench, compare and tune: config, cancellation,
- * progress, and benching one prepared target on the core's supervisor.
+ * progress, and benching one prepared target on the core's server.
  */
 export class BenchSession {
   readonly config: BenchConfig
@@ -143,9 +143,9 @@ export class BenchSession {
 
   private async request(prepared: PreparedTarget, prompt: string, nPredict: number): Promise<ServerTimings> {
     throwIfCancelled(this.signal)
-    const status = this.core.supervisor.getStatus()
+    const status = this.core.server.getStatus()
     if (status.state !== 'ready' || status.port === null) throw new Error(`llama-server is ${status.state}${status.lastExit?.reason ? `: ${status.lastExit.reason}` : ''}`)
-    const serverSignal = this.core.supervisor.getRequestSignal()
+    const serverSignal = this.core.server.getRequestSignal()
     const signal = serverSignal ? AbortSignal.any([this.signal, serverSignal]) : this.signal
     const apiKey = await resolveApiKey(prepared.spec.args, prepared.spec.env ?? {})
     try {
@@ -153,7 +153,7 @@ export class BenchSession {
     } catch (err) {
       if (this.signal.aborted) throw new BenchCancelledError()
       if (isAbort(err)) {
-        const now = this.core.supervisor.getStatus()
+        const now = this.core.server.getStatus()
         throw new Error(`llama-server went away during the run (${now.lastExit?.reason ?? now.state})`)
       }
       throw err

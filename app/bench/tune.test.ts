@@ -32,7 +32,7 @@ beforeAll(async () => {
   await (await GpuRuntimeStore.open(t.home)).record('Fake GPU', LEARNED_RUNTIME_MIB)
   const started = await t.core.handlers['server:start'](id)
   expect(started.ok).toBe(true)
-  specBefore = JSON.stringify(t.core.supervisor.getLaunchSpec())
+  specBefore = JSON.stringify(t.core.server.getLaunchSpec())
   report = await tuneProfile({ core: t.core, home: t.home, telemetry, onProgress: (p) => phases.push(p) }, id, { runs: 1, tokens: 32, radius: 1, headroomMiB: HEADROOM, saveAs: 'tiny tuned' })
 }, 600_000)
 
@@ -75,9 +75,9 @@ describe('tune on the real tiny server with a fake GPU', () => {
   })
 
   it('puts the profile that ran before back, and leaves no other process', () => {
-    const status = t.core.supervisor.getStatus()
+    const status = t.core.server.getStatus()
     expect(status.state).toBe('ready')
-    expect(JSON.stringify(t.core.supervisor.getLaunchSpec())).toBe(specBefore)
+    expect(JSON.stringify(t.core.server.getLaunchSpec())).toBe(specBefore)
     expect(llamaServerChildren()).toEqual([status.pid])
     for (const pid of t.pids) if (pid !== status.pid) expect(isRunning(pid)).toBe(false)
     expect(phases.some((p) => p.phase === 'measuring-vram')).toBe(true)

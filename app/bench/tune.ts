@@ -63,7 +63,7 @@ async function idleFreeVram(telemetry: TelemetrySource | null | undefined, sessi
     return null
   } finally {
     // Leave the sampling to the core's own cadence (it starts it again with the next server).
-    if (!wasRunning && session.core.supervisor.getStatus().state === 'stopped') await telemetry.stop()
+    if (!wasRunning && session.core.server.getStatus().state === 'stopped') await telemetry.stop()
   }
 }
 

@@ -1,3 +1,5 @@
+import type { CliCoreFactory } from './cli-core-factory'
+
 /** What every CLI command receives. */
 export interface CliContext {
   /** The resolved home folder (--home, $LLAMA_TRAY_HOME or the platform default). */
@@ -6,6 +8,8 @@ export interface CliContext {
   readonly stderr: NodeJS.WritableStream
   /** Where SIGINT/SIGTERM arrive (process in production, an emitter in tests). */
   readonly signals: NodeJS.EventEmitter
+  /** Builds the core of `run` and `serve`; default: the standard core (a test gives a scripted one). */
+  readonly createCore?: CliCoreFactory
 }
 
 export interface CliCommand {

@@ -56,7 +56,7 @@ describe('the CUDA runtime learned from a launch', () => {
       const atReady = await core.handlers['fit:estimate'](imported.value.id)
       if (!atReady.ok) throw new Error(atReady.error)
       expect(atReady.value.report.gpuRuntimeSource).toBe('default')
-      await complete(core.supervisor.getStatus().port as number)
+      await complete(core.server.getStatus().port as number)
       await waitUntil(() => core.snapshot().generation?.last != null, 10_000, 'the request to be recorded')
       const during = await core.handlers['fit:estimate'](imported.value.id)
       if (!during.ok) throw new Error(during.error)

@@ -37,7 +37,7 @@ describe('generation history across restarts of the app', () => {
     if (!imported.ok) throw new Error(imported.error)
     try {
       expect((await first.handlers['server:start'](imported.value.id)).ok).toBe(true)
-      const port = first.supervisor.getStatus().port as number
+      const port = first.server.getStatus().port as number
       const timings = await complete(port)
       await waitUntil(() => first.snapshot().generation?.rolling?.requests === 1, 10_000, 'the request to be recorded')
       // Written a few seconds after a burst of requests, or at quit: checked after dispose.

@@ -38,7 +38,7 @@ beforeAll(() => {
 
 afterEach(async () => {
   for (const { core, home } of cores.splice(0)) {
-    const pid = core.supervisor.getStatus().pid
+    const pid = core.server.getStatus().pid
     await core.dispose()
     if (pid) expect(isRunning(pid)).toBe(false)
     rmSync(home, { recursive: true, force: true })
@@ -63,7 +63,7 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     const started = await core.handlers['server:start'](imported.value.id)
     expect(started.ok && started.value.state).toBe('ready')
     expect(changes).toEqual([1, 1]) // the switch changed the active profile
-    const port = core.supervisor.getStatus().port as number
+    const port = core.server.getStatus().port as number
     const timings = await complete(port, 64)
     await waitUntil(() => core.snapshot().generation?.last?.predictedTokens === 64, 5000, 'the request in the snapshot')
     expect(core.snapshot().generation?.last?.predictedTokensPerSecond).toBeCloseTo(timings.predicted_per_second, 1)
@@ -86,7 +86,7 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     if (!imported.ok) return
     const started = await core.handlers['server:start'](imported.value.id)
     expect(started).toMatchObject({ ok: false })
-    expect(core.supervisor.getStatus().lastExit?.kind).toBe('model-missing')
+    expect(core.server.getStatus().lastExit?.kind).toBe('model-missing')
   }, 120_000)
 
   it('edits, duplicates, deletes with undo, exports, and refuses bad edits', async () => {

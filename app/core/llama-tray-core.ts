@@ -27,7 +27,10 @@ import { hasProcess, launchInEffect } from '../contract/server-state'
 import type { TelemetryReading, TelemetrySource } from '../telemetry/telemetry-service'
 import type { EndpointStatus } from '../contract/endpoint'
 import { Endpoint, type EndpointOptions, type ListenResult } from '../endpoint/endpoint-listener'
+import type { BenchHost } from '../bench/bench-host'
 import { benchCommands } from './bench-commands'
+import type { CliCore } from './cli-core'
+import { serverControl, type ServerControl } from './server-control'
 import { endpointBackend } from './endpoint-backend'
 import { LogBatcher } from './log-batcher'
 import { profileCommands } from './profile-commands'
@@ -56,8 +59,11 @@ export interface CoreOptions {
  * generation metrics and settings behind the typed contract. The Electron main
  * process, the browser test harness and the CLI all drive this same object.
  */
-export class LlamaTrayCore {
-  readonly supervisor: ServerSupervisor
+export class LlamaTrayCore implements CliCore, BenchHost {
+  /** Private: every launch goes through the core, which keeps its bookkeeping (load times, tracker, cadence) in step. */
+  private readonly supervisor: ServerSupervisor
+  /** The server as the CLI, benches and tests read and stop it. */
+  readonly server: ServerControl
   readonly handlers: CommandChannels
   private readonly events = new Listeners<EventChannels>()
   private readonly logs = new LogBatcher((lines) => this.events.emit('server:log', lines))
@@ -100,6 +106,7 @@ export class LlamaTrayCore {
       return { kind: 'port', port: override ?? this.settingsStore.settings.port }
     }
     this.supervisor = new ServerSupervisor({ home: options.home, listen, ...options.supervisor })
+    this.server = serverControl(this.supervisor)
     this.supervisor.on('log', (line) => {
       this.tracker?.feedLogLine(line)
       this.logs.push(line)
@@ -254,7 +261,8 @@ export class LlamaTrayCore {
     return this.settingsStore.messages
   }
 
-  private async startProfile(profileId: string): Promise<Result<ServerStatus>> {
+  /** Starts a stored profile (`server:start`): if another runs, this is a switch. */
+  async startProfile(profileId: string): Promise<Result<ServerStatus>> {
     const result = await switchProfile(this.supervisor, this.options.home, profileId, { waitForGpuRelease: () => this.waitForGpuRelease() })
     // The active profile may have changed: views list it.
     this.events.emit('profiles:changed', await storeSummary(await ProfileStore.open(this.options.home), this.options.home))

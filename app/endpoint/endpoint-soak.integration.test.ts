@@ -45,7 +45,7 @@ describe(`the endpoint under ${REQUESTS} requests across ${SWITCHES} switches (r
     const rounds = SWITCHES + 1 // the first round starts alpha, each later one switches
     const perRound = Math.ceil(REQUESTS / rounds)
     const served: string[] = []
-    core.supervisor.on('state', (s) => s.state === 'ready' && served.push(s.profileId as string))
+    core.on('server:state-changed', (s) => s.state === 'ready' && served.push(s.profileId as string))
     const counts = { sent: 0, connectionErrors: 0, answered: 0, byStatus: new Map<string, number>() }
     const wrong: string[] = []
     const started = performance.now()
@@ -75,7 +75,7 @@ describe(`the endpoint under ${REQUESTS} requests across ${SWITCHES} switches (r
         }
       }
       await Promise.all(Array.from({ length: CONCURRENCY }, worker))
-      expect(core.supervisor.getStatus().profileId).toBe(target)
+      expect(core.server.getStatus().profileId).toBe(target)
     }
     const seconds = (performance.now() - started) / 1000
     agent.destroy()

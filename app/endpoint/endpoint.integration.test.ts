@@ -24,7 +24,7 @@ describe('the endpoint in front of the real llama-server', () => {
     const bin = llamaServerBin()
     home = mkdtempSync(join(tmpdir(), 'llama-tray-endpoint-'))
     core = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { readyTimeoutMs: 60_000 } })
-    core.supervisor.on('state', (s) => s.pid && pids.add(s.pid))
+    core.on('server:state-changed', (s) => s.pid && pids.add(s.pid))
     const common = ['-c', '2048', '-np', '1', '-t', '1', '--seed', '1']
     for (const [name, file] of [['alpha', 'tiny-target.gguf'], ['beta', 'tiny-draft.gguf']] as const) {
       const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model(file), ...common]), name)
@@ -56,21 +56,21 @@ describe('the endpoint in front of the real llama-server', () => {
   it('request A, then three concurrent requests for B during the switch (all answered), then a streamed request for A', async () => {
     const a = await call(port, 'POST', '/v1/chat/completions', chat('alpha'))
     expect(a.status, a.body).toBe(200)
-    expect(core.supervisor.getStatus()).toMatchObject({ state: 'ready', profileId: 'alpha', host: '127.0.0.1' })
-    expect(core.supervisor.getStatus().port).not.toBe(port) // the server sits on a private port behind the endpoint
+    expect(core.server.getStatus()).toMatchObject({ state: 'ready', profileId: 'alpha', host: '127.0.0.1' })
+    expect(core.server.getStatus().port).not.toBe(port) // the server sits on a private port behind the endpoint
     const listed = JSON.parse((await call(port, 'GET', '/v1/models')).body) as { data: { id: string; active: boolean }[] }
     expect(listed.data.find((m) => m.active)?.id).toBe('alpha')
 
     const forB = await Promise.all([0, 1, 2].map(() => call(port, 'POST', '/v1/chat/completions', chat('beta'))))
     expect(forB.map((r) => r.status)).toEqual([200, 200, 200])
     for (const r of forB) expect((JSON.parse(r.body) as { choices: unknown[] }).choices).toHaveLength(1)
-    expect(core.supervisor.getStatus().profileId).toBe('beta')
+    expect(core.server.getStatus().profileId).toBe('beta')
     expect(figures.slice(-3).some((f) => f.heldMs > 0)).toBe(true)
 
     const streamed = await call(port, 'POST', '/v1/chat/completions', chat('alpha', { stream: true, max_tokens: 8 }))
     expect(streamed.status).toBe(200)
     expect(streamed.events.at(-1)).toBe('[DONE]')
-    expect(core.supervisor.getStatus().profileId).toBe('alpha')
+    expect(core.server.getStatus().profileId).toBe('alpha')
     const last = figures.at(-1) as EndpointRequestFigures
     expect(last).toMatchObject({ profileId: 'alpha', stream: true, status: 200 })
     expect(last.timeToFirstTokenMs).toBeGreaterThan(0)
@@ -96,13 +96,13 @@ describe('the endpoint in front of the real llama-server', () => {
       await new Promise((r) => setTimeout(r, 50))
     }
     // The server says why it went idle: our aborted request cancelled its task (far short of 1,500 tokens).
-    const release = core.supervisor.getLogs(20).find((l) => /release: .* n_tokens = \d+/.test(l))
-    expect(core.supervisor.getLogs(20).some((l) => /cancel task/.test(l))).toBe(true)
+    const release = core.server.getLogs(20).find((l) => /release: .* n_tokens = \d+/.test(l))
+    expect(core.server.getLogs(20).some((l) => /cancel task/.test(l))).toBe(true)
     expect(Number(/n_tokens = (\d+)/.exec(release ?? '')?.[1])).toBeLessThan(1500)
   }, 60_000)
 
   it('a crash mid-stream ends the stream with an error event, and the next request waits for the restart', async () => {
-    const pid = core.supervisor.getStatus().pid as number
+    const pid = core.server.getStatus().pid as number
     // Killed once the first tokens have passed through.
     const streaming = call(port, 'POST', '/v1/chat/completions', chat('alpha', { stream: true, max_tokens: 1500, ignore_eos: true }), false, () => process.kill(pid, 'SIGKILL'))
     const broken = await streaming
@@ -110,8 +110,8 @@ describe('the endpoint in front of the real llama-server', () => {
     expect(broken.events.at(-1)).toMatchObject({ error: { code: 'upstream_broken' } })
     const next = await call(port, 'POST', '/v1/chat/completions', chat('alpha'))
     expect(next.status, next.body).toBe(200)
-    expect(core.supervisor.getStatus()).toMatchObject({ state: 'ready', profileId: 'alpha' })
-    expect(core.supervisor.getStatus().pid).not.toBe(pid)
+    expect(core.server.getStatus()).toMatchObject({ state: 'ready', profileId: 'alpha' })
+    expect(core.server.getStatus().pid).not.toBe(pid)
     expect(figures.at(-1)?.heldMs).toBeGreaterThan(0)
   }, 120_000)
 

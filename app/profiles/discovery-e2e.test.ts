@@ -16,7 +16,7 @@ beforeAll(() => {
 }, 900_000)
 
 afterAll(async () => {
-  const pid = core?.supervisor.getStatus().pid
+  const pid = core?.server.getStatus().pid
   await core?.dispose()
   if (pid) expect(isRunning(pid)).toBe(false)
   rmSync(root, { recursive: true, force: true })

@@ -1,5 +1,5 @@
+import type { LaunchSpec } from '../contract/commands'
 import type { ServerStatus } from '../contract/server-state'
-import type { ServerSupervisor } from '../supervisor/supervisor'
 import { blockingProblems, type FlagProblem } from './flag-check'
 import { ProfileLaunchError, resolveProfileLaunch } from './resolve-launch'
 import { ProfileStore } from './store'
@@ -30,6 +30,13 @@ export type SwitchResult =
       readonly timings: SwitchTimings | null
     }
 
+/** The one server a switch stops and starts (the core's supervisor). */
+export interface SwitchableServer {
+  getStatus(): ServerStatus
+  stop(): Promise<ServerStatus>
+  start(spec: LaunchSpec): Promise<ServerStatus>
+}
+
 export interface SwitchOptions {
   /** Waits until the GPU memory of the old server is released (with a deadline); the telemetry owner provides it. */
   readonly waitForGpuRelease?: () => Promise<void>
@@ -42,7 +49,7 @@ export interface SwitchOptions {
  * given), start the new one. The active profile is recorded only on success;
  * on failure the old one stays recorded as active, one click away.
  */
-export async function switchProfile(supervisor: ServerSupervisor, home: string, idOrName: string, options: SwitchOptions = {}): Promise<SwitchResult> {
+export async function switchProfile(supervisor: SwitchableServer, home: string, idOrName: string, options: SwitchOptions = {}): Promise<SwitchResult> {
   const t0 = performance.now()
   const store = await ProfileStore.open(home)
   const before = store.file.activeProfileId

@@ -103,7 +103,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     await state(page, 'ready')
     await expect(page.getByTestId('active-profile').textContent()).resolves.toBe('tiny')
 
-    const port = core.supervisor.getStatus().port as number
+    const port = core.server.getStatus().port as number
     // Where clients connect: the OpenAI-compatible base URL of the running server, and it answers.
     const url = await page.getByTestId('server-url').textContent()
     expect(url).toBe(`http://127.0.0.1:${port}/v1`)
@@ -130,7 +130,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     await draftRow.getByTestId('profile-start').click()
     await page.getByTestId('active-profile').and(page.locator(':text("tiny + draft")')).waitFor({ timeout: 120_000 })
     await state(page, 'ready')
-    const draftPort = core.supervisor.getStatus().port as number
+    const draftPort = core.server.getStatus().port as number
     await generate(draftPort, 48).done
     // The last request's figures are on the Running view.
     await page.getByTestId('tab-dashboard').click()
@@ -159,7 +159,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     await state(page, 'errored', 30_000)
     const failure = (await page.getByTestId('failure').textContent()) ?? ''
     expect(failure).toMatch(/moved-away\.gguf|model/i)
-    expect(failure).toContain(core.supervisor.getStatus().lastExit?.reason ?? '<no reason>')
+    expect(failure).toContain(core.server.getStatus().lastExit?.reason ?? '<no reason>')
     await expect(page.getByTestId('start-error').textContent()).resolves.toMatch(/model/i)
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-failed.png') })
   }, 240_000)
@@ -356,7 +356,7 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
       expect(await cell.textContent()).toContain((p.median.tokensPerSecond as number).toFixed(1))
       console.log(`[e2e] bench ${p.prompt}: ${p.median.tokensPerSecond} tok/s decode, ${p.median.promptTokensPerSecond} tok/s prompt`)
     }
-    expect(core.supervisor.getStatus().state).toBe('stopped')
+    expect(core.server.getStatus().state).toBe('stopped')
     await page.getByTestId('bench-history').locator('li').first().waitFor()
 
     expect(await page.getByTestId('bench-bars').locator('.bench-bar').count()).toBe(await rows.count())
@@ -405,11 +405,11 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     // Cancel once the server is up and the bench talks to it (warm-up or a measured run).
     await page.locator('[data-testid="bench-progress"]:is([data-phase="warmup"], [data-phase="run"])').waitFor({ timeout: 120_000 })
     const running = Date.now()
-    expect(core.supervisor.getStatus().state).toBe('ready')
+    expect(core.server.getStatus().state).toBe('ready')
     await page.getByTestId('bench-cancel').click()
     await expect(page.getByTestId('bench-error').textContent({ timeout: 90_000 })).resolves.toMatch(/cancelled/)
     console.log(`[e2e] bench cancel: ${running - started} ms until the server answered the bench, ${Date.now() - running} ms from Cancel to the answer`)
-    expect(core.supervisor.getStatus().state).toBe('stopped')
+    expect(core.server.getStatus().state).toBe('stopped')
     expect(await page.getByTestId('bench-cancel').count()).toBe(0)
   }, 180_000)
 })

@@ -2,7 +2,7 @@ import type { LaunchSpec } from '../../contract/commands'
 import type { ServerStatus } from '../../contract/server-state'
 import type { Snapshot } from '../../contract/snapshot'
 import { CommandLineError, tokenizeCommandLine } from '../../lib/command-line'
-import { createStandardCore } from '../../core/create-core'
+import { standardCliCore } from '../cli-core-factory'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, positiveNumber } from '../parse-options'
@@ -80,13 +80,12 @@ function neverSpawned(status: ServerStatus): boolean {
 export async function superviseUntilDone(options: RunOptions, io: CliContext): Promise<number> {
   const source = await resolveSource(options, io.home) // bad input is refused before anything starts
   const signals = io.signals
-  const core = await createStandardCore({
+  const core = await (io.createCore ?? standardCliCore)({
     home: io.home,
-    supervisor: { readyTimeoutMs: options.readyTimeoutS * 1000 },
+    readyTimeoutMs: options.readyTimeoutS * 1000,
     cadenceMs: options.intervalMs,
     warn: (m) => io.stderr.write(`llama-tray: ${m}\n`),
   })
-  const supervisor = core.supervisor
   const tty = !options.json && Boolean(io.stdout.isTTY)
   const write = (text: string): void => {
     try {
@@ -109,7 +108,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
     stopping = true
     await core.dispose()
     if (options.json) printSnapshot()
-    else if (tty) write(`\r\x1b[2K${formatStatusLine(supervisor.getStatus(), core.snapshot())}\n`)
+    else if (tty) write(`\r\x1b[2K${formatStatusLine(core.server.getStatus(), core.snapshot())}\n`)
     finish(code)
   }
 
@@ -148,7 +147,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   const durationTimer = options.durationS !== null ? setTimeout(() => void stopAndExit(0), options.durationS * 1000) : null
 
   if ('spec' in source) void core.startSpec(source.spec)
-  else void core.handlers['server:start'](source.profileId)
+  else void core.startProfile(source.profileId)
   try {
     return await done
   } finally {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import type { EndpointRequestFigures } from '../../contract/endpoint'
-import { createStandardCore } from '../../core/create-core'
+import { standardCliCore } from '../cli-core-factory'
 import { isWsl, wslNote } from '../../lib/client-address'
 import { ProfileStore } from '../../profiles/store'
 import { UsageError } from '../cli-error'
@@ -63,7 +63,7 @@ function figuresLine(f: EndpointRequestFigures): string {
 /** One OpenAI-compatible endpoint in front of the supervised server until Ctrl+C. */
 export async function serveUntilStopped(options: ServeOptions, io: CliContext): Promise<number> {
   const apiKey = await readKey(options.apiKeyFile)
-  const core = await createStandardCore({ home: io.home, supervisor: { readyTimeoutMs: options.readyTimeoutS * 1000 }, warn: (m) => io.stderr.write(`llama-tray: ${m}\n`) })
+  const core = await (io.createCore ?? standardCliCore)({ home: io.home, readyTimeoutMs: options.readyTimeoutS * 1000, warn: (m) => io.stderr.write(`llama-tray: ${m}\n`) })
   const write = (text: string): void => {
     try {
       io.stdout.write(text)
@@ -85,7 +85,7 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
     if (isWsl()) io.stderr.write(`llama-tray: ${wslNote(endpoint.port)}\n`)
   }
   core.onEndpointRequest((f) => write(options.json ? `${JSON.stringify({ event: 'request', figures: f })}\n` : `${figuresLine(f)}\n`))
-  core.supervisor.on('state', (status) => {
+  core.on('server:state-changed', (status) => {
     if (options.json) write(`${JSON.stringify({ event: 'state', status })}\n`)
     else if (status.state === 'ready' || status.state === 'errored' || status.state === 'crashloop') {
       const why = status.lastExit?.reason && status.state !== 'ready' ? `: ${status.lastExit.reason}` : ''
@@ -106,7 +106,7 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
   }
   for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) io.signals.on(s, onSignal)
   if (options.profile !== null) {
-    void core.handlers['server:start'](options.profile).then((r) => {
+    void core.startProfile(options.profile).then((r) => {
       if (!r.ok) io.stderr.write(`llama-tray: ${options.profile} did not start: ${r.error}\n`)
     })
   }

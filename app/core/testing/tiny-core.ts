@@ -35,7 +35,7 @@ export async function makeCore(telemetry: TelemetryService | null = null): Promi
   const home = mkdtempSync(path.join(tmpdir(), 'llama-tray-bench-'))
   const core = await LlamaTrayCore.create({ home, telemetry, supervisor: { healthIntervalMs: 50 } })
   const pids = new Set<number>()
-  core.supervisor.on('state', (s) => {
+  core.on('server:state-changed', (s) => {
     if (s.pid) pids.add(s.pid)
   })
   return {
