@@ -33,6 +33,7 @@ import type { CliCore } from './cli-core'
 import { serverControl, type ServerControl } from './server-control'
 import { endpointBackend } from './endpoint-backend'
 import { LogBatcher } from './log-batcher'
+import { learnGpuRuntime } from './runtime-learner'
 import { profileCommands } from './profile-commands'
 import { storeSummary } from '../profiles/profile-summary'
 
@@ -113,6 +114,12 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     })
     this.supervisor.on('state', (status) => this.onState(status))
     options.telemetry?.setExtraHeavyApps?.(settingsStore.settings.heavyApps)
+    learnGpuRuntime(this, {
+      home: options.home,
+      serverGpuMiB: () => this.serverGpuMiB(),
+      launchedAt: () => this.launchedAt,
+      editedSinceLaunch: (profileId) => this.profileEditedSinceLaunch(profileId),
+    })
     const profiles = profileCommands({
       home: options.home,
       chooseFile: options.chooseFile ?? (async () => null),
@@ -298,29 +305,28 @@ export class LlamaTrayCore implements CliCore, BenchHost {
    */
   private async estimateFit(profileId: string): Promise<Result<FitEstimate>> {
     const device = this.options.telemetry?.latest().gpu?.devices[0] ?? null
-    const state = this.supervisor.getStatus().state
-    const usedNow = device?.memoryUsedMiB ?? null
-    const measured = hasProcess(state) && usedNow !== null && this.gpuUsedBeforeLaunchMiB !== null ? Math.max(0, usedNow - this.gpuUsedBeforeLaunchMiB) : null
+    const status = this.supervisor.getStatus()
+    const measured = this.serverGpuMiB()
     const freeNow = device?.memoryFreeMiB ?? null
     const freeVramMiB = freeNow === null ? null : freeNow + (measured ?? 0)
     try {
+      // A query: the runtime is read here, and learned from launches by learnGpuRuntime.
       const runtimes = await GpuRuntimeStore.open(this.options.home)
       const gpuName = device?.name ?? null
-      const running = this.supervisor.getStatus().profileId === profileId && state === 'ready'
-      // Learned only once the server has answered a request: the first one allocates cuBLAS workspaces and
-      // graphs (+100 MiB on the H200), so a reading at ready would under-state the runtime.
-      const served = (this.tracker?.snapshot().last ?? null) !== null
-      if (running && served && measured !== null && gpuName !== null && !(await this.profileEditedSinceLaunch(profileId))) {
-        // Reality after a launch: what the server holds beyond the estimated buffers of its own placement is this GPU's runtime.
-        const own = await fitProfile(this.options.home, profileId, { freeVramMiB: null, headroomMiB: 0, runtimeMiB: 0 })
-        if (own.placement.nGpuLayers > 0) await runtimes.record(gpuName, measured - own.total.gpu.totalMiB)
-      }
+      const running = status.profileId === profileId && status.state === 'ready'
       const report = await fitProfile(this.options.home, profileId, { freeVramMiB, headroomMiB: this.settingsStore.settings.vramHeadroomMiB, runtimeMiB: gpuName === null ? null : runtimes.runtimeMiB(gpuName) })
       return { ok: true, value: { report, freeVramMiB, measuredServerGpuMiB: running ? measured : null } }
     } catch (err) {
       if (err instanceof FitError) return { ok: false, error: err.message }
       throw err
     }
+  }
+
+  /** What our server holds on the GPU now: the memory in use less what was in use just before its launch; null when unknown. */
+  private serverGpuMiB(): number | null {
+    const usedNow = this.options.telemetry?.latest().gpu?.devices[0]?.memoryUsedMiB ?? null
+    if (!hasProcess(this.supervisor.getStatus().state) || usedNow === null || this.gpuUsedBeforeLaunchMiB === null) return null
+    return Math.max(0, usedNow - this.gpuUsedBeforeLaunchMiB)
   }
 
   private onState(status: ServerStatus): void {
