@@ -24,6 +24,7 @@ export const APP_LAYERS = [
   ['profiles', 'endpoint'],
   ['metrics', 'settings', 'snapshot'],
   ['advisor', 'bench'],
+  ['engines'],
   ['core'],
   ['cli'],
 ]

@@ -26,6 +26,8 @@ export interface AppSettings {
   readonly heldRequestsMax: number
   /** How long a held request waits for the server before it gets an error. */
   readonly heldRequestWaitS: number
+  /** At most once a day, ask GitHub whether a newer llama.cpp release exists (a notice only: nothing is downloaded); the last check is in <home>/engine-updates.json. */
+  readonly engineUpdateCheck: boolean
 }
 
 export const DEFAULT_SETTINGS: AppSettings = {
@@ -43,4 +45,5 @@ export const DEFAULT_SETTINGS: AppSettings = {
   switchOnRequest: true,
   heldRequestsMax: 64,
   heldRequestWaitS: 300,
+  engineUpdateCheck: true,
 }

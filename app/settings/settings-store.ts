@@ -23,6 +23,7 @@ export const SettingsSchema = z
     switchOnRequest: z.boolean(),
     heldRequestsMax: z.number().int().min(1).max(10_000),
     heldRequestWaitS: z.number().int().min(1).max(3600),
+    engineUpdateCheck: z.boolean(),
   })
   .partial()
   .strict()

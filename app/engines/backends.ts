@@ -1,0 +1,27 @@
+/** The llama.cpp builds an install can ask for; `auto` picks one from the GPU (see chooseBackend). */
+export const ENGINE_BACKENDS = ['cpu', 'cuda-12', 'cuda-13', 'vulkan'] as const
+export type EngineBackend = (typeof ENGINE_BACKENDS)[number]
+export type BackendChoice = EngineBackend | 'auto'
+export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', ...ENGINE_BACKENDS]
+
+export function isBackendChoice(text: string): text is BackendChoice {
+  return (BACKEND_CHOICES as readonly string[]).includes(text)
+}
+
+/**
+ * `auto`: the NVIDIA driver's CUDA version (nvidia-smi's "CUDA Version", NVML's
+ * cudaDriverVersion) decides: 13.x or newer runs the CUDA 13 build, 12.x the
+ * CUDA 12 one (a build needs a driver at least as new as its major version);
+ * no NVIDIA driver (or an older one): Vulkan on Windows, the CPU build elsewhere.
+ */
+export function chooseBackend(choice: BackendChoice, driverCudaVersion: string | null, platform: NodeJS.Platform): EngineBackend {
+  if (choice !== 'auto') return choice
+  const major = driverCudaVersion === null ? null : Number.parseInt(driverCudaVersion, 10)
+  if (major !== null && major >= 13) return 'cuda-13'
+  if (major !== null && major >= 12) return 'cuda-12'
+  return platform === 'win32' ? 'vulkan' : 'cpu'
+}
+
+export function backendLabel(backend: EngineBackend): string {
+  return { cpu: 'CPU', 'cuda-12': 'CUDA 12', 'cuda-13': 'CUDA 13', vulkan: 'Vulkan' }[backend]
+}

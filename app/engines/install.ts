@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto'
+import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { DownloadProgress } from '../lib/download'
+import { detectEngine, EngineDetectError, engineFromOutput, runForOutput } from '../profiles/engine-detect'
+import { chooseBackend, type BackendChoice, type EngineBackend } from './backends'
+import { pickAssets } from './asset-picker'
+import { downloadAsset } from './download-asset'
+import type { DriverCuda } from './driver-cuda'
+import { EngineError } from './engine-error'
+import { DOWNLOADS_DIR, ENGINE_MANIFEST, engineId, enginesDir, isSafeTag, readManifest, serverExeName, type EngineManifest } from './layout'
+import type { ReleaseClient } from './release-client'
+import type { ReleaseAsset } from './releases'
+import { extractArchive, UnsafeArchiveError } from './safe-extract'
+
+export type InstallPhase = 'release' | 'download' | 'extract' | 'verify' | 'done'
+
+export interface InstallProgress {
+  readonly phase: InstallPhase
+  /** The asset being downloaded or extracted. */
+  readonly asset?: string
+  readonly bytes?: number
+  readonly total?: number | null
+  readonly rateBps?: number
+}
+
+export interface InstallOptions {
+  readonly home: string
+  readonly client: Pick<ReleaseClient, 'release'>
+  readonly backend: BackendChoice
+  /** A release tag; default the latest release. */
+  readonly tag?: string
+  readonly platform?: NodeJS.Platform
+  readonly arch?: string
+  /** For `auto`: the NVIDIA driver's CUDA version (default: none, i.e. no NVIDIA GPU). */
+  readonly driver?: () => Promise<DriverCuda | null>
+  /** Confirms the extracted binary runs and answers its version (default: the engine detection's --version and --help). */
+  readonly verify?: (binary: string) => Promise<{ readonly version: string | null }>
+  readonly signal?: AbortSignal
+  readonly onProgress?: (p: InstallProgress) => void
+}
+
+export interface InstalledEngineInfo {
+  readonly id: string
+  readonly tag: string
+  readonly backend: EngineBackend
+  readonly dir: string
+  /** The llama-server binary. */
+  readonly path: string
+  readonly version: string | null
+  /** True when this engine was installed before and nothing was downloaded. */
+  readonly alreadyInstalled: boolean
+}
+
+/** Runs the binary with --version and --help through the engine detection's parser; refuses one that does not run. */
+export async function verifyRuns(binary: string): Promise<{ version: string | null }> {
+  let versionText: string
+  let help: string
+  try {
+    versionText = await runForOutput(binary, ['--version'])
+    help = await runForOutput(binary, ['--help'])
+  } catch (err) {
+    throw new EngineError(`The downloaded llama-server does not start on this machine (${err instanceof EngineDetectError ? err.message : String(err)}): choose another --backend, or update the GPU driver.`, 'does-not-run')
+  }
+  const info = engineFromOutput(binary, help, versionText)
+  if (info.version === null && info.flags.size === 0) {
+    const first = (versionText.trim() || help.trim()).split('\n')[0] ?? ''
+    throw new EngineError(`The downloaded llama-server does not run on this machine (${first || 'it printed nothing'}): choose another --backend, or update the GPU driver.`, 'does-not-run', null, versionText)
+  }
+  return { version: info.version }
+}
+
+const isNoSpace = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'ENOSPC'
+
+/**
+ * Installs a llama.cpp release into <home>/engines/<tag>-<backend>/: picks the
+ * asset for this OS, architecture and GPU, downloads it (and CUDA's cudart)
+ * with resume and the sha256 check, extracts it into a temporary folder in
+ * engines/, checks that the binary runs, writes the manifest, then renames
+ * the folder into place. On any failure the temporary folder is removed, so
+ * a half-installed engine never exists.
+ */
+export async function installEngine(opts: InstallOptions): Promise<InstalledEngineInfo> {
+  const platform = opts.platform ?? process.platform
+  const arch = opts.arch ?? process.arch
+  const progress = opts.onProgress ?? (() => {})
+  const driver = opts.backend === 'auto' ? await (opts.driver ?? (async () => null))() : null
+  const backend = chooseBackend(opts.backend, driver?.cudaVersion ?? null, platform)
+  progress({ phase: 'release' })
+  const release = await opts.client.release(opts.tag)
+  if (!isSafeTag(release.tag)) throw new EngineError(`The release tag "${release.tag}" cannot name a folder: choose another release with --tag.`, 'bad-answer')
+  const picked = pickAssets(release, backend, platform, arch)
+  const id = engineId(release.tag, backend)
+  const root = enginesDir(opts.home)
+  const finalDir = join(root, id)
+  const exe = serverExeName(platform)
+  const existing = await readManifest(finalDir)
+  if (existing) return { id, tag: existing.tag, backend: existing.backend, dir: finalDir, path: join(finalDir, existing.binary), version: existing.engineVersion, alreadyInstalled: true }
+
+  const assets: ReleaseAsset[] = [picked.engine.asset, ...(picked.cudart ? [picked.cudart] : [])]
+  const downloads = join(root, DOWNLOADS_DIR)
+  await mkdir(downloads, { recursive: true })
+  const work = join(root, `.installing-${id}-${randomBytes(4).toString('hex')}`)
+  try {
+    const files: string[] = []
+    for (const asset of assets) {
+      const dest = join(downloads, asset.name)
+      await downloadAsset(asset, dest, { signal: opts.signal, onProgress: (p: DownloadProgress) => progress({ phase: 'download', asset: asset.name, bytes: p.bytes, total: p.total, rateBps: p.rateBps }) })
+      files.push(dest)
+    }
+    await mkdir(work)
+    const engineDir = await extractInto(files[0] as string, join(work, 'engine'), exe, progress, assets[0]?.name ?? '')
+    if (files[1]) {
+      // cudart's DLLs (or .so files) go beside llama-server, where the loader finds them.
+      const rt = await extractInto(files[1], join(work, 'cudart'), null, progress, assets[1]?.name ?? '')
+      for (const name of await readdir(rt)) await rename(join(rt, name), join(engineDir, name)).catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST' && err.code !== 'ENOTEMPTY') throw err // a file both archives carry: the engine's copy stays
+      })
+    }
+    progress({ phase: 'verify' })
+    const binary = join(engineDir, exe)
+    const { version } = await (opts.verify ?? verifyRuns)(binary)
+    const manifest: EngineManifest = { version: 1, id, tag: release.tag, backend, publishedAt: release.publishedAt, binary: exe, engineVersion: version, assets: assets.map((a) => ({ name: a.name, size: a.size, sha256: a.sha256 ?? '' })), installedAt: new Date().toISOString() }
+    await writeFile(join(engineDir, ENGINE_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`)
+    try {
+      await rename(engineDir, finalDir)
+    } catch (err) {
+      const raced = await readManifest(finalDir)
+      if (!raced) throw err
+      // Another install of the same engine finished first: keep it.
+    }
+    for (const f of files) await rm(f, { force: true })
+    if (opts.verify === undefined) await detectEngine(opts.home, join(finalDir, exe)).catch(() => null) // warm the detection cache
+    progress({ phase: 'done' })
+    return { id, tag: release.tag, backend, dir: finalDir, path: join(finalDir, exe), version, alreadyInstalled: false }
+  } catch (err) {
+    if (err instanceof UnsafeArchiveError) {
+      for (const f of assets.map((a) => join(downloads, a.name))) await rm(f, { force: true })
+      throw new EngineError(`llama.cpp ${release.tag}'s archive was refused: ${err.message}; nothing was installed (report it to the mirror or choose another --tag).`, 'unsafe-archive', null, err.message)
+    }
+    if (isNoSpace(err)) throw new EngineError(`Not enough disk space in ${root} to install llama.cpp ${release.tag} (about ${Math.ceil((assets.reduce((s, a) => s + a.size, 0) * 3) / 1048576)} MB needed while installing): free some space and try again; nothing was left behind.`, 'disk-full', null, String(err))
+    throw err
+  } finally {
+    await rm(work, { recursive: true, force: true })
+    await rmdir(downloads).catch(() => {}) // only when empty: a cut download's part stays to be resumed
+  }
+}
+
+/** Extracts one archive into `dir` and returns the folder holding its files (a tarball's one top folder is looked into). */
+async function extractInto(archive: string, dir: string, exe: string | null, progress: (p: InstallProgress) => void, name: string): Promise<string> {
+  progress({ phase: 'extract', asset: name })
+  await mkdir(dir)
+  await extractArchive(archive, dir)
+  const top = await readdir(dir)
+  if (exe !== null && top.includes(exe)) return dir
+  if (top.length === 1 && (await stat(join(dir, top[0] as string))).isDirectory()) {
+    const inner = join(dir, top[0] as string)
+    if (exe === null || (await readdir(inner)).includes(exe)) return inner
+  }
+  if (exe === null) return dir
+  throw new EngineError(`The archive ${name} holds no ${exe} (it has: ${top.slice(0, 8).join(', ') || 'nothing'}): choose another --backend or --tag.`, 'bad-answer')
+}

@@ -1,0 +1,48 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { ENGINE_BACKENDS, type EngineBackend } from './backends'
+
+/**
+ * Installed engines live in <home>/engines/<tag>-<backend>/, each with the
+ * release's binaries and a manifest. Names starting with "." are work in
+ * progress (`.installing-*`, `.downloads`, `.removing-*`) and never listed:
+ * an engine exists only once its folder was renamed into place, manifest included.
+ */
+export const ENGINES_DIR = 'engines'
+export const ENGINE_MANIFEST = 'llama-tray-engine.json'
+export const DOWNLOADS_DIR = '.downloads'
+
+export const EngineManifestSchema = z.object({
+  version: z.literal(1),
+  id: z.string(),
+  tag: z.string(),
+  backend: z.enum(ENGINE_BACKENDS),
+  publishedAt: z.string().nullable(),
+  /** The binary's file name inside the folder. */
+  binary: z.string(),
+  /** What the binary's --version said. */
+  engineVersion: z.string().nullable(),
+  assets: z.array(z.object({ name: z.string(), size: z.number(), sha256: z.string() })),
+  installedAt: z.string(),
+})
+export type EngineManifest = z.infer<typeof EngineManifestSchema>
+
+export const enginesDir = (home: string): string => join(home, ENGINES_DIR)
+export const engineId = (tag: string, backend: EngineBackend): string => `${tag}-${backend}`
+export const serverExeName = (platform: NodeJS.Platform): string => (platform === 'win32' ? 'llama-server.exe' : 'llama-server')
+
+/** A tag we may put in a folder name (llama.cpp's are `b1234` and `v0.5.0`). */
+export function isSafeTag(tag: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(tag) && !tag.includes('..')
+}
+
+/** The manifest of an engine folder, or null when it is not a complete install. */
+export async function readManifest(dir: string): Promise<EngineManifest | null> {
+  try {
+    const parsed = EngineManifestSchema.safeParse(JSON.parse(await readFile(join(dir, ENGINE_MANIFEST), 'utf8')))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
+}

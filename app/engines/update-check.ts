@@ -1,0 +1,36 @@
+import type { AppSettings } from '../contract/settings'
+import { listInstalled } from './installed'
+import type { ReleaseClient } from './release-client'
+import { changeUpdateState, type EngineUpdateState } from './update-state'
+
+export interface UpdateCheck {
+  readonly latest: { readonly tag: string; readonly publishedAt: string | null }
+  /** The newest installed engine's tag (by release date), null when none is installed. */
+  readonly installed: string | null
+  /** A release newer than every installed engine exists (false when none is installed: there is nothing to update). */
+  readonly newer: boolean
+  readonly checkedAt: string
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** Whether the daily check is due: on in the settings and last run a day or more ago. */
+export function dailyCheckDue(settings: Pick<AppSettings, 'engineUpdateCheck'>, state: EngineUpdateState, now: Date = new Date()): boolean {
+  if (!settings.engineUpdateCheck) return false
+  return state.lastCheckAt === null || now.getTime() - Date.parse(state.lastCheckAt) >= DAY_MS
+}
+
+/** Asks GitHub for the latest release and compares it with the installed engines. Never downloads. */
+export async function checkForUpdate(home: string, client: Pick<ReleaseClient, 'release'>, now: Date = new Date()): Promise<UpdateCheck> {
+  const latest = await client.release()
+  const installed = await listInstalled(home)
+  const newest = [...installed].sort((a, b) => (b.publishedAt ?? '').localeCompare(a.publishedAt ?? ''))[0] ?? null
+  const newer = newest !== null && !installed.some((e) => e.tag === latest.tag) && (latest.publishedAt ?? '') > (newest.publishedAt ?? '')
+  const checkedAt = now.toISOString()
+  await changeUpdateState(home, (s) => {
+    s.lastCheckAt = checkedAt
+    s.latestTag = latest.tag
+    s.latestPublishedAt = latest.publishedAt
+  })
+  return { latest: { tag: latest.tag, publishedAt: latest.publishedAt }, installed: newest?.tag ?? null, newer, checkedAt }
+}
