@@ -49,6 +49,8 @@ describe('lint boundaries', () => {
       ['app/core/x.ts', "import { UsageError } from '../cli/cli-error'"],
       ['app/lib/x.ts', "import type { Snapshot } from '../snapshot/build-snapshot'"],
       ['app/telemetry/x.ts', "import { ServerSupervisor } from '../supervisor/supervisor'"],
+      ['app/bench/x.ts', "import { installEngine } from '../engines/install'"],
+      ['app/engines/x.ts', "import { LlamaTrayCore } from '../core/llama-tray-core'"],
       ['app/fit/x.ts', "import { TelemetryService } from '../telemetry/telemetry-service'"],
       ['app/telemetry/x.ts', "import { formatTable } from '../../benchmarks/format-table'"],
       ['app/bench/x.ts', "import { fakeGpuTelemetry } from './testing/fake-gpu'"],
@@ -67,6 +69,8 @@ describe('lint boundaries', () => {
     it.each([
       ['app/cli/x.ts', "import { LlamaTrayCore } from '../core/llama-tray-core'"],
       ['app/core/x.ts', "import { benchProfile } from '../bench/compare'"],
+      ['app/engines/x.ts', "import { benchTargets } from '../bench/compare'"],
+      ['app/core/x.ts', "import { installEngine } from '../engines/install'"],
       ['app/profiles/x.ts', "import { readGgufModel } from '../fit/gguf-model'"],
       ['app/lib/x.ts', "import type { Snapshot } from '../contract/snapshot'"],
       ['app/bench/x.test.ts', "import { fakeGpuTelemetry } from './testing/fake-gpu'"],

@@ -129,19 +129,19 @@ export async function installEngine(opts: InstallOptions): Promise<InstalledEngi
       if (!raced) throw err
       // Another install of the same engine finished first: keep it.
     }
-    for (const f of files) await rm(f, { force: true })
     if (opts.verify === undefined) await detectEngine(opts.home, join(finalDir, exe)).catch(() => null) // warm the detection cache
     progress({ phase: 'done' })
     return { id, tag: release.tag, backend, dir: finalDir, path: join(finalDir, exe), version, alreadyInstalled: false }
   } catch (err) {
     if (err instanceof UnsafeArchiveError) {
-      for (const f of assets.map((a) => join(downloads, a.name))) await rm(f, { force: true })
       throw new EngineError(`llama.cpp ${release.tag}'s archive was refused: ${err.message}; nothing was installed (report it to the mirror or choose another --tag).`, 'unsafe-archive', null, err.message)
     }
     if (isNoSpace(err)) throw new EngineError(`Not enough disk space in ${root} to install llama.cpp ${release.tag} (about ${Math.ceil((assets.reduce((s, a) => s + a.size, 0) * 3) / 1048576)} MB needed while installing): free some space and try again; nothing was left behind.`, 'disk-full', null, String(err))
     throw err
   } finally {
     await rm(work, { recursive: true, force: true })
+    // Complete archives are not kept (success or not); a cut download's .part stays in .downloads to be resumed.
+    for (const a of assets) await rm(join(downloads, a.name), { force: true })
     await rmdir(downloads).catch(() => {}) // only when empty: a cut download's part stays to be resumed
   }
 }

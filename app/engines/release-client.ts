@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { isRateLimited, rateLimitResetAt } from '../lib/download'
+import { DownloadError, getBody } from '../lib/download'
 import { EngineError } from './engine-error'
 import type { Release, ReleaseAsset } from './releases'
 
@@ -55,33 +55,30 @@ export class ReleaseClient {
 
   private async getJson(path: string, what: string): Promise<unknown> {
     const url = `${this.apiUrl}${path}`
+    const host = new URL(url).host
     const headers: Record<string, string> = { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28', 'user-agent': 'llama-tray' }
+    // The token goes to the API host only (getBody drops it on a redirect elsewhere).
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`
-    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 30_000)
-    const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout
-    let res: Response
+    let res
     try {
-      // fetch drops the Authorization header itself if GitHub redirects to another origin.
-      res = await fetch(url, { headers, signal })
+      res = await getBody({ url, headers, signal: this.options.signal, timeoutMs: this.options.timeoutMs ?? 30_000, maxBytes: 16 * 1024 * 1024 })
     } catch (err) {
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause
-      const code = cause?.code ?? (err as Error).name
-      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new EngineError(`Cannot reach ${new URL(url).host} (no network or DNS): connect to the internet and try again.`, 'offline', null, code)
-      if (code === 'TimeoutError') throw new EngineError(`${new URL(url).host} did not answer within ${Math.round((this.options.timeoutMs ?? 30_000) / 1000)} s: check the connection and try again.`, 'offline', null, code)
-      throw new EngineError(`Cannot reach ${new URL(url).host} (${code}): check the connection or GITHUB_API_URL and try again.`, 'offline', null, cause?.message ?? (err as Error).message)
+      if (!(err instanceof DownloadError)) throw err
+      if (err.kind === 'rate-limited') {
+        const at = err.retryAt ?? null
+        const when = at ? `after ${at.toISOString().slice(11, 16)} UTC (in ${Math.max(1, Math.ceil((at.getTime() - Date.now()) / 60_000))} min)` : 'in an hour'
+        const tokenHint = this.options.token ? '' : ' (60 requests an hour without a token; set GITHUB_TOKEN to raise it)'
+        throw new EngineError(`GitHub's API rate limit is used up${tokenHint}: try again ${when}.`, 'rate-limited', at, err.message)
+      }
+      throw new EngineError(err.message, err.kind === 'offline' || err.kind === 'network' || err.kind === 'timeout' ? 'offline' : 'http', null, err.detail ?? null)
     }
-    const headerMap = Object.fromEntries(res.headers.entries())
-    if (isRateLimited(res.status, headerMap)) {
-      const at = rateLimitResetAt(headerMap)
-      const when = at ? `after ${at.toISOString().slice(11, 16)} UTC (${Math.max(1, Math.ceil((at.getTime() - Date.now()) / 60_000))} min)` : 'in an hour'
-      throw new EngineError(`GitHub's API rate limit is used up${this.options.token ? '' : ' (60 requests an hour without a token)'}: try again ${when}${this.options.token ? '' : ', or set GITHUB_TOKEN'}.`, 'rate-limited', at, await res.text().catch(() => null))
-    }
-    if (res.status === 404) throw new EngineError(`llama.cpp has no ${what} on ${new URL(url).host}: check the tag (the releases are listed at https://github.com/${LLAMA_CPP_REPO}/releases).`, 'not-found')
-    if (res.status < 200 || res.status >= 300) throw new EngineError(`${new URL(url).host} answered ${res.status} for llama.cpp's ${what}: try again later.`, 'http', null, await res.text().catch(() => null))
+    const text = res.body.toString('utf8')
+    if (res.status === 404) throw new EngineError(`llama.cpp has no ${what} on ${host}: check the tag (the releases are listed at https://github.com/${LLAMA_CPP_REPO}/releases).`, 'not-found')
+    if (res.status < 200 || res.status >= 300) throw new EngineError(`${host} answered ${res.status} for llama.cpp's ${what}: try again later.`, 'http', null, text.slice(0, 500))
     try {
-      return await res.json()
+      return JSON.parse(text) as unknown
     } catch (err) {
-      throw new EngineError(`${new URL(url).host} answered llama.cpp's ${what} with something that is not JSON; check GITHUB_API_URL.`, 'bad-answer', null, (err as Error).message)
+      throw new EngineError(`${host} answered llama.cpp's ${what} with something that is not JSON; check GITHUB_API_URL.`, 'bad-answer', null, (err as Error).message)
     }
   }
 }

@@ -1,16 +1,32 @@
+import { createStandardCore, standardTelemetry } from '../../core/create-core'
+import { isBackendChoice, BACKEND_CHOICES } from '../../engines/backends'
+import { readDriverCuda } from '../../engines/driver-cuda'
+import { EngineError } from '../../engines/engine-error'
+import { installEngine, type InstallProgress } from '../../engines/install'
+import { listInstalled } from '../../engines/installed'
+import { discoverElsewhere } from '../../engines/elsewhere'
+import { ReleaseClient, releaseClientOptionsFromEnv } from '../../engines/release-client'
+import { removeEngine } from '../../engines/remove'
+import { checkForUpdate } from '../../engines/update-check'
+import { rollbackProfileEngine, updateProfileEngine } from '../../engines/update'
 import { detectEngine, EngineDetectError } from '../../profiles/engine-detect'
 import { ProfileStore } from '../../profiles/store'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
-import { parseOptions } from '../parse-options'
+import { parseOptions, positiveNumber } from '../parse-options'
 
-async function run(args: readonly string[], io: CliContext): Promise<number> {
+const SUBCOMMANDS = ['install', 'list', 'update', 'remove', 'rollback', 'detect'] as const
+
+const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`
+
+/** `engines detect <binary>…` (and the bare `engines [<binary>…]` of before): what a binary is. */
+async function detect(args: readonly string[], io: CliContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true)
   let binaries = positionals
   if (binaries.length === 0) {
     const store = await ProfileStore.open(io.home)
     binaries = [...new Set(store.file.profiles.map((p) => p.binary).filter((b) => b !== ''))]
-    if (binaries.length === 0) throw new UsageError('no binary given and no profile names one: llama-tray engines /path/to/llama-server')
+    if (binaries.length === 0) throw new UsageError('no binary given and no profile names one: llama-tray engines detect /path/to/llama-server')
   }
   const rows = []
   for (const b of binaries) {
@@ -27,9 +43,144 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
   return rows.some((r) => 'error' in r) ? 1 : 0
 }
 
+/** Progress on stderr: one line per phase, download lines at most every 2 s (every 0.2 s on a terminal, redrawn). */
+function progressPrinter(io: CliContext): (p: InstallProgress) => void {
+  const tty = Boolean((io.stderr as { isTTY?: boolean }).isTTY)
+  let last = 0
+  return (p) => {
+    if (p.phase === 'download') {
+      const now = Date.now()
+      const done = p.total !== null && p.total !== undefined && p.bytes === p.total
+      if (!done && now - last < (tty ? 200 : 2000)) return
+      last = now
+      const line = `downloading ${p.asset}: ${mb(p.bytes ?? 0)}${p.total ? ` of ${mb(p.total)}` : ''}${p.rateBps ? `, ${mb(p.rateBps)}/s` : ''}`
+      io.stderr.write(tty ? `\r\x1b[2K${line}${done ? '\n' : ''}` : `${line}\n`)
+    } else if (p.phase === 'extract') io.stderr.write(`extracting ${p.asset}\n`)
+    else if (p.phase === 'verify') io.stderr.write('checking that llama-server runs\n')
+  }
+}
+
+async function install(args: readonly string[], io: CliContext): Promise<number> {
+  const { values } = parseOptions(args, { backend: { type: 'string' }, tag: { type: 'string' }, json: { type: 'boolean' } })
+  const backend = values.backend ?? 'auto'
+  if (!isBackendChoice(backend)) throw new UsageError(`--backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}"`)
+  const engine = await installEngine({ home: io.home, client: new ReleaseClient(releaseClientOptionsFromEnv()), backend, tag: values.tag, driver: readDriverCuda, onProgress: progressPrinter(io) })
+  if (values.json) io.stdout.write(`${JSON.stringify({ id: engine.id, tag: engine.tag, backend: engine.backend, path: engine.path, version: engine.version })}\n`)
+  else io.stdout.write(`${engine.alreadyInstalled ? 'already installed' : 'installed'}: ${engine.id} (llama.cpp ${engine.tag}${engine.version ? `, version ${engine.version}` : ''})\n  ${engine.path}\n`)
+  return 0
+}
+
+async function list(args: readonly string[], io: CliContext): Promise<number> {
+  const { values } = parseOptions(args, { json: { type: 'boolean' } })
+  const installed = await listInstalled(io.home)
+  const elsewhere = await discoverElsewhere(io.home)
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify({ installed: installed.map((e) => ({ id: e.id, tag: e.tag, backend: e.backend, path: e.path, version: e.version, sizeBytes: e.sizeBytes, usedBy: e.usedBy })), elsewhere })}\n`)
+    return 0
+  }
+  io.stdout.write(installed.length === 0 ? 'Installed by Llama Tray: none (llama-tray engines install)\n' : 'Installed by Llama Tray:\n')
+  for (const e of installed) io.stdout.write(`  ${e.id}  llama.cpp ${e.tag}, ${e.backend}, ${mb(e.sizeBytes)}${e.usedBy.length ? `, used by ${e.usedBy.map((p) => `"${p.name}"`).join(', ')}` : ', not used by a profile'}\n    ${e.path}\n`)
+  io.stdout.write(elsewhere.length === 0 ? 'Found elsewhere: none\n' : 'Found elsewhere (not managed by Llama Tray):\n')
+  for (const b of elsewhere) io.stdout.write(`  ${b.path}  (${b.source}${b.engine ? `, ${b.engine}` : ''})\n`)
+  return 0
+}
+
+async function remove(args: readonly string[], io: CliContext): Promise<number> {
+  const { values, positionals } = parseOptions(args, { force: { type: 'boolean' }, json: { type: 'boolean' } }, true)
+  if (positionals.length !== 1) throw new UsageError('engines remove needs one engine id (see llama-tray engines list)')
+  const removed = await removeEngine(io.home, positionals[0] as string, { force: values.force })
+  if (values.json) io.stdout.write(`${JSON.stringify({ id: removed.id, path: removed.dir, sizeBytes: removed.sizeBytes })}\n`)
+  else io.stdout.write(`removed ${removed.id} (${mb(removed.sizeBytes)} freed)\n`)
+  return 0
+}
+
+async function update(args: readonly string[], io: CliContext): Promise<number> {
+  const { values, positionals } = parseOptions(args, { check: { type: 'boolean' }, backend: { type: 'string' }, tag: { type: 'string' }, runs: { type: 'string' }, tokens: { type: 'string' }, rounds: { type: 'string' }, json: { type: 'boolean' } }, true)
+  const client = new ReleaseClient(releaseClientOptionsFromEnv())
+  if (values.check) {
+    const check = await checkForUpdate(io.home, client)
+    if (values.json) io.stdout.write(`${JSON.stringify(check)}\n`)
+    else if (check.installed === null) io.stdout.write(`The latest llama.cpp is ${check.latest.tag}; none is installed by Llama Tray (llama-tray engines install).\n`)
+    else io.stdout.write(check.newer ? `llama.cpp ${check.latest.tag} is out (installed: ${check.installed}): llama-tray engines update <profile> tries it with your profile's bench first.\n` : `Up to date: ${check.installed} is the latest llama.cpp release (${check.latest.tag}).\n`)
+    return 0
+  }
+  const backend = values.backend
+  if (backend !== undefined && !isBackendChoice(backend)) throw new UsageError(`--backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}"`)
+  const store = await ProfileStore.open(io.home)
+  const profile = positionals[0] ?? store.active?.id ?? (store.file.profiles.length === 1 ? store.file.profiles[0]?.id : undefined)
+  if (!profile) throw new UsageError('engines update needs a profile (its bench decides whether the new engine is adopted): llama-tray engines update <profile>')
+  const telemetry = standardTelemetry(io.home, { warn: (m) => void io.stderr.write(`llama-tray: ${m}\n`) })
+  const core = await createStandardCore({ home: io.home, telemetry })
+  const abort = new AbortController()
+  const onSignal = (): void => abort.abort()
+  io.signals.on('SIGINT', onSignal)
+  try {
+    const report = await updateProfileEngine({ core, home: io.home, signal: abort.signal, onProgress: (p) => io.stderr.write(`${p.message}\n`) }, profile, {
+      client,
+      backend,
+      tag: values.tag,
+      driver: readDriverCuda,
+      onProgress: progressPrinter(io),
+      gate: { runs: positiveNumber('runs', values.runs, 2), tokens: positiveNumber('tokens', values.tokens, 64), rounds: positiveNumber('rounds', values.rounds, 2) },
+    })
+    if (values.json) io.stdout.write(`${JSON.stringify(report)}\n`)
+    else io.stdout.write(`${report.summary}\n`)
+    return report.adopted || report.verdict === null ? 0 : 1
+  } finally {
+    io.signals.off('SIGINT', onSignal)
+    await core.dispose()
+  }
+}
+
+async function rollback(args: readonly string[], io: CliContext): Promise<number> {
+  const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true)
+  if (positionals.length !== 1) throw new UsageError('engines rollback needs one profile')
+  const r = await rollbackProfileEngine(io.home, positionals[0] as string)
+  io.stdout.write(values.json ? `${JSON.stringify(r)}\n` : `${r.profileId} runs ${r.binary} again\n`)
+  return 0
+}
+
+async function run(args: readonly string[], io: CliContext): Promise<number> {
+  const [sub, ...rest] = args
+  try {
+    switch (sub) {
+      case 'install':
+        return await install(rest, io)
+      case 'list':
+        return await list(rest, io)
+      case 'remove':
+        return await remove(rest, io)
+      case 'update':
+        return await update(rest, io)
+      case 'rollback':
+        return await rollback(rest, io)
+      case 'detect':
+        return await detect(rest, io)
+      default:
+        // The command of before: `engines [<binary>…]` detects binaries.
+        return await detect(args, io)
+    }
+  } catch (err) {
+    if (!(err instanceof EngineError)) throw err
+    io.stderr.write(`llama-tray: ${err.message}\n`)
+    return err.kind === 'unknown-engine' || err.kind === 'in-use' || err.kind === 'no-asset' ? 2 : 1
+  }
+}
+
 export const enginesCommand: CliCommand = {
   name: 'engines',
-  summary: 'detect what a llama-server binary is (mainline, ik_llama, buun) and the flags it accepts',
-  usage: '  llama-tray engines [<binary>…] [--json]   (default: the binaries of your profiles)',
+  summary: `get and manage llama.cpp builds (${SUBCOMMANDS.join(', ')}); detect what a llama-server binary is`,
+  usage: `  llama-tray engines install [--backend auto|cpu|cuda-12|cuda-13|vulkan] [--tag TAG] [--json]
+    Downloads llama.cpp's release for this OS and GPU from GitHub (auto: the NVIDIA driver's CUDA version picks
+    CUDA 13 or 12; no NVIDIA GPU: Vulkan on Windows, CPU elsewhere), checks its sha256, and installs it in
+    <home>/engines/<tag>-<backend>/. GITHUB_API_URL replaces https://api.github.com; GITHUB_TOKEN raises the rate limit.
+  llama-tray engines list [--json]            installed engines (size, the profiles using them) and binaries found elsewhere
+  llama-tray engines remove <id> [--force]    refuses an engine a profile uses unless --force
+  llama-tray engines update --check [--json]  whether a newer release is out (downloads nothing)
+  llama-tray engines update [<profile>] [--runs N] [--tokens N] [--rounds R]
+    Installs the newest release beside the profile's engine and benches both, alternated; the profile moves to the
+    new engine only if it loads and is not slower (generation and prompt) beyond the run's noise.
+  llama-tray engines rollback <profile>       back to the engine the profile had before its last update
+  llama-tray engines [detect] [<binary>…] [--json]   what a binary is (mainline, ik_llama, buun), its flags`,
   run,
 }
