@@ -1,4 +1,5 @@
 import type { MenuItemConstructorOptions } from 'electron'
+import { sleepingDetail } from '../app/contract/server-state'
 import type { Warning } from '../app/contract/warnings'
 import { clip, isRunning, profileName, stateLabel, type TrayView } from './tray-view'
 
@@ -22,7 +23,7 @@ export function selectedProfileId(view: TrayView): string | null {
 function header(view: TrayView): string {
   const name = profileName(view, selectedProfileId(view))
   const port = view.endpointPort ?? view.status.port
-  const state = view.status.state === 'ready' && port !== null ? `Ready on port ${port}` : stateLabel(view.status.state)
+  const state = (view.status.state === 'ready' || view.status.state === 'sleeping') && port !== null ? `${stateLabel(view.status.state)} on port ${port}` : stateLabel(view.status.state)
   return name ? `${menuText(name, 48)}: ${state}` : `Server: ${state}`
 }
 
@@ -37,6 +38,10 @@ function menuText(text: string, max: number): string {
 }
 
 const WARNING_ITEM = 'warning:'
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
 
 /** The tray menu for one view (pure; rebuilt when the view's menu-relevant parts change). */
 export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuItemConstructorOptions[] {
@@ -79,6 +84,7 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
 
   return [
     { id: 'status', label: header(view), enabled: false },
+    ...(state === 'sleeping' ? [{ id: 'sleeping', label: capitalised(sleepingDetail(view.status.sleepIdleSeconds)), enabled: false }] : []),
     ...warningItems,
     { type: 'separator' },
     ...startStop,

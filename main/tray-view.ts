@@ -1,5 +1,5 @@
 import type { ProfileSummary } from '../app/contract/profile'
-import type { ServerStateKind, ServerStatus } from '../app/contract/server-state'
+import { sleepingDetail, type ServerStateKind, type ServerStatus } from '../app/contract/server-state'
 import type { Warning } from '../app/contract/warnings'
 
 /** Everything the tray shows, gathered from the core's events. */
@@ -27,6 +27,7 @@ const STATE_LABELS: Readonly<Record<ServerStateKind, string>> = {
   starting: 'Starting',
   loading: 'Loading model',
   ready: 'Ready',
+  sleeping: 'Sleeping',
   stopping: 'Stopping',
   backoff: 'Crashed, restarting',
   crashloop: 'Crashed repeatedly, gave up',
@@ -50,6 +51,8 @@ export function trayIconState(view: Pick<TrayView, 'status' | 'warnings'>): Tray
     case 'loading':
     case 'stopping':
       return 'loading'
+    // Asleep is calm: the server is there and the next request wakes it.
+    case 'sleeping':
     case 'ready':
       return view.warnings.some((w) => w.level !== 'info') ? 'warning' : 'ready'
     case 'stopped':
@@ -77,6 +80,7 @@ export function formatFreeVram(mib: number): string {
 export function trayTooltip(view: TrayView): string {
   const head = `Llama Tray: ${stateLabel(view.status.state)}`
   const figures: string[] = []
+  if (view.status.state === 'sleeping') figures.push(sleepingDetail(view.status.sleepIdleSeconds))
   if (view.status.state === 'ready' && view.tokensPerSecond !== null && Number.isFinite(view.tokensPerSecond) && view.tokensPerSecond > 0) figures.push(formatRate(view.tokensPerSecond))
   if (view.freeVramMiB !== null && Number.isFinite(view.freeVramMiB) && view.freeVramMiB >= 0) figures.push(formatFreeVram(view.freeVramMiB))
   const tail = figures.length > 0 ? `\n${figures.join(' · ')}` : ''

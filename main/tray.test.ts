@@ -61,6 +61,7 @@ const EXPECTED: Record<ServerStateKind, { id: 'start' | 'stop'; label: string; e
   starting: { id: 'stop', label: 'Stop server', enabled: true, icon: 'loading', radiosEnabled: true },
   loading: { id: 'stop', label: 'Stop server', enabled: true, icon: 'loading', radiosEnabled: true },
   ready: { id: 'stop', label: 'Stop server', enabled: true, icon: 'ready', radiosEnabled: true },
+  sleeping: { id: 'stop', label: 'Stop server', enabled: true, icon: 'ready', radiosEnabled: true },
   stopping: { id: 'stop', label: 'Stopping…', enabled: false, icon: 'loading', radiosEnabled: false },
   backoff: { id: 'stop', label: 'Stop server', enabled: true, icon: 'warning', radiosEnabled: true },
   crashloop: { id: 'start', label: 'Start Qwen3 30B A3B', enabled: true, icon: 'error', radiosEnabled: true },
@@ -80,7 +81,7 @@ describe.each(SERVER_STATE_KINDS.map((s) => [s]))('tray in state %s', (state) =>
     expect(log).toEqual(expected.enabled ? [expected.id === 'stop' ? 'stop' : 'start:qwen'] : [])
     // Restart only where a server runs: never for a stopped or failed one.
     const restart = template.find((i) => i.id === 'restart')
-    const running = state === 'starting' || state === 'loading' || state === 'ready' || state === 'backoff'
+    const running = state === 'starting' || state === 'loading' || state === 'ready' || state === 'sleeping' || state === 'backoff'
     expect(restart?.label ?? null).toBe(running ? 'Restart server' : null)
     const before = [...log]
     if (restart) click(restart)
@@ -101,7 +102,7 @@ describe.each(SERVER_STATE_KINDS.map((s) => [s]))('tray in state %s', (state) =>
     const template = buildTrayTemplate(view(state), actions)
     click(item(template, 'profile:gpt-oss'))
     click(item(template, 'profile:qwen'))
-    const running = state === 'starting' || state === 'loading' || state === 'ready' || state === 'backoff'
+    const running = state === 'starting' || state === 'loading' || state === 'ready' || state === 'sleeping' || state === 'backoff'
     expect(log).toEqual(running ? ['start:gpt-oss'] : ['start:gpt-oss', 'start:qwen'])
   })
 
@@ -156,6 +157,15 @@ describe('tray menu edge cases', () => {
     expect(item(buildTrayTemplate({ ...v, endpointPort: 8080 }, recorder().actions), 'status').label).toBe('GPT-OSS 20B: Ready on port 8080')
   })
 
+  it('shows a sleeping server calmly: its port, what sleeping means, Stop and Restart as for a ready one', () => {
+    const v = view('sleeping', { status: status('sleeping', 'qwen', { port: 8081, sleepIdleSeconds: 300 }) })
+    const template = buildTrayTemplate(v, recorder().actions)
+    expect(item(template, 'status').label).toBe('Qwen3 30B A3B: Sleeping on port 8081')
+    expect(item(template, 'sleeping')).toMatchObject({ label: 'Model unloaded after 300 s idle, VRAM freed; the next request wakes it', enabled: false })
+    expect(trayIconState(v)).toBe('ready')
+    expect(buildTrayTemplate(view('ready'), recorder().actions).some((i) => i.id === 'sleeping')).toBe(false)
+  })
+
   it('shows a warning icon while ready with a warning that needs attention', () => {
     expect(trayIconState(view('ready', { warnings: [{ id: 'w', level: 'info', message: 'fyi', fix: null }] }))).toBe('ready')
     expect(trayIconState(view('ready', { warnings: [{ id: 'w', level: 'warn', message: 'low VRAM', fix: null }] }))).toBe('warning')
@@ -169,6 +179,10 @@ describe('tray tooltip', () => {
     expect(trayTooltip(view('stopped', { activeProfileId: null, status: status('stopped', null) }))).toBe('Llama Tray: Stopped')
     // No rate outside ready (a stale one would mislead).
     expect(trayTooltip(view('loading', { tokensPerSecond: 40 }))).toBe('Llama Tray: Loading model\nQwen3 30B A3B')
+    // Sleeping: what it means instead of a rate (none while the model is unloaded), and the VRAM it freed.
+    expect(trayTooltip(view('sleeping', { status: status('sleeping', 'qwen', { sleepIdleSeconds: 2 }), tokensPerSecond: 12, freeVramMiB: 6144 }))).toBe(
+      'Llama Tray: Sleeping\nQwen3 30B A3B\nmodel unloaded after 2 s idle, VRAM freed; the next request wakes it · 6.0 GiB VRAM free',
+    )
   })
 
   it('never exceeds 127 UTF-16 units nor splits a surrogate pair (fast-check)', () => {

@@ -28,6 +28,7 @@ export const F = {
   reasoning: fieldSpellings('reasoning'),
   reasoningBudget: fieldSpellings('reasoningBudget'),
   templateKwargs: spellingsOf('chat-template-kwargs'),
+  sleepIdle: spellingsOf('sleep-idle-seconds'),
   host: fieldSpellings('host'),
   apiKey: spellingsOf('api-key', 'api-key-file'),
   fit: spellingsOf('fit'),

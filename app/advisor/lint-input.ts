@@ -18,6 +18,8 @@ export interface LintInput {
   readonly draft: GgufModel | null
   /** Target vs draft tokenizer, when both GGUFs were read. */
   readonly vocab: VocabComparison | null
+  /** The machine is a laptop (its NVIDIA GPU says "Laptop GPU", from the live telemetry); absent or null when unknown. */
+  readonly laptop?: boolean | null
 }
 
 export interface LintFinding {

@@ -12,6 +12,8 @@ export interface GatherOptions {
   readonly platform?: LintPlatform
   /** Engine detection (cached in <home>/engines.json); tests pass a fixture's. */
   readonly detect?: (home: string, binary: string) => Promise<EngineInfo>
+  /** Whether this machine is a laptop, where known (the live advisor reads it from the GPU's name). */
+  readonly laptop?: boolean | null
 }
 
 /** The facts of one lint and what could not be read (so the user knows which rules were skipped). */
@@ -83,7 +85,7 @@ export async function gatherLintInput(home: string, binary: string, args: readon
       notes.push(`cannot compare the vocabularies: ${err instanceof Error ? err.message : String(err)}`)
     }
   }
-  return { input: { args: [...args], platform: options.platform ?? hostPlatform(), engine, model, draft, vocab }, notes }
+  return { input: { args: [...args], platform: options.platform ?? hostPlatform(), engine, model, draft, vocab, laptop: options.laptop ?? null }, notes }
 }
 
 /** Lint facts for a stored profile. */

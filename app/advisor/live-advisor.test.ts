@@ -121,6 +121,46 @@ describe('live.vram-low', () => {
   })
 })
 
+describe('lint.sleep-idle on a laptop', () => {
+  it('suggests --sleep-idle-seconds when the GPU is a laptop part, not on a desktop, and the finding is mutable', async () => {
+    const store = await ProfileStore.open(home)
+    const profile = importCommand(`/nowhere/llama-server -m ${seed.qwen36Path} -c 4096 -np 1`, { name: 'sleepless', takenIds: store.file.profiles.map((p) => p.id) })
+    await store.upsert(profile)
+    const id = `lint.sleep-idle@${profile.id}`
+    const lintOf = async (gpuName: string, advisor = newAdvisor({ t: 0 })): Promise<Warning | undefined> => {
+      const gpu = { available: true, reason: null, backend: 'nvml' as const, stale: false, sampledAt: 0, devices: [device({ name: gpuName })] }
+      advisor.warnings(sample({ time: 0, profileId: profile.id, gpu }), SETTINGS)
+      await advisor.settled()
+      return advisor.warnings(sample({ time: 1000, profileId: profile.id, gpu }), SETTINGS).find((w) => w.id === id)
+    }
+    const laptop = newAdvisor({ t: 0 })
+    const w = await lintOf('NVIDIA GeForce RTX 4060 Laptop GPU', laptop)
+    expect(w).toMatchObject({ level: 'info', source: 'lint', fix: { addArgs: ['--sleep-idle-seconds', '300'] } })
+    expect(await lintOf('NVIDIA GeForce RTX 3090')).toBeUndefined()
+    await laptop.mute(profile.id, 'lint.sleep-idle')
+    expect(await lintOf('NVIDIA GeForce RTX 4060 Laptop GPU', laptop)).toBeUndefined()
+    await laptop.unmute(profile.id, 'lint.sleep-idle')
+  })
+
+  it('re-lints once telemetry first names the GPU (the first samples may have none)', async () => {
+    const store = await ProfileStore.open(home)
+    const profile = importCommand(`/nowhere/llama-server -m ${seed.qwen36Path} -c 4096 -np 1`, { name: 'late-gpu', takenIds: store.file.profiles.map((p) => p.id) })
+    await store.upsert(profile)
+    const clock = { t: 0 }
+    const advisor = newAdvisor(clock)
+    const noGpu = { available: false, reason: 'not yet', backend: null, stale: false, sampledAt: null, devices: [] }
+    advisor.warnings(sample({ time: 0, profileId: profile.id, gpu: noGpu }), SETTINGS)
+    await advisor.settled()
+    clock.t = 1000
+    expect(advisor.warnings(sample({ time: 1000, profileId: profile.id, gpu: noGpu }), SETTINGS).some((w) => w.rule === 'lint.sleep-idle')).toBe(false)
+    clock.t = 2000
+    advisor.warnings(sample({ time: 2000, profileId: profile.id }), SETTINGS) // the replay's RTX 4060 Laptop GPU
+    await advisor.settled()
+    clock.t = 3000
+    expect(advisor.warnings(sample({ time: 3000, profileId: profile.id }), SETTINGS).some((w) => w.rule === 'lint.sleep-idle')).toBe(true)
+  })
+})
+
 describe('live.heavy-apps', () => {
   const discord = { name: 'Discord', pids: [7], cpuPct: 42 }
   it('raises after 2 samples while generating, names the apps and their CPU, clears 3 samples after they stop', () => {

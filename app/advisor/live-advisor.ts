@@ -59,6 +59,12 @@ interface ProfileFacts {
 }
 
 const LIVE_SAMPLES = 600
+
+/** NVIDIA names its laptop parts "… Laptop GPU" (NVML and nvidia-smi alike): the machine is a laptop. */
+function laptopFromGpu(snapshot: LiveSnapshot): boolean | null {
+  const name = snapshot.gpu?.devices[0]?.name
+  return name ? /\bLaptop\b/i.test(name) : null
+}
 const SHARED_BASELINE_AFTER_MS = 10_000
 const LEVEL_ORDER = { error: 0, warn: 1, info: 2 } as const
 
@@ -82,6 +88,10 @@ export class LiveAdvisor {
   private readonly transitionsLog: WarningTransition[] = []
   private lastGeneratingAt: number | null = null
   private facts: ProfileFacts | null = null
+  /** The profile the facts were last read for (found or not): a profile that is not stored is not looked for every tick. */
+  private checkedProfileId: string | null = null
+  /** Whether the machine is a laptop, from the GPU's name once telemetry has one; the facts are re-linted when it becomes known. */
+  private laptop: boolean | null = null
   private loading: Promise<void> | null = null
   private lastRecheck = 0
   private shared: { pid: number; baselineMiB: number | null } | null = null
@@ -99,7 +109,7 @@ export class LiveAdvisor {
   readonly warnings = (snapshot: LiveSnapshot, settings: Pick<AppSettings, 'vramHeadroomMiB' | 'gpuTemperatureWarnC'>): Warning[] => {
     const now = this.now()
     const profileId = snapshot.server.profileId ?? 'none'
-    this.refreshFacts(profileId, now)
+    this.refreshFacts(profileId, now, laptopFromGpu(snapshot))
     const gen = snapshot.generation
     if (gen?.active && snapshot.server.state === 'ready') this.lastGeneratingAt = now
     this.recordLiveSample(profileId, snapshot)
@@ -266,17 +276,20 @@ export class LiveAdvisor {
     const store = await ProfileStore.open(home)
     const profile = store.file.profiles.find((p) => p.id === profileId)
     if (!profile) return null
-    const { input } = await gatherProfileInput(home, profile, { platform: this.platform, ...(this.options.detect ? { detect: this.options.detect } : {}) })
+    const { input } = await gatherProfileInput(home, profile, { platform: this.platform, laptop: this.laptop, ...(this.options.detect ? { detect: this.options.detect } : {}) })
     return lintArgs(input).find((f) => f.id === key)?.fix ?? null
   }
 
   /** Reads and lints the running profile in the background: on a switch, and when it was edited. */
-  private refreshFacts(profileId: string, now: number): void {
+  private refreshFacts(profileId: string, now: number, laptop: boolean | null): void {
     if (this.loading || profileId === 'none') return
-    const stale = !this.facts || this.facts.profileId !== profileId
+    const laptopLearned = laptop !== null && laptop !== this.laptop
+    if (laptop !== null) this.laptop = laptop
+    const stale = this.checkedProfileId !== profileId || laptopLearned
     if (!stale && now - this.lastRecheck < (this.options.profileRecheckMs ?? 15_000)) return
     this.lastRecheck = now
-    const known = this.facts
+    this.checkedProfileId = profileId
+    const known = laptopLearned ? null : this.facts
     this.loading = (async () => {
       const store = await ProfileStore.open(this.options.home)
       const profile = store.file.profiles.find((p) => p.id === profileId)
@@ -285,7 +298,7 @@ export class LiveAdvisor {
         return
       }
       if (known && known.profileId === profileId && known.updatedAt === profile.updatedAt) return
-      const { input } = await gatherProfileInput(this.options.home, profile, { platform: this.platform, ...(this.options.detect ? { detect: this.options.detect } : {}) })
+      const { input } = await gatherProfileInput(this.options.home, profile, { platform: this.platform, laptop: this.laptop, ...(this.options.detect ? { detect: this.options.detect } : {}) })
       this.facts = { profileId, updatedAt: profile.updatedAt, input, findings: lintArgs(input), lintedAt: this.now() }
     })()
       .catch(() => {

@@ -36,7 +36,7 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
     expect(LINT_RULES.map((r) => r.id).sort()).toEqual(
       [
         'lint.auto-slots', 'lint.ctx-above-training', 'lint.draft-kv-f16', 'lint.draft-reasoning', 'lint.draft-unused', 'lint.draft-vocab-mismatch', 'lint.duplicate-flag', 'lint.exposed-without-key', 'lint.fit-aborts',
-        'lint.flag-rejected', 'lint.hybrid-flash-attn', 'lint.hybrid-kv-quant', 'lint.iquant-cpu-experts', 'lint.mlock-no-mmap-windows', 'lint.mmap-with-cpu-experts', 'lint.mtp-enabled',
+        'lint.flag-rejected', 'lint.hybrid-flash-attn', 'lint.hybrid-kv-quant', 'lint.iquant-cpu-experts', 'lint.mlock-no-mmap-windows', 'lint.mmap-with-cpu-experts', 'lint.mtp-enabled', 'lint.sleep-idle',
       ].sort(),
     )
   })
@@ -167,6 +167,20 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
     expect(rule('lint.mtp-enabled', { args: ['--spec-type', 'draft-mtp'] })[0]?.fix).toMatchObject({ removeArgs: expect.arrayContaining(['--spec-type']), addArgs: [] })
     expect(rule('lint.mtp-enabled', { args: ['--spec-type', 'ngram-mod:n_max=64', '--spec-type', 'mtp:n_max=1'] })[0]?.fix?.addArgs).toEqual(['--spec-type', 'ngram-mod:n_max=64'])
     expect(rule('lint.mtp-enabled', { args: ['--spec-type', 'draft-simple'] })).toEqual([])
+  })
+
+  it('lint.sleep-idle', () => {
+    const f = rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], engine: engines.mainline, laptop: true })
+    expect(f[0]).toMatchObject({ level: 'info', fix: { removeArgs: [], addArgs: ['--sleep-idle-seconds', '300'] } })
+    expect(f[0]?.message).toContain('VRAM freed')
+    expect(rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], engine: null, laptop: true })).toHaveLength(1) // engine unknown: still worth saying
+    expect(rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], engine: engines.buun, laptop: true })).toHaveLength(1)
+    // Already set (to sleep, or explicitly never), not a laptop, unknown machine, or an engine without the flag: silent.
+    expect(rule('lint.sleep-idle', { args: ['--sleep-idle-seconds', '600'], engine: engines.mainline, laptop: true })).toEqual([])
+    expect(rule('lint.sleep-idle', { args: ['--sleep-idle-seconds', '-1'], engine: engines.mainline, laptop: true })).toEqual([])
+    expect(rule('lint.sleep-idle', { args: [], engine: engines.mainline, laptop: false })).toEqual([])
+    expect(rule('lint.sleep-idle', { args: [], engine: engines.mainline })).toEqual([])
+    expect(rule('lint.sleep-idle', { args: [], engine: engines.ik, laptop: true })).toEqual([])
   })
 })
 

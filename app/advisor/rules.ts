@@ -83,6 +83,9 @@ function parseKwargs(text: string | null): Record<string, unknown> | null {
   }
 }
 
+/** The idle time the sleep suggestion offers: long enough that a chat's pauses never pay a reload. */
+export const SLEEP_IDLE_SUGGESTED_S = 300
+
 export const LINT_RULES: readonly LintRule[] = [
   {
     id: 'lint.flag-rejected',
@@ -411,6 +414,24 @@ export const LINT_RULES: readonly LintRule[] = [
           'info',
           'The MTP head is on. On an RTX 3090 with Qwen3.6-35B-A3B APEX it was slower: prefill almost always, generation often. Compare both with llama-tray bench before keeping it.',
           fix('Turn MTP off', [...F.specType, ...F.mtp], keep.length > 0 ? ['--spec-type', keep.join(',')] : []),
+        ),
+      ]
+    },
+  },
+  {
+    id: 'lint.sleep-idle',
+    level: 'info',
+    summary: 'on a laptop, a server that never sleeps holds its VRAM while idle (--sleep-idle-seconds unloads the model)',
+    check: ({ args, engine, laptop }) => {
+      if (laptop !== true || has(args, F.sleepIdle)) return []
+      // Mainline and buun have it (the pinned v0.5.0 build); ik_llama.cpp does not.
+      if (engine && !F.sleepIdle.some((f) => engine.flags.has(f))) return []
+      return [
+        finding(
+          'lint.sleep-idle',
+          'info',
+          `On a laptop the model holds the GPU's memory while nothing asks it anything. With --sleep-idle-seconds ${SLEEP_IDLE_SUGGESTED_S} llama-server unloads it after ${SLEEP_IDLE_SUGGESTED_S / 60} idle minutes (VRAM freed for other apps; the log says "entering sleeping state") and reloads it for the next request, which then waits one model load. Llama Tray never wakes it by itself.`,
+          fix(`Sleep after ${SLEEP_IDLE_SUGGESTED_S / 60} idle minutes (--sleep-idle-seconds ${SLEEP_IDLE_SUGGESTED_S})`, [], ['--sleep-idle-seconds', String(SLEEP_IDLE_SUGGESTED_S)]),
         ),
       ]
     },

@@ -1,5 +1,5 @@
 import type { LaunchSpec } from '../contract/commands'
-import { launchInEffect, type ServerStatus } from '../contract/server-state'
+import { launchInEffect, servesRequests, type ServerStatus } from '../contract/server-state'
 import type { BenchHost } from './bench-host'
 
 /** A bench, compare or tune was cancelled through its AbortSignal. */
@@ -58,14 +58,14 @@ export async function restoreServerState(core: BenchHost, before: ServerState): 
 export async function startForBench(core: BenchHost, spec: LaunchSpec, signal: AbortSignal): Promise<{ status: ServerStatus; reused: boolean; loadMs: number }> {
   throwIfCancelled(signal)
   const before = core.server.getStatus()
-  const reused = before.state === 'ready' && JSON.stringify(core.server.getLaunchSpec()) === JSON.stringify(spec)
+  const reused = servesRequests(before.state) && JSON.stringify(core.server.getLaunchSpec()) === JSON.stringify(spec)
   const onAbort = (): void => void core.server.stop()
   signal.addEventListener('abort', onAbort, { once: true })
   const t0 = performance.now()
   try {
     const status = await core.startSpec(spec)
     throwIfCancelled(signal)
-    if (status.state !== 'ready') {
+    if (!servesRequests(status.state)) {
       const exit = status.lastExit
       throw new BenchStartError(`${spec.profileId}: llama-server did not start (${exit?.reason ?? status.state})${exit?.hint ? ` — ${exit.hint}` : ''}`, status)
     }

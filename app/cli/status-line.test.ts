@@ -12,6 +12,10 @@ describe('formatStatusLine', () => {
     const line = formatStatusLine({ ...base, state: 'backoff', pid: null, port: null, readySince: null, restartAt: 4000, restarts: 2, lastExit: { code: null, signal: 'SIGKILL', reason: 'llama-server was killed by SIGKILL', hint: null, kind: 'crashed', lastLines: [] } }, null, 1000)
     expect(line).toBe('BACKOFF    restart in 3s  restarts 2  : llama-server was killed by SIGKILL')
   })
+  it('says what a sleeping server means: calm, with its address, no reason line', () => {
+    const line = formatStatusLine({ ...base, state: 'sleeping', sleepIdleSeconds: 2 }, null, 65_000)
+    expect(line).toBe('SLEEPING   pid 42  http://127.0.0.1:8080  up 1m05s  model unloaded after 2 s idle, VRAM freed; the next request wakes it')
+  })
   it('prints the address a client on this machine connects to, not a wildcard bind', () => {
     expect(formatStatusLine({ ...base, host: '0.0.0.0' }, null, 0)).toContain('http://127.0.0.1:8080')
     expect(formatStatusLine({ ...base, host: '::' }, null, 0)).toContain('http://[::1]:8080')

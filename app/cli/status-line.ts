@@ -1,5 +1,5 @@
 import { serverOrigin } from '../contract/client-url'
-import type { ServerStatus } from '../contract/server-state'
+import { sleepingDetail, type ServerStatus } from '../contract/server-state'
 import type { Snapshot } from '../contract/snapshot'
 
 function formatDuration(ms: number): string {
@@ -18,6 +18,7 @@ export function formatStatusLine(status: ServerStatus, snapshot: Snapshot | null
   if (status.readySince !== null) parts.push(`up ${formatDuration(now - status.readySince)}`)
   if (status.restartAt !== null) parts.push(`restart in ${formatDuration(Math.max(0, status.restartAt - now) + 999)}`)
   if (status.restarts > 0) parts.push(`restarts ${status.restarts}`)
+  if (status.state === 'sleeping') parts.push(sleepingDetail(status.sleepIdleSeconds))
   const tps = snapshot?.generation?.tokensPerSecond
   if (tps !== null && tps !== undefined) parts.push(`${tps.toFixed(1)} tok/s`)
   const last = snapshot?.generation?.last

@@ -2,6 +2,10 @@
  * The supervisor's states.
  *
  * stopped → starting → loading → ready → stopping → stopped, plus:
+ * - sleeping: a ready server that unloaded its model after --sleep-idle-seconds
+ *   of idleness (its log says "entering sleeping state"); the next request wakes
+ *   it ("exiting sleeping state") and it is ready again. Calm, not a fault;
+ *   it is never restarted nor timed out.
  * - backoff: waiting to restart after an unexpected exit;
  * - crashloop: gave up after too many unstable exits in a row;
  * - errored: a deterministic failure (bad flag, missing model, out of memory
@@ -12,6 +16,7 @@ export type ServerStateKind =
   | 'starting'
   | 'loading'
   | 'ready'
+  | 'sleeping'
   | 'stopping'
   | 'backoff'
   | 'crashloop'
@@ -22,6 +27,7 @@ export const SERVER_STATE_KINDS: readonly ServerStateKind[] = [
   'starting',
   'loading',
   'ready',
+  'sleeping',
   'stopping',
   'backoff',
   'crashloop',
@@ -71,18 +77,36 @@ export interface ServerStatus {
   readonly host: string | null
   readonly port: number | null
   readonly exe: string | null
-  /** Epoch ms when the current process became ready; null when not ready. */
+  /** Epoch ms when the current process became ready (kept while it sleeps); null when not ready. */
   readonly readySince: number | null
   /** Epoch ms when a pending restart fires (state backoff), else null. */
   readonly restartAt: number | null
   readonly lastExit: ExitInfo | null
   /** Automatic restarts since the last user start. */
   readonly restarts: number
+  /** The launch's --sleep-idle-seconds: the server unloads its model after this much idleness; null or absent when it never sleeps. */
+  readonly sleepIdleSeconds?: number | null
 }
 
 /** States in which a llama-server process of ours is alive. */
 export function hasProcess(state: ServerStateKind): boolean {
-  return state === 'starting' || state === 'loading' || state === 'ready' || state === 'stopping'
+  return state === 'starting' || state === 'loading' || state === 'ready' || state === 'sleeping' || state === 'stopping'
+}
+
+/** The server answers requests: ready, or sleeping (the request wakes it; it is forwarded, never held). */
+export function servesRequests(state: ServerStateKind): boolean {
+  return state === 'ready' || state === 'sleeping'
+}
+
+/** What sleeping means for the user, after the word "Sleeping" (the tray's second line). */
+export function sleepingDetail(sleepIdleSeconds: number | null | undefined): string {
+  const after = sleepIdleSeconds ? ` after ${sleepIdleSeconds} s idle` : ' while idle'
+  return `model unloaded${after}, VRAM freed; the next request wakes it`
+}
+
+/** A sleeping server in one sentence (the status line, the dashboard). */
+export function sleepingSentence(sleepIdleSeconds: number | null | undefined): string {
+  return `Sleeping: ${sleepingDetail(sleepIdleSeconds)}`
 }
 
 /** A launch is in effect: its process is alive or a restart is pending (a stop has something to stop). */

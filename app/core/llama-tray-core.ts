@@ -23,7 +23,7 @@ import { portOverride } from '../settings/port-override'
 import type { ListenPlan } from '../supervisor/launch-args'
 import { buildSnapshot } from '../snapshot/build-snapshot'
 import { ServerSupervisor, type SupervisorOptions } from '../supervisor/supervisor'
-import { hasProcess, launchInEffect } from '../contract/server-state'
+import { hasProcess, launchInEffect, servesRequests } from '../contract/server-state'
 import type { TelemetryReading, TelemetrySource } from '../telemetry/telemetry-service'
 import type { EndpointStatus } from '../contract/endpoint'
 import { Endpoint, type EndpointOptions, type ListenResult } from '../endpoint/endpoint-listener'
@@ -70,6 +70,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private readonly logs = new LogBatcher((lines) => this.events.emit('server:log', lines))
   private readonly rollingSaver: RollingSaver
   private tracker: GenerationTracker | null = null
+  /** A tracker is being made (its API key is read first): one at a time. */
+  private trackerStarting = false
   private lastGeneration: GenerationSnapshot | null = null
   private lastHistory: GenerationHistory = { perSecond: [], requests: [] }
   private dashboardVisible = false
@@ -338,16 +340,29 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     if (status.state === 'ready' && this.launchedAt !== null && status.profileId !== null) void this.loadTimes.record(status.profileId, Date.now() - this.launchedAt)
     this.events.emit('server:state-changed', status)
     this.options.telemetry?.setServerPid(status.pid)
-    if (status.state === 'ready' && status.port !== null && !this.tracker) void this.startTracker(status)
-    if (status.state !== 'ready' && this.tracker) void this.stopTracker()
+    // A sleeping server keeps its tracker, which asks nothing of it until it wakes.
+    if (servesRequests(status.state) && status.port !== null && !this.tracker && !this.trackerStarting) void this.startTracker(status)
+    if (!servesRequests(status.state) && this.tracker) void this.stopTracker()
+    this.tracker?.setAsleep(status.state === 'sleeping')
     this.updateCadence()
   }
 
   private async startTracker(status: ServerStatus): Promise<void> {
-    const spec = this.supervisor.getLaunchSpec()
-    const apiKey = spec ? await resolveApiKey(spec.args, spec.env ?? {}) : null
-    this.tracker = new GenerationTracker({ baseUrl: serverOrigin(status.host, status.port as number), apiKey, profileId: status.profileId ?? 'unknown', rolling: this.rolling, threads: threadsFromLog(this.supervisor.getLogs()) })
-    this.tracker.start(this.supervisor.getRequestSignal())
+    this.trackerStarting = true
+    try {
+      const spec = this.supervisor.getLaunchSpec()
+      const apiKey = spec ? await resolveApiKey(spec.args, spec.env ?? {}) : null
+      const now = this.supervisor.getStatus()
+      if (!servesRequests(now.state) || now.pid !== status.pid) return // it stopped or was replaced meanwhile
+      // A server that sleeps when idle is polled only when its log says a task started or ended.
+      const pollWhenIdle = (status.sleepIdleSeconds ?? null) === null
+      const tracker = new GenerationTracker({ baseUrl: serverOrigin(status.host, status.port as number), apiKey, pollWhenIdle, profileId: status.profileId ?? 'unknown', rolling: this.rolling, threads: threadsFromLog(this.supervisor.getLogs()) })
+      this.tracker = tracker
+      tracker.start(this.supervisor.getRequestSignal())
+      tracker.setAsleep(now.state === 'sleeping')
+    } finally {
+      this.trackerStarting = false
+    }
   }
 
   private async stopTracker(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { EndpointRequestFigures } from '../contract/endpoint'
 import { connectHost } from '../contract/client-url'
-import { hasProcess, type ServerStatus } from '../contract/server-state'
+import { hasProcess, servesRequests, type ServerStatus } from '../contract/server-state'
 import { checkAccess } from './access'
 import type { EndpointBackend } from './backend'
 import { forward, type Upstream } from './forward'
@@ -19,8 +19,11 @@ const ATTEMPTS = 5
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
-/** Ready with an address (the supervisor drops the address of a process that just died a moment before it says so). */
-const isReady = (s: ServerStatus): boolean => s.state === 'ready' && s.port !== null
+/**
+ * Ready with an address (the supervisor drops the address of a process that just died a moment before it says so).
+ * A sleeping server counts: the request is forwarded and wakes it (it answers once its model is back).
+ */
+const isReady = (s: ServerStatus): boolean => servesRequests(s.state) && s.port !== null
 
 /**
  * Handles the endpoint's requests: the model list, then for everything else
@@ -119,7 +122,7 @@ export class EndpointRouter {
       const s = this.backend.status()
       if (isReady(s) && s.profileId === target && settled()) return this.upstream(s)
       // A crash (backoff), a start or a ready server that lost its process a moment ago: the supervisor is on it.
-      const onItsWay = s.profileId === target && (s.state === 'starting' || s.state === 'loading' || s.state === 'backoff' || s.state === 'ready')
+      const onItsWay = s.profileId === target && (s.state === 'starting' || s.state === 'loading' || s.state === 'backoff' || servesRequests(s.state))
       if (this.policy.target !== target && !(onItsWay && this.policy.target === null)) {
         if (!this.backend.settings().switchOnRequest) throw this.switchRefused(s, target)
         this.policy.request(target)

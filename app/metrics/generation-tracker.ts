@@ -103,6 +103,20 @@ export class GenerationTracker {
     if (this.poller.isRunning && this.pollState === 'idle') this.pollState = 'ok'
   }
 
+  /**
+   * The server sleeps (asleep) or woke up: while it sleeps nothing is asked of
+   * it (a /slots poll would wake it) and no slot is shown; once awake, polling
+   * starts again at once.
+   */
+  setAsleep(asleep: boolean): void {
+    if (asleep) {
+      this.poller.suspend()
+      this.slots = []
+    } else {
+      this.poller.resume()
+    }
+  }
+
   /** Stops polling and completes a record still waiting for its last line. */
   async stop(): Promise<void> {
     await this.poller.stop()

@@ -158,6 +158,50 @@ describe('SlotsPoller', () => {
     expect(s.requests.length).toBe(before)
   })
 
+  it('for a server that sleeps when idle, stops asking after an idle answer until the log pokes it', async () => {
+    const s = await scripted()
+    s.handler = (_req, res) => res.end(JSON.stringify([{ id: 0, n_ctx: 4096, is_processing: false }]))
+    const poller = new SlotsPoller({ baseUrl: s.baseUrl, idleIntervalMs: 20, idleMaxIntervalMs: 20, pollWhenIdle: false })
+    poller.start()
+    await until(() => s.requests.length === 1, 'the first poll')
+    await sleep(300) // fifteen idle intervals: a poller that polls when idle would have asked again
+    expect(s.requests.length).toBe(1)
+    poller.pokeSoon() // "task started" in the log
+    await until(() => s.requests.length === 2, 'the poked poll')
+    await sleep(300)
+    expect(s.requests.length).toBe(2)
+    await poller.stop()
+  })
+
+  it('asks nothing while suspended (the server sleeps), abandons a request in flight, and resumes at once', async () => {
+    const s = await scripted()
+    let answer = true
+    s.handler = (_req, res) => {
+      if (answer) res.end(JSON.stringify([{ id: 0, n_ctx: 4096, is_processing: false }]))
+    }
+    const poller = new SlotsPoller({ baseUrl: s.baseUrl, idleIntervalMs: 20, idleMaxIntervalMs: 20 })
+    const outcomes: PollOutcome[] = []
+    poller.on('poll', (o) => outcomes.push(o))
+    poller.start()
+    await until(() => s.requests.length >= 3, 'three idle polls')
+    answer = false
+    await until(() => poller.inFlightForMs() !== null, 'a poll in flight')
+    poller.suspend()
+    poller.pokeSoon() // the log's news while it sleeps changes nothing
+    const asked = s.requests.length
+    const heard = outcomes.length
+    await sleep(300)
+    expect(s.requests.length).toBe(asked)
+    expect(outcomes.length).toBe(heard) // the abandoned request reports nothing
+    expect(poller.isRunning).toBe(true)
+    answer = true
+    poller.resume()
+    await until(() => s.requests.length > asked && outcomes.length > heard, 'a poll after resume')
+    expect(outcomes.at(-1)?.kind).toBe('ok')
+    await poller.stop()
+    expect(poller.inFlightForMs()).toBeNull()
+  })
+
   it('does not start with an already aborted signal', async () => {
     const s = await scripted()
     const poller = new SlotsPoller({ baseUrl: s.baseUrl })

@@ -24,6 +24,12 @@ export interface SlotsPollerOptions {
   readonly fastPromptMs?: number
   /** A poll without an answer after this long is reported as `slow` (busy), then retried. */
   readonly timeoutMs?: number
+  /**
+   * False for a server that sleeps when idle (--sleep-idle-seconds): a /slots
+   * request is a task that resets its idle clock, and wakes it once asleep. After
+   * an idle answer the poller then waits for the log's news (pokeSoon) instead.
+   */
+  readonly pollWhenIdle?: boolean
 }
 
 export type PollOutcome =
@@ -50,6 +56,8 @@ export class SlotsPoller {
   private inFlight: Promise<void> | null = null
   private inFlightSince: number | null = null
   private running = false
+  /** Running, but not asking: the server sleeps (suspend/resume). */
+  private suspended = false
   private busy = false
   private pokedDuringPoll = false
   /** Idle answers in a row (the idle pace backs off with them). */
@@ -69,6 +77,7 @@ export class SlotsPoller {
       promptIntervalMs: options.promptIntervalMs ?? 100,
       fastPromptMs: options.fastPromptMs ?? 1000,
       timeoutMs: options.timeoutMs ?? 5000,
+      pollWhenIdle: options.pollWhenIdle ?? true,
     }
   }
 
@@ -101,12 +110,35 @@ export class SlotsPoller {
 
   /** Polls as soon as possible (e.g. the log said a task started). */
   pokeSoon(delayMs = 0): void {
-    if (!this.running) return
+    if (!this.running || this.suspended) return
     // A poll in flight may have been answered before the news: poll again right after it,
     // or it would schedule the idle pace and the new task would wait up to a second.
     this.idleStreak = 0
     if (this.inFlight) this.pokedDuringPoll = true
     else this.schedule(delayMs)
+  }
+
+  /**
+   * Asks nothing until resume(): the server sleeps and a /slots request would
+   * wake it. The timer is cleared and a request in flight is abandoned.
+   */
+  suspend(): void {
+    if (!this.running || this.suspended) return
+    this.suspended = true
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    this.controller?.abort()
+    this.controller = new AbortController()
+    this.busy = false
+    this.rates.reset()
+  }
+
+  /** Polls again from now (the server woke up). */
+  resume(): void {
+    if (!this.running || !this.suspended) return
+    this.suspended = false
+    this.idleStreak = 0
+    this.schedule(0)
   }
 
   /** Stops polling; resolves once no timer and no request is left. */
@@ -123,14 +155,17 @@ export class SlotsPoller {
   }
 
   private schedule(delayMs: number): void {
-    if (!this.running) return
+    if (!this.running || this.suspended) return
     if (this.timer) clearTimeout(this.timer)
     this.timer = setTimeout(() => {
       this.timer = null
-      this.inFlight = this.pollOnce().finally(() => {
+      const poll: Promise<void> = this.pollOnce().finally(() => {
+        // An abandoned poll (suspend) may end after the next one began.
+        if (this.inFlight !== poll) return
         this.inFlight = null
         this.inFlightSince = null
       })
+      this.inFlight = poll
     }, delayMs)
     // A forgotten poller must not keep the process alive.
     this.timer.unref()
@@ -142,7 +177,7 @@ export class SlotsPoller {
     this.inFlightSince = performance.now()
     this.pokedDuringPoll = false
     const result = await fetchSlots(this.url, { apiKey: this.opts.apiKey, timeoutMs: this.opts.timeoutMs, signal })
-    if (result.kind === 'aborted' || !this.running) return
+    if (result.kind === 'aborted' || !this.running || signal.aborted) return
     let next: number
     if (result.kind === 'ok') {
       const slots = this.rates.update(result.slots, result.time)
@@ -153,6 +188,7 @@ export class SlotsPoller {
       this.idleStreak = this.busy ? 0 : this.idleStreak + 1
       if (!this.busy) next = idlePollDelay(this.idleStreak, this.opts)
       this.listeners.emit('poll', { kind: 'ok', slots, time: result.time })
+      if (!this.busy && !this.opts.pollWhenIdle && !this.pokedDuringPoll) return // the log's next task pokes it
     } else {
       // Slow: ask again at once (the previous request is gone). Otherwise keep the idle pace.
       if (result.kind !== 'slow') {

@@ -1,5 +1,5 @@
 import type { LaunchSpec } from '../contract/commands'
-import type { ServerStatus } from '../contract/server-state'
+import { servesRequests, type ServerStatus } from '../contract/server-state'
 import { blockingProblems, type FlagProblem } from './flag-check'
 import { ProfileLaunchError, resolveProfileLaunch } from './resolve-launch'
 import { ProfileStore } from './store'
@@ -71,7 +71,8 @@ export async function switchProfile(supervisor: SwitchableServer, home: string, 
   const t3 = performance.now()
   const status = await supervisor.start(resolved.spec)
   const t4 = performance.now()
-  const ok = status.state === 'ready'
+  // A server can fall asleep before start() returns (a short --sleep-idle-seconds): it started.
+  const ok = servesRequests(status.state)
   if (ok) await store.setActive(resolved.profile.id)
   const t5 = performance.now()
   const timings = { resolveMs: t1 - t0, stopMs: t2 - t1, gpuWaitMs: t3 - t2, startMs: t4 - t3, recordMs: t5 - t4 }

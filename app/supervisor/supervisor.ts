@@ -20,6 +20,7 @@ import { DEFAULT_RESTART_POLICY, decideRestart, type RestartPolicyOptions } from
 import { isValidTransition } from './transitions'
 import { hasProcess } from '../contract/server-state'
 import { spawnFailureHint } from './exit-status'
+import { sleepIdleSeconds, sleepLogEvent } from './sleep-log'
 
 export interface SupervisorOptions {
   /** Folder for the pid files (run/) and the server log (logs/). */
@@ -50,11 +51,13 @@ interface Run {
   readonly abort: AbortController
   readonly lines: RingBuffer<string>
   stopRequested: boolean
+  /** The log said "entering sleeping state" and not yet "exiting" (see sleep-log.ts). */
+  asleep: boolean
   /** The pid file's write, which forget() waits for before removing it. */
   pidFileWritten: Promise<void>
 }
 
-const SETTLED: ReadonlySet<ServerStateKind> = new Set(['ready', 'stopped', 'backoff', 'crashloop', 'errored'])
+const SETTLED: ReadonlySet<ServerStateKind> = new Set(['ready', 'sleeping', 'stopped', 'backoff', 'crashloop', 'errored'])
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -93,6 +96,8 @@ export class ServerSupervisor {
   private restartAt: number | null = null
   private lastExit: ExitInfo | null = null
   private restarts = 0
+  /** The launch's --sleep-idle-seconds, read once per launch (getStatus runs every tick). */
+  private sleepSeconds: number | null = null
   private unstableExits = 0
   private spec: LaunchSpec | null = null
   private run: Run | null = null
@@ -138,6 +143,7 @@ export class ServerSupervisor {
       restartAt: this.restartAt,
       lastExit: this.lastExit,
       restarts: this.restarts,
+      ...(this.sleepSeconds !== null ? { sleepIdleSeconds: this.sleepSeconds } : {}),
     }
   }
 
@@ -228,7 +234,8 @@ export class ServerSupervisor {
   private transition(next: ServerStateKind): void {
     if (!isValidTransition(this.state, next)) throw new Error(`supervisor bug: invalid transition ${this.state} → ${next}`)
     this.state = next
-    if (next !== 'ready') this.readySince = null
+    // A sleeping server is the same process, ready since it first was (the restart policy's stability counts from there).
+    if (next !== 'ready' && next !== 'sleeping') this.readySince = null
     if (next !== 'backoff') this.restartAt = null
     this.listeners.emit('state', this.getStatus())
   }
@@ -250,6 +257,7 @@ export class ServerSupervisor {
     if (!spec) return
     this.profileId = spec.profileId
     this.exe = spec.exe
+    this.sleepSeconds = sleepIdleSeconds(spec.args)
     this.transition('starting')
 
     if (!this.orphansReaped) {
@@ -299,6 +307,7 @@ export class ServerSupervisor {
       abort: new AbortController(),
       lines: new RingBuffer(200),
       stopRequested: false,
+      asleep: false,
       pidFileWritten: Promise.resolve(),
     }
     this.run = run
@@ -307,6 +316,8 @@ export class ServerSupervisor {
       const splitter = new LineSplitter((line) => {
         run.lines.push(line)
         this.log(line)
+        const sleep = sleepLogEvent(line)
+        if (sleep) this.onSleepLine(run, sleep === 'entering')
       })
       stream?.on('data', (chunk: Buffer) => splitter.write(chunk))
       stream?.on('end', () => splitter.end())
@@ -328,6 +339,8 @@ export class ServerSupervisor {
       if (health.kind === 'ready') {
         this.readySince = Date.now()
         this.transition('ready')
+        // It fell asleep before the probe saw it ready (a sleep shorter than a health interval).
+        if (run.asleep) this.transition('sleeping')
         return
       }
       if (health.kind === 'loading' && this.state === 'starting') this.transition('loading')
@@ -351,6 +364,14 @@ export class ServerSupervisor {
     }
   }
 
+  /** ready ⇄ sleeping, from the log; a line in any other state is remembered for when it becomes ready. */
+  private onSleepLine(run: Run, asleep: boolean): void {
+    if (this.run !== run || run.stopRequested) return
+    run.asleep = asleep
+    if (asleep && this.state === 'ready') this.transition('sleeping')
+    else if (!asleep && this.state === 'sleeping') this.transition('ready')
+  }
+
   private async forget(run: Run): Promise<void> {
     if (this.run === run) this.run = null
     await run.pidFileWritten // a write still under way would otherwise land after the removal
@@ -371,7 +392,7 @@ export class ServerSupervisor {
   private async handleUnexpectedExit(run: Run, exit: ExitStatus): Promise<void> {
     if (run.stopRequested || this.run !== run) return
     const lines = run.lines.tail(30)
-    const wasReady = this.state === 'ready'
+    const wasReady = this.state === 'ready' || this.state === 'sleeping'
     const readyForMs = wasReady && this.readySince !== null ? Date.now() - this.readySince : null
     let d: Diagnosis = diagnoseExit(exit.code, exit.signal, lines)
     if (d.kind === 'port-in-use' && run.portChosen) d = { ...d, deterministic: false } // lost a race for the port we picked: retry

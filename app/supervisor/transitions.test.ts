@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { SERVER_STATE_KINDS, type ServerStateKind } from '../contract/server-state'
-import { hasProcess } from '../contract/server-state'
+import { hasProcess, isRunning, servesRequests } from '../contract/server-state'
 import { isValidTransition, TRANSITIONS } from './transitions'
 
 describe('transition table', () => {
@@ -16,6 +16,10 @@ describe('transition table', () => {
     ['loading', 'errored'],
     ['errored', 'starting'],
     ['crashloop', 'stopped'],
+    ['ready', 'sleeping'],
+    ['sleeping', 'ready'],
+    ['sleeping', 'stopping'],
+    ['sleeping', 'backoff'],
   ]
   it.each(allowed)('%s → %s is allowed', (from, to) => expect(isValidTransition(from, to)).toBe(true))
 
@@ -26,6 +30,13 @@ describe('transition table', () => {
     ['backoff', 'ready'],
     ['ready', 'starting'],
     ['errored', 'ready'],
+    // Only a ready server goes to sleep, and a sleeping one wakes to ready, never back through a load.
+    ['loading', 'sleeping'],
+    ['starting', 'sleeping'],
+    ['stopped', 'sleeping'],
+    ['sleeping', 'loading'],
+    ['sleeping', 'starting'],
+    ['sleeping', 'stopped'],
   ]
   it.each(forbidden)('%s → %s is forbidden', (from, to) => expect(isValidTransition(from, to)).toBe(false))
 
@@ -47,6 +58,11 @@ describe('transition table', () => {
   })
 
   it('knows which states have a live process', () => {
-    expect(SERVER_STATE_KINDS.filter(hasProcess)).toEqual(['starting', 'loading', 'ready', 'stopping'])
+    expect(SERVER_STATE_KINDS.filter(hasProcess)).toEqual(['starting', 'loading', 'ready', 'sleeping', 'stopping'])
+  })
+
+  it('counts a sleeping server as running and serving requests', () => {
+    expect(isRunning('sleeping')).toBe(true)
+    expect(SERVER_STATE_KINDS.filter(servesRequests)).toEqual(['ready', 'sleeping'])
   })
 })

@@ -10,7 +10,10 @@ export const TRANSITIONS: { readonly [K in ServerStateKind]: readonly ServerStat
   starting: ['loading', 'ready', 'stopping', 'backoff', 'crashloop', 'errored'],
   // loading: /health answers 503 while the model loads.
   loading: ['ready', 'stopping', 'backoff', 'crashloop', 'errored'],
-  ready: ['stopping', 'backoff', 'crashloop', 'errored'],
+  // ready ⇄ sleeping: the log's "entering/exiting sleeping state" (--sleep-idle-seconds).
+  ready: ['sleeping', 'stopping', 'backoff', 'crashloop', 'errored'],
+  // sleeping: the process lives with its model unloaded; no readiness timeout, no restart.
+  sleeping: ['ready', 'stopping', 'backoff', 'crashloop', 'errored'],
   stopping: ['stopped'],
   backoff: ['starting', 'stopped', 'errored'],
   crashloop: ['starting', 'stopped', 'errored'],

@@ -84,6 +84,11 @@ for (const [label, view] of [
         await s.show(readyStatus(profileId), runningSnapshot(readyStatus(profileId)), LOG)
         await s.page.locator('[data-testid="server-state"][data-state="ready"]').waitFor()
       }],
+      ['sleeping', async () => {
+        const sleeping = { ...readyStatus(profileId), state: 'sleeping' as const, sleepIdleSeconds: 300 }
+        await s.show(sleeping, runningSnapshot(sleeping), LOG)
+        await s.page.getByTestId('sleeping-note').waitFor()
+      }],
       ['warning', async () => {
         await s.show(readyStatus(profileId), runningSnapshot(readyStatus(profileId), { warnings: [{ ...LOW_VRAM, profileId }] }))
         await s.page.getByTestId('warning').first().waitFor()

@@ -150,6 +150,29 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     again.abort()
   }, 400_000)
 
+  it('a server with --sleep-idle-seconds shows Sleeping calmly, and a request wakes it back to Running', async () => {
+    const { core, page } = await open({ telemetry: null })
+    const sleepy = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '512', '-np', '1', '--sleep-idle-seconds', '1'), 'sleepy')
+    if (!sleepy.ok) throw new Error(sleepy.error)
+    await page.getByTestId('tab-profiles').click()
+    await page.getByTestId('profile-row').filter({ hasText: 'sleepy' }).getByTestId('profile-start').click()
+    await page.getByTestId('tab-dashboard').click()
+    await state(page, 'sleeping', 60_000)
+    await expect(page.getByTestId('server-state').textContent()).resolves.toBe('Sleeping')
+    await expect(page.getByTestId('sleeping-note').textContent()).resolves.toBe('Sleeping: model unloaded after 1 s idle, VRAM freed; the next request wakes it')
+    // The rate follows the next snapshot (the core's cadence), the badge the pushed state.
+    await expect.poll(() => page.getByTestId('live-rate').locator('.value').textContent(), { timeout: 30_000 }).toBe('asleep')
+    expect(await page.getByTestId('failure').count()).toBe(0)
+    // Clients still see where to connect, and a request wakes it.
+    expect(await page.getByTestId('server-url').count()).toBe(1)
+    const after: string[] = []
+    core.on('server:state-changed', (st) => after.push(st.state))
+    await generate(core.server.getStatus().port as number, 4).done
+    await expect.poll(() => after, { timeout: 60_000 }).toEqual(['ready', 'sleeping']) // awake to answer, then asleep again
+    await state(page, 'sleeping', 60_000)
+    expect(core.server.getLogs(5000).filter((l) => /exiting sleeping state/.test(l)).length).toBeGreaterThan(0)
+  }, 240_000)
+
   it('a profile whose model is missing shows the reason and the hint', async () => {
     const { core, page } = await open({ telemetry: null })
     const broken = await core.handlers['profiles:import'](cmd('-m', join(REPO_ROOT, '..', 'shared', 'fixtures', 'models', 'moved-away.gguf'), '-c', '4096', '-np', '1'), 'moved model')

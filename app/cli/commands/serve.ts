@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import type { EndpointRequestFigures } from '../../contract/endpoint'
+import { sleepingDetail } from '../../contract/server-state'
 import { standardCliCore } from '../cli-core-factory'
 import { isWsl, wslNote } from '../../lib/client-address'
 import { ProfileStore } from '../../profiles/store'
@@ -87,8 +88,8 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
   core.onEndpointRequest((f) => write(options.json ? `${JSON.stringify({ event: 'request', figures: f })}\n` : `${figuresLine(f)}\n`))
   core.on('server:state-changed', (status) => {
     if (options.json) write(`${JSON.stringify({ event: 'state', status })}\n`)
-    else if (status.state === 'ready' || status.state === 'errored' || status.state === 'crashloop') {
-      const why = status.lastExit?.reason && status.state !== 'ready' ? `: ${status.lastExit.reason}` : ''
+    else if (status.state === 'ready' || status.state === 'sleeping' || status.state === 'errored' || status.state === 'crashloop') {
+      const why = status.state === 'sleeping' ? `: ${sleepingDetail(status.sleepIdleSeconds)}` : status.lastExit?.reason && status.state !== 'ready' ? `: ${status.lastExit.reason}` : ''
       io.stderr.write(`llama-tray: ${status.profileId ?? 'server'} ${status.state}${why}\n`)
     }
   })

@@ -1,4 +1,4 @@
-import type { ServerStateKind } from '../../../app/contract/server-state'
+import { sleepingSentence, type ServerStateKind } from '../../../app/contract/server-state'
 import { formatRate } from '../lib/format'
 import { useProfileStore } from '../stores/profile-store'
 import { useSnapshotStore } from '../stores/snapshot-store'
@@ -13,6 +13,7 @@ const STATE_LABEL: Record<ServerStateKind, string> = {
   starting: 'Starting',
   loading: 'Loading',
   ready: 'Running',
+  sleeping: 'Sleeping',
   stopping: 'Stopping',
   backoff: 'Restarting',
   crashloop: 'Gave up',
@@ -39,6 +40,18 @@ function ActiveProfile(): React.JSX.Element | null {
   )
 }
 
+/** A sleeping server is calm, not a fault: what it means, in one line. */
+function SleepingNote(): React.JSX.Element | null {
+  const sleeping = useStatusStore((s) => s.status?.state === 'sleeping')
+  const seconds = useStatusStore((s) => s.status?.sleepIdleSeconds ?? null)
+  if (!sleeping) return null
+  return (
+    <div className="note sleeping-note" data-testid="sleeping-note">
+      {sleepingSentence(seconds)}
+    </div>
+  )
+}
+
 const FAILED: ReadonlySet<ServerStateKind> = new Set(['errored', 'crashloop', 'backoff', 'stopped'])
 
 /** Why the server ended: the cause, the fix, and its last log lines behind "Details". */
@@ -61,13 +74,14 @@ function Failure(): React.JSX.Element | null {
  */
 function LiveRate(): React.JSX.Element {
   const ready = useSnapshotStore((s) => s.snapshot?.server.state === 'ready')
+  const asleep = useSnapshotStore((s) => s.snapshot?.server.state === 'sleeping')
   const rate = useSnapshotStore((s) => (s.snapshot?.server.state === 'ready' ? (s.snapshot.generation?.tokensPerSecond ?? null) : null))
   const active = useSnapshotStore((s) => s.snapshot?.generation?.active ?? false)
   const usual = useSnapshotStore((s) => (s.snapshot?.server.state === 'ready' ? (s.snapshot.generation?.rolling?.medianTokensPerSecond ?? null) : null))
   const generating = ready && active && rate !== null
   return (
     <div className="big-rate" data-testid="live-rate" data-active={active ? 'true' : 'false'} aria-label="Generation speed">
-      <span className={generating ? 'value' : 'value quiet'}>{generating ? formatRate(rate) : ready ? 'idle' : '—'}</span>
+      <span className={generating ? 'value' : 'value quiet'}>{generating ? formatRate(rate) : ready ? 'idle' : asleep ? 'asleep' : '—'}</span>
       {generating && <span className="unit">tok/s</span>}
       {usual !== null && (
         <span className="usual" data-testid="usual-rate">
@@ -91,6 +105,7 @@ export function Header(): React.JSX.Element {
       </div>
       <LoadingProgress />
       <ServerAddress />
+      <SleepingNote />
       <Failure />
     </header>
   )

@@ -15,7 +15,7 @@ export function ServerAddress(): React.JSX.Element | null {
   const endpoint = useSnapshotStore((s) => (s.snapshot?.endpoint?.listening ? s.snapshot.endpoint : null))
   const problem = useSnapshotStore((s) => s.snapshot?.endpoint?.problem ?? null)
   const [copied, setCopied] = useState(false)
-  const server = status && status.port !== null && (status.state === 'ready' || status.state === 'loading') ? { host: status.host, port: status.port } : null
+  const server = status && status.port !== null && (status.state === 'ready' || status.state === 'sleeping' || status.state === 'loading') ? { host: status.host, port: status.port } : null
   const where = endpoint ?? server
   if (!where && problem) {
     return (
