@@ -24,6 +24,7 @@ export const snapshotSchema = z.object({
     restartAt: z.number().nullable(),
     lastExit: exitInfo.nullable(),
     restarts: z.number().int().min(0),
+    sleepIdleSeconds: z.number().int().positive().nullable().optional(),
   }),
   generation: z.unknown(),
   gpu: z.unknown(),
