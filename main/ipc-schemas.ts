@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { CommandChannels, CommandName } from '../app/contract/commands'
+import { BACKEND_CHOICES, ENGINE_BACKENDS, type BackendChoice } from '../app/contract/engines'
 import { ProfileEditSchema } from '../app/profiles/profile-edit-schema'
 import { PROFILE_ID } from '../app/profiles/schema'
 import { SettingsSchema } from '../app/settings/settings-store'
@@ -17,6 +18,9 @@ const warningId = z.string().min(1).max(200)
 /** A muted warning: a rule id or a finding ("lint.duplicate-flag:-vhad"), without the profile. */
 const muteKey = z.string().min(1).max(200).regex(/^(lint|live)\.\S+$/, 'a mute key is a rule or finding id such as "live.heavy-apps"')
 const none = z.tuple([])
+/** A llama.cpp release tag (b7000, v0.5.0) and an installed engine's id (<tag>-<backend>): never a path. */
+const engineTag = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a release tag is like b7000 or v0.5.0').refine((t) => !t.includes('..'), 'a release tag has no ".."')
+const engineId = z.string().regex(new RegExp(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}-(${ENGINE_BACKENDS.join('|')})$`), 'an engine id is <tag>-<backend>, as engines:list names it').refine((t) => !t.includes('..'), 'an engine id has no ".."')
 /** Discovery ids as main issues them ("b-" or "m-" and 10 hex digits): never a path. */
 const discoveredId = z.string().regex(/^[bm]-[0-9a-f]{10}$/, 'a discovered item is named by its id from profiles:discover')
 
@@ -52,6 +56,10 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'warnings:mute': z.tuple([warningId]),
   'warnings:muted': z.tuple([profileId]),
   'warnings:unmute': z.tuple([profileId, muteKey]),
+  'engines:install': z.tuple([z.object({ backend: z.enum(BACKEND_CHOICES as [BackendChoice, ...BackendChoice[]]), tag: engineTag.nullable() }).strict()]),
+  'engines:list': none,
+  'engines:remove': z.tuple([engineId, z.boolean()]),
+  'engines:check-update': none,
   'settings:get': none,
   'settings:set': z.tuple([SettingsSchema]),
   'shell:open-logs-folder': none,

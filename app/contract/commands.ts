@@ -1,3 +1,4 @@
+import type { BackendChoice, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, InstalledEngineSummary } from './engines'
 import type { FitEstimate } from './fit'
 import type { BenchProgress, BenchReport } from './bench'
 import type { Discovery, ExportFormat, FlagProblemSummary, ProfileDocument, ProfileEdit, ProfileFileRole, ProfileStoreSummary, ProfileSummary } from './profile'
@@ -82,6 +83,14 @@ export interface CommandChannels {
   'warnings:muted': (profileId: string) => Promise<readonly string[]>
   /** Shows a muted warning again; answers the profile's remaining mutes. */
   'warnings:unmute': (profileId: string, key: string) => Promise<Result<readonly string[]>>
+  /** Downloads and installs llama.cpp's release for this machine (backend `auto`: from the GPU; tag null: the latest); progress comes as engines:progress events. */
+  'engines:install': (options: { readonly backend: BackendChoice; readonly tag: string | null }) => Promise<Result<EngineInstallResult>>
+  /** Installed engines and, apart, binaries found elsewhere. */
+  'engines:list': () => Promise<Result<EngineListing>>
+  /** Removes an installed engine; refused while a profile uses it (unless force) or the running server does. */
+  'engines:remove': (engineId: string, force: boolean) => Promise<Result<InstalledEngineSummary>>
+  /** Asks GitHub whether a newer release exists; downloads nothing. */
+  'engines:check-update': () => Promise<Result<EngineUpdateCheck>>
   'settings:get': () => Promise<AppSettings>
   'settings:set': (changes: Partial<AppSettings>) => Promise<Result<AppSettings>>
   'shell:open-logs-folder': () => Promise<void>
@@ -97,6 +106,7 @@ export interface EventChannels {
   'profiles:changed': (summary: ProfileStoreSummary) => void
   'settings:changed': (settings: AppSettings) => void
   'bench:progress': (progress: BenchProgress) => void
+  'engines:progress': (progress: EngineInstallProgress) => void
 }
 
 export type CommandName = keyof CommandChannels
@@ -162,9 +172,13 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'warnings:mute',
   'warnings:muted',
   'warnings:unmute',
+  'engines:install',
+  'engines:list',
+  'engines:remove',
+  'engines:check-update',
   'settings:get',
   'settings:set',
   'shell:open-logs-folder',
 ]
 
-export const EVENT_NAMES: readonly EventName[] = ['server:state-changed', 'server:log', 'snapshot', 'profiles:changed', 'settings:changed', 'bench:progress']
+export const EVENT_NAMES: readonly EventName[] = ['server:state-changed', 'server:log', 'snapshot', 'profiles:changed', 'settings:changed', 'bench:progress', 'engines:progress']

@@ -29,6 +29,7 @@ import type { EndpointStatus } from '../contract/endpoint'
 import { Endpoint, type EndpointOptions, type ListenResult } from '../endpoint/endpoint-listener'
 import type { BenchHost } from '../bench/bench-host'
 import { benchCommands } from './bench-commands'
+import { engineCommands, type EngineCommandOptions } from './engine-commands'
 import type { CliCore } from './cli-core'
 import { serverControl, type ServerControl } from './server-control'
 import { endpointBackend } from './endpoint-backend'
@@ -53,6 +54,8 @@ export interface CoreOptions {
   readonly mutes?: WarningMutes
   readonly chooseFile?: (role: ProfileFileRole, current: string) => Promise<string | null>
   readonly openPath?: (path: string) => Promise<void>
+  /** Where engine installs get llama.cpp's releases and the GPU's CUDA version (default: GitHub from the environment, nvidia-smi). */
+  readonly engines?: EngineCommandOptions
 }
 
 /**
@@ -148,6 +151,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       ...profiles,
       'fit:estimate': (profileId) => this.estimateFit(profileId),
       ...benchCommands(this, options.home, options.telemetry, (progress) => this.events.emit('bench:progress', progress)),
+      ...engineCommands(options.home, () => (launchInEffect(this.supervisor.getStatus().state) ? this.supervisor.getLaunchSpec() : null), (progress) => this.events.emit('engines:progress', progress), options.engines),
       'warnings:apply-fix': async (warningId) => (this.options.applyWarningFix ? this.options.applyWarningFix(warningId, this.options.home) : { ok: false, error: 'no fix is available for this warning' }),
       'warnings:mute': async (warningId) => {
         const mutes = this.options.mutes

@@ -1,8 +1,6 @@
-/** The llama.cpp builds an install can ask for; `auto` picks one from the GPU (see chooseBackend). */
-export const ENGINE_BACKENDS = ['cpu', 'cuda-12', 'cuda-13', 'vulkan'] as const
-export type EngineBackend = (typeof ENGINE_BACKENDS)[number]
-export type BackendChoice = EngineBackend | 'auto'
-export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', ...ENGINE_BACKENDS]
+import { BACKEND_CHOICES, type BackendChoice, type EngineBackend } from '../contract/engines'
+
+export { BACKEND_CHOICES, ENGINE_BACKENDS, type BackendChoice, type EngineBackend } from '../contract/engines'
 
 export function isBackendChoice(text: string): text is BackendChoice {
   return (BACKEND_CHOICES as readonly string[]).includes(text)

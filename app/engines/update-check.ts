@@ -1,16 +1,11 @@
+import type { EngineUpdateCheck } from '../contract/engines'
 import type { AppSettings } from '../contract/settings'
 import { listInstalled } from './installed'
 import type { ReleaseClient } from './release-client'
 import { changeUpdateState, type EngineUpdateState } from './update-state'
 
-export interface UpdateCheck {
-  readonly latest: { readonly tag: string; readonly publishedAt: string | null }
-  /** The newest installed engine's tag (by release date), null when none is installed. */
-  readonly installed: string | null
-  /** A release newer than every installed engine exists (false when none is installed: there is nothing to update). */
-  readonly newer: boolean
-  readonly checkedAt: string
-}
+/** `newer`: a release newer than every installed engine exists (false when none is installed: there is nothing to update). */
+export type UpdateCheck = EngineUpdateCheck
 
 const DAY_MS = 24 * 60 * 60 * 1000
 

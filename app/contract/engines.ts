@@ -1,0 +1,54 @@
+import type { DiscoveredBinary } from './profile'
+
+/** The llama.cpp builds an engine install can ask for; `auto` picks one from the GPU. */
+export const ENGINE_BACKENDS = ['cpu', 'cuda-12', 'cuda-13', 'vulkan'] as const
+export type EngineBackend = (typeof ENGINE_BACKENDS)[number]
+export type BackendChoice = EngineBackend | 'auto'
+export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', ...ENGINE_BACKENDS]
+
+/** An engine installed by Llama Tray in <home>/engines/<id>/. */
+export interface InstalledEngineSummary {
+  /** `<tag>-<backend>`, the folder's name. */
+  readonly id: string
+  readonly tag: string
+  readonly backend: EngineBackend
+  /** The llama-server binary. */
+  readonly path: string
+  readonly version: string | null
+  readonly sizeBytes: number
+  /** The stored profiles that run it. */
+  readonly usedBy: readonly { readonly id: string; readonly name: string }[]
+}
+
+export interface EngineListing {
+  readonly installed: readonly InstalledEngineSummary[]
+  /** llama-server binaries found outside <home>/engines/ (PATH, winget, Scoop, build folders): listed, never managed. */
+  readonly elsewhere: readonly DiscoveredBinary[]
+}
+
+export interface EngineInstallResult {
+  readonly id: string
+  readonly tag: string
+  readonly backend: EngineBackend
+  readonly path: string
+  readonly version: string | null
+  /** Installed before: nothing was downloaded. */
+  readonly alreadyInstalled: boolean
+}
+
+/** Pushed while an install runs (downloads at most every 100 ms). */
+export interface EngineInstallProgress {
+  readonly phase: 'release' | 'download' | 'extract' | 'verify' | 'done'
+  readonly asset: string | null
+  readonly bytes: number | null
+  readonly total: number | null
+  readonly rateBps: number | null
+}
+
+export interface EngineUpdateCheck {
+  readonly latest: { readonly tag: string; readonly publishedAt: string | null }
+  /** The newest installed engine's tag, null when none is installed. */
+  readonly installed: string | null
+  readonly newer: boolean
+  readonly checkedAt: string
+}

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { EngineInstallProgress } from '../contract/engines'
+import { llamaServerBin } from '../../test/helpers/llama-server-bin'
+import { GitHubReleasesStandIn } from '../../test/stand-ins/github-releases'
+import { linuxTarGz } from '../../test/stand-ins/release-archives'
+import { LlamaTrayCore } from './llama-tray-core'
+import { addProfile, SMALL, tinyTarget } from './testing/tiny-core'
+
+// The dashboard's engine channels over the real core: install from the GitHub
+// stand-in (the real llama-server packed as llama.cpp's Linux tarball), list,
+// and remove refused while the running server uses the engine.
+const TAG = 'v0.5.0'
+let gh: GitHubReleasesStandIn
+let home: string
+let core: LlamaTrayCore
+const progress: EngineInstallProgress[] = []
+
+beforeAll(async () => {
+  gh = await new GitHubReleasesStandIn().start([{ tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }]) }] }])
+  home = mkdtempSync(join(tmpdir(), 'llama-tray-engine-channels-'))
+  core = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { healthIntervalMs: 50 }, engines: { releases: { apiUrl: gh.apiUrl }, driver: async () => null } })
+  core.on('engines:progress', (p) => progress.push(p))
+}, 900_000)
+
+afterAll(async () => {
+  await core?.dispose()
+  await gh?.close()
+  rmSync(home, { recursive: true, force: true })
+})
+
+describe('engines:* over the core', () => {
+  it('installs with progress events, lists, checks for updates, and never removes the engine the server runs', async () => {
+    const [installed, busy] = await Promise.all([core.handlers['engines:install']({ backend: 'auto', tag: null }), core.handlers['engines:install']({ backend: 'auto', tag: null })])
+    expect(busy).toEqual({ ok: false, error: 'an engine is already being installed: wait for it to finish' })
+    if (!installed.ok) throw new Error(installed.error)
+    expect(installed.value).toMatchObject({ id: `${TAG}-cpu`, tag: TAG, backend: 'cpu', alreadyInstalled: false })
+    expect([...new Set(progress.map((p) => p.phase))]).toEqual(['release', 'download', 'extract', 'verify', 'done'])
+    const last = progress.filter((p) => p.phase === 'download').at(-1)
+    expect(last?.bytes).toBe(last?.total)
+
+    const id = await addProfile(home, 'tiny', [installed.value.path, '-m', tinyTarget, ...SMALL])
+    const listed = await core.handlers['engines:list']()
+    if (!listed.ok) throw new Error(listed.error)
+    expect(listed.value.installed.map((e) => [e.id, e.usedBy])).toEqual([[`${TAG}-cpu`, [{ id, name: 'tiny' }]]])
+    expect(listed.value.elsewhere.every((b) => !b.path.startsWith(join(home, 'engines')))).toBe(true)
+    expect(await core.handlers['engines:check-update']()).toMatchObject({ ok: true, value: { latest: { tag: TAG }, installed: TAG, newer: false } })
+
+    const started = await core.handlers['server:start'](id)
+    expect(started.ok && started.value.state).toBe('ready')
+    expect(await core.handlers['engines:remove'](`${TAG}-cpu`, true)).toEqual({ ok: false, error: `${TAG}-cpu runs the server now: stop it first, then remove the engine.` })
+    await core.handlers['server:stop']()
+    expect(await core.handlers['engines:remove'](`${TAG}-cpu`, false)).toEqual({ ok: false, error: `${TAG}-cpu is used by the profile "tiny": point it at another engine first, or remove it anyway with --force.` })
+    expect(await core.handlers['engines:remove'](`${TAG}-cpu`, true)).toMatchObject({ ok: true, value: { id: `${TAG}-cpu` } })
+    expect(await core.handlers['engines:list']()).toMatchObject({ ok: true, value: { installed: [] } })
+  })
+})

@@ -1,0 +1,64 @@
+import type { CommandChannels, LaunchSpec, Result } from '../contract/commands'
+import type { EngineInstallProgress } from '../contract/engines'
+import { readDriverCuda, type DriverCuda } from '../engines/driver-cuda'
+import { discoverElsewhere } from '../engines/elsewhere'
+import { EngineError } from '../engines/engine-error'
+import { installEngine, type InstallProgress } from '../engines/install'
+import { isInside, listInstalled, type InstalledEngine } from '../engines/installed'
+import { ReleaseClient, releaseClientOptionsFromEnv, type ReleaseClientOptions } from '../engines/release-client'
+import { removeEngine } from '../engines/remove'
+import { checkForUpdate } from '../engines/update-check'
+
+type EngineChannels = Pick<CommandChannels, 'engines:install' | 'engines:list' | 'engines:remove' | 'engines:check-update'>
+
+export interface EngineCommandOptions {
+  /** Where releases come from (default: GITHUB_API_URL / GITHUB_TOKEN from the environment). */
+  readonly releases?: ReleaseClientOptions
+  /** The NVIDIA driver's CUDA version for `auto` (default: nvidia-smi). */
+  readonly driver?: () => Promise<DriverCuda | null>
+}
+
+const summary = (e: InstalledEngine) => ({ id: e.id, tag: e.tag, backend: e.backend, path: e.path, version: e.version, sizeBytes: e.sizeBytes, usedBy: e.usedBy })
+
+async function asResult<T>(job: () => Promise<T>): Promise<Result<T>> {
+  try {
+    return { ok: true, value: await job() }
+  } catch (err) {
+    if (err instanceof EngineError) return { ok: false, error: err.message }
+    throw err
+  }
+}
+
+/**
+ * The dashboard's engine commands (first run, settings): one install at a
+ * time, progress pushed; an engine the running server uses is never removed
+ * under it.
+ */
+export function engineCommands(home: string, runningSpec: () => LaunchSpec | null, onProgress: (p: EngineInstallProgress) => void, options: EngineCommandOptions = {}): EngineChannels {
+  let installing = false
+  const client = (): ReleaseClient => new ReleaseClient(options.releases ?? releaseClientOptionsFromEnv())
+  return {
+    'engines:install': async ({ backend, tag }) => {
+      if (installing) return { ok: false, error: 'an engine is already being installed: wait for it to finish' }
+      installing = true
+      try {
+        const push = (p: InstallProgress): void => onProgress({ phase: p.phase, asset: p.asset ?? null, bytes: p.bytes ?? null, total: p.total ?? null, rateBps: p.rateBps ?? null })
+        return await asResult(async () => {
+          const e = await installEngine({ home, client: client(), backend, tag: tag ?? undefined, driver: options.driver ?? readDriverCuda, onProgress: push })
+          return { id: e.id, tag: e.tag, backend: e.backend, path: e.path, version: e.version, alreadyInstalled: e.alreadyInstalled }
+        })
+      } finally {
+        installing = false
+      }
+    },
+    'engines:list': () => asResult(async () => ({ installed: (await listInstalled(home)).map(summary), elsewhere: await discoverElsewhere(home) })),
+    'engines:remove': (engineId, force) =>
+      asResult(async () => {
+        const spec = runningSpec()
+        const target = (await listInstalled(home)).find((e) => e.id === engineId)
+        if (target && spec && isInside(target.dir, spec.exe)) throw new EngineError(`${engineId} runs the server now: stop it first, then remove the engine.`, 'in-use')
+        return summary(await removeEngine(home, engineId, { force }))
+      }),
+    'engines:check-update': () => asResult(() => checkForUpdate(home, client())),
+  }
+}
