@@ -32,6 +32,7 @@ export const F = {
   host: fieldSpellings('host'),
   apiKey: spellingsOf('api-key', 'api-key-file'),
   fit: spellingsOf('fit'),
+  fitTarget: spellingsOf('fit-target'),
   mtp: spellingsOf('multi-token-prediction'),
 } as const satisfies Record<string, readonly string[]>
 

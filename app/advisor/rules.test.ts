@@ -35,7 +35,7 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
   it('has a test below for every rule in the table', () => {
     expect(LINT_RULES.map((r) => r.id).sort()).toEqual(
       [
-        'lint.auto-slots', 'lint.ctx-above-training', 'lint.draft-kv-f16', 'lint.draft-reasoning', 'lint.draft-unused', 'lint.draft-vocab-mismatch', 'lint.duplicate-flag', 'lint.exposed-without-key', 'lint.fit-aborts',
+        'lint.auto-slots', 'lint.ctx-above-training', 'lint.draft-kv-f16', 'lint.draft-reasoning', 'lint.draft-unused', 'lint.draft-vocab-mismatch', 'lint.duplicate-flag', 'lint.exposed-without-key', 'lint.fit-aborts', 'lint.fit-hand-picked', 'lint.fit-target-headroom',
         'lint.flag-rejected', 'lint.hybrid-flash-attn', 'lint.hybrid-kv-quant', 'lint.iquant-cpu-experts', 'lint.mlock-no-mmap-windows', 'lint.mmap-with-cpu-experts', 'lint.mtp-enabled', 'lint.sleep-idle',
       ].sort(),
     )
@@ -145,6 +145,33 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
     expect(rule('lint.ctx-above-training', { args: ['-c', '65536', '-np', '4'], model: tiny })).toEqual([])
     expect(rule('lint.ctx-above-training', { args: ['-c', '16384'], model: tiny })).toEqual([])
     expect(rule('lint.ctx-above-training', { args: ['-c', '65536'], model: null })).toEqual([])
+  })
+
+  it('lint.fit-hand-picked: explains the trade, offers llama.cpp’s fit with a target that keeps the headroom', () => {
+    const f = rule('lint.fit-hand-picked', { args: ['-ngl', '999', '--n-cpu-moe', '33', '-c', '65536'], engine: engines.mainline })
+    expect(f).toHaveLength(1)
+    expect(f[0]?.message).toContain('-ngl 999, --n-cpu-moe 33')
+    expect(f[0]?.message).toContain('6708 MiB')
+    expect(f[0]?.fix?.addArgs).toEqual(['-fitt', '1640'])
+    expect(f[0]?.fix?.removeArgs).toEqual(expect.arrayContaining(['-ngl', '--n-cpu-moe', '-ot', '-ts', '--cpu-moe']))
+    // Silent: nothing hand-picked, fit turned off or asked for explicitly (lint.fit-aborts speaks then), ik_llama, unknown engine.
+    expect(rule('lint.fit-hand-picked', { args: ['-c', '65536'], engine: engines.mainline })).toEqual([])
+    expect(rule('lint.fit-hand-picked', { args: ['-fit', 'off', '--n-cpu-moe', '33'], engine: engines.mainline })).toEqual([])
+    expect(rule('lint.fit-hand-picked', { args: ['-fit', 'on', '--n-cpu-moe', '33'], engine: engines.mainline })).toEqual([])
+    expect(rule('lint.fit-hand-picked', { args: ['--n-cpu-moe', '33'], engine: engines.ik })).toEqual([])
+    expect(rule('lint.fit-hand-picked', { args: ['--n-cpu-moe', '33'], engine: null })).toEqual([])
+  })
+
+  it('lint.fit-target-headroom: llama.cpp’s default 1024 MiB target is under the app’s headroom', () => {
+    const f = rule('lint.fit-target-headroom', { args: ['-c', '65536'], engine: engines.mainline, model: seed.qwen36 })
+    expect(f[0]).toMatchObject({ level: 'warn', fix: { removeArgs: expect.arrayContaining(['-fitt', '--fit-target']), addArgs: ['-fitt', '1640'] } })
+    expect(f[0]?.message).toContain('1024 MiB free (its default)')
+    expect(rule('lint.fit-target-headroom', { args: ['-fitt', '512'], engine: engines.mainline })[0]?.message).toContain('leave 512 MiB free')
+    expect(rule('lint.fit-target-headroom', { args: ['-fitt', '1640'], engine: engines.mainline })).toEqual([])
+    expect(rule('lint.fit-target-headroom', { args: ['-c', '4096'], engine: engines.mainline, model: tiny })).toEqual([])
+    expect(rule('lint.fit-target-headroom', { args: ['-fit', 'off'], engine: engines.mainline })).toEqual([])
+    expect(rule('lint.fit-target-headroom', { args: ['--n-cpu-moe', '30'], engine: engines.mainline })).toEqual([])
+    expect(rule('lint.fit-target-headroom', { args: [], engine: engines.buun })).toEqual([])
   })
 
   it('lint.fit-aborts', () => {

@@ -7,6 +7,7 @@ import { flagUses, has, intValue, lastValue, usesOf } from '../contract/flag-arg
 import { F, REPEATABLE } from './flag-names'
 import { fmtMiB, isHybrid, kvCacheMiB, kvCells, recurrentMiBPerSequence } from './kv-size'
 import type { LintFinding, LintInput, LintRule } from './lint-input'
+import { FIT_RULES } from './fit-rules'
 
 /**
  * The static advisor: one entry per finding of ../shared/docs/seed-notes.md
@@ -362,7 +363,7 @@ export const LINT_RULES: readonly LintRule[] = [
   {
     id: 'lint.fit-aborts',
     level: 'warn',
-    summary: 'auto-fit (-fit on) with -ngl, -ts, -ot or --n-cpu-moe set: fit gives up and does nothing',
+    summary: 'auto-fit (-fit on) with -ngl, -ts, -ot or --n-cpu-moe set: fit only keeps them or gives up',
     check: ({ args, engine }) => {
       if (engine?.kind === 'ik_llama') return []
       const fitValue = lastValue(args, F.fit)
@@ -373,7 +374,7 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.fit-aborts',
           'warn',
-          `-fit on only changes what the user left unset; with ${set.join(', ')} given it logs "failed to fit params to free device memory: … already set by user, abort" and does nothing. Drop those flags to let it fit, or turn it off.`,
+          `-fit on only changes what the user left unset: with ${set.join(', ')} given it keeps them when they fit ("no changes needed") and otherwise logs "failed to fit params to free device memory: … already set by user, abort" and loads them anyway. Drop those flags to let it fit, or turn it off.`,
           fix('Turn auto-fit off (-fit off)', [...F.fit], ['-fit', 'off']),
         ),
       ]
@@ -436,6 +437,7 @@ export const LINT_RULES: readonly LintRule[] = [
       ]
     },
   },
+  ...FIT_RULES,
 ]
 
 const ORDER: Readonly<Record<WarningLevel, number>> = { error: 0, warn: 1, info: 2 }

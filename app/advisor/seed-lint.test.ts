@@ -44,7 +44,7 @@ describe('seed 000 (RTX 4060 Laptop, Windows, Qwen3.6-35B-A3B with a Qwen3.5-0.8
 
   it('on mainline v0.5.0: --no-mmap is rejected (error, -lm none) and the draft would never be used (--spec-type draft-simple)', () => {
     const findings = lintArgs({ args, platform: 'win32', engine: engines.mainline, model: models.qwen36, draft: models.draft, vocab: { compatible: true, reason: null } })
-    expect(findings.map((f) => f.id).sort()).toEqual(['lint.draft-kv-f16', 'lint.draft-unused', 'lint.flag-rejected:--no-mmap', 'lint.hybrid-kv-quant'])
+    expect(findings.map((f) => f.id).sort()).toEqual(['lint.draft-kv-f16', 'lint.draft-unused', 'lint.fit-hand-picked', 'lint.flag-rejected:--no-mmap', 'lint.hybrid-kv-quant'])
     expect(findings[0]).toMatchObject({ id: 'lint.flag-rejected:--no-mmap', level: 'error', fix: { removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] } })
     expect(findings.find((f) => f.id === 'lint.draft-unused')?.fix).toMatchObject({ removeArgs: [], addArgs: ['--spec-type', 'draft-simple'] })
   })

@@ -95,3 +95,39 @@ export interface FitEstimate {
   /** What our running server of this profile holds on the GPU now (used now − used just before it started); null when not measurable. */
   readonly measuredServerGpuMiB: number | null
 }
+
+/** One device in llama.cpp's own fit plan (its last "- CUDA0 (…): N layers (M overflowing), X MiB used" line). */
+export interface LlamaFitDevice {
+  readonly id: string
+  readonly name: string
+  readonly layers: number
+  /** Layers whose experts go to host memory. */
+  readonly overflowing: number
+  /** llama.cpp's buffers on this device (model, context, compute); its own CUDA context is not in it. */
+  readonly usedMiB: number
+  readonly freeMiB: number
+}
+
+/**
+ * What llama.cpp's own fit (`--fit`, on by default in mainline) did or would do,
+ * read from its -lv 4 log or from `llama-fit-params`: placement and memory.
+ */
+export interface LlamaFitPlan {
+  /** fitted: it changed the placement; unchanged: what was given already fits; failed: it gave up (reason). */
+  readonly outcome: 'fitted' | 'unchanged' | 'failed'
+  readonly reason: string | null
+  /** Its first projection of device memory with the given flags, and the free memory it measured. */
+  readonly projectedMiB: number | null
+  readonly freeMiB: number | null
+  readonly devices: readonly LlamaFitDevice[]
+  /** Layers whose experts it puts on the CPU (comparable to --n-cpu-moe), null when not known. */
+  readonly cpuExpertLayers: number | null
+  /** Whether one more layer is split (part of its experts kept on the GPU). */
+  readonly partialLayer: boolean
+  /** The flags it printed (llama-fit-params), e.g. ["-c", "65536", "-ngl", "41", "-ot", "…"]; empty from a server log. */
+  readonly args: readonly string[]
+  /** Whether it measured a draft ("extra model") too. */
+  readonly includesDraft: boolean
+  /** Seconds the fit took (spent at every start of a server that fits). */
+  readonly tookS: number | null
+}
