@@ -7,14 +7,14 @@ import { readGgufModel } from '../fit/gguf-model'
 import { parseLlamaArgs } from '../fit/llama-args'
 
 /** The llama-server arguments (without the binary) of a stored profile, by id or name, checked to name a local model. */
-export async function profileLaunchArgs(home: string, idOrName: string): Promise<{ args: string[]; profileId: string }> {
+export async function profileLaunchArgs(home: string, idOrName: string): Promise<{ args: string[]; profileId: string; binary: string }> {
   const store = await ProfileStore.open(home)
   const profile = store.find(idOrName)
   if (!profile) throw new FitError(`no profile "${idOrName}" and no such .gguf file`)
   const argv = profileArgv(profile)
   const args = profile.binary === '' ? argv : argv.slice(1)
   if (!parseLlamaArgs(args).model) throw new FitError(`profile "${profile.id}" has no local model file (-m) to read`)
-  return { args, profileId: profile.id }
+  return { args, profileId: profile.id, binary: profile.binary === '' ? '' : (argv[0] ?? '') }
 }
 
 /** The fit of a stored profile: its GGUF(s) and memory flags, against a free-VRAM budget (null: estimate only). */

@@ -1,4 +1,6 @@
-import type { FitReport } from '../../contract/fit'
+import type { FitReport, LlamaFitPlan } from '../../contract/fit'
+import { fitParamsBeside, llamaFitDryRun } from '../../fit/llama-fit-dry-run'
+import { formatLlamaFit } from '../../fit/format-llama-fit'
 import { buildFitReport, DEFAULT_HEADROOM_MIB } from '../../fit/fit-report'
 import { FitError } from '../../fit/fit-error'
 import { profileLaunchArgs } from '../../profiles/profile-fit'
@@ -30,6 +32,14 @@ async function freeVramFromTelemetry(): Promise<{ mib: number | null; name: stri
   }
 }
 
+/** llama.cpp's own plan for the same flags, from llama-fit-params beside the profile's llama-server (or --binary). */
+async function llamaFitFor(serverBinary: string, args: readonly string[], headroomMiB: number): Promise<LlamaFitPlan> {
+  if (serverBinary === '') throw new UsageError('--llama-fit needs the llama-server whose llama-fit-params to run: a profile with a binary, or --binary PATH')
+  const tool = fitParamsBeside(serverBinary)
+  if (tool === null) throw new UsageError(`--llama-fit: no llama-fit-params beside ${serverBinary} (llama.cpp's release archives ship it; a build needs the llama-fit-params target)`)
+  return llamaFitDryRun(tool, args, headroomMiB)
+}
+
 const FLAG_MAP: readonly [string, string][] = [
   ['ctx', '-c'],
   ['parallel', '-np'],
@@ -59,6 +69,8 @@ async function runFit(args: readonly string[], io: CliContext): Promise<number> 
       'n-gpu-layers-draft': { type: 'string' },
       'n-cpu-moe': { type: 'string' },
       ubatch: { type: 'string' },
+      'llama-fit': { type: 'boolean' },
+      binary: { type: 'string' },
       json: { type: 'boolean' },
     },
     true,
@@ -80,7 +92,8 @@ async function runFit(args: readonly string[], io: CliContext): Promise<number> 
     if (typeof v === 'string') extra.push(flag, v)
   }
   try {
-    const base = target.toLowerCase().endsWith('.gguf') ? ['-m', target] : (await profileLaunchArgs(io.home, target)).args
+    const fromProfile = target.toLowerCase().endsWith('.gguf') ? null : await profileLaunchArgs(io.home, target)
+    const base = fromProfile === null ? ['-m', target] : fromProfile.args
     const launch = parseLlamaArgs([...base, ...extra])
     const model = await readGgufModel(launch.model as string)
     const draft = launch.settings.draft ? await readGgufModel(launch.settings.draft.path) : null
@@ -97,7 +110,9 @@ async function runFit(args: readonly string[], io: CliContext): Promise<number> 
     }
     const runtime = runtimeMiB !== undefined ? { runtimeMiB } : learned !== null ? { runtimeMiB: learned, runtimeSource: 'measured' as const } : {}
     const report = buildFitReport({ model, draft, settings: launch.settings, freeVramMiB, headroomMiB, vramSource, ...runtime })
-    io.stdout.write(values.json ? `${JSON.stringify(report)}\n` : `${formatFitReport(report)}\n`)
+    const llamaFit = values['llama-fit'] ? await llamaFitFor(values.binary ?? fromProfile?.binary ?? '', [...base, ...extra], headroomMiB) : undefined
+    if (values.json) io.stdout.write(`${JSON.stringify(llamaFit === undefined ? report : { ...report, llamaFit })}\n`)
+    else io.stdout.write(`${formatFitReport(report)}\n${llamaFit === undefined ? '' : `${formatLlamaFit(llamaFit, report, headroomMiB).join('\n')}\n`}`)
     return report.fits === false ? 1 : 0
   } catch (err) {
     if (err instanceof FitError) throw new UsageError(err.message)
@@ -109,10 +124,13 @@ export const fitCommand: CliCommand = {
   name: 'fit',
   summary: 'estimate VRAM and host RAM of a model (or profile) from its GGUF and pick --n-cpu-moe for a VRAM budget',
   usage: `  llama-tray fit <model.gguf | profile> [--draft F] [--vram-mib N | --gpu auto] [--headroom-mib 1536] [--runtime-mib 650] [--ctx N] [--parallel N]
-                [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N] [--n-gpu-layers-draft N] [--n-cpu-moe N] [--ubatch N] [--json]
+                [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N] [--n-gpu-layers-draft N] [--n-cpu-moe N] [--ubatch N]
+                [--llama-fit [--binary llama-server]] [--json]
     Without a VRAM budget it estimates the given placement; with one (--vram-mib, or --gpu auto from telemetry)
     it finds the smallest --n-cpu-moe whose GPU estimate (model + draft + the CUDA runtime: --runtime-mib, else
     what the app learned on this GPU model after a launch (with --gpu auto), else 650 MiB) leaves the headroom free.
-    --json prints a FitReport (app/contract/fit.ts). Exit code 1 when nothing fits the budget.`,
+    --llama-fit also asks llama.cpp's own fit (llama-fit-params beside the profile's llama-server, -fitt = the
+    headroom) and prints its plan beside ours (JSON: llamaFit). Exit code 1 when nothing fits the budget.
+    --json prints a FitReport (app/contract/fit.ts).`,
   run: runFit,
 }
