@@ -31,6 +31,7 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'server:status': none,
   'server:logs': z.tuple([z.number().int().min(1).max(100_000)]),
   'snapshot:latest': none,
+  'generation:history': none,
   'dashboard:visible': z.tuple([z.boolean()]),
   'profiles:list': none,
   'profiles:get': z.tuple([profileId]),

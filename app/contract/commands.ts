@@ -1,5 +1,6 @@
 import type { BackendChoice, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, InstalledEngineSummary } from './engines'
 import type { FitEstimate } from './fit'
+import type { GenerationHistory } from './generation'
 import type { BenchProgress, BenchReport } from './bench'
 import type { Discovery, ExportFormat, FlagProblemSummary, ProfileDocument, ProfileEdit, ProfileFileRole, ProfileStoreSummary, ProfileSummary } from './profile'
 import type { ServerStatus } from './server-state'
@@ -35,6 +36,8 @@ export interface CommandChannels {
   'server:status': () => Promise<ServerStatus>
   'server:logs': (maxLines: number) => Promise<readonly string[]>
   'snapshot:latest': () => Promise<Snapshot | null>
+  /** The running (or last) server's per-second generation rates and finished requests: past points, kept out of every snapshot. */
+  'generation:history': () => Promise<GenerationHistory>
   /** The dashboard tells when it is shown: telemetry polls only while it is, or while a server runs. */
   'dashboard:visible': (visible: boolean) => Promise<void>
   'profiles:list': () => Promise<ProfileStoreSummary>
@@ -147,6 +150,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'server:status',
   'server:logs',
   'snapshot:latest',
+  'generation:history',
   'dashboard:visible',
   'profiles:list',
   'profiles:get',

@@ -72,10 +72,20 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     expect(logBatches.flat().some((l) => l.includes('listening on'))).toBe(true)
     expect(Math.max(...logBatches.map((b) => b.length))).toBeGreaterThan(1) // batched, not one push per line
 
+    // Past points are a query (generation:history), not part of every snapshot.
+    expect(snapshots.at(-1)?.generation).not.toHaveProperty('history')
+    const history = await core.handlers['generation:history']()
+    expect(history.requests.map((r) => r.predictedTokens)).toEqual([64])
+    expect(history.requests[0]?.predictedTokensPerSecond).toBeCloseTo(timings.predicted_per_second, 1)
+    expect(history.perSecond.length).toBeGreaterThan(0) // one point per polled second, 0 while idle
+
     const active = await core.handlers['profiles:list']()
     expect(active.activeProfileId).toBe(imported.value.id)
     const stopped = await core.handlers['server:stop']()
     expect(stopped.state).toBe('stopped')
+    // The last server's history stays readable after it stopped (a window opened later still has its chart).
+    await waitUntil(() => core.snapshot().server.state === 'stopped', 5000, 'the stop')
+    expect((await core.handlers['generation:history']()).requests).toEqual(history.requests)
   }, 180_000)
 
   it('a start of an unknown or failing profile is a Result error, not an exception', async () => {

@@ -144,6 +144,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       'server:status': async () => this.supervisor.getStatus(),
       'server:logs': async (max) => this.supervisor.getLogs(max),
       'snapshot:latest': async () => this.latest,
+      'generation:history': async () => this.generationHistory(),
       'dashboard:visible': async (visible) => {
         this.dashboardVisible = visible
         this.updateCadence()

@@ -173,6 +173,22 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     expect(core.server.getLogs(5000).filter((l) => /exiting sleeping state/.test(l)).length).toBeGreaterThan(0)
   }, 240_000)
 
+  it('a window opened while a server runs charts its past generation rates at once (generation:history), not only what came after', async () => {
+    const { core, page } = await open({ telemetry: null })
+    const imported = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'tiny')
+    if (!imported.ok) throw new Error(imported.error)
+    expect((await core.handlers['server:start'](imported.value.id)).ok).toBe(true)
+    await generate(core.server.getStatus().port as number, 32).done
+    // A past that is clearly older than anything the reopened page could get pushed or fetch as the latest snapshot.
+    const ageOfFirstPoint = async (): Promise<number> => Date.now() / 1000 - ((await core.handlers['generation:history']()).perSecond[0]?.time ?? Date.now()) / 1000
+    await expect.poll(ageOfFirstPoint, { timeout: 60_000, interval: 250 }).toBeGreaterThan(4)
+    const firstPast = Math.floor(((await core.handlers['generation:history']()).perSecond[0]?.time as number) / 1000)
+    // The window is opened again: a fresh page, whose stores know only what it fetches and what is pushed from now on.
+    await page.reload()
+    const chart = page.getByTestId('chart-tokens').locator('.chart-canvas')
+    await expect.poll(async () => Number((await chart.getAttribute('data-since')) || NaN), { timeout: 60_000, interval: 250 }).toBe(firstPast)
+  }, 240_000)
+
   it('a profile whose model is missing shows the reason and the hint', async () => {
     const { core, page } = await open({ telemetry: null })
     const broken = await core.handlers['profiles:import'](cmd('-m', join(REPO_ROOT, '..', 'shared', 'fixtures', 'models', 'moved-away.gguf'), '-c', '4096', '-np', '1'), 'moved model')

@@ -93,11 +93,15 @@ export function UPlotChart({ title, history, series, range, draw, testId }: Char
     }
     const plot = new uPlot(opts, history.data(), el)
     let shown = history.length
+    // The chart's first point (epoch s): a window opened mid-run starts from the core's past points.
+    const since = (): void => void (el.dataset.since = String(history.x[0] ?? ''))
+    since()
     const unsubscribe = useSnapshotStore.subscribe(() => {
       // Same arrays, new contents: uPlot redraws on the next microtask.
       plot.setData(history.data())
       if ((history.length === 0) !== (shown === 0)) el.dataset.empty = history.length === 0 ? 'true' : 'false'
       shown = history.length
+      since()
     })
     const resize = new ResizeObserver(() => {
       const width = Math.max(200, el.clientWidth)

@@ -31,4 +31,23 @@ describe('SeriesHistory', () => {
     h.add(1, [1])
     expect(h.data()).toEqual([[1], [1], [null], [null]])
   })
+
+  it('backfill puts older points in front of live ones, skips what is not older, and keeps the capacity', () => {
+    const h = new SeriesHistory(1, 5)
+    const x = h.x
+    h.add(10, [100])
+    h.add(11, [110])
+    h.backfill([6, 7, 8, 8, 9, 10, 11, 12].map((t) => ({ timeSec: t, values: [t] })))
+    expect(h.x).toBe(x)
+    // Room for 3 more: the newest older points (7, 8, 9); 10 and later are live already.
+    expect(h.data()).toEqual([[7, 8, 9, 10, 11], [7, 8, 9, 100, 110]])
+    h.add(12, [120])
+    expect(h.data()).toEqual([[8, 9, 10, 11, 12], [8, 9, 100, 110, 120]])
+  })
+
+  it('backfill into an empty history takes the points as they are', () => {
+    const h = new SeriesHistory(2, 10)
+    h.backfill([{ timeSec: 1, values: [1, null] }, { timeSec: 2, values: [2] }])
+    expect(h.data()).toEqual([[1, 2], [1, 2], [null, null]])
+  })
 })

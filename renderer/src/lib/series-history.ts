@@ -1,3 +1,9 @@
+/** One point of a series history: its time (epoch seconds) and one value per series. */
+export interface HistoryPoint {
+  readonly timeSec: number
+  readonly values: readonly (number | null)[]
+}
+
 /**
  * Fixed-capacity chart history: one x array (epoch seconds) and N y arrays,
  * oldest first, the shape uPlot's setData takes. Adding a point past capacity
@@ -32,6 +38,22 @@ export class SeriesHistory {
       this.x.shift()
       for (const y of this.ys) y.shift()
     }
+  }
+
+  /**
+   * Puts points from before this history's first one in front of it (past
+   * points fetched after live ones may have arrived), oldest first; a time not
+   * before the first point, or repeated, is skipped. Capacity still holds: the
+   * oldest are dropped.
+   */
+  backfill(points: readonly HistoryPoint[]): void {
+    const first = this.x[0] ?? Infinity
+    const older: HistoryPoint[] = []
+    for (const p of points) if (p.timeSec < first && p.timeSec > (older.at(-1)?.timeSec ?? -Infinity)) older.push(p)
+    const keep = older.slice(Math.max(0, older.length - (this.capacity - this.x.length)))
+    if (keep.length === 0) return
+    this.x.unshift(...keep.map((p) => p.timeSec))
+    this.ys.forEach((y, i) => y.unshift(...keep.map((p) => p.values[i] ?? null)))
   }
 
   clear(): void {

@@ -1,3 +1,4 @@
+import type { GenerationHistory } from '../../../app/contract/generation'
 import type { Snapshot } from '../../../app/contract/snapshot'
 import { SeriesHistory } from '../lib/series-history'
 
@@ -20,6 +21,11 @@ export const histories = {
 }
 
 const GiB = 1024
+
+/** The core's past generation rates (generation:history), so a window opened mid-run does not start with an empty chart. */
+export function recordGenerationHistory(history: GenerationHistory): void {
+  histories.tokens.backfill(history.perSecond.map((p) => ({ timeSec: Math.floor(p.time / 1000), values: [p.tokensPerSecond] })))
+}
 
 export function recordSnapshot(s: Snapshot): void {
   const t = Math.floor(s.time / 1000)

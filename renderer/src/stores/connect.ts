@@ -1,6 +1,7 @@
 import type { LlamaTrayApi } from '../../../app/contract/commands'
 import { setApi } from './api'
 import { receiveBenchProgress } from './bench-store'
+import { recordGenerationHistory } from './chart-histories'
 import { appendLogLines, replaceLogLines } from './log-store'
 import { receiveProfiles } from './profile-store'
 import { receiveSettings } from './settings-store'
@@ -26,6 +27,8 @@ export function connectStores(api: LlamaTrayApi): () => void {
   ]
   void api.serverStatus().then(receiveStatus)
   void api.snapshotLatest().then((s) => s && receiveSnapshot(s))
+  // The charts' past: the core keeps it out of the snapshots it pushes.
+  void api.generationHistory().then(recordGenerationHistory)
   void api.serverLogs(INITIAL_LOG_LINES).then(replaceLogLines)
   void api.profilesList().then(receiveProfiles)
   void api.settingsGet().then(receiveSettings)
