@@ -3,6 +3,9 @@ import { request } from 'node:http'
 export interface Completion {
   readonly predictedPerSecond: number
   readonly promptPerSecond: number
+  /** Speculative decoding: tokens drafted and accepted (absent without a draft or MTP head). */
+  readonly draftN?: number
+  readonly draftAccepted?: number
 }
 
 /** One non-streamed /completion (no prompt cache, EOS ignored): the server's own decode and prompt rates. */
@@ -17,11 +20,12 @@ export function completeOnce(baseUrl: string, nPredict: number, prompt = 'Hello'
         res.on('data', (c: Buffer) => chunks.push(c))
         res.on('end', () => {
           try {
-            const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timings?: { predicted_per_second?: number; prompt_per_second?: number } }
+            const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timings?: { predicted_per_second?: number; prompt_per_second?: number; draft_n?: number; draft_n_accepted?: number } }
             const pps = json.timings?.predicted_per_second
             const prompt = json.timings?.prompt_per_second
             if (typeof pps !== 'number' || typeof prompt !== 'number') throw new Error(`no timings in the answer (HTTP ${res.statusCode})`)
-            resolve({ predictedPerSecond: pps, promptPerSecond: prompt })
+            const t = json.timings
+            resolve({ predictedPerSecond: pps, promptPerSecond: prompt, ...(typeof t?.draft_n === 'number' ? { draftN: t.draft_n, draftAccepted: t.draft_n_accepted ?? 0 } : {}) })
           } catch (err) {
             reject(err instanceof Error ? err : new Error(String(err)))
           }

@@ -10,6 +10,7 @@ import { benchFit } from './fit.bench'
 import { benchIdle } from './idle.bench'
 import { benchLiveFigures } from './live.bench'
 import { benchMetrics } from './metrics.bench'
+import { benchMtp } from './mtp.bench'
 import { benchSupervisor } from './supervisor.bench'
 import { benchSwitch } from './switch.bench'
 import { benchThreads } from './threads.bench'
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
     ['endpoint', () => benchEndpoint(bin, target)],
     ['windows-stop', () => benchWindowsStop()],
     ['idle', () => benchIdle(bin, target)],
+    ['mtp', () => benchMtp(bin, resolve(shared, 'tiny-target-mtp.gguf'))],
   ]
   for (const [name, run] of benches) {
     if (only && only !== name) continue

@@ -65,6 +65,12 @@ describe('profile variants', () => {
     expect(args).toEqual(expect.arrayContaining(['-m', 'm.gguf', '--n-cpu-moe', '34', '-c', '65536', '--reasoning', 'off']))
     expect(args.some((a) => /draft|^-md$|^-ngld$|spec/.test(a))).toBe(false)
   })
+
+  it('an MTP head counts as speculative: tune and compare run it with and without the head', () => {
+    const mtp = importArgv(['llama-server', '-m', 'mtp.gguf', '-c', '8192', '--spec-type', 'draft-mtp'], { name: 'mtp' })
+    expect(hasDraft(mtp)).toBe(true)
+    expect(renderArgs(withoutDraft(mtp))).toEqual(['-m', 'mtp.gguf', '-c', '8192'])
+  })
 })
 
 describe('run conditions', () => {

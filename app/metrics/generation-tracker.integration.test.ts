@@ -13,9 +13,9 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!()
 })
 
-async function setup(extraArgs: string[] = [], apiKey?: string): Promise<{ server: TinyServer; tracker: GenerationTracker; samples: RateSample[]; requests: RequestTimings[] }> {
+async function setup(extraArgs: string[] = [], apiKey?: string, modelFile?: string): Promise<{ server: TinyServer; tracker: GenerationTracker; samples: RateSample[]; requests: RequestTimings[] }> {
   let tracker: GenerationTracker | null = null
-  const server = await startTinyServer(extraArgs, (line) => tracker?.feedLogLine(line))
+  const server = await startTinyServer(extraArgs, (line) => tracker?.feedLogLine(line), modelFile)
   cleanups.push(() => server.stop())
   tracker = new GenerationTracker({ baseUrl: server.baseUrl, apiKey: apiKey ?? null, profileId: 'tiny', threads: threadsFromLog(server.lines) })
   const t = tracker
@@ -108,6 +108,19 @@ describe('GenerationTracker on the real llama-server', () => {
     expect(rec.draftAccepted).toBe(draft_n_accepted)
     expect(rec.draftAcceptance).toBeCloseTo(draft_n_accepted! / draft_n!, 5)
     expect(tracker.snapshot().rolling?.draftAcceptance).toBe(draft_n_accepted! / draft_n!)
+  }, 180_000)
+
+  it('reports an MTP head’s acceptance like a draft model’s (--spec-type draft-mtp)', async () => {
+    const { server, tracker, requests } = await setup(['--spec-type', 'draft-mtp'], undefined, 'tiny-target-mtp.gguf')
+    const done = await streamCompletion(server.baseUrl, { prompt: 'Hello', n_predict: 200, ignore_eos: true })
+    await until(() => requests.length === 1)
+    const rec = requests[0]!
+    const { draft_n, draft_n_accepted } = done.timings
+    console.log(`[metrics] draft-mtp: record ${rec.draftAccepted}/${rec.draftTokens} = ${rec.draftAcceptance}; server ${draft_n_accepted}/${draft_n}`)
+    expect(draft_n).toBeGreaterThan(0)
+    expect(rec.draftTokens).toBe(draft_n)
+    expect(rec.draftAccepted).toBe(draft_n_accepted)
+    expect(tracker.snapshot().rolling?.draftAcceptance).toBeCloseTo(draft_n_accepted! / draft_n!, 9)
   }, 180_000)
 
   it('shows two parallel requests on two slots, per slot and summed', async () => {

@@ -22,7 +22,7 @@ export interface TinyServer {
 }
 
 /** Starts llama-server on the tiny target model through the real supervisor, in a temp home. */
-export async function startTinyServer(extraArgs: readonly string[] = [], onLine?: (line: string) => void): Promise<TinyServer> {
+export async function startTinyServer(extraArgs: readonly string[] = [], onLine?: (line: string) => void, modelFile = 'tiny-target.gguf'): Promise<TinyServer> {
   const exe = await llamaServerBinary()
   const home = mkdtempSync(join(tmpdir(), 'llama-tray-metrics-'))
   const supervisor = new ServerSupervisor({ home })
@@ -32,7 +32,7 @@ export async function startTinyServer(extraArgs: readonly string[] = [], onLine?
     onLine?.(l)
   })
   // One thread: a busy machine then slows the server in proportion instead of stalling its threads at a barrier.
-  const args = ['-m', join(modelsDir, 'tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1', '--seed', '1', ...extraArgs]
+  const args = ['-m', join(modelsDir, modelFile), '-c', '4096', '-np', '1', '-t', '1', '--seed', '1', ...extraArgs]
   const status = await supervisor.start({ profileId: 'tiny', exe, args })
   const stop = async (): Promise<void> => {
     await supervisor.dispose()
