@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 import { PassThrough } from 'node:stream'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -65,6 +65,20 @@ describe('llama-tray bench / compare on the real tiny server', () => {
     }
     expect(Object.keys(r?.median ?? {})).toEqual(expect.arrayContaining(['promptTokensPerSecond', 'tokensPerSecond', 'draftAcceptance']))
     expect(llamaServerChildren()).toEqual([])
+  }, 300_000)
+
+  it("reads the home's heavy-apps.json through the one factory, as the app does: a bad file is reported, the bench still runs", async () => {
+    const own = mkdtempSync(path.join(tmpdir(), 'llama-tray-bench-heavy-'))
+    try {
+      writeFileSync(path.join(own, 'heavy-apps.json'), '{"apps": [{"name": "Discord"}]}')
+      const id = await addProfile(own, 'cli tiny heavy', [llamaServerBin(), '-m', tinyTarget, ...SMALL])
+      const { ctx, err } = io()
+      expect(await benchCommand.run([id, '--runs', '1', '--tokens', '16', '--json'], { ...ctx, home: own })).toBe(0)
+      expect(err().split('\n').filter((l) => l.includes('heavy-apps.json'))).toEqual([expect.stringMatching(/^llama-tray: .*heavy-apps\.json: apps\.0\.processes: .*using the built-in list$/)])
+      expect(llamaServerChildren()).toEqual([])
+    } finally {
+      rmSync(own, { recursive: true, force: true })
+    }
   }, 300_000)
 
   it('Ctrl+C during compare cancels cleanly (exit 130, no process left)', async () => {
