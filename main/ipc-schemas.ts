@@ -48,6 +48,7 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'profiles:discover': none,
   'profiles:create-discovered': z.tuple([discoveredId, discoveredId, discoveredId.nullable(), z.string().min(1).max(200).nullable()]),
   'fit:estimate': z.tuple([profileId]),
+  'fit:llama-plan': z.tuple([profileId]),
   'bench:run': z.tuple([z.array(profileId).min(1).max(8), z.object({ runs: z.number().int().min(1).max(20), tokens: z.number().int().min(16).max(4096) }).strict()]),
   'bench:cancel': none,
   'bench:history': z.tuple([z.number().int().min(1).max(200)]),

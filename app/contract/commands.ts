@@ -1,5 +1,5 @@
 import type { BackendChoice, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, InstalledEngineSummary } from './engines'
-import type { FitEstimate } from './fit'
+import type { FitEstimate, LlamaFitComparison } from './fit'
 import type { GenerationHistory } from './generation'
 import type { BenchProgress, BenchReport } from './bench'
 import type { Discovery, ExportFormat, FlagProblemSummary, ProfileDocument, ProfileEdit, ProfileFileRole, ProfileStoreSummary, ProfileSummary } from './profile'
@@ -64,6 +64,8 @@ export interface CommandChannels {
   'profiles:create-discovered': (binaryId: string, modelId: string, draftModelId: string | null, name: string | null) => Promise<Result<ProfileSummary>>
   /** The VRAM estimate of a profile and the --n-cpu-moe that keeps the headroom free (see FitEstimate). */
   'fit:estimate': (profileId: string) => Promise<Result<FitEstimate>>
+  /** Asks llama.cpp's own fit (llama-fit-params beside the profile's llama-server) what it would place, beside ours. Takes seconds: it makes test allocations on the GPU. */
+  'fit:llama-plan': (profileId: string) => Promise<Result<LlamaFitComparison>>
   /** Benchmarks profiles one after another (one profile: a bench; several: a compare with ratios against the first). Progress comes as bench:progress events. */
   'bench:run': (profileIds: readonly string[], options: { readonly runs: number; readonly tokens: number }) => Promise<Result<BenchReport>>
   /** Cancels the running bench; the server is left as it was before. */
@@ -167,6 +169,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'profiles:discover',
   'profiles:create-discovered',
   'fit:estimate',
+  'fit:llama-plan',
   'bench:run',
   'bench:cancel',
   'bench:history',

@@ -108,6 +108,12 @@ export interface LlamaFitDevice {
   readonly freeMiB: number
 }
 
+/** llama.cpp's own plan for a profile beside ours, with the sentences `llama-tray fit --llama-fit` prints. */
+export interface LlamaFitComparison {
+  readonly plan: LlamaFitPlan
+  readonly lines: readonly string[]
+}
+
 /**
  * What llama.cpp's own fit (`--fit`, on by default in mainline) did or would do,
  * read from its -lv 4 log or from `llama-fit-params`: placement and memory.

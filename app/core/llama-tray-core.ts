@@ -30,6 +30,7 @@ import { Endpoint, type EndpointOptions, type ListenResult } from '../endpoint/e
 import type { BenchHost } from '../bench/bench-host'
 import { benchCommands } from './bench-commands'
 import { engineCommands, type EngineCommandOptions } from './engine-commands'
+import { llamaFitPlan } from './llama-fit-command'
 import type { CliCore } from './cli-core'
 import { serverControl, type ServerControl } from './server-control'
 import { endpointBackend } from './endpoint-backend'
@@ -151,6 +152,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       },
       ...profiles,
       'fit:estimate': (profileId) => this.estimateFit(profileId),
+      'fit:llama-plan': (profileId) => llamaFitPlan(options.home, profileId, (id) => this.estimateFit(id), this.settingsStore.settings.vramHeadroomMiB),
       ...benchCommands(this, options.home, options.telemetry, (progress) => this.events.emit('bench:progress', progress)),
       ...engineCommands(options.home, () => (launchInEffect(this.supervisor.getStatus().state) ? this.supervisor.getLaunchSpec() : null), (progress) => this.events.emit('engines:progress', progress), options.engines),
       'warnings:apply-fix': async (warningId) => (this.options.applyWarningFix ? this.options.applyWarningFix(warningId, this.options.home) : { ok: false, error: 'no fix is available for this warning' }),

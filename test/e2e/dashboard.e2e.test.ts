@@ -351,6 +351,9 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     await expect.poll(async () => (await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe, { timeout: 90_000 }).toBe(suggested)
     await panel.locator('[data-testid="fit-suggestion"]:has-text("the profile has it")').waitFor({ timeout: 90_000 })
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-fit.png') })
+    // The test build has no llama-fit-params beside llama-server: asking llama.cpp's own fit says so, in one sentence.
+    await panel.getByTestId('llama-fit-ask').click()
+    await expect(panel.getByTestId('llama-fit-error').textContent({ timeout: 30_000 })).resolves.toMatch(/^llama\.cpp's own fit cannot be asked: there is no llama-fit-params beside .*llama-server \(llama\.cpp's release archives ship it/)
     // The editor in sections, every "More" open: the whole form as a user finds it.
     const closed = page.locator('details.more:not([open]) > summary')
     while ((await closed.count()) > 0) await closed.first().click()

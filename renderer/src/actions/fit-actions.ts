@@ -1,5 +1,5 @@
 import type { Result } from '../../../app/contract/commands'
-import type { FitEstimate } from '../../../app/contract/fit'
+import type { FitEstimate, LlamaFitComparison } from '../../../app/contract/fit'
 import type { ProfileSummary } from '../../../app/contract/profile'
 import { api } from '../stores/api'
 import { loadProfile, setProfileSetting } from './profile-actions'
@@ -13,4 +13,9 @@ export async function estimateFit(profileId: string): Promise<{ readonly result:
 /** The fit's one-click suggestion. */
 export function applyNCpuMoe(profileId: string, n: number): Promise<Result<ProfileSummary>> {
   return setProfileSetting(profileId, 'nCpuMoe', n)
+}
+
+/** llama.cpp's own fit for the profile (a dry run on the GPU that takes seconds), beside ours. */
+export function askLlamaFit(profileId: string): Promise<Result<LlamaFitComparison>> {
+  return api().fitLlamaPlan(profileId)
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { Result } from '../../../app/contract/commands'
-import type { FitDeviceMemory, FitEstimate } from '../../../app/contract/fit'
-import { applyNCpuMoe, estimateFit } from '../actions/fit-actions'
+import type { FitDeviceMemory, FitEstimate, LlamaFitComparison } from '../../../app/contract/fit'
+import { applyNCpuMoe, askLlamaFit, estimateFit } from '../actions/fit-actions'
 import { useProfileStore } from '../stores/profile-store'
 import { useSettingsStore } from '../stores/settings-store'
 import { useStatusStore } from '../stores/status-store'
@@ -82,6 +82,40 @@ function BudgetBar({ estimate }: { readonly estimate: FitEstimate }): React.JSX.
 }
 
 /** The fit panel: the selected profile's VRAM breakdown and the suggested --n-cpu-moe, one click to apply. */
+/** "Ask llama.cpp's own fit": its plan for the same profile and headroom, beside ours (a dry run of a few seconds). */
+function LlamaFit({ profileId }: { readonly profileId: string }): React.JSX.Element {
+  const [busy, setBusy] = useState(false)
+  const [answer, setAnswer] = useState<Result<LlamaFitComparison> | null>(null)
+  useEffect(() => setAnswer(null), [profileId])
+  const ask = async (): Promise<void> => {
+    setBusy(true)
+    try {
+      setAnswer(await askLlamaFit(profileId))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <div className="llama-fit" data-testid="llama-fit">
+      <button type="button" onClick={() => void ask()} disabled={busy} data-testid="llama-fit-ask">
+        {busy ? 'Asking llama.cpp…' : "Compare with llama.cpp's own fit"}
+      </button>
+      {answer && !answer.ok && (
+        <p className="fix-error" role="status" data-testid="llama-fit-error">
+          {answer.error}
+        </p>
+      )}
+      {answer?.ok && (
+        <ul className="fit-notes" data-testid="llama-fit-lines" data-outcome={answer.value.plan.outcome}>
+          {answer.value.lines.map((l) => (
+            <li key={l}>{l.trim()}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
+
 export function FitPanel({ profileId }: { readonly profileId: string }): React.JSX.Element {
   const updatedAt = useProfileStore((s) => s.summary?.profiles.find((p) => p.id === profileId)?.updatedAt ?? null)
   const serverState = useStatusStore((s) => s.status?.state ?? null)
@@ -161,6 +195,7 @@ export function FitPanel({ profileId }: { readonly profileId: string }): React.J
           {message.text}
         </p>
       )}
+      <LlamaFit profileId={profileId} />
       {report.notes.length > 0 && (
         <ul className="fit-notes">
           {report.notes.map((n) => (
