@@ -19,7 +19,7 @@ const banned = (patterns, message) => ({ group: patterns, message })
 export const APP_LAYERS = [
   ['contract'],
   ['lib', 'home.ts'],
-  ['telemetry', 'fit'],
+  ['telemetry', 'fit', 'models'],
   ['supervisor'],
   ['profiles', 'endpoint'],
   ['metrics', 'settings', 'snapshot'],

@@ -49,7 +49,7 @@ describe('downloadFile', () => {
       if (p.bytes < body.length && existsSync(dest)) destSeenEarly = true
     } })
     expect(r).toMatchObject({ path: dest, sizeBytes: body.length, sha256: sha, resumedFrom: 0, attempts: 1 })
-    expect(await readFile(dest)).toEqual(body)
+    expect((await readFile(dest)).equals(body)).toBe(true) // Buffer.equals: toEqual walks a buffer byte by byte
     expect(destSeenEarly).toBe(false)
     expect(seen.length).toBeGreaterThan(1)
     expect(seen.at(-1)).toMatchObject({ bytes: body.length, total: body.length })
@@ -70,7 +70,7 @@ describe('downloadFile', () => {
 
     const r = await downloadFile({ url: server.url('/f.bin'), dest, expectedSha256: sha })
     expect(r.resumedFrom).toBe(have)
-    expect(await readFile(dest)).toEqual(body)
+    expect((await readFile(dest)).equals(body)).toBe(true)
     const resume = server.requestsTo('/f.bin').at(-1)!
     expect(resume.headers.range).toBe(`bytes=${have}-`)
     expect(resume.headers['if-range']).toBe('"v1"')
@@ -81,7 +81,7 @@ describe('downloadFile', () => {
     server.fault('/f.bin', { kind: 'cut', after: 50_000 })
     const r = await downloadFile({ url: server.url('/f.bin'), dest: join(dir, 'f.bin'), expectedSha256: sha, retries: 2 })
     expect(r.attempts).toBe(3)
-    expect(await readFile(join(dir, 'f.bin'))).toEqual(body)
+    expect((await readFile(join(dir, 'f.bin'))).equals(body)).toBe(true)
   })
 
   it('restarts cleanly when a Range request is answered with the whole file (200)', async () => {
@@ -90,7 +90,7 @@ describe('downloadFile', () => {
     server.fault('/f.bin', { kind: 'ignore-range' })
     const r = await downloadFile({ url: server.url('/f.bin'), dest, expectedSha256: sha })
     expect(r.resumedFrom).toBe(0)
-    expect(await readFile(dest)).toEqual(body)
+    expect((await readFile(dest)).equals(body)).toBe(true)
   })
 
   it('starts over when the file changed on the server since the part was begun (If-Range no longer matches)', async () => {
@@ -101,7 +101,7 @@ describe('downloadFile', () => {
     server.files.set('/f.bin', { body: v2, etag: '"v2"' })
     const r = await downloadFile({ url: server.url('/f.bin'), dest, expectedSha256: createHash('sha256').update(v2).digest('hex') })
     expect(r.resumedFrom).toBe(0)
-    expect(await readFile(dest)).toEqual(v2)
+    expect((await readFile(dest)).equals(v2)).toBe(true)
   })
 
   it('refuses a wrong digest, names both, and leaves nothing behind', async () => {
@@ -187,7 +187,7 @@ describe('downloadFile', () => {
     await writeFile(`${dest}.part`, body)
     const r = await downloadFile({ url: server.url('/f.bin'), dest, expectedSha256: sha })
     expect(r).toMatchObject({ sizeBytes: body.length, resumedFrom: body.length })
-    expect(await readFile(dest)).toEqual(body)
+    expect((await readFile(dest)).equals(body)).toBe(true)
   })
 })
 

@@ -1,0 +1,14 @@
+export type ModelsErrorKind = 'bad-repo' | 'not-found' | 'gated' | 'no-gguf' | 'no-match' | 'ambiguous' | 'hub'
+
+/** A model pull that cannot go on, with one sentence (cause and fix) as its message. */
+export class ModelsError extends Error {
+  constructor(
+    message: string,
+    readonly kind: ModelsErrorKind,
+    /** What exists instead (quant tags or file names), for a caller that lists them. */
+    readonly available: readonly string[] = [],
+  ) {
+    super(message)
+    this.name = 'ModelsError'
+  }
+}
