@@ -11,7 +11,7 @@
  * Refusals are ModelsError (kind, `available` = what exists) or, for the
  * transfer itself, DownloadError from app/lib/download.
  */
-export { hubCacheDir, hubEndpoint, hubToken } from './hf-env'
+export { hubCacheDir, hubEndpoint, hubToken, llamaCacheDir } from './hf-env'
 export { linkSnapshot, repoCache, repoFolderName, writeRef, type RepoCache } from './hf-cache'
 export { checkRepoId, fetchRepoInfo, resolveUrl, type HubFileInfo, type HubRepoInfo } from './hub-client'
 export { ModelsError, type ModelsErrorKind } from './models-error'

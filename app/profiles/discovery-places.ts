@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises'
 import { posix, win32 } from 'node:path'
+import { hubCacheDir } from '../models/hf-env'
 
 /** Where discovery looks, for one platform, home folder and environment. */
 export interface DiscoveryPlaces {
@@ -57,7 +58,7 @@ export async function installFolders(p: DiscoveryPlaces): Promise<string[]> {
 export function modelFolders(p: DiscoveryPlaces, extra: readonly string[]): { readonly dir: string; readonly source: string }[] {
   const { join } = pathApi(p.platform)
   const home = p.homedir
-  const hfHub = p.env.HF_HUB_CACHE ?? (p.env.HF_HOME ? join(p.env.HF_HOME, 'hub') : join(home, '.cache', 'huggingface', 'hub'))
+  const hfHub = hubCacheDir(p.env, home, p.platform)
   return [
     ...extra.map((dir) => ({ dir, source: 'folder you added' })),
     { dir: join(home, '.lmstudio', 'models'), source: 'LM Studio' },

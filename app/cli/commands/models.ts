@@ -1,0 +1,84 @@
+import { resolve } from 'node:path'
+import { isDownloadError } from '../../lib/download'
+import { ModelsError, parseModelRef, pullModel, type PullProgress } from '../../models'
+import { discover } from '../../profiles/discovery'
+import { formatDiscovery } from '../../profiles/discovery-report'
+import { UsageError } from '../cli-error'
+import type { CliCommand, CliContext } from '../command'
+import { parseOptions } from '../parse-options'
+
+const mb = (bytes: number): string => (bytes / 1e6).toFixed(1)
+
+/** One progress line, rewritten in place on a terminal. */
+export function progressLine(p: PullProgress): string {
+  const pct = p.total > 0 ? Math.floor((p.bytes / p.total) * 100) : 0
+  return `${String(pct).padStart(3)}%  ${mb(p.bytes)} / ${mb(p.total)} MB  ${mb(p.rateBps)} MB/s  ${p.file}`
+}
+
+async function pull(args: readonly string[], io: CliContext): Promise<number> {
+  const { values, positionals } = parseOptions(args, { file: { type: 'string' }, json: { type: 'boolean' } }, true)
+  if (positionals.length !== 1) throw new UsageError('models pull needs one repo: llama-tray models pull org/name[:quant] [--file NAME]')
+  let ref
+  try {
+    ref = parseModelRef(positionals[0] as string)
+  } catch (err) {
+    if (err instanceof ModelsError) throw new UsageError(err.message)
+    throw err
+  }
+  const tty = (io.stderr as { isTTY?: boolean }).isTTY === true
+  const ac = new AbortController()
+  const stop = (): void => ac.abort()
+  io.signals.once('SIGINT', stop)
+  io.signals.once('SIGTERM', stop)
+  try {
+    const r = await pullModel({
+      repo: ref.repo,
+      quant: ref.quant,
+      file: values.file ?? null,
+      signal: ac.signal,
+      ...(tty ? { onProgress: (p: PullProgress) => io.stderr.write(`\r${progressLine(p)}\x1b[K`) } : {}),
+    })
+    if (tty) io.stderr.write('\n')
+    if (values.json) io.stdout.write(`${JSON.stringify({ repo: r.repo, file: r.file, path: r.path, sizeBytes: r.sizeBytes, sha256: r.sha256 })}\n`)
+    else io.stdout.write(`${r.cached ? 'already in the cache' : 'pulled'}: ${r.repo} ${r.file} (${mb(r.sizeBytes)} MB${r.parts.length > 1 ? `, ${r.parts.length} parts` : ''}, sha256 verified)\n${r.path}\n`)
+    return 0
+  } catch (err) {
+    if (tty) io.stderr.write('\n')
+    if (err instanceof ModelsError || isDownloadError(err)) {
+      io.stderr.write(`llama-tray: ${err.message}\n`)
+      return 1
+    }
+    throw err
+  } finally {
+    io.signals.off('SIGINT', stop)
+    io.signals.off('SIGTERM', stop)
+  }
+}
+
+async function list(args: readonly string[], io: CliContext): Promise<number> {
+  const { values } = parseOptions(args, { json: { type: 'boolean' }, 'models-dir': { type: 'string', multiple: true } })
+  const found = await discover({ home: io.home, extraModelDirs: (values['models-dir'] ?? []).map((d) => resolve(d)) })
+  if (values.json) io.stdout.write(`${JSON.stringify(found.models)}\n`)
+  else io.stdout.write(`${formatDiscovery({ ...found, binaries: [] }).split('\n').slice(1).join('\n')}\n`)
+  return 0
+}
+
+async function run(args: readonly string[], io: CliContext): Promise<number> {
+  const [sub, ...rest] = args
+  if (sub === 'pull') return pull(rest, io)
+  if (sub === 'list') return list(rest, io)
+  throw new UsageError(`models needs pull or list, got ${sub === undefined ? 'nothing' : `"${sub}"`}`)
+}
+
+export const modelsCommand: CliCommand = {
+  name: 'models',
+  summary: 'pull a GGUF from Hugging Face into its cache (resumed, sha256-verified); list the models found',
+  usage: [
+    '  llama-tray models pull <org/name>[:<quant>] [--file NAME] [--json]',
+    '      the GGUF for the quant (e.g. Q4_K_M; all parts of a split model) into the Hugging Face cache',
+    '      ($HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub); $HF_ENDPOINT, $HF_TOKEN for gated repos;',
+    '      --json prints { repo, file, path, sizeBytes, sha256 }',
+    '  llama-tray models list [--models-dir DIR]… [--json]   the GGUF models discovery finds (LM Studio, the HF cache, ~/models)',
+  ].join('\n'),
+  run,
+}
