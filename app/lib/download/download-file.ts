@@ -1,11 +1,9 @@
 import type { Hash } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
+import { createWriteStream, type WriteStream } from 'node:fs'
 import { mkdir, rename } from 'node:fs/promises'
 import type { IncomingMessage } from 'node:http'
 import { dirname } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { Transform } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 import { DownloadError, isDownloadError } from './download-error'
 import { abortedError, openResponse } from './open-response'
 import { hashOfPart, partSize, readPartMeta, removePart, resetPart, writePartMeta } from './part-file'
@@ -148,24 +146,34 @@ async function receive(res: IncomingMessage, opts: DownloadOptions, partPath: st
     const secs = (now - t0) / 1000
     opts.onProgress({ bytes, total, rateBps: secs > 0 ? (bytes - start) / secs : 0 })
   }
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk)
-      bytes += chunk.length
-      report(false)
-      done(null, chunk)
-    },
-  })
   const out = createWriteStream(partPath, { flags: start > 0 ? 'a' : 'w' })
+  let writeError: NodeJS.ErrnoException | null = null
+  out.on('error', (e: NodeJS.ErrnoException) => (writeError = e))
   // The request's socket timeout ends a quiet body with a plain reset; remember that it was the timeout.
   let timedOut = false
   res.socket?.once('timeout', () => (timedOut = true))
+  const onAbort = (): void => void res.destroy()
+  opts.signal?.addEventListener('abort', onAbort, { once: true })
+  let failure: NodeJS.ErrnoException | null = null
   try {
-    await pipeline(res, counter, out, ...(opts.signal ? [{ signal: opts.signal }] : []))
+    for await (const chunk of res as AsyncIterable<Buffer>) {
+      if (writeError) break
+      hash.update(chunk)
+      bytes += chunk.length
+      report(false)
+      if (!out.write(chunk)) await drained(out)
+    }
   } catch (err) {
+    failure = err as NodeJS.ErrnoException
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort)
+  }
+  // What arrived before a cut is flushed to the part (a stream pipeline would drop its buffer), so the resume starts there.
+  await closeStream(out)
+  if (failure || writeError || opts.signal?.aborted) {
     res.destroy()
-    await settleStream(out)
-    throw await bodyError(timedOut ? Object.assign(new Error('idle timeout'), { code: 'ETIMEDOUT' }) : (err as NodeJS.ErrnoException), opts, partPath, bytes, total)
+    const cause = writeError ?? (timedOut ? Object.assign(new Error('idle timeout'), { code: 'ETIMEDOUT' }) : (failure ?? new Error('aborted')))
+    throw await bodyError(cause, opts, partPath, bytes, total)
   }
   report(true)
   return bytes
@@ -205,11 +213,26 @@ function diskFull(opts: DownloadOptions, err: NodeJS.ErrnoException): DownloadEr
   return new DownloadError(`The disk holding ${dirname(part(opts))} is full${need}; free some space and try again (the partial file was removed).`, { kind: 'disk-full', url: opts.url, detail: err.code })
 }
 
-function settleStream(out: NodeJS.WritableStream & { closed?: boolean; destroy(): void }): Promise<void> {
+/** Resolves when the stream can take more, or has failed (its error is seen by the caller). */
+function drained(out: WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      out.off('drain', done)
+      out.off('close', done)
+      resolve()
+    }
+    out.once('drain', done)
+    out.once('close', done)
+  })
+}
+
+/** Ends the stream, flushing what it holds; resolves once its file is closed, even after an error. */
+function closeStream(out: WriteStream): Promise<void> {
   return new Promise((resolve) => {
     if (out.closed) return resolve()
     out.once('close', () => resolve())
-    out.destroy()
+    if (out.destroyed) return
+    out.end()
   })
 }
 
