@@ -6,6 +6,7 @@ import { runCleanups } from './cleanup'
 import { formatTable } from './format-table'
 import { benchDashboard } from './dashboard.bench'
 import { benchEndpoint } from './endpoint.bench'
+import { benchEngines } from './engines.bench'
 import { benchFit } from './fit.bench'
 import { benchIdle } from './idle.bench'
 import { benchLiveFigures } from './live.bench'
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
     ['windows-stop', () => benchWindowsStop()],
     ['idle', () => benchIdle(bin, target)],
     ['mtp', () => benchMtp(bin, resolve(shared, 'tiny-target-mtp.gguf'))],
+    ['engines', () => benchEngines(bin)],
   ]
   for (const [name, run] of benches) {
     if (only && only !== name) continue
