@@ -6,10 +6,12 @@ import { installEngine } from '../../app/engines/install'
 import { ReleaseClient } from '../../app/engines/release-client'
 import { runCli, startCli } from '../helpers/cli'
 import { llamaServerBin } from '../helpers/llama-server-bin'
+import { formatCommandLine } from '../../app/lib/command-line'
 import { model } from '../helpers/paths'
 import { isRunning, waitUntil } from '../helpers/processes'
 import { SupervisorHarness } from '../helpers/supervisor-harness'
 import { GitHubReleasesStandIn } from '../stand-ins/github-releases'
+import { HfHubStandIn, tinyFixtureRepos } from '../stand-ins/hf-hub'
 import { linuxTarGz } from '../stand-ins/release-archives'
 
 // A release of the real llama-server (the cached test build, statically linked
@@ -17,6 +19,7 @@ import { linuxTarGz } from '../stand-ins/release-archives'
 // llama.cpp's Linux tarball, served by the GitHub stand-in.
 const TAG = 'v0.5.0'
 let gh: GitHubReleasesStandIn
+let hub: HfHubStandIn
 const homes: string[] = []
 const newHome = (): string => {
   const h = mkdtempSync(join(tmpdir(), 'llama-tray-engines-'))
@@ -27,9 +30,13 @@ const newHome = (): string => {
 beforeAll(async () => {
   const tarball = await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }])
   gh = await new GitHubReleasesStandIn().start([{ tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: tarball }] }])
+  hub = new HfHubStandIn()
+  for (const r of tinyFixtureRepos()) hub.addRepo(r)
+  await hub.start()
 }, 900_000)
 afterAll(async () => {
   await gh.close()
+  await hub.close()
   for (const h of homes) rmSync(h, { recursive: true, force: true })
 })
 
@@ -72,6 +79,21 @@ describe('an engine installed from the release tarball (real llama-server)', () 
     cli.child.kill('SIGINT')
     expect((await cli.done).code).toBe(0)
     expect(isRunning(pid)).toBe(false)
+  })
+
+  it('from an empty home, the CLI: engines install, models pull, then run reaches ready', async () => {
+    const home = newHome()
+    const env = { GITHUB_API_URL: gh.apiUrl, GITHUB_TOKEN: '', HF_ENDPOINT: hub.origin, HF_HUB_CACHE: join(home, 'hf-hub') }
+    const installed = await runCli(['--home', home, 'engines', 'install', '--json'], env)
+    expect(installed.code, installed.stderr).toBe(0)
+    const engine = JSON.parse(installed.stdout) as { path: string }
+    const pulled = await runCli(['--home', home, 'models', 'pull', 'test-org/Tiny-GGUF:Q4_K_M', '--json'], env)
+    expect(pulled.code, pulled.stderr).toBe(0)
+    const modelFile = (JSON.parse(pulled.stdout) as { path: string }).path
+    const cli = startCli(['--home', home, 'run', '--cmd', formatCommandLine([engine.path, '-m', modelFile, '-c', '2048', '-np', '1', '-t', '1']), '--json', '--interval', '200'], env)
+    await waitUntil(() => cli.stdoutLines.some((l) => l.includes('"state":"ready"')), 60_000, 'ready')
+    cli.child.kill('SIGINT')
+    expect((await cli.done).code).toBe(0)
   })
 
   it('the bare `engines <binary>` of before still detects a binary', async () => {
