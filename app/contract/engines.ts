@@ -6,6 +6,10 @@ export type EngineBackend = (typeof ENGINE_BACKENDS)[number]
 export type BackendChoice = EngineBackend | 'auto'
 export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', ...ENGINE_BACKENDS]
 
+export function backendLabel(backend: EngineBackend): string {
+  return { cpu: 'CPU', 'cuda-12': 'CUDA 12', 'cuda-13': 'CUDA 13', vulkan: 'Vulkan' }[backend]
+}
+
 /** An engine installed by Llama Tray in <home>/engines/<id>/. */
 export interface InstalledEngineSummary {
   /** `<tag>-<backend>`, the folder's name. */

@@ -1,6 +1,6 @@
 import { BACKEND_CHOICES, type BackendChoice, type EngineBackend } from '../contract/engines'
 
-export { BACKEND_CHOICES, ENGINE_BACKENDS, type BackendChoice, type EngineBackend } from '../contract/engines'
+export { BACKEND_CHOICES, backendLabel, ENGINE_BACKENDS, type BackendChoice, type EngineBackend } from '../contract/engines'
 
 export function isBackendChoice(text: string): text is BackendChoice {
   return (BACKEND_CHOICES as readonly string[]).includes(text)
@@ -18,8 +18,4 @@ export function chooseBackend(choice: BackendChoice, driverCudaVersion: string |
   if (major !== null && major >= 13) return 'cuda-13'
   if (major !== null && major >= 12) return 'cuda-12'
   return platform === 'win32' ? 'vulkan' : 'cpu'
-}
-
-export function backendLabel(backend: EngineBackend): string {
-  return { cpu: 'CPU', 'cuda-12': 'CUDA 12', 'cuda-13': 'CUDA 13', vulkan: 'Vulkan' }[backend]
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { AppSettings } from '../../../app/contract/settings'
 import { saveSettings } from '../actions/settings-actions'
+import { EnginesSection } from './EnginesSection'
 import { useProfileStore } from '../stores/profile-store'
 import { useSettingsStore } from '../stores/settings-store'
 
@@ -13,6 +14,7 @@ interface Form {
   readonly notifications: boolean
   readonly startWithSystem: boolean
   readonly hardwareAcceleration: boolean
+  readonly engineUpdateCheck: boolean
   readonly startProfileOnLaunch: string
 }
 
@@ -26,6 +28,7 @@ function formOf(s: AppSettings): Form {
     notifications: s.notifications,
     startWithSystem: s.startWithSystem,
     hardwareAcceleration: s.hardwareAcceleration,
+    engineUpdateCheck: s.engineUpdateCheck,
     startProfileOnLaunch: s.startProfileOnLaunch ?? '',
   }
 }
@@ -61,60 +64,68 @@ export function SettingsView(): React.JSX.Element {
     changes.notifications = form.notifications
     changes.startWithSystem = form.startWithSystem
     changes.hardwareAcceleration = form.hardwareAcceleration
+    changes.engineUpdateCheck = form.engineUpdateCheck
     changes.startProfileOnLaunch = form.startProfileOnLaunch || null
     const r = await saveSettings(changes as Partial<AppSettings>)
     setMessage(r.ok ? { ok: true, text: 'Saved.' } : { ok: false, text: r.error })
   }
 
   return (
-    <form className="settings-view" onSubmit={(e) => void save(e)} aria-label="Settings">
-      {NUMBERS.map(([key, label]) => (
-        <label key={key}>
-          {label}
-          <input value={form[key]} inputMode="numeric" onChange={(e) => set({ [key]: e.target.value })} data-testid={`setting-${key}`} />
+    <>
+      <form className="settings-view" onSubmit={(e) => void save(e)} aria-label="Settings">
+        {NUMBERS.map(([key, label]) => (
+          <label key={key}>
+            {label}
+            <input value={form[key]} inputMode="numeric" onChange={(e) => set({ [key]: e.target.value })} data-testid={`setting-${key}`} />
+          </label>
+        ))}
+        <label>
+          Heavy apps (comma-separated process names)
+          <textarea value={form.heavyApps} onChange={(e) => set({ heavyApps: e.target.value })} rows={2} />
         </label>
-      ))}
-      <label>
-        Heavy apps (comma-separated process names)
-        <textarea value={form.heavyApps} onChange={(e) => set({ heavyApps: e.target.value })} rows={2} />
-      </label>
-      <label>
-        Model folders (one per line): “Find llama-server and models” also looks here
-        <textarea value={form.modelDirs} onChange={(e) => set({ modelDirs: e.target.value })} rows={3} spellCheck={false} placeholder="/home/me/models" data-testid="setting-modelDirs" />
-      </label>
-      <label>
-        Start a profile when Llama Tray starts
-        <select value={form.startProfileOnLaunch} onChange={(e) => set({ startProfileOnLaunch: e.target.value })}>
-          <option value="">none</option>
-          {profiles?.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="check">
-        <input type="checkbox" checked={form.notifications} onChange={(e) => set({ notifications: e.target.checked })} />
-        Notifications
-      </label>
-      <label className="check">
-        <input type="checkbox" checked={form.startWithSystem} onChange={(e) => set({ startWithSystem: e.target.checked })} />
-        Start with the system
-      </label>
-      <label className="check">
-        <input type="checkbox" checked={form.hardwareAcceleration} onChange={(e) => set({ hardwareAcceleration: e.target.checked })} />
-        Hardware acceleration for this window (takes VRAM from the model; applies after a restart)
-      </label>
-      <div className="row">
-        <button type="submit" className="primary" data-testid="settings-save">
-          Save
-        </button>
-      </div>
-      {message && (
-        <p className={message.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="settings-message">
-          {message.text}
-        </p>
-      )}
-    </form>
+        <label>
+          Model folders (one per line): “Find llama-server and models” also looks here
+          <textarea value={form.modelDirs} onChange={(e) => set({ modelDirs: e.target.value })} rows={3} spellCheck={false} placeholder="/home/me/models" data-testid="setting-modelDirs" />
+        </label>
+        <label>
+          Start a profile when Llama Tray starts
+          <select value={form.startProfileOnLaunch} onChange={(e) => set({ startProfileOnLaunch: e.target.value })}>
+            <option value="">none</option>
+            {profiles?.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={form.notifications} onChange={(e) => set({ notifications: e.target.checked })} />
+          Notifications
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={form.startWithSystem} onChange={(e) => set({ startWithSystem: e.target.checked })} />
+          Start with the system
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={form.hardwareAcceleration} onChange={(e) => set({ hardwareAcceleration: e.target.checked })} />
+          Hardware acceleration for this window (takes VRAM from the model; applies after a restart)
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={form.engineUpdateCheck} onChange={(e) => set({ engineUpdateCheck: e.target.checked })} data-testid="setting-engineUpdateCheck" />
+          Check once a day whether a newer llama.cpp is out (a notice only: nothing is downloaded)
+        </label>
+        <div className="row">
+          <button type="submit" className="primary" data-testid="settings-save">
+            Save
+          </button>
+        </div>
+        {message && (
+          <p className={message.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="settings-message">
+            {message.text}
+          </p>
+        )}
+      </form>
+      <EnginesSection />
+    </>
   )
 }

@@ -1,0 +1,132 @@
+import { useEffect, useState } from 'react'
+import { BACKEND_CHOICES, backendLabel, type BackendChoice, type EngineInstallProgress, type EngineListing } from '../../../app/contract/engines'
+import { checkEngineUpdate, installEngine, listEngines, onEngineProgress, removeEngine } from '../actions/engine-actions'
+
+const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`
+const choiceLabel = (c: BackendChoice): string => (c === 'auto' ? 'Automatic (from the NVIDIA driver; Vulkan or CPU without one)' : backendLabel(c))
+
+function progressText(p: EngineInstallProgress): string {
+  if (p.phase === 'download') return `Downloading ${p.asset ?? ''}: ${mb(p.bytes ?? 0)}${p.total ? ` of ${mb(p.total)}` : ''}${p.rateBps ? ` (${mb(p.rateBps)}/s)` : ''}`
+  if (p.phase === 'extract') return `Extracting ${p.asset ?? ''}`
+  if (p.phase === 'verify') return 'Checking that llama-server runs'
+  if (p.phase === 'release') return 'Reading the latest llama.cpp release'
+  return 'Done'
+}
+
+/** Settings → llama.cpp engines: install the release for this machine, list and remove installed engines, check for a newer release. */
+export function EnginesSection(): React.JSX.Element {
+  const [listing, setListing] = useState<EngineListing | null>(null)
+  const [backend, setBackend] = useState<BackendChoice>('auto')
+  const [progress, setProgress] = useState<EngineInstallProgress | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
+
+  const refresh = async (): Promise<void> => {
+    const r = await listEngines()
+    if (r.ok) setListing(r.value)
+    else setMessage({ ok: false, text: r.error })
+  }
+  useEffect(() => {
+    void refresh()
+    return onEngineProgress(setProgress)
+  }, [])
+
+  const install = async (): Promise<void> => {
+    setBusy(true)
+    setMessage(null)
+    setProgress(null)
+    try {
+      const r = await installEngine(backend)
+      setMessage(r.ok ? { ok: true, text: `${r.value.alreadyInstalled ? 'Already installed' : 'Installed'}: ${r.value.id} (llama.cpp ${r.value.tag}, ${backendLabel(r.value.backend)}).` } : { ok: false, text: r.error })
+      await refresh()
+    } finally {
+      setBusy(false)
+      setProgress(null)
+    }
+  }
+  const remove = async (id: string): Promise<void> => {
+    setMessage(null)
+    const r = await removeEngine(id)
+    setMessage(r.ok ? { ok: true, text: `Removed ${id} (${mb(r.value.sizeBytes)} freed).` } : { ok: false, text: r.error })
+    await refresh()
+  }
+  const check = async (): Promise<void> => {
+    setMessage(null)
+    const r = await checkEngineUpdate()
+    if (!r.ok) return setMessage({ ok: false, text: r.error })
+    const c = r.value
+    setMessage({ ok: true, text: c.installed === null ? `The latest llama.cpp is ${c.latest.tag}; none is installed here yet.` : c.newer ? `llama.cpp ${c.latest.tag} is out (installed: ${c.installed}).` : `Up to date: ${c.installed} is the latest release.` })
+  }
+
+  return (
+    <section className="engines-section" aria-labelledby="engines-heading" data-testid="engines-section">
+      <h2 id="engines-heading">llama.cpp engines</h2>
+      <p className="note">Downloads llama.cpp’s own release from GitHub for this computer, checks its sha256 and that it runs; binaries you installed yourself stay as they are.</p>
+      <h3>Installed by Llama Tray</h3>
+      {listing === null ? (
+        <p className="note">Loading…</p>
+      ) : listing.installed.length === 0 ? (
+        <p className="note" data-testid="engines-none">None yet.</p>
+      ) : (
+        <ul className="engine-list">
+          {listing.installed.map((e) => (
+            <li key={e.id} data-testid="engine-row" data-id={e.id}>
+              <span>
+                <strong>{e.id}</strong> · llama.cpp {e.tag} · {backendLabel(e.backend)} · {mb(e.sizeBytes)}
+                {e.usedBy.length > 0 ? ` · used by ${e.usedBy.map((p) => p.name).join(', ')}` : ' · not used by a profile'}
+                <br />
+                <small className="note">{e.path}</small>
+              </span>
+              <button type="button" onClick={() => void remove(e.id)} data-testid="engine-remove" aria-label={`Remove ${e.id}`}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {listing && listing.elsewhere.length > 0 && (
+        <>
+          <h3>Found elsewhere (not managed by Llama Tray)</h3>
+          <ul className="engine-list" data-testid="engines-elsewhere">
+            {listing.elsewhere.map((b) => (
+              <li key={b.id}>
+                <span>
+                  {b.path} <small className="note">({b.source})</small>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <div className="row">
+        <label>
+          Build
+          <select value={backend} onChange={(e) => setBackend(e.target.value as BackendChoice)} disabled={busy} data-testid="engine-backend">
+            {BACKEND_CHOICES.map((c) => (
+              <option key={c} value={c}>
+                {choiceLabel(c)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="primary" onClick={() => void install()} disabled={busy} data-testid="engine-install">
+          {busy ? 'Installing…' : 'Install llama.cpp'}
+        </button>
+        <button type="button" onClick={() => void check()} disabled={busy} data-testid="engine-check-update">
+          Check for a newer release
+        </button>
+      </div>
+      {busy && progress && (
+        <div role="status" data-testid="engine-progress">
+          {progressText(progress)}
+          {progress.phase === 'download' && progress.total ? <progress value={progress.bytes ?? 0} max={progress.total} aria-label="Download progress" /> : null}
+        </div>
+      )}
+      {message && (
+        <p className={message.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="engine-message">
+          {message.text}
+        </p>
+      )}
+    </section>
+  )
+}
