@@ -34,6 +34,8 @@ export interface SupervisorOptions {
   readonly logCapacity?: number
   /** Where a server listens when its command does not say (asked at each launch); a free port by default. */
   readonly listen?: () => ListenPlan
+  /** Where the pid files go (tests inject a slow disk); <home>/run by default. */
+  readonly pidFiles?: PidFiles
 }
 
 export interface SupervisorEvents {
@@ -108,7 +110,7 @@ export class ServerSupervisor {
   private readonly logs: RingBuffer<string>
   private readonly logFile: RotatingLogFile
   private readonly pidFiles: PidFiles
-  private readonly options: Required<Omit<SupervisorOptions, 'home' | 'listen'>>
+  private readonly options: Required<Omit<SupervisorOptions, 'home' | 'listen' | 'pidFiles'>>
   private readonly listenPlan: () => ListenPlan
 
   constructor(options: SupervisorOptions) {
@@ -123,7 +125,7 @@ export class ServerSupervisor {
     this.listenPlan = options.listen ?? (() => ({ kind: 'free' }))
     this.logs = new RingBuffer(this.options.logCapacity)
     this.logFile = new RotatingLogFile(join(options.home, 'logs', 'llama-server.log'))
-    this.pidFiles = new PidFiles(join(options.home, 'run'))
+    this.pidFiles = options.pidFiles ?? new PidFiles(join(options.home, 'run'))
   }
 
   on<K extends keyof SupervisorEvents>(event: K, listener: SupervisorEvents[K]): () => void {
@@ -337,6 +339,10 @@ export class ServerSupervisor {
       const health = await probeHealth(run.host, run.port, this.options.healthTimeoutMs, signal)
       if (signal.aborted || run.proc.hasExited() || this.run !== run) return
       if (health.kind === 'ready') {
+        // Ready means recoverable: once anyone hears "ready", a crash of ours must leave a pid file for the
+        // next start to stop this server by (on a busy disk the write can outlast a tiny model's load).
+        await run.pidFileWritten
+        if (signal.aborted || run.proc.hasExited() || this.run !== run) return
         this.readySince = Date.now()
         this.transition('ready')
         // It fell asleep before the probe saw it ready (a sleep shorter than a health interval).

@@ -1,5 +1,10 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { LaunchSpec } from '../../app/contract/commands'
+import { probeHealth } from '../../app/supervisor/health'
+import { PidFiles, type PidRecord } from '../../app/supervisor/pid-file'
 import { FAKE_SERVER } from '../helpers/paths'
 import { isRunning, waitUntil } from '../helpers/processes'
 import { SupervisorHarness } from '../helpers/supervisor-harness'
@@ -21,7 +26,50 @@ afterEach(async () => {
   }
 })
 
+/** Pid files on a disk so busy that a write waits until the test lets it finish. */
+class SlowDiskPidFiles extends PidFiles {
+  private release: () => void = () => {}
+  private readonly gate = new Promise<void>((r) => (this.release = r))
+  writes = 0
+  override async write(record: PidRecord): Promise<void> {
+    this.writes++
+    await this.gate
+    await super.write(record)
+  }
+  finish(): void {
+    this.release()
+  }
+}
+
 describe('supervisor faults (fake server)', () => {
+  it('a slow disk: "ready" waits for the pid file, so a crash of ours after ready can always be recovered', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'llama-tray-slow-disk-'))
+    const pidFiles = new SlowDiskPidFiles(dir)
+    const h = harness({ pidFiles })
+    const started = h.supervisor.start(fake())
+    try {
+      await waitUntil(() => pidFiles.writes === 1 && h.supervisor.getStatus().port !== null, 30_000, 'the pid file write to begin')
+      const port = h.supervisor.getStatus().port as number
+      while ((await probeHealth('127.0.0.1', port, 1000)).kind !== 'ready') await new Promise((r) => setTimeout(r, 20))
+      // The server is ready, the record is not on disk yet: give the supervisor many health probes (20 ms apart).
+      await new Promise((r) => setTimeout(r, 500))
+      expect(h.supervisor.getStatus().state).not.toBe('ready')
+      expect(readdirSync(dir)).toEqual([])
+    } finally {
+      pidFiles.finish() // a failed assertion must not leave the stop waiting for the write
+    }
+    let fileAtReady: boolean | null = null
+    const off = h.supervisor.on('state', (s) => {
+      if (s.state === 'ready') fileAtReady = readdirSync(dir).some((f) => f.startsWith('llama-server.'))
+    })
+    expect((await started).state).toBe('ready')
+    off()
+    expect(fileAtReady).toBe(true)
+    expect(existsSync(join(dir, `llama-server.${process.pid}.json`))).toBe(true)
+    await h.supervisor.stop()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
   it('a server that never becomes ready is killed at the deadline and reported', async () => {
     const h = harness({ readyTimeoutMs: 1500 })
     const t0 = Date.now()
