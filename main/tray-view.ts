@@ -1,5 +1,5 @@
 import type { ProfileSummary } from '../app/contract/profile'
-import { sleepingDetail, type ServerStateKind, type ServerStatus } from '../app/contract/server-state'
+import { downloadDetail, sleepingDetail, type ServerStateKind, type ServerStatus } from '../app/contract/server-state'
 import type { Warning } from '../app/contract/warnings'
 
 /** Everything the tray shows, gathered from the core's events. */
@@ -25,6 +25,7 @@ export const TOOLTIP_MAX = 127
 const STATE_LABELS: Readonly<Record<ServerStateKind, string>> = {
   stopped: 'Stopped',
   starting: 'Starting',
+  downloading: 'Downloading model',
   loading: 'Loading model',
   ready: 'Ready',
   sleeping: 'Sleeping',
@@ -48,6 +49,7 @@ export function trayIconState(view: Pick<TrayView, 'status' | 'warnings'>): Tray
     case 'backoff':
       return 'warning'
     case 'starting':
+    case 'downloading':
     case 'loading':
     case 'stopping':
       return 'loading'
@@ -81,6 +83,7 @@ export function trayTooltip(view: TrayView): string {
   const head = `Llama Tray: ${stateLabel(view.status.state)}`
   const figures: string[] = []
   if (view.status.state === 'sleeping') figures.push(sleepingDetail(view.status.sleepIdleSeconds))
+  if (view.status.state === 'downloading') figures.push(downloadDetail(view.status.download))
   if (view.status.state === 'ready' && view.tokensPerSecond !== null && Number.isFinite(view.tokensPerSecond) && view.tokensPerSecond > 0) figures.push(formatRate(view.tokensPerSecond))
   if (view.freeVramMiB !== null && Number.isFinite(view.freeVramMiB) && view.freeVramMiB >= 0) figures.push(formatFreeVram(view.freeVramMiB))
   const tail = figures.length > 0 ? `\n${figures.join(' · ')}` : ''

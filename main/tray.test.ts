@@ -59,6 +59,7 @@ const click = (i: MenuItemConstructorOptions): void => (i.click as () => void)()
 const EXPECTED: Record<ServerStateKind, { id: 'start' | 'stop'; label: string; enabled: boolean; icon: string; radiosEnabled: boolean }> = {
   stopped: { id: 'start', label: 'Start Qwen3 30B A3B', enabled: true, icon: 'stopped', radiosEnabled: true },
   starting: { id: 'stop', label: 'Stop server', enabled: true, icon: 'loading', radiosEnabled: true },
+  downloading: { id: 'stop', label: 'Stop server', enabled: true, icon: 'loading', radiosEnabled: true },
   loading: { id: 'stop', label: 'Stop server', enabled: true, icon: 'loading', radiosEnabled: true },
   ready: { id: 'stop', label: 'Stop server', enabled: true, icon: 'ready', radiosEnabled: true },
   sleeping: { id: 'stop', label: 'Stop server', enabled: true, icon: 'ready', radiosEnabled: true },
@@ -81,7 +82,7 @@ describe.each(SERVER_STATE_KINDS.map((s) => [s]))('tray in state %s', (state) =>
     expect(log).toEqual(expected.enabled ? [expected.id === 'stop' ? 'stop' : 'start:qwen'] : [])
     // Restart only where a server runs: never for a stopped or failed one.
     const restart = template.find((i) => i.id === 'restart')
-    const running = state === 'starting' || state === 'loading' || state === 'ready' || state === 'sleeping' || state === 'backoff'
+    const running = state === 'starting' || state === 'downloading' || state === 'loading' || state === 'ready' || state === 'sleeping' || state === 'backoff'
     expect(restart?.label ?? null).toBe(running ? 'Restart server' : null)
     const before = [...log]
     if (restart) click(restart)
@@ -102,7 +103,7 @@ describe.each(SERVER_STATE_KINDS.map((s) => [s]))('tray in state %s', (state) =>
     const template = buildTrayTemplate(view(state), actions)
     click(item(template, 'profile:gpt-oss'))
     click(item(template, 'profile:qwen'))
-    const running = state === 'starting' || state === 'loading' || state === 'ready' || state === 'sleeping' || state === 'backoff'
+    const running = state === 'starting' || state === 'downloading' || state === 'loading' || state === 'ready' || state === 'sleeping' || state === 'backoff'
     expect(log).toEqual(running ? ['start:gpt-oss'] : ['start:gpt-oss', 'start:qwen'])
   })
 
@@ -182,6 +183,10 @@ describe('tray tooltip', () => {
     // Sleeping: what it means instead of a rate (none while the model is unloaded), and the VRAM it freed.
     expect(trayTooltip(view('sleeping', { status: status('sleeping', 'qwen', { sleepIdleSeconds: 2 }), tokensPerSecond: 12, freeVramMiB: 6144 }))).toBe(
       'Llama Tray: Sleeping\nQwen3 30B A3B\nmodel unloaded after 2 s idle, VRAM freed; the next request wakes it · 6.0 GiB VRAM free',
+    )
+    // Downloading (-hf): how far and how fast.
+    expect(trayTooltip(view('downloading', { status: status('downloading', 'qwen', { download: { repo: 'o/r', file: 'a.gguf', bytes: 1.2e9, total: 20.1e9, rateBps: 2.5e7 } }) }))).toBe(
+      'Llama Tray: Downloading model\nQwen3 30B A3B\n1.2 GB of 20.1 GB (5 %), 25 MB/s',
     )
   })
 

@@ -281,7 +281,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     hysteresis: { raiseAfter: 1, clearAfter: 1, minRaiseIntervalMs: 0 },
     evaluate: (ctx) => {
       const s = ctx.snapshot.server
-      if (s.state === 'starting' || s.state === 'loading') return { active: null }
+      if (s.state === 'starting' || s.state === 'downloading' || s.state === 'loading') return { active: null }
       if (s.state !== 'backoff') return { active: false }
       const wait = s.restartAt !== null ? ` in ${Math.max(0, Math.round((s.restartAt - ctx.now) / 1000))} s` : ''
       return { active: true, message: `llama-server exited unexpectedly${s.lastExit?.reason ? ` (${s.lastExit.reason})` : ''}; restarting${wait} (restart ${s.restarts + 1}).`, fix: null }

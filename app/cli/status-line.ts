@@ -1,5 +1,5 @@
 import { serverOrigin } from '../contract/client-url'
-import { sleepingDetail, type ServerStatus } from '../contract/server-state'
+import { downloadDetail, sleepingDetail, type ServerStatus } from '../contract/server-state'
 import type { Snapshot } from '../contract/snapshot'
 
 function formatDuration(ms: number): string {
@@ -19,6 +19,7 @@ export function formatStatusLine(status: ServerStatus, snapshot: Snapshot | null
   if (status.restartAt !== null) parts.push(`restart in ${formatDuration(Math.max(0, status.restartAt - now) + 999)}`)
   if (status.restarts > 0) parts.push(`restarts ${status.restarts}`)
   if (status.state === 'sleeping') parts.push(sleepingDetail(status.sleepIdleSeconds))
+  if (status.state === 'downloading') parts.push(downloadDetail(status.download))
   const tps = snapshot?.generation?.tokensPerSecond
   if (tps !== null && tps !== undefined) parts.push(`${tps.toFixed(1)} tok/s`)
   const last = snapshot?.generation?.last

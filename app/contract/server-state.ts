@@ -2,6 +2,9 @@
  * The supervisor's states.
  *
  * stopped → starting → loading → ready → stopping → stopped, plus:
+ * - downloading: a `-hf` launch whose llama-server fetches its model before it
+ *   loads (progress in ServerStatus.download); the readiness deadline starts
+ *   when the download ends;
  * - sleeping: a ready server that unloaded its model after --sleep-idle-seconds
  *   of idleness (its log says "entering sleeping state"); the next request wakes
  *   it ("exiting sleeping state") and it is ready again. Calm, not a fault;
@@ -14,6 +17,7 @@
 export type ServerStateKind =
   | 'stopped'
   | 'starting'
+  | 'downloading'
   | 'loading'
   | 'ready'
   | 'sleeping'
@@ -25,6 +29,7 @@ export type ServerStateKind =
 export const SERVER_STATE_KINDS: readonly ServerStateKind[] = [
   'stopped',
   'starting',
+  'downloading',
   'loading',
   'ready',
   'sleeping',
@@ -54,6 +59,7 @@ export type FailureKind =
   | 'draft-rejected'
   | 'assertion'
   | 'load-failed'
+  | 'download-failed'
   | 'ready-timeout'
   | 'spawn-failed'
   | 'crashed'
@@ -84,13 +90,40 @@ export interface ServerStatus {
   readonly lastExit: ExitInfo | null
   /** Automatic restarts since the last user start. */
   readonly restarts: number
+  /** What a `-hf` launch is downloading (state downloading); null or absent otherwise. */
+  readonly download?: DownloadInfo | null
   /** The launch's --sleep-idle-seconds: the server unloads its model after this much idleness; null or absent when it never sleeps. */
   readonly sleepIdleSeconds?: number | null
 }
 
+/** A download under way: llama-server's `-hf` fetching a model into the Hugging Face cache. */
+export interface DownloadInfo {
+  readonly repo: string
+  /** The file's path in the repo (or the start of its sha256 when the Hub did not say). */
+  readonly file: string
+  readonly bytes: number
+  /** Its size from the Hub API; null when unknown. */
+  readonly total: number | null
+  readonly rateBps: number
+}
+
+/** A download in a few words: "1.2 of 20.1 GB (6 %), 25 MB/s". */
+export function downloadDetail(d: DownloadInfo | null | undefined): string {
+  if (!d) return 'fetching the model'
+  const gb = (b: number): string => (b >= 1e9 ? `${(b / 1e9).toFixed(1)} GB` : `${(b / 1e6).toFixed(1)} MB`)
+  const of = d.total ? ` of ${gb(d.total)} (${Math.floor((d.bytes / d.total) * 100)} %)` : ''
+  const rate = d.rateBps > 0 ? `, ${(d.rateBps / 1e6).toFixed(d.rateBps >= 1e7 ? 0 : 1)} MB/s` : ''
+  return `${gb(d.bytes)}${of}${rate}`
+}
+
+/** A download in one sentence (the status line, the dashboard). */
+export function downloadingSentence(d: DownloadInfo | null | undefined): string {
+  return `Downloading ${d?.file ?? 'the model'}: ${downloadDetail(d)}`
+}
+
 /** States in which a llama-server process of ours is alive. */
 export function hasProcess(state: ServerStateKind): boolean {
-  return state === 'starting' || state === 'loading' || state === 'ready' || state === 'sleeping' || state === 'stopping'
+  return state === 'starting' || state === 'downloading' || state === 'loading' || state === 'ready' || state === 'sleeping' || state === 'stopping'
 }
 
 /** The server answers requests: ready, or sleeping (the request wakes it; it is forwarded, never held). */

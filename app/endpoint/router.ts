@@ -122,7 +122,7 @@ export class EndpointRouter {
       const s = this.backend.status()
       if (isReady(s) && s.profileId === target && settled()) return this.upstream(s)
       // A crash (backoff), a start or a ready server that lost its process a moment ago: the supervisor is on it.
-      const onItsWay = s.profileId === target && (s.state === 'starting' || s.state === 'loading' || s.state === 'backoff' || servesRequests(s.state))
+      const onItsWay = s.profileId === target && (s.state === 'starting' || s.state === 'downloading' || s.state === 'loading' || s.state === 'backoff' || servesRequests(s.state))
       if (this.policy.target !== target && !(onItsWay && this.policy.target === null)) {
         if (!this.backend.settings().switchOnRequest) throw this.switchRefused(s, target)
         this.policy.request(target)

@@ -95,6 +95,15 @@ const RULES: readonly Rule[] = [
     diagnose: (m) => ({ kind: 'assertion', reason: `llama-server aborted on an internal check${m[1] ? `: ${m[1]}` : ''}`, hint: 'this is a bug or an unsupported combination in this build: try without the last flag you changed (a draft model, a cache type), or another build', deterministic: true }),
   },
   {
+    // A build without TLS (like our test build) cannot reach huggingface.co for -hf.
+    pattern: /HTTPS is not supported/,
+    diagnose: () => ({ kind: 'download-failed', reason: 'this llama-server was built without HTTPS support, so -hf cannot download the model', hint: 'download it with llama-tray models pull and use -m, or use a llama.cpp release build', deterministic: true }),
+  },
+  {
+    pattern: /HTTPLIB failed: (\S+)|failed to resolve commit for (\S+)|download failed after \d+ attempts/,
+    diagnose: (m) => ({ kind: 'download-failed', reason: `llama-server could not download the -hf model${m[1] ? ` (${m[1]})` : ''}: no network, or the Hub refused it`, hint: 'check the connection and the repo name, or download it with llama-tray models pull and use -m', deterministic: true }),
+  },
+  {
     pattern: /ERR \[\s*load_model\] unable to load model|exiting due to model loading error|failed to load model/,
     diagnose: () => ({ kind: 'load-failed', reason: 'llama-server could not load the model', hint: 'see the log lines above for the cause', deterministic: true }),
   },

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { LaunchSpec } from '../contract/commands'
-import type { ExitInfo, FailureKind, ServerStateKind, ServerStatus } from '../contract/server-state'
+import type { DownloadInfo, ExitInfo, FailureKind, ServerStateKind, ServerStatus } from '../contract/server-state'
 import { LineSplitter } from '../lib/line-splitter'
 import { Listeners } from '../lib/listeners'
 import { RingBuffer } from '../lib/ring-buffer'
@@ -21,6 +21,11 @@ import { isValidTransition } from './transitions'
 import { hasProcess } from '../contract/server-state'
 import { spawnFailureHint } from './exit-status'
 import { sleepIdleSeconds, sleepLogEvent } from './sleep-log'
+import { hfFailure } from './hf-download-hint'
+import { HfDownloadWatch, hfRepos, launchDownloads } from './hf-download-watch'
+
+// Lines llama-server prints while it loads a model: each one pushes the readiness deadline back (a slow disk is not a failure).
+const LOAD_PROGRESS = /load_tensors:|llama_model_loader:|llama_context:|llama_kv_cache|common_init_from_params|srv\s+load_model|^\.+$/
 
 export interface SupervisorOptions {
   /** Folder for the pid files (run/) and the server log (logs/). */
@@ -32,6 +37,8 @@ export interface SupervisorOptions {
   readonly stop?: StopOptions
   /** Lines kept in memory for the log view and for diagnosis. */
   readonly logCapacity?: number
+  /** How often a `-hf` launch's download is looked at in the cache (default 500 ms). */
+  readonly downloadPollMs?: number
   /** Where a server listens when its command does not say (asked at each launch); a free port by default. */
   readonly listen?: () => ListenPlan
   /** Where the pid files go (tests inject a slow disk); <home>/run by default. */
@@ -53,6 +60,10 @@ interface Run {
   readonly abort: AbortController
   readonly lines: RingBuffer<string>
   stopRequested: boolean
+  /** Epoch ms when readiness gives up; pushed back by the end of a download and by load progress in the log. */
+  deadline: number
+  /** The `-hf` download watch, while one may be under way. */
+  watch: HfDownloadWatch | null
   /** The log said "entering sleeping state" and not yet "exiting" (see sleep-log.ts). */
   asleep: boolean
   /** The pid file's write, which forget() waits for before removing it. */
@@ -100,6 +111,7 @@ export class ServerSupervisor {
   private restarts = 0
   /** The launch's --sleep-idle-seconds, read once per launch (getStatus runs every tick). */
   private sleepSeconds: number | null = null
+  private download: DownloadInfo | null = null
   private unstableExits = 0
   private spec: LaunchSpec | null = null
   private run: Run | null = null
@@ -121,6 +133,7 @@ export class ServerSupervisor {
       restartPolicy: options.restartPolicy ?? DEFAULT_RESTART_POLICY,
       stop: options.stop ?? DEFAULT_STOP,
       logCapacity: options.logCapacity ?? 2000,
+      downloadPollMs: options.downloadPollMs ?? 500,
     }
     this.listenPlan = options.listen ?? (() => ({ kind: 'free' }))
     this.logs = new RingBuffer(this.options.logCapacity)
@@ -146,6 +159,7 @@ export class ServerSupervisor {
       lastExit: this.lastExit,
       restarts: this.restarts,
       ...(this.sleepSeconds !== null ? { sleepIdleSeconds: this.sleepSeconds } : {}),
+      ...(this.download !== null ? { download: this.download } : {}),
     }
   }
 
@@ -309,6 +323,8 @@ export class ServerSupervisor {
       abort: new AbortController(),
       lines: new RingBuffer(200),
       stopRequested: false,
+      deadline: Date.now() + this.options.readyTimeoutMs,
+      watch: null,
       asleep: false,
       pidFileWritten: Promise.resolve(),
     }
@@ -318,6 +334,7 @@ export class ServerSupervisor {
       const splitter = new LineSplitter((line) => {
         run.lines.push(line)
         this.log(line)
+        if (LOAD_PROGRESS.test(line) && (this.state === 'starting' || this.state === 'loading')) run.deadline = Math.max(run.deadline, Date.now() + this.options.readyTimeoutMs)
         const sleep = sleepLogEvent(line)
         if (sleep) this.onSleepLine(run, sleep === 'entering')
       })
@@ -329,11 +346,30 @@ export class ServerSupervisor {
       .catch(() => {})
     void proc.exited.then((exit) => this.onExit(run, exit))
     this.listeners.emit('state', this.getStatus()) // now with pid and port
+    if (launchDownloads(spec.args)) {
+      run.watch = new HfDownloadWatch({ repos: hfRepos(spec.args), env, intervalMs: this.options.downloadPollMs, onChange: (d) => this.onDownload(run, d) })
+      run.watch.start()
+    }
     void this.watchReadiness(run)
   }
 
+  /** starting ⇄ downloading, from the `-hf` download in the cache; the readiness deadline starts when it ends. */
+  private onDownload(run: Run, d: DownloadInfo | null): void {
+    if (this.run !== run || run.stopRequested) return
+    if (d) {
+      if (this.state !== 'starting' && this.state !== 'loading' && this.state !== 'downloading') return
+      this.download = d
+      if (this.state !== 'downloading') this.transition('downloading')
+      else this.listeners.emit('state', this.getStatus())
+      return
+    }
+    if (this.state !== 'downloading') return
+    this.download = null
+    run.deadline = Date.now() + this.options.readyTimeoutMs
+    this.transition('starting')
+  }
+
   private async watchReadiness(run: Run): Promise<void> {
-    const deadline = Date.now() + this.options.readyTimeoutMs
     const signal = run.abort.signal
     while (!signal.aborted && !run.proc.hasExited()) {
       const health = await probeHealth(run.host, run.port, this.options.healthTimeoutMs, signal)
@@ -343,14 +379,18 @@ export class ServerSupervisor {
         // next start to stop this server by (on a busy disk the write can outlast a tiny model's load).
         await run.pidFileWritten
         if (signal.aborted || run.proc.hasExited() || this.run !== run) return
+        run.watch?.stop()
+        this.download = null
         this.readySince = Date.now()
         this.transition('ready')
         // It fell asleep before the probe saw it ready (a sleep shorter than a health interval).
         if (run.asleep) this.transition('sleeping')
         return
       }
+      // llama-server answers 503 while its -hf download runs too: the download, seen in the cache, says more.
       if (health.kind === 'loading' && this.state === 'starting') this.transition('loading')
-      if (Date.now() >= deadline) {
+      // A download has no deadline: it takes what the network gives; the one for loading starts after it.
+      if (this.state !== 'downloading' && Date.now() >= run.deadline) {
         await this.enqueue(async () => {
           if (this.run !== run || run.stopRequested) return
           run.stopRequested = true
@@ -379,7 +419,11 @@ export class ServerSupervisor {
   }
 
   private async forget(run: Run): Promise<void> {
-    if (this.run === run) this.run = null
+    run.watch?.stop()
+    if (this.run === run) {
+      this.run = null
+      this.download = null
+    }
     await run.pidFileWritten // a write still under way would otherwise land after the removal
     await this.pidFiles.remove().catch(() => {})
   }
@@ -400,7 +444,7 @@ export class ServerSupervisor {
     const lines = run.lines.tail(30)
     const wasReady = this.state === 'ready' || this.state === 'sleeping'
     const readyForMs = wasReady && this.readySince !== null ? Date.now() - this.readySince : null
-    let d: Diagnosis = diagnoseExit(exit.code, exit.signal, lines)
+    let d: Diagnosis = await hfFailure(diagnoseExit(exit.code, exit.signal, lines), run.spec.args, { ...process.env, ...(run.spec.env ?? {}) })
     if (d.kind === 'port-in-use' && run.portChosen) d = { ...d, deterministic: false } // lost a race for the port we picked: retry
     await this.forget(run)
     if (!wasReady && d.deterministic) return this.fail(d, exit, lines)

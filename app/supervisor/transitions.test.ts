@@ -58,7 +58,7 @@ describe('transition table', () => {
   })
 
   it('knows which states have a live process', () => {
-    expect(SERVER_STATE_KINDS.filter(hasProcess)).toEqual(['starting', 'loading', 'ready', 'sleeping', 'stopping'])
+    expect(SERVER_STATE_KINDS.filter(hasProcess)).toEqual(['starting', 'downloading', 'loading', 'ready', 'sleeping', 'stopping'])
   })
 
   it('counts a sleeping server as running and serving requests', () => {

@@ -7,9 +7,12 @@ import type { ServerStateKind } from '../contract/server-state'
 export const TRANSITIONS: { readonly [K in ServerStateKind]: readonly ServerStateKind[] } = {
   stopped: ['starting', 'errored'],
   // starting: spawned, socket not bound yet (connection refused).
-  starting: ['loading', 'ready', 'stopping', 'backoff', 'crashloop', 'errored'],
+  starting: ['downloading', 'loading', 'ready', 'stopping', 'backoff', 'crashloop', 'errored'],
+  // downloading: a -hf launch fetching its model (its in-progress blob grows); back to starting when it is in.
+  downloading: ['starting', 'loading', 'ready', 'stopping', 'backoff', 'crashloop', 'errored'],
   // loading: /health answers 503 while the model loads.
-  loading: ['ready', 'stopping', 'backoff', 'crashloop', 'errored'],
+  // (a -hf llama-server answers 503 before its download shows in the cache: loading → downloading)
+  loading: ['downloading', 'ready', 'stopping', 'backoff', 'crashloop', 'errored'],
   // ready ⇄ sleeping: the log's "entering/exiting sleeping state" (--sleep-idle-seconds).
   ready: ['sleeping', 'stopping', 'backoff', 'crashloop', 'errored'],
   // sleeping: the process lives with its model unloaded; no readiness timeout, no restart.

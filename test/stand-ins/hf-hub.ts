@@ -52,6 +52,7 @@ export class HfHubStandIn {
   private readonly repos = new Map<string, Repo>()
   private readonly cdnFaults = new Map<string, ({ cutAfter: number } | { stallAfter: number })[]>()
   private readonly cdnOverride = new Map<string, Buffer>()
+  private readonly stalled = new Set<ServerResponse>()
   private hub: Server | null = null
   private cdn: Server | null = null
   origin = ''
@@ -74,6 +75,12 @@ export class HfHubStandIn {
   faultNext(repo: string, path: string, fault: { cutAfter: number } | { stallAfter: number }): void {
     const key = this.fileOf(repo, path).sha256
     this.cdnFaults.set(key, [...(this.cdnFaults.get(key) ?? []), fault])
+  }
+
+  /** Ends every stalled CDN answer by cutting its connection (the client then resumes, or gives up). */
+  releaseStalls(): void {
+    for (const res of this.stalled) res.socket?.destroy()
+    this.stalled.clear()
   }
 
   /** The CDN serves other bytes for this file than its LFS oid says (a damaged mirror). */
@@ -150,6 +157,7 @@ export class HfHubStandIn {
       return void res.end()
     }
     const fault = req.method === 'HEAD' ? undefined : this.cdnFaults.get(oid)?.shift()
+    if (fault && 'stallAfter' in fault) this.stalled.add(res)
     sendWithRange(req, res, { body: this.cdnOverride.get(oid) ?? file.body, etag: `"${oid}"` }, fault ?? {})
   }
 }

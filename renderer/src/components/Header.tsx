@@ -1,4 +1,4 @@
-import { sleepingSentence, type ServerStateKind } from '../../../app/contract/server-state'
+import { downloadingSentence, sleepingSentence, type ServerStateKind } from '../../../app/contract/server-state'
 import { formatRate } from '../lib/format'
 import { useProfileStore } from '../stores/profile-store'
 import { useSnapshotStore } from '../stores/snapshot-store'
@@ -11,6 +11,7 @@ import { ServerControls } from './ServerControls'
 const STATE_LABEL: Record<ServerStateKind, string> = {
   stopped: 'Stopped',
   starting: 'Starting',
+  downloading: 'Downloading',
   loading: 'Loading',
   ready: 'Running',
   sleeping: 'Sleeping',
@@ -48,6 +49,20 @@ function SleepingNote(): React.JSX.Element | null {
   return (
     <div className="note sleeping-note" data-testid="sleeping-note">
       {sleepingSentence(seconds)}
+    </div>
+  )
+}
+
+/** A -hf launch fetching its model: what, how far, how fast. */
+function DownloadingNote(): React.JSX.Element | null {
+  const downloading = useStatusStore((s) => s.status?.state === 'downloading')
+  const download = useStatusStore((s) => s.status?.download ?? null)
+  if (!downloading) return null
+  const pct = download?.total ? Math.min(100, (download.bytes / download.total) * 100) : null
+  return (
+    <div className="note downloading-note" data-testid="downloading-note">
+      {downloadingSentence(download)}
+      {pct !== null ? <progress max={100} value={pct} aria-label="Download progress" /> : null}
     </div>
   )
 }
@@ -106,6 +121,7 @@ export function Header(): React.JSX.Element {
       <LoadingProgress />
       <ServerAddress />
       <SleepingNote />
+      <DownloadingNote />
       <Failure />
     </header>
   )
