@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MODEL_REF } from '../app/contract/models'
 import type { CommandChannels, CommandName } from '../app/contract/commands'
 import { BACKEND_CHOICES, ENGINE_BACKENDS, type BackendChoice } from '../app/contract/engines'
 import { ProfileEditSchema } from '../app/profiles/profile-edit-schema'
@@ -62,6 +63,7 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'engines:list': none,
   'engines:remove': z.tuple([engineId, z.boolean()]),
   'engines:check-update': none,
+  'models:pull': z.tuple([z.string().max(200).regex(MODEL_REF), z.string().min(1).max(300).regex(/^[\w.-]+(?:\/[\w.-]+)*$/).refine((f) => !f.split('/').includes('..')).nullable()]),
   'settings:get': none,
   'settings:set': z.tuple([SettingsSchema]),
   'shell:open-logs-folder': none,

@@ -1,6 +1,7 @@
 import type { BackendChoice, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, InstalledEngineSummary } from './engines'
 import type { FitEstimate, LlamaFitComparison } from './fit'
 import type { GenerationHistory } from './generation'
+import type { ModelPullProgress, ModelPullResult } from './models'
 import type { BenchProgress, BenchReport } from './bench'
 import type { Discovery, ExportFormat, FlagProblemSummary, ProfileDocument, ProfileEdit, ProfileFileRole, ProfileStoreSummary, ProfileSummary } from './profile'
 import type { ServerStatus } from './server-state'
@@ -96,6 +97,8 @@ export interface CommandChannels {
   'engines:remove': (engineId: string, force: boolean) => Promise<Result<InstalledEngineSummary>>
   /** Asks GitHub whether a newer release exists; downloads nothing. */
   'engines:check-update': () => Promise<Result<EngineUpdateCheck>>
+  /** Pulls a GGUF ("org/name[:quant]", or `file` by name) from the Hugging Face Hub into its cache, resumed and sha256-verified; progress comes as models:progress events. */
+  'models:pull': (ref: string, file: string | null) => Promise<Result<ModelPullResult>>
   'settings:get': () => Promise<AppSettings>
   'settings:set': (changes: Partial<AppSettings>) => Promise<Result<AppSettings>>
   'shell:open-logs-folder': () => Promise<void>
@@ -112,6 +115,7 @@ export interface EventChannels {
   'settings:changed': (settings: AppSettings) => void
   'bench:progress': (progress: BenchProgress) => void
   'engines:progress': (progress: EngineInstallProgress) => void
+  'models:progress': (progress: ModelPullProgress) => void
 }
 
 export type CommandName = keyof CommandChannels
@@ -183,9 +187,10 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'engines:list',
   'engines:remove',
   'engines:check-update',
+  'models:pull',
   'settings:get',
   'settings:set',
   'shell:open-logs-folder',
 ]
 
-export const EVENT_NAMES: readonly EventName[] = ['server:state-changed', 'server:log', 'snapshot', 'profiles:changed', 'settings:changed', 'bench:progress', 'engines:progress']
+export const EVENT_NAMES: readonly EventName[] = ['server:state-changed', 'server:log', 'snapshot', 'profiles:changed', 'settings:changed', 'bench:progress', 'engines:progress', 'models:progress']

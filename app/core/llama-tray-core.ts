@@ -30,6 +30,7 @@ import { Endpoint, type EndpointOptions, type ListenResult } from '../endpoint/e
 import type { BenchHost } from '../bench/bench-host'
 import { benchCommands } from './bench-commands'
 import { engineCommands, type EngineCommandOptions } from './engine-commands'
+import { modelCommands, type ModelCommandOptions } from './model-commands'
 import { llamaFitPlan } from './llama-fit-command'
 import type { CliCore } from './cli-core'
 import { serverControl, type ServerControl } from './server-control'
@@ -57,6 +58,7 @@ export interface CoreOptions {
   readonly openPath?: (path: string) => Promise<void>
   /** Where engine installs get llama.cpp's releases and the GPU's CUDA version (default: GitHub from the environment, nvidia-smi). */
   readonly engines?: EngineCommandOptions
+  readonly models?: ModelCommandOptions
 }
 
 /**
@@ -155,6 +157,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       'fit:llama-plan': (profileId) => llamaFitPlan(options.home, profileId, (id) => this.estimateFit(id), this.settingsStore.settings.vramHeadroomMiB),
       ...benchCommands(this, options.home, options.telemetry, (progress) => this.events.emit('bench:progress', progress)),
       ...engineCommands(options.home, () => (launchInEffect(this.supervisor.getStatus().state) ? this.supervisor.getLaunchSpec() : null), (progress) => this.events.emit('engines:progress', progress), options.engines),
+      ...modelCommands((progress) => this.events.emit('models:progress', progress), options.models),
       'warnings:apply-fix': async (warningId) => (this.options.applyWarningFix ? this.options.applyWarningFix(warningId, this.options.home) : { ok: false, error: 'no fix is available for this warning' }),
       'warnings:mute': async (warningId) => {
         const mutes = this.options.mutes

@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ModelPullProgress } from '../contract/models'
+import { model } from '../../test/helpers/paths'
+import { HfHubStandIn, tinyFixtureRepos } from '../../test/stand-ins/hf-hub'
+import { LlamaTrayCore } from './llama-tray-core'
+
+// The dashboard's models:pull over the real core, against the Hub stand-in.
+let hub: HfHubStandIn
+let home: string
+let core: LlamaTrayCore
+const progress: ModelPullProgress[] = []
+
+beforeAll(async () => {
+  hub = new HfHubStandIn()
+  for (const r of tinyFixtureRepos()) hub.addRepo(r)
+  await hub.start()
+  home = mkdtempSync(join(tmpdir(), 'llama-tray-model-channels-'))
+  core = await LlamaTrayCore.create({ home, telemetry: null, models: { env: { HF_ENDPOINT: hub.origin, HF_HUB_CACHE: join(home, 'hub') } } })
+  core.on('models:progress', (p) => progress.push(p))
+})
+
+afterAll(async () => {
+  await core?.dispose()
+  await hub?.close()
+  rmSync(home, { recursive: true, force: true })
+})
+
+describe('models:pull over the core', () => {
+  it('pulls with progress events, one at a time, and refuses in one sentence', async () => {
+    const [pulled, busy] = await Promise.all([core.handlers['models:pull']('test-org/Tiny-GGUF:Q4_K_M', null), core.handlers['models:pull']('test-org/Tiny-GGUF:Q4_K_M', null)])
+    expect(busy).toEqual({ ok: false, error: 'a model is already being downloaded: wait for it to finish' })
+    if (!pulled.ok) throw new Error(pulled.error)
+    const want = hub.repo('test-org/Tiny-GGUF').files.find((f) => f.path === 'tiny-target-Q4_K_M.gguf')!
+    expect(pulled.value).toMatchObject({ repo: 'test-org/Tiny-GGUF', file: want.path, sizeBytes: want.size, sha256: want.sha256, cached: false })
+    expect((await readFile(pulled.value.path)).equals(await readFile(model('tiny-target.gguf')))).toBe(true)
+    expect(progress.at(-1)).toMatchObject({ repo: 'test-org/Tiny-GGUF', file: want.path, bytes: want.size, total: want.size })
+    expect(await core.handlers['models:pull']('test-org/Tiny-GGUF', 'tiny-target-Q4_K_M.gguf')).toMatchObject({ ok: true, value: { cached: true } })
+    expect(await core.handlers['models:pull']('test-org/Gated-GGUF', null)).toEqual({ ok: false, error: `test-org/Gated-GGUF is gated: accept its terms on ${hub.origin}/test-org/Gated-GGUF, then set HF_TOKEN to a token of that account and try again.` })
+    expect(await core.handlers['models:pull']('nonsense', null)).toMatchObject({ ok: false, error: expect.stringMatching(/is not a Hugging Face repo name/) })
+  })
+})
