@@ -5,6 +5,7 @@ import type { BenchRow } from './bench-row'
 import { runCleanups } from './cleanup'
 import { formatTable } from './format-table'
 import { benchDashboard } from './dashboard.bench'
+import { benchDownloads } from './downloads.bench'
 import { benchEndpoint } from './endpoint.bench'
 import { benchEngines } from './engines.bench'
 import { benchFit } from './fit.bench'
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
     ['idle', () => benchIdle(bin, target)],
     ['mtp', () => benchMtp(bin, resolve(shared, 'tiny-target-mtp.gguf'))],
     ['engines', () => benchEngines(bin)],
+    ['downloads', () => benchDownloads()],
   ]
   for (const [name, run] of benches) {
     if (only && only !== name) continue
