@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -8,8 +8,8 @@ import { median } from './bench-row'
 import { trackChild } from './cleanup'
 
 // Idle cost of `llama-tray run` with a ready server and no requests, measured
-// from outside the process: CPU time of the CLI process (/proc/<pid>/stat
-// utime+stime, children not counted) per second of wall time in the steady state, and the size of
+// from outside the process: CPU time of the CLI process (its threads' schedstat,
+// children not counted) per second of wall time in the steady state, and the size of
 // one idle `--json` snapshot line. The baseline is the same CLI built from the
 // commit before the idle-cost work (IDLE_BASELINE_REV overrides), measured in
 // the same run, rounds alternated.
@@ -17,7 +17,26 @@ import { trackChild } from './cleanup'
 const CLK_TCK = 100 // USER_HZ on Linux
 const SETTLE_MS = 20_000
 
+/**
+ * CPU time of every thread of the process (ms): the on-CPU nanoseconds of
+ * /proc/<pid>/task/<tid>/schedstat, summed. /proc/<pid>/stat's utime+stime come
+ * in 10 ms ticks, 0.33 ms/s over a 30 s window: as coarse as the figure itself.
+ * Falls back to them where schedstat is missing (a kernel without it).
+ */
 function cpuMs(pid: number): number {
+  try {
+    let ns = 0
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
+      } catch {
+        // a thread that ended between the listing and the read
+      }
+    }
+    if (ns > 0) return ns / 1e6
+  } catch {
+    // no schedstat: the ticks below
+  }
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK // utime, stime (fields 14 and 15)

@@ -161,6 +161,27 @@ describe('lint.sleep-idle on a laptop', () => {
   })
 })
 
+describe('the running profile\'s lint, rechecked', () => {
+  it('re-lints a profile edited outside the advisor at the next recheck, and skips rechecks of an unchanged file', async () => {
+    const store = await ProfileStore.open(home)
+    const profile = importCommand(`/nowhere/llama-server -m ${seed.qwen36Path} -c 4096 -np 1`, { name: 'edited-later', takenIds: store.file.profiles.map((p) => p.id) })
+    await store.upsert(profile)
+    const clock = { t: 0 }
+    const advisor = new LiveAdvisor({ home, now: () => clock.t, platform: 'linux', profileRecheckMs: 1000 })
+    const sleepLint = async (t: number): Promise<boolean> => {
+      clock.t = t
+      advisor.warnings(sample({ time: t, profileId: profile.id }), SETTINGS)
+      await advisor.settled()
+      return advisor.warnings(sample({ time: t, profileId: profile.id }), SETTINGS).some((w) => w.rule === 'lint.sleep-idle')
+    }
+    expect(await sleepLint(0)).toBe(true)
+    expect(await sleepLint(2000)).toBe(true) // unchanged file: the same facts
+    const edited = importCommand(`/nowhere/llama-server -m ${seed.qwen36Path} -c 4096 -np 1 --sleep-idle-seconds 600`, { name: 'edited-later', takenIds: [] })
+    await (await ProfileStore.open(home)).upsert({ ...edited, id: profile.id, updatedAt: new Date(Date.now() + 1000).toISOString() })
+    expect(await sleepLint(4000)).toBe(false) // the edit is seen at the next recheck
+  })
+})
+
 describe('live.heavy-apps', () => {
   const discord = { name: 'Discord', pids: [7], cpuPct: 42 }
   it('raises after 2 samples while generating, names the apps and their CPU, clears 3 samples after they stop', () => {

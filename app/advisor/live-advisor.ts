@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { Result } from '../contract/commands'
 import type { ProfileSummary } from '../contract/profile'
 import type { FailureKind } from '../contract/server-state'
@@ -6,7 +8,7 @@ import type { Snapshot } from '../contract/snapshot'
 import type { Warning, WarningFix } from '../contract/warnings'
 import { median } from '../metrics/median'
 import type { EngineInfo } from '../profiles/engine-detect'
-import { ProfileStore } from '../profiles/store'
+import { PROFILES_FILE, ProfileStore } from '../profiles/store'
 import { applyFixToStoredProfile } from './apply-profile-fix'
 import { Hysteresis, type Transition } from './hysteresis'
 import type { LintFinding, LintInput, LintPlatform } from './lint-input'
@@ -60,6 +62,16 @@ interface ProfileFacts {
 
 const LIVE_SAMPLES = 600
 
+/** Which version of a file this is: a save replaces it (atomic rename: a new inode), an edit changes its time or size; null when unreadable. */
+async function fileVersion(path: string): Promise<string | null> {
+  try {
+    const st = await stat(path)
+    return `${st.ino}:${st.size}:${st.mtimeMs}`
+  } catch {
+    return null
+  }
+}
+
 /** NVIDIA names its laptop parts "… Laptop GPU" (NVML and nvidia-smi alike): the machine is a laptop. */
 function laptopFromGpu(snapshot: LiveSnapshot): boolean | null {
   const name = snapshot.gpu?.devices[0]?.name
@@ -93,6 +105,8 @@ export class LiveAdvisor {
   /** Whether the machine is a laptop, from the GPU's name once telemetry has one; the facts are re-linted when it becomes known. */
   private laptop: boolean | null = null
   private loading: Promise<void> | null = null
+  /** The profile and the version of profiles.json (fileVersion) the facts were last read from: a recheck of the same is skipped. */
+  private profilesRead: string | null = null
   private lastRecheck = 0
   private shared: { pid: number; baselineMiB: number | null } | null = null
   private suggestionCache: { key: string; value: VramSuggestion | null } | null = null
@@ -169,6 +183,7 @@ export class LiveAdvisor {
     const result = await applyFixToStoredProfile(home, profileId, fix, new Date(this.now()))
     if (result.ok) {
       this.facts = null // re-lint the changed profile
+      this.profilesRead = null
       this.suggestionCache = null
       this.lastRecheck = 0
     }
@@ -291,7 +306,13 @@ export class LiveAdvisor {
     this.checkedProfileId = profileId
     const known = laptopLearned ? null : this.facts
     this.loading = (async () => {
+      // The recheck every 15 s: a stat while profiles.json is the file the facts came from (an open
+      // and parse of the store costs ~1 ms, the largest share of an idle app's profile reads).
+      const version = await fileVersion(join(this.options.home, PROFILES_FILE))
+      const read = version === null ? null : `${profileId}@${version}`
+      if (!laptopLearned && read !== null && read === this.profilesRead) return
       const store = await ProfileStore.open(this.options.home)
+      this.profilesRead = read
       const profile = store.file.profiles.find((p) => p.id === profileId)
       if (!profile) {
         this.facts = null
@@ -303,6 +324,7 @@ export class LiveAdvisor {
     })()
       .catch(() => {
         this.facts = null
+        this.profilesRead = null
       })
       .finally(() => {
         this.loading = null

@@ -17,7 +17,7 @@ function countingSource(): ProcessSource & { scans: number } {
 describe('CpuMonitor scan pace', () => {
   it('scans the process table every scanIntervalMs, rarely while the server is idle, and at once when work starts', () => {
     const source = countingSource()
-    const monitor = new CpuMonitor({ processes: source, scanIntervalMs: 5000, idleScanIntervalMs: 30_000, systemCpu: { sample: () => null } as never })
+    const monitor = new CpuMonitor({ processes: source, scanIntervalMs: 5000, idleScanIntervalMs: 30_000, idleScanMaxIntervalMs: 30_000, systemCpu: { sample: () => null } as never })
     monitor.tick(0)
     monitor.tick(5000)
     expect(source.scans).toBe(2)
@@ -34,4 +34,45 @@ describe('CpuMonitor scan pace', () => {
     monitor.tick(41_000)
     expect(source.scans).toBe(5)
   })
+
+  it('backs the idle scan off while it finds nothing new (30 s, 60 s, 120 s, then the maximum), and scans at 30 s again once work starts', () => {
+    const source = countingSource()
+    const monitor = new CpuMonitor({ processes: source, idleScanIntervalMs: 30_000, idleScanMaxIntervalMs: 120_000, systemCpu: { sample: () => null } as never })
+    monitor.setIdle(true)
+    const scansAt: number[] = []
+    for (let t = 0; t <= 600_000; t += 1000) {
+      const before = source.scans
+      monitor.tick(t)
+      if (source.scans > before) scansAt.push(t)
+    }
+    expect(scansAt).toEqual([0, 30_000, 90_000, 210_000, 330_000, 450_000, 570_000])
+    monitor.setIdle(false)
+    monitor.tick(571_000)
+    monitor.setIdle(true)
+    for (let t = 572_000; t <= 602_000; t += 1000) monitor.tick(t)
+    expect(source.scans).toBe(scansAt.length + 2) // at the start of work, then 30 s later
+  })
+
+  it('scans at the base idle pace again when a heavy app appeared since the last scan', () => {
+    const names = ['init']
+    let scans = 0
+    const source: ProcessSource = {
+      list: () => {
+        scans++
+        return names.map((name, i) => ({ pid: i + 1, name, cpuMs: 0, rssKiB: 0 }))
+      },
+      read: () => null,
+    }
+    const monitor = new CpuMonitor({ processes: source, idleScanIntervalMs: 30_000, idleScanMaxIntervalMs: 240_000, systemCpu: { sample: () => null } as never })
+    monitor.setIdle(true)
+    for (let t = 0; t <= 90_000; t += 1000) monitor.tick(t) // scans at 0, 30 s, 90 s: the next would wait 120 s
+    expect(scans).toBe(3)
+    names.push('discord')
+    for (let t = 91_000; t <= 210_000; t += 1000) monitor.tick(t) // scan at 210 s finds Discord
+    expect(scans).toBe(4)
+    expect(monitor.tick(211_000).heavyApps.map((h) => h.name)).toEqual(['Discord'])
+    for (let t = 212_000; t <= 240_000; t += 1000) monitor.tick(t) // back to the 30 s pace after a change
+    expect(scans).toBe(5)
+  })
 })
+

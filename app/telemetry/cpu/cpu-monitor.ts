@@ -11,8 +11,10 @@ export interface CpuMonitorOptions {
   readonly heavyApps?: HeavyAppList
   /** How often the whole process table is scanned (5–10 s); the server itself is read every tick. */
   readonly scanIntervalMs?: number
-  /** The scan period while the server is idle (no request): a heavy app matters once it competes with one. */
+  /** The scan period while the server is idle (no request): a heavy app matters once it competes with one… */
   readonly idleScanIntervalMs?: number
+  /** …doubling after each idle scan that found the same heavy apps, up to this (a scan of /proc costs ~1–2 ms). */
+  readonly idleScanMaxIntervalMs?: number
   readonly topCount?: number
   readonly cpuCount?: number
   readonly systemCpu?: SystemCpuMeter
@@ -31,6 +33,10 @@ export class CpuMonitor {
   private readonly shares: CpuShareTracker
   private lastScanAt = Number.NEGATIVE_INFINITY
   private idle = false
+  /** Idle scans in a row that found the same heavy apps as the one before. */
+  private unchangedIdleScans = 0
+  /** The heavy apps the last scan found (heavyKey); null before the first scan. */
+  private lastHeavyKey: string | null = null
   private heavy: HeavyAppSnapshot[] = []
   private top: TopProcessSnapshot[] = []
   private readonly system: SystemCpuMeter
@@ -48,6 +54,7 @@ export class CpuMonitor {
   setHeavyApps(list: HeavyAppList): void {
     this.heavyApps = list
     this.lastScanAt = Number.NEGATIVE_INFINITY
+    this.unchangedIdleScans = 0
   }
 
   /**
@@ -57,6 +64,7 @@ export class CpuMonitor {
   setIdle(idle: boolean): void {
     if (idle === this.idle) return
     this.idle = idle
+    this.unchangedIdleScans = 0
     if (!idle) this.lastScanAt = Number.NEGATIVE_INFINITY
   }
 
@@ -69,7 +77,7 @@ export class CpuMonitor {
 
   tick(now = Date.now()): CpuSnapshot {
     const mem = this.options.memory?.() ?? { totalBytes: os.totalmem(), freeBytes: os.freemem() }
-    const scanEvery = this.idle ? (this.options.idleScanIntervalMs ?? 30_000) : (this.options.scanIntervalMs ?? 5000)
+    const scanEvery = this.idle ? this.idleScanEvery() : (this.options.scanIntervalMs ?? 5000)
     if (this.options.processes && now - this.lastScanAt >= scanEvery) this.scan(this.options.processes, now)
     return {
       systemPct: this.system.sample(),
@@ -96,11 +104,20 @@ export class CpuMonitor {
     return { pid, cpuPct, rssMiB: p.rssKiB === null ? null : Math.round((p.rssKiB / 1024) * 10) / 10 }
   }
 
+  /** Idle, the scan backs off while nothing changes: 30 s, 60 s, … up to the maximum. */
+  private idleScanEvery(): number {
+    const base = this.options.idleScanIntervalMs ?? 30_000
+    return Math.min(this.options.idleScanMaxIntervalMs ?? 240_000, base * 2 ** Math.min(this.unchangedIdleScans, 20))
+  }
+
   private scan(source: ProcessSource, now: number): void {
     this.lastScanAt = now
     const list = source.list()
     const shares = this.shares.update(list, now)
     this.heavy = matchHeavyApps(list, shares, this.heavyApps, process.platform, new Set(this.serverPid === null ? [] : [this.serverPid]))
+    const key = heavyKey(this.heavy)
+    this.unchangedIdleScans = this.idle && key === this.lastHeavyKey ? this.unchangedIdleScans + 1 : 0
+    this.lastHeavyKey = key
     this.top = list
       .filter((p) => p.pid !== this.serverPid)
       .map((p) => ({ name: p.name, pid: p.pid, cpuPct: shares.get(p.pid) ?? null }))
@@ -109,4 +126,12 @@ export class CpuMonitor {
       .slice(0, this.options.topCount ?? 5)
       .map((p) => ({ ...p, cpuPct: Math.round(p.cpuPct * 10) / 10 }))
   }
+}
+
+/** Which heavy apps run, by name (their CPU figures move every scan). */
+function heavyKey(heavy: readonly HeavyAppSnapshot[]): string {
+  return heavy
+    .map((h) => h.name)
+    .sort()
+    .join('\n')
 }
