@@ -185,7 +185,9 @@ describe('SlotsPoller', () => {
     poller.start()
     await until(() => s.requests.length >= 3, 'three idle polls')
     answer = false
-    await until(() => poller.inFlightForMs() !== null, 'a poll in flight')
+    const answered = s.requests.length
+    // One poll at a time: a request that arrived unanswered is the one in flight.
+    await until(() => s.requests.length > answered && poller.inFlightForMs() !== null, 'an unanswered poll in flight')
     poller.suspend()
     poller.pokeSoon() // the log's news while it sleeps changes nothing
     const asked = s.requests.length
