@@ -22,6 +22,7 @@ const none = z.tuple([])
 /** A llama.cpp release tag (b7000, v0.5.0) and an installed engine's id (<tag>-<backend>): never a path. */
 const engineTag = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a release tag is like b7000 or v0.5.0').refine((t) => !t.includes('..'), 'a release tag has no ".."')
 const engineId = z.string().regex(new RegExp(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}-(${ENGINE_BACKENDS.join('|')})$`), 'an engine id is <tag>-<backend>, as engines:list names it').refine((t) => !t.includes('..'), 'an engine id has no ".."')
+const installOptions = z.object({ backend: z.enum(BACKEND_CHOICES as [BackendChoice, ...BackendChoice[]]), tag: engineTag.nullable() }).strict()
 /** Discovery ids as main issues them ("b-" or "m-" and 10 hex digits): never a path. */
 const discoveredId = z.string().regex(/^[bm]-[0-9a-f]{10}$/, 'a discovered item is named by its id from profiles:discover')
 
@@ -59,7 +60,8 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'warnings:mute': z.tuple([warningId]),
   'warnings:muted': z.tuple([profileId]),
   'warnings:unmute': z.tuple([profileId, muteKey]),
-  'engines:install': z.tuple([z.object({ backend: z.enum(BACKEND_CHOICES as [BackendChoice, ...BackendChoice[]]), tag: engineTag.nullable() }).strict()]),
+  'engines:install': z.tuple([installOptions]),
+  'engines:plan': z.tuple([installOptions]),
   'engines:list': none,
   'engines:remove': z.tuple([engineId, z.boolean()]),
   'engines:check-update': none,

@@ -1,4 +1,4 @@
-import type { BackendChoice, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, InstalledEngineSummary } from './engines'
+import type { BackendChoice, EngineInstallPlan, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, InstalledEngineSummary } from './engines'
 import type { FitEstimate, LlamaFitComparison } from './fit'
 import type { GenerationHistory } from './generation'
 import type { ModelPullProgress, ModelPullResult } from './models'
@@ -91,6 +91,8 @@ export interface CommandChannels {
   'warnings:unmute': (profileId: string, key: string) => Promise<Result<readonly string[]>>
   /** Downloads and installs llama.cpp's release for this machine (backend `auto`: from the GPU; tag null: the latest); progress comes as engines:progress events. */
   'engines:install': (options: { readonly backend: BackendChoice; readonly tag: string | null }) => Promise<Result<EngineInstallResult>>
+  /** What engines:install would download for these options (the backend `auto` picks, the GPU that decided it, the archives and their sizes); downloads nothing. */
+  'engines:plan': (options: { readonly backend: BackendChoice; readonly tag: string | null }) => Promise<Result<EngineInstallPlan>>
   /** Installed engines and, apart, binaries found elsewhere. */
   'engines:list': () => Promise<Result<EngineListing>>
   /** Removes an installed engine; refused while a profile uses it (unless force) or the running server does. */
@@ -184,6 +186,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'warnings:muted',
   'warnings:unmute',
   'engines:install',
+  'engines:plan',
   'engines:list',
   'engines:remove',
   'engines:check-update',

@@ -56,3 +56,19 @@ export interface EngineUpdateCheck {
   readonly newer: boolean
   readonly checkedAt: string
 }
+
+/** What engines:install would fetch for this machine, downloading nothing: the first run's offer "Install llama.cpp (CUDA 12, ~N MB)". */
+export interface EngineInstallPlan {
+  /** The engine's id once installed (`<tag>-<backend>`). */
+  readonly id: string
+  readonly tag: string
+  readonly backend: EngineBackend
+  /** The NVIDIA GPU whose driver chose the backend for `auto`, and the driver's CUDA version; null without an NVIDIA driver. */
+  readonly gpuName: string | null
+  readonly driverCuda: string | null
+  /** The archives to download (the build and, for CUDA, its runtime), sizes from the release listing. */
+  readonly assets: readonly { readonly name: string; readonly sizeBytes: number }[]
+  readonly downloadBytes: number
+  /** This engine is installed already: an install downloads nothing. */
+  readonly installed: boolean
+}

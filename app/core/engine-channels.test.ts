@@ -14,12 +14,15 @@ import { addProfile, SMALL, tinyTarget } from './testing/tiny-core'
 // and remove refused while the running server uses the engine.
 const TAG = 'v0.5.0'
 let gh: GitHubReleasesStandIn
+let tarballSize = 0
 let home: string
 let core: LlamaTrayCore
 const progress: EngineInstallProgress[] = []
 
 beforeAll(async () => {
-  gh = await new GitHubReleasesStandIn().start([{ tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }]) }] }])
+  const tarball = await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }])
+  tarballSize = tarball.length
+  gh = await new GitHubReleasesStandIn().start([{ tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: tarball }] }])
   home = mkdtempSync(join(tmpdir(), 'llama-tray-engine-channels-'))
   core = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { healthIntervalMs: 50 }, engines: { releases: { apiUrl: gh.apiUrl }, driver: async () => null } })
   core.on('engines:progress', (p) => progress.push(p))
@@ -32,6 +35,14 @@ afterAll(async () => {
 })
 
 describe('engines:* over the core', () => {
+  it('plans the install for the first-run offer (backend, archives and sizes from the listing) without downloading', async () => {
+    const before = gh.requests.length
+    const plan = await core.handlers['engines:plan']({ backend: 'auto', tag: null })
+    expect(plan).toEqual({ ok: true, value: { id: `${TAG}-cpu`, tag: TAG, backend: 'cpu', gpuName: null, driverCuda: null, assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, sizeBytes: tarballSize }], downloadBytes: tarballSize, installed: false } })
+    expect(gh.requests.slice(before).map((r) => r.host)).toEqual(['api'])
+    expect(await core.handlers['engines:plan']({ backend: 'vulkan', tag: null })).toEqual({ ok: false, error: `llama.cpp ${TAG} has no Vulkan build for Linux x64: it has CPU for Linux x64 (--backend cpu).` })
+  })
+
   it('installs with progress events, lists, checks for updates, and never removes the engine the server runs', async () => {
     const [installed, busy] = await Promise.all([core.handlers['engines:install']({ backend: 'auto', tag: null }), core.handlers['engines:install']({ backend: 'auto', tag: null })])
     expect(busy).toEqual({ ok: false, error: 'an engine is already being installed: wait for it to finish' })
@@ -41,11 +52,17 @@ describe('engines:* over the core', () => {
     const last = progress.filter((p) => p.phase === 'download').at(-1)
     expect(last?.bytes).toBe(last?.total)
 
+    // Discovery lists the installed engine first, so the first run's profile runs it.
+    const found = await core.handlers['profiles:discover']()
+    if (!found.ok) throw new Error(found.error)
+    expect(found.value.binaries[0]).toMatchObject({ path: installed.value.path, source: `installed by Llama Tray (llama.cpp ${TAG}, CPU)`, engine: 'mainline' })
+
     const id = await addProfile(home, 'tiny', [installed.value.path, '-m', tinyTarget, ...SMALL])
     const listed = await core.handlers['engines:list']()
     if (!listed.ok) throw new Error(listed.error)
     expect(listed.value.installed.map((e) => [e.id, e.usedBy])).toEqual([[`${TAG}-cpu`, [{ id, name: 'tiny' }]]])
     expect(listed.value.elsewhere.every((b) => !b.path.startsWith(join(home, 'engines')))).toBe(true)
+    expect(await core.handlers['engines:plan']({ backend: 'auto', tag: null })).toMatchObject({ ok: true, value: { id: `${TAG}-cpu`, installed: true } })
     expect(await core.handlers['engines:check-update']()).toMatchObject({ ok: true, value: { latest: { tag: TAG }, installed: TAG, newer: false } })
 
     const started = await core.handlers['server:start'](id)
@@ -55,5 +72,6 @@ describe('engines:* over the core', () => {
     expect(await core.handlers['engines:remove'](`${TAG}-cpu`, false)).toEqual({ ok: false, error: `${TAG}-cpu is used by the profile "tiny": point it at another engine first, or remove it anyway with --force.` })
     expect(await core.handlers['engines:remove'](`${TAG}-cpu`, true)).toMatchObject({ ok: true, value: { id: `${TAG}-cpu` } })
     expect(await core.handlers['engines:list']()).toMatchObject({ ok: true, value: { installed: [] } })
+    expect(await core.handlers['engines:plan']({ backend: 'auto', tag: null })).toMatchObject({ ok: true, value: { installed: false } })
   })
 })

@@ -4,12 +4,13 @@ import { readDriverCuda, type DriverCuda } from '../engines/driver-cuda'
 import { discoverElsewhere } from '../engines/elsewhere'
 import { EngineError } from '../engines/engine-error'
 import { installEngine, type InstallProgress } from '../engines/install'
+import { planInstall } from '../engines/install-plan'
 import { isInside, listInstalled, type InstalledEngine } from '../engines/installed'
 import { ReleaseClient, releaseClientOptionsFromEnv, type ReleaseClientOptions } from '../engines/release-client'
 import { removeEngine } from '../engines/remove'
 import { checkForUpdate } from '../engines/update-check'
 
-type EngineChannels = Pick<CommandChannels, 'engines:install' | 'engines:list' | 'engines:remove' | 'engines:check-update'>
+type EngineChannels = Pick<CommandChannels, 'engines:install' | 'engines:plan' | 'engines:list' | 'engines:remove' | 'engines:check-update'>
 
 export interface EngineCommandOptions {
   /** Where releases come from (default: GITHUB_API_URL / GITHUB_TOKEN from the environment). */
@@ -51,6 +52,12 @@ export function engineCommands(home: string, runningSpec: () => LaunchSpec | nul
         installing = false
       }
     },
+    'engines:plan': ({ backend, tag }) =>
+      asResult(async () => {
+        const plan = await planInstall({ home, client: client(), backend, tag: tag ?? undefined, driver: options.driver ?? readDriverCuda })
+        const assets = [plan.picked.engine.asset, ...(plan.picked.cudart ? [plan.picked.cudart] : [])].map((a) => ({ name: a.name, sizeBytes: a.size }))
+        return { id: plan.id, tag: plan.release.tag, backend: plan.backend, gpuName: plan.driver?.gpuName ?? null, driverCuda: plan.driver?.cudaVersion ?? null, assets, downloadBytes: assets.reduce((sum, a) => sum + a.sizeBytes, 0), installed: plan.existing !== null }
+      }),
     'engines:list': () => asResult(async () => ({ installed: (await listInstalled(home)).map(summary), elsewhere: await discoverElsewhere(home) })),
     'engines:remove': (engineId, force) =>
       asResult(async () => {

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import type { CommandChannels, Result } from '../contract/commands'
 import type { Discovery, ProfileFileRole, ProfileSummary } from '../contract/profile'
-import { discover, type DiscoverOptions } from '../profiles/discovery'
+import type { DiscoverOptions } from '../profiles/discovery'
+import { discoverWithEngines } from '../engines/discover-with-engines'
 import { DiscoveryPickError, profileFromDiscovery } from '../profiles/discovery-profile'
 import { exportCommandLine, ExportError } from '../profiles/export-command'
 import { importCommand, ImportError } from '../profiles/import-command'
@@ -162,7 +163,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
       }),
     'profiles:discover': async () => {
       const where = typeof deps.discovery === 'function' ? deps.discovery() : deps.discovery
-      lastDiscovery = await discover({ ...where, home: deps.home })
+      lastDiscovery = await discoverWithEngines({ ...where, home: deps.home })
       return ok(lastDiscovery)
     },
     'profiles:create-discovered': (binaryId, modelId, draftModelId, name) =>

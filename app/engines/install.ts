@@ -3,13 +3,11 @@ import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/prom
 import { join } from 'node:path'
 import type { DownloadProgress } from '../lib/download'
 import { detectEngine, EngineDetectError, engineFromOutput, runForOutput } from '../profiles/engine-detect'
-import { chooseBackend, type BackendChoice, type EngineBackend } from './backends'
-import { pickAssets } from './asset-picker'
+import type { EngineBackend } from './backends'
 import { downloadAsset } from './download-asset'
-import type { DriverCuda } from './driver-cuda'
 import { EngineError } from './engine-error'
-import { DOWNLOADS_DIR, ENGINE_MANIFEST, engineId, enginesDir, isSafeTag, readManifest, serverExeName, type EngineManifest } from './layout'
-import type { ReleaseClient } from './release-client'
+import { planInstall, type PlanOptions } from './install-plan'
+import { DOWNLOADS_DIR, ENGINE_MANIFEST, enginesDir, readManifest, serverExeName, type EngineManifest } from './layout'
 import type { ReleaseAsset } from './releases'
 import { extractArchive, UnsafeArchiveError } from './safe-extract'
 
@@ -24,16 +22,7 @@ export interface InstallProgress {
   readonly rateBps?: number
 }
 
-export interface InstallOptions {
-  readonly home: string
-  readonly client: Pick<ReleaseClient, 'release'>
-  readonly backend: BackendChoice
-  /** A release tag; default the latest release. */
-  readonly tag?: string
-  readonly platform?: NodeJS.Platform
-  readonly arch?: string
-  /** For `auto`: the NVIDIA driver's CUDA version (default: none, i.e. no NVIDIA GPU). */
-  readonly driver?: () => Promise<DriverCuda | null>
+export interface InstallOptions extends PlanOptions {
   /** Confirms the extracted binary runs and answers its version (default: the engine detection's --version and --help). */
   readonly verify?: (binary: string) => Promise<{ readonly version: string | null }>
   readonly signal?: AbortSignal
@@ -82,19 +71,11 @@ const isNoSpace = (err: unknown): boolean => (err as NodeJS.ErrnoException | nul
  */
 export async function installEngine(opts: InstallOptions): Promise<InstalledEngineInfo> {
   const platform = opts.platform ?? process.platform
-  const arch = opts.arch ?? process.arch
   const progress = opts.onProgress ?? (() => {})
-  const driver = opts.backend === 'auto' ? await (opts.driver ?? (async () => null))() : null
-  const backend = chooseBackend(opts.backend, driver?.cudaVersion ?? null, platform)
   progress({ phase: 'release' })
-  const release = await opts.client.release(opts.tag)
-  if (!isSafeTag(release.tag)) throw new EngineError(`The release tag "${release.tag}" cannot name a folder: choose another release with --tag.`, 'bad-answer')
-  const picked = pickAssets(release, backend, platform, arch)
-  const id = engineId(release.tag, backend)
+  const { id, release, backend, picked, dir: finalDir, existing } = await planInstall(opts)
   const root = enginesDir(opts.home)
-  const finalDir = join(root, id)
   const exe = serverExeName(platform)
-  const existing = await readManifest(finalDir)
   if (existing) return { id, tag: existing.tag, backend: existing.backend, dir: finalDir, path: join(finalDir, existing.binary), version: existing.engineVersion, alreadyInstalled: true }
 
   const assets: ReleaseAsset[] = [picked.engine.asset, ...(picked.cudart ? [picked.cudart] : [])]

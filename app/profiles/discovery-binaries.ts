@@ -7,7 +7,8 @@ import { installFolders, pathApi, pathFolders, serverExeNames, type DiscoveryPla
 import { cachedEngineKinds } from './engine-detect'
 import { PROFILES_FILE, parseProfilesText } from './store'
 
-interface Candidate {
+/** A place a binary may be, and how the list will name where it came from. */
+export interface BinaryCandidate {
   readonly path: string
   readonly source: string
 }
@@ -32,16 +33,17 @@ async function isExecutableFile(path: string, platform: NodeJS.Platform): Promis
 }
 
 /**
- * llama-server binaries in the binaries chosen before, PATH and the common
- * install folders, each once (by real path). The engine comes from the
+ * llama-server binaries in `first` (the engines Llama Tray installed), the
+ * binaries chosen before, PATH and the common install folders, each once (by real path). The engine comes from the
  * detection cache only: discovery never runs a program.
  */
-export async function findBinaries(home: string, places: DiscoveryPlaces): Promise<{ binaries: DiscoveredBinary[]; searched: string[] }> {
+export async function findBinaries(home: string, places: DiscoveryPlaces, first: readonly BinaryCandidate[] = []): Promise<{ binaries: DiscoveredBinary[]; searched: string[] }> {
   const { join: pjoin } = pathApi(places.platform)
   const names = serverExeNames(places.platform)
   const pathDirs = pathFolders(places)
   const installDirs = await installFolders(places)
-  const candidates: Candidate[] = [
+  const candidates: BinaryCandidate[] = [
+    ...first,
     ...(await profileBinaries(home)).map((path) => ({ path, source: 'chosen before' })),
     ...pathDirs.flatMap((dir) => names.map((n) => ({ path: pjoin(dir, n), source: 'PATH' }))),
     ...installDirs.flatMap((dir) => names.map((n) => ({ path: pjoin(dir, n), source: 'install folder' }))),

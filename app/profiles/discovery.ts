@@ -1,6 +1,6 @@
 import { homedir as osHomedir } from 'node:os'
 import type { DiscoveredBinary, Discovery } from '../contract/profile'
-import { findBinaries } from './discovery-binaries'
+import { findBinaries, type BinaryCandidate } from './discovery-binaries'
 import { DEFAULT_WALK_LIMITS, findGgufFiles, markDrafts, readModelFacts, type ModelWalkLimits } from './discovery-models'
 import { modelFolders, type DiscoveryPlaces } from './discovery-places'
 import { detectEngine } from './engine-detect'
@@ -17,6 +17,8 @@ export interface DiscoverOptions {
   /** Run each binary found with --version/--help (cached) to know its engine; off by default. */
   readonly detect?: boolean
   readonly limits?: ModelWalkLimits
+  /** The engines Llama Tray installed (<home>/engines), listed first: the engines layer knows them. */
+  readonly installedEngines?: readonly BinaryCandidate[]
 }
 
 async function withEngine(home: string, b: DiscoveredBinary): Promise<DiscoveredBinary> {
@@ -35,7 +37,7 @@ async function withEngine(home: string, b: DiscoveredBinary): Promise<Discovered
  */
 export async function discover(options: DiscoverOptions): Promise<Discovery> {
   const places: DiscoveryPlaces = { platform: options.platform ?? process.platform, homedir: options.homedir ?? osHomedir(), env: options.env ?? process.env }
-  const found = await findBinaries(options.home, places)
+  const found = await findBinaries(options.home, places, options.installedEngines ?? [])
   // One at a time: each detection rewrites the shared cache file.
   const binaries = []
   for (const b of found.binaries) binaries.push(options.detect ? await withEngine(options.home, b) : b)

@@ -5,7 +5,7 @@ import { EXPORT_FORMATS, ExportError, exportCommandLine, type ExportFormat } fro
 import { importArgv, importCommand, ImportError } from '../../profiles/import-command'
 import { profileArgv } from '../../profiles/launch-spec'
 import { acceptFixes, describeProblems, ProfileLaunchError } from '../../profiles/resolve-launch'
-import { discover } from '../../profiles/discovery'
+import { discoverWithEngines } from '../../engines/discover-with-engines'
 import { bestBinary, bestDraft, bestModel, DiscoveryPickError, profileFromDiscovery } from '../../profiles/discovery-profile'
 import { formatDiscovery, pickKey } from '../../profiles/discovery-report'
 import type { Profile } from '../../profiles/schema'
@@ -102,7 +102,7 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
       }
       case 'discover':
       case 'create': {
-        const found = await discover({ home: io.home, extraModelDirs: (values['models-dir'] ?? []).map((d) => resolve(d)), detect: values.detect ?? false })
+        const found = await discoverWithEngines({ home: io.home, extraModelDirs: (values['models-dir'] ?? []).map((d) => resolve(d)), detect: values.detect ?? false })
         if (sub === 'discover' && !values.create) {
           const b = bestBinary(found)
           const m = bestModel(found)
@@ -119,7 +119,7 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
           name: values.name ?? null,
         }
         if (sub === 'create' && (!values.binary || !values.model)) throw new UsageError('profiles create needs --binary and --model (numbers or ids from: llama-tray profiles discover)')
-        if (choice.binary === '') throw new UsageError(`no llama-server found on PATH or in the usual install folders; put it on PATH or import a command line`)
+        if (choice.binary === '') throw new UsageError(`no llama-server found on PATH or in the usual install folders: install llama.cpp with llama-tray engines install, put it on PATH, or import a command line`)
         if (choice.model === '') throw new UsageError(`no usable GGUF model found; add a folder with --models-dir DIR`)
         const store = await openStore(io)
         const profile = profileFromDiscovery(found, choice, store.file.profiles.map((p) => p.id))
