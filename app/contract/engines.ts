@@ -6,6 +6,7 @@ export type EngineBackend = (typeof ENGINE_BACKENDS)[number]
 export type BackendChoice = EngineBackend | 'auto'
 export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', ...ENGINE_BACKENDS]
 
+/** How people name a backend ("CUDA 12"), in the CLI and the dashboard. */
 export function backendLabel(backend: EngineBackend): string {
   return { cpu: 'CPU', 'cuda-12': 'CUDA 12', 'cuda-13': 'CUDA 13', vulkan: 'Vulkan' }[backend]
 }

@@ -13,6 +13,7 @@ export async function downloadAsset(asset: ReleaseAsset, dest: string, opts: { r
     await downloadFile({ url: asset.url, dest, expectedSha256: asset.sha256, expectedSize: asset.size, headers: { 'user-agent': 'llama-tray' }, retries: 3, signal: opts.signal, onProgress: opts.onProgress })
   } catch (err) {
     if (err instanceof DownloadError) {
+      if (err.kind === 'digest-mismatch') throw new EngineError(`${asset.name} does not match the sha256 digest the release lists for it, so it was deleted and nothing was installed: try again, and report it if it repeats.`, 'download', null, err.message)
       const kind = err.kind === 'disk-full' ? 'disk-full' : err.kind === 'rate-limited' ? 'rate-limited' : err.kind === 'offline' ? 'offline' : 'download'
       throw new EngineError(err.message, kind, err.retryAt ?? null, err.detail ?? null)
     }

@@ -1,19 +1,24 @@
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { BenchView } from './components/BenchView'
+import { FirstRunView } from './components/FirstRunView'
 import { Header } from './components/Header'
 import { LogsView } from './components/LogsView'
 import { ProfilesView } from './components/ProfilesView'
 import { RunningView } from './components/RunningView'
 import { SettingsView } from './components/SettingsView'
+import { useFirstRunWanted } from './components/use-first-run'
 import { WarningsBanner } from './components/WarningsBanner'
+import { useFirstRunStore } from './stores/first-run-store'
 
-/** Tab ids (the test ids say tab-<id>) and what they read. */
-const TABS = ['Dashboard', 'Profiles', 'Logs', 'Settings', 'Bench'] as const
+/** Tab ids (the test ids say tab-<id>) and what they read; Start (the first run) is listed only while it is offered. */
+const TABS = ['Start', 'Dashboard', 'Profiles', 'Logs', 'Settings', 'Bench'] as const
 type Tab = (typeof TABS)[number]
-const TAB_LABEL: Record<Tab, string> = { Dashboard: 'Running', Profiles: 'Profiles', Logs: 'Logs', Settings: 'Settings', Bench: 'Bench' }
+const TAB_LABEL: Record<Tab, string> = { Start: 'Setup', Dashboard: 'Running', Profiles: 'Profiles', Logs: 'Logs', Settings: 'Settings', Bench: 'Bench' }
 
-function TabPanel({ tab }: { readonly tab: Tab }): React.JSX.Element {
+function TabPanel({ tab, onStarted }: { readonly tab: Tab; readonly onStarted: () => void }): React.JSX.Element {
   switch (tab) {
+    case 'Start':
+      return <FirstRunView onStarted={onStarted} />
     case 'Dashboard':
       return <RunningView />
     case 'Profiles':
@@ -29,22 +34,46 @@ function TabPanel({ tab }: { readonly tab: Tab }): React.JSX.Element {
 
 export function App(): React.JSX.Element {
   const [tab, setTab] = useState<Tab>('Dashboard')
+  // The first run opens by itself only until the user picks a view.
+  const [picked, setPicked] = useState(false)
+  const [offered, setOffered] = useState(false)
+  const firstRun = useFirstRunWanted()
+  const engaged = useFirstRunStore((s) => s.engaged)
+  useEffect(() => {
+    if (firstRun.wanted && !picked && !offered) {
+      setOffered(true)
+      setTab('Start')
+    }
+  }, [firstRun.wanted, picked, offered])
+  useEffect(() => {
+    // A profile or a server appeared from elsewhere (an import, the CLI): the Running view, unless the user is mid-way.
+    if (tab === 'Start' && firstRun.settled && !picked && !engaged) setTab('Dashboard')
+  }, [tab, firstRun.settled, picked, engaged])
+  const tabs = TABS.filter((t) => t !== 'Start' || offered)
+  const choose = (t: Tab): void => {
+    setPicked(true)
+    setTab(t)
+  }
   const buttons = useRef<(HTMLButtonElement | null)[]>([])
   // Arrow keys move between tabs (the WAI-ARIA tabs pattern); Tab moves into the panel.
   const onKey = (e: React.KeyboardEvent, index: number): void => {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0
     if (!step) return
     e.preventDefault()
-    const next = (index + step + TABS.length) % TABS.length
-    setTab(TABS[next] as Tab)
+    const next = (index + step + tabs.length) % tabs.length
+    choose(tabs[next] as Tab)
     buttons.current[next]?.focus()
+  }
+  const onStarted = (): void => {
+    setOffered(false)
+    choose('Dashboard')
   }
   return (
     <div className="app">
       <Header />
       <WarningsBanner />
       <nav className="tabs" role="tablist" aria-label="Views">
-        {TABS.map((t, i) => (
+        {tabs.map((t, i) => (
           <button
             key={t}
             ref={(el) => {
@@ -56,7 +85,7 @@ export function App(): React.JSX.Element {
             aria-selected={tab === t}
             aria-controls="panel"
             tabIndex={tab === t ? 0 : -1}
-            onClick={() => setTab(t)}
+            onClick={() => choose(t)}
             onKeyDown={(e) => onKey(e, i)}
             data-testid={`tab-${t.toLowerCase()}`}
           >
@@ -65,7 +94,7 @@ export function App(): React.JSX.Element {
         ))}
       </nav>
       <main id="panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="panel">
-        <TabPanel tab={tab} />
+        <TabPanel tab={tab} onStarted={onStarted} />
       </main>
     </div>
   )

@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -10,6 +11,7 @@ import { buildRenderer } from './build-renderer'
 import { openScriptedDashboard, type ScriptedDashboard } from './scripted-dashboard'
 import { failedStatus, loadingStatus, LOW_VRAM, readyStatus, runningSnapshot, stoppedStatus } from './scripted-states'
 import { serveFolder, type StaticServer } from './static-server'
+import { GitHubReleasesStandIn } from '../stand-ins/github-releases'
 
 // Accessibility: axe-core in Chromium over the built renderer, on every view,
 // in both themes and in the 360 px popover. The server is scripted (no
@@ -160,5 +162,52 @@ for (const [label, view] of [
         expect(reached.size, `${view}: controls reached by Tab`).toBe(expected)
       }
     }, 60_000)
+  })
+}
+
+// The first run: a machine with nothing on it (a fresh user home), the GitHub stand-in's release. Scanned with the
+// offer, during a download held in the middle (the progress bar), and after the download failed its sha256.
+const FIRST_RUN_ASSET = 'llama-v0.5.0-bin-ubuntu-x64.tar.gz'
+for (const [label, view] of [
+  ['light', { width: 1100, height: 820, colorScheme: 'light' }],
+  ['dark', { width: 1100, height: 820, colorScheme: 'dark' }],
+  ['popover dark', { width: 360, height: 640, colorScheme: 'dark' }],
+] as const) {
+  describe(`axe-core on the first run (${label})`, () => {
+    let s: ScriptedDashboard
+    let gh: GitHubReleasesStandIn
+    let userHome: string
+    const saved = { HOME: process.env.HOME, HF_HOME: process.env.HF_HOME, GITHUB_API_URL: process.env.GITHUB_API_URL }
+    beforeAll(async () => {
+      userHome = mkdtempSync(join(tmpdir(), 'llama-tray-a11y-user-'))
+      gh = await new GitHubReleasesStandIn().start([{ tag: 'v0.5.0', publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: FIRST_RUN_ASSET, body: Buffer.alloc(256 * 1024, 1), digest: `sha256:${'0'.repeat(64)}` }] }])
+      Object.assign(process.env, { HOME: userHome, HF_HOME: join(userHome, 'hf'), GITHUB_API_URL: gh.apiUrl })
+      s = await openScriptedDashboard(browser, site.url, view)
+    }, 60_000)
+    afterAll(async () => {
+      await s?.close()
+      await gh?.close()
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k]
+        else process.env[k] = v
+      }
+      rmSync(userHome, { recursive: true, force: true })
+    })
+
+    it('the offer, a download in progress and a refused download: no serious or critical issue', async () => {
+      await s.page.getByTestId('engine-plan').waitFor({ timeout: 30_000 })
+      expect(await scan(`${label} · first run`, s)).toEqual([])
+      let release = (): void => {}
+      gh.pauseNext.set(FIRST_RUN_ASSET, { bytes: 64 * 1024, until: new Promise<void>((r) => (release = r)) })
+      await s.page.getByTestId('engine-install').click()
+      try {
+        await s.page.getByTestId('engine-progress-bar').waitFor({ timeout: 30_000 })
+        expect(await scan(`${label} · first run, downloading`, s)).toEqual([])
+      } finally {
+        release()
+      }
+      await s.page.getByTestId('engine-error').waitFor({ timeout: 30_000 })
+      expect(await scan(`${label} · first run, refused`, s)).toEqual([])
+    }, 90_000)
   })
 }

@@ -499,7 +499,6 @@ describe('find on disk in Chromium over the real core and llama-server', () => {
       expect(await modelOption.textContent()).toMatch(/qwen35moe · Q8_0 · .*8 experts · trained ctx 16384/)
       expect(await page.getByTestId('draft-none').count()).toBe(0) // one model: no draft to offer
       await page.getByTestId('discover-name').fill('found tiny')
-      await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-first-run.png') })
       await page.getByTestId('discover-create').click()
       await page.getByTestId('discover-created').waitFor()
       const row = page.getByTestId('profile-row').filter({ hasText: 'found tiny' })

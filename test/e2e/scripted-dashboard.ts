@@ -19,8 +19,8 @@ export interface ScriptedDashboard {
 
 /** Channels answered from the script, not the core: the server and what it reports. */
 const SCRIPTED = new Set(['server:status', 'snapshot:latest', 'server:logs', 'server:start', 'server:stop', 'server:restart', 'dashboard:visible'])
-/** Core events that reach the page: what the profiles and settings commands change. */
-const FORWARDED: readonly EventName[] = ['profiles:changed', 'settings:changed']
+/** Core events that reach the page: what the profiles, settings and engine commands change or report. */
+const FORWARDED: readonly EventName[] = ['profiles:changed', 'settings:changed', 'engines:progress']
 
 /**
  * The built dashboard over a real LlamaTrayCore for profiles, settings, fit and

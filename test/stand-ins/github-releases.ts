@@ -37,6 +37,8 @@ export class GitHubReleasesStandIn {
   rateLimitUntil: Date | null = null
   /** Cut the next download of an asset after this many bytes (one time). */
   readonly cutNext = new Map<string, number>()
+  /** Hold the next download of an asset after this many bytes until `until` resolves (one time). */
+  readonly pauseNext = new Map<string, { readonly bytes: number; readonly until: Promise<void> }>()
   readonly requests: RecordedRequest[] = []
   private api: Server | null = null
   private web: Server | null = null
@@ -116,8 +118,10 @@ export class GitHubReleasesStandIn {
       return void res.end('Not Found')
     }
     const cut = this.cutNext.get(asset.name)
+    const pause = this.pauseNext.get(asset.name)
     this.cutNext.delete(asset.name)
-    sendWithRange(req, res, { body: asset.body, etag: `"${createHash('md5').update(asset.body).digest('hex')}"` }, cut === undefined ? {} : { cutAfter: cut })
+    this.pauseNext.delete(asset.name)
+    sendWithRange(req, res, { body: asset.body, etag: `"${createHash('md5').update(asset.body).digest('hex')}"` }, { ...(cut === undefined ? {} : { cutAfter: cut }), ...(pause === undefined ? {} : { pauseAfter: pause }) })
   }
 }
 

@@ -11,6 +11,8 @@ export interface RangeOptions {
   readonly cutAfter?: number
   /** Send this many bytes, then stall (a connection that goes quiet). */
   readonly stallAfter?: number
+  /** Send this many bytes, then wait for `until` before the rest (a download held in the middle, to look at its progress). */
+  readonly pauseAfter?: { readonly bytes: number; readonly until: Promise<void> }
   /** Answer 200 with the whole file even when a Range is asked. */
   readonly ignoreRange?: boolean
   readonly headers?: Readonly<Record<string, string>>
@@ -45,6 +47,12 @@ export function sendWithRange(req: IncomingMessage, res: ServerResponse, file: S
   const body = file.body.subarray(start, end + 1)
   res.writeHead(status, { ...base, 'content-length': String(body.length) })
   if (req.method === 'HEAD') return void res.end()
+  const pause = opts.pauseAfter
+  if (pause && pause.bytes < body.length) {
+    res.write(body.subarray(0, pause.bytes))
+    void pause.until.then(() => res.end(body.subarray(pause.bytes)))
+    return
+  }
   const stopAt = opts.cutAfter ?? opts.stallAfter
   if (stopAt === undefined || stopAt >= body.length) return void res.end(body)
   res.write(body.subarray(0, stopAt), () => {

@@ -1,13 +1,19 @@
 import type { Result } from '../../../app/contract/commands'
-import type { BackendChoice, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, InstalledEngineSummary } from '../../../app/contract/engines'
+import type { BackendChoice, EngineInstallPlan, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, InstalledEngineSummary } from '../../../app/contract/engines'
 import { api } from '../stores/api'
 
 export function listEngines(): Promise<Result<EngineListing>> {
   return api().enginesList()
 }
 
-export function installEngine(backend: BackendChoice): Promise<Result<EngineInstallResult>> {
-  return api().enginesInstall({ backend, tag: null })
+/** Installs a release (tag null: the latest), progress as engines:progress events. */
+export function installEngine(backend: BackendChoice, tag: string | null = null): Promise<Result<EngineInstallResult>> {
+  return api().enginesInstall({ backend, tag })
+}
+
+/** What installEngine would download (the backend auto picks, the GPU behind it, the size), downloading nothing. */
+export function planEngineInstall(backend: BackendChoice): Promise<Result<EngineInstallPlan>> {
+  return api().enginesPlan({ backend, tag: null })
 }
 
 export function removeEngine(id: string): Promise<Result<InstalledEngineSummary>> {

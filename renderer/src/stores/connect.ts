@@ -1,6 +1,7 @@
 import type { LlamaTrayApi } from '../../../app/contract/commands'
 import { setApi } from './api'
 import { receiveBenchProgress } from './bench-store'
+import { receiveEngineProgress } from './first-run-store'
 import { recordGenerationHistory } from './chart-histories'
 import { appendLogLines, replaceLogLines } from './log-store'
 import { receiveProfiles } from './profile-store'
@@ -24,6 +25,7 @@ export function connectStores(api: LlamaTrayApi): () => void {
     api.onProfilesChanged(receiveProfiles),
     api.onSettingsChanged(receiveSettings),
     api.onBenchProgress(receiveBenchProgress),
+    api.onEnginesProgress(receiveEngineProgress),
   ]
   void api.serverStatus().then(receiveStatus)
   void api.snapshotLatest().then((s) => s && receiveSnapshot(s))

@@ -1,0 +1,82 @@
+import type { Result } from '../../../app/contract/commands'
+import { launchInEffect } from '../../../app/contract/server-state'
+import { defaultPick } from '../lib/discovery-pick'
+import { missingForFirstRun } from '../lib/first-run'
+import { installEngine as installRelease, planEngineInstall } from './engine-actions'
+import { createDiscoveredProfile, discoverOnDisk } from './profile-actions'
+import { startServer } from './server-actions'
+import { useFirstRunStore } from '../stores/first-run-store'
+import { useStatusStore } from '../stores/status-store'
+
+// What the first-run view does, in one place. Each step is also a CLI
+// command, which the view names beside it.
+
+const set = useFirstRunStore.setState
+const engaged = (): void => set({ engaged: true })
+
+/** Discovery (binaries and models already on disk); once no engine is found, what an install would fetch. */
+export async function lookForEngineAndModel(): Promise<void> {
+  set({ looking: true, lookError: null })
+  try {
+    const r = await discoverOnDisk()
+    if (!r.ok) return set({ lookError: r.error })
+    set({ found: r.value })
+    if (missingForFirstRun(r.value).engine && useFirstRunStore.getState().plan === null) await planInstall()
+  } finally {
+    set({ looking: false })
+  }
+}
+
+async function planInstall(): Promise<void> {
+  const r = await planEngineInstall('auto')
+  set(r.ok ? { plan: r.value, planError: null } : { plan: null, planError: r.error })
+}
+
+/** Installs the release the offer named (backend auto); progress arrives as engines:progress. Then looks again, so the list shows it. */
+export async function installEngine(): Promise<void> {
+  engaged()
+  const tag = useFirstRunStore.getState().plan?.tag ?? null
+  set({ engine: { busy: true, progress: null, error: null, done: null } })
+  const r = await installRelease('auto', tag)
+  set((s) => ({ engine: { ...s.engine, busy: false, error: r.ok ? null : r.error, done: r.ok ? r.value : null } }))
+  await lookForEngineAndModel()
+}
+
+/**
+ * Creates a profile from what was found (the engine just installed and the
+ * model just pulled first) and starts it. Resolves true once the launch is
+ * under way, false when it was refused (the reason is in the store).
+ */
+export async function createProfileAndStart(): Promise<boolean> {
+  engaged()
+  set({ start: { busy: true, error: null } })
+  const fail = (error: string): false => (set({ start: { busy: false, error } }), false)
+  const found = await discoverOnDisk()
+  if (!found.ok) return fail(found.error)
+  set({ found: found.value })
+  const installed = useFirstRunStore.getState().engine.done?.path ?? null
+  const pick = defaultPick(found.value)
+  const binaryId = found.value.binaries.find((b) => b.path === installed)?.id ?? pick.binaryId
+  if (!binaryId) return fail('No llama-server yet: install llama.cpp first.')
+  if (!pick.modelId) return fail('No model yet: get a model first.')
+  const created = await createDiscoveredProfile(binaryId, pick.modelId, null, null)
+  if (!created.ok) return fail(created.error)
+  const launched = await startUntilLaunched(created.value.id)
+  if (!launched.ok) return fail(launched.error)
+  set({ start: { busy: false, error: null } })
+  return true
+}
+
+/** server:start answers at ready or failure; the view moves on as soon as the launch is under way (the Running view shows the load). */
+function startUntilLaunched(profileId: string): Promise<Result<null>> {
+  return new Promise((resolve) => {
+    const off = useStatusStore.subscribe((s) => {
+      if (s.status?.profileId === profileId && launchInEffect(s.status.state)) done({ ok: true, value: null })
+    })
+    const done = (r: Result<null>): void => {
+      off()
+      resolve(r)
+    }
+    void startServer(profileId).then((r) => done(r.ok ? { ok: true, value: null } : r))
+  })
+}

@@ -1,0 +1,166 @@
+import { useEffect } from 'react'
+import { backendLabel, type EngineInstallProgress } from '../../../app/contract/engines'
+import type { Discovery } from '../../../app/contract/profile'
+import { createProfileAndStart, installEngine, lookForEngineAndModel } from '../actions/first-run-actions'
+import { formatModelSize } from '../lib/discovery-pick'
+import { backendReason, downloadText, errorParts, installLabel, installPhaseText, missingForFirstRun } from '../lib/first-run'
+import { useFirstRunStore } from '../stores/first-run-store'
+import { ErrorLine } from './ErrorLine'
+
+/** The same step in a terminal, in small text under each step. */
+function CliHint({ children }: { readonly children: React.ReactNode }): React.JSX.Element {
+  return <small className="note cli-hint">In a terminal: {children}</small>
+}
+
+function Failure({ message, testId }: { readonly message: string; readonly testId: string }): React.JSX.Element {
+  const { cause, details } = errorParts(message)
+  return <ErrorLine cause={cause} details={details} testId={testId} />
+}
+
+/** A download's bar (bytes against the total, its rate), or the phase after it. */
+function InstallProgress({ progress }: { readonly progress: EngineInstallProgress | null }): React.JSX.Element {
+  const p = progress ?? { phase: 'release' as const, asset: null, bytes: null, total: null, rateBps: null }
+  const text = p.phase === 'download' ? downloadText(p) : ''
+  const known = p.phase === 'download' && p.total !== null && p.bytes !== null
+  return (
+    <div className="first-run-progress" role="status" data-testid="engine-progress" data-phase={p.phase}>
+      <span>{installPhaseText(p)}</span>
+      {known ? (
+        <progress max={p.total ?? 1} value={p.bytes ?? 0} aria-label="Download of llama.cpp" aria-valuetext={text} data-testid="engine-progress-bar" />
+      ) : (
+        <progress aria-label="Installing llama.cpp" aria-valuetext={installPhaseText(p)} />
+      )}
+      {text && <span className="note">{text}</span>}
+    </div>
+  )
+}
+
+function FoundBinaries({ found }: { readonly found: Discovery }): React.JSX.Element {
+  return (
+    <ul className="discover-list" aria-label="llama-server found">
+      {found.binaries.slice(0, 3).map((b) => (
+        <li key={b.id} data-testid="first-run-binary" data-path={b.path}>
+          <code>{b.path}</code>
+          <br />
+          <small>{[b.engine, b.version, b.source].filter(Boolean).join(' · ')}</small>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function EngineStep({ found }: { readonly found: Discovery | null }): React.JSX.Element {
+  const plan = useFirstRunStore((s) => s.plan)
+  const planError = useFirstRunStore((s) => s.planError)
+  const engine = useFirstRunStore((s) => s.engine)
+  const has = found !== null && !missingForFirstRun(found).engine
+  return (
+    <li className="first-run-step" data-testid="first-run-engine" data-done={has ? 'true' : 'false'}>
+      <h3>1. llama.cpp (llama-server)</h3>
+      {found === null && <p className="note">Looking on this computer…</p>}
+      {found !== null && has && (
+        <>
+          <p className="fix-ok">{engine.done ? `Installed llama.cpp ${engine.done.tag} (${backendLabel(engine.done.backend)}).` : 'Found on this computer:'}</p>
+          <FoundBinaries found={found} />
+        </>
+      )}
+      {found !== null && !has && (
+        <>
+          <p>No llama-server found on this computer (looked in {new Set(found.searched).size} folders).</p>
+          {plan && <p className="note" data-testid="engine-plan">{backendReason(plan)}</p>}
+          {planError && <Failure message={planError} testId="engine-plan-error" />}
+          <div className="row">
+            <button type="button" className="primary" onClick={() => void installEngine()} disabled={engine.busy} data-testid="engine-install">
+              {installLabel(plan)}
+            </button>
+          </div>
+          {engine.busy && <InstallProgress progress={engine.progress} />}
+          {engine.error && <Failure message={engine.error} testId="engine-error" />}
+        </>
+      )}
+      <CliHint>
+        <code>llama-tray engines install</code>
+      </CliHint>
+    </li>
+  )
+}
+
+function ModelStep({ found }: { readonly found: Discovery | null }): React.JSX.Element {
+  const usable = found?.models.filter((m) => m.problem === null) ?? []
+  return (
+    <li className="first-run-step" data-testid="first-run-model" data-done={usable.length > 0 ? 'true' : 'false'}>
+      <h3>2. A model (GGUF)</h3>
+      {found !== null && usable.length > 0 && (
+        <>
+          <p className="fix-ok">Found on this computer:</p>
+          <ul className="discover-list" aria-label="Models found">
+            {usable.slice(0, 3).map((m) => (
+              <li key={m.id} data-testid="first-run-found-model" data-path={m.path}>
+                <code>{m.path.split(/[\\/]/).pop()}</code> <small>{[formatModelSize(m.fileMiB), m.quantisation, m.source].filter(Boolean).join(' · ')}</small>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {found !== null && usable.length === 0 && <p>No GGUF model found. Models elsewhere? Add their folders in Settings → Model folders.</p>}
+      <CliHint>
+        <code>llama-tray profiles discover</code>
+      </CliHint>
+    </li>
+  )
+}
+
+function StartStep({ found, onStarted }: { readonly found: Discovery | null; readonly onStarted: () => void }): React.JSX.Element {
+  const start = useFirstRunStore((s) => s.start)
+  const missing = found === null ? { engine: true, model: true } : missingForFirstRun(found)
+  const ready = !missing.engine && !missing.model
+  const go = async (): Promise<void> => {
+    if (await createProfileAndStart()) onStarted()
+  }
+  return (
+    <li className="first-run-step" data-testid="first-run-start">
+      <h3>3. Run it</h3>
+      <p className="note">{ready ? 'A profile with starter settings for this model (8K context, one slot, experts on the CPU for MoE models); change them later under Profiles.' : 'Once llama.cpp and a model are here.'}</p>
+      <div className="row">
+        <button type="button" className="primary" onClick={() => void go()} disabled={!ready || start.busy} data-testid="first-run-create-start">
+          {start.busy ? 'Starting…' : 'Create profile and start'}
+        </button>
+      </div>
+      {start.error && <Failure message={start.error} testId="first-run-start-error" />}
+      <CliHint>
+        <code>llama-tray profiles discover --create</code>, then <code>llama-tray run &lt;profile&gt;</code>
+      </CliHint>
+    </li>
+  )
+}
+
+/**
+ * The first run on a machine with no llama-server or no model: what was found,
+ * llama.cpp's release for this GPU installed with its progress, a model, then
+ * a profile started. Every step names its CLI command.
+ */
+export function FirstRunView({ onStarted }: { readonly onStarted: () => void }): React.JSX.Element {
+  const found = useFirstRunStore((s) => s.found)
+  const looking = useFirstRunStore((s) => s.looking)
+  const lookError = useFirstRunStore((s) => s.lookError)
+  useEffect(() => {
+    if (useFirstRunStore.getState().found === null && !useFirstRunStore.getState().looking) void lookForEngineAndModel()
+  }, [])
+  return (
+    <section className="first-run" aria-labelledby="first-run-title" data-testid="first-run">
+      <h2 id="first-run-title">Get started</h2>
+      <p className="note">Llama Tray runs llama.cpp’s llama-server with a GGUF model, and watches it. Three steps get you there; each is also a command of the llama-tray CLI.</p>
+      {lookError && <Failure message={lookError} testId="first-run-look-error" />}
+      <ol className="first-run-steps">
+        <EngineStep found={found} />
+        <ModelStep found={found} />
+        <StartStep found={found} onStarted={onStarted} />
+      </ol>
+      <div className="row">
+        <button type="button" onClick={() => void lookForEngineAndModel()} disabled={looking} data-testid="first-run-look-again">
+          {looking ? 'Looking…' : 'Look again'}
+        </button>
+      </div>
+    </section>
+  )
+}

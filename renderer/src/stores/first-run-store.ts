@@ -1,0 +1,38 @@
+import { create } from 'zustand'
+import type { EngineInstallPlan, EngineInstallProgress, EngineInstallResult } from '../../../app/contract/engines'
+import type { Discovery } from '../../../app/contract/profile'
+
+/** One step of the first run (install, pull): running, its last progress, its failure, its result. */
+export interface StepState<R, P> {
+  readonly busy: boolean
+  readonly progress: P | null
+  readonly error: string | null
+  readonly done: R | null
+}
+
+export const IDLE_STEP = { busy: false, progress: null, error: null, done: null } as const
+
+interface FirstRunState {
+  /** What discovery found last; null before the first look. */
+  readonly found: Discovery | null
+  readonly looking: boolean
+  readonly lookError: string | null
+  /** What the engine install would fetch (backend, GPU, size), asked once no engine is found. */
+  readonly plan: EngineInstallPlan | null
+  readonly planError: string | null
+  readonly engine: StepState<EngineInstallResult, EngineInstallProgress>
+  readonly start: { readonly busy: boolean; readonly error: string | null }
+  /** The user acted in the view: it stays open when a profile appears. */
+  readonly engaged: boolean
+}
+
+/**
+ * The first-run flow's state, kept outside the view so that an install keeps
+ * its progress while the user looks at another tab.
+ */
+export const useFirstRunStore = create<FirstRunState>()(() => ({ found: null, looking: false, lookError: null, plan: null, planError: null, engine: IDLE_STEP, start: { busy: false, error: null }, engaged: false }))
+
+/** engines:progress, pushed by main while an install runs (from here or from elsewhere). */
+export function receiveEngineProgress(progress: EngineInstallProgress): void {
+  useFirstRunStore.setState((s) => ({ engine: { ...s.engine, progress } }))
+}

@@ -1,0 +1,173 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { llamaServerBin } from '../helpers/llama-server-bin'
+import { model, REPO_ROOT } from '../helpers/paths'
+import { isRunning } from '../helpers/processes'
+import { GitHubReleasesStandIn, type StandInRelease } from '../stand-ins/github-releases'
+import { linuxTarGz } from '../stand-ins/release-archives'
+import { launchChromium } from './browser'
+import { buildRenderer } from './build-renderer'
+import { openDashboard, type DashboardSession } from './dashboard-session'
+import { serveFolder, type StaticServer } from './static-server'
+
+// The first run in Chromium over a real core: an empty home on a machine with
+// no llama-server, GITHUB_API_URL pointing at the GitHub stand-in, which
+// serves the real llama-server packed as llama.cpp's Linux tarball.
+const TAG = 'v0.5.0'
+const ASSET = `llama-${TAG}-bin-ubuntu-x64.tar.gz`
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(REPO_ROOT, 'docs', 'screenshots') : join(REPO_ROOT, 'out', 'screenshots')
+const ENV_KEYS = ['HOME', 'HF_HOME', 'HF_HUB_CACHE', 'GITHUB_API_URL', 'GITHUB_TOKEN'] as const
+let browser: Browser
+let site: StaticServer
+let gh: GitHubReleasesStandIn
+let good: StandInRelease
+let root: string
+let saved: Record<string, string | undefined>
+const sessions: DashboardSession[] = []
+const pids = new Set<number>()
+
+beforeAll(async () => {
+  const tarball = await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }])
+  good = { tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: ASSET, body: tarball }] }
+  gh = await new GitHubReleasesStandIn().start([good])
+  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer-first-run')))
+  browser = await launchChromium()
+  mkdirSync(SCREENSHOTS, { recursive: true })
+}, 900_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await site?.close()
+  await gh?.close()
+})
+
+beforeEach(() => {
+  // Discovery reads this process's environment: a fresh user home (no ~/models, no Hugging Face cache) and the stand-in's API.
+  saved = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]))
+  root = mkdtempSync(join(tmpdir(), 'llama-tray-e2e-first-run-'))
+  mkdirSync(join(root, 'home'))
+  process.env.HOME = join(root, 'home')
+  process.env.HF_HOME = join(root, 'hf')
+  delete process.env.HF_HUB_CACHE
+  process.env.GITHUB_API_URL = gh.apiUrl
+  process.env.GITHUB_TOKEN = ''
+  gh.releases = [good]
+})
+
+afterEach(async () => {
+  for (const s of sessions.splice(0)) await s.close()
+  for (const pid of pids) expect(isRunning(pid), `llama-server ${pid} left running`).toBe(false)
+  pids.clear()
+  for (const k of ENV_KEYS) {
+    if (saved[k] === undefined) delete process.env[k]
+    else process.env[k] = saved[k]
+  }
+  rmSync(root, { recursive: true, force: true })
+}, 120_000)
+
+async function open(): Promise<DashboardSession> {
+  const s = await openDashboard(browser, site.url, { telemetry: null, supervisor: { healthIntervalMs: 50 } })
+  sessions.push(s)
+  s.core.on('server:state-changed', (st) => st.pid && pids.add(st.pid))
+  return s
+}
+
+async function state(page: Page, expected: string, timeout = 120_000): Promise<void> {
+  await page.getByTestId('server-state').and(page.locator(`[data-state="${expected}"]`)).waitFor({ timeout })
+}
+
+/** What <home>/engines holds, work folders included: a refused install leaves nothing. */
+function enginesFolder(home: string): string[] {
+  try {
+    return readdirSync(join(home, 'engines'))
+  } catch {
+    return []
+  }
+}
+
+describe('the first run in Chromium over the real core and llama-server', () => {
+  it('opens on the first-run view, installs llama.cpp with a progress bar, then creates a profile and starts it to ready', async () => {
+    // A model is on disk already (~/models); no llama-server anywhere.
+    mkdirSync(join(root, 'home', 'models'))
+    const target = join(root, 'home', 'models', 'Tiny-Target-Q8_0.gguf')
+    copyFileSync(model('tiny-target.gguf'), target)
+    const { core, page, home } = await open()
+    const started = Date.now()
+
+    await page.getByTestId('first-run').waitFor({ timeout: 60_000 })
+    await page.locator('[data-testid="tab-start"][aria-selected="true"]').waitFor()
+    await expect(page.getByTestId('first-run-found-model').getAttribute('data-path')).resolves.toBe(target)
+    expect(await page.getByTestId('first-run-engine').getAttribute('data-done')).toBe('false')
+    const install = page.getByTestId('engine-install')
+    const size = (good.assets[0]?.body.length ?? 0) / 1e6
+    await expect.poll(() => install.textContent(), { timeout: 60_000 }).toBe(`Install llama.cpp (CPU, ~${size.toFixed(size >= 100 ? 0 : 1)} MB)`)
+    await expect(page.getByTestId('engine-plan').textContent()).resolves.toBe(`No NVIDIA GPU found: llama.cpp ${TAG}, the CPU build.`)
+    expect(await page.getByTestId('first-run-create-start').isDisabled()).toBe(true)
+    await page.getByText('llama-tray engines install').waitFor()
+
+    // The download is held in the middle: the bar shows the bytes so far (the first chunk is always reported,
+    // later ones at most every 100 ms) against the release's size, with its text.
+    let release = (): void => {}
+    const half = Math.floor((good.assets[0]?.body.length ?? 0) / 2)
+    gh.pauseNext.set(ASSET, { bytes: half, until: new Promise<void>((r) => (release = r)) })
+    await install.click()
+    try {
+      const bar = page.getByTestId('engine-progress-bar')
+      await bar.waitFor({ timeout: 60_000 })
+      const value = Number(await bar.getAttribute('value'))
+      expect(value).toBeGreaterThan(0)
+      expect(value).toBeLessThanOrEqual(half)
+      expect(Number(await bar.getAttribute('max'))).toBe(good.assets[0]?.body.length)
+      expect(await bar.getAttribute('aria-valuetext')).toMatch(/^[\d.]+ [kMG]B of [\d.]+ MB( · [\d.]+ [kMG]B\/s)?$/)
+      await expect(page.getByTestId('engine-progress').textContent()).resolves.toContain(`Downloading ${ASSET}`)
+      await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-first-run.png') })
+    } finally {
+      release()
+    }
+
+    await page.locator('[data-testid="first-run-engine"][data-done="true"]').waitFor({ timeout: 120_000 })
+    const installedPath = join(home, 'engines', `${TAG}-cpu`, 'llama-server')
+    await expect(page.getByTestId('first-run-binary').first().getAttribute('data-path')).resolves.toBe(installedPath)
+    await expect(page.getByTestId('first-run-engine').textContent()).resolves.toContain(`Installed llama.cpp ${TAG} (CPU).`)
+
+    await page.getByTestId('first-run-create-start').click()
+    await page.locator('[data-testid="tab-dashboard"][aria-selected="true"]').waitFor({ timeout: 60_000 })
+    await state(page, 'ready')
+    const profiles = (await core.handlers['profiles:list']()).profiles
+    expect(profiles.map((p) => [p.binary, p.model])).toEqual([[installedPath, target]])
+    await expect(page.getByTestId('active-profile').textContent()).resolves.toBe(profiles[0]?.name)
+    // Once started, the first-run view has done its job and leaves the tabs.
+    expect(await page.getByTestId('tab-start').count()).toBe(0)
+    console.log(`[e2e] first run: empty home → engine installed → ready in ${Date.now() - started} ms`)
+    await page.getByTestId('server-stop').click()
+    await state(page, 'stopped', 30_000)
+  }, 400_000)
+
+  it('refuses a release without a build for this machine and a download that fails its sha256: one sentence each, nothing installed or listed', async () => {
+    const windowsOnly: StandInRelease = { tag: TAG, publishedAt: good.publishedAt, assets: [{ name: `llama-${TAG}-bin-win-cpu-x64.zip`, body: Buffer.from('zip') }] }
+    gh.releases = [windowsOnly]
+    const { core, page, home } = await open()
+    await page.getByTestId('first-run').waitFor({ timeout: 60_000 })
+    const noBuild = `llama.cpp ${TAG} has no CPU build for Linux x64: it has nothing for Linux x64; its files: llama-${TAG}-bin-win-cpu-x64.zip.`
+    await expect(page.getByTestId('engine-plan-error').locator('.error-cause').textContent({ timeout: 60_000 })).resolves.toBe(noBuild)
+    await page.getByTestId('engine-install').click()
+    await expect(page.getByTestId('engine-error').locator('.error-cause').textContent({ timeout: 60_000 })).resolves.toBe(noBuild)
+
+    // A digest that does not match what is served.
+    gh.releases = [{ ...good, assets: [{ ...(good.assets[0] as StandInRelease['assets'][number]), digest: `sha256:${'0'.repeat(64)}` }] }]
+    await page.getByTestId('engine-install').click()
+    const error = page.getByTestId('engine-error')
+    await expect.poll(async () => (await error.locator('.error-cause').textContent()) ?? '', { timeout: 120_000 }).toMatch(/sha256/)
+    const cause = (await error.locator('.error-cause').textContent()) ?? ''
+    console.log(`[e2e] first run, wrong digest: "${cause}"`)
+    expect(cause.split(/(?<=[.!?])\s+(?=[A-Z])/).length).toBe(1)
+    expect(await page.getByTestId('first-run-engine').getAttribute('data-done')).toBe('false')
+    expect(await page.getByTestId('first-run-binary').count()).toBe(0)
+    expect(await core.handlers['engines:list']()).toMatchObject({ ok: true, value: { installed: [] } })
+    expect(enginesFolder(home)).toEqual([])
+    expect(await page.getByTestId('first-run-create-start').isDisabled()).toBe(true)
+  }, 300_000)
+})
