@@ -1,10 +1,14 @@
 import { EventEmitter } from 'node:events'
+import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { model } from '../../../test/helpers/paths'
 import { HfHubStandIn, tinyFixtureRepos } from '../../../test/stand-ins/hf-hub'
+import { ProfileStore } from '../../profiles/store'
+import { renderArgs } from '../../profiles/profile-args'
 import { UsageError } from '../cli-error'
 import type { CliContext } from '../command'
 import { modelsCommand, progressLine } from './models'
@@ -15,6 +19,9 @@ let dir = ''
 beforeAll(async () => {
   hub = new HfHubStandIn()
   for (const r of tinyFixtureRepos()) hub.addRepo(r)
+  // The recipe's repos, served with the tiny fixtures under the names the Hub uses.
+  hub.addRepo({ id: 'unsloth/Qwen3.6-35B-A3B-GGUF', files: [{ path: 'Qwen3.6-35B-A3B-Q4_K_M.gguf', body: readFileSync(model('tiny-target.gguf')) }, { path: 'Qwen3.6-35B-A3B-IQ4_XS.gguf', body: readFileSync(model('tiny-target-iq.gguf')) }] })
+  hub.addRepo({ id: 'unsloth/Qwen3.5-0.8B-GGUF', files: [{ path: 'Qwen3.5-0.8B-Q4_K_M.gguf', body: readFileSync(model('tiny-draft-qwen35.gguf')) }] })
   await hub.start()
 })
 afterAll(() => hub.close())
@@ -66,6 +73,27 @@ describe('llama-tray models', () => {
     await expect(modelsCommand.run(['pull', 'no-slash'], io())).rejects.toThrow(UsageError)
     await expect(modelsCommand.run(['pull'], io())).rejects.toThrow(UsageError)
     await expect(modelsCommand.run(['fetch'], io())).rejects.toThrow(UsageError)
+  })
+
+  it('recipe pulls the model and its draft and stores a profile with the measured flags and a fitted --n-cpu-moe', async () => {
+    const listed = io()
+    expect(await modelsCommand.run(['recipe'], listed)).toBe(0)
+    expect(listed.out()).toContain('qwen36-35b-a3b-8gb  Qwen3.6-35B-A3B Q4_K_M + Qwen3.5-0.8B draft for an 8 GB GPU')
+    const ctx = io()
+    expect(await modelsCommand.run(['recipe', 'qwen36-35b-a3b-8gb', '--binary', '/opt/llama/llama-server', '--vram-mib', '7900', '--json'], ctx)).toBe(0)
+    const out = JSON.parse(ctx.out()) as { profile: string; target: string; draft: string; nCpuMoe: number }
+    expect(out.target).toContain(join('models--unsloth--Qwen3.6-35B-A3B-GGUF', 'snapshots'))
+    expect(out.draft).toContain(join('models--unsloth--Qwen3.5-0.8B-GGUF', 'snapshots'))
+    const stored = (await ProfileStore.open(ctx.home)).file.profiles.find((p) => p.id === out.profile)!
+    expect(stored.binary).toBe('/opt/llama/llama-server')
+    const args = renderArgs(stored)
+    const value = (flag: string): string | undefined => args[args.indexOf(flag) + 1]
+    expect(value('-m')).toBe(out.target)
+    expect(value('-md')).toBe(out.draft)
+    expect(value('--n-cpu-moe')).toBe(String(out.nCpuMoe))
+    for (const [flag, v] of [['-c', '65536'], ['--cache-type-k', 'q4_0'], ['--temp', '0.6'], ['--presence-penalty', '1.5'], ['--reasoning', 'off']]) expect(value(flag as string)).toBe(v)
+    expect(args).toContain('--no-mmap')
+    await expect(modelsCommand.run(['recipe', 'nope'], io())).rejects.toThrow(/no recipe "nope"/)
   })
 
   it('writes progress as one line with percent, megabytes and rate', () => {

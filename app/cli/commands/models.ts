@@ -2,6 +2,8 @@ import { resolve } from 'node:path'
 import { isDownloadError } from '../../lib/download'
 import { ModelsError, parseModelRef, pullModel, type PullProgress } from '../../models'
 import { discover } from '../../profiles/discovery'
+import { RECIPES, recipeNamed, recipeProfile } from '../../profiles/recipes'
+import { ProfileStore } from '../../profiles/store'
 import { formatDiscovery } from '../../profiles/discovery-report'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
@@ -63,11 +65,53 @@ async function list(args: readonly string[], io: CliContext): Promise<number> {
   return 0
 }
 
+async function recipe(args: readonly string[], io: CliContext): Promise<number> {
+  const { values, positionals } = parseOptions(args, { binary: { type: 'string' }, 'vram-mib': { type: 'string' }, json: { type: 'boolean' } }, true)
+  const id = positionals[0]
+  if (id === undefined) {
+    if (values.json) io.stdout.write(`${JSON.stringify(RECIPES)}\n`)
+    else for (const r of RECIPES) io.stdout.write(`${r.id}  ${r.title}\n  ${r.target.repo}:${r.target.quant} + ${r.draft.repo}:${r.draft.quant}\n`)
+    return 0
+  }
+  let r
+  try {
+    r = recipeNamed(id)
+  } catch (err) {
+    throw new UsageError((err as Error).message)
+  }
+  const vram = values['vram-mib'] === undefined ? undefined : Number(values['vram-mib'])
+  if (vram !== undefined && !(Number.isFinite(vram) && vram > 0)) throw new UsageError(`--vram-mib needs a positive number, got "${values['vram-mib']}"`)
+  const binary = values.binary ? resolve(values.binary) : (await discover({ home: io.home })).binaries[0]?.path
+  if (!binary) throw new UsageError('no llama-server found on this machine: pass --binary PATH (or install llama.cpp first)')
+  const tty = (io.stderr as { isTTY?: boolean }).isTTY === true
+  try {
+    const pulled = []
+    for (const m of [r.target, r.draft]) {
+      pulled.push(await pullModel({ repo: m.repo, quant: m.quant, ...(tty ? { onProgress: (p: PullProgress) => io.stderr.write(`\r${progressLine(p)}\x1b[K`) } : {}) }))
+      if (tty) io.stderr.write('\n')
+    }
+    const [target, draft] = pulled as [(typeof pulled)[0], (typeof pulled)[0]]
+    const store = await ProfileStore.open(io.home)
+    const { profile, fit } = await recipeProfile({ recipe: r, binary, targetPath: target.path, draftPath: draft.path, ...(vram !== undefined ? { freeVramMiB: vram } : {}), takenIds: store.file.profiles.map((p) => p.id) })
+    await store.upsert(profile)
+    if (values.json) io.stdout.write(`${JSON.stringify({ profile: profile.id, target: target.path, draft: draft.path, nCpuMoe: fit.nCpuMoe, fits: fit.fits })}\n`)
+    else io.stdout.write(`profile ${profile.id}: ${r.title}\n  --n-cpu-moe ${fit.nCpuMoe} fitted for ${vram !== undefined ? `${vram} MiB free` : r.freeVramSource}\n  start it with: llama-tray run ${profile.id}\n`)
+    return 0
+  } catch (err) {
+    if (err instanceof ModelsError || isDownloadError(err)) {
+      io.stderr.write(`llama-tray: ${err.message}\n`)
+      return 1
+    }
+    throw err
+  }
+}
+
 async function run(args: readonly string[], io: CliContext): Promise<number> {
   const [sub, ...rest] = args
   if (sub === 'pull') return pull(rest, io)
+  if (sub === 'recipe') return recipe(rest, io)
   if (sub === 'list') return list(rest, io)
-  throw new UsageError(`models needs pull or list, got ${sub === undefined ? 'nothing' : `"${sub}"`}`)
+  throw new UsageError(`models needs pull, list or recipe, got ${sub === undefined ? 'nothing' : `"${sub}"`}`)
 }
 
 export const modelsCommand: CliCommand = {
@@ -79,6 +123,8 @@ export const modelsCommand: CliCommand = {
     '      ($HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub); $HF_ENDPOINT, $HF_TOKEN for gated repos;',
     '      --json prints { repo, file, path, sizeBytes, sha256 }',
     '  llama-tray models list [--models-dir DIR]… [--json]   the GGUF models discovery finds (LM Studio, the HF cache, ~/models)',
+    '  llama-tray models recipe [<id> [--binary PATH] [--vram-mib N] [--json]]   without an id: the recipes; with one: pulls its model',
+    '      and draft, and stores a profile with the flags measured for it and --n-cpu-moe fitted to the VRAM (default: the recipe\'s GPU)',
   ].join('\n'),
   run,
 }
