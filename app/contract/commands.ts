@@ -1,4 +1,4 @@
-import type { BackendChoice, EngineInstallPlan, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, InstalledEngineSummary } from './engines'
+import type { BackendChoice, EngineInstallPlan, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, EngineUpdateReport, InstalledEngineSummary } from './engines'
 import type { FitEstimate, LlamaFitComparison } from './fit'
 import type { GenerationHistory } from './generation'
 import type { ModelPullProgress, ModelPullResult } from './models'
@@ -101,6 +101,12 @@ export interface CommandChannels {
   'engines:check-update': () => Promise<Result<EngineUpdateCheck>>
   /** Pulls a GGUF ("org/name[:quant]", or `file` by name) from the Hugging Face Hub into its cache, resumed and sha256-verified; progress comes as models:progress events. */
   'models:pull': (ref: string, file: string | null) => Promise<Result<ModelPullResult>>
+  /** The notice of a newer release: checked at most once a day (setting engineUpdateCheck; null when off, not yet known or nothing is installed). */
+  'engines:update-notice': () => Promise<EngineUpdateCheck | null>
+  /** Installs the newest release beside the profile's engine and moves the profile only if its bench (old and new alternated, bench:progress events) finds it loads and is not slower. */
+  'engines:update': (profileId: string) => Promise<Result<EngineUpdateReport>>
+  /** Points a profile back at the binary it had before its last engine update. */
+  'engines:rollback': (profileId: string) => Promise<Result<{ readonly profileId: string; readonly binary: string }>>
   'settings:get': () => Promise<AppSettings>
   'settings:set': (changes: Partial<AppSettings>) => Promise<Result<AppSettings>>
   'shell:open-logs-folder': () => Promise<void>
@@ -191,6 +197,9 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'engines:remove',
   'engines:check-update',
   'models:pull',
+  'engines:update-notice',
+  'engines:update',
+  'engines:rollback',
   'settings:get',
   'settings:set',
   'shell:open-logs-folder',

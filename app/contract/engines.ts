@@ -73,3 +73,16 @@ export interface EngineInstallPlan {
   /** This engine is installed already: an install downloads nothing. */
   readonly installed: boolean
 }
+
+/** What `engines:update` did for one profile: the safety gate's verdict and why. */
+export interface EngineUpdateReport {
+  readonly profileId: string
+  readonly profileName: string
+  /** The binary before, and the new engine's. */
+  readonly from: string
+  readonly to: string
+  readonly engineId: string
+  readonly adopted: boolean
+  /** One line: what happened and why. */
+  readonly summary: string
+}

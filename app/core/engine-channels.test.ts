@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readFile, writeFile } from 'node:fs/promises'
 import type { EngineInstallProgress } from '../contract/engines'
+import type { GateFigures } from '../engines/safety-gate'
+import { formatCommandLine } from '../lib/command-line'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { GitHubReleasesStandIn } from '../../test/stand-ins/github-releases'
 import { linuxTarGz } from '../../test/stand-ins/release-archives'
@@ -18,13 +21,17 @@ let tarballSize = 0
 let home: string
 let core: LlamaTrayCore
 const progress: EngineInstallProgress[] = []
+let tarball: Buffer
+const figures = (decode: number, prompt: number): GateFigures => ({ median: { tokensPerSecond: decode, promptTokensPerSecond: prompt }, tokensPerSecondSpread: { robustCvPct: 1 }, promptTokensPerSecondSpread: { robustCvPct: 1 } })
+/** What the scripted gate bench answers next for [old, new]. */
+let nextBench: readonly [GateFigures, GateFigures] = [figures(20, 300), figures(20, 300)]
 
 beforeAll(async () => {
-  const tarball = await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }])
+  tarball = await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }])
   tarballSize = tarball.length
   gh = await new GitHubReleasesStandIn().start([{ tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: tarball }] }])
   home = mkdtempSync(join(tmpdir(), 'llama-tray-engine-channels-'))
-  core = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { healthIntervalMs: 50 }, engines: { releases: { apiUrl: gh.apiUrl }, driver: async () => null } })
+  core = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { healthIntervalMs: 50 }, engines: { releases: { apiUrl: gh.apiUrl }, driver: async () => null, gate: { runs: 1, tokens: 8, bench: async () => nextBench } } })
   core.on('engines:progress', (p) => progress.push(p))
 }, 900_000)
 
@@ -73,5 +80,46 @@ describe('engines:* over the core', () => {
     expect(await core.handlers['engines:remove'](`${TAG}-cpu`, true)).toMatchObject({ ok: true, value: { id: `${TAG}-cpu` } })
     expect(await core.handlers['engines:list']()).toMatchObject({ ok: true, value: { installed: [] } })
     expect(await core.handlers['engines:plan']({ backend: 'auto', tag: null })).toMatchObject({ ok: true, value: { installed: false } })
+  })
+
+  it('notices a newer release at most daily, updates a profile through the safety gate, rolls back, and refuses a slower one', async () => {
+    const installed = await core.handlers['engines:install']({ backend: 'cpu', tag: TAG })
+    if (!installed.ok) throw new Error(installed.error)
+    const imported = await core.handlers['profiles:import'](formatCommandLine([installed.value.path, '-m', tinyTarget, ...SMALL]), 'tiny2')
+    if (!imported.ok) throw new Error(imported.error)
+    const id = imported.value.id
+    gh.releases = [...gh.releases, { tag: 'v0.5.1', publishedAt: '2026-11-30T12:00:00Z', assets: [{ name: 'llama-v0.5.1-bin-ubuntu-x64.tar.gz', body: await linuxTarGz('v0.5.1', [{ name: 'llama-server', from: llamaServerBin() }]) }] }]
+
+    // Checked less than a day ago (the first test): the stored answer, no request.
+    gh.requests.length = 0
+    expect(await core.handlers['engines:update-notice']()).toMatchObject({ latest: { tag: TAG }, newer: false })
+    expect(gh.requests).toEqual([])
+    // A day later the notice asks again.
+    const statePath = join(home, 'engine-updates.json')
+    const state = JSON.parse(await readFile(statePath, 'utf8')) as { lastCheckAt: string }
+    await writeFile(statePath, JSON.stringify({ ...state, lastCheckAt: new Date(Date.now() - 25 * 3600_000).toISOString() }))
+    expect(await core.handlers['engines:update-notice']()).toMatchObject({ latest: { tag: 'v0.5.1' }, installed: TAG, newer: true })
+    expect(gh.requests.filter((r) => r.host === 'api')).toHaveLength(1)
+    // Off in the settings: no notice.
+    await core.handlers['settings:set']({ engineUpdateCheck: false })
+    expect(await core.handlers['engines:update-notice']()).toBeNull()
+    await core.handlers['settings:set']({ engineUpdateCheck: true })
+
+    const changed: string[] = []
+    const off = core.on('profiles:changed', (summary) => changed.push(summary.profiles.find((p) => p.id === id)?.binary ?? ''))
+    nextBench = [figures(20, 300), figures(21, 310)]
+    const updated = await core.handlers['engines:update'](id)
+    const newPath = join(home, 'engines', 'v0.5.1-cpu', 'llama-server')
+    expect(updated).toMatchObject({ ok: true, value: { adopted: true, from: installed.value.path, to: newPath, engineId: 'v0.5.1-cpu' } })
+    expect(changed.at(-1)).toBe(newPath)
+    expect(await core.handlers['engines:rollback'](id)).toEqual({ ok: true, value: { profileId: id, binary: installed.value.path } })
+    expect(changed.at(-1)).toBe(installed.value.path)
+
+    nextBench = [figures(20, 300), figures(15, 300)]
+    const refused = await core.handlers['engines:update'](id)
+    expect(refused.ok && refused.value.adopted).toBe(false)
+    expect(refused.ok && refused.value.summary).toMatch(/^"tiny2" stays on its engine: generation is 25\.0 % slower/)
+    expect((await core.handlers['profiles:get'](id))?.binary).toBe(installed.value.path)
+    off()
   })
 })

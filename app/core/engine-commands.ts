@@ -8,15 +8,35 @@ import { planInstall } from '../engines/install-plan'
 import { isInside, listInstalled, type InstalledEngine } from '../engines/installed'
 import { ReleaseClient, releaseClientOptionsFromEnv, type ReleaseClientOptions } from '../engines/release-client'
 import { removeEngine } from '../engines/remove'
-import { checkForUpdate } from '../engines/update-check'
+import { checkForUpdate, updateNotice } from '../engines/update-check'
+import { rollbackProfileEngine, updateProfileEngine } from '../engines/update'
+import type { GateOptions } from '../engines/safety-gate'
+import type { BenchHost } from '../bench/bench-host'
+import type { BenchProgress } from '../contract/bench'
+import type { AppSettings } from '../contract/settings'
 
-type EngineChannels = Pick<CommandChannels, 'engines:install' | 'engines:plan' | 'engines:list' | 'engines:remove' | 'engines:check-update'>
+type EngineChannels = Pick<CommandChannels, 'engines:install' | 'engines:plan' | 'engines:list' | 'engines:remove' | 'engines:check-update' | 'engines:update-notice' | 'engines:update' | 'engines:rollback'>
 
 export interface EngineCommandOptions {
   /** Where releases come from (default: GITHUB_API_URL / GITHUB_TOKEN from the environment). */
   readonly releases?: ReleaseClientOptions
   /** The NVIDIA driver's CUDA version for `auto` (default: nvidia-smi). */
   readonly driver?: () => Promise<DriverCuda | null>
+  /** The safety gate's bench (default: the profile's own bench through the core, 2 rounds of 2 runs × 64 tokens); tests script it. */
+  readonly gate?: GateOptions
+}
+
+/** What the engine commands use of the core. */
+export interface EngineCommandHost {
+  readonly home: string
+  readonly bench: BenchHost
+  /** The launch in effect (a process alive or a restart pending), else null. */
+  runningSpec(): LaunchSpec | null
+  settings(): Pick<AppSettings, 'engineUpdateCheck'>
+  onProgress(p: EngineInstallProgress): void
+  onBenchProgress(p: BenchProgress): void
+  /** A profile's binary changed (update, rollback): views reload the profiles. */
+  profilesChanged(): Promise<void>
 }
 
 const summary = (e: InstalledEngine) => ({ id: e.id, tag: e.tag, backend: e.backend, path: e.path, version: e.version, sizeBytes: e.sizeBytes, usedBy: e.usedBy })
@@ -35,7 +55,10 @@ async function asResult<T>(job: () => Promise<T>): Promise<Result<T>> {
  * time, progress pushed; an engine the running server uses is never removed
  * under it.
  */
-export function engineCommands(home: string, runningSpec: () => LaunchSpec | null, onProgress: (p: EngineInstallProgress) => void, options: EngineCommandOptions = {}): EngineChannels {
+export function engineCommands(host: EngineCommandHost, options: EngineCommandOptions = {}): EngineChannels {
+  const { home } = host
+  const runningSpec = (): LaunchSpec | null => host.runningSpec()
+  const onProgress = (p: EngineInstallProgress): void => host.onProgress(p)
   let installing = false
   const client = (): ReleaseClient => new ReleaseClient(options.releases ?? releaseClientOptionsFromEnv())
   return {
@@ -67,5 +90,29 @@ export function engineCommands(home: string, runningSpec: () => LaunchSpec | nul
         return summary(await removeEngine(home, engineId, { force }))
       }),
     'engines:check-update': () => asResult(() => checkForUpdate(home, client())),
+    'engines:update-notice': () => updateNotice(home, host.settings(), client()).catch(() => null),
+    'engines:update': async (profileId) => {
+      if (installing) return { ok: false, error: 'an engine is already being installed: wait for it to finish' }
+      installing = true
+      try {
+        const push = (p: InstallProgress): void => onProgress({ phase: p.phase, asset: p.asset ?? null, bytes: p.bytes ?? null, total: p.total ?? null, rateBps: p.rateBps ?? null })
+        const result = await asResult(async () => {
+          const r = await updateProfileEngine({ core: host.bench, home, onProgress: (p) => host.onBenchProgress(p) }, profileId, { client: client(), driver: options.driver ?? readDriverCuda, onProgress: push, gate: options.gate ?? { runs: 2, tokens: 64, rounds: 2 } })
+          return { profileId: r.profileId, profileName: r.profileName, from: r.from, to: r.to, engineId: r.engine.id, adopted: r.adopted, summary: r.summary }
+        })
+        if (result.ok && result.value.adopted) await host.profilesChanged()
+        return result
+      } finally {
+        installing = false
+      }
+    },
+    'engines:rollback': async (profileId) => {
+      const result = await asResult(async () => {
+        const r = await rollbackProfileEngine(home, profileId)
+        return { profileId: r.profileId, binary: r.binary }
+      })
+      if (result.ok) await host.profilesChanged()
+      return result
+    },
   }
 }

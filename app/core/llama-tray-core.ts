@@ -156,7 +156,18 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       'fit:estimate': (profileId) => this.estimateFit(profileId),
       'fit:llama-plan': (profileId) => llamaFitPlan(options.home, profileId, (id) => this.estimateFit(id), this.settingsStore.settings.vramHeadroomMiB),
       ...benchCommands(this, options.home, options.telemetry, (progress) => this.events.emit('bench:progress', progress)),
-      ...engineCommands(options.home, () => (launchInEffect(this.supervisor.getStatus().state) ? this.supervisor.getLaunchSpec() : null), (progress) => this.events.emit('engines:progress', progress), options.engines),
+      ...engineCommands(
+        {
+          home: options.home,
+          bench: this,
+          runningSpec: () => (launchInEffect(this.supervisor.getStatus().state) ? this.supervisor.getLaunchSpec() : null),
+          settings: () => this.settingsStore.settings,
+          onProgress: (progress) => this.events.emit('engines:progress', progress),
+          onBenchProgress: (progress) => this.events.emit('bench:progress', progress),
+          profilesChanged: async () => this.events.emit('profiles:changed', await storeSummary(await ProfileStore.open(options.home), options.home)),
+        },
+        options.engines,
+      ),
       ...modelCommands((progress) => this.events.emit('models:progress', progress), options.models),
       'warnings:apply-fix': async (warningId) => (this.options.applyWarningFix ? this.options.applyWarningFix(warningId, this.options.home) : { ok: false, error: 'no fix is available for this warning' }),
       'warnings:mute': async (warningId) => {

@@ -2,7 +2,7 @@ import type { EngineUpdateCheck } from '../contract/engines'
 import type { AppSettings } from '../contract/settings'
 import { listInstalled } from './installed'
 import type { ReleaseClient } from './release-client'
-import { changeUpdateState, type EngineUpdateState } from './update-state'
+import { changeUpdateState, readUpdateState, type EngineUpdateState } from './update-state'
 
 /** `newer`: a release newer than every installed engine exists (false when none is installed: there is nothing to update). */
 export type UpdateCheck = EngineUpdateCheck
@@ -15,17 +15,37 @@ export function dailyCheckDue(settings: Pick<AppSettings, 'engineUpdateCheck'>, 
   return state.lastCheckAt === null || now.getTime() - Date.parse(state.lastCheckAt) >= DAY_MS
 }
 
-/** Asks GitHub for the latest release and compares it with the installed engines. Never downloads. */
-export async function checkForUpdate(home: string, client: Pick<ReleaseClient, 'release'>, now: Date = new Date()): Promise<UpdateCheck> {
-  const latest = await client.release()
+/** The latest release against the installed engines: newer when no installed engine has its tag and it was published after the newest of them. */
+async function againstInstalled(home: string, latest: { tag: string; publishedAt: string | null }, checkedAt: string): Promise<UpdateCheck> {
   const installed = await listInstalled(home)
   const newest = [...installed].sort((a, b) => (b.publishedAt ?? '').localeCompare(a.publishedAt ?? ''))[0] ?? null
   const newer = newest !== null && !installed.some((e) => e.tag === latest.tag) && (latest.publishedAt ?? '') > (newest.publishedAt ?? '')
+  return { latest: { tag: latest.tag, publishedAt: latest.publishedAt }, installed: newest?.tag ?? null, newer, checkedAt }
+}
+
+/** Asks GitHub for the latest release and compares it with the installed engines. Never downloads. */
+export async function checkForUpdate(home: string, client: Pick<ReleaseClient, 'release'>, now: Date = new Date()): Promise<UpdateCheck> {
+  const latest = await client.release()
   const checkedAt = now.toISOString()
   await changeUpdateState(home, (s) => {
     s.lastCheckAt = checkedAt
     s.latestTag = latest.tag
     s.latestPublishedAt = latest.publishedAt
   })
-  return { latest: { tag: latest.tag, publishedAt: latest.publishedAt }, installed: newest?.tag ?? null, newer, checkedAt }
+  return againstInstalled(home, latest, checkedAt)
+}
+
+/**
+ * The dashboard's notice: null when the daily check is off; otherwise GitHub
+ * is asked when the last check is a day old (a failure keeps what was known),
+ * and the answer is compared with the installed engines. Null while nothing
+ * is known or nothing is installed.
+ */
+export async function updateNotice(home: string, settings: Pick<AppSettings, 'engineUpdateCheck'>, client: Pick<ReleaseClient, 'release'>, now: Date = new Date()): Promise<UpdateCheck | null> {
+  if (!settings.engineUpdateCheck) return null
+  const state = await readUpdateState(home)
+  let check: UpdateCheck | null = null
+  if (dailyCheckDue(settings, state, now)) check = await checkForUpdate(home, client, now).catch(() => null)
+  if (!check && state.latestTag && state.lastCheckAt) check = await againstInstalled(home, { tag: state.latestTag, publishedAt: state.latestPublishedAt }, state.lastCheckAt)
+  return check && check.installed !== null ? check : null
 }
