@@ -39,10 +39,12 @@ export async function checkForUpdate(home: string, client: Pick<ReleaseClient, '
  * The dashboard's notice: null when the daily check is off; otherwise GitHub
  * is asked when the last check is a day old (a failure keeps what was known),
  * and the answer is compared with the installed engines. Null while nothing
- * is known or nothing is installed.
+ * is known or nothing is installed (then nothing is asked).
  */
 export async function updateNotice(home: string, settings: Pick<AppSettings, 'engineUpdateCheck'>, client: Pick<ReleaseClient, 'release'>, now: Date = new Date()): Promise<UpdateCheck | null> {
   if (!settings.engineUpdateCheck) return null
+  // Nothing installed here: nothing to update, so GitHub is not asked.
+  if ((await listInstalled(home)).length === 0) return null
   const state = await readUpdateState(home)
   let check: UpdateCheck | null = null
   if (dailyCheckDue(settings, state, now)) check = await checkForUpdate(home, client, now).catch(() => null)

@@ -73,4 +73,30 @@ describe('llama.cpp engines in Settings (Chromium, real core)', () => {
     await profileRow.getByTestId('profile-stop').click()
     await page.getByTestId('server-state').and(page.locator('[data-state="stopped"]')).waitFor({ timeout: 30_000 })
   })
+
+  it('shows the notice of a newer release, tries it on a profile through the safety gate (scripted bench), and rolls back in one click', async () => {
+    gh.releases = [...gh.releases, { tag: 'v0.5.1', publishedAt: '2026-11-30T12:00:00Z', assets: [{ name: 'llama-v0.5.1-bin-ubuntu-x64.tar.gz', body: await linuxTarGz('v0.5.1', [{ name: 'llama-server', from: llamaServerBin() }]) }] }]
+    try {
+      const faster = { median: { tokensPerSecond: 21, promptTokensPerSecond: 310 }, tokensPerSecondSpread: { robustCvPct: 1 }, promptTokensPerSecondSpread: { robustCvPct: 1 } }
+      const before = { ...faster, median: { tokensPerSecond: 20, promptTokensPerSecond: 300 } }
+      const s = await openDashboard(browser, site.url, { telemetry: null, supervisor: { healthIntervalMs: 50 }, engines: { releases: { apiUrl: gh.apiUrl }, driver: async () => null, gate: { runs: 1, tokens: 8, bench: async () => [before, faster] as const } } })
+      sessions.push(s)
+      const { page, core, home } = s
+      const old = await core.handlers['engines:install']({ backend: 'cpu', tag: TAG })
+      if (!old.ok) throw new Error(old.error)
+      const imported = await core.handlers['profiles:import'](formatCommandLine([old.value.path, '-m', tinyTarget, ...SMALL]), 'tiny')
+      if (!imported.ok) throw new Error(imported.error)
+
+      await page.getByTestId('tab-settings').click()
+      await expect(page.getByTestId('engine-update-notice').textContent({ timeout: 30_000 })).resolves.toMatch(/^llama\.cpp v0\.5\.1 is out \(installed: v0\.5\.0\)/)
+      await page.getByTestId('engine-update').click()
+      await expect(page.getByTestId('engine-update-report').textContent({ timeout: 60_000 })).resolves.toMatch(/^"tiny" now runs llama\.cpp v0\.5\.1 \(v0\.5\.1-cpu\): generation 21\.0 vs 20\.0 tok\/s/)
+      expect((await core.handlers['profiles:get'](imported.value.id))?.binary).toBe(join(home, 'engines', 'v0.5.1-cpu', 'llama-server'))
+      await page.getByTestId('engine-rollback').click()
+      await expect(page.getByTestId('engine-message').textContent()).resolves.toBe(`Rolled back: the profile runs ${old.value.path} again.`)
+      expect((await core.handlers['profiles:get'](imported.value.id))?.binary).toBe(old.value.path)
+    } finally {
+      gh.releases = gh.releases.filter((r) => r.tag === TAG)
+    }
+  })
 })

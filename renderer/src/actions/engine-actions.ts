@@ -1,5 +1,5 @@
 import type { Result } from '../../../app/contract/commands'
-import type { BackendChoice, EngineInstallPlan, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, InstalledEngineSummary } from '../../../app/contract/engines'
+import type { BackendChoice, EngineInstallPlan, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, EngineUpdateReport, InstalledEngineSummary } from '../../../app/contract/engines'
 import { api } from '../stores/api'
 
 export function listEngines(): Promise<Result<EngineListing>> {
@@ -27,4 +27,18 @@ export function checkEngineUpdate(): Promise<Result<EngineUpdateCheck>> {
 /** Subscribes to install progress; returns the unsubscribe. */
 export function onEngineProgress(listener: (p: EngineInstallProgress) => void): () => void {
   return api().onEnginesProgress(listener)
+}
+
+/** The daily notice of a newer release (null when off or nothing to say). */
+export function engineUpdateNotice(): Promise<EngineUpdateCheck | null> {
+  return api().enginesUpdateNotice()
+}
+
+/** Tries the newest release on a profile through the safety gate (its bench on old and new). */
+export function updateProfileEngine(profileId: string): Promise<Result<EngineUpdateReport>> {
+  return api().enginesUpdate(profileId)
+}
+
+export function rollbackProfileEngine(profileId: string): Promise<Result<{ readonly profileId: string; readonly binary: string }>> {
+  return api().enginesRollback(profileId)
 }

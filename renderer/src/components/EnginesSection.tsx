@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
-import { BACKEND_CHOICES, backendLabel, type BackendChoice, type EngineInstallProgress, type EngineListing } from '../../../app/contract/engines'
-import { checkEngineUpdate, installEngine, listEngines, onEngineProgress, removeEngine } from '../actions/engine-actions'
+import { BACKEND_CHOICES, backendLabel, type BackendChoice, type EngineInstallProgress, type EngineListing, type EngineUpdateCheck, type EngineUpdateReport } from '../../../app/contract/engines'
+import { checkEngineUpdate, engineUpdateNotice, installEngine, listEngines, onEngineProgress, removeEngine, rollbackProfileEngine, updateProfileEngine } from '../actions/engine-actions'
+import { useProfileStore } from '../stores/profile-store'
 
 const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`
 const choiceLabel = (c: BackendChoice): string => (c === 'auto' ? 'Automatic (from the NVIDIA driver; Vulkan or CPU without one)' : backendLabel(c))
@@ -20,16 +21,46 @@ export function EnginesSection(): React.JSX.Element {
   const [progress, setProgress] = useState<EngineInstallProgress | null>(null)
   const [busy, setBusy] = useState(false)
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
+  const [notice, setNotice] = useState<EngineUpdateCheck | null>(null)
+  const [report, setReport] = useState<EngineUpdateReport | null>(null)
+  const summary = useProfileStore((s) => s.summary)
+  const [updateProfile, setUpdateProfile] = useState('')
 
   const refresh = async (): Promise<void> => {
     const r = await listEngines()
     if (r.ok) setListing(r.value)
     else setMessage({ ok: false, text: r.error })
+    setNotice(await engineUpdateNotice())
   }
   useEffect(() => {
     void refresh()
     return onEngineProgress(setProgress)
   }, [])
+  // The profiles an update can move: those on an engine installed here.
+  const updatable = (summary?.profiles ?? []).filter((p) => listing?.installed.some((e) => e.usedBy.some((u) => u.id === p.id)))
+  const chosen = updatable.find((p) => p.id === updateProfile) ?? updatable[0]
+
+  const tryUpdate = async (): Promise<void> => {
+    if (!chosen) return
+    setBusy(true)
+    setMessage(null)
+    setReport(null)
+    try {
+      const r = await updateProfileEngine(chosen.id)
+      if (r.ok) setReport(r.value)
+      else setMessage({ ok: false, text: r.error })
+      await refresh()
+    } finally {
+      setBusy(false)
+      setProgress(null)
+    }
+  }
+  const rollback = async (profileId: string): Promise<void> => {
+    const r = await rollbackProfileEngine(profileId)
+    setReport(null)
+    setMessage(r.ok ? { ok: true, text: `Rolled back: the profile runs ${r.value.binary} again.` } : { ok: false, text: r.error })
+    await refresh()
+  }
 
   const install = async (): Promise<void> => {
     setBusy(true)
@@ -62,6 +93,42 @@ export function EnginesSection(): React.JSX.Element {
     <section className="engines-section" aria-labelledby="engines-heading" data-testid="engines-section">
       <h2 id="engines-heading">llama.cpp engines</h2>
       <p className="note">Downloads llama.cpp’s own release from GitHub for this computer, checks its sha256 and that it runs; binaries you installed yourself stay as they are.</p>
+      {notice?.newer && (
+        <div className="engine-notice" role="status" data-testid="engine-update-notice">
+          <p>
+            llama.cpp {notice.latest.tag} is out (installed: {notice.installed}). Trying it benches a profile on the old and the new engine first; the profile moves only if the new one loads and is not slower.
+          </p>
+          {chosen ? (
+            <div className="row">
+              <label>
+                Profile
+                <select value={chosen.id} onChange={(e) => setUpdateProfile(e.target.value)} disabled={busy} data-testid="engine-update-profile">
+                  {updatable.map((p) => (
+                    <option key={p.id} value={p.id}>
+                      {p.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <button type="button" className="primary" onClick={() => void tryUpdate()} disabled={busy} data-testid="engine-update">
+                {busy ? 'Benchmarking…' : `Try ${notice.latest.tag}`}
+              </button>
+            </div>
+          ) : (
+            <p className="note">No profile runs an engine installed here yet.</p>
+          )}
+        </div>
+      )}
+      {report && (
+        <div role="status" data-testid="engine-update-report" className={report.adopted ? 'fix-ok' : 'fix-error'}>
+          <p>{report.summary}</p>
+          {report.adopted && (
+            <button type="button" onClick={() => void rollback(report.profileId)} data-testid="engine-rollback">
+              Roll back
+            </button>
+          )}
+        </div>
+      )}
       <h3>Installed by Llama Tray</h3>
       {listing === null ? (
         <p className="note">Loading…</p>
