@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -118,6 +120,21 @@ describe('engines install against the GitHub stand-in', () => {
     expect(err.kind).toBe('rate-limited')
     expect(err.message).toMatch(/^GitHub's API rate limit is used up \(60 requests an hour without a token; set GITHUB_TOKEN to raise it\): try again after \d\d:\d\d UTC \(in 1[78] min\)\.$/)
     expect(Math.abs((err.retryAt?.getTime() ?? 0) - gh.rateLimitUntil.getTime())).toBeLessThan(1000)
+    expect(await engineDirEntries()).toEqual([])
+  })
+
+  it('without a reachable API, says so in one sentence and leaves nothing', async () => {
+    const closed = await new Promise<number>((done) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const port = (srv.address() as AddressInfo).port
+        srv.close(() => done(port))
+      })
+    })
+    const err = (await installEngine(opts({ client: new ReleaseClient({ apiUrl: `http://127.0.0.1:${closed}` }) })).catch((e: unknown) => e)) as EngineError
+    expect(err).toBeInstanceOf(EngineError)
+    expect(err.kind).toBe('offline')
+    expect(err.message.split('\n')).toHaveLength(1)
+    expect(err.message).toContain(`127.0.0.1:${closed}`)
     expect(await engineDirEntries()).toEqual([])
   })
 
