@@ -22,6 +22,8 @@ export function modelCommands(onProgress: (p: ModelPullProgress) => void, option
         const r = await pullModel({ repo, quant, file, ...(options.env ? { env: options.env } : {}), onProgress: (p) => onProgress({ repo, ...p }) })
         return { ok: true, value: { repo: r.repo, file: r.file, path: r.path, sizeBytes: r.sizeBytes, sha256: r.sha256, cached: r.cached } }
       } catch (err) {
+        // A damaged download reads as its one sentence with the fix first; the hashes are the CLI's details.
+        if (isDownloadError(err) && err.kind === 'digest-mismatch') return { ok: false, error: `${decodeURIComponent(err.url.split('/').pop() ?? 'The file')} from ${ref} does not match the sha256 the Hub lists for it, so it was deleted and nothing was kept: try again, and report it to the repo's owners if it repeats.` }
         if (err instanceof ModelsError || isDownloadError(err)) return { ok: false, error: err.message }
         throw err
       } finally {

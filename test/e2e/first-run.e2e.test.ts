@@ -1,12 +1,13 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { llamaServerBin } from '../helpers/llama-server-bin'
-import { model, REPO_ROOT } from '../helpers/paths'
+import { REPO_ROOT } from '../helpers/paths'
 import { isRunning } from '../helpers/processes'
 import { GitHubReleasesStandIn, type StandInRelease } from '../stand-ins/github-releases'
+import { HfHubStandIn, tinyFixtureRepos } from '../stand-ins/hf-hub'
 import { linuxTarGz } from '../stand-ins/release-archives'
 import { launchChromium } from './browser'
 import { buildRenderer } from './build-renderer'
@@ -14,15 +15,19 @@ import { openDashboard, type DashboardSession } from './dashboard-session'
 import { serveFolder, type StaticServer } from './static-server'
 
 // The first run in Chromium over a real core: an empty home on a machine with
-// no llama-server, GITHUB_API_URL pointing at the GitHub stand-in, which
-// serves the real llama-server packed as llama.cpp's Linux tarball.
+// no llama-server and no model, GITHUB_API_URL pointing at the GitHub
+// stand-in (the real llama-server packed as llama.cpp's Linux tarball) and
+// HF_ENDPOINT at the Hub stand-in (the tiny fixture models).
 const TAG = 'v0.5.0'
 const ASSET = `llama-${TAG}-bin-ubuntu-x64.tar.gz`
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(REPO_ROOT, 'docs', 'screenshots') : join(REPO_ROOT, 'out', 'screenshots')
-const ENV_KEYS = ['HOME', 'HF_HOME', 'HF_HUB_CACHE', 'GITHUB_API_URL', 'GITHUB_TOKEN'] as const
+const ENV_KEYS = ['HOME', 'HF_HOME', 'HF_HUB_CACHE', 'XDG_CACHE_HOME', 'HF_ENDPOINT', 'HF_TOKEN', 'GITHUB_API_URL', 'GITHUB_TOKEN'] as const
+const REPO = 'test-org/Tiny-GGUF'
+const GGUF = 'tiny-target-Q4_K_M.gguf'
 let browser: Browser
 let site: StaticServer
 let gh: GitHubReleasesStandIn
+let hub: HfHubStandIn
 let good: StandInRelease
 let root: string
 let saved: Record<string, string | undefined>
@@ -33,6 +38,9 @@ beforeAll(async () => {
   const tarball = await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }])
   good = { tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: ASSET, body: tarball }] }
   gh = await new GitHubReleasesStandIn().start([good])
+  hub = new HfHubStandIn()
+  for (const r of tinyFixtureRepos()) hub.addRepo(r)
+  await hub.start()
   site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer-first-run')))
   browser = await launchChromium()
   mkdirSync(SCREENSHOTS, { recursive: true })
@@ -42,6 +50,7 @@ afterAll(async () => {
   await browser?.close()
   await site?.close()
   await gh?.close()
+  await hub?.close()
 })
 
 beforeEach(() => {
@@ -52,6 +61,9 @@ beforeEach(() => {
   process.env.HOME = join(root, 'home')
   process.env.HF_HOME = join(root, 'hf')
   delete process.env.HF_HUB_CACHE
+  delete process.env.XDG_CACHE_HOME
+  delete process.env.HF_TOKEN
+  process.env.HF_ENDPOINT = hub.origin
   process.env.GITHUB_API_URL = gh.apiUrl
   process.env.GITHUB_TOKEN = ''
   gh.releases = [good]
@@ -89,18 +101,14 @@ function enginesFolder(home: string): string[] {
 }
 
 describe('the first run in Chromium over the real core and llama-server', () => {
-  it('opens on the first-run view, installs llama.cpp with a progress bar, then creates a profile and starts it to ready', async () => {
-    // A model is on disk already (~/models); no llama-server anywhere.
-    mkdirSync(join(root, 'home', 'models'))
-    const target = join(root, 'home', 'models', 'Tiny-Target-Q8_0.gguf')
-    copyFileSync(model('tiny-target.gguf'), target)
+  it('from an empty home: opens on the first-run view, installs llama.cpp and pulls a model with progress bars, then creates a profile and starts it to ready', async () => {
     const { core, page, home } = await open()
     const started = Date.now()
 
     await page.getByTestId('first-run').waitFor({ timeout: 60_000 })
     await page.locator('[data-testid="tab-start"][aria-selected="true"]').waitFor()
-    await expect(page.getByTestId('first-run-found-model').getAttribute('data-path')).resolves.toBe(target)
     expect(await page.getByTestId('first-run-engine').getAttribute('data-done')).toBe('false')
+    expect(await page.getByTestId('first-run-model').getAttribute('data-done')).toBe('false')
     const install = page.getByTestId('engine-install')
     const size = (good.assets[0]?.body.length ?? 0) / 1e6
     await expect.poll(() => install.textContent(), { timeout: 60_000 }).toBe(`Install llama.cpp (CPU, ~${size.toFixed(size >= 100 ? 0 : 1)} MB)`)
@@ -123,30 +131,54 @@ describe('the first run in Chromium over the real core and llama-server', () => 
       expect(Number(await bar.getAttribute('max'))).toBe(good.assets[0]?.body.length)
       expect(await bar.getAttribute('aria-valuetext')).toMatch(/^[\d.]+ [kMG]B of [\d.]+ MB( · [\d.]+ [kMG]B\/s)?$/)
       await expect(page.getByTestId('engine-progress').textContent()).resolves.toContain(`Downloading ${ASSET}`)
-      await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-first-run.png') })
     } finally {
       release()
     }
-
     await page.locator('[data-testid="first-run-engine"][data-done="true"]').waitFor({ timeout: 120_000 })
     const installedPath = join(home, 'engines', `${TAG}-cpu`, 'llama-server')
     await expect(page.getByTestId('first-run-binary').first().getAttribute('data-path')).resolves.toBe(installedPath)
     await expect(page.getByTestId('first-run-engine').textContent()).resolves.toContain(`Installed llama.cpp ${TAG} (CPU).`)
 
+    // A malformed name is answered at once; then the model, held in the middle too.
+    await page.getByTestId('model-ref').fill('Qwen3 0.6B')
+    await page.getByTestId('model-pull').click()
+    await expect(page.getByTestId('model-error').locator('.error-cause').textContent()).resolves.toBe('“Qwen3 0.6B” is not a Hugging Face model name: write it as org/repo:quant, for example ggml-org/Qwen3-0.6B-GGUF:Q4_K_M.')
+    await page.getByTestId('model-ref').fill(`${REPO}:q4_k_m`)
+    await page.getByText(`llama-tray models pull ${REPO}:q4_k_m`).waitFor()
+    const gguf = hub.repo(REPO).files.find((f) => f.path === GGUF)
+    let releaseModel = (): void => {}
+    hub.faultNext(REPO, GGUF, { pauseAfter: { bytes: Math.floor((gguf?.size ?? 0) / 2), until: new Promise<void>((r) => (releaseModel = r)) } })
+    await page.getByTestId('model-pull').click()
+    try {
+      const bar = page.getByTestId('model-progress-bar')
+      await bar.waitFor({ timeout: 60_000 })
+      expect(Number(await bar.getAttribute('max'))).toBe(gguf?.size)
+      expect(Number(await bar.getAttribute('value'))).toBeGreaterThan(0)
+      await expect(page.getByTestId('model-progress').textContent()).resolves.toContain(`Downloading ${GGUF}`)
+      // The screenshot: llama.cpp installed for this machine, the model on its way.
+      await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-first-run.png') })
+    } finally {
+      releaseModel()
+    }
+    await expect(page.getByTestId('model-pulled').textContent({ timeout: 120_000 })).resolves.toMatch(new RegExp(`^Downloaded: ${GGUF} from ${REPO} \\([\\d.]+ MB, sha256 checked\\)\\.$`))
+    await page.locator('[data-testid="first-run-model"][data-done="true"]').waitFor({ timeout: 60_000 })
+    const pulledPath = join(root, 'hf', 'hub', `models--${REPO.replace('/', '--')}`, 'snapshots', hub.repo(REPO).commit, GGUF)
+    await expect(page.getByTestId('first-run-found-model').first().getAttribute('data-path')).resolves.toBe(pulledPath)
+
     await page.getByTestId('first-run-create-start').click()
     await page.locator('[data-testid="tab-dashboard"][aria-selected="true"]').waitFor({ timeout: 60_000 })
     await state(page, 'ready')
     const profiles = (await core.handlers['profiles:list']()).profiles
-    expect(profiles.map((p) => [p.binary, p.model])).toEqual([[installedPath, target]])
+    expect(profiles.map((p) => [p.binary, p.model])).toEqual([[installedPath, pulledPath]])
     await expect(page.getByTestId('active-profile').textContent()).resolves.toBe(profiles[0]?.name)
     // Once started, the first-run view has done its job and leaves the tabs.
     expect(await page.getByTestId('tab-start').count()).toBe(0)
-    console.log(`[e2e] first run: empty home → engine installed → ready in ${Date.now() - started} ms`)
+    console.log(`[e2e] first run: empty home → engine installed → model pulled → ready in ${Date.now() - started} ms`)
     await page.getByTestId('server-stop').click()
     await state(page, 'stopped', 30_000)
   }, 400_000)
 
-  it('refuses a release without a build for this machine and a download that fails its sha256: one sentence each, nothing installed or listed', async () => {
+  it('refuses a release without a build for this machine, an engine download and a model download that fail their sha256: one sentence each, nothing installed or listed', async () => {
     const windowsOnly: StandInRelease = { tag: TAG, publishedAt: good.publishedAt, assets: [{ name: `llama-${TAG}-bin-win-cpu-x64.zip`, body: Buffer.from('zip') }] }
     gh.releases = [windowsOnly]
     const { core, page, home } = await open()
@@ -169,5 +201,18 @@ describe('the first run in Chromium over the real core and llama-server', () => 
     expect(await core.handlers['engines:list']()).toMatchObject({ ok: true, value: { installed: [] } })
     expect(enginesFolder(home)).toEqual([])
     expect(await page.getByTestId('first-run-create-start').isDisabled()).toBe(true)
+
+    // A model whose bytes do not match the Hub's LFS sha256 (a damaged mirror).
+    hub.corrupt(REPO, 'tiny-target-IQ4_XS.gguf', Buffer.alloc(hub.repo(REPO).files.find((f) => f.path === 'tiny-target-IQ4_XS.gguf')?.size ?? 1, 7))
+    await page.getByTestId('model-ref').fill(`${REPO}:IQ4_XS`)
+    await page.getByTestId('model-pull').click()
+    const modelError = page.getByTestId('model-error').locator('.error-cause')
+    await modelError.waitFor({ timeout: 120_000 })
+    const modelCause = (await modelError.textContent()) ?? ''
+    console.log(`[e2e] first run, damaged model: "${modelCause}"`)
+    expect(modelCause).toBe(`tiny-target-IQ4_XS.gguf from ${REPO}:IQ4_XS does not match the sha256 the Hub lists for it, so it was deleted and nothing was kept: try again, and report it to the repo's owners if it repeats.`)
+    expect(await page.getByTestId('first-run-model').getAttribute('data-done')).toBe('false')
+    expect(await page.getByTestId('first-run-found-model').count()).toBe(0)
+    expect(await core.handlers['profiles:discover']()).toMatchObject({ ok: true, value: { models: [] } })
   }, 300_000)
 })

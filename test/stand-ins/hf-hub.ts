@@ -19,6 +19,9 @@ export interface HubRepoSpec {
   readonly gated?: boolean
 }
 
+/** What the CDN does to one answer: cut it, stall it, or hold it in the middle (to look at a progress bar). */
+type CdnFault = { readonly cutAfter: number } | { readonly stallAfter: number } | { readonly pauseAfter: { readonly bytes: number; readonly until: Promise<void> } }
+
 interface Stored {
   readonly path: string
   readonly body: Buffer
@@ -50,7 +53,7 @@ export class HfHubStandIn {
   readonly token = 'hf_standInToken0123456789'
   readonly requests: RecordedRequest[] = []
   private readonly repos = new Map<string, Repo>()
-  private readonly cdnFaults = new Map<string, ({ cutAfter: number } | { stallAfter: number })[]>()
+  private readonly cdnFaults = new Map<string, CdnFault[]>()
   private readonly cdnOverride = new Map<string, Buffer>()
   private readonly stalled = new Set<ServerResponse>()
   private hub: Server | null = null
@@ -71,8 +74,8 @@ export class HfHubStandIn {
     return { commit: r.commit, files: r.files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.body.length })) }
   }
 
-  /** The CDN's next answer for this file is cut (or stalls) after so many bytes. */
-  faultNext(repo: string, path: string, fault: { cutAfter: number } | { stallAfter: number }): void {
+  /** The CDN's next answer for this file is cut (or stalls, or is held until a promise resolves) after so many bytes. */
+  faultNext(repo: string, path: string, fault: CdnFault): void {
     const key = this.fileOf(repo, path).sha256
     this.cdnFaults.set(key, [...(this.cdnFaults.get(key) ?? []), fault])
   }

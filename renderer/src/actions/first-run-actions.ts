@@ -1,11 +1,13 @@
 import type { Result } from '../../../app/contract/commands'
+import { MODEL_REF } from '../../../app/contract/models'
 import { launchInEffect } from '../../../app/contract/server-state'
 import { defaultPick } from '../lib/discovery-pick'
 import { missingForFirstRun } from '../lib/first-run'
 import { installEngine as installRelease, planEngineInstall } from './engine-actions'
+import { pullModel } from './model-actions'
 import { createDiscoveredProfile, discoverOnDisk } from './profile-actions'
 import { startServer } from './server-actions'
-import { useFirstRunStore } from '../stores/first-run-store'
+import { IDLE_STEP, useFirstRunStore } from '../stores/first-run-store'
 import { useStatusStore } from '../stores/status-store'
 
 // What the first-run view does, in one place. Each step is also a CLI
@@ -42,6 +44,20 @@ export async function installEngine(): Promise<void> {
   await lookForEngineAndModel()
 }
 
+/** The example the model field shows, and what a malformed entry is told. */
+export const MODEL_EXAMPLE = 'ggml-org/Qwen3-0.6B-GGUF:Q4_K_M'
+
+/** Pulls a model named as org/repo:quant from the Hugging Face Hub (progress as models:progress), then looks again. */
+export async function getModel(ref: string): Promise<void> {
+  engaged()
+  const wanted = ref.trim()
+  if (!MODEL_REF.test(wanted)) return set({ model: { ...IDLE_STEP, error: `“${wanted}” is not a Hugging Face model name: write it as org/repo:quant, for example ${MODEL_EXAMPLE}.` } })
+  set({ model: { busy: true, progress: null, error: null, done: null } })
+  const r = await pullModel(wanted)
+  set((s) => ({ model: { ...s.model, busy: false, error: r.ok ? null : r.error, done: r.ok ? r.value : null } }))
+  await lookForEngineAndModel()
+}
+
 /**
  * Creates a profile from what was found (the engine just installed and the
  * model just pulled first) and starts it. Resolves true once the launch is
@@ -54,12 +70,13 @@ export async function createProfileAndStart(): Promise<boolean> {
   const found = await discoverOnDisk()
   if (!found.ok) return fail(found.error)
   set({ found: found.value })
-  const installed = useFirstRunStore.getState().engine.done?.path ?? null
+  const { engine, model } = useFirstRunStore.getState()
   const pick = defaultPick(found.value)
-  const binaryId = found.value.binaries.find((b) => b.path === installed)?.id ?? pick.binaryId
+  const binaryId = found.value.binaries.find((b) => b.path === engine.done?.path)?.id ?? pick.binaryId
+  const modelId = found.value.models.find((m) => m.path === model.done?.path)?.id ?? pick.modelId
   if (!binaryId) return fail('No llama-server yet: install llama.cpp first.')
-  if (!pick.modelId) return fail('No model yet: get a model first.')
-  const created = await createDiscoveredProfile(binaryId, pick.modelId, null, null)
+  if (!modelId) return fail('No model yet: get a model first.')
+  const created = await createDiscoveredProfile(binaryId, modelId, null, null)
   if (!created.ok) return fail(created.error)
   const launched = await startUntilLaunched(created.value.id)
   if (!launched.ok) return fail(launched.error)

@@ -1,9 +1,10 @@
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { backendLabel, type EngineInstallProgress } from '../../../app/contract/engines'
+import type { ModelPullProgress } from '../../../app/contract/models'
 import type { Discovery } from '../../../app/contract/profile'
-import { createProfileAndStart, installEngine, lookForEngineAndModel } from '../actions/first-run-actions'
+import { createProfileAndStart, getModel, installEngine, lookForEngineAndModel, MODEL_EXAMPLE } from '../actions/first-run-actions'
 import { formatModelSize } from '../lib/discovery-pick'
-import { backendReason, downloadText, errorParts, installLabel, installPhaseText, missingForFirstRun } from '../lib/first-run'
+import { backendReason, downloadText, errorParts, formatBytes, installLabel, installPhaseText, missingForFirstRun } from '../lib/first-run'
 import { useFirstRunStore } from '../stores/first-run-store'
 import { ErrorLine } from './ErrorLine'
 
@@ -85,14 +86,38 @@ function EngineStep({ found }: { readonly found: Discovery | null }): React.JSX.
   )
 }
 
+/** The model's download: bytes of every part against the whole, and the file being fetched. */
+function PullProgress({ progress }: { readonly progress: ModelPullProgress | null }): React.JSX.Element {
+  const text = progress ? downloadText(progress) : ''
+  return (
+    <div className="first-run-progress" role="status" data-testid="model-progress">
+      <span>{progress ? `Downloading ${progress.file}` : 'Asking the Hugging Face Hub for the files…'}</span>
+      {progress ? <progress max={Math.max(1, progress.total)} value={progress.bytes} aria-label="Download of the model" aria-valuetext={text} data-testid="model-progress-bar" /> : <progress aria-label="Downloading the model" />}
+      {text && <span className="note">{text}</span>}
+    </div>
+  )
+}
+
 function ModelStep({ found }: { readonly found: Discovery | null }): React.JSX.Element {
+  const model = useFirstRunStore((s) => s.model)
+  const [ref, setRef] = useState(MODEL_EXAMPLE)
   const usable = found?.models.filter((m) => m.problem === null) ?? []
+  const offerPull = found !== null && (usable.length === 0 || model.busy || model.error !== null || model.done !== null)
+  const submit = (e: React.FormEvent): void => {
+    e.preventDefault()
+    void getModel(ref)
+  }
   return (
     <li className="first-run-step" data-testid="first-run-model" data-done={usable.length > 0 ? 'true' : 'false'}>
       <h3>2. A model (GGUF)</h3>
+      {model.done && (
+        <p className="fix-ok" data-testid="model-pulled">
+          {model.done.cached ? 'Already downloaded' : 'Downloaded'}: {model.done.file} from {model.done.repo} ({formatBytes(model.done.sizeBytes)}, sha256 checked).
+        </p>
+      )}
       {found !== null && usable.length > 0 && (
         <>
-          <p className="fix-ok">Found on this computer:</p>
+          <p className="fix-ok">On this computer:</p>
           <ul className="discover-list" aria-label="Models found">
             {usable.slice(0, 3).map((m) => (
               <li key={m.id} data-testid="first-run-found-model" data-path={m.path}>
@@ -102,9 +127,20 @@ function ModelStep({ found }: { readonly found: Discovery | null }): React.JSX.E
           </ul>
         </>
       )}
-      {found !== null && usable.length === 0 && <p>No GGUF model found. Models elsewhere? Add their folders in Settings → Model folders.</p>}
+      {found !== null && usable.length === 0 && <p>No GGUF model found on this computer (models elsewhere? add their folders in Settings → Model folders).</p>}
+      {offerPull && (
+        <form className="row" onSubmit={submit}>
+          <label htmlFor="first-run-model-ref">From Hugging Face (org/repo:quant)</label>
+          <input id="first-run-model-ref" value={ref} onChange={(e) => setRef(e.target.value)} spellCheck={false} size={34} data-testid="model-ref" />
+          <button type="submit" className="primary" disabled={model.busy} data-testid="model-pull">
+            Get model
+          </button>
+        </form>
+      )}
+      {model.busy && <PullProgress progress={model.progress} />}
+      {model.error && <Failure message={model.error} testId="model-error" />}
       <CliHint>
-        <code>llama-tray profiles discover</code>
+        <code>llama-tray models pull {ref.trim() || MODEL_EXAMPLE}</code> (or <code>llama-tray models list</code> for what is here)
       </CliHint>
     </li>
   )

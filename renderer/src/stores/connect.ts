@@ -1,7 +1,7 @@
 import type { LlamaTrayApi } from '../../../app/contract/commands'
 import { setApi } from './api'
 import { receiveBenchProgress } from './bench-store'
-import { receiveEngineProgress } from './first-run-store'
+import { receiveEngineProgress, receiveModelProgress } from './first-run-store'
 import { recordGenerationHistory } from './chart-histories'
 import { appendLogLines, replaceLogLines } from './log-store'
 import { receiveProfiles } from './profile-store'
@@ -26,6 +26,7 @@ export function connectStores(api: LlamaTrayApi): () => void {
     api.onSettingsChanged(receiveSettings),
     api.onBenchProgress(receiveBenchProgress),
     api.onEnginesProgress(receiveEngineProgress),
+    api.onModelsProgress(receiveModelProgress),
   ]
   void api.serverStatus().then(receiveStatus)
   void api.snapshotLatest().then((s) => s && receiveSnapshot(s))
