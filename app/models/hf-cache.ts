@@ -32,14 +32,14 @@ export function repoCache(cacheDir: string, repo: string): RepoCache {
  * Puts a blob at its snapshot path: a relative symlink, or a copy where
  * symlinks are not allowed (Windows without Developer Mode or the right).
  */
-export async function linkSnapshot(blob: string, snapshotPath: string): Promise<'symlink' | 'copy'> {
+export async function linkSnapshot(blob: string, snapshotPath: string, link: typeof symlink = symlink): Promise<'symlink' | 'copy'> {
   await mkdir(dirname(snapshotPath), { recursive: true })
   const target = relative(dirname(snapshotPath), blob)
   const existing = await readlink(snapshotPath).catch(() => null)
   if (existing === target) return 'symlink'
   await rm(snapshotPath, { force: true })
   try {
-    await symlink(target, snapshotPath, 'file')
+    await link(target, snapshotPath, 'file')
     return 'symlink'
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
