@@ -1,5 +1,3 @@
-import { EventEmitter } from 'node:events'
-import { PassThrough } from 'node:stream'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -10,18 +8,14 @@ import { compareCommand, parseCompareArgs } from '../cli/commands/compare'
 import { parseTuneArgs } from '../cli/commands/tune'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { addProfile, llamaServerChildren, SMALL, tinyTarget } from '../core/testing/tiny-core'
+import { cliIo } from '../../test/helpers/cli-io'
 
 const home = mkdtempSync(path.join(tmpdir(), 'llama-tray-bench-cli-'))
 afterAll(() => rmSync(home, { recursive: true, force: true }))
 
-function io(): { ctx: { home: string; stdout: PassThrough; stderr: PassThrough; signals: EventEmitter }; out: () => string; err: () => string } {
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  let out = ''
-  let err = ''
-  stdout.on('data', (c: Buffer) => (out += c.toString()))
-  stderr.on('data', (c: Buffer) => (err += c.toString()))
-  return { ctx: { home, stdout, stderr, signals: new EventEmitter() }, out: () => out, err: () => err }
+function io(): { ctx: ReturnType<typeof cliIo>; out: () => string; err: () => string } {
+  const ctx = cliIo(home)
+  return { ctx, out: ctx.out, err: ctx.err }
 }
 
 describe('bench, compare and tune options', () => {

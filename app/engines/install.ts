@@ -3,13 +3,13 @@ import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/prom
 import { join } from 'node:path'
 import type { DownloadProgress } from '../lib/download'
 import { detectEngine, EngineDetectError, engineFromOutput, runForOutput } from '../profiles/engine-detect'
-import type { EngineBackend } from './backends'
 import { downloadAsset } from './download-asset'
 import { EngineError } from './engine-error'
 import { planInstall, type PlanOptions } from './install-plan'
 import { DOWNLOADS_DIR, ENGINE_MANIFEST, enginesDir, readManifest, serverExeName, type EngineManifest } from './layout'
 import type { ReleaseAsset } from './releases'
 import { extractArchive, UnsafeArchiveError } from './safe-extract'
+import type { InstalledEngine } from './installed'
 
 export type InstallPhase = 'release' | 'download' | 'extract' | 'verify' | 'done'
 
@@ -29,14 +29,8 @@ export interface InstallOptions extends PlanOptions {
   readonly onProgress?: (p: InstallProgress) => void
 }
 
-export interface InstalledEngineInfo {
-  readonly id: string
-  readonly tag: string
-  readonly backend: EngineBackend
-  readonly dir: string
-  /** The llama-server binary. */
-  readonly path: string
-  readonly version: string | null
+/** What an install gives: the installed engine's identity and binary, and whether anything was downloaded. */
+export type InstalledEngineInfo = Pick<InstalledEngine, 'id' | 'tag' | 'backend' | 'dir' | 'path' | 'version'> & {
   /** True when this engine was installed before and nothing was downloaded. */
   readonly alreadyInstalled: boolean
 }

@@ -1,8 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { EventEmitter } from 'node:events'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
 import { fitCommand } from '../cli/commands/fit'
 import { UsageError } from '../cli/cli-error'
@@ -10,16 +8,15 @@ import type { FitReport } from '../contract/fit'
 import { ProfileStore } from '../profiles/store'
 import { importCommand } from '../profiles/import-command'
 import { MODELS as MODELS_DIR } from '../../test/helpers/paths'
+import { cliIo } from '../../test/helpers/cli-io'
 
 const home = mkdtempSync(join(tmpdir(), 'llama-tray-fit-cli-'))
 afterAll(() => rmSync(home, { recursive: true, force: true }))
 
 async function run(args: string[]): Promise<{ code: number; out: string }> {
-  const stdout = new PassThrough()
-  let out = ''
-  stdout.on('data', (c: Buffer) => (out += c.toString()))
-  const code = await fitCommand.run(args, { home, stdout, stderr: new PassThrough(), signals: new EventEmitter() })
-  return { code, out }
+  const io = cliIo(home)
+  const code = await fitCommand.run(args, io)
+  return { code, out: io.out() }
 }
 
 const target = resolve(MODELS_DIR, 'tiny-target.gguf')

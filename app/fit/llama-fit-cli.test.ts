@@ -1,14 +1,13 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { EventEmitter } from 'node:events'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fitCommand } from '../cli/commands/fit'
 import type { FitReport, LlamaFitPlan } from '../contract/fit'
 import { REPO_ROOT } from '../../test/helpers/paths'
 import { qwen36MoeGguf } from './synthetic/qwen36-shapes'
 import { writeSyntheticGguf } from './synthetic/write-gguf'
+import { cliIo } from '../../test/helpers/cli-io'
 
 const home = mkdtempSync(join(tmpdir(), 'llama-tray-llama-fit-cli-'))
 const bin = join(home, 'bin')
@@ -30,11 +29,9 @@ beforeAll(async () => {
 })
 
 async function run(args: string[]): Promise<{ code: number; out: string }> {
-  const stdout = new PassThrough()
-  let out = ''
-  stdout.on('data', (c: Buffer) => (out += c.toString()))
-  const code = await fitCommand.run(args, { home, stdout, stderr: new PassThrough(), signals: new EventEmitter() })
-  return { code, out }
+  const io = cliIo(home)
+  const code = await fitCommand.run(args, io)
+  return { code, out: io.out() }
 }
 
 const SEED = ['--ctx', '65536', '--parallel', '1', '--cache-type-k', 'q4_0', '--cache-type-v', 'q4_0', '--vram-mib', '8188', '--headroom-mib', '1536']

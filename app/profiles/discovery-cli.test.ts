@@ -1,16 +1,14 @@
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { EventEmitter } from 'node:events'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Discovery } from '../contract/profile'
 import { UsageError } from '../cli/cli-error'
-import type { CliContext } from '../cli/command'
 import { profilesCommand } from '../cli/commands/profiles'
 import { model } from '../../test/helpers/paths'
 import type { Profile } from './schema'
 import { ProfileStore } from './store'
+import { cliIo } from '../../test/helpers/cli-io'
 
 let root: string
 let tray: string
@@ -42,11 +40,8 @@ afterAll(() => {
 })
 
 async function cli(args: string[]): Promise<{ code: number; out: string }> {
-  const stdout = new PassThrough()
-  let out = ''
-  stdout.on('data', (c: Buffer) => (out += c.toString()))
-  const io: CliContext = { home: tray, stdout, stderr: new PassThrough(), signals: new EventEmitter() }
-  return { code: await profilesCommand.run(args, io), out }
+  const io = cliIo(tray)
+  return { code: await profilesCommand.run(args, io), out: io.out() }
 }
 
 const dir = (): string[] => ['--models-dir', join(root, 'my models')]

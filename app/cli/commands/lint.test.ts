@@ -1,16 +1,14 @@
-import { EventEmitter } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TINY } from '../../advisor/testing/fixtures'
 import { llamaServerBin } from '../../../test/helpers/llama-server-bin'
 import { importCommand } from '../../profiles/import-command'
 import { ProfileStore } from '../../profiles/store'
 import { UsageError } from '../cli-error'
-import type { CliContext } from '../command'
 import { lintCommand } from './lint'
+import { cliIo } from '../../../test/helpers/cli-io'
 
 let home: string
 beforeAll(async () => {
@@ -19,12 +17,9 @@ beforeAll(async () => {
 afterAll(() => rm(home, { recursive: true, force: true }))
 
 async function lint(args: string[]): Promise<{ code: number; out: string }> {
-  const stdout = new PassThrough()
-  let out = ''
-  stdout.on('data', (c: Buffer) => (out += c.toString()))
-  const io: CliContext = { home, stdout, stderr: new PassThrough(), signals: new EventEmitter() }
+  const io = cliIo(home)
   const code = await lintCommand.run(args, io)
-  return { code, out }
+  return { code, out: io.out() }
 }
 
 describe('llama-tray lint', () => {

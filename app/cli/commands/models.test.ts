@@ -1,17 +1,15 @@
-import { EventEmitter } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { model } from '../../../test/helpers/paths'
 import { HfHubStandIn, tinyFixtureRepos } from '../../../test/stand-ins/hf-hub'
 import { ProfileStore } from '../../profiles/store'
 import { renderArgs } from '../../profiles/profile-args'
 import { UsageError } from '../cli-error'
-import type { CliContext } from '../command'
 import { modelsCommand, progressLine } from './models'
+import { cliIo } from '../../../test/helpers/cli-io'
 
 let hub: HfHubStandIn
 let dir = ''
@@ -38,15 +36,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-function io(): CliContext & { out: () => string; err: () => string } {
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  let out = ''
-  let err = ''
-  stdout.on('data', (c: Buffer) => (out += c.toString()))
-  stderr.on('data', (c: Buffer) => (err += c.toString()))
-  return { home: join(dir, 'llama-tray'), stdout, stderr, signals: new EventEmitter(), out: () => out, err: () => err }
-}
+const io = () => cliIo(join(dir, 'llama-tray'))
 
 describe('llama-tray models', () => {
   it('pull --json prints repo, file, path, size and sha256; list then shows the model from the HF cache', async () => {
