@@ -65,6 +65,8 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'engines:list': none,
   'engines:remove': z.tuple([engineId, z.boolean()]),
   'engines:check-update': none,
+  'models:recipes': none,
+  'models:apply-recipe': z.tuple([z.string().min(1).max(64).regex(/^[a-z0-9][a-z0-9-]*$/)]),
   'models:pull': z.tuple([z.string().max(200).regex(MODEL_REF), z.string().min(1).max(300).regex(/^[\w.-]+(?:\/[\w.-]+)*$/).refine((f) => !f.split('/').includes('..')).nullable()]),
   'engines:update-notice': none,
   'engines:update': z.tuple([profileId]),

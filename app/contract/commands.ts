@@ -1,7 +1,7 @@
 import type { BackendChoice, EngineInstallPlan, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, EngineUpdateReport, InstalledEngineSummary } from './engines'
 import type { FitEstimate, LlamaFitComparison } from './fit'
 import type { GenerationHistory } from './generation'
-import type { ModelPullProgress, ModelPullResult } from './models'
+import type { AppliedRecipeResult, ModelPullProgress, ModelPullResult, ModelRecipeSummary } from './models'
 import type { BenchProgress, BenchReport } from './bench'
 import type { Discovery, ExportFormat, FlagProblemSummary, ProfileDocument, ProfileEdit, ProfileFileRole, ProfileStoreSummary, ProfileSummary } from './profile'
 import type { ServerStatus } from './server-state'
@@ -101,6 +101,10 @@ export interface CommandChannels {
   'engines:check-update': () => Promise<Result<EngineUpdateCheck>>
   /** Pulls a GGUF ("org/name[:quant]", or `file` by name) from the Hugging Face Hub into its cache, resumed and sha256-verified; progress comes as models:progress events. */
   'models:pull': (ref: string, file: string | null) => Promise<Result<ModelPullResult>>
+  /** The one-click setups (a model, its draft and a fitted profile). */
+  'models:recipes': () => Promise<readonly ModelRecipeSummary[]>
+  /** Pulls a recipe's model and draft (progress as models:progress events) and stores its profile with --n-cpu-moe fitted to this GPU's free VRAM. */
+  'models:apply-recipe': (recipeId: string) => Promise<Result<AppliedRecipeResult>>
   /** The notice of a newer release: checked at most once a day (setting engineUpdateCheck; null when off, not yet known or nothing is installed). */
   'engines:update-notice': () => Promise<EngineUpdateCheck | null>
   /** Installs the newest release beside the profile's engine and moves the profile only if its bench (old and new alternated, bench:progress events) finds it loads and is not slower. */
@@ -197,6 +201,8 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'engines:remove',
   'engines:check-update',
   'models:pull',
+  'models:recipes',
+  'models:apply-recipe',
   'engines:update-notice',
   'engines:update',
   'engines:rollback',

@@ -21,5 +21,21 @@ export interface ModelPullResult {
   readonly cached: boolean
 }
 
+/** A setup the first run can get in one click: a model and its draft from the Hub, and the profile that runs them. */
+export interface ModelRecipeSummary {
+  readonly id: string
+  readonly title: string
+  /** "org/name:quant" of the model and of the draft. */
+  readonly target: string
+  readonly draft: string
+}
+
+/** What models:apply-recipe stored. */
+export interface AppliedRecipeResult {
+  readonly profileId: string
+  readonly nCpuMoe: number
+  readonly fits: boolean | null
+}
+
 /** "org/name" or "org/name:quant", as `models:pull` and `llama-tray models pull` take it. */
 export const MODEL_REF = /^[A-Za-z0-9][\w.-]*\/[\w.-]+(?::[\w.-]+)?$/

@@ -31,6 +31,7 @@ import type { BenchHost } from '../bench/bench-host'
 import { benchCommands } from './bench-commands'
 import { engineCommands, type EngineCommandOptions } from './engine-commands'
 import { modelCommands, type ModelCommandOptions } from './model-commands'
+import { discoverWithEngines } from '../engines/discover-with-engines'
 import { llamaFitPlan } from './llama-fit-command'
 import type { CliCore } from './cli-core'
 import { serverControl, type ServerControl } from './server-control'
@@ -168,7 +169,16 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         },
         options.engines,
       ),
-      ...modelCommands((progress) => this.events.emit('models:progress', progress), options.models),
+      ...modelCommands(
+        (progress) => this.events.emit('models:progress', progress),
+        {
+          home: options.home,
+          // The first llama-server discovery lists: an engine installed by Llama Tray comes first.
+          binary: async () => (await discoverWithEngines({ home: options.home })).binaries[0]?.path ?? null,
+          freeVramMiB: () => this.options.telemetry?.latest().gpu?.devices[0]?.memoryFreeMiB ?? null,
+        },
+        options.models,
+      ),
       'warnings:apply-fix': async (warningId) => (this.options.applyWarningFix ? this.options.applyWarningFix(warningId, this.options.home) : { ok: false, error: 'no fix is available for this warning' }),
       'warnings:mute': async (warningId) => {
         const mutes = this.options.mutes

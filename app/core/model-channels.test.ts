@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import type { ModelPullProgress } from '../contract/models'
 import { model } from '../../test/helpers/paths'
-import { HfHubStandIn, tinyFixtureRepos } from '../../test/stand-ins/hf-hub'
+import { HfHubStandIn, recipeStandInRepos, tinyFixtureRepos } from '../../test/stand-ins/hf-hub'
+import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { LlamaTrayCore } from './llama-tray-core'
 
 // The dashboard's models:pull over the real core, against the Hub stand-in.
@@ -16,7 +17,7 @@ const progress: ModelPullProgress[] = []
 
 beforeAll(async () => {
   hub = new HfHubStandIn()
-  for (const r of tinyFixtureRepos()) hub.addRepo(r)
+  for (const r of [...tinyFixtureRepos(), ...recipeStandInRepos()]) hub.addRepo(r)
   await hub.start()
   home = mkdtempSync(join(tmpdir(), 'llama-tray-model-channels-'))
   core = await LlamaTrayCore.create({ home, telemetry: null, models: { env: { HF_ENDPOINT: hub.origin, HF_HUB_CACHE: join(home, 'hub') } } })
@@ -41,5 +42,27 @@ describe('models:pull over the core', () => {
     expect(await core.handlers['models:pull']('test-org/Tiny-GGUF', 'tiny-target-Q4_K_M.gguf')).toMatchObject({ ok: true, value: { cached: true } })
     expect(await core.handlers['models:pull']('test-org/Gated-GGUF', null)).toEqual({ ok: false, error: `test-org/Gated-GGUF is gated: accept its terms on ${hub.origin}/test-org/Gated-GGUF, then set HF_TOKEN to a token of that account and try again.` })
     expect(await core.handlers['models:pull']('nonsense', null)).toMatchObject({ ok: false, error: expect.stringMatching(/is not a Hugging Face repo name/) })
+  })
+})
+
+describe('models:apply-recipe over the core', () => {
+  it('lists the recipe, pulls both files with progress and stores the fitted profile on the llama-server it finds', async () => {
+    const recipes = await core.handlers['models:recipes']()
+    expect(recipes).toEqual([expect.objectContaining({ id: 'qwen36-35b-a3b-8gb', target: 'unsloth/Qwen3.6-35B-A3B-GGUF:Q4_K_M', draft: 'unsloth/Qwen3.5-0.8B-GGUF:Q4_K_M' })])
+    const path = process.env.PATH
+    process.env.PATH = `${join(llamaServerBin(), '..')}:${path ?? ''}` // the llama-server discovery finds
+    onTestFinished(() => {
+      process.env.PATH = path
+    })
+    progress.length = 0
+    const applied = await core.handlers['models:apply-recipe']('qwen36-35b-a3b-8gb')
+    if (!applied.ok) throw new Error(applied.error)
+    expect(new Set(progress.map((p) => p.repo))).toEqual(new Set(['unsloth/Qwen3.6-35B-A3B-GGUF', 'unsloth/Qwen3.5-0.8B-GGUF']))
+    const profile = await core.handlers['profiles:get'](applied.value.profileId)
+    expect(profile?.binary).toBe(llamaServerBin())
+    expect(profile?.model).toMatch(/models--unsloth--Qwen3\.6-35B-A3B-GGUF\/snapshots\/.+\/Qwen3\.6-35B-A3B-Q4_K_M\.gguf$/)
+    expect(profile?.draftModel).toMatch(/Qwen3\.5-0\.8B-Q4_K_M\.gguf$/)
+    expect(profile?.settings.nCpuMoe).toBe(applied.value.nCpuMoe)
+    expect(await core.handlers['models:apply-recipe']('nope')).toEqual({ ok: false, error: 'no recipe "nope"' })
   })
 })

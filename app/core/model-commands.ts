@@ -2,18 +2,46 @@ import type { CommandChannels } from '../contract/commands'
 import type { ModelPullProgress } from '../contract/models'
 import { isDownloadError } from '../lib/download'
 import { ModelsError, parseModelRef, pullModel } from '../models'
+import { applyRecipe } from '../profiles/apply-recipe'
+import { RECIPES } from '../profiles/recipes'
 
-type ModelChannels = Pick<CommandChannels, 'models:pull'>
+type ModelChannels = Pick<CommandChannels, 'models:pull' | 'models:recipes' | 'models:apply-recipe'>
 
 export interface ModelCommandOptions {
   /** HF_ENDPOINT, HF_TOKEN and the cache folders (default: the process environment). */
   readonly env?: Readonly<Record<string, string | undefined>>
 }
 
+/** What a recipe needs from the rest of the core: the home, the llama-server to run it, the GPU's free VRAM. */
+export interface RecipeDeps {
+  readonly home: string
+  readonly binary: () => Promise<string | null>
+  readonly freeVramMiB: () => number | null
+}
+
 /** The dashboard's model pull (first run): one at a time, progress pushed, refusals as one sentence. */
-export function modelCommands(onProgress: (p: ModelPullProgress) => void, options: ModelCommandOptions = {}): ModelChannels {
+export function modelCommands(onProgress: (p: ModelPullProgress) => void, recipes: RecipeDeps, options: ModelCommandOptions = {}): ModelChannels {
   let pulling = false
   return {
+    'models:recipes': async () => RECIPES.map((r) => ({ id: r.id, title: r.title, target: `${r.target.repo}:${r.target.quant}`, draft: `${r.draft.repo}:${r.draft.quant}` })),
+    'models:apply-recipe': async (recipeId) => {
+      const recipe = RECIPES.find((r) => r.id === recipeId)
+      if (!recipe) return { ok: false, error: `no recipe "${recipeId}"` }
+      if (pulling) return { ok: false, error: 'a model is already being downloaded: wait for it to finish' }
+      const binary = await recipes.binary()
+      if (binary === null) return { ok: false, error: 'no llama-server found on this computer: install llama.cpp first (step 1)' }
+      pulling = true
+      try {
+        const free = recipes.freeVramMiB()
+        const applied = await applyRecipe({ home: recipes.home, recipe, binary, ...(free !== null ? { freeVramMiB: free } : {}), ...(options.env ? { env: options.env } : {}), onProgress: (repo, p) => onProgress({ repo, ...p }) })
+        return { ok: true, value: { profileId: applied.profile.id, nCpuMoe: applied.fit.nCpuMoe, fits: applied.fit.fits } }
+      } catch (err) {
+        if (err instanceof ModelsError || isDownloadError(err)) return { ok: false, error: err.message }
+        throw err
+      } finally {
+        pulling = false
+      }
+    },
     'models:pull': async (ref, file) => {
       if (pulling) return { ok: false, error: 'a model is already being downloaded: wait for it to finish' }
       pulling = true

@@ -7,7 +7,7 @@ import { llamaServerBin } from '../helpers/llama-server-bin'
 import { REPO_ROOT } from '../helpers/paths'
 import { isRunning } from '../helpers/processes'
 import { GitHubReleasesStandIn, type StandInRelease } from '../stand-ins/github-releases'
-import { HfHubStandIn, tinyFixtureRepos } from '../stand-ins/hf-hub'
+import { HfHubStandIn, recipeStandInRepos, tinyFixtureRepos } from '../stand-ins/hf-hub'
 import { linuxTarGz } from '../stand-ins/release-archives'
 import { launchChromium } from './browser'
 import { buildRenderer } from './build-renderer'
@@ -39,7 +39,7 @@ beforeAll(async () => {
   good = { tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: ASSET, body: tarball }] }
   gh = await new GitHubReleasesStandIn().start([good])
   hub = new HfHubStandIn()
-  for (const r of tinyFixtureRepos()) hub.addRepo(r)
+  for (const r of [...tinyFixtureRepos(), ...recipeStandInRepos()]) hub.addRepo(r)
   await hub.start()
   site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer-first-run')))
   browser = await launchChromium()
@@ -176,6 +176,32 @@ describe('the first run in Chromium over the real core and llama-server', () => 
     console.log(`[e2e] first run: empty home → engine installed → model pulled → ready in ${Date.now() - started} ms`)
     await page.getByTestId('server-stop').click()
     await state(page, 'stopped', 30_000)
+  }, 400_000)
+
+  it('the one-click setup: installs llama.cpp, gets the recipe’s model and draft, stores its fitted profile and starts it', async () => {
+    const { core, page, home } = await open()
+    await page.getByTestId('first-run').waitFor({ timeout: 60_000 })
+    await page.getByTestId('engine-install').click()
+    await page.locator('[data-testid="first-run-engine"][data-done="true"]').waitFor({ timeout: 120_000 })
+    const offer = page.getByTestId('recipe-offer')
+    await expect(offer.getAttribute('data-recipe', { timeout: 60_000 })).resolves.toBe('qwen36-35b-a3b-8gb')
+    await expect(offer.textContent()).resolves.toContain('unsloth/Qwen3.6-35B-A3B-GGUF:Q4_K_M + unsloth/Qwen3.5-0.8B-GGUF:Q4_K_M')
+    await offer.getByTestId('recipe-apply').click()
+    await expect(page.getByTestId('recipe-applied').textContent({ timeout: 120_000 })).resolves.toMatch(/^Set up Qwen3\.6-35B-A3B .*: profile .* with --n-cpu-moe \d+ fitted to this GPU/)
+    const [profile] = (await core.handlers['profiles:list']()).profiles
+    expect(profile?.binary).toBe(join(home, 'engines', `${TAG}-cpu`, 'llama-server'))
+    expect(profile?.model).toMatch(/models--unsloth--Qwen3\.6-35B-A3B-GGUF/)
+    const stored = await core.handlers['profiles:get'](profile?.id ?? '')
+    expect(stored?.draftModel).toMatch(/models--unsloth--Qwen3\.5-0\.8B-GGUF/)
+    // The template's --no-mmap, which this mainline build rejects, was replaced as `profiles fix` does.
+    expect(JSON.stringify({ ...stored, notes: '' })).not.toContain('--no-mmap')
+    await page.getByTestId('first-run-create-start').click()
+    await page.locator('[data-testid="tab-dashboard"][aria-selected="true"]').waitFor({ timeout: 60_000 })
+    // The recipe's own profile is the one started (no second profile created from discovery).
+    expect((await core.handlers['profiles:list']()).profiles).toHaveLength(1)
+    await expect.poll(() => core.handlers['server:status']().then((st) => st.profileId), { timeout: 60_000 }).toBe(profile?.id)
+    await page.getByTestId('server-stop').click()
+    await state(page, 'stopped', 120_000)
   }, 400_000)
 
   it('refuses a release without a build for this machine, an engine download and a model download that fail their sha256: one sentence each, nothing installed or listed', async () => {

@@ -172,6 +172,14 @@ async function listen(s: Server): Promise<string> {
 
 const fixture = (name: string): Buffer => readFileSync(model(name))
 
+/** The one-click recipe's two repos, served with the tiny fixtures in their place (the real files are 20 GB and 0.5 GB). */
+export function recipeStandInRepos(): HubRepoSpec[] {
+  return [
+    { id: 'unsloth/Qwen3.6-35B-A3B-GGUF', files: [{ path: 'Qwen3.6-35B-A3B-Q4_K_M.gguf', body: fixture('tiny-target.gguf') }] },
+    { id: 'unsloth/Qwen3.5-0.8B-GGUF', files: [{ path: 'Qwen3.5-0.8B-Q4_K_M.gguf', body: fixture('tiny-draft-qwen35.gguf') }] },
+  ]
+}
+
 /**
  * The tiny fixture models as Hub repos: `test-org/Tiny-GGUF` (Q4_K_M, IQ4_XS,
  * a README), `test-org/Tiny-Split-GGUF` (one model in two parts; the halves

@@ -2,8 +2,8 @@ import { resolve } from 'node:path'
 import { isDownloadError } from '../../lib/download'
 import { ModelsError, parseModelRef, pullModel, type PullProgress } from '../../models'
 import { discover } from '../../profiles/discovery'
-import { RECIPES, recipeNamed, recipeProfile } from '../../profiles/recipes'
-import { ProfileStore } from '../../profiles/store'
+import { applyRecipe } from '../../profiles/apply-recipe'
+import { RECIPES, recipeNamed } from '../../profiles/recipes'
 import { formatDiscovery } from '../../profiles/discovery-report'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
@@ -85,16 +85,15 @@ async function recipe(args: readonly string[], io: CliContext): Promise<number> 
   if (!binary) throw new UsageError('no llama-server found on this machine: pass --binary PATH (or install llama.cpp first)')
   const tty = (io.stderr as { isTTY?: boolean }).isTTY === true
   try {
-    const pulled = []
-    for (const m of [r.target, r.draft]) {
-      pulled.push(await pullModel({ repo: m.repo, quant: m.quant, ...(tty ? { onProgress: (p: PullProgress) => io.stderr.write(`\r${progressLine(p)}\x1b[K`) } : {}) }))
-      if (tty) io.stderr.write('\n')
+    let lastRepo: string | null = null
+    const onProgress = (repo: string, p: PullProgress): void => {
+      if (lastRepo !== null && repo !== lastRepo) io.stderr.write('\n')
+      lastRepo = repo
+      io.stderr.write(`\r${progressLine(p)}\x1b[K`)
     }
-    const [target, draft] = pulled as [(typeof pulled)[0], (typeof pulled)[0]]
-    const store = await ProfileStore.open(io.home)
-    const { profile, fit } = await recipeProfile({ recipe: r, binary, targetPath: target.path, draftPath: draft.path, ...(vram !== undefined ? { freeVramMiB: vram } : {}), takenIds: store.file.profiles.map((p) => p.id) })
-    await store.upsert(profile)
-    if (values.json) io.stdout.write(`${JSON.stringify({ profile: profile.id, target: target.path, draft: draft.path, nCpuMoe: fit.nCpuMoe, fits: fit.fits })}\n`)
+    const { profile, fit, targetPath, draftPath } = await applyRecipe({ home: io.home, recipe: r, binary, ...(vram !== undefined ? { freeVramMiB: vram } : {}), ...(tty ? { onProgress } : {}) })
+    if (tty) io.stderr.write('\n')
+    if (values.json) io.stdout.write(`${JSON.stringify({ profile: profile.id, target: targetPath, draft: draftPath, nCpuMoe: fit.nCpuMoe, fits: fit.fits })}\n`)
     else io.stdout.write(`profile ${profile.id}: ${r.title}\n  --n-cpu-moe ${fit.nCpuMoe} fitted for ${vram !== undefined ? `${vram} MiB free` : r.freeVramSource}\n  start it with: llama-tray run ${profile.id}\n`)
     return 0
   } catch (err) {

@@ -4,7 +4,7 @@ import { launchInEffect } from '../../../app/contract/server-state'
 import { defaultPick } from '../lib/discovery-pick'
 import { missingForFirstRun } from '../lib/first-run'
 import { installEngine as installRelease, planEngineInstall } from './engine-actions'
-import { pullModel } from './model-actions'
+import { applyRecipe, listRecipes, pullModel } from './model-actions'
 import { createDiscoveredProfile, discoverOnDisk } from './profile-actions'
 import { startServer } from './server-actions'
 import { IDLE_STEP, useFirstRunStore } from '../stores/first-run-store'
@@ -58,6 +58,21 @@ export async function getModel(ref: string): Promise<void> {
   await lookForEngineAndModel()
 }
 
+/** The recipes to offer beside the model field (asked once). */
+export async function loadRecipes(): Promise<void> {
+  if (useFirstRunStore.getState().recipes.length === 0) set({ recipes: await listRecipes() })
+}
+
+/** Gets a recipe: both files pulled with progress, its profile stored (step 3 then starts that profile). */
+export async function getRecipe(recipeId: string): Promise<void> {
+  engaged()
+  const title = useFirstRunStore.getState().recipes.find((r) => r.id === recipeId)?.title ?? recipeId
+  set({ model: { busy: true, progress: null, error: null, done: null } })
+  const r = await applyRecipe(recipeId)
+  set((s) => ({ model: { ...s.model, busy: false, error: r.ok ? null : r.error }, recipe: r.ok ? { title, result: r.value } : s.recipe }))
+  await lookForEngineAndModel()
+}
+
 /**
  * Creates a profile from what was found (the engine just installed and the
  * model just pulled first) and starts it. Resolves true once the launch is
@@ -70,7 +85,14 @@ export async function createProfileAndStart(): Promise<boolean> {
   const found = await discoverOnDisk()
   if (!found.ok) return fail(found.error)
   set({ found: found.value })
-  const { engine, model } = useFirstRunStore.getState()
+  const { engine, model, recipe } = useFirstRunStore.getState()
+  if (recipe !== null) {
+    // The recipe stored its own profile (its flags and fitted --n-cpu-moe): start that one.
+    const launched = await startUntilLaunched(recipe.result.profileId)
+    if (!launched.ok) return fail(launched.error)
+    set({ start: { busy: false, error: null } })
+    return true
+  }
   const pick = defaultPick(found.value)
   const binaryId = found.value.binaries.find((b) => b.path === engine.done?.path)?.id ?? pick.binaryId
   const modelId = found.value.models.find((m) => m.path === model.done?.path)?.id ?? pick.modelId

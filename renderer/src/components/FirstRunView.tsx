@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { backendLabel, type EngineInstallProgress } from '../../../app/contract/engines'
 import type { ModelPullProgress } from '../../../app/contract/models'
 import type { Discovery } from '../../../app/contract/profile'
-import { createProfileAndStart, getModel, installEngine, lookForEngineAndModel, MODEL_EXAMPLE } from '../actions/first-run-actions'
+import { createProfileAndStart, getModel, getRecipe, installEngine, loadRecipes, lookForEngineAndModel, MODEL_EXAMPLE } from '../actions/first-run-actions'
 import { formatModelSize } from '../lib/discovery-pick'
 import { backendReason, downloadText, errorParts, formatBytes, installLabel, installPhaseText, missingForFirstRun } from '../lib/first-run'
 import { useFirstRunStore } from '../stores/first-run-store'
@@ -103,6 +103,11 @@ function ModelStep({ found }: { readonly found: Discovery | null }): React.JSX.E
   const [ref, setRef] = useState(MODEL_EXAMPLE)
   const usable = found?.models.filter((m) => m.problem === null) ?? []
   const offerPull = found !== null && (usable.length === 0 || model.busy || model.error !== null || model.done !== null)
+  const recipes = useFirstRunStore((s) => s.recipes)
+  const recipe = useFirstRunStore((s) => s.recipe)
+  useEffect(() => {
+    void loadRecipes()
+  }, [])
   const submit = (e: React.FormEvent): void => {
     e.preventDefault()
     void getModel(ref)
@@ -128,6 +133,29 @@ function ModelStep({ found }: { readonly found: Discovery | null }): React.JSX.E
         </>
       )}
       {found !== null && usable.length === 0 && <p>No GGUF model found on this computer (models elsewhere? add their folders in Settings → Model folders).</p>}
+      {recipe && (
+        <p className="fix-ok" data-testid="recipe-applied">
+          Set up {recipe.title}: profile <code>{recipe.result.profileId}</code> with --n-cpu-moe {recipe.result.nCpuMoe} fitted to this GPU{recipe.result.fits === false ? ' (the closest; it does not fit the free VRAM)' : ''}.
+        </p>
+      )}
+      {offerPull && recipes.length > 0 && recipe === null && (
+        <ul className="discover-list" aria-label="Ready-made setups">
+          {recipes.map((r) => (
+            <li key={r.id} className="row" data-testid="recipe-offer" data-recipe={r.id}>
+              <span>
+                <strong>{r.title}</strong>
+                <br />
+                <small className="note">
+                  {r.target} + {r.draft}: two downloads and a profile fitted to this GPU
+                </small>
+              </span>
+              <button type="button" className="primary" disabled={model.busy} onClick={() => void getRecipe(r.id)} data-testid="recipe-apply">
+                Get this setup
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       {offerPull && (
         <form className="row" onSubmit={submit}>
           <label htmlFor="first-run-model-ref">From Hugging Face (org/repo:quant)</label>

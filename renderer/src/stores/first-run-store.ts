@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import type { EngineInstallPlan, EngineInstallProgress, EngineInstallResult } from '../../../app/contract/engines'
-import type { ModelPullProgress, ModelPullResult } from '../../../app/contract/models'
+import type { AppliedRecipeResult, ModelPullProgress, ModelPullResult, ModelRecipeSummary } from '../../../app/contract/models'
 import type { Discovery } from '../../../app/contract/profile'
 
 /** One step of the first run (install, pull): running, its last progress, its failure, its result. */
@@ -23,6 +23,9 @@ interface FirstRunState {
   readonly planError: string | null
   readonly engine: StepState<EngineInstallResult, EngineInstallProgress>
   readonly model: StepState<ModelPullResult, ModelPullProgress>
+  /** The one-click setups offered beside the model field, and the one applied (its profile is what step 3 starts). */
+  readonly recipes: readonly ModelRecipeSummary[]
+  readonly recipe: { readonly title: string; readonly result: AppliedRecipeResult } | null
   readonly start: { readonly busy: boolean; readonly error: string | null }
   /** The user acted in the view: it stays open when a profile appears. */
   readonly engaged: boolean
@@ -32,7 +35,7 @@ interface FirstRunState {
  * The first-run flow's state, kept outside the view so that an install keeps
  * its progress while the user looks at another tab.
  */
-export const useFirstRunStore = create<FirstRunState>()(() => ({ found: null, looking: false, lookError: null, plan: null, planError: null, engine: IDLE_STEP, model: IDLE_STEP, start: { busy: false, error: null }, engaged: false }))
+export const useFirstRunStore = create<FirstRunState>()(() => ({ found: null, looking: false, lookError: null, plan: null, planError: null, engine: IDLE_STEP, model: IDLE_STEP, recipes: [], recipe: null, start: { busy: false, error: null }, engaged: false }))
 
 /** engines:progress, pushed by main while an install runs (from here or from elsewhere). */
 export function receiveEngineProgress(progress: EngineInstallProgress): void {
