@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import type { ModelPullProgress } from '../contract/models'
 import { model } from '../../test/helpers/paths'
-import { HfHubStandIn, recipeStandInRepos, tinyFixtureRepos } from '../../test/stand-ins/hf-hub'
+import { HfHubStandIn, recipeStandInRepos, startTinyHub } from '../../test/stand-ins/hf-hub'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { LlamaTrayCore } from './llama-tray-core'
 
@@ -16,9 +16,7 @@ let core: LlamaTrayCore
 const progress: ModelPullProgress[] = []
 
 beforeAll(async () => {
-  hub = new HfHubStandIn()
-  for (const r of [...tinyFixtureRepos(), ...recipeStandInRepos()]) hub.addRepo(r)
-  await hub.start()
+  hub = await startTinyHub(recipeStandInRepos())
   home = mkdtempSync(join(tmpdir(), 'llama-tray-model-channels-'))
   core = await LlamaTrayCore.create({ home, telemetry: null, models: { env: { HF_ENDPOINT: hub.origin, HF_HUB_CACHE: join(home, 'hub') } } })
   core.on('models:progress', (p) => progress.push(p))

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { model } from '../../test/helpers/paths'
-import { HfHubStandIn, tinyFixtureRepos } from '../../test/stand-ins/hf-hub'
+import { HfHubStandIn, startTinyHub } from '../../test/stand-ins/hf-hub'
 import { DownloadError } from '../lib/download'
 import { ModelsError, parseModelRef, pullModel, repoCache, type PullProgress } from './index'
 
@@ -13,9 +13,7 @@ let cacheDir = ''
 let env: Record<string, string> = {}
 
 beforeAll(async () => {
-  hub = new HfHubStandIn()
-  for (const r of tinyFixtureRepos()) hub.addRepo(r)
-  await hub.start()
+  hub = await startTinyHub()
 })
 afterAll(() => hub.close())
 beforeEach(async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { DownloadInfo } from '../contract/server-state'
-import { HfHubStandIn, tinyFixtureRepos } from '../../test/stand-ins/hf-hub'
+import { HfHubStandIn, startTinyHub } from '../../test/stand-ins/hf-hub'
 import { HfDownloadWatch, hfRepos, launchDownloads } from './hf-download-watch'
 
 let hub: HfHubStandIn
@@ -11,9 +11,7 @@ let dir = ''
 const watches: HfDownloadWatch[] = []
 
 beforeAll(async () => {
-  hub = new HfHubStandIn()
-  for (const r of tinyFixtureRepos()) hub.addRepo(r)
-  await hub.start()
+  hub = await startTinyHub()
 })
 afterAll(() => hub.close())
 beforeEach(async () => {

@@ -7,7 +7,7 @@ import { llamaServerBin } from '../helpers/llama-server-bin'
 import { REPO_ROOT } from '../helpers/paths'
 import { isRunning } from '../helpers/processes'
 import { GitHubReleasesStandIn, type StandInRelease } from '../stand-ins/github-releases'
-import { HfHubStandIn, recipeStandInRepos, tinyFixtureRepos } from '../stand-ins/hf-hub'
+import { HfHubStandIn, recipeStandInRepos, startTinyHub } from '../stand-ins/hf-hub'
 import { linuxTarGz } from '../stand-ins/release-archives'
 import { launchChromium } from './browser'
 import { buildRenderer } from './build-renderer'
@@ -38,9 +38,7 @@ beforeAll(async () => {
   const tarball = await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }])
   good = { tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: ASSET, body: tarball }] }
   gh = await new GitHubReleasesStandIn().start([good])
-  hub = new HfHubStandIn()
-  for (const r of [...tinyFixtureRepos(), ...recipeStandInRepos()]) hub.addRepo(r)
-  await hub.start()
+  hub = await startTinyHub(recipeStandInRepos())
   site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer-first-run')))
   browser = await launchChromium()
   mkdirSync(SCREENSHOTS, { recursive: true })

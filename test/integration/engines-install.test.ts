@@ -11,7 +11,7 @@ import { model } from '../helpers/paths'
 import { isRunning, waitUntil } from '../helpers/processes'
 import { SupervisorHarness } from '../helpers/supervisor-harness'
 import { GitHubReleasesStandIn } from '../stand-ins/github-releases'
-import { HfHubStandIn, tinyFixtureRepos } from '../stand-ins/hf-hub'
+import { HfHubStandIn, startTinyHub } from '../stand-ins/hf-hub'
 import { linuxTarGz } from '../stand-ins/release-archives'
 
 // A release of the real llama-server (the cached test build, statically linked
@@ -30,9 +30,7 @@ const newHome = (): string => {
 beforeAll(async () => {
   const tarball = await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }])
   gh = await new GitHubReleasesStandIn().start([{ tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: tarball }] }])
-  hub = new HfHubStandIn()
-  for (const r of tinyFixtureRepos()) hub.addRepo(r)
-  await hub.start()
+  hub = await startTinyHub()
 }, 900_000)
 afterAll(async () => {
   await gh.close()

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { ServerStatus } from '../../app/contract/server-state'
 import { llamaServerBin } from '../helpers/llama-server-bin'
 import { SupervisorHarness } from '../helpers/supervisor-harness'
-import { HfHubStandIn, tinyFixtureRepos } from '../stand-ins/hf-hub'
+import { HfHubStandIn, startTinyHub } from '../stand-ins/hf-hub'
 
 // What the test build of llama-server (v0.5.0, no TLS) does with -hf: against a
 // plain-http HF_ENDPOINT it lists the repo (/api/models/{repo}/refs, /tree),
@@ -20,9 +20,7 @@ const REPO = 'test-org/Tiny-GGUF'
 
 beforeAll(async () => {
   bin = llamaServerBin()
-  hub = new HfHubStandIn()
-  for (const r of tinyFixtureRepos()) hub.addRepo(r)
-  await hub.start()
+  hub = await startTinyHub()
   dir = mkdtempSync(join(tmpdir(), 'llama-tray-hf-launch-'))
 }, 900_000)
 afterEach(async () => {

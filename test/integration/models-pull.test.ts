@@ -6,7 +6,7 @@ import { pullModel } from '../../app/models'
 import { discover } from '../../app/profiles/discovery'
 import { llamaServerBin } from '../helpers/llama-server-bin'
 import { SupervisorHarness } from '../helpers/supervisor-harness'
-import { HfHubStandIn, tinyFixtureRepos } from '../stand-ins/hf-hub'
+import { HfHubStandIn, startTinyHub } from '../stand-ins/hf-hub'
 
 let bin: string
 let hub: HfHubStandIn
@@ -15,9 +15,7 @@ const harnesses: SupervisorHarness[] = []
 
 beforeAll(async () => {
   bin = llamaServerBin()
-  hub = new HfHubStandIn()
-  for (const r of tinyFixtureRepos()) hub.addRepo(r)
-  await hub.start()
+  hub = await startTinyHub()
   dir = mkdtempSync(join(tmpdir(), 'llama-tray-pull-it-'))
 }, 900_000)
 afterEach(async () => {

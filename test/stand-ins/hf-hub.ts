@@ -208,3 +208,11 @@ export function tinyFixtureRepos(): HubRepoSpec[] {
     { id: 'test-org/Gated-GGUF', gated: true, files: [{ path: 'tiny-draft-Q4_K_M.gguf', body: fixture('tiny-draft.gguf') }] },
   ]
 }
+
+/** A started Hub stand-in serving the tiny fixture repos (and `extra`), for a test file's beforeAll. */
+export async function startTinyHub(extra: readonly HubRepoSpec[] = []): Promise<HfHubStandIn> {
+  const hub = new HfHubStandIn()
+  for (const r of [...tinyFixtureRepos(), ...extra]) hub.addRepo(r)
+  await hub.start()
+  return hub
+}
