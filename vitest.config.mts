@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config'
 
-// Tests that run real llama-server processes. On a 2-core machine two of them
-// at once oversubscribe the CPU (llama.cpp's threads spin-wait), and a test
-// that measures speed or latency then measures the neighbour instead: they run
-// one file at a time, after the rest.
+// Tests that run real llama-server processes (or Chromium, or Wine). They run
+// after the unit tests, two files at a time: their servers use one thread
+// (`-t 1`, SMALL in app/core/testing/tiny-core.ts), so two of them and a busy
+// neighbour share a 2-core machine by slowing down, not by starving, and the
+// tests assert no speed (their deadlines are sanity bounds, 10x the usual).
+// Speed and latency goals are measured in `npm run bench`.
 const REAL_SERVER = [
   'test/integration/**/*.test.ts',
   'test/e2e/**/*.test.ts',
@@ -19,7 +21,9 @@ const REAL_SERVER = [
 ]
 
 // The Windows lane: the built CLI under Windows Node and Wine (set up by
-// scripts/windows-lane.mjs). Real servers too, one file at a time, last.
+// scripts/windows-lane.mjs). Real servers too: it shares the real-server
+// project, because vitest runs the projects of one group one after another and
+// this file (a minute of mostly Wine start-up) then ran alone at the end.
 const WINDOWS = ['test/windows/**/*.test.ts']
 
 const ALL = ['app/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'test/**/*.test.ts']
@@ -34,8 +38,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ALL, exclude: [...REAL_SERVER, ...WINDOWS, '**/node_modules/**'], maxWorkers: 2, sequence: { groupOrder: 0 } } },
       // Real processes on a machine that may be busy: deadlines are sanity bounds (10× the usual), never goals.
-      { extends: true, test: { name: 'real-server', include: REAL_SERVER, fileParallelism: false, testTimeout: 120_000, hookTimeout: 300_000, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'windows', include: WINDOWS, fileParallelism: false, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: 'real-server', include: [...REAL_SERVER, ...WINDOWS], maxWorkers: 2, testTimeout: 120_000, hookTimeout: 300_000, sequence: { groupOrder: 1 } } },
     ],
   },
 })
