@@ -1,5 +1,5 @@
 import type { CommandChannels, LaunchSpec, Result } from '../contract/commands'
-import type { EngineInstallProgress } from '../contract/engines'
+import type { EngineInstallProgress, EngineUpdateCheck } from '../contract/engines'
 import { readDriverCuda, type DriverCuda } from '../engines/driver-cuda'
 import { discoverElsewhere } from '../engines/elsewhere'
 import { EngineError } from '../engines/engine-error'
@@ -60,6 +60,9 @@ export function engineCommands(host: EngineCommandHost, options: EngineCommandOp
   const runningSpec = (): LaunchSpec | null => host.runningSpec()
   const onProgress = (p: EngineInstallProgress): void => host.onProgress(p)
   let installing = false
+  // One notice check at a time: the dashboard may ask twice at once (a section mounted twice), and
+  // both would ask GitHub (60 unauthenticated requests an hour) and write the same state file.
+  let notice: Promise<EngineUpdateCheck | null> | null = null
   const client = (): ReleaseClient => new ReleaseClient(options.releases ?? releaseClientOptionsFromEnv())
   return {
     'engines:install': async ({ backend, tag }) => {
@@ -90,7 +93,14 @@ export function engineCommands(host: EngineCommandHost, options: EngineCommandOp
         return summary(await removeEngine(home, engineId, { force }))
       }),
     'engines:check-update': () => asResult(() => checkForUpdate(home, client())),
-    'engines:update-notice': () => updateNotice(home, host.settings(), client()).catch(() => null),
+    'engines:update-notice': () => {
+      notice ??= updateNotice(home, host.settings(), client())
+        .catch(() => null)
+        .finally(() => {
+          notice = null
+        })
+      return notice
+    },
     'engines:update': async (profileId) => {
       if (installing) return { ok: false, error: 'an engine is already being installed: wait for it to finish' }
       installing = true

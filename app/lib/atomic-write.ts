@@ -23,9 +23,24 @@ export async function renameWithRetry(from: string, to: string, attempts = 8, re
   }
 }
 
-/** The temp file name of this process for `path` (per pid: a killed writer's leftover is recognisable). */
+let writes = 0
+
+/**
+ * A temp file name for one write of `path`: the pid makes a killed writer's
+ * leftover recognisable, the count keeps two writes of one process apart (with
+ * one name per process, concurrent writes of a file truncated each other's temp
+ * file and all but one rename failed).
+ */
 export function tempPathFor(path: string, pid = process.pid): string {
-  return `${path}.${pid}.tmp`
+  writes += 1
+  return `${path}.${pid}.${writes}.tmp`
+}
+
+/** The pid of the writer that left `fileName`, when it is a temp file of a write of `targetName` (same folder); else null. */
+export function tempFileWriter(fileName: string, targetName: string): number | null {
+  if (!fileName.startsWith(`${targetName}.`)) return null
+  const m = /^(\d+)\.\d+\.tmp$/.exec(fileName.slice(targetName.length + 1))
+  return m ? Number(m[1]) : null
 }
 
 /**

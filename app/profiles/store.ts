@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ProfileStoreHealth } from '../contract/profile'
-import { writeFileAtomic } from '../lib/atomic-write'
+import { tempFileWriter, writeFileAtomic } from '../lib/atomic-write'
 import { emptyProfilesFile, migrateProfilesFile, PROFILES_FILE_VERSION, ProfilesFileSchema, type Profile, type ProfilesFile } from './schema'
 
 export const PROFILES_FILE = 'profiles.json'
@@ -182,7 +182,6 @@ export class ProfileStore {
 
 /** Temp files of writers that were killed mid-save (their pid is gone). */
 async function removeDeadTempFiles(home: string): Promise<void> {
-  const pattern = new RegExp(`^${PROFILES_FILE.replace('.', '\\.')}(?:\\.bak)?\\.(\\d+)\\.tmp$`)
   let names: string[]
   try {
     names = await readdir(home)
@@ -190,7 +189,7 @@ async function removeDeadTempFiles(home: string): Promise<void> {
     return
   }
   for (const name of names) {
-    const m = pattern.exec(name)
-    if (m && Number(m[1]) !== process.pid && !isAlive(Number(m[1]))) await unlink(join(home, name)).catch(() => {})
+    const pid = tempFileWriter(name, PROFILES_FILE) ?? tempFileWriter(name, `${PROFILES_FILE}.bak`)
+    if (pid !== null && pid !== process.pid && !isAlive(pid)) await unlink(join(home, name)).catch(() => {})
   }
 }
