@@ -1,8 +1,8 @@
 import { resolveHome } from '../home'
 import { UsageError } from './cli-error'
-import type { CliContext } from './command'
+import type { CliCommand, CliContext } from './command'
 import { COMMANDS } from './commands'
-import { formatUsage } from './usage'
+import { asksForHelp, formatCommandUsage, formatUsage } from './usage'
 
 declare const __LLAMA_TRAY_VERSION__: string | undefined
 
@@ -31,13 +31,25 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0
   }
   const [name, ...args] = global.rest
+  const find = (n: string): CliCommand => {
+    const command = COMMANDS.find((c) => c.name === n)
+    if (!command) throw new UsageError(`unknown command "${n}" (known: ${COMMANDS.map((c) => c.name).join(', ')})`)
+    return command
+  }
+  if (name === 'help' && args[0] !== undefined) {
+    process.stdout.write(formatCommandUsage(find(args[0])))
+    return 0
+  }
   if (global.help || name === 'help' || (name === undefined && argv.length === 0)) {
     process.stdout.write(formatUsage(COMMANDS))
     return 0
   }
   if (name === undefined) throw new UsageError('no command given (try: llama-tray --help)')
-  const command = COMMANDS.find((c) => c.name === name)
-  if (!command) throw new UsageError(`unknown command "${name}" (known: ${COMMANDS.map((c) => c.name).join(', ')})`)
+  const command = find(name)
+  if (asksForHelp(args)) {
+    process.stdout.write(formatCommandUsage(command))
+    return 0
+  }
   const context: CliContext = { home: resolveHome(global.home), stdout: process.stdout, stderr: process.stderr, signals: process }
   return command.run(args, context)
 }
