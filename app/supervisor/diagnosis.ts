@@ -7,4 +7,6 @@ export interface Diagnosis {
   readonly hint: string | null
   /** True when restarting the same command cannot help (it would fail the same way). */
   readonly deterministic: boolean
+  /** Deterministic only if it happens twice in a row: a failure that a loaded machine can also cause once. */
+  readonly retryOnce?: boolean
 }

@@ -13,6 +13,9 @@ const NTSTATUS: Readonly<Record<number, Diagnosis>> = {
     reason: 'llama-server could not start: a DLL failed to initialise (STATUS_DLL_INIT_FAILED)',
     hint: 'often a CUDA runtime that does not match the driver, or a DLL blocked by Smart App Control or an antivirus: update the NVIDIA driver, or use the release built for your CUDA version',
     deterministic: true,
+    // Also a start that failed for a moment: one start of llama-server.exe under Wine on a loaded
+    // 2-core machine failed so and the next passed. A DLL that cannot initialise fails twice.
+    retryOnce: true,
   },
   0xc0000428: {
     kind: 'load-failed',

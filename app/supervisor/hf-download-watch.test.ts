@@ -22,7 +22,11 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-/** Collects what the watch reports; `next` resolves with the first report that passes the test. */
+/**
+ * Collects what the watch reports; `next` resolves with the first report that passes the test,
+ * the latest one included: on a busy machine the watch may report a file's size before the test,
+ * resumed after writing it, starts waiting (that report is then the last there will be).
+ */
 function recorder(): { seen: (DownloadInfo | null)[]; onChange: (d: DownloadInfo | null) => void; next: (ok: (d: DownloadInfo | null) => boolean) => Promise<DownloadInfo | null> } {
   const seen: (DownloadInfo | null)[] = []
   const waiters: { ok: (d: DownloadInfo | null) => boolean; resolve: (d: DownloadInfo | null) => void }[] = []
@@ -35,7 +39,12 @@ function recorder(): { seen: (DownloadInfo | null)[]; onChange: (d: DownloadInfo
         else waiters.push(w)
       }
     },
-    next: (ok) => new Promise((resolve) => waiters.push({ ok, resolve })),
+    next: (ok) =>
+      new Promise((resolve) => {
+        const latest = seen.at(-1)
+        if (latest !== undefined && ok(latest)) resolve(latest)
+        else waiters.push({ ok, resolve })
+      }),
   }
 }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { backoffDelay, decideRestart, DEFAULT_RESTART_POLICY } from './restart-policy'
+import { backoffDelay, decideRestart, DEFAULT_RESTART_POLICY, endsTheRun } from './restart-policy'
+import { diagnoseExitStatus } from './exit-status'
 
 describe('restart policy', () => {
   it('backs off 1, 2, 4, 8 s and gives up at the 5th unstable exit in a row', () => {
@@ -47,5 +48,21 @@ describe('restart policy', () => {
       }),
       { numRuns: 2000 },
     )
+  })
+})
+
+describe('a start that fails before ready', () => {
+  const dllInit = diagnoseExitStatus(0xc0000142, null)!
+  const dllMissing = diagnoseExitStatus(0xc0000135, null)!
+  it('ends the run at once when it is deterministic (a missing DLL), and never when it is not (a crash)', () => {
+    expect(endsTheRun(dllMissing, null)).toBe(true)
+    expect(endsTheRun(diagnoseExitStatus(0xc0000005, null)!, null)).toBe(false)
+    expect(endsTheRun(diagnoseExitStatus(0xc0000005, null)!, diagnoseExitStatus(0xc0000005, null)!.reason)).toBe(false)
+  })
+  it('gets one more start after STATUS_DLL_INIT_FAILED, and ends the run when the second start fails the same way', () => {
+    expect(dllInit.retryOnce).toBe(true)
+    expect(endsTheRun(dllInit, null)).toBe(false)
+    expect(endsTheRun(dllInit, 'llama-server exited with code 1')).toBe(false)
+    expect(endsTheRun(dllInit, dllInit.reason)).toBe(true)
   })
 })

@@ -44,3 +44,14 @@ export function backoffDelay(unstableExits: number, options: RestartPolicyOption
   const exponent = Math.max(0, unstableExits - 1)
   return Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** Math.min(exponent, 30))
 }
+
+/**
+ * Whether a start that failed before ready ends the run (errored, no restart):
+ * a deterministic failure does; one marked retryOnce gets one more start first,
+ * unless the start before failed for the same reason.
+ * @param previousStartFailure the reason the previous start of this run failed before ready; null if it did not
+ */
+export function endsTheRun(d: { readonly deterministic: boolean; readonly retryOnce?: boolean; readonly reason: string }, previousStartFailure: string | null): boolean {
+  if (!d.deterministic) return false
+  return !d.retryOnce || previousStartFailure === d.reason
+}

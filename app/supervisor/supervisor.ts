@@ -16,7 +16,7 @@ import { preflight } from './preflight'
 import { readProcessIdentity } from './process-identity'
 import { DEFAULT_STOP, SpawnError, spawnProcess, stopProcessTree, type ExitStatus, type SpawnedProcess, type StopOptions } from './process-tree'
 import { redactArgs } from './redact'
-import { DEFAULT_RESTART_POLICY, decideRestart, type RestartPolicyOptions } from './restart-policy'
+import { DEFAULT_RESTART_POLICY, decideRestart, endsTheRun, type RestartPolicyOptions } from './restart-policy'
 import { isValidTransition } from './transitions'
 import { hasProcess } from '../contract/server-state'
 import { spawnFailureHint } from './exit-status'
@@ -113,6 +113,8 @@ export class ServerSupervisor {
   private sleepSeconds: number | null = null
   private download: DownloadInfo | null = null
   private unstableExits = 0
+  /** Why the last start failed before ready (cleared by ready and by a new start): a retryOnce failure seen twice ends the run. */
+  private startFailure: string | null = null
   private spec: LaunchSpec | null = null
   private run: Run | null = null
   private backoffTimer: NodeJS.Timeout | null = null
@@ -190,6 +192,7 @@ export class ServerSupervisor {
       this.spec = spec
       this.restarts = 0
       this.unstableExits = 0
+      this.startFailure = null
       await this.launch()
     })
     await this.settled()
@@ -210,6 +213,7 @@ export class ServerSupervisor {
       await this.stopCurrent()
       this.restarts = 0
       this.unstableExits = 0
+      this.startFailure = null
       await this.launch()
     })
     await this.settled()
@@ -382,6 +386,7 @@ export class ServerSupervisor {
         run.watch?.stop()
         this.download = null
         this.readySince = Date.now()
+        this.startFailure = null
         this.transition('ready')
         // It fell asleep before the probe saw it ready (a sleep shorter than a health interval).
         if (run.asleep) this.transition('sleeping')
@@ -447,7 +452,11 @@ export class ServerSupervisor {
     let d: Diagnosis = await hfFailure(diagnoseExit(exit.code, exit.signal, lines), run.spec.args, { ...process.env, ...(run.spec.env ?? {}) })
     if (d.kind === 'port-in-use' && run.portChosen) d = { ...d, deterministic: false } // lost a race for the port we picked: retry
     await this.forget(run)
-    if (!wasReady && d.deterministic) return this.fail(d, exit, lines)
+    if (!wasReady) {
+      const previous = this.startFailure
+      this.startFailure = d.reason
+      if (endsTheRun(d, previous)) return this.fail(d, exit, lines)
+    }
 
     const decision = decideRestart(this.unstableExits, readyForMs, this.options.restartPolicy)
     this.unstableExits = decision.unstableExits
