@@ -69,12 +69,20 @@ describe('GenerationTracker on the real llama-server', () => {
     const cumulative = ((counted.at(-1)!.decoded! - counted[0]!.decoded!) * 1000) / (counted.at(-1)!.at - counted[0]!.at)
     const spread = (Number(sorted[Math.floor(0.75 * (sorted.length - 1))]) - Number(sorted[Math.floor(0.25 * (sorted.length - 1))])) / med
     console.log(`[metrics] 1000 tokens: cumulative live ${cumulative.toFixed(2)} tok/s (ratio ${(cumulative / server_).toFixed(4)}); interquartile spread ${(spread * 100).toFixed(1)}% of the median`)
-    // Correctness, not the goals: the live figure appears while the request still runs and tracks the
-    // server's own figure. The goals (first figure within 1 s, agreement within 2 %) are measured by
-    // `npm run bench live` as medians over alternated runs; a busy machine must not fail this test.
+    // Correctness, not the goals: the live figure appears while the request still runs and tracks
+    // what is generated. On a busy machine (another test's server beside it) the speed changes during
+    // the request, so the figures are held against what this client received over the same intervals,
+    // not against the server's average over the whole request (in one suite run the poll window's rate
+    // was 0.51× of it). The goals (first figure within 1 s, within 2 % of the server's own figure)
+    // are measured by `npm run bench live` as medians over alternated runs.
+    const received = (from: number, to: number): number => done.tokenTimes.filter((t) => t > from && t <= to).length
+    const clientWindow = (received(counted[0]!.at, counted.at(-1)!.at) * 1000) / (counted.at(-1)!.at - counted[0]!.at)
+    const clientRates = during.slice(1).map((s, i) => (received(during[i]!.at, s.at) * 1000) / (s.at - during[i]!.at))
+    const clientMedian = median(clientRates)!
+    console.log(`[metrics] 1000 tokens: the client received ${clientWindow.toFixed(2)} tok/s over the tracker's window (tracker/client ${(cumulative / clientWindow).toFixed(4)}); median per interval ${clientMedian.toFixed(2)} (live/client ${(med / clientMedian).toFixed(4)})`)
     expect(appearMs).toBeLessThan(done.endAt - done.firstTokenAt)
-    expect(Math.abs(cumulative / server_ - 1)).toBeLessThan(0.25)
-    expect(Math.abs(ratio - 1)).toBeLessThan(0.25)
+    expect(Math.abs(cumulative / clientWindow - 1)).toBeLessThan(0.25)
+    expect(Math.abs(med / clientMedian - 1)).toBeLessThan(0.25)
 
     // The per-request record is the log's figures, and those are the server's timings.
     const rec = requests[0]!

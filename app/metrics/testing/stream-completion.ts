@@ -5,6 +5,8 @@ export interface StreamedCompletion {
   readonly firstTokenAt: number
   readonly endAt: number
   readonly chunks: number
+  /** performance.now() when each token chunk arrived (the closing chunk with the timings left out). */
+  readonly tokenTimes: readonly number[]
   readonly timings: Record<string, number>
   readonly slotId: number | null
 }
@@ -25,6 +27,7 @@ export function streamCompletion(baseUrl: string, body: Record<string, unknown>,
       let buffer = ''
       let firstTokenAt: number | null = null
       let chunks = 0
+      const tokenTimes: number[] = []
       let timings: Record<string, number> | null = null
       let slotId: number | null = null
       res.setEncoding('utf8')
@@ -43,13 +46,14 @@ export function streamCompletion(baseUrl: string, body: Record<string, unknown>,
           }
           chunks++
           if (firstTokenAt === null) firstTokenAt = performance.now()
+          if (obj.stop !== true) tokenTimes.push(performance.now())
           if (typeof obj.id_slot === 'number') slotId = obj.id_slot
           if (obj.timings) timings = obj.timings
         }
       })
       res.on('end', () => {
         if (firstTokenAt === null || timings === null) reject(new Error('stream ended without tokens or timings'))
-        else resolvePromise({ firstTokenAt, endAt: performance.now(), chunks, timings, slotId })
+        else resolvePromise({ firstTokenAt, endAt: performance.now(), chunks, tokenTimes, timings, slotId })
       })
       res.on('error', reject)
     })
