@@ -5,10 +5,13 @@
 //
 // Used by the test suite (integration tests need a real server) and by CI.
 // Order of preference: $LLAMA_SERVER_BIN, then the cache, then a fresh build.
+// A fresh build is cached only after it answered a completion on the tiny
+// fixture model (scripts/llama-server-smoke.mjs).
 import { spawnSync } from 'node:child_process'
 import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { homedir, tmpdir, cpus } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 // Pinned: its bundle is mainline "v0.5.0" (commit de3ff81), the build the docs
 // and fixtures in ../shared were verified against.
@@ -18,8 +21,28 @@ export function cacheRoot() {
   return process.env.LLAMA_TRAY_BUILD_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'llama-tray')
 }
 
+// Not -march=native: on a VM whose CPU reports AMX without the kernel granting it, a native build
+// died with SIGSEGV in its first matrix multiplication. A fixed instruction set (AVX2, FMA, F16C:
+// any x86-64 machine of the last decade, and the laptops we build for) gives the same binary on every
+// machine. The flavour is part of the cache key, so a binary built another way is never reused.
+const ISA_FLAGS = process.arch === 'x64' ? ['-DGGML_AVX=ON', '-DGGML_AVX2=ON', '-DGGML_FMA=ON', '-DGGML_F16C=ON', '-DGGML_BMI2=ON'] : []
+const FLAVOUR = process.arch === 'x64' ? 'cpu-avx2' : 'cpu-generic'
+
 export function cachedBinaryPath() {
-  return join(cacheRoot(), `llama-server-node-llama-cpp-${NODE_LLAMA_CPP_VERSION}-cpu`, 'llama-server')
+  return join(cacheRoot(), `llama-server-node-llama-cpp-${NODE_LLAMA_CPP_VERSION}-${FLAVOUR}`, 'llama-server')
+}
+
+const SMOKE_MODEL = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'fixtures', 'models', 'tiny-target.gguf')
+
+/** Runs the smoke test on a built binary; throws its one-line reason if the binary does not work here. */
+function smokeTest(bin) {
+  if (!existsSync(SMOKE_MODEL)) {
+    log(`no smoke test: ${SMOKE_MODEL} is missing (is ../shared beside the repository?)`)
+    return
+  }
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'llama-server-smoke.mjs')
+  const r = spawnSync(process.execPath, [script, bin, SMOKE_MODEL], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] })
+  if (r.status !== 0) throw new Error(`the llama-server just built does not work on this machine, so it was not cached: ${(r.stderr ?? '').trim() || r.error?.message}`)
 }
 
 export function run(cmd, args, opts = {}) {
@@ -79,16 +102,18 @@ export function ensureLlamaServer() {
   try {
     const src = fetchLlamaSource(work)
     const build = join(src, 'build')
-    log('configuring (CPU only, no curl)')
+    log(`configuring (CPU only, ${FLAVOUR}, no curl)`)
     const buildLog = join(work, 'build.log')
     runLogged('cmake', ['-S', src, '-B', build, '-DCMAKE_BUILD_TYPE=Release', '-DLLAMA_CURL=OFF', '-DLLAMA_OPENSSL=OFF',
-      '-DGGML_CUDA=OFF', '-DGGML_METAL=OFF', '-DGGML_VULKAN=OFF', '-DBUILD_SHARED_LIBS=OFF',
+      '-DGGML_CUDA=OFF', '-DGGML_METAL=OFF', '-DGGML_VULKAN=OFF', '-DBUILD_SHARED_LIBS=OFF', '-DGGML_NATIVE=OFF', ...ISA_FLAGS,
       '-DLLAMA_BUILD_TESTS=OFF', '-DLLAMA_BUILD_EXAMPLES=OFF'], buildLog)
     const jobs = String(Math.max(1, cpus().length))
     log(`building target llama-server with ${jobs} jobs (several minutes on 2 cores)`)
     runLogged('cmake', ['--build', build, '--target', 'llama-server', '-j', jobs], buildLog)
     const built = join(build, 'bin', 'llama-server')
     if (!existsSync(built)) throw new Error(`build finished but ${built} is missing`)
+    log('smoke test: the tiny model, ready, one completion')
+    smokeTest(built)
     const dir = join(target, '..')
     mkdirSync(dir, { recursive: true })
     // Copy next to the target and rename, so a half-copied binary is never cached.

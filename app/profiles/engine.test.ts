@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { detectEngine, engineFromOutput, runForOutput, type EngineInfo } from './engine-detect'
 import { applyFixes, blockingProblems, checkArgs, checkFlags, fixArgs } from './flag-check'
 import { importCommand } from './import-command'
@@ -104,16 +104,17 @@ describe('checkFlags and applyFixes', () => {
 })
 
 describe('the real mainline build', () => {
-  const binary = process.env.LLAMA_SERVER_BIN ?? '/root/.cache/llama-tray/llama-server-node-llama-cpp-3.22.1-cpu/llama-server'
+  let binary: string
   let home: string
   beforeAll(async () => {
+    binary = llamaServerBin()
     home = await mkdtemp(join(tmpdir(), 'llama-tray-engine-'))
-  })
+  }, 900_000)
   afterAll(async () => {
     await rm(home, { recursive: true, force: true })
   })
 
-  it.runIf(existsSync(binary))('is detected once and then served from the cache by path, size and mtime', async () => {
+  it('is detected once and then served from the cache by path, size and mtime', async () => {
     let runs = 0
     const counting = (b: string, args: readonly string[]): Promise<string> => {
       runs++

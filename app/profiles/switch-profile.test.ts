@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { ServerSupervisor } from '../supervisor/supervisor'
 import { importArgv, importCommand } from './import-command'
 import { acceptFixes, assertLaunchable, ProfileLaunchError, resolveProfileLaunch } from './resolve-launch'
@@ -11,14 +11,15 @@ import { ProfileStore } from './store'
 import { switchProfile } from './switch-profile'
 
 const models = resolve(__dirname, '..', '..', '..', 'shared', 'fixtures', 'models')
-const binary = process.env.LLAMA_SERVER_BIN ?? '/root/.cache/llama-tray/llama-server-node-llama-cpp-3.22.1-cpu/llama-server'
 const target = join(models, 'tiny-target.gguf')
 const draft = join(models, 'tiny-draft.gguf')
 
-describe.runIf(existsSync(binary))('switching profiles on the real llama-server', () => {
+describe('switching profiles on the real llama-server', () => {
+  let binary: string
   let home: string
   let supervisor: ServerSupervisor
   beforeAll(async () => {
+    binary = llamaServerBin()
     home = await mkdtemp(join(tmpdir(), 'llama-tray-switch-'))
     supervisor = new ServerSupervisor({ home, readyTimeoutMs: 60_000 })
     const store = await ProfileStore.open(home)
@@ -28,7 +29,7 @@ describe.runIf(existsSync(binary))('switching profiles on the real llama-server'
     // The 4060 seed's flags with the tiny models (its --no-mmap is gone in this build).
     const seed = importCommand(SEED_4060_QWEN36, { name: 'seed' })
     await store.upsert({ ...seed, binary, model: target, draftModel: draft, settings: { ...seed.settings, ctxSize: 4096, gpuLayers: '0', draftGpuLayers: '0' } })
-  })
+  }, 900_000)
   afterAll(async () => {
     await supervisor.dispose()
     await rm(home, { recursive: true, force: true })
