@@ -55,15 +55,15 @@ export async function benchDownloads(): Promise<BenchRow[]> {
       // A cut at half the file, then the resume; against one whole download.
       const dest = join(work, `r${i}`)
       hub.faultNext(REPO, FILE, { cutAfter: SIZE / 2 })
-      await downloadFile({ url, dest, expectedSha256: sha }).catch((err: unknown) => {
+      await downloadFile({ url, dest, expectedSha256: sha, expectedSize: SIZE }).catch((err: unknown) => {
         if (!isDownloadError(err) || err.kind !== 'cut') throw err
       })
       t = performance.now()
-      const r = await downloadFile({ url, dest, expectedSha256: sha })
+      const r = await downloadFile({ url, dest, expectedSha256: sha, expectedSize: SIZE })
       resumed.push(performance.now() - t)
       resumedFrom = r.resumedFrom
       t = performance.now()
-      await downloadFile({ url, dest: join(work, `f${i}`), expectedSha256: sha })
+      await downloadFile({ url, dest: join(work, `f${i}`), expectedSha256: sha, expectedSize: SIZE })
       fresh.push(performance.now() - t)
       if ((await stat(dest)).size !== SIZE) throw new Error('resumed file has the wrong size')
       await rm(dest, { force: true })

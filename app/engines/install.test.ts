@@ -148,6 +148,27 @@ describe('engines install against the GitHub stand-in', () => {
     expect(await listInstalled(home)).toEqual([])
   })
 
+  it('stops a download that streams past the size the release lists (no Content-Length), installing and keeping nothing', async () => {
+    const name = `llama-${TAG}-bin-ubuntu-x64.tar.gz`
+    gh.sizeLies.set(name, 'endless')
+    const ac = new AbortController()
+    let largest = 0
+    try {
+      // The guard only ends the old behaviour (writing until the disk is full); the install must fail by itself first.
+      const err = (await installEngine(opts({ signal: ac.signal, onProgress: (p) => {
+        largest = Math.max(largest, p.bytes ?? 0)
+        if ((p.bytes ?? 0) > linuxCpu.length + 1024 * 1024) ac.abort()
+      } })).catch((e: unknown) => e)) as EngineError
+      expect(err).toBeInstanceOf(EngineError)
+      expect(err.kind).toBe('download')
+      expect(err.message).toMatch(new RegExp(`^127\\.0\\.0\\.1:\\d+ sent more than the ${linuxCpu.length} bytes listed for it for \\S+${name}, so the download was stopped and nothing was kept; try again later, and report it if it repeats\\.$`))
+      expect(largest).toBeLessThanOrEqual(linuxCpu.length)
+      expect(await engineDirEntries()).toEqual([])
+    } finally {
+      gh.sizeLies.clear()
+    }
+  })
+
   it.each([
     ['a "../" path (tar.gz)', 'linux', async () => rawTarGz([{ name: `llama-${TAG}/llama-server`, type: 'file', content: 'x' }, { name: `llama-${TAG}/../../../escaped.txt`, type: 'file', content: 'x' }]), 'climbs out'],
     ['an absolute path (tar.gz)', 'linux', async () => rawTarGz([{ name: '/tmp/llama-tray-escaped.txt', type: 'file', content: 'x' }]), 'absolute path'],

@@ -100,6 +100,23 @@ describe('pullModel', () => {
     expect(cacheFiles(repo)).toEqual([])
   })
 
+  it('stops a CDN that streams forever (no Content-Length) at the size the tree lists, and keeps nothing', async () => {
+    const repo = 'test-org/Tiny-GGUF'
+    const file = hub.repo(repo).files.find((f) => f.path === 'tiny-target-Q4_K_M.gguf')!
+    hub.faultNext(repo, file.path, { sizeLie: 'endless' })
+    const ac = new AbortController()
+    let largest = 0
+    // The guard only ends the old behaviour (writing until the disk is full); the pull must fail by itself first.
+    const e = await refusal(pullModel({ repo, quant: 'Q4_K_M', env, signal: ac.signal, onProgress: (p) => {
+      largest = Math.max(largest, p.bytes)
+      if (p.bytes > file.size + 1024 * 1024) ac.abort()
+    } }), DownloadError)
+    expect(e.kind).toBe('too-large')
+    expect(e.message).toMatch(new RegExp(`^127\\.0\\.0\\.1:\\d+ sent more than the ${file.size} bytes listed for it for \\S+, so the download was stopped and nothing was kept; try again later, and report it if it repeats\\.$`))
+    expect(largest).toBeLessThanOrEqual(file.size)
+    expect(cacheFiles(repo)).toEqual([])
+  })
+
   it('says a gated repo needs accepted terms and HF_TOKEN, and pulls it with the token', async () => {
     const repo = 'test-org/Gated-GGUF'
     const e = await refusal(pullModel({ repo, env }), ModelsError)

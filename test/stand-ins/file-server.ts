@@ -12,6 +12,8 @@ export type Fault =
   | { readonly kind: 'cut'; readonly after: number }
   | { readonly kind: 'stall'; readonly after: number }
   | { readonly kind: 'ignore-range' }
+  | { readonly kind: 'endless' } // no Content-Length, the file then zeros until the client hangs up
+  | { readonly kind: 'announce'; readonly length: number } // this Content-Length, and that many bytes
   | { readonly kind: 'status'; readonly status: number; readonly headers?: Readonly<Record<string, string>> }
 
 /**
@@ -47,7 +49,8 @@ export class FileServer {
         res.writeHead(404)
         return void res.end('not found')
       }
-      const opts: RangeOptions = fault?.kind === 'cut' ? { cutAfter: fault.after } : fault?.kind === 'stall' ? { stallAfter: fault.after } : fault?.kind === 'ignore-range' ? { ignoreRange: true } : {}
+      const opts: RangeOptions = fault?.kind === 'cut' ? { cutAfter: fault.after } : fault?.kind === 'stall' ? { stallAfter: fault.after } : fault?.kind === 'ignore-range' ? { ignoreRange: true }
+        : fault?.kind === 'endless' ? { sizeLie: 'endless' } : fault?.kind === 'announce' ? { sizeLie: { contentLength: fault.length } } : {}
       sendWithRange(req, res, file, opts)
     })
     await new Promise<void>((r) => this.server?.listen(0, '127.0.0.1', r))

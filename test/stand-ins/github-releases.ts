@@ -39,6 +39,8 @@ export class GitHubReleasesStandIn {
   readonly cutNext = new Map<string, number>()
   /** Hold the next download of an asset after this many bytes until `until` resolves (one time). */
   readonly pauseNext = new Map<string, { readonly bytes: number; readonly until: Promise<void> }>()
+  /** Lie about an asset's size in every download of it: 'endless' (no Content-Length, zeros after it) or another Content-Length. */
+  readonly sizeLies = new Map<string, 'endless' | { readonly contentLength: number }>()
   readonly requests: RecordedRequest[] = []
   private api: Server | null = null
   private web: Server | null = null
@@ -121,7 +123,12 @@ export class GitHubReleasesStandIn {
     const pause = this.pauseNext.get(asset.name)
     this.cutNext.delete(asset.name)
     this.pauseNext.delete(asset.name)
-    sendWithRange(req, res, { body: asset.body, etag: `"${createHash('md5').update(asset.body).digest('hex')}"` }, { ...(cut === undefined ? {} : { cutAfter: cut }), ...(pause === undefined ? {} : { pauseAfter: pause }) })
+    const lie = this.sizeLies.get(asset.name)
+    sendWithRange(req, res, { body: asset.body, etag: `"${createHash('md5').update(asset.body).digest('hex')}"` }, {
+      ...(cut === undefined ? {} : { cutAfter: cut }),
+      ...(pause === undefined ? {} : { pauseAfter: pause }),
+      ...(lie === undefined ? {} : { sizeLie: lie }),
+    })
   }
 }
 

@@ -19,8 +19,15 @@ export interface HubRepoSpec {
   readonly gated?: boolean
 }
 
-/** What the CDN does to one answer: cut it, stall it, or hold it in the middle (to look at a progress bar). */
-type CdnFault = { readonly cutAfter: number } | { readonly stallAfter: number } | { readonly pauseAfter: { readonly bytes: number; readonly until: Promise<void> } }
+/**
+ * What the CDN does to one answer: cut it, stall it, hold it in the middle (to look at a progress bar),
+ * or lie about its size ('endless': no Content-Length and zeros after the file until the client hangs up).
+ */
+type CdnFault =
+  | { readonly cutAfter: number }
+  | { readonly stallAfter: number }
+  | { readonly pauseAfter: { readonly bytes: number; readonly until: Promise<void> } }
+  | { readonly sizeLie: 'endless' | { readonly contentLength: number } }
 
 interface Stored {
   readonly path: string

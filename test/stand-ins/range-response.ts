@@ -16,6 +16,12 @@ export interface RangeOptions {
   /** Answer 200 with the whole file even when a Range is asked. */
   readonly ignoreRange?: boolean
   readonly headers?: Readonly<Record<string, string>>
+  /**
+   * A server that lies about the size (Range is then ignored): 'endless' sends no
+   * Content-Length and streams the file, then zeros, until the client hangs up;
+   * `{ contentLength }` announces that length and sends that many bytes (the file, then zeros).
+   */
+  readonly sizeLie?: 'endless' | { readonly contentLength: number }
 }
 
 /**
@@ -28,6 +34,7 @@ export function sendWithRange(req: IncomingMessage, res: ServerResponse, file: S
   const base: Record<string, string> = { 'accept-ranges': 'bytes', 'content-type': 'application/octet-stream', ...opts.headers }
   if (file.etag) base.etag = file.etag
   if (file.lastModified) base['last-modified'] = file.lastModified
+  if (opts.sizeLie !== undefined) return sendLying(req, res, file, base, opts.sizeLie)
   let start = 0
   let end = size - 1
   let status = 200
@@ -59,4 +66,29 @@ export function sendWithRange(req: IncomingMessage, res: ServerResponse, file: S
     if (opts.cutAfter !== undefined) res.socket?.destroy()
     // stallAfter: nothing more is sent; the client's idle timeout must notice.
   })
+}
+
+const ZEROS = Buffer.alloc(64 * 1024)
+
+function sendLying(req: IncomingMessage, res: ServerResponse, file: ServedFile, base: Record<string, string>, lie: NonNullable<RangeOptions['sizeLie']>): void {
+  const announced = lie === 'endless' ? null : lie.contentLength
+  res.writeHead(200, announced === null ? base : { ...base, 'content-length': String(announced) })
+  if (req.method === 'HEAD') return void res.end()
+  let left = announced ?? Infinity
+  if (left === 0) return void res.end()
+  let open = true
+  let bodySent = false
+  res.on('close', () => (open = false))
+  // Written with backpressure, so an endless answer costs the stand-in no memory while the client reads.
+  const pump = (): void => {
+    while (open && left > 0) {
+      const chunk = bodySent ? ZEROS : file.body
+      bodySent = true
+      const piece = chunk.subarray(0, Math.min(chunk.length, left))
+      left -= piece.length
+      if (left === 0) return void res.end(piece)
+      if (!res.write(piece)) return void res.once('drain', pump)
+    }
+  }
+  pump()
 }

@@ -7,7 +7,8 @@ export type DownloadErrorKind =
   | 'http' // an error status
   | 'rate-limited' // 429 (or 403 with the rate limit spent)
   | 'digest-mismatch'
-  | 'size-mismatch'
+  | 'size-mismatch' // the server announces another size than the one listed; nothing was written
+  | 'too-large' // the server sent more than the listed size; stopped there, nothing kept
   | 'disk-full'
   | 'aborted'
   | 'bad-url'

@@ -28,7 +28,12 @@ export interface DownloadOptions {
   readonly headers?: Readonly<Record<string, string>>
   /** Lowercase hex sha256 the content must have; a mismatch deletes the part. */
   readonly expectedSha256?: string
-  readonly expectedSize?: number
+  /**
+   * The size an API listed for the file (a release asset's `size`, the Hub's LFS size). Required: a
+   * server that sends more is stopped the moment it passes it, and one that announces another size
+   * is refused before a byte is written (a body with no Content-Length could otherwise never end).
+   */
+  readonly expectedSize: number
   readonly signal?: AbortSignal
   readonly onProgress?: (p: DownloadProgress) => void
   /** Resumes after a cut or a stall this many times before giving up (default 0). */
@@ -71,8 +76,8 @@ async function attemptOnce(opts: DownloadOptions): Promise<Omit<DownloadResult, 
   let have = await partSize(partPath)
   const meta = have > 0 ? await readPartMeta(partPath) : null
   if (have > 0 && meta?.url !== undefined && meta.url !== opts.url) have = await restart(partPath)
-  if (opts.expectedSize !== undefined && have > opts.expectedSize) have = await restart(partPath)
-  if (opts.expectedSize !== undefined && have === opts.expectedSize && have > 0) {
+  if (have > opts.expectedSize) have = await restart(partPath)
+  if (have === opts.expectedSize && have > 0) {
     return finish(opts, partPath, await hashOfPart(partPath, have), have, have)
   }
 
@@ -93,7 +98,6 @@ async function attemptOnce(opts: DownloadOptions): Promise<Omit<DownloadResult, 
       continue
     }
     if (status >= 400 || status < 200 || status === 204) throw statusError(res, status, opts)
-    let total: number | null
     if (status === 206) {
       const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(res.headers['content-range'] ?? '')
       if (!range || Number(range[1]) !== have) {
@@ -101,26 +105,26 @@ async function attemptOnce(opts: DownloadOptions): Promise<Omit<DownloadResult, 
         have = await restart(partPath)
         continue
       }
-      total = range[3] === '*' ? null : Number(range[3])
-    } else {
+    } else if (have > 0) {
       // 200 to a Range request: the server ignored it or the file changed (If-Range); start over.
-      if (have > 0) have = await restart(partPath)
-      const len = Number(res.headers['content-length'])
-      total = Number.isFinite(len) && res.headers['content-length'] !== undefined ? len : null
+      have = await restart(partPath)
     }
-    if (total !== null && opts.expectedSize !== undefined && total !== opts.expectedSize) {
+    const announced = announcedSizes(res, status, have)
+    const wrong = announced.find((n) => n !== opts.expectedSize)
+    if (wrong !== undefined) {
       res.destroy()
       await removePart(partPath)
-      throw new DownloadError(`${hostOf(opts.url)} offers ${total} bytes where ${opts.expectedSize} were expected for ${opts.url}; the file changed on the server, try again.`, { kind: 'size-mismatch', url: opts.url })
+      throw new DownloadError(`${hostOf(opts.url)} announces ${wrong} bytes for ${opts.url} but ${opts.expectedSize} were listed for it, so nothing was downloaded; the file changed on the server or the server is wrong, try again later.`, { kind: 'size-mismatch', url: opts.url })
     }
     if (have === 0) {
       const validator = (res.headers.etag && !res.headers.etag.startsWith('W/') ? res.headers.etag : null) ?? res.headers['last-modified'] ?? null
       await guardDisk(() => writePartMeta(partPath, { url: opts.url, validator }), opts, partPath)
     }
     const hash = await hashOfPart(partPath, have)
-    const bytes = await receive(res, opts, partPath, hash, have, total ?? opts.expectedSize ?? null)
-    if (total !== null && bytes < total) {
-      throw new DownloadError(`The connection to ${hostOf(opts.url)} ended after ${bytes} of ${total} bytes; run it again to resume from there.`, { kind: 'cut', url: opts.url, resumable: true })
+    const bytes = await receive(res, opts, partPath, hash, have, announced.length > 0)
+    if (bytes < opts.expectedSize) {
+      // A body with no length that ends early looks complete to HTTP; it is a cut all the same.
+      throw new DownloadError(`The connection to ${hostOf(opts.url)} ended after ${bytes} of ${opts.expectedSize} bytes; run it again to resume from there.`, { kind: 'cut', url: opts.url, resumable: true })
     }
     return finish(opts, partPath, hash, bytes, have)
   }
@@ -132,8 +136,22 @@ async function restart(partPath: string): Promise<number> {
   return 0
 }
 
-/** Streams the body into the part, hashing it; resolves with the bytes in the part. */
-async function receive(res: IncomingMessage, opts: DownloadOptions, partPath: string, hash: Hash, start: number, total: number | null): Promise<number> {
+/** The whole file's sizes the answer states: a 206's Content-Range total, and Content-Length (plus the part, for a 206). */
+function announcedSizes(res: IncomingMessage, status: number, have: number): number[] {
+  const sizes: number[] = []
+  const whole = /\/(\d+)$/.exec(res.headers['content-range'] ?? '')
+  if (status === 206 && whole) sizes.push(Number(whole[1]))
+  const header = res.headers['content-length']
+  if (header !== undefined && /^\d+$/.test(header)) sizes.push((status === 206 ? have : 0) + Number(header))
+  return sizes
+}
+
+/**
+ * Streams the body into the part, hashing it; resolves with the bytes in the part. A chunk that
+ * would take the part past `expectedSize` is never written: the answer is dropped and the part removed.
+ */
+async function receive(res: IncomingMessage, opts: DownloadOptions, partPath: string, hash: Hash, start: number, announced: boolean): Promise<number> {
+  const total = opts.expectedSize
   let bytes = start
   const t0 = performance.now()
   let lastReport = -Infinity
@@ -155,9 +173,14 @@ async function receive(res: IncomingMessage, opts: DownloadOptions, partPath: st
   const onAbort = (): void => void res.destroy()
   opts.signal?.addEventListener('abort', onAbort, { once: true })
   let failure: NodeJS.ErrnoException | null = null
+  let overflow = false
   try {
     for await (const chunk of res as AsyncIterable<Buffer>) {
       if (writeError) break
+      if (bytes + chunk.length > total) {
+        overflow = true
+        break
+      }
       hash.update(chunk)
       bytes += chunk.length
       report(false)
@@ -170,6 +193,12 @@ async function receive(res: IncomingMessage, opts: DownloadOptions, partPath: st
   }
   // What arrived before a cut is flushed to the part (a stream pipeline would drop its buffer), so the resume starts there.
   await closeStream(out)
+  if (overflow) {
+    res.destroy()
+    await removePart(partPath)
+    const whose = announced ? 'it announced' : 'listed for it'
+    throw new DownloadError(`${hostOf(opts.url)} sent more than the ${total} bytes ${whose} for ${opts.url}, so the download was stopped and nothing was kept; try again later, and report it if it repeats.`, { kind: 'too-large', url: opts.url })
+  }
   if (failure || writeError || opts.signal?.aborted) {
     res.destroy()
     const cause = writeError ?? (timedOut ? Object.assign(new Error('idle timeout'), { code: 'ETIMEDOUT' }) : (failure ?? new Error('aborted')))
@@ -179,7 +208,7 @@ async function receive(res: IncomingMessage, opts: DownloadOptions, partPath: st
   return bytes
 }
 
-async function bodyError(err: NodeJS.ErrnoException, opts: DownloadOptions, partPath: string, bytes: number, total: number | null): Promise<DownloadError> {
+async function bodyError(err: NodeJS.ErrnoException, opts: DownloadOptions, partPath: string, bytes: number, total: number): Promise<DownloadError> {
   if (opts.signal?.aborted || err.name === 'AbortError') return abortedError(opts.url)
   if (err.code === 'ENOSPC' || err.code === 'EDQUOT') {
     await removePart(partPath).catch(() => undefined)
@@ -191,8 +220,7 @@ async function bodyError(err: NodeJS.ErrnoException, opts: DownloadOptions, part
   if (err.syscall === 'write' || err.syscall === 'open') {
     return new DownloadError(`Cannot write ${partPath} (${err.code ?? err.message}); check the folder's permissions.`, { kind: 'io', url: opts.url, detail: err.message })
   }
-  const of = total !== null ? ` of ${total}` : ''
-  return new DownloadError(`The connection to ${hostOf(opts.url)} ended after ${bytes}${of} bytes; run it again to resume from there.`, { kind: 'cut', url: opts.url, resumable: true, detail: err.code ?? err.message })
+  return new DownloadError(`The connection to ${hostOf(opts.url)} ended after ${bytes} of ${total} bytes; run it again to resume from there.`, { kind: 'cut', url: opts.url, resumable: true, detail: err.code ?? err.message })
 }
 
 async function guardDisk<T>(fn: () => Promise<T>, opts: DownloadOptions, partPath: string): Promise<T> {
@@ -209,7 +237,7 @@ async function guardDisk<T>(fn: () => Promise<T>, opts: DownloadOptions, partPat
 }
 
 function diskFull(opts: DownloadOptions, err: NodeJS.ErrnoException): DownloadError {
-  const need = opts.expectedSize !== undefined ? ` (it needs ${(opts.expectedSize / 1e9).toFixed(1)} GB)` : ''
+  const need = ` (it needs ${(opts.expectedSize / 1e9).toFixed(1)} GB)`
   return new DownloadError(`The disk holding ${dirname(part(opts))} is full${need}; free some space and try again (the partial file was removed).`, { kind: 'disk-full', url: opts.url, detail: err.code })
 }
 
@@ -243,7 +271,7 @@ async function finish(opts: DownloadOptions, partPath: string, hash: Hash, bytes
     await removePart(partPath)
     throw new DownloadError(`The file from ${opts.url} has sha256 ${sha256}, not the expected ${expected}; it was deleted. The server sent a different or damaged file: try again, and report it if it repeats.`, { kind: 'digest-mismatch', url: opts.url, expectedSha256: expected, actualSha256: sha256 })
   }
-  if (opts.expectedSize !== undefined && bytes !== opts.expectedSize) {
+  if (bytes !== opts.expectedSize) {
     await removePart(partPath)
     throw new DownloadError(`The file from ${opts.url} has ${bytes} bytes, not the expected ${opts.expectedSize}; it was deleted, try again.`, { kind: 'size-mismatch', url: opts.url })
   }
