@@ -1,4 +1,5 @@
 import { getBody } from '../lib/download'
+import { unsafeHubPathReason } from './hub-path'
 import { ModelsError } from './models-error'
 
 /** One file of a repo at a commit; `sha256` is the LFS oid (null for small non-LFS files). */
@@ -46,7 +47,11 @@ async function apiJson(access: HubAccess, path: string, repo: string): Promise<u
   throw new ModelsError(`${access.endpoint} answered HTTP ${r.status} for ${repo}; try again later.`, 'hub')
 }
 
-/** The repo's current commit and its files with sizes and LFS sha256, from the Hub API. */
+/**
+ * The repo's current commit and its files with sizes and LFS sha256, from the Hub API. A file
+ * name that is not a plain relative path in both path flavours, or a file with no size, refuses
+ * the whole listing: such a tree is not one the Hub makes, and its names are joined into the cache.
+ */
 export async function fetchRepoInfo(access: HubAccess, repo: string): Promise<HubRepoInfo> {
   checkRepoId(repo)
   const info = (await apiJson(access, `/api/models/${repo}`, repo)) as { sha?: unknown }
@@ -55,13 +60,21 @@ export async function fetchRepoInfo(access: HubAccess, repo: string): Promise<Hu
   if (!Array.isArray(tree)) throw new ModelsError(`${access.endpoint} gave no file list for ${repo}; check HF_ENDPOINT.`, 'hub')
   const files: HubFileInfo[] = []
   for (const item of tree as { type?: unknown; path?: unknown; size?: unknown; lfs?: { oid?: unknown; size?: unknown } }[]) {
-    if (item.type !== 'file' || typeof item.path !== 'string' || item.path.split('/').includes('..')) continue
+    if (item.type !== 'file') continue
+    if (typeof item.path !== 'string') throw new ModelsError(`${access.endpoint} lists a file with no name in ${repo}; check HF_ENDPOINT.`, 'hub')
+    const why = unsafeHubPathReason(item.path)
+    if (why) {
+      throw new ModelsError(`${repo} on ${access.endpoint} lists a file named ${JSON.stringify(item.path)}, which ${why} and could be written outside the model cache, so nothing was downloaded; report it to the repo's owner.`, 'unsafe-path')
+    }
     const oid = typeof item.lfs?.oid === 'string' && /^[0-9a-f]{64}$/.test(item.lfs.oid) ? item.lfs.oid : null
-    const size = typeof item.lfs?.size === 'number' ? item.lfs.size : typeof item.size === 'number' ? item.size : 0
+    const size = isSize(item.lfs?.size) ? item.lfs.size : isSize(item.size) ? item.size : null
+    if (size === null) throw new ModelsError(`${access.endpoint} gives no size for ${repo}/${item.path}, so its download could not be checked; check HF_ENDPOINT.`, 'hub')
     files.push({ path: item.path, size, sha256: oid })
   }
   return { repo, commit: info.sha, files }
 }
+
+const isSize = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0
 
 /** A file's download URL at a commit (the Hub redirects it to its CDN). */
 export const resolveUrl = (endpoint: string, repo: string, commit: string, path: string): string =>

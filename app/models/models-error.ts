@@ -1,4 +1,4 @@
-export type ModelsErrorKind = 'bad-repo' | 'not-found' | 'gated' | 'no-gguf' | 'no-match' | 'ambiguous' | 'hub'
+export type ModelsErrorKind = 'bad-repo' | 'not-found' | 'gated' | 'no-gguf' | 'no-match' | 'ambiguous' | 'hub' | 'unsafe-path'
 
 /** A model pull that cannot go on, with one sentence (cause and fix) as its message. */
 export class ModelsError extends Error {

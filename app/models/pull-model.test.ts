@@ -117,6 +117,23 @@ describe('pullModel', () => {
     expect(cacheFiles(repo)).toEqual([])
   })
 
+  it.each([
+    ['sub\\..\\..\\..\\x.gguf', 'holds a backslash (a folder separator on Windows)'],
+    ['../x.gguf', 'climbs out with ".."'],
+    ['C:x.gguf', 'starts with a drive letter'],
+    ['/tmp/x.gguf', 'is an absolute path'],
+    ['x\0.gguf', 'holds a NUL character'],
+    ['x\u001b.gguf', 'holds a control character'],
+  ])('refuses a repo whose tree lists %j, in one sentence, downloading and writing nothing', async (name, why) => {
+    const repo = `test-org/Hostile-${Buffer.from(name).toString('hex')}`
+    hub.addRepo({ id: repo, files: [{ path: name, body: Buffer.from('GGUF hostile') }] })
+    const e = await refusal(pullModel({ repo, env }), ModelsError)
+    expect(e.kind).toBe('unsafe-path')
+    expect(e.message).toBe(`${repo} on ${hub.origin} lists a file named ${JSON.stringify(name)}, which ${why} and could be written outside the model cache, so nothing was downloaded; report it to the repo's owner.`)
+    expect(readdirSync(cacheDir)).toEqual([])
+    expect(hub.requests.some((q) => q.path.includes('/resolve/') || q.path.startsWith('cdn:'))).toBe(false)
+  })
+
   it('says a gated repo needs accepted terms and HF_TOKEN, and pulls it with the token', async () => {
     const repo = 'test-org/Gated-GGUF'
     const e = await refusal(pullModel({ repo, env }), ModelsError)
