@@ -8,7 +8,7 @@ import { EngineError } from './engine-error'
 import { planInstall, type PlanOptions } from './install-plan'
 import { DOWNLOADS_DIR, ENGINE_MANIFEST, enginesDir, readManifest, serverExeName, type EngineManifest } from './layout'
 import type { ReleaseAsset } from './releases'
-import { extractArchive, UnsafeArchiveError } from './safe-extract'
+import { DamagedArchiveError, extractArchive, UnsafeArchiveError } from './safe-extract'
 import type { InstalledEngine } from './installed'
 
 export type InstallPhase = 'release' | 'download' | 'extract' | 'verify' | 'done'
@@ -109,7 +109,10 @@ export async function installEngine(opts: InstallOptions): Promise<InstalledEngi
     return { id, tag: release.tag, backend, dir: finalDir, path: join(finalDir, exe), version, alreadyInstalled: false }
   } catch (err) {
     if (err instanceof UnsafeArchiveError) {
-      throw new EngineError(`llama.cpp ${release.tag}'s archive was refused: ${err.message}; nothing was installed (report it to the mirror or choose another --tag).`, 'unsafe-archive', null, err.message)
+      throw new EngineError(`llama.cpp ${release.tag}'s archive ${err.archive} was refused: its entry ${JSON.stringify(err.entry)} ${err.why}; nothing was installed (report it to the mirror or choose another --tag).`, 'unsafe-archive', null, err.message)
+    }
+    if (err instanceof DamagedArchiveError) {
+      throw new EngineError(`llama.cpp ${release.tag}'s archive ${err.archive} cannot be read although it matches its digest, so the release itself is broken and nothing was installed; choose another --tag.`, 'bad-answer', null, err.detail)
     }
     if (isNoSpace(err)) throw new EngineError(`Not enough disk space in ${root} to install llama.cpp ${release.tag} (about ${Math.ceil((assets.reduce((s, a) => s + a.size, 0) * 3) / 1048576)} MB needed while installing): free some space and try again; nothing was left behind.`, 'disk-full', null, String(err))
     throw err

@@ -1,10 +1,11 @@
+import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile, readlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { linuxTarGz, rawTarGz, windowsZip, zipWithNames } from '../../test/stand-ins/release-archives'
-import { extractArchive, UnsafeArchiveError } from './safe-extract'
+import { linuxTarGz, rawTarGz, windowsZip, writeZeroBomb, zipWithNames } from '../../test/stand-ins/release-archives'
+import { DamagedArchiveError, extractArchive, UnsafeArchiveError } from './safe-extract'
 
 let base: string
 let dest: string
@@ -76,5 +77,72 @@ describe('extractArchive', () => {
     expect((err as Error).message).toContain(why)
     expect(await outside()).toEqual([])
     expect(existsSync('/tmp/llama-evil.txt')).toBe(false)
+  })
+})
+
+describe('extractArchive against bombs and tricks', () => {
+  /** The refusal of `archive`, with dest left empty and nothing written beside it. */
+  async function refused(path: string): Promise<Error> {
+    const err = (await extractArchive(path, dest).catch((e: unknown) => e)) as Error
+    expect(err).toBeInstanceOf(Error)
+    expect(await readdir(dest)).toEqual([])
+    expect(await outside()).toEqual([])
+    return err
+  }
+
+  it.each(['bomb.tar.gz', 'bomb.zip'])('refuses %s (256 MiB of zeros) before writing past 64 MiB, leaving nothing', async (name) => {
+    const path = join(base, name)
+    await writeZeroBomb(path, 256 * 1024 * 1024)
+    const err = await refused(path)
+    expect(err).toBeInstanceOf(UnsafeArchiveError)
+    expect(err.message).toMatch(new RegExp(`^refused ${name.replace('.', '\\.')}: its entry "llama/ggml-cuda\\.dll" takes it past 64 MiB unpacked \\(the least any archive may unpack to; the archive is \\d+(\\.\\d)? KiB\\), so it looks like an archive bomb$`))
+  })
+
+  it('refuses an archive that unpacks to more than 20 times its size, above the 64 MiB floor', async () => {
+    const path = join(base, 'ratio.tar.gz')
+    // 3.5 MiB that do not compress set the archive's size (about 70 MiB allowed); 80 MiB of zeros go past it.
+    await writeZeroBomb(path, 80 * 1024 * 1024, randomBytes(3.5 * 1024 * 1024))
+    const size = (await stat(path)).size
+    const mib = (n: number): string => `${+(n / 1024 ** 2).toFixed(1)} MiB`
+    const err = await refused(path)
+    expect(err).toBeInstanceOf(UnsafeArchiveError)
+    expect(err.message).toContain(`takes it past ${mib(20 * size)} unpacked (20 times its size; the archive is ${mib(size)})`)
+  })
+
+  it('refuses an archive of more than 10,000 entries', async () => {
+    // Symlinks, which cost nothing until the end, keep the test quick; files count the same.
+    const entries = Array.from({ length: 10_001 }, (_, i) => ({ name: `llama/l${i}`, type: 'symlink' as const, linkname: 'x' }))
+    const err = await refused(await archive('many.tar.gz', rawTarGz(entries)))
+    expect(err.message).toBe('refused many.tar.gz: its entry "llama/l10000" is past the 10000 entries an archive may hold')
+  })
+
+  it.each([
+    ['a file through a symlink inside', [{ name: 'llama/sub/', type: 'dir' as const }, { name: 'llama/lib', type: 'symlink' as const, linkname: 'sub' }, { name: 'llama/lib/x.txt', type: 'file' as const, content: 'x' }], 'its entry "llama/lib/x.txt" would be written through the symlink llama/lib'],
+    ['a symlink through a symlink', [{ name: 'llama/a', type: 'symlink' as const, linkname: '.' }, { name: 'llama/b', type: 'symlink' as const, linkname: 'a/a/a' }, { name: 'llama/b/x.txt', type: 'file' as const, content: 'x' }], 'its entry "llama/b/x.txt" would be written through the symlink llama/b'],
+    ['a symlink whose target climbs out through a later symlink', [{ name: 'llama/b', type: 'symlink' as const, linkname: 'a/../..' }, { name: 'llama/a', type: 'symlink' as const, linkname: '.' }], 'its entry "llama/b" is a symlink that leads through the symlink llama/a'],
+    ['a name twice', [{ name: 'llama/x', type: 'file' as const, content: 'a' }, { name: 'llama/X', type: 'file' as const, content: 'b' }], 'its entry "llama/X" comes twice in the archive (names that differ only in case count as one)'],
+  ])('refuses a tarball with %s in one sentence, leaving nothing', async (_what, entries, why) => {
+    const err = await refused(await archive('trick.tar.gz', rawTarGz(entries)))
+    expect(err).toBeInstanceOf(UnsafeArchiveError)
+    expect(err.message).toBe(`refused trick.tar.gz: ${why}`)
+  })
+
+  it.each([
+    ['twice', ['ggml.dll', 'ggml.dll']],
+    ['twice, differing in case', ['ggml.dll', 'GGML.dll']],
+  ])('refuses a zip holding a name %s, leaving nothing', async (_what, names) => {
+    const zip = await archive('dup.zip', await zipWithNames([{ name: 'llama-server.exe', content: 'MZ' }, ...names.map((name) => ({ name, content: 'MZ' }))]))
+    const err = await refused(zip)
+    expect(err).toBeInstanceOf(UnsafeArchiveError)
+    expect(err.message).toBe(`refused dup.zip: its entry "${names[1]}" comes twice in the archive (names that differ only in case count as one)`)
+  })
+
+  it('calls a cut or garbled archive damaged, leaving nothing', async () => {
+    const whole = rawTarGz([{ name: 'llama/x', type: 'file', content: 'x'.repeat(100_000) }])
+    for (const [name, bytes] of [['cut.tar.gz', whole.subarray(0, whole.length - 40)], ['junk.tar.gz', randomBytes(5000)], ['junk.zip', randomBytes(5000)]] as const) {
+      const err = await refused(await archive(name, bytes))
+      expect(err, name).toBeInstanceOf(DamagedArchiveError)
+      expect(err.message.startsWith(`cannot read ${name} (`), name).toBe(true)
+    }
   })
 })

@@ -1,93 +1,112 @@
-import { createWriteStream } from 'node:fs'
-import { chmod, mkdir } from 'node:fs/promises'
-import { dirname, isAbsolute, posix, relative, resolve } from 'node:path'
+import { createReadStream } from 'node:fs'
+import { readdir, rm, stat } from 'node:fs/promises'
+import { basename, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
+import { createGunzip } from 'node:zlib'
 import * as tar from 'tar'
 import yauzl from 'yauzl'
+import { limitsFor } from './archive-budget'
+import { DamagedArchiveError, UnsafeArchiveError } from './archive-error'
+import { ArchiveWriter } from './archive-writer'
 
-/** An archive that would write outside its folder (absolute path, `..`, a link leading out) or holds a device or FIFO. */
-export class UnsafeArchiveError extends Error {
-  constructor(
-    readonly archive: string,
-    readonly entry: string,
-    readonly why: string,
-  ) {
-    super(`refused ${archive}: its entry "${entry}" ${why}`)
-    this.name = 'UnsafeArchiveError'
-  }
-}
+export { DamagedArchiveError, UnsafeArchiveError } from './archive-error'
+export { unsafeLinkReason, unsafePathReason } from './archive-writer'
 
-/** Why an archive path may not be written (null when it is a plain relative path inside the archive). */
-export function unsafePathReason(name: string): string | null {
-  const p = name.replace(/\\/g, '/')
-  if (p.startsWith('/') || /^[a-zA-Z]:/.test(p)) return 'is an absolute path'
-  if (p.split('/').includes('..')) return 'climbs out with ".."'
-  return null
-}
-
-/** Why a link at `entry` pointing at `target` may not be made (null when it stays inside the archive). */
-export function unsafeLinkReason(entry: string, target: string, kind: 'symlink' | 'hardlink'): string | null {
-  const t = target.replace(/\\/g, '/')
-  if (t.startsWith('/') || /^[a-zA-Z]:/.test(t)) return `is a ${kind} to the absolute path ${target}`
-  // A symlink resolves from its own folder; a hard link names a path from the archive's root.
-  const from = kind === 'symlink' ? posix.dirname(entry.replace(/\\/g, '/')) : '.'
-  const joined = posix.normalize(posix.join(from, t))
-  if (joined === '..' || joined.startsWith('../')) return `is a ${kind} leading outside the archive (${target})`
-  return null
-}
-
-/** Extracts a .tar.gz or .zip into `dest` (which must exist), refusing the whole archive at its first unsafe entry. */
+/**
+ * Extracts a .tar.gz or .zip into `dest`, an empty folder, refusing the whole archive at its
+ * first unsafe entry (see ArchiveWriter) or past its budgets (archive-budget.ts). On any
+ * failure `dest` is emptied again and the error is an UnsafeArchiveError or a DamagedArchiveError.
+ */
 export async function extractArchive(archive: string, dest: string): Promise<void> {
-  if (/\.(tar\.gz|tgz)$/i.test(archive)) return extractTarGz(archive, dest)
-  if (/\.zip$/i.test(archive)) return extractZip(archive, dest)
-  throw new Error(`cannot extract ${archive}: only .zip and .tar.gz archives are supported`)
-}
-
-async function extractTarGz(archive: string, dest: string): Promise<void> {
-  let refusal: UnsafeArchiveError | null = null
-  const refuse = (entry: string, why: string): false => {
-    refusal ??= new UnsafeArchiveError(archive, entry, why)
-    return false
+  const name = basename(archive)
+  const isTar = /\.(tar\.gz|tgz)$/i.test(archive)
+  if (!isTar && !/\.zip$/i.test(archive)) throw new DamagedArchiveError(name, 'only .zip and .tar.gz archives are supported')
+  const size = (await stat(archive)).size
+  const writer = new ArchiveWriter(name, size, dest, limitsFor(size))
+  try {
+    await (isTar ? extractTarGz(archive, name, writer) : extractZip(archive, name, writer))
+    await writer.finish()
+  } catch (err) {
+    for (const entry of await readdir(dest)) await rm(join(dest, entry), { recursive: true, force: true })
+    throw asArchiveError(name, err)
   }
-  await tar.x({
-    file: archive,
-    cwd: dest,
-    strict: true, // tar's own warnings (a stripped path, a bad header) fail the extraction instead of passing silently
-    preserveOwner: false,
-    filter: (path, entry) => {
-      if (refusal) return false
-      const why = unsafePathReason(path)
-      if (why) return refuse(path, why)
-      if (!('type' in entry)) return true
-      const type = entry.type
-      if (type === 'SymbolicLink' || type === 'Link') {
-        const linkWhy = unsafeLinkReason(path, entry.linkpath ?? '', type === 'SymbolicLink' ? 'symlink' : 'hardlink')
-        return linkWhy ? refuse(path, linkWhy) : true
-      }
-      if (type === 'File' || type === 'OldFile' || type === 'ContiguousFile' || type === 'Directory') return true
-      return refuse(path, `is a ${type}, not a file or folder`)
-    },
-  })
-  if (refusal) throw refusal
 }
 
-async function extractZip(archive: string, dest: string): Promise<void> {
+/** Refusals and the file system's own errors (a full disk, no permission) as they are; anything else means the archive is unreadable. */
+function asArchiveError(archive: string, err: unknown): unknown {
+  if (err instanceof UnsafeArchiveError || err instanceof DamagedArchiveError) return err
+  if (typeof (err as NodeJS.ErrnoException | null)?.syscall === 'string') return err
+  return new DamagedArchiveError(archive, err instanceof Error ? err.message : String(err))
+}
+
+async function extractTarGz(archive: string, name: string, writer: ArchiveWriter): Promise<void> {
+  // Headers are parsed by npm's tar; every write is ArchiveWriter's. strict: a bad header fails instead of being skipped.
+  const parser = new tar.Parser({ strict: true, maxMetaEntrySize: 1024 * 1024 })
+  const source = createReadStream(archive)
+  let failure: unknown = null
+  let queue = Promise.resolve()
+  const open = new Set<tar.ReadEntry>()
+  // Entries are written one after another; an entry not yet read holds the parser (and the gunzip) back.
+  parser.on('entry', (entry: tar.ReadEntry) => {
+    open.add(entry)
+    queue = queue
+      .then(() => (failure === null ? writeTarEntry(entry, name, writer) : entry.resume()))
+      .catch((err: unknown) => {
+        failure ??= err
+        entry.resume()
+        source.destroy()
+      })
+      .finally(() => open.delete(entry))
+  })
+  try {
+    await pipeline(source, createGunzip(), parser as unknown as NodeJS.WritableStream)
+  } catch (err) {
+    failure ??= err
+    // A cut archive leaves its last entry waiting for bytes that never come: end its reader with the error.
+    for (const entry of open) entry.destroy(err instanceof Error ? err : new Error(String(err)))
+  }
+  await queue
+  if (failure !== null) throw asArchiveError(name, failure)
+}
+
+async function writeTarEntry(entry: tar.ReadEntry, archive: string, writer: ArchiveWriter): Promise<void> {
+  const path = entry.path
+  switch (entry.type) {
+    case 'File':
+    case 'OldFile':
+    case 'ContiguousFile':
+      return writer.file(path, async () => entry, ((entry.mode ?? 0) & 0o111) !== 0, entry.size ?? 0)
+    case 'Directory':
+      entry.resume()
+      return writer.dir(path)
+    case 'SymbolicLink':
+      entry.resume()
+      return writer.symlink(path, entry.linkpath ?? '')
+    case 'Link':
+      entry.resume()
+      return writer.hardlink(path, entry.linkpath ?? '')
+    default:
+      entry.resume()
+      throw new UnsafeArchiveError(archive, path, `is a ${entry.type}, not a file, folder or link`)
+  }
+}
+
+async function extractZip(archive: string, name: string, writer: ArchiveWriter): Promise<void> {
   let zip: yauzl.ZipFile
   try {
     // strictFileNames: yauzl itself refuses absolute paths, ".." and backslashes in entry names.
     zip = await new Promise<yauzl.ZipFile>((done, fail) => yauzl.open(archive, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (err, z) => (err ? fail(err) : done(z))))
   } catch (err) {
-    throw zipError(archive, err)
+    throw zipError(name, err)
   }
-  const root = resolve(dest)
   try {
     await new Promise<void>((done, fail) => {
-      zip.on('error', (err: unknown) => fail(zipError(archive, err)))
+      zip.on('error', (err: unknown) => fail(zipError(name, err)))
       zip.on('end', () => done())
       zip.on('entry', (entry: yauzl.Entry) => {
-        writeZipEntry(zip, entry, root, archive).then(
+        writeZipEntry(zip, entry, name, writer).then(
           () => zip.readEntry(),
-          (err: unknown) => fail(err),
+          (err: unknown) => fail(zipError(name, err)),
         )
       })
       zip.readEntry()
@@ -97,30 +116,20 @@ async function extractZip(archive: string, dest: string): Promise<void> {
   }
 }
 
-async function writeZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, root: string, archive: string): Promise<void> {
-  const name = entry.fileName
-  const why = unsafePathReason(name)
-  if (why) throw new UnsafeArchiveError(archive, name, why)
+async function writeZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, archive: string, writer: ArchiveWriter): Promise<void> {
+  const path = entry.fileName
   const mode = (entry.externalFileAttributes >>> 16) & 0o177777
-  const fileType = mode & 0o170000
-  if (fileType === 0o120000) throw new UnsafeArchiveError(archive, name, 'is a symlink (release zips hold none)')
-  const target = resolve(root, name)
-  const rel = relative(root, target)
-  if (rel.startsWith('..') || isAbsolute(rel)) throw new UnsafeArchiveError(archive, name, 'resolves outside the folder')
-  if (name.endsWith('/')) {
-    await mkdir(target, { recursive: true })
-    return
-  }
-  await mkdir(dirname(target), { recursive: true })
-  const stream = await new Promise<NodeJS.ReadableStream>((done, fail) => zip.openReadStream(entry, (err, s) => (err ? fail(zipError(archive, err)) : done(s))))
-  await pipeline(stream, createWriteStream(target, { flags: 'wx' }))
+  if ((mode & 0o170000) === 0o120000) throw new UnsafeArchiveError(archive, path, 'is a symlink (release zips hold none)')
+  if (path.endsWith('/')) return writer.dir(path)
+  const open = (): Promise<AsyncIterable<Buffer>> =>
+    new Promise((done, fail) => zip.openReadStream(entry, (err, s) => (err ? fail(err) : done(s as AsyncIterable<Buffer> & NodeJS.ReadableStream))))
   // Keep the execute bit a zip made on Unix carries; Windows zips carry none and need none.
-  if (mode & 0o111) await chmod(target, 0o755)
+  await writer.file(path, open, (mode & 0o111) !== 0, entry.uncompressedSize)
 }
 
-function zipError(archive: string, err: unknown): Error {
+function zipError(archive: string, err: unknown): unknown {
   const message = err instanceof Error ? err.message : String(err)
   const unsafe = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/.exec(message)
   if (unsafe) return new UnsafeArchiveError(archive, unsafe[2] as string, unsafe[1] === 'absolute path' ? 'is an absolute path' : unsafe[1] === 'invalid relative path' ? 'climbs out with ".."' : 'has a backslash or another character a zip may not hold')
-  return new Error(`cannot read the zip ${archive}: ${message}`)
+  return asArchiveError(archive, err)
 }

@@ -1,7 +1,10 @@
+import { createWriteStream } from 'node:fs'
 import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { createGzip, gzipSync } from 'node:zlib'
 import * as tar from 'tar'
 import yazl from 'yazl'
 
@@ -80,24 +83,69 @@ export function rawTarGz(entries: readonly RawTarEntry[]): Buffer {
   const blocks: Buffer[] = []
   for (const e of entries) {
     const body = Buffer.from(e.content ?? '')
-    const h = Buffer.alloc(512)
-    h.write(e.name, 0, 100, 'utf8')
-    h.write('0000755\0', 100)
-    h.write('0000000\0', 108)
-    h.write('0000000\0', 116)
-    h.write(`${body.length.toString(8).padStart(11, '0')}\0`, 124)
-    h.write(`${Math.floor(Date.now() / 1000).toString(8).padStart(11, '0')}\0`, 136)
-    h.write({ file: '0', hardlink: '1', symlink: '2', dir: '5' }[e.type], 156)
-    if (e.linkname) h.write(e.linkname, 157, 100, 'utf8')
-    h.write('ustar\0', 257)
-    h.write('00', 263)
-    h.fill(' ', 148, 156)
-    let sum = 0
-    for (const b of h) sum += b
-    h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148)
-    blocks.push(h)
+    blocks.push(tarHeader(e, body.length))
     if (body.length > 0) blocks.push(body, Buffer.alloc((512 - (body.length % 512)) % 512))
   }
   blocks.push(Buffer.alloc(1024))
   return gzipSync(Buffer.concat(blocks))
+}
+
+/** One ustar header block for `e` with a body of `size` bytes. */
+function tarHeader(e: RawTarEntry, size: number): Buffer {
+  const h = Buffer.alloc(512)
+  h.write(e.name, 0, 100, 'utf8')
+  h.write('0000755\0', 100)
+  h.write('0000000\0', 108)
+  h.write('0000000\0', 116)
+  h.write(`${size.toString(8).padStart(11, '0')}\0`, 124)
+  h.write(`${Math.floor(Date.now() / 1000).toString(8).padStart(11, '0')}\0`, 136)
+  h.write({ file: '0', hardlink: '1', symlink: '2', dir: '5' }[e.type], 156)
+  if (e.linkname) h.write(e.linkname, 157, 100, 'utf8')
+  h.write('ustar\0', 257)
+  h.write('00', 263)
+  h.fill(' ', 148, 156)
+  let sum = 0
+  for (const b of h) sum += b
+  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148)
+  return h
+}
+
+/** `bytes` of zeros as a stream of 1 MiB chunks (a bomb's payload, never in memory at once). */
+function zeros(bytes: number): Readable {
+  const chunk = Buffer.alloc(1024 * 1024)
+  let left = bytes
+  return new Readable({
+    read() {
+      if (left <= 0) return void this.push(null)
+      const n = Math.min(chunk.length, left)
+      left -= n
+      this.push(n === chunk.length ? chunk : chunk.subarray(0, n))
+    },
+  })
+}
+
+/**
+ * An archive bomb written to `path` as it is made: a .tar.gz (a ustar header, then the
+ * zeros, through gzip) or a .zip (yazl deflating the zeros), each of one file
+ * `llama/<name>` of `bytes` zeros after `prefix` (e.g. random bytes, to set the archive's
+ * size). Memory stays at a few MiB whatever `bytes` is.
+ */
+export async function writeZeroBomb(path: string, bytes: number, prefix: Buffer = Buffer.alloc(0), name = 'ggml-cuda.dll'): Promise<void> {
+  const size = prefix.length + bytes
+  const payload = (): Readable => Readable.from((async function* () {
+    if (prefix.length > 0) yield prefix
+    yield* zeros(bytes)
+  })())
+  if (path.endsWith('.zip')) {
+    const zip = new yazl.ZipFile()
+    zip.addReadStreamLazy(`llama/${name}`, { size, mode: 0o100644 }, (cb) => cb(null, payload()))
+    zip.end()
+    return pipeline(zip.outputStream, createWriteStream(path))
+  }
+  const tarStream = Readable.from((async function* () {
+    yield tarHeader({ name: `llama/${name}`, type: 'file' }, size)
+    yield* payload()
+    yield Buffer.alloc((512 - (size % 512)) % 512 + 1024)
+  })())
+  await pipeline(tarStream, createGzip({ level: 9 }), createWriteStream(path))
 }
