@@ -94,7 +94,9 @@ export class ArchiveWriter {
   async hardlink(name: string, target: string): Promise<void> {
     const why = unsafeLinkReason(name, target, 'hardlink')
     if (why) throw new UnsafeArchiveError(this.archive, name, why)
-    if (this.kinds.get(keyOf(target)) !== 'file') throw new UnsafeArchiveError(this.archive, name, `is a hardlink to ${target}, which is not a file written before it`)
+    if (this.kinds.get(keyOf(target)) !== 'file') {
+      throw new UnsafeArchiveError(this.archive, name, `is a hardlink to ${target}, which is not a file written before it`)
+    }
     const path = this.claim(name, 'file')
     await mkdir(join(path, '..'), { recursive: true })
     await link(join(this.root, ...keyPath(target)), path)
@@ -134,7 +136,9 @@ export class ArchiveWriter {
   private claim(name: string, kind: Kind): string {
     const why = unsafePathReason(name)
     if (why) throw new UnsafeArchiveError(this.archive, name, why)
-    if (++this.entries > this.limits.entries) throw new UnsafeArchiveError(this.archive, name, `is past the ${this.limits.entries} entries an archive may hold`)
+    if (++this.entries > this.limits.entries) {
+      throw new UnsafeArchiveError(this.archive, name, `is past the ${this.limits.entries} entries an archive may hold`)
+    }
     const key = keyOf(name)
     for (const parent of ancestors(key)) {
       const was = this.kinds.get(parent)
@@ -143,19 +147,26 @@ export class ArchiveWriter {
       this.kinds.set(parent, 'dir')
     }
     const was = this.kinds.get(key)
-    if (was !== undefined && !(was === 'dir' && kind === 'dir')) throw new UnsafeArchiveError(this.archive, name, 'comes twice in the archive (names that differ only in case count as one)')
+    if (was !== undefined && !(was === 'dir' && kind === 'dir')) {
+      throw new UnsafeArchiveError(this.archive, name, 'comes twice in the archive (names that differ only in case count as one)')
+    }
     this.kinds.set(key, kind)
     return join(this.root, ...keyPath(name))
   }
 
   private tooLarge(name: string): UnsafeArchiveError {
     const limit = this.limits.totalBytes
-    const rule = limit >= MAX_UNPACKED_BYTES ? `the most any archive may unpack to` : limit <= MIN_ALLOWANCE_BYTES ? 'the least any archive may unpack to' : `${MAX_RATIO} times its size`
-    return new UnsafeArchiveError(this.archive, name, `takes it past ${formatBytes(limit)} unpacked (${rule}; the archive is ${formatBytes(this.archiveBytes)}), so it looks like an archive bomb`)
+    const rule =
+      limit >= MAX_UNPACKED_BYTES ? 'the most any archive may unpack to'
+      : limit <= MIN_ALLOWANCE_BYTES ? 'the least any archive may unpack to'
+      : `${MAX_RATIO} times its size`
+    const why = `takes it past ${formatBytes(limit)} unpacked (${rule}; the archive is ${formatBytes(this.archiveBytes)})`
+    return new UnsafeArchiveError(this.archive, name, `${why}, so it looks like an archive bomb`)
   }
 
   private tooLargeEntry(name: string): UnsafeArchiveError {
-    return new UnsafeArchiveError(this.archive, name, `unpacks past ${formatBytes(this.limits.entryBytes)}, the most one file of an archive may hold, so it looks like an archive bomb`)
+    const why = `unpacks past ${formatBytes(this.limits.entryBytes)}, the most one file of an archive may hold`
+    return new UnsafeArchiveError(this.archive, name, `${why}, so it looks like an archive bomb`)
   }
 }
 

@@ -60,6 +60,8 @@ function opts(over: Partial<InstallOptions> = {}): InstallOptions {
   return { home, client: new ReleaseClient({ apiUrl: gh.apiUrl, token: 'secret-token' }), backend: 'cpu', platform: 'linux', arch: 'x64', verify: fakeVerify, ...over }
 }
 
+const BOMB_REFUSED = 'takes it past 64 MiB unpacked (the least any archive may unpack to; the archive is'
+
 /** An archive bomb of 256 MiB of zeros (about 256 KiB), as the bytes a release would serve. */
 async function bomb(name: string): Promise<Buffer> {
   const path = join(home, name)
@@ -170,7 +172,9 @@ describe('engines install against the GitHub stand-in', () => {
       } })).catch((e: unknown) => e)) as EngineError
       expect(err).toBeInstanceOf(EngineError)
       expect(err.kind).toBe('download')
-      expect(err.message).toMatch(new RegExp(`^127\\.0\\.0\\.1:\\d+ sent more than the ${linuxCpu.length} bytes listed for it for \\S+${name}, so the download was stopped and nothing was kept; try again later, and report it if it repeats\\.$`))
+      const said = `sent more than the ${linuxCpu.length} bytes listed for it for \\S+${name}, so the download was stopped`
+      const fix = 'try again later, and report it if it repeats\\.'
+      expect(err.message).toMatch(new RegExp(`^127\\.0\\.0\\.1:\\d+ ${said} and nothing was kept; ${fix}$`))
       expect(largest).toBeLessThanOrEqual(linuxCpu.length)
       expect(await engineDirEntries()).toEqual([])
     } finally {
@@ -182,17 +186,39 @@ describe('engines install against the GitHub stand-in', () => {
     ['a "../" path (tar.gz)', 'linux', async () => rawTarGz([{ name: `llama-${TAG}/llama-server`, type: 'file', content: 'x' }, { name: `llama-${TAG}/../../../escaped.txt`, type: 'file', content: 'x' }]), 'climbs out'],
     ['an absolute path (tar.gz)', 'linux', async () => rawTarGz([{ name: '/tmp/llama-tray-escaped.txt', type: 'file', content: 'x' }]), 'absolute path'],
     ['a "../" path (zip)', 'win32', async () => zipWithNames([{ name: 'llama-server.exe', content: 'MZ' }, { name: '../../escaped.txt', content: 'x' }]), 'climbs out'],
-    ['a symlink through a symlink (tar.gz)', 'linux', async () => rawTarGz([{ name: 'llama/a', type: 'symlink', linkname: '.' }, { name: 'llama/b', type: 'symlink', linkname: 'a/a' }, { name: 'llama/b/llama-server', type: 'file', content: 'x' }]), 'its entry "llama/b/llama-server" would be written through the symlink llama/b;'],
-    ['a name twice (zip)', 'win32', async () => zipWithNames([{ name: 'llama-server.exe', content: 'MZ' }, { name: 'ggml.dll', content: 'a' }, { name: 'ggml.dll', content: 'b' }]), 'its entry "ggml.dll" comes twice in the archive'],
-    ['a bomb (tar.gz, 256 MiB of zeros)', 'linux', async () => bomb('bomb.tar.gz'), 'takes it past 64 MiB unpacked (the least any archive may unpack to; the archive is'],
-    ['a bomb (zip, 256 MiB of zeros)', 'win32', async () => bomb('bomb.zip'), 'takes it past 64 MiB unpacked (the least any archive may unpack to; the archive is'],
+    [
+      'a symlink through a symlink (tar.gz)',
+      'linux',
+      async () =>
+        rawTarGz([
+          { name: 'llama/a', type: 'symlink', linkname: '.' },
+          { name: 'llama/b', type: 'symlink', linkname: 'a/a' },
+          { name: 'llama/b/llama-server', type: 'file', content: 'x' },
+        ]),
+      'its entry "llama/b/llama-server" would be written through the symlink llama/b;',
+    ],
+    [
+      'a name twice (zip)',
+      'win32',
+      async () =>
+        zipWithNames([
+          { name: 'llama-server.exe', content: 'MZ' },
+          { name: 'ggml.dll', content: 'a' },
+          { name: 'ggml.dll', content: 'b' },
+        ]),
+      'its entry "ggml.dll" comes twice in the archive',
+    ],
+    ['a bomb (tar.gz, 256 MiB of zeros)', 'linux', async () => bomb('bomb.tar.gz'), BOMB_REFUSED],
+    ['a bomb (zip, 256 MiB of zeros)', 'win32', async () => bomb('bomb.zip'), BOMB_REFUSED],
   ] as const)('refuses an archive with %s, nothing written outside or left in engines/', async (_what, platform, build, why) => {
     const name = platform === 'linux' ? `llama-${TAG}-bin-ubuntu-x64.tar.gz` : `llama-${TAG}-bin-win-cpu-x64.zip`
     gh.releases = [{ tag: TAG, publishedAt: '2026-11-01T00:00:00Z', assets: [{ name, body: await build() }] }]
     const err = (await installEngine(opts({ platform })).catch((e: unknown) => e)) as EngineError
     expect(err.kind).toBe('unsafe-archive')
     expect(err.message).toContain(why)
-    expect(err.message).toMatch(new RegExp(`^llama\\.cpp ${TAG}'s archive ${name.replace(/\./g, '\\.')} was refused: its entry ".+; nothing was installed \\(report it to the mirror or choose another --tag\\)\\.$`))
+    const fix = 'nothing was installed \\(report it to the mirror or choose another --tag\\)\\.'
+    const archiveName = name.replace(/\./g, '\\.')
+    expect(err.message).toMatch(new RegExp(`^llama\\.cpp ${TAG}'s archive ${archiveName} was refused: its entry ".+; ${fix}$`))
     expect(await engineDirEntries()).toEqual([])
     expect(existsSync(join(home, 'escaped.txt'))).toBe(false)
     expect(existsSync(join(dirname(home), 'escaped.txt'))).toBe(false)
@@ -206,7 +232,10 @@ describe('engines install against the GitHub stand-in', () => {
     const err = (await installEngine(opts()).catch((e: unknown) => e)) as EngineError
     expect(err).toBeInstanceOf(EngineError)
     expect(err.kind).toBe('bad-answer')
-    expect(err.message).toBe(`llama.cpp ${TAG}'s archive ${name} cannot be read although it matches its digest, so the release itself is broken and nothing was installed; choose another --tag.`)
+    expect(err.message).toBe(
+      `llama.cpp ${TAG}'s archive ${name} cannot be read although it matches its digest, ` +
+        'so the release itself is broken and nothing was installed; choose another --tag.',
+    )
     expect(await engineDirEntries()).toEqual([])
   })
 

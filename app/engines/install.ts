@@ -109,10 +109,14 @@ export async function installEngine(opts: InstallOptions): Promise<InstalledEngi
     return { id, tag: release.tag, backend, dir: finalDir, path: join(finalDir, exe), version, alreadyInstalled: false }
   } catch (err) {
     if (err instanceof UnsafeArchiveError) {
-      throw new EngineError(`llama.cpp ${release.tag}'s archive ${err.archive} was refused: its entry ${JSON.stringify(err.entry)} ${err.why}; nothing was installed (report it to the mirror or choose another --tag).`, 'unsafe-archive', null, err.message)
+      const refused = `llama.cpp ${release.tag}'s archive ${err.archive} was refused: its entry ${JSON.stringify(err.entry)} ${err.why}`
+      const fix = 'nothing was installed (report it to the mirror or choose another --tag).'
+      throw new EngineError(`${refused}; ${fix}`, 'unsafe-archive', null, err.message)
     }
     if (err instanceof DamagedArchiveError) {
-      throw new EngineError(`llama.cpp ${release.tag}'s archive ${err.archive} cannot be read although it matches its digest, so the release itself is broken and nothing was installed; choose another --tag.`, 'bad-answer', null, err.detail)
+      const unreadable = `llama.cpp ${release.tag}'s archive ${err.archive} cannot be read although it matches its digest`
+      const fix = 'so the release itself is broken and nothing was installed; choose another --tag.'
+      throw new EngineError(`${unreadable}, ${fix}`, 'bad-answer', null, err.detail)
     }
     if (isNoSpace(err)) throw new EngineError(`Not enough disk space in ${root} to install llama.cpp ${release.tag} (about ${Math.ceil((assets.reduce((s, a) => s + a.size, 0) * 3) / 1048576)} MB needed while installing): free some space and try again; nothing was left behind.`, 'disk-full', null, String(err))
     throw err

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile, readlink } from
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { linuxTarGz, rawTarGz, windowsZip, writeZeroBomb, zipWithNames } from '../../test/stand-ins/release-archives'
+import { linuxTarGz, rawTarGz, windowsZip, writeZeroBomb, zipWithNames, type RawTarEntry } from '../../test/stand-ins/release-archives'
 import { DamagedArchiveError, extractArchive, UnsafeArchiveError } from './safe-extract'
 
 let base: string
@@ -80,6 +80,8 @@ describe('extractArchive', () => {
   })
 })
 
+const TWICE = 'comes twice in the archive (names that differ only in case count as one)'
+
 describe('extractArchive against bombs and tricks', () => {
   /** The refusal of `archive`, with dest left empty and nothing written beside it. */
   async function refused(path: string): Promise<Error> {
@@ -95,7 +97,9 @@ describe('extractArchive against bombs and tricks', () => {
     await writeZeroBomb(path, 256 * 1024 * 1024)
     const err = await refused(path)
     expect(err).toBeInstanceOf(UnsafeArchiveError)
-    expect(err.message).toMatch(new RegExp(`^refused ${name.replace('.', '\\.')}: its entry "llama/ggml-cuda\\.dll" takes it past 64 MiB unpacked \\(the least any archive may unpack to; the archive is \\d+(\\.\\d)? KiB\\), so it looks like an archive bomb$`))
+    const why = 'takes it past 64 MiB unpacked \\(the least any archive may unpack to; the archive is \\d+(\\.\\d)? KiB\\)'
+    const entry = 'its entry "llama/ggml-cuda\\.dll"'
+    expect(err.message).toMatch(new RegExp(`^refused ${name.replace('.', '\\.')}: ${entry} ${why}, so it looks like an archive bomb$`))
   })
 
   it('refuses an archive that unpacks to more than 20 times its size, above the 64 MiB floor', async () => {
@@ -116,11 +120,25 @@ describe('extractArchive against bombs and tricks', () => {
     expect(err.message).toBe('refused many.tar.gz: its entry "llama/l10000" is past the 10000 entries an archive may hold')
   })
 
+  const link = (name: string, linkname: string): RawTarEntry => ({ name, type: 'symlink', linkname })
+  const file = (name: string, content = 'x'): RawTarEntry => ({ name, type: 'file', content })
   it.each([
-    ['a file through a symlink inside', [{ name: 'llama/sub/', type: 'dir' as const }, { name: 'llama/lib', type: 'symlink' as const, linkname: 'sub' }, { name: 'llama/lib/x.txt', type: 'file' as const, content: 'x' }], 'its entry "llama/lib/x.txt" would be written through the symlink llama/lib'],
-    ['a symlink through a symlink', [{ name: 'llama/a', type: 'symlink' as const, linkname: '.' }, { name: 'llama/b', type: 'symlink' as const, linkname: 'a/a/a' }, { name: 'llama/b/x.txt', type: 'file' as const, content: 'x' }], 'its entry "llama/b/x.txt" would be written through the symlink llama/b'],
-    ['a symlink whose target climbs out through a later symlink', [{ name: 'llama/b', type: 'symlink' as const, linkname: 'a/../..' }, { name: 'llama/a', type: 'symlink' as const, linkname: '.' }], 'its entry "llama/b" is a symlink that leads through the symlink llama/a'],
-    ['a name twice', [{ name: 'llama/x', type: 'file' as const, content: 'a' }, { name: 'llama/X', type: 'file' as const, content: 'b' }], 'its entry "llama/X" comes twice in the archive (names that differ only in case count as one)'],
+    [
+      'a file through a symlink inside',
+      [{ name: 'llama/sub/', type: 'dir' as const }, link('llama/lib', 'sub'), file('llama/lib/x.txt')],
+      'its entry "llama/lib/x.txt" would be written through the symlink llama/lib',
+    ],
+    [
+      'a symlink through a symlink',
+      [link('llama/a', '.'), link('llama/b', 'a/a/a'), file('llama/b/x.txt')],
+      'its entry "llama/b/x.txt" would be written through the symlink llama/b',
+    ],
+    [
+      'a symlink whose target climbs out through a later symlink',
+      [link('llama/b', 'a/../..'), link('llama/a', '.')],
+      'its entry "llama/b" is a symlink that leads through the symlink llama/a',
+    ],
+    ['a name twice', [file('llama/x', 'a'), file('llama/X', 'b')], `its entry "llama/X" ${TWICE}`],
   ])('refuses a tarball with %s in one sentence, leaving nothing', async (_what, entries, why) => {
     const err = await refused(await archive('trick.tar.gz', rawTarGz(entries)))
     expect(err).toBeInstanceOf(UnsafeArchiveError)
@@ -131,15 +149,17 @@ describe('extractArchive against bombs and tricks', () => {
     ['twice', ['ggml.dll', 'ggml.dll']],
     ['twice, differing in case', ['ggml.dll', 'GGML.dll']],
   ])('refuses a zip holding a name %s, leaving nothing', async (_what, names) => {
-    const zip = await archive('dup.zip', await zipWithNames([{ name: 'llama-server.exe', content: 'MZ' }, ...names.map((name) => ({ name, content: 'MZ' }))]))
-    const err = await refused(zip)
+    const entries = [{ name: 'llama-server.exe', content: 'MZ' }, ...names.map((name) => ({ name, content: 'MZ' }))]
+    const err = await refused(await archive('dup.zip', await zipWithNames(entries)))
     expect(err).toBeInstanceOf(UnsafeArchiveError)
-    expect(err.message).toBe(`refused dup.zip: its entry "${names[1]}" comes twice in the archive (names that differ only in case count as one)`)
+    expect(err.message).toBe(`refused dup.zip: its entry "${names[1]}" ${TWICE}`)
   })
 
   it('calls a cut or garbled archive damaged, leaving nothing', async () => {
     const whole = rawTarGz([{ name: 'llama/x', type: 'file', content: 'x'.repeat(100_000) }])
-    for (const [name, bytes] of [['cut.tar.gz', whole.subarray(0, whole.length - 40)], ['junk.tar.gz', randomBytes(5000)], ['junk.zip', randomBytes(5000)]] as const) {
+    const cut = whole.subarray(0, whole.length - 40)
+    const cases = [['cut.tar.gz', cut], ['junk.tar.gz', randomBytes(5000)], ['junk.zip', randomBytes(5000)]] as const
+    for (const [name, bytes] of cases) {
       const err = await refused(await archive(name, bytes))
       expect(err, name).toBeInstanceOf(DamagedArchiveError)
       expect(err.message.startsWith(`cannot read ${name} (`), name).toBe(true)

@@ -95,7 +95,8 @@ async function extractZip(archive: string, name: string, writer: ArchiveWriter):
   let zip: yauzl.ZipFile
   try {
     // strictFileNames: yauzl itself refuses absolute paths, ".." and backslashes in entry names.
-    zip = await new Promise<yauzl.ZipFile>((done, fail) => yauzl.open(archive, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (err, z) => (err ? fail(err) : done(z))))
+    const options = { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }
+    zip = await new Promise<yauzl.ZipFile>((done, fail) => yauzl.open(archive, options, (err, z) => (err ? fail(err) : done(z))))
   } catch (err) {
     throw zipError(name, err)
   }
@@ -122,7 +123,9 @@ async function writeZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, archive: st
   if ((mode & 0o170000) === 0o120000) throw new UnsafeArchiveError(archive, path, 'is a symlink (release zips hold none)')
   if (path.endsWith('/')) return writer.dir(path)
   const open = (): Promise<AsyncIterable<Buffer>> =>
-    new Promise((done, fail) => zip.openReadStream(entry, (err, s) => (err ? fail(err) : done(s as AsyncIterable<Buffer> & NodeJS.ReadableStream))))
+    new Promise((done, fail) => {
+      zip.openReadStream(entry, (err, stream) => (err ? fail(err) : done(stream as NodeJS.ReadableStream & AsyncIterable<Buffer>)))
+    })
   // Keep the execute bit a zip made on Unix carries; Windows zips carry none and need none.
   await writer.file(path, open, (mode & 0o111) !== 0, entry.uncompressedSize)
 }
@@ -130,6 +133,12 @@ async function writeZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, archive: st
 function zipError(archive: string, err: unknown): unknown {
   const message = err instanceof Error ? err.message : String(err)
   const unsafe = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/.exec(message)
-  if (unsafe) return new UnsafeArchiveError(archive, unsafe[2] as string, unsafe[1] === 'absolute path' ? 'is an absolute path' : unsafe[1] === 'invalid relative path' ? 'climbs out with ".."' : 'has a backslash or another character a zip may not hold')
+  if (unsafe) {
+    const why =
+      unsafe[1] === 'absolute path' ? 'is an absolute path'
+      : unsafe[1] === 'invalid relative path' ? 'climbs out with ".."'
+      : 'has a backslash or another character a zip may not hold'
+    return new UnsafeArchiveError(archive, unsafe[2] as string, why)
+  }
   return asArchiveError(archive, err)
 }

@@ -61,14 +61,21 @@ export async function fetchRepoInfo(access: HubAccess, repo: string): Promise<Hu
   const files: HubFileInfo[] = []
   for (const item of tree as { type?: unknown; path?: unknown; size?: unknown; lfs?: { oid?: unknown; size?: unknown } }[]) {
     if (item.type !== 'file') continue
-    if (typeof item.path !== 'string') throw new ModelsError(`${access.endpoint} lists a file with no name in ${repo}; check HF_ENDPOINT.`, 'hub')
+    if (typeof item.path !== 'string') {
+      throw new ModelsError(`${access.endpoint} lists a nameless file in ${repo}; check HF_ENDPOINT.`, 'hub')
+    }
     const why = unsafeHubPathReason(item.path)
     if (why) {
-      throw new ModelsError(`${repo} on ${access.endpoint} lists a file named ${JSON.stringify(item.path)}, which ${why} and could be written outside the model cache, so nothing was downloaded; report it to the repo's owner.`, 'unsafe-path')
+      const listed = `${repo} on ${access.endpoint} lists a file named ${JSON.stringify(item.path)}, which ${why}`
+      const outcome = "and could be written outside the model cache, so nothing was downloaded; report it to the repo's owner."
+      throw new ModelsError(`${listed} ${outcome}`, 'unsafe-path')
     }
     const oid = typeof item.lfs?.oid === 'string' && /^[0-9a-f]{64}$/.test(item.lfs.oid) ? item.lfs.oid : null
     const size = isSize(item.lfs?.size) ? item.lfs.size : isSize(item.size) ? item.size : null
-    if (size === null) throw new ModelsError(`${access.endpoint} gives no size for ${repo}/${item.path}, so its download could not be checked; check HF_ENDPOINT.`, 'hub')
+    if (size === null) {
+      const file = `${repo}/${item.path}`
+      throw new ModelsError(`${access.endpoint} gives no size for ${file}, so its download cannot be checked; check HF_ENDPOINT.`, 'hub')
+    }
     files.push({ path: item.path, size, sha256: oid })
   }
   return { repo, commit: info.sha, files }

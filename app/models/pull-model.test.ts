@@ -112,7 +112,8 @@ describe('pullModel', () => {
       if (p.bytes > file.size + 1024 * 1024) ac.abort()
     } }), DownloadError)
     expect(e.kind).toBe('too-large')
-    expect(e.message).toMatch(new RegExp(`^127\\.0\\.0\\.1:\\d+ sent more than the ${file.size} bytes listed for it for \\S+, so the download was stopped and nothing was kept; try again later, and report it if it repeats\\.$`))
+    const said = `sent more than the ${file.size} bytes listed for it for \\S+, so the download was stopped and nothing was kept; `
+    expect(e.message).toMatch(new RegExp(`^127\\.0\\.0\\.1:\\d+ ${said}try again later, and report it if it repeats\\.$`))
     expect(largest).toBeLessThanOrEqual(file.size)
     expect(cacheFiles(repo)).toEqual([])
   })
@@ -129,7 +130,10 @@ describe('pullModel', () => {
     hub.addRepo({ id: repo, files: [{ path: name, body: Buffer.from('GGUF hostile') }] })
     const e = await refusal(pullModel({ repo, env }), ModelsError)
     expect(e.kind).toBe('unsafe-path')
-    expect(e.message).toBe(`${repo} on ${hub.origin} lists a file named ${JSON.stringify(name)}, which ${why} and could be written outside the model cache, so nothing was downloaded; report it to the repo's owner.`)
+    expect(e.message).toBe(
+      `${repo} on ${hub.origin} lists a file named ${JSON.stringify(name)}, which ${why} and could be written outside the model cache, ` +
+        "so nothing was downloaded; report it to the repo's owner.",
+    )
     expect(readdirSync(cacheDir)).toEqual([])
     expect(hub.requests.some((q) => q.path.includes('/resolve/') || q.path.startsWith('cdn:'))).toBe(false)
   })

@@ -70,7 +70,9 @@ export function sendWithRange(req: IncomingMessage, res: ServerResponse, file: S
 
 const ZEROS = Buffer.alloc(64 * 1024)
 
-function sendLying(req: IncomingMessage, res: ServerResponse, file: ServedFile, base: Record<string, string>, lie: NonNullable<RangeOptions['sizeLie']>): void {
+type SizeLie = NonNullable<RangeOptions['sizeLie']>
+
+function sendLying(req: IncomingMessage, res: ServerResponse, file: ServedFile, base: Record<string, string>, lie: SizeLie): void {
   const announced = lie === 'endless' ? null : lie.contentLength
   res.writeHead(200, announced === null ? base : { ...base, 'content-length': String(announced) })
   if (req.method === 'HEAD') return void res.end()

@@ -114,7 +114,11 @@ async function attemptOnce(opts: DownloadOptions): Promise<Omit<DownloadResult, 
     if (wrong !== undefined) {
       res.destroy()
       await removePart(partPath)
-      throw new DownloadError(`${hostOf(opts.url)} announces ${wrong} bytes for ${opts.url} but ${opts.expectedSize} were listed for it, so nothing was downloaded; the file changed on the server or the server is wrong, try again later.`, { kind: 'size-mismatch', url: opts.url })
+      const why = `${hostOf(opts.url)} announces ${wrong} bytes for ${opts.url} but ${opts.expectedSize} were listed for it`
+      throw new DownloadError(`${why}, so nothing was downloaded; the file changed on the server or the server errs, try again later.`, {
+        kind: 'size-mismatch',
+        url: opts.url,
+      })
     }
     if (have === 0) {
       const validator = (res.headers.etag && !res.headers.etag.startsWith('W/') ? res.headers.etag : null) ?? res.headers['last-modified'] ?? null
@@ -124,7 +128,8 @@ async function attemptOnce(opts: DownloadOptions): Promise<Omit<DownloadResult, 
     const bytes = await receive(res, opts, partPath, hash, have, announced.length > 0)
     if (bytes < opts.expectedSize) {
       // A body with no length that ends early looks complete to HTTP; it is a cut all the same.
-      throw new DownloadError(`The connection to ${hostOf(opts.url)} ended after ${bytes} of ${opts.expectedSize} bytes; run it again to resume from there.`, { kind: 'cut', url: opts.url, resumable: true })
+      const msg = `The connection to ${hostOf(opts.url)} ended after ${bytes} of ${opts.expectedSize} bytes; run it again to resume there.`
+      throw new DownloadError(msg, { kind: 'cut', url: opts.url, resumable: true })
     }
     return finish(opts, partPath, hash, bytes, have)
   }
@@ -150,7 +155,14 @@ function announcedSizes(res: IncomingMessage, status: number, have: number): num
  * Streams the body into the part, hashing it; resolves with the bytes in the part. A chunk that
  * would take the part past `expectedSize` is never written: the answer is dropped and the part removed.
  */
-async function receive(res: IncomingMessage, opts: DownloadOptions, partPath: string, hash: Hash, start: number, announced: boolean): Promise<number> {
+async function receive(
+  res: IncomingMessage,
+  opts: DownloadOptions,
+  partPath: string,
+  hash: Hash,
+  start: number,
+  announced: boolean,
+): Promise<number> {
   const total = opts.expectedSize
   let bytes = start
   const t0 = performance.now()
@@ -197,7 +209,11 @@ async function receive(res: IncomingMessage, opts: DownloadOptions, partPath: st
     res.destroy()
     await removePart(partPath)
     const whose = announced ? 'it announced' : 'listed for it'
-    throw new DownloadError(`${hostOf(opts.url)} sent more than the ${total} bytes ${whose} for ${opts.url}, so the download was stopped and nothing was kept; try again later, and report it if it repeats.`, { kind: 'too-large', url: opts.url })
+    const what = `${hostOf(opts.url)} sent more than the ${total} bytes ${whose} for ${opts.url}`
+    throw new DownloadError(`${what}, so the download was stopped and nothing was kept; try again later, and report it if it repeats.`, {
+      kind: 'too-large',
+      url: opts.url,
+    })
   }
   if (failure || writeError || opts.signal?.aborted) {
     res.destroy()
@@ -208,7 +224,13 @@ async function receive(res: IncomingMessage, opts: DownloadOptions, partPath: st
   return bytes
 }
 
-async function bodyError(err: NodeJS.ErrnoException, opts: DownloadOptions, partPath: string, bytes: number, total: number): Promise<DownloadError> {
+async function bodyError(
+  err: NodeJS.ErrnoException,
+  opts: DownloadOptions,
+  partPath: string,
+  bytes: number,
+  total: number,
+): Promise<DownloadError> {
   if (opts.signal?.aborted || err.name === 'AbortError') return abortedError(opts.url)
   if (err.code === 'ENOSPC' || err.code === 'EDQUOT') {
     await removePart(partPath).catch(() => undefined)
@@ -220,7 +242,8 @@ async function bodyError(err: NodeJS.ErrnoException, opts: DownloadOptions, part
   if (err.syscall === 'write' || err.syscall === 'open') {
     return new DownloadError(`Cannot write ${partPath} (${err.code ?? err.message}); check the folder's permissions.`, { kind: 'io', url: opts.url, detail: err.message })
   }
-  return new DownloadError(`The connection to ${hostOf(opts.url)} ended after ${bytes} of ${total} bytes; run it again to resume from there.`, { kind: 'cut', url: opts.url, resumable: true, detail: err.code ?? err.message })
+  const msg = `The connection to ${hostOf(opts.url)} ended after ${bytes} of ${total} bytes; run it again to resume from there.`
+  return new DownloadError(msg, { kind: 'cut', url: opts.url, resumable: true, detail: err.code ?? err.message })
 }
 
 async function guardDisk<T>(fn: () => Promise<T>, opts: DownloadOptions, partPath: string): Promise<T> {
