@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -63,6 +63,19 @@ describe('llama-tray models', () => {
     await expect(modelsCommand.run(['pull', 'no-slash'], io())).rejects.toThrow(UsageError)
     await expect(modelsCommand.run(['pull'], io())).rejects.toThrow(UsageError)
     await expect(modelsCommand.run(['fetch'], io())).rejects.toThrow(UsageError)
+  })
+
+  it('refuses a Hub file name with a NUL or a Windows climb in one line with exit 1, writing nothing (it was a stack trace)', async () => {
+    hub.addRepo({ id: 'test-org/Hostile-GGUF', files: [{ path: 'x\0.gguf', body: Buffer.from('GGUF') }] })
+    hub.addRepo({ id: 'test-org/Climbing-GGUF', files: [{ path: 'sub\\..\\..\\..\\x.gguf', body: Buffer.from('GGUF') }] })
+    const cases = [['test-org/Hostile-GGUF', 'holds a NUL character'], ['test-org/Climbing-GGUF', 'holds a backslash']] as const
+    for (const [repo, why] of cases) {
+      const ctx = io()
+      expect(await modelsCommand.run(['pull', repo], ctx)).toBe(1)
+      const line = `^llama-tray: ${repo} on \\S+ lists a file named "[^\n]+", which ${why}[^\n]*; report it to the repo's owner\\.\n$`
+      expect(ctx.err()).toMatch(new RegExp(line))
+    }
+    expect(existsSync(join(dir, 'hub'))).toBe(false)
   })
 
   it('recipe pulls the model and its draft and stores a profile with the measured flags and a fitted --n-cpu-moe', async () => {
