@@ -17,6 +17,17 @@ export interface Snapshot {
   readonly endpoint?: EndpointStatus | null
   /** Present while the server starts or loads: the progress bar's estimate. */
   readonly load?: LoadProgress | null
+  /** The running server was started with a safer placement after its load ran out of GPU memory; null otherwise. */
+  readonly placementRetry?: PlacementRetryNotice | null
+}
+
+/** A launch that ran out of GPU memory and runs now with a placement the fit chose for the free memory (the profile is unchanged). */
+export interface PlacementRetryNotice {
+  readonly profileId: string
+  /** What ran out and what was changed, one sentence. */
+  readonly sentence: string
+  /** The arguments it runs with (no binary): "Keep in profile" stores them. */
+  readonly args: readonly string[]
 }
 
 /** A launch in progress: when it began and how long this profile's loads usually take. */

@@ -5,7 +5,7 @@ import type { GenerationHistory, GenerationSnapshot } from '../contract/generati
 import type { ProfileFileRole, ProfileSummary } from '../contract/profile'
 import type { AppSettings } from '../contract/settings'
 import type { ServerStatus } from '../contract/server-state'
-import type { Snapshot } from '../contract/snapshot'
+import type { PlacementRetryNotice, Snapshot } from '../contract/snapshot'
 import type { Warning } from '../contract/warnings'
 import { splitWarningId, type WarningMutes } from '../advisor/warning-id'
 import { FitError } from '../fit/fit-error'
@@ -18,6 +18,8 @@ import { LoadTimes } from '../metrics/load-times'
 import { loadRollingStore, RollingSaver } from '../metrics/rolling-file'
 import { ProfileStore } from '../profiles/store'
 import { switchProfile } from '../profiles/switch-profile'
+import { planOomRetry } from '../profiles/oom-retry'
+import type { PlacementBudget } from '../fit/safer-placement'
 import { SettingsStore } from '../settings/settings-store'
 import { portOverride } from '../settings/port-override'
 import type { ListenPlan } from '../supervisor/launch-args'
@@ -86,6 +88,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private gpuUsedBeforeLaunchMiB: number | null = null
   /** Epoch ms of the running server's launch. */
   private launchedAt: number | null = null
+  /** The safer placement the last start fell back to after running out of GPU memory (see planOomRetry). */
+  private placementRetry: PlacementRetryNotice | null = null
   private ticker: NodeJS.Timeout | null = null
   private latest: Snapshot | null = null
   private disposed = false
@@ -303,12 +307,25 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   /** Starts a stored profile (`server:start`): if another runs, this is a switch. */
   async startProfile(profileId: string): Promise<Result<ServerStatus>> {
-    const result = await switchProfile(this.supervisor, this.options.home, profileId, { waitForGpuRelease: () => this.waitForGpuRelease() })
+    this.placementRetry = null
+    const result = await switchProfile(this.supervisor, this.options.home, profileId, {
+      waitForGpuRelease: () => this.waitForGpuRelease(),
+      saferPlacementAfterOom: async (args) => planOomRetry(args, await this.placementBudget()),
+    })
+    if (result.ok && result.retry) this.placementRetry = { profileId: result.profileId, sentence: result.retry.sentence, args: result.retry.args }
     // The active profile may have changed: views list it.
     this.events.emit('profiles:changed', await storeSummary(await ProfileStore.open(this.options.home), this.options.home))
     if (result.ok) return { ok: true, value: result.status }
     const problems = result.problems.map((p) => `${p.flag}: ${p.message}`).join('; ')
     return { ok: false, error: problems ? `${result.reason}: ${problems}` : result.reason }
+  }
+
+  /** The GPU's free memory now (our server stopped), the headroom and the runtime learned for this GPU; null without GPU data. */
+  private async placementBudget(): Promise<PlacementBudget | null> {
+    const device = this.options.telemetry?.latest().gpu?.devices[0] ?? null
+    if (!device || device.memoryFreeMiB === null) return null
+    const runtimes = await GpuRuntimeStore.open(this.options.home)
+    return { freeVramMiB: device.memoryFreeMiB, headroomMiB: this.settingsStore.settings.vramHeadroomMiB, runtimeMiB: device.name === null ? null : runtimes.runtimeMiB(device.name) }
   }
 
   /** Whether the profile changed after the running server was launched (then its placement is not what runs). */
@@ -446,7 +463,14 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       cpu: reading.cpu,
     })
     const warnings = !sampleWarnings ? (this.latest?.warnings ?? []) : this.options.warnings ? this.options.warnings(base, this.settingsStore.settings) : []
-    return { ...base, warnings, endpoint: this.endpointStatus(), ...this.loadProgress(status) }
+    return { ...base, warnings, endpoint: this.endpointStatus(), ...this.loadProgress(status), placementRetry: this.currentPlacementRetry(status) }
+  }
+
+  /** The retry's notice while the server it started runs (a stop, another profile or a failure ends it). */
+  private currentPlacementRetry(status: ServerStatus): PlacementRetryNotice | null {
+    const retry = this.placementRetry
+    if (retry === null || status.profileId !== retry.profileId || !launchInEffect(status.state)) return null
+    return retry
   }
 
   private loadProgress(status: ServerStatus): Pick<Snapshot, 'load'> {
