@@ -6,6 +6,7 @@ import type { ProfileFileRole, ProfileSummary } from '../contract/profile'
 import type { AppSettings } from '../contract/settings'
 import type { ServerStatus } from '../contract/server-state'
 import type { PlacementRetryNotice, Snapshot } from '../contract/snapshot'
+import type { GpuSnapshot } from '../contract/telemetry'
 import type { Warning } from '../contract/warnings'
 import { splitWarningId, type WarningMutes } from '../advisor/warning-id'
 import { FitError } from '../fit/fit-error'
@@ -43,6 +44,9 @@ import { learnGpuRuntime } from './runtime-learner'
 import { profileCommands } from './profile-commands'
 import { storeSummary } from '../profiles/profile-summary'
 
+
+/** How long an out-of-memory retry waits for a GPU reading taken after the failure (several nvidia-smi intervals). */
+const FRESH_GPU_READING_WAIT_MS = 10_000
 
 export interface CoreOptions {
   readonly home: string
@@ -310,7 +314,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.placementRetry = null
     const result = await switchProfile(this.supervisor, this.options.home, profileId, {
       waitForGpuRelease: () => this.waitForGpuRelease(),
-      saferPlacementAfterOom: async (args) => planOomRetry(args, await this.placementBudget()),
+      saferPlacementAfterOom: async (args) => {
+        const budget = await this.placementBudget()
+        this.updateCadence() // the reading may have started sampling with nothing running
+        return planOomRetry(args, budget)
+      },
     })
     if (result.ok && result.retry) this.placementRetry = { profileId: result.profileId, sentence: result.retry.sentence, args: result.retry.args }
     // The active profile may have changed: views list it.
@@ -322,10 +330,30 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   /** The GPU's free memory now (our server stopped), the headroom and the runtime learned for this GPU; null without GPU data. */
   private async placementBudget(): Promise<PlacementBudget | null> {
-    const device = this.options.telemetry?.latest().gpu?.devices[0] ?? null
+    const device = (await this.freshGpuReading())?.devices[0] ?? null
     if (!device || device.memoryFreeMiB === null) return null
     const runtimes = await GpuRuntimeStore.open(this.options.home)
     return { freeVramMiB: device.memoryFreeMiB, headroomMiB: this.settingsStore.settings.vramHeadroomMiB, runtimeMiB: device.name === null ? null : runtimes.runtimeMiB(device.name) }
+  }
+
+  /**
+   * A GPU reading taken after now (the failed server's memory is back by then), waiting a few
+   * sampling intervals at most; the latest reading when none comes (a stuck or stopped reader).
+   */
+  private async freshGpuReading(): Promise<GpuSnapshot | null> {
+    const telemetry = this.options.telemetry
+    if (!telemetry) return null
+    const since = Date.now()
+    // The failed start stopped the sampling (nothing runs): sample again for the retry's budget.
+    if (!telemetry.running) await telemetry.start()
+    const deadline = since + FRESH_GPU_READING_WAIT_MS
+    while (telemetry.running && Date.now() < deadline) {
+      // A driven service (the CLI's) samples only when asked; a timed one returns its latest.
+      const gpu = (telemetry.sample?.() ?? telemetry.latest()).gpu
+      if (gpu?.sampledAt != null && gpu.sampledAt >= since) return gpu
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    return telemetry.latest().gpu
   }
 
   /** Whether the profile changed after the running server was launched (then its placement is not what runs). */

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { FAKE_SERVER, REPO_ROOT } from '../../test/helpers/paths'
-import { fakeGpuTelemetry } from '../bench/testing/fake-gpu'
+import { fakeGpuEnv, fakeGpuTelemetry } from '../bench/testing/fake-gpu'
+import { runCli, startCli } from '../../test/helpers/cli'
+import { waitUntil } from '../../test/helpers/processes'
+import { formatCommandLine } from '../lib/command-line'
 import { qwen36MoeGguf } from '../fit/synthetic/qwen36-shapes'
 import { writeSyntheticGguf } from '../fit/synthetic/write-gguf'
 import { diagnoseExit } from '../supervisor/diagnose'
@@ -79,4 +82,21 @@ describe('a load that runs out of GPU memory', () => {
     expect(result.ok ? '' : result.error).toMatch(/out of GPU memory loading the model weights .*also after a retry \(The GPU ran out of memory/)
     expect(c.snapshot().placementRetry ?? null).toBeNull()
   })
+
+  it('llama-tray run says what it changed and keeps running (the built CLI, nvidia-smi on PATH)', async () => {
+    const home = mkdtempSync(join(tmp, 'cli-'))
+    const env = fakeGpuEnv(LAPTOP)
+    const imported = await runCli(['--home', home, 'profiles', 'import', '--name', 'big', '--', ...profileArgs(11)], env)
+    expect(imported.code, imported.stderr).toBe(0)
+    const cli = startCli(['--home', home, 'run', 'big', '--json', '--interval', '200'], env)
+    const retried = (): string | undefined => cli.stdoutLines.find((l) => l.includes('"state":"ready"') && l.includes('"placementRetry":{'))
+    await waitUntil(() => retried() !== undefined, 120_000, 'ready with the retry in the snapshot')
+    const snapshot = JSON.parse(retried() as string) as { placementRetry: { args: string[]; sentence: string } }
+    expect(formatCommandLine(snapshot.placementRetry.args)).toMatch(/--n-cpu-moe (1[1-9]|[2-9]\d)/)
+    cli.child.kill('SIGINT')
+    const result = await cli.done
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toContain(`llama-tray: ${snapshot.placementRetry.sentence} The profile is unchanged`)
+    expect(result.stderr).not.toContain('hint:')
+  }, 180_000)
 })
