@@ -1,5 +1,6 @@
 import type { EndpointStatus } from './endpoint'
 import type { GenerationSnapshot } from './generation'
+import type { ProfileSettingsDocument } from './profile'
 import type { ServerStatus } from './server-state'
 import type { CpuSnapshot, GpuSnapshot } from './telemetry'
 import type { Warning } from './warnings'
@@ -26,9 +27,13 @@ export interface PlacementRetryNotice {
   readonly profileId: string
   /** What ran out and what was changed, one sentence. */
   readonly sentence: string
-  /** The arguments it runs with (no binary): "Keep in profile" stores them. */
+  /** The arguments it runs with (no binary). */
   readonly args: readonly string[]
+  /** The profile fields "Keep in profile" sets to keep this placement. */
+  readonly settings: PlacementSettings
 }
+
+export type PlacementSettings = Readonly<Partial<Pick<ProfileSettingsDocument, 'nCpuMoe' | 'gpuLayers' | 'ctxSize'>>>
 
 /** A launch in progress: when it began and how long this profile's loads usually take. */
 export interface LoadProgress {

@@ -320,7 +320,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         return planOomRetry(args, budget)
       },
     })
-    if (result.ok && result.retry) this.placementRetry = { profileId: result.profileId, sentence: result.retry.sentence, args: result.retry.args }
+    if (result.ok && result.retry) this.placementRetry = { profileId: result.profileId, ...result.retry }
     // The active profile may have changed: views list it.
     this.events.emit('profiles:changed', await storeSummary(await ProfileStore.open(this.options.home), this.options.home))
     if (result.ok) return { ok: true, value: result.status }

@@ -28,7 +28,7 @@ describe('saferPlacement after an out-of-memory load', () => {
     expect(safer).not.toBeNull()
     const s = safer!
     expect(s.changes).toHaveLength(1)
-    expect(s.changes[0]).toMatchObject({ flag: '--n-cpu-moe', from: '10' })
+    expect(s.changes[0]).toMatchObject({ name: 'n-cpu-moe', flag: '--n-cpu-moe', from: '10' })
     const chosen = Number(s.changes[0]!.to)
     expect(chosen).toBeGreaterThan(10)
     expect(s.afterMiB).toBeLessThanOrEqual(s.budgetMiB)
@@ -50,7 +50,7 @@ describe('saferPlacement after an out-of-memory load', () => {
 
   it('offloads fewer layers of a dense model', () => {
     const safer = saferPlacement(['-m', 'D', '-ngl', '99', '-c', '4096', '-np', '1'], dense, null, { freeVramMiB: 400, headroomMiB: 0, runtimeMiB: 0 })
-    expect(safer?.changes).toEqual([{ flag: '-ngl', from: '99', to: expect.stringMatching(/^\d+$/) }])
+    expect(safer?.changes).toEqual([{ name: 'gpu-layers', flag: '-ngl', from: '99', to: expect.stringMatching(/^\d+$/) }])
     const ngl = Number(safer!.changes[0]!.to)
     expect(ngl).toBeGreaterThan(0)
     expect(ngl).toBeLessThan(dense.blockCount + 1)

@@ -12,6 +12,8 @@ const MIN_CTX = 4096
 
 /** One flag the retry changed: its spelling in the new command and the values before and after. */
 export interface PlacementChange {
+  /** The registry's name of the flag: n-cpu-moe, gpu-layers or ctx-size. */
+  readonly name: 'n-cpu-moe' | 'gpu-layers' | 'ctx-size'
   readonly flag: string
   readonly from: string | null
   readonly to: string
@@ -63,7 +65,7 @@ function withValue(args: readonly string[], name: string, value: string): { args
 
 interface Candidate {
   readonly settings: LaunchSettings
-  readonly edits: ReadonlyArray<readonly [name: string, value: string]>
+  readonly edits: ReadonlyArray<readonly [name: PlacementChange['name'], value: string]>
 }
 
 /** Placements safer than `current`, in the order a user would want them tried: experts to the CPU, layers to the CPU, a smaller context. */
@@ -104,7 +106,7 @@ export function saferPlacement(args: readonly string[], model: GgufModel, draft:
     for (const [name, value] of candidate.edits) {
       const edited = withValue(next, name, value)
       next = edited.args
-      changes.push({ flag: edited.spelling, from: edited.from, to: value })
+      changes.push({ name, flag: edited.spelling, from: edited.from, to: value })
     }
     return { args: next, changes, beforeMiB: Math.round(beforeMiB), afterMiB: Math.round(afterMiB), budgetMiB: Math.round(budgetMiB) }
   }

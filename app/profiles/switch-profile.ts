@@ -1,4 +1,5 @@
 import type { LaunchSpec } from '../contract/commands'
+import type { PlacementSettings } from '../contract/snapshot'
 import { servesRequests, type FailureKind, type ServerStatus } from '../contract/server-state'
 import { blockingProblems, type FlagProblem } from './flag-check'
 import { ProfileLaunchError, resolveProfileLaunch } from './resolve-launch'
@@ -23,6 +24,8 @@ export interface PlacementRetry {
   readonly args: readonly string[]
   /** One sentence: what ran out, what was changed. */
   readonly sentence: string
+  /** The profile's typed fields that would keep this placement. */
+  readonly settings: PlacementSettings
 }
 
 export type SwitchResult =
