@@ -1,5 +1,6 @@
 import type { EndpointStatus } from './endpoint'
 import type { GenerationSnapshot } from './generation'
+import type { ProfileSettingsDocument } from './profile'
 import type { ServerStatus } from './server-state'
 import type { CpuSnapshot, GpuSnapshot } from './telemetry'
 import type { Warning } from './warnings'
@@ -17,7 +18,22 @@ export interface Snapshot {
   readonly endpoint?: EndpointStatus | null
   /** Present while the server starts or loads: the progress bar's estimate. */
   readonly load?: LoadProgress | null
+  /** The running server was started with a safer placement after its load ran out of GPU memory; null otherwise. */
+  readonly placementRetry?: PlacementRetryNotice | null
 }
+
+/** A launch that ran out of GPU memory and runs now with a placement the fit chose for the free memory (the profile is unchanged). */
+export interface PlacementRetryNotice {
+  readonly profileId: string
+  /** What ran out and what was changed, one sentence. */
+  readonly sentence: string
+  /** The arguments it runs with (no binary). */
+  readonly args: readonly string[]
+  /** The profile fields "Keep in profile" sets to keep this placement. */
+  readonly settings: PlacementSettings
+}
+
+export type PlacementSettings = Readonly<Partial<Pick<ProfileSettingsDocument, 'nCpuMoe' | 'gpuLayers' | 'ctxSize'>>>
 
 /** A launch in progress: when it began and how long this profile's loads usually take. */
 export interface LoadProgress {

@@ -5,7 +5,8 @@ import type { GenerationHistory, GenerationSnapshot } from '../contract/generati
 import type { ProfileFileRole, ProfileSummary } from '../contract/profile'
 import type { AppSettings } from '../contract/settings'
 import type { ServerStatus } from '../contract/server-state'
-import type { Snapshot } from '../contract/snapshot'
+import type { PlacementRetryNotice, Snapshot } from '../contract/snapshot'
+import type { GpuSnapshot } from '../contract/telemetry'
 import type { Warning } from '../contract/warnings'
 import { splitWarningId, type WarningMutes } from '../advisor/warning-id'
 import { FitError } from '../fit/fit-error'
@@ -18,6 +19,8 @@ import { LoadTimes } from '../metrics/load-times'
 import { loadRollingStore, RollingSaver } from '../metrics/rolling-file'
 import { ProfileStore } from '../profiles/store'
 import { switchProfile } from '../profiles/switch-profile'
+import { planOomRetry } from '../profiles/oom-retry'
+import type { PlacementBudget } from '../fit/safer-placement'
 import { SettingsStore } from '../settings/settings-store'
 import { portOverride } from '../settings/port-override'
 import type { ListenPlan } from '../supervisor/launch-args'
@@ -41,6 +44,9 @@ import { learnGpuRuntime } from './runtime-learner'
 import { profileCommands } from './profile-commands'
 import { storeSummary } from '../profiles/profile-summary'
 
+
+/** How long an out-of-memory retry waits for a GPU reading taken after the failure (several nvidia-smi intervals). */
+const FRESH_GPU_READING_WAIT_MS = 10_000
 
 export interface CoreOptions {
   readonly home: string
@@ -86,6 +92,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private gpuUsedBeforeLaunchMiB: number | null = null
   /** Epoch ms of the running server's launch. */
   private launchedAt: number | null = null
+  /** The safer placement the last start fell back to after running out of GPU memory (see planOomRetry). */
+  private placementRetry: PlacementRetryNotice | null = null
   private ticker: NodeJS.Timeout | null = null
   private latest: Snapshot | null = null
   private disposed = false
@@ -303,12 +311,49 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   /** Starts a stored profile (`server:start`): if another runs, this is a switch. */
   async startProfile(profileId: string): Promise<Result<ServerStatus>> {
-    const result = await switchProfile(this.supervisor, this.options.home, profileId, { waitForGpuRelease: () => this.waitForGpuRelease() })
+    this.placementRetry = null
+    const result = await switchProfile(this.supervisor, this.options.home, profileId, {
+      waitForGpuRelease: () => this.waitForGpuRelease(),
+      saferPlacementAfterOom: async (args) => {
+        const budget = await this.placementBudget()
+        this.updateCadence() // the reading may have started sampling with nothing running
+        return planOomRetry(args, budget)
+      },
+    })
+    if (result.ok && result.retry) this.placementRetry = { profileId: result.profileId, ...result.retry }
     // The active profile may have changed: views list it.
     this.events.emit('profiles:changed', await storeSummary(await ProfileStore.open(this.options.home), this.options.home))
     if (result.ok) return { ok: true, value: result.status }
     const problems = result.problems.map((p) => `${p.flag}: ${p.message}`).join('; ')
     return { ok: false, error: problems ? `${result.reason}: ${problems}` : result.reason }
+  }
+
+  /** The GPU's free memory now (our server stopped), the headroom and the runtime learned for this GPU; null without GPU data. */
+  private async placementBudget(): Promise<PlacementBudget | null> {
+    const device = (await this.freshGpuReading())?.devices[0] ?? null
+    if (!device || device.memoryFreeMiB === null) return null
+    const runtimes = await GpuRuntimeStore.open(this.options.home)
+    return { freeVramMiB: device.memoryFreeMiB, headroomMiB: this.settingsStore.settings.vramHeadroomMiB, runtimeMiB: device.name === null ? null : runtimes.runtimeMiB(device.name) }
+  }
+
+  /**
+   * A GPU reading taken after now (the failed server's memory is back by then), waiting a few
+   * sampling intervals at most; the latest reading when none comes (a stuck or stopped reader).
+   */
+  private async freshGpuReading(): Promise<GpuSnapshot | null> {
+    const telemetry = this.options.telemetry
+    if (!telemetry) return null
+    const since = Date.now()
+    // The failed start stopped the sampling (nothing runs): sample again for the retry's budget.
+    if (!telemetry.running) await telemetry.start()
+    const deadline = since + FRESH_GPU_READING_WAIT_MS
+    while (telemetry.running && Date.now() < deadline) {
+      // A driven service (the CLI's) samples only when asked; a timed one returns its latest.
+      const gpu = (telemetry.sample?.() ?? telemetry.latest()).gpu
+      if (gpu?.sampledAt != null && gpu.sampledAt >= since) return gpu
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    return telemetry.latest().gpu
   }
 
   /** Whether the profile changed after the running server was launched (then its placement is not what runs). */
@@ -446,7 +491,14 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       cpu: reading.cpu,
     })
     const warnings = !sampleWarnings ? (this.latest?.warnings ?? []) : this.options.warnings ? this.options.warnings(base, this.settingsStore.settings) : []
-    return { ...base, warnings, endpoint: this.endpointStatus(), ...this.loadProgress(status) }
+    return { ...base, warnings, endpoint: this.endpointStatus(), ...this.loadProgress(status), placementRetry: this.currentPlacementRetry(status) }
+  }
+
+  /** The retry's notice while the server it started runs (a stop, another profile or a failure ends it). */
+  private currentPlacementRetry(status: ServerStatus): PlacementRetryNotice | null {
+    const retry = this.placementRetry
+    if (retry === null || status.profileId !== retry.profileId || !launchInEffect(status.state)) return null
+    return retry
   }
 
   private loadProgress(status: ServerStatus): Pick<Snapshot, 'load'> {

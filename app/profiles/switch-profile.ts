@@ -1,5 +1,6 @@
 import type { LaunchSpec } from '../contract/commands'
-import { servesRequests, type ServerStatus } from '../contract/server-state'
+import type { PlacementSettings } from '../contract/snapshot'
+import { servesRequests, type FailureKind, type ServerStatus } from '../contract/server-state'
 import { blockingProblems, type FlagProblem } from './flag-check'
 import { ProfileLaunchError, resolveProfileLaunch } from './resolve-launch'
 import { ProfileStore } from './store'
@@ -17,8 +18,26 @@ export interface SwitchTimings {
   readonly recordMs: number
 }
 
+/** A launch that ran out of GPU memory and was started again with a safer placement (not stored in the profile). */
+export interface PlacementRetry {
+  /** The arguments it runs with now (the binary not included). */
+  readonly args: readonly string[]
+  /** One sentence: what ran out, what was changed. */
+  readonly sentence: string
+  /** The profile's typed fields that would keep this placement. */
+  readonly settings: PlacementSettings
+}
+
 export type SwitchResult =
-  | { readonly ok: true; readonly profileId: string; readonly previousProfileId: string | null; readonly status: ServerStatus; readonly timings: SwitchTimings; readonly warnings: readonly FlagProblem[] }
+  | {
+      readonly ok: true
+      readonly profileId: string
+      readonly previousProfileId: string | null
+      readonly status: ServerStatus
+      readonly timings: SwitchTimings
+      readonly warnings: readonly FlagProblem[]
+      readonly retry?: PlacementRetry
+    }
   | {
       readonly ok: false
       readonly profileId: string
@@ -40,6 +59,18 @@ export interface SwitchableServer {
 export interface SwitchOptions {
   /** Waits until the GPU memory of the old server is released (with a deadline); the telemetry owner provides it. */
   readonly waitForGpuRelease?: () => Promise<void>
+  /**
+   * After a load that ran out of GPU memory: a placement that fits the GPU's
+   * free memory now, or null. One retry at most; the profile is not changed.
+   */
+  readonly saferPlacementAfterOom?: (args: readonly string[]) => Promise<PlacementRetry | null>
+}
+
+const OUT_OF_MEMORY: ReadonlySet<FailureKind> = new Set(['out-of-memory', 'out-of-memory-weights', 'out-of-memory-kv', 'out-of-memory-compute'])
+
+/** Whether a start ended because the load ran out of GPU memory (any backend's wording: see diagnose.ts). */
+export function endedOutOfMemory(status: ServerStatus): boolean {
+  return status.state === 'errored' && status.lastExit?.kind != null && OUT_OF_MEMORY.has(status.lastExit.kind)
 }
 
 /**
@@ -69,13 +100,22 @@ export async function switchProfile(supervisor: SwitchableServer, home: string, 
   const t2 = performance.now()
   if (options.waitForGpuRelease) await options.waitForGpuRelease()
   const t3 = performance.now()
-  const status = await supervisor.start(resolved.spec)
+  let status = await supervisor.start(resolved.spec)
+  let retry: PlacementRetry | undefined
+  if (endedOutOfMemory(status) && options.saferPlacementAfterOom) {
+    const safer = await options.saferPlacementAfterOom(resolved.spec.args)
+    if (safer) {
+      retry = safer
+      status = await supervisor.start({ ...resolved.spec, args: [...safer.args] })
+    }
+  }
   const t4 = performance.now()
   // A server can fall asleep before start() returns (a short --sleep-idle-seconds): it started.
   const ok = servesRequests(status.state)
   if (ok) await store.setActive(resolved.profile.id)
   const t5 = performance.now()
   const timings = { resolveMs: t1 - t0, stopMs: t2 - t1, gpuWaitMs: t3 - t2, startMs: t4 - t3, recordMs: t5 - t4 }
-  if (ok) return { ok: true, profileId: resolved.profile.id, previousProfileId: before, status, timings, warnings: resolved.problems }
-  return { ok: false, profileId: resolved.profile.id, rollbackProfileId: before, reason: status.lastExit?.reason ?? `the server ended ${status.state}`, problems: [], status, timings }
+  if (ok) return { ok: true, profileId: resolved.profile.id, previousProfileId: before, status, timings, warnings: resolved.problems, ...(retry ? { retry } : {}) }
+  const reason = status.lastExit?.reason ?? `the server ended ${status.state}`
+  return { ok: false, profileId: resolved.profile.id, rollbackProfileId: before, reason: retry ? `${reason}, also after a retry (${retry.sentence})` : reason, problems: [], status, timings }
 }

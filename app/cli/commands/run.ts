@@ -113,6 +113,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   }
 
   let addressShown = false
+  let profileStartInFlight = false
   core.on('server:state-changed', (status) => {
     if (!options.json && !tty) printHuman(status)
     if (status.state === 'ready' && status.port !== null && !addressShown && !options.json) {
@@ -120,12 +121,14 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
       io.stderr.write(`llama-tray: OpenAI-compatible API at ${clientBaseUrl(status.host, status.port)}\n`)
       if (isWsl()) io.stderr.write(`llama-tray: ${wslNote(status.port)}\n`)
     }
-    if (status.state === 'errored' || status.state === 'crashloop') {
-      const exit = status.lastExit
-      io.stderr.write(`llama-tray: ${exit?.reason ?? status.state}${exit?.hint ? ` (hint: ${exit.hint})` : ''}\n`)
-      void stopAndExit(neverSpawned(status) ? 2 : 1)
-    }
+    // While a profile's start is in flight its outcome decides: a load that ran out of GPU memory is retried once.
+    if ((status.state === 'errored' || status.state === 'crashloop') && !profileStartInFlight) endRun(status)
   })
+  const endRun = (status: ServerStatus): void => {
+    const exit = status.lastExit
+    io.stderr.write(`llama-tray: ${exit?.reason ?? status.state}${exit?.hint ? ` (hint: ${exit.hint})` : ''}\n`)
+    void stopAndExit(neverSpawned(status) ? 2 : 1)
+  }
 
   const onSignal = (): void => {
     if (stopping) {
@@ -147,7 +150,16 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   const durationTimer = options.durationS !== null ? setTimeout(() => void stopAndExit(0), options.durationS * 1000) : null
 
   if ('spec' in source) void core.startSpec(source.spec)
-  else void core.startProfile(source.profileId)
+  else {
+    profileStartInFlight = true
+    void core.startProfile(source.profileId).then((result) => {
+      profileStartInFlight = false
+      const status = core.server.getStatus()
+      if (!result.ok && (status.state === 'errored' || status.state === 'crashloop')) endRun(status)
+      const retry = result.ok ? core.snapshot().placementRetry : null
+      if (retry) io.stderr.write(`llama-tray: ${retry.sentence} The profile is unchanged (the dashboard's Keep in profile stores it).\n`)
+    })
+  }
   try {
     return await done
   } finally {

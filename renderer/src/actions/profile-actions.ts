@@ -23,6 +23,13 @@ export async function setProfileSetting<K extends keyof ProfileSettingsDocument>
   return api().profilesUpdate(profileId, { settings: { ...doc.settings, [key]: value } })
 }
 
+/** Sets several launch settings at once, the others kept as stored (the retry's placement after running out of GPU memory). */
+export async function setProfileSettings(profileId: string, settings: Partial<ProfileSettingsDocument>): Promise<Result<ProfileSummary>> {
+  const doc = await api().profilesGet(profileId)
+  if (!doc) return { ok: false, error: 'The profile is gone: it was deleted meanwhile.' }
+  return api().profilesUpdate(profileId, { settings: { ...doc.settings, ...settings } })
+}
+
 export function checkFlags(profileId: string): Promise<Result<readonly FlagProblemSummary[]>> {
   return api().profilesCheck(profileId)
 }

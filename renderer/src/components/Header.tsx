@@ -5,6 +5,7 @@ import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
 import { ErrorLine } from './ErrorLine'
 import { LoadingProgress } from './LoadingProgress'
+import { PlacementRetryNote } from './PlacementRetryNote'
 import { ServerAddress } from './ServerAddress'
 import { ServerControls } from './ServerControls'
 
@@ -119,6 +120,7 @@ export function Header(): React.JSX.Element {
         <LiveRate />
       </div>
       <LoadingProgress />
+      <PlacementRetryNote />
       <ServerAddress />
       <SleepingNote />
       <DownloadingNote />

@@ -1,0 +1,43 @@
+import { readGgufModel } from '../fit/gguf-model'
+import { parseLlamaArgs } from '../fit/llama-args'
+import type { PlacementSettings } from '../contract/snapshot'
+import { describeChanges, saferPlacement, type PlacementBudget, type PlacementChange } from '../fit/safer-placement'
+import type { PlacementRetry } from './switch-profile'
+
+/** The profile fields that keep the changed flags. */
+function placementSettings(changes: readonly PlacementChange[]): PlacementSettings {
+  const out: { nCpuMoe?: number; gpuLayers?: string; ctxSize?: number } = {}
+  for (const c of changes) {
+    if (c.name === 'n-cpu-moe') out.nCpuMoe = Number(c.to)
+    else if (c.name === 'gpu-layers') out.gpuLayers = c.to
+    else out.ctxSize = Number(c.to)
+  }
+  return out
+}
+
+const mib = (n: number): string => `${Math.round(n).toLocaleString('en-US')} MiB`
+
+/**
+ * The retry after a load ran out of GPU memory: the placement the fit says
+ * fits the GPU's free memory now, with the sentence that tells the user what
+ * changed. Null when the launch has no local model to read, the GPU's free
+ * memory is unknown, or nothing safer fits.
+ */
+export async function planOomRetry(args: readonly string[], budget: PlacementBudget | null): Promise<PlacementRetry | null> {
+  if (budget === null) return null
+  const launch = parseLlamaArgs(args)
+  if (!launch.model) return null
+  try {
+    const model = await readGgufModel(launch.model)
+    const draft = launch.settings.draft ? await readGgufModel(launch.settings.draft.path) : null
+    const safer = saferPlacement(args, model, draft, budget)
+    if (!safer) return null
+    const sentence =
+      `The GPU ran out of memory loading the model (${mib(budget.freeVramMiB)} free, about ${mib(safer.beforeMiB)} needed), ` +
+      `so it was started with ${describeChanges(safer.changes)}, about ${mib(safer.afterMiB)}.`
+    return { args: safer.args, sentence, settings: placementSettings(safer.changes) }
+  } catch {
+    // An unreadable model fails the retry's start the same way: no retry, the first failure stands.
+    return null
+  }
+}
