@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue #28 on a real GPU: another program holds GPU memory so that a profile no longer fits, and
 # `llama-tray run` meets a real CUDA out-of-memory at load, then retries once with the placement the
-# fit chose for the free memory now. Run from the repository root after stage.sh, with out/cli built
-# and node_modules/zod and node_modules/tree-kill carried. Results go to $OUT.
+# fit chose for the free memory now. Run from the repository root after stage.sh, with the built CLI and
+# its two runtime dependencies (zod, tree-kill) copied into .device/cli. Results go to $OUT.
 set -u
 STAGE=.device/gpu; BUILD=/tmp/gpu-build; OUT=${OUT:-/tmp/gpu-out}; KEEP=${KEEP_FREE_MIB:-6000}
 mkdir -p "$OUT"; start=$(date +%s)
@@ -10,8 +10,8 @@ mkdir -p /tmp/node && xz -dc .device/node.xz > /tmp/node/node && chmod +x /tmp/n
 export PATH=/tmp/node:$PATH
 mkdir -p /tmp/src && tar -xJf "$STAGE/llama-src.tar.xz" -C /tmp/src
 cmake -S /tmp/src -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90-real \
-  -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF > "$OUT/cmake.log" 2>&1 || { tail -30 "$OUT/cmake.log"; exit 1; }
-cmake --build "$BUILD" --target llama-server -j "$(nproc)" > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+  -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF > /tmp/cmake.log 2>&1 || { tail -30 /tmp/cmake.log; exit 1; }
+cmake --build "$BUILD" --target llama-server -j "$(nproc)" > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
 echo "built in $(( $(date +%s) - start )) s"
 S=$BUILD/bin/llama-server
 nvcc -O2 -o /tmp/hold-vram benchmarks/gpu-calibration/hold-vram.cu || exit 1
@@ -21,7 +21,7 @@ Q36=$M/Qwen3.6-35B-A3B-Q4_K_M.gguf
 for _ in $(seq 1 300); do grep -q holding "$OUT/hog.txt" 2> /dev/null && break; sleep 0.1; done
 cat "$OUT/hog.txt"
 nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used,memory.free --format=csv,noheader | tee "$OUT/gpu.txt"
-H=/tmp/lt-home; rm -rf "$H"; CLI=(node out/cli/llama-tray.mjs --home "$H")
+H=/tmp/lt-home; rm -rf "$H"; CLI=(node "${CLI_JS:-.device/cli/out/cli/llama-tray.mjs}" --home "$H")
 # The recorded failure's command: every layer on the GPU, experts of 10 layers on the CPU, 8K context.
 "${CLI[@]}" profiles import --name big -- "$S" -m "$Q36" -ngl 999 --n-cpu-moe 10 -c 8192 -np 1 || exit 1
 t0=$(date +%s.%N)
