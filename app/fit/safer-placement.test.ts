@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -6,6 +6,7 @@ import { readGgufModel, type GgufModel } from './gguf-model'
 import { describeChanges, saferPlacement } from './safer-placement'
 import { qwen35SmallGguf, qwen36MoeGguf } from './synthetic/qwen36-shapes'
 import { writeSyntheticGguf } from './synthetic/write-gguf'
+import { REPO_ROOT } from '../../test/helpers/paths'
 
 const tmp = mkdtempSync(join(tmpdir(), 'llama-tray-safer-'))
 let moe: GgufModel
@@ -60,5 +61,21 @@ describe('saferPlacement after an out-of-memory load', () => {
   it('gives null when nothing fits, or when nothing is on the GPU', () => {
     expect(saferPlacement(RECORDED, moe, null, { freeVramMiB: 100, headroomMiB: 512 })).toBeNull()
     expect(saferPlacement(['-m', 'M', '-ngl', '0'], moe, null, { freeVramMiB: 2999, headroomMiB: 0 })).toBeNull()
+  })
+})
+
+// The real retry on an H200 held to 6,006 MiB free (test/fixtures/llama-server-cuda-h200/oom-retry-h200.*): the same
+// choice from the same inputs, and what the retried server really held (3,846 MiB) within the budget it was fitted to.
+describe('the recorded retry on a real GPU', () => {
+  it('chooses the --n-cpu-moe the real run used, and the server held less than the budget', () => {
+    const safer = saferPlacement(['-m', 'M', '-ngl', '999', '--n-cpu-moe', '10', '-c', '8192', '-np', '1'], moe, null, { freeVramMiB: 6006, headroomMiB: 1536 })
+    expect(safer?.changes).toEqual([{ name: 'n-cpu-moe', flag: '--n-cpu-moe', from: '10', to: '37' }])
+    expect(safer?.beforeMiB).toBe(16472)
+    expect(safer?.afterMiB).toBe(4082)
+    const measuredMiB = 3846
+    expect(measuredMiB).toBeLessThanOrEqual(safer!.budgetMiB)
+    const log = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'llama-server-cuda-h200', 'oom-retry-h200.log'), 'utf8')
+    expect(log).toContain('cudaMalloc failed: out of memory')
+    expect(log).toMatch(/started \S+ -m \S+ -ngl 999 --n-cpu-moe 37 -c 8192/)
   })
 })
