@@ -26,10 +26,17 @@ export function hostName(header: string): string {
 
 const isWildcard = (host: string): boolean => host === '0.0.0.0' || host === '::' || host === '[::]'
 
-/** This machine's names and addresses, which a client on the network may put in Host (asked at each request: DHCP moves them). */
-function machineNames(): string[] {
+/** Asking the OS for the interfaces takes ~150 us on a busy 2-core machine: once per few seconds is enough. */
+const MACHINE_NAMES_TTL_MS = 5000
+let machineNamesCache: { readonly at: number; readonly names: readonly string[] } | null = null
+
+/** This machine's names and addresses, which a client on the network may put in Host (asked again after a while: DHCP moves them). */
+function machineNames(): readonly string[] {
+  const now = Date.now()
+  if (machineNamesCache && now - machineNamesCache.at < MACHINE_NAMES_TTL_MS) return machineNamesCache.names
   const names = [hostname().toLowerCase(), `${hostname().toLowerCase()}.local`]
   for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) names.push(a.address.toLowerCase().replace(/%.*$/, ''))
+  machineNamesCache = { at: now, names }
   return names
 }
 
