@@ -50,7 +50,8 @@ export function isOwnHost(header: string | undefined, listenerHost: string, allo
   // Browsers always send Host; a client without one (HTTP/1.0) is no page.
   if (header === undefined) return true
   const name = hostName(header)
-  if (name === 'localhost' || name === '::1' || (isIP(name) === 4 && name.startsWith('127.'))) return true
+  // 0.0.0.0 and :: reach this machine too (curl http://0.0.0.0:8080); an address cannot be rebound, and pages are held by the Origin check.
+  if (name === 'localhost' || name === '::1' || name === '0.0.0.0' || name === '::' || (isIP(name) === 4 && name.startsWith('127.'))) return true
   if (allowedHosts.some((h) => hostName(h) === name)) return true
   const bound = hostName(listenerHost)
   if (isWildcard(listenerHost.trim())) return machineNames().includes(name)

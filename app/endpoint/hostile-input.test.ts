@@ -124,7 +124,7 @@ describe('the endpoint against hostile input (real HTTP on loopback, in-process 
     })
 
     it('answers its own names and addresses, with or without the port, and the configured names', async () => {
-      for (const host of ['localhost', `localhost:${port}`, `127.0.0.1:${port}`, '127.0.0.1', `[::1]:${port}`, 'LOCALHOST.']) {
+      for (const host of ['localhost', `localhost:${port}`, `127.0.0.1:${port}`, '127.0.0.1', `[::1]:${port}`, 'LOCALHOST.', `0.0.0.0:${port}`]) {
         expect((await send(port, 'GET', '/health', { host })).status, host).toBe(200)
       }
       expect((await send(port, 'GET', '/health', { host: `llm.lan:${port}` })).status).toBe(403)
