@@ -65,6 +65,7 @@ describe('moving the keys (pure, with a temp run folder)', () => {
     expect(kept.args).toEqual(['--api-key', '#hash-key-1'])
     expect(kept.file).toBeNull()
     expect(kept.note).toMatch(/starts with #/)
+    expect((await hideApiKeys(['--api-key', '"a,quoted-key",other-key-1'], runDir)).file).toBeNull()
   })
 
   it('is made because all three engines take --api-key-file (their --help in ../shared/fixtures)', () => {

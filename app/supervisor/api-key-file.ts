@@ -39,17 +39,18 @@ export interface HiddenKeys {
 /**
  * The arguments with every `--api-key` replaced by one `--api-key-file`.
  * Left as they are (with a note) when a key cannot be written as a key-file
- * line: llama-server skips lines that start with '#', and a line break would
- * split a key; or when the file cannot be written.
+ * line: llama-server skips lines that start with '#', a line break would split
+ * a key, and a quote means CSV quoting to newer builds (a comma inside a key);
+ * or when the file cannot be written.
  */
 export async function hideApiKeys(args: readonly string[], runDir: string): Promise<HiddenKeys> {
   const uses = usesOf(args, KEY_FLAGS)
   if (uses.length === 0 || !everyEngineTakesKeyFile()) return { args, file: null, note: null }
   if (uses.some((u) => u.value === null)) return { args, file: null, note: null } // the host guard or llama-server says what is wrong
-  // llama-server splits --api-key on commas; a key file has one key per line.
+  // llama-server splits --api-key on commas (newer builds as a CSV row, with "quoted" keys); a key file has one key per line.
   const keys = uses.flatMap((u) => (u.value as string).split(','))
-  if (keys.some((k) => k.startsWith('#') || /[\r\n]/.test(k))) {
-    return { args, file: null, note: 'the API key stays on the command line: a key that starts with # or holds a line break cannot go in a key file' }
+  if (keys.some((k) => k.startsWith('#') || /[\r\n"]/.test(k))) {
+    return { args, file: null, note: 'the API key stays on the command line: a key that starts with # or holds a quote or a line break cannot go in a key file' }
   }
   const file = keyFilePath(runDir)
   try {
