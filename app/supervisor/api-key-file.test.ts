@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { FAKE_SERVER } from '../../test/helpers/paths'
 import { SupervisorHarness } from '../../test/helpers/supervisor-harness'
 import { everyEngineTakesKeyFile, hideApiKeys, keyFilePath, removeStaleKeyFiles } from './api-key-file'
@@ -52,6 +52,7 @@ describe('a profile\'s --api-key stays out of the process list (the fake server)
 
 describe('moving the keys (pure, with a temp run folder)', () => {
   const runDir = mkdtempSync(join(tmpdir(), 'key-file-'))
+  afterAll(() => rmSync(runDir, { recursive: true, force: true }))
 
   it('takes every spelling and use, and leaves arguments without a key alone', async () => {
     const moved = await hideApiKeys(['-m', 'x.gguf', `--api-key=${KEY}`, '--api-key', 'other-key-789', '--port', '0'], runDir)

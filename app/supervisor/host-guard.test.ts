@@ -1,13 +1,14 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { FAKE_SERVER } from '../../test/helpers/paths'
 import { SupervisorHarness } from '../../test/helpers/supervisor-harness'
 import { keyFileKeys, keyProblemSentence, MIN_API_KEY_LENGTH } from './api-key-rules'
 import { exposedListenerProblem } from './host-guard'
 
 const dir = mkdtempSync(join(tmpdir(), 'host-guard-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const file = (name: string, text: string, mode = 0o600): string => {
   const path = join(dir, name)
   writeFileSync(path, text)
