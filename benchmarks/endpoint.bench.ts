@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:http'
 import type { ServerStatus } from '../app/contract/server-state'
+import { DEFAULT_SETTINGS } from '../app/contract/settings'
 import type { EndpointBackend } from '../app/endpoint/backend'
 import { Endpoint } from '../app/endpoint/endpoint-listener'
 import { median, type BenchRow } from './bench-row'
@@ -14,7 +15,7 @@ function staticBackend(port: number): EndpointBackend {
     profiles: async () => ({ profiles: [{ id: 'bench', name: 'bench' }], activeProfileId: 'bench' }),
     switchTo: async () => ({ ok: true }),
     upstreamApiKey: async () => null,
-    settings: () => ({ switchOnRequest: true, heldRequestsMax: 64, heldRequestWaitS: 60 }),
+    settings: () => ({ ...DEFAULT_SETTINGS, heldRequestWaitS: 60 }),
   }
 }
 

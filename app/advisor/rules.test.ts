@@ -138,6 +138,12 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
   it('lint.exposed-without-key', () => {
     expect(rule('lint.exposed-without-key', { args: ['--host', '0.0.0.0'] })).toHaveLength(1)
     expect(rule('lint.exposed-without-key', { args: ['--host', '0.0.0.0', '--api-key-file', 'k.txt'] })).toEqual([])
+    expect(rule('lint.exposed-without-key', { args: ['--host', '0.0.0.0', '--api-key', 'a-good-key-1'] })).toEqual([])
+    for (const key of ['', ',', '   ', 'short']) {
+      const found = rule('lint.exposed-without-key', { args: ['--host', '0.0.0.0', '--api-key', key] })
+      expect(found, JSON.stringify(key)).toHaveLength(1)
+      expect(found[0]?.message).toMatch(/^[A-Z].*refuses to start it on 0\.0\.0\.0\.$/)
+    }
     expect(rule('lint.exposed-without-key', { args: ['--host', '127.0.0.1'] })).toEqual([])
     expect(rule('lint.exposed-without-key', { args: [] })).toEqual([])
   })

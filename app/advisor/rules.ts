@@ -2,8 +2,9 @@ import type { WarningFix, WarningLevel } from '../contract/warnings'
 import { fieldForFlag } from '../profiles/flag-fields'
 import { checkArgs } from '../profiles/flag-check'
 import { isLoopbackHost } from '../supervisor/launch-args'
+import { keyListProblem, keyProblemSentence } from '../supervisor/api-key-rules'
 import { ggmlTypeName } from '../fit/ggml-types'
-import { flagUses, has, intValue, lastValue, usesOf } from '../contract/flag-args'
+import { fieldSpellings, flagUses, has, intValue, lastValue, usesOf } from '../contract/flag-args'
 import { F, REPEATABLE } from './flag-names'
 import { fmtMiB, isHybrid, kvCacheMiB, kvCells, recurrentMiBPerSequence } from './kv-size'
 import type { LintFinding, LintInput, LintRule } from './lint-input'
@@ -19,6 +20,8 @@ import { FIT_RULES } from './fit-rules'
 function finding(rule: string, level: WarningLevel, message: string, fix: WarningFix | null, detail?: string): LintFinding {
   return { id: detail ? `${rule}:${detail}` : rule, rule, level, message, fix }
 }
+
+const INLINE_KEY = fieldSpellings('apiKey')
 
 const fix = (label: string, removeArgs: readonly string[], addArgs: readonly string[] = []): WarningFix => ({ label, removeArgs, addArgs })
 
@@ -301,7 +304,15 @@ export const LINT_RULES: readonly LintRule[] = [
     summary: 'listening on a non-loopback address without an API key',
     check: ({ args }) => {
       const host = lastValue(args, F.host)
-      if (host === null || isLoopbackHost(host) || has(args, F.apiKey)) return []
+      if (host === null || isLoopbackHost(host)) return []
+      if (has(args, F.apiKey)) {
+        // A key that is there but empty or short opens the server as surely as none (api-key-rules.ts); files are read at start.
+        const weak = usesOf(args, INLINE_KEY).map((u) => (u.value === null ? null : keyListProblem(u.value, u.flag))).find((p) => p)
+        if (!weak) return []
+        return [
+          finding('lint.exposed-without-key', 'error', `${keyProblemSentence(weak)} Llama Tray refuses to start it on ${host}.`, fix('Listen on 127.0.0.1 only', [...F.host], ['--host', '127.0.0.1'])),
+        ]
+      }
       return [
         finding(
           'lint.exposed-without-key',

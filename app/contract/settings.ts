@@ -28,6 +28,12 @@ export interface AppSettings {
   readonly heldRequestWaitS: number
   /** At most once a day, ask GitHub whether a newer llama.cpp release exists (a notice only: nothing is downloaded); the last check is in <home>/engine-updates.json. */
   readonly engineUpdateCheck: boolean
+  /** Web origins (e.g. https://chat.example) whose pages may call the endpoint from a browser; none by default (see README "The endpoint"). */
+  readonly endpointAllowedOrigins: readonly string[]
+  /** Host names the endpoint answers to besides localhost and this machine's names and addresses (against DNS rebinding). */
+  readonly endpointAllowedHosts: readonly string[]
+  /** The largest request body the endpoint accepts; a larger one gets a 413. */
+  readonly endpointMaxBodyMiB: number
 }
 
 export const DEFAULT_SETTINGS: AppSettings = {
@@ -46,4 +52,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   heldRequestsMax: 64,
   heldRequestWaitS: 300,
   engineUpdateCheck: true,
+  endpointAllowedOrigins: [],
+  endpointAllowedHosts: [],
+  endpointMaxBodyMiB: 32,
 }

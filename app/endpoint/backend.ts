@@ -18,4 +18,10 @@ export interface EndpointSettings {
   readonly switchOnRequest: boolean
   readonly heldRequestsMax: number
   readonly heldRequestWaitS: number
+  /** Web origins (https://app.example) whose pages may call the endpoint; none by default. */
+  readonly endpointAllowedOrigins: readonly string[]
+  /** Host names clients may use besides this machine's own names and addresses (a DNS-rebinding guard). */
+  readonly endpointAllowedHosts: readonly string[]
+  /** The largest request body the endpoint reads. */
+  readonly endpointMaxBodyMiB: number
 }

@@ -2,14 +2,20 @@ import { createServer, type Server } from 'node:http'
 import type { EndpointRequestFigures, EndpointStatus } from '../contract/endpoint'
 import { clientBaseUrl, isLoopbackHost } from '../contract/client-url'
 import { Listeners } from '../lib/listeners'
+import { keyProblem, keyProblemSentence, MIN_API_KEY_LENGTH, type KeyProblem } from '../supervisor/api-key-rules'
 import { portTakenMessage } from '../supervisor/port-holder/port-holder'
 import type { EndpointBackend } from './backend'
 import { EndpointRouter } from './router'
 
+const NO_KEY = (host: string): KeyProblem => ({
+  reason: `listening on ${host} lets other machines in`,
+  hint: `set an API key of at least ${MIN_API_KEY_LENGTH} characters (llama-tray serve --api-key-file FILE), or use --host 127.0.0.1`,
+})
+
 export interface EndpointOptions {
   readonly host: string
   readonly port: number
-  /** Required for a host other machines can reach; checked at the endpoint. */
+  /** Required (and checked: api-key-rules.ts) for a host other machines can reach; checked at the endpoint. */
   readonly apiKey: string | null
 }
 
@@ -36,7 +42,7 @@ export class Endpoint {
     backend: EndpointBackend,
   ) {
     this.boundPort = options.port
-    this.router = new EndpointRouter(backend, options.apiKey, (figures) => {
+    this.router = new EndpointRouter(backend, options.host, options.apiKey, (figures) => {
       this.lastRequest = figures
       this.events.emit('request', figures)
     })
@@ -55,8 +61,9 @@ export class Endpoint {
   /** Binds the port; a port taken by another program is refused with its name and a port that is free now. */
   async listen(): Promise<ListenResult> {
     const { host, port, apiKey } = this.options
-    if (!isLoopbackHost(host) && apiKey === null) {
-      return { ok: false, error: `listening on ${host} lets other machines in: set an API key (llama-tray serve --api-key-file FILE), or use --host 127.0.0.1`, freePort: null }
+    if (!isLoopbackHost(host)) {
+      const problem = apiKey === null ? NO_KEY(host) : keyProblem(apiKey, 'the endpoint options')
+      if (problem) return { ok: false, error: keyProblemSentence(problem), freePort: null }
     }
     const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
       this.server.once('error', resolve)

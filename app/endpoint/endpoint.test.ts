@@ -130,7 +130,7 @@ describe('the endpoint in front of the server (in-process fakes)', () => {
   })
 
   it('bounds the queue and the wait: an OpenAI-style error, never a hang', async () => {
-    backend.settingsValue = { switchOnRequest: true, heldRequestsMax: 2, heldRequestWaitS: 1 }
+    backend.settingsValue = { ...backend.settingsValue, heldRequestsMax: 2, heldRequestWaitS: 1 }
     backend.gate = new Promise(() => {}) // this switch never ends
     const held = [chat(port, 'b'), chat(port, 'b')]
     await waitFor(() => endpoint.status().held === 2)

@@ -20,6 +20,17 @@ function passedHeaders(headers: IncomingHttpHeaders): Record<string, string | st
   return out
 }
 
+/**
+ * The server's answer headers without its CORS grants: llama-server echoes any
+ * Origin (with credentials allowed), which would lend its answers to every web
+ * page; the endpoint grants allowed origins itself (browser-guard.ts).
+ */
+function answerHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const out = passedHeaders(headers)
+  for (const k of Object.keys(out)) if (k.startsWith('access-control-')) delete out[k]
+  return out
+}
+
 export type ForwardResult =
   /** The answer passed through (completely, or until the client left or the server broke mid-answer). */
   | { readonly kind: 'answered'; readonly status: number; readonly tap: FiguresTap; readonly stream: boolean; readonly broke: boolean }
@@ -64,7 +75,7 @@ export function forward(req: IncomingMessage, body: Buffer, res: ServerResponse,
       const sse = /text\/event-stream/i.test(answer.headers['content-type'] ?? '')
       const tap = new FiguresTap(sse)
       let broke = false
-      res.writeHead(status, passedHeaders(answer.headers))
+      res.writeHead(status, answerHeaders(answer.headers))
       res.flushHeaders()
       pipeline(
         untilBroken(answer, sse, () => (broke = true)),

@@ -3,12 +3,13 @@ import type { EndpointRequestFigures } from '../contract/endpoint'
 import { connectHost } from '../contract/client-url'
 import { hasProcess, servesRequests, type ServerStatus } from '../contract/server-state'
 import { checkAccess } from './access'
+import { answerPreflight, checkBrowserAccess, grantOrigin } from './browser-guard'
 import type { EndpointBackend } from './backend'
 import { forward, type Upstream } from './forward'
 import { HoldQueue } from './hold-queue'
 import { modelList, profileForModel } from './model-routing'
 import { EndpointError, sendError, sendJson } from './openai-error'
-import { modelOf, readBody } from './read-body'
+import { discardRest, modelOf, readBody } from './read-body'
 import type { FiguresTap } from './request-figures'
 import { SwitchPolicy } from './switch-policy'
 
@@ -38,6 +39,8 @@ export class EndpointRouter {
 
   constructor(
     private readonly backend: EndpointBackend,
+    /** The address the endpoint is bound to: the names a request's Host may use follow from it. */
+    private readonly listenerHost: string,
     private readonly apiKey: string | null,
     private readonly onFigures: (figures: EndpointRequestFigures) => void,
   ) {
@@ -72,9 +75,13 @@ export class EndpointRouter {
     res.once('close', () => abort.abort())
     const path = (req.url ?? '/').split('?')[0] as string
     try {
+      const settings = this.backend.settings()
+      checkBrowserAccess(req, this.listenerHost, settings.endpointAllowedHosts, settings.endpointAllowedOrigins)
+      grantOrigin(req, res, settings.endpointAllowedOrigins)
       checkAccess(req, path, this.apiKey)
+      if (req.method === 'OPTIONS') return answerPreflight(req, res, settings.endpointAllowedOrigins)
       if (req.method === 'GET' && MODEL_LISTS.has(path)) return sendJson(res, 200, modelList(await this.backend.profiles(), this.runningProfile()))
-      const body = await readBody(req)
+      const body = await readBody(req, settings.endpointMaxBodyMiB)
       const target = await this.targetOf(req, path, body)
       let heldMs = 0
       for (let attempt = 1; ; attempt++) {
@@ -92,6 +99,7 @@ export class EndpointRouter {
       }
     } catch (err) {
       if (abort.signal.aborted) return
+      if (err instanceof EndpointError && err.status === 413) discardRest(req)
       if (err instanceof EndpointError) return sendError(res, err)
       sendError(res, new EndpointError(500, 'server_error', `the endpoint failed: ${(err as Error).message}`))
     }

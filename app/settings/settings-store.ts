@@ -24,6 +24,9 @@ export const SettingsSchema = z
     heldRequestsMax: z.number().int().min(1).max(10_000),
     heldRequestWaitS: z.number().int().min(1).max(3600),
     engineUpdateCheck: z.boolean(),
+    endpointAllowedOrigins: z.array(z.string().regex(/^https?:\/\/[^/]+\/?$/i).max(2048)).max(100),
+    endpointAllowedHosts: z.array(z.string().min(1).max(253)).max(100),
+    endpointMaxBodyMiB: z.number().int().min(1).max(1024),
   })
   .partial()
   .strict()

@@ -41,8 +41,8 @@ describe('preflight', () => {
   })
 
   it('allows a network host with an API key (flag or env)', async () => {
-    expect((await preflight({ exe, args: ['--host', '0.0.0.0', '--api-key', 'k'] })).ok).toBe(true)
-    expect((await preflight({ exe, args: ['--host', '0.0.0.0'], env: { LLAMA_API_KEY: 'k' } })).ok).toBe(true)
+    expect((await preflight({ exe, args: ['--host', '0.0.0.0', '--api-key', 'k-12345678'] })).ok).toBe(true)
+    expect((await preflight({ exe, args: ['--host', '0.0.0.0'], env: { LLAMA_API_KEY: 'k-12345678' } })).ok).toBe(true)
   })
 
   it('resolves a bare name through PATH', async () => {

@@ -2,8 +2,9 @@ import { constants } from 'node:fs'
 import { access, open, stat } from 'node:fs/promises'
 import { delimiter, extname, isAbsolute, join } from 'node:path'
 import type { FailureKind } from '../contract/server-state'
-import { has, lastValue } from '../contract/flag-args'
-import { API_KEY_FLAGS, DRAFT_MODEL_FLAGS, HOST_FLAGS, isLoopbackHost, MODEL_FLAGS } from './launch-args'
+import { lastValue } from '../contract/flag-args'
+import { exposedListenerProblem } from './host-guard'
+import { DRAFT_MODEL_FLAGS, MODEL_FLAGS } from './launch-args'
 
 export interface PreflightFailure {
   readonly kind: FailureKind
@@ -87,7 +88,7 @@ export interface PreflightInput {
 
 /**
  * Checks what can be checked before spawning: the binary, the model files,
- * and that a non-loopback listener has an API key. Returns the resolved
+ * and that a non-loopback listener has good API keys (host-guard.ts). Returns the resolved
  * executable path, or the first failure. (The port is checked separately,
  * once the endpoint is known.)
  */
@@ -106,17 +107,7 @@ export async function preflight(input: PreflightInput): Promise<{ ok: true; exe:
     const failure = await checkGguf(draft, 'draft')
     if (failure) return { ok: false, failure }
   }
-  const host = lastValue(input.args, HOST_FLAGS)
-  const hasKey = has(input.args, API_KEY_FLAGS) || Boolean(input.env?.LLAMA_API_KEY)
-  if (host !== null && !isLoopbackHost(host) && !hasKey) {
-    return {
-      ok: false,
-      failure: {
-        kind: 'exposed-without-key',
-        reason: `--host ${host} would expose llama-server to the network without an API key`,
-        hint: 'add --api-key (or --api-key-file), or listen on 127.0.0.1',
-      },
-    }
-  }
+  const exposed = await exposedListenerProblem(input.args, input.env)
+  if (exposed) return { ok: false, failure: { kind: 'exposed-without-key', ...exposed } }
   return { ok: true, exe }
 }

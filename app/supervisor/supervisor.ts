@@ -4,6 +4,7 @@ import type { DownloadInfo, ExitInfo, FailureKind, ServerStateKind, ServerStatus
 import { LineSplitter } from '../lib/line-splitter'
 import { Listeners } from '../lib/listeners'
 import { RingBuffer } from '../lib/ring-buffer'
+import { hideApiKeys, removeKeyFile, removeStaleKeyFiles } from './api-key-file'
 import { diagnoseExit, type Diagnosis } from './diagnose'
 import { findFreePort, isPortInUse } from './free-port'
 import { probeHealth } from './health'
@@ -68,6 +69,8 @@ interface Run {
   asleep: boolean
   /** The pid file's write, which forget() waits for before removing it. */
   pidFileWritten: Promise<void>
+  /** The file the profile's --api-key went to (api-key-file.ts), removed by forget(). */
+  readonly keyFile: string | null
 }
 
 const SETTLED: ReadonlySet<ServerStateKind> = new Set(['ready', 'sleeping', 'stopped', 'backoff', 'crashloop', 'errored'])
@@ -124,6 +127,7 @@ export class ServerSupervisor {
   private readonly logs: RingBuffer<string>
   private readonly logFile: RotatingLogFile
   private readonly pidFiles: PidFiles
+  private readonly runDir: string
   private readonly options: Required<Omit<SupervisorOptions, 'home' | 'listen' | 'pidFiles'>>
   private readonly listenPlan: () => ListenPlan
 
@@ -140,7 +144,8 @@ export class ServerSupervisor {
     this.listenPlan = options.listen ?? (() => ({ kind: 'free' }))
     this.logs = new RingBuffer(this.options.logCapacity)
     this.logFile = new RotatingLogFile(join(options.home, 'logs', 'llama-server.log'))
-    this.pidFiles = options.pidFiles ?? new PidFiles(join(options.home, 'run'))
+    this.runDir = join(options.home, 'run')
+    this.pidFiles = options.pidFiles ?? new PidFiles(this.runDir)
   }
 
   on<K extends keyof SupervisorEvents>(event: K, listener: SupervisorEvents[K]): () => void {
@@ -285,6 +290,7 @@ export class ServerSupervisor {
       for (const { record, detail } of await reapOrphans(this.pidFiles)) {
         this.log(`[llama-tray] llama-server pid ${record.pid}, left behind by an earlier run (owner pid ${record.ownerPid}): ${detail}`)
       }
+      await removeStaleKeyFiles(this.runDir)
     }
 
     // Behind the endpoint the profile's --host and --port do not apply: it listens on a private loopback port.
@@ -310,11 +316,15 @@ export class ServerSupervisor {
     }
 
     const env = { ...scrubEnvironment(process.env), ...(spec.env ?? {}) }
+    // Out of the process list: every local user can read a command line.
+    const keys = await hideApiKeys(endpoint.args, this.runDir)
+    if (keys.note) this.log(`[llama-tray] ${keys.note}`)
     let proc: SpawnedProcess
     try {
-      proc = await spawnProcess(checked.exe, endpoint.args, env)
+      proc = await spawnProcess(checked.exe, keys.args, env)
     } catch (err) {
       const code = err instanceof SpawnError ? err.code : undefined
+      await removeKeyFile(keys.file)
       return this.fail({ kind: 'spawn-failed', reason: (err as Error).message, hint: spawnFailureHint(code) }, null, [])
     }
 
@@ -331,9 +341,10 @@ export class ServerSupervisor {
       watch: null,
       asleep: false,
       pidFileWritten: Promise.resolve(),
+      keyFile: keys.file,
     }
     this.run = run
-    this.log(`[llama-tray] started ${checked.exe} ${redactArgs(endpoint.args).join(' ')} (pid ${proc.pid})`)
+    this.log(`[llama-tray] started ${checked.exe} ${redactArgs(keys.args).join(' ')} (pid ${proc.pid})`)
     for (const stream of [proc.child.stdout, proc.child.stderr]) {
       const splitter = new LineSplitter((line) => {
         run.lines.push(line)
@@ -431,6 +442,7 @@ export class ServerSupervisor {
     }
     await run.pidFileWritten // a write still under way would otherwise land after the removal
     await this.pidFiles.remove().catch(() => {})
+    await removeKeyFile(run.keyFile)
   }
 
   /** An exit we did not ask for: diagnose it, then restart, give up, or report an error. */

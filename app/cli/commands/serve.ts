@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises'
 import type { EndpointRequestFigures } from '../../contract/endpoint'
 import { sleepingDetail } from '../../contract/server-state'
 import { standardCliCore } from '../cli-core-factory'
 import { isWsl, wslNote } from '../../lib/client-address'
 import { ProfileStore } from '../../profiles/store'
+import { keyProblemSentence, MIN_API_KEY_LENGTH, readKeyFile } from '../../supervisor/api-key-rules'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, positiveNumber } from '../parse-options'
@@ -38,17 +38,12 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
   }
 }
 
+/** The key clients must send: the first key of the file, checked (api-key-rules.ts) whatever the host, since it was given. */
 async function readKey(file: string | null): Promise<string | null> {
   if (file === null) return null
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (err) {
-    throw new UsageError(`cannot read --api-key-file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
-  }
-  const key = text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim()
-  if (!key) throw new UsageError(`--api-key-file ${file} is empty: put the key on its first line`)
-  return key
+  const read = await readKeyFile(file)
+  if (!read.ok) throw new UsageError(keyProblemSentence(read.problem))
+  return read.keys[0] as string
 }
 
 function figuresLine(f: EndpointRequestFigures): string {
@@ -125,7 +120,8 @@ export const serveCommand: CliCommand = {
     <profile>             start this profile at once (else the first request's "model" starts one)
     --port P              the endpoint's port (default: the port setting, 8080); llama-server gets a private loopback port
     --host H              default 127.0.0.1; another host needs --api-key-file (the key is checked at the endpoint)
-    --api-key-file FILE   the key clients must send (Authorization: Bearer …), on the file's first line
+    --api-key-file FILE   the key clients must send (Authorization: Bearer …): the file's first line that is not blank
+                          or a # comment, at least ${MIN_API_KEY_LENGTH} characters
     --json                one JSON line per event: listening, state, request (with its figures)
     --ready-timeout S     give up on a start after S seconds (default 120)`,
   run: (args, context) => serveUntilStopped(parseServeArgs(args), context),

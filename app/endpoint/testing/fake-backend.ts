@@ -44,6 +44,15 @@ export class FakeUpstream {
     res.on('close', () => {
       if (!res.writableFinished) this.aborted++
     })
+    // As llama-server does: any Origin is echoed back with credentials allowed, and a preflight is granted.
+    if (req.headers.origin) {
+      res.setHeader('access-control-allow-origin', req.headers.origin)
+      res.setHeader('access-control-allow-credentials', 'true')
+    }
+    if (req.method === 'OPTIONS') {
+      res.writeHead(200, { 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': '*' })
+      return void res.end()
+    }
     if (req.url === '/health') return void res.end('{"status":"ok"}')
     const body = (text ? JSON.parse(text) : {}) as { stream?: boolean }
     const timings = { prompt_n: 3, predicted_n: 4, predicted_per_second: 40 }
@@ -74,7 +83,14 @@ export class FakeBackend implements EndpointBackend {
   readonly upstreams = new Map<string, FakeUpstream>()
   readonly switches: string[] = []
   readonly broken = new Set<string>()
-  settingsValue: EndpointSettings = { switchOnRequest: true, heldRequestsMax: 64, heldRequestWaitS: 60 }
+  settingsValue: EndpointSettings = {
+    switchOnRequest: true,
+    heldRequestsMax: 64,
+    heldRequestWaitS: 60,
+    endpointAllowedOrigins: [],
+    endpointAllowedHosts: [],
+    endpointMaxBodyMiB: 32,
+  }
   /** When set, each switch waits for this before its server is ready. */
   gate: Promise<void> | null = null
   private readonly listeners = new Listeners<{ state: (s: ServerStatus) => void }>()
