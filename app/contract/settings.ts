@@ -28,6 +28,10 @@ export interface AppSettings {
   readonly heldRequestWaitS: number
   /** At most once a day, ask GitHub whether a newer llama.cpp release exists (a notice only: nothing is downloaded); the last check is in <home>/engine-updates.json. */
   readonly engineUpdateCheck: boolean
+  /** After ready, /health is asked this often (seconds; 0 turns the watchdog off)… */
+  readonly watchdogIntervalS: number
+  /** …and this many unanswered probes in a row, with no progress in the log, stop and restart the server (5 × 6: about 30 s). */
+  readonly watchdogMisses: number
 }
 
 export const DEFAULT_SETTINGS: AppSettings = {
@@ -46,4 +50,6 @@ export const DEFAULT_SETTINGS: AppSettings = {
   heldRequestsMax: 64,
   heldRequestWaitS: 300,
   engineUpdateCheck: true,
+  watchdogIntervalS: 5,
+  watchdogMisses: 6,
 }

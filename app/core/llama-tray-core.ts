@@ -19,6 +19,7 @@ import { loadRollingStore, RollingSaver } from '../metrics/rolling-file'
 import { ProfileStore } from '../profiles/store'
 import { switchProfile } from '../profiles/switch-profile'
 import { SettingsStore } from '../settings/settings-store'
+import type { WatchdogOptions } from '../supervisor/watchdog-policy'
 import { portOverride } from '../settings/port-override'
 import type { ListenPlan } from '../supervisor/launch-args'
 import { buildSnapshot } from '../snapshot/build-snapshot'
@@ -115,7 +116,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       if (override === 0) return { kind: 'free' }
       return { kind: 'port', port: override ?? this.settingsStore.settings.port }
     }
-    this.supervisor = new ServerSupervisor({ home: options.home, listen, ...options.supervisor })
+    const watchdog = (): WatchdogOptions => ({ intervalMs: this.settingsStore.settings.watchdogIntervalS * 1000, misses: this.settingsStore.settings.watchdogMisses })
+    this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, ...options.supervisor })
     this.server = serverControl(this.supervisor)
     this.supervisor.on('log', (line) => {
       this.tracker?.feedLogLine(line)

@@ -24,6 +24,8 @@ export const SettingsSchema = z
     heldRequestsMax: z.number().int().min(1).max(10_000),
     heldRequestWaitS: z.number().int().min(1).max(3600),
     engineUpdateCheck: z.boolean(),
+    watchdogIntervalS: z.number().min(0).max(600),
+    watchdogMisses: z.number().int().min(1).max(1000),
   })
   .partial()
   .strict()
