@@ -116,7 +116,10 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       if (override === 0) return { kind: 'free' }
       return { kind: 'port', port: override ?? this.settingsStore.settings.port }
     }
-    const watchdog = (): WatchdogOptions => ({ intervalMs: this.settingsStore.settings.watchdogIntervalS * 1000, misses: this.settingsStore.settings.watchdogMisses })
+    const watchdog = (): WatchdogOptions => {
+      const { watchdogIntervalS, watchdogMisses } = this.settingsStore.settings
+      return { intervalMs: watchdogIntervalS * 1000, misses: watchdogMisses }
+    }
     this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, ...options.supervisor })
     this.server = serverControl(this.supervisor)
     this.supervisor.on('log', (line) => {

@@ -459,7 +459,8 @@ export class ServerSupervisor {
       const { outcome, exit, detail } = await stopProcessTree(run.proc, this.options.stop)
       await this.forget(run)
       this.log(`[llama-tray] llama-server ${detail}${exitSuffix(outcome, exit)}`)
-      const d: Diagnosis = { kind: 'unresponsive', reason, hint: 'it was restarted; if it happens again, the log shows what it did last', deterministic: false }
+      const hint = 'the last log lines show what it was doing; if a busy server trips the watchdog, raise watchdogMisses in the settings'
+      const d: Diagnosis = { kind: 'unresponsive', reason, hint, deterministic: false }
       this.restartOrGiveUp(d, exit, run.lines.tail(30), readyForMs)
     })
   }

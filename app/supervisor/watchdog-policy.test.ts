@@ -21,7 +21,7 @@ describe('watchdog policy', () => {
   it.each<[string, WatchdogTick]>([
     ['an answer (any HTTP status)', { asleep: false, answered: true, progressed: false }],
     ['progress in the log while /health timed out (a busy server)', { asleep: false, answered: false, progressed: true }],
-    ['a sleeping server (not probed: /health does not wake it, and there is nothing to watch)', { asleep: true, answered: false, progressed: false }],
+    ['a sleeping server (not probed: nothing to watch)', { asleep: true, answered: false, progressed: false }],
   ])('%s resets the count', (_what, tick) => {
     expect(judgeWatchdogTick(5, tick)).toEqual({ misses: 0, hung: false })
   })

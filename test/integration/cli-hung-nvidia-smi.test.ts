@@ -21,7 +21,8 @@ let bin: string
 let nvmlLoads = false
 
 function hungSmiEnv(): NodeJS.ProcessEnv {
-  return { PATH: `${fakeSmiDir}${delimiter}${process.env.PATH ?? ''}`, FAKE_SMI: 'hang,grandchild', FAKE_SMI_PID_DIR: pidDir, FAKE_SMI_HANG_MAX_MS: '600000' }
+  const PATH = `${fakeSmiDir}${delimiter}${process.env.PATH ?? ''}`
+  return { PATH, FAKE_SMI: 'hang,grandchild', FAKE_SMI_PID_DIR: pidDir, FAKE_SMI_HANG_MAX_MS: '600000' }
 }
 
 /** Every fake nvidia-smi and grandchild the command started: pid files named <pid> and grandchild-<pid>. */
@@ -59,11 +60,12 @@ describe('the built CLI with a hung nvidia-smi whose grandchild holds stdout', (
     expect(result.code).toBe(1)
     const line = JSON.parse(result.stdout.trim()) as { inventory: { error: string }; gpu: { available: boolean; reason: string } }
     expect(line.inventory).toEqual({ error: 'nvidia-smi did not answer within 10 s; the driver may be stuck.' })
-    expect(line.gpu).toMatchObject({ available: false, reason: 'No NVIDIA GPU data: nvidia-smi did not answer within 5 s; the driver may be stuck.' })
+    const reason = 'No NVIDIA GPU data: nvidia-smi did not answer within 5 s; the driver may be stuck.'
+    expect(line.gpu).toMatchObject({ available: false, reason })
     const { smi, grandchildren } = startedPids()
     expect(smi.length).toBe(2) // the inventory's -q -x and the field probe
     expect(grandchildren.length).toBe(2)
-    await waitUntil(() => [...smi, ...grandchildren].every((pid) => !isRunning(pid)), 20_000, 'every fake nvidia-smi and grandchild to be gone')
+    await waitUntil(() => [...smi, ...grandchildren].every((pid) => !isRunning(pid)), 20_000, 'every fake nvidia-smi and grandchild gone')
   })
 
   it('run --duration 2 exits and leaves no process behind', async () => {
@@ -79,6 +81,7 @@ describe('the built CLI with a hung nvidia-smi whose grandchild holds stdout', (
     // Without NVML the telemetry probes the hung nvidia-smi while the server runs.
     if (nvmlLoads) expect(grandchildren).toEqual([])
     else expect(grandchildren.length).toBeGreaterThanOrEqual(1)
-    await waitUntil(() => [serverPid as number, ...smi, ...grandchildren].every((pid) => !isRunning(pid)), 20_000, 'llama-server and every fake nvidia-smi to be gone')
+    const started = [serverPid as number, ...smi, ...grandchildren]
+    await waitUntil(() => started.every((pid) => !isRunning(pid)), 20_000, 'llama-server and every fake nvidia-smi gone')
   })
 })

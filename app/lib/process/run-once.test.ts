@@ -4,7 +4,9 @@ import { runOnce } from './run-once'
 const NODE = process.execPath
 
 /** Starts a grandchild that inherits our stdout and stderr and ignores SIGTERM, and prints its pid. */
-const GRANDCHILD = `const g = require('node:child_process').spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setTimeout(() => {}, 600000)"], { stdio: ['ignore', 'inherit', 'inherit'] }); console.log('grandchild ' + g.pid);`
+const SLEEPER = `"process.on('SIGTERM', () => {}); setTimeout(() => {}, 600000)"`
+const GRANDCHILD = `const g = require('node:child_process').spawn(process.execPath, ['-e', ${SLEEPER}], { stdio: ['ignore', 'inherit', 'inherit'] });
+console.log('grandchild ' + g.pid);`
 
 function isAlive(pid: number): boolean {
   try {

@@ -66,7 +66,9 @@ export function runOnce(
       exited = true
       exitCode = code
     })
-    child.on('error', (err: NodeJS.ErrnoException) => finish({ code: null, timedOut: false, spawnError: `${err.code ?? 'error'}: ${err.message}` }))
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      finish({ code: null, timedOut: false, spawnError: `${err.code ?? 'error'}: ${err.message}` })
+    })
     child.on('close', (code) => finish({ code, timedOut: false, spawnError: null }))
   })
 }

@@ -32,7 +32,8 @@ describe('GPU inventory from nvidia-smi -q -x', () => {
     const pidDir = mkdtempSync(path.join(tmpdir(), 'fake-smi-pids-'))
     process.env.FAKE_SMI_PID_DIR = pidDir
     try {
-      expect(await readGpuInventory({ timeoutMs: 300 })).toEqual({ error: 'nvidia-smi did not answer within 0.3 s; the driver may be stuck.' })
+      const error = 'nvidia-smi did not answer within 0.3 s; the driver may be stuck.'
+      expect(await readGpuInventory({ timeoutMs: 300 })).toEqual({ error })
       // Killed at the timeout, not left to finish (node-nvidia-smi, through a shell, could not do that).
       const pids = readdirSync(pidDir).map(Number)
       expect(await waitFor(() => pids.every((pid) => !isAlive(pid)), 20_000)).toBe(true)

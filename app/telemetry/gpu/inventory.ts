@@ -49,6 +49,9 @@ export function inventoryFromSmiXmlJson(data: unknown): GpuInventory | null {
   }
 }
 
+const MAX_XML_CHARS = 16 * 1024 * 1024
+const NOT_FOUND = 'nvidia-smi was not found on PATH: install the NVIDIA driver (it ships nvidia-smi), or use NVML'
+
 export interface InventoryOptions {
   readonly timeoutMs?: number
   /** The nvidia-smi to run (default: from PATH). */
@@ -65,8 +68,8 @@ export interface InventoryOptions {
  */
 export async function readGpuInventory(options: InventoryOptions = {}): Promise<GpuInventory | { readonly error: string }> {
   const timeoutMs = options.timeoutMs ?? 10_000
-  const r = await runOnce(options.smiExe ?? 'nvidia-smi', ['-q', '-x'], timeoutMs, options.env ?? process.env, { maxOutputChars: 16 * 1024 * 1024 })
-  if (r.spawnError?.startsWith('ENOENT')) return { error: 'nvidia-smi was not found on PATH: install the NVIDIA driver (it ships nvidia-smi), or use NVML' }
+  const r = await runOnce(options.smiExe ?? 'nvidia-smi', ['-q', '-x'], timeoutMs, options.env ?? process.env, { maxOutputChars: MAX_XML_CHARS })
+  if (r.spawnError?.startsWith('ENOENT')) return { error: NOT_FOUND }
   if (r.spawnError) return { error: `nvidia-smi -q -x could not be started (${r.spawnError})` }
   if (r.timedOut) return { error: smiTimeoutMessage(timeoutMs) }
   if (r.code !== 0) {

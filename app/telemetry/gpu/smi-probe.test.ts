@@ -47,7 +47,8 @@ describe('probeSmiFields against a hung nvidia-smi whose grandchild holds stdout
       let r = await probeSmiFields(fakeSmiExe, 2000, env)
       // On a loaded machine the fake may not have started its grandchild within 2 s: then ask again, longer.
       if (!readdirSync(pidDir).some((f) => f.startsWith('grandchild-'))) r = await probeSmiFields(fakeSmiExe, 30_000, env)
-      expect(r).toEqual({ ok: false, reason: expect.stringMatching(/^nvidia-smi did not answer within (2|30) s; the driver may be stuck\.$/) })
+      const sentence = /^nvidia-smi did not answer within (2|30) s; the driver may be stuck\.$/
+      expect(r).toEqual({ ok: false, reason: expect.stringMatching(sentence) })
       const pids = readdirSync(pidDir).map((f) => Number(f.replace('grandchild-', '')))
       expect(readdirSync(pidDir).filter((f) => f.startsWith('grandchild-')).length).toBeGreaterThanOrEqual(1)
       expect(await waitFor(() => pids.every((pid) => !isAlive(pid)), 20_000)).toBe(true)

@@ -97,7 +97,10 @@ describe('SmiSampler with the fake nvidia-smi', () => {
         watchdogIntervals: 3,
         env: fakeSmiEnv('hang-after=2,grandchild', { FAKE_SMI_PID_DIR: pidDir, FAKE_SMI_HANG_MAX_MS: '600000' }),
       })
-      const grandchildren = (): number[] => readdirSync(pidDir).filter((f) => f.startsWith('grandchild-')).map((f) => Number(f.slice('grandchild-'.length)))
+      const grandchildren = (): number[] =>
+        readdirSync(pidDir)
+          .filter((f) => f.startsWith('grandchild-'))
+          .map((f) => Number(f.slice('grandchild-'.length)))
       s.start()
       expect(await waitFor(() => s.stats.watchdogKills >= 2 && pids.length >= 3, 60_000)).toBe(true)
       expect(overlaps).toEqual([])
