@@ -63,6 +63,8 @@ export type FailureKind =
   | 'ready-timeout'
   | 'spawn-failed'
   | 'crashed'
+  /** Ready, then stopped answering /health with no progress in its log (the watchdog stopped and restarted it). */
+  | 'unresponsive'
 
 export interface ExitInfo {
   readonly code: number | null

@@ -34,6 +34,10 @@ export interface AppSettings {
   readonly endpointAllowedHosts: readonly string[]
   /** The largest request body the endpoint accepts; a larger one gets a 413. */
   readonly endpointMaxBodyMiB: number
+  /** After ready, /health is asked this often (seconds; 0 turns the watchdog off)… */
+  readonly watchdogIntervalS: number
+  /** …and this many unanswered probes in a row, with no progress in the log, stop and restart the server (5 × 6: about 30 s). */
+  readonly watchdogMisses: number
 }
 
 export const DEFAULT_SETTINGS: AppSettings = {
@@ -55,4 +59,6 @@ export const DEFAULT_SETTINGS: AppSettings = {
   endpointAllowedOrigins: [],
   endpointAllowedHosts: [],
   endpointMaxBodyMiB: 32,
+  watchdogIntervalS: 5,
+  watchdogMisses: 6,
 }

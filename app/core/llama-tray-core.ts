@@ -22,6 +22,7 @@ import { switchProfile } from '../profiles/switch-profile'
 import { planOomRetry } from '../profiles/oom-retry'
 import type { PlacementBudget } from '../fit/safer-placement'
 import { SettingsStore } from '../settings/settings-store'
+import type { WatchdogOptions } from '../supervisor/watchdog-policy'
 import { portOverride } from '../settings/port-override'
 import type { ListenPlan } from '../supervisor/launch-args'
 import { buildSnapshot } from '../snapshot/build-snapshot'
@@ -123,7 +124,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       if (override === 0) return { kind: 'free' }
       return { kind: 'port', port: override ?? this.settingsStore.settings.port }
     }
-    this.supervisor = new ServerSupervisor({ home: options.home, listen, ...options.supervisor })
+    const watchdog = (): WatchdogOptions => {
+      const { watchdogIntervalS, watchdogMisses } = this.settingsStore.settings
+      return { intervalMs: watchdogIntervalS * 1000, misses: watchdogMisses }
+    }
+    this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, ...options.supervisor })
     this.server = serverControl(this.supervisor)
     this.supervisor.on('log', (line) => {
       this.tracker?.feedLogLine(line)

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { LlamaFitPlan } from '../contract/fit'
+import { runOnce } from '../lib/process/run-once'
 import { flagUses } from '../contract/flag-args'
 import { FitError } from './fit-error'
 import { parseLlamaFitPlan } from './llama-fit-plan'
@@ -40,16 +40,12 @@ export interface ProcessOutput {
 
 export type RunProcess = (bin: string, args: readonly string[], timeoutMs: number) => Promise<ProcessOutput>
 
-const runProcess: RunProcess = (bin, args, timeoutMs) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(bin, [...args], { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, timeout: timeoutMs })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c))
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c))
-    child.once('error', (err) => reject(new FitError(`cannot run ${bin}: ${err.message}`)))
-    child.once('close', (code) => resolve({ code, stdout, stderr }))
-  })
+/** Killed with its process group at the timeout (see runOnce); the output so far is kept for the error. */
+const runProcess: RunProcess = async (bin, args, timeoutMs) => {
+  const r = await runOnce(bin, args, timeoutMs, process.env, { maxOutputChars: 16 * 1024 * 1024 })
+  if (r.spawnError) throw new FitError(`cannot run ${bin}: ${r.spawnError}`)
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr }
+}
 
 /** Runs the dry run; a plan it gave up on comes back as outcome "failed" with its reason. */
 export async function llamaFitDryRun(fitParams: string, serverArgs: readonly string[], headroomMiB: number, run: RunProcess = runProcess, timeoutMs = 180_000): Promise<LlamaFitPlan> {

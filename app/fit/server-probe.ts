@@ -9,7 +9,11 @@ import { parseServerMemoryLog, type ReportedDevices } from './server-memory-log'
  */
 export function probeServerMemory(bin: string, args: readonly string[], timeoutMs = 60_000): Promise<ReportedDevices[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, [...args, '-lv', '4', '--host', '127.0.0.1', '--port', '0', '-t', '1'], { stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn(bin, [...args, '-lv', '4', '--host', '127.0.0.1', '--port', '0', '-t', '1'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      windowsHide: true,
+      shell: false,
+    })
     let log = ''
     let stopping = false
     let killTimer: NodeJS.Timeout | undefined

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process'
 import { readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import type { EngineKind } from '../contract/profile'
 import { writeFileAtomic } from '../lib/atomic-write'
+import { runOnce } from '../lib/process/run-once'
 import { classifyEngine, parseAllowedValues, parseHelpFlags, parseVersion } from './engine-help'
 
 export interface EngineInfo {
@@ -38,23 +38,14 @@ export class EngineDetectError extends Error {
   }
 }
 
-/** Runs `binary args` without a shell and returns stdout + stderr (llama-server logs to either), whatever the exit code. */
-export function runForOutput(binary: string, args: readonly string[], timeoutMs = 15_000): Promise<string> {
-  return new Promise((done, fail) => {
-    const child = spawn(binary, [...args], { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true })
-    let out = ''
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()))
-    child.on('error', (err) => {
-      clearTimeout(timer)
-      fail(new EngineDetectError(`cannot run ${binary}: ${err.message}`))
-    })
-    child.on('close', () => {
-      clearTimeout(timer)
-      done(out)
-    })
-  })
+/**
+ * Runs `binary args` without a shell and returns stdout + stderr (llama-server logs to either), whatever the exit code.
+ * At the timeout it is killed with its process group and whatever it printed is returned (see runOnce).
+ */
+export async function runForOutput(binary: string, args: readonly string[], timeoutMs = 15_000): Promise<string> {
+  const r = await runOnce(binary, args, timeoutMs)
+  if (r.spawnError) throw new EngineDetectError(`cannot run ${binary}: ${r.spawnError}`)
+  return r.stdout + r.stderr
 }
 
 /** Engine facts from the text of --help and --version. */

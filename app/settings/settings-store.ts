@@ -27,6 +27,8 @@ export const SettingsSchema = z
     endpointAllowedOrigins: z.array(z.string().regex(/^https?:\/\/[^/]+\/?$/i).max(2048)).max(100),
     endpointAllowedHosts: z.array(z.string().min(1).max(253)).max(100),
     endpointMaxBodyMiB: z.number().int().min(1).max(1024),
+    watchdogIntervalS: z.number().min(0).max(600),
+    watchdogMisses: z.number().int().min(1).max(1000),
   })
   .partial()
   .strict()

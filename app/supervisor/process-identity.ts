@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process'
 import { readFile, readlink } from 'node:fs/promises'
 import { basename } from 'node:path'
+import { runOnce } from '../lib/process/run-once'
 import type { WindowsProcessSource } from '../telemetry/cpu/windows-processes'
 import { windowsProcesses } from './windows-process-table'
 
@@ -12,10 +12,10 @@ export interface ProcessIdentity {
   readonly startToken: string | null
 }
 
-function run(file: string, args: string[]): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile(file, args, { timeout: 5000, windowsHide: true }, (err, stdout) => resolve(err ? null : stdout))
-  })
+/** ps's answer, or null when it fails or does not answer within 5 s (then it is killed with its group). */
+async function run(file: string, args: string[]): Promise<string | null> {
+  const r = await runOnce(file, args, 5000)
+  return r.code === 0 ? r.stdout : null
 }
 
 export function isAlive(pid: number): boolean {

@@ -7,6 +7,7 @@ import { RingBuffer } from '../lib/ring-buffer'
 import { hideApiKeys, removeKeyFile, removeStaleKeyFiles } from './api-key-file'
 import { diagnoseExit, type Diagnosis } from './diagnose'
 import { findFreePort, isPortInUse } from './free-port'
+import type { SupervisorEvents, SupervisorOptions } from './supervisor-options'
 import { probeHealth } from './health'
 import { resolveEndpoint, scrubEnvironment, withoutListenFlags, type ListenPlan } from './launch-args'
 import { portTakenMessage } from './port-holder/port-holder'
@@ -15,89 +16,25 @@ import { reapOrphans } from './orphans'
 import { PidFiles } from './pid-file'
 import { preflight } from './preflight'
 import { readProcessIdentity } from './process-identity'
-import { DEFAULT_STOP, SpawnError, spawnProcess, stopProcessTree, type ExitStatus, type SpawnedProcess, type StopOptions } from './process-tree'
+import { DEFAULT_STOP, SpawnError, spawnProcess, stopProcessTree, type ExitStatus, type SpawnedProcess } from './process-tree'
 import { redactArgs } from './redact'
-import { DEFAULT_RESTART_POLICY, decideRestart, endsTheRun, type RestartPolicyOptions } from './restart-policy'
+import { DEFAULT_RESTART_POLICY, decideRestart, endsTheRun } from './restart-policy'
 import { isValidTransition } from './transitions'
-import { hasProcess } from '../contract/server-state'
+import { hasProcess, servesRequests } from '../contract/server-state'
 import { spawnFailureHint } from './exit-status'
 import { sleepIdleSeconds, sleepLogEvent } from './sleep-log'
 import { hfFailure } from './hf-download-hint'
 import { HfDownloadWatch, hfRepos, launchDownloads } from './hf-download-watch'
+import { watchUntilHung } from './ready-watchdog'
+import { abortableSleep, exitInfo, exitSuffix, type Run } from './supervised-run'
+import { DEFAULT_WATCHDOG, watchdogEnabled, type WatchdogOptions } from './watchdog-policy'
 
 // Lines llama-server prints while it loads a model: each one pushes the readiness deadline back (a slow disk is not a failure).
 const LOAD_PROGRESS = /load_tensors:|llama_model_loader:|llama_context:|llama_kv_cache|common_init_from_params|srv\s+load_model|^\.+$/
 
-export interface SupervisorOptions {
-  /** Folder for the pid files (run/) and the server log (logs/). */
-  readonly home: string
-  readonly readyTimeoutMs?: number
-  readonly healthIntervalMs?: number
-  readonly healthTimeoutMs?: number
-  readonly restartPolicy?: RestartPolicyOptions
-  readonly stop?: StopOptions
-  /** Lines kept in memory for the log view and for diagnosis. */
-  readonly logCapacity?: number
-  /** How often a `-hf` launch's download is looked at in the cache (default 500 ms). */
-  readonly downloadPollMs?: number
-  /** Where a server listens when its command does not say (asked at each launch); a free port by default. */
-  readonly listen?: () => ListenPlan
-  /** Where the pid files go (tests inject a slow disk); <home>/run by default. */
-  readonly pidFiles?: PidFiles
-}
-
-export interface SupervisorEvents {
-  state: (status: ServerStatus) => void
-  log: (line: string) => void
-}
-
-/** One spawned llama-server and what we know about it. */
-interface Run {
-  readonly spec: LaunchSpec
-  readonly proc: SpawnedProcess
-  readonly host: string
-  readonly port: number
-  readonly portChosen: boolean
-  readonly abort: AbortController
-  readonly lines: RingBuffer<string>
-  stopRequested: boolean
-  /** Epoch ms when readiness gives up; pushed back by the end of a download and by load progress in the log. */
-  deadline: number
-  /** The `-hf` download watch, while one may be under way. */
-  watch: HfDownloadWatch | null
-  /** The log said "entering sleeping state" and not yet "exiting" (see sleep-log.ts). */
-  asleep: boolean
-  /** The pid file's write, which forget() waits for before removing it. */
-  pidFileWritten: Promise<void>
-  /** The file the profile's --api-key went to (api-key-file.ts), removed by forget(). */
-  readonly keyFile: string | null
-}
+export type { SupervisorEvents, SupervisorOptions } from './supervisor-options'
 
 const SETTLED: ReadonlySet<ServerStateKind> = new Set(['ready', 'sleeping', 'stopped', 'backoff', 'crashloop', 'errored'])
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve()
-    const t = setTimeout(done, ms)
-    function done(): void {
-      clearTimeout(t)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    signal.addEventListener('abort', done, { once: true })
-  })
-}
-
-function exitInfo(exit: ExitStatus | null, d: { kind: FailureKind; reason: string; hint: string | null } | null, lastLines: readonly string[]): ExitInfo {
-  return {
-    code: exit?.code ?? null,
-    signal: exit?.signal ?? null,
-    reason: d?.reason ?? null,
-    hint: d?.hint ?? null,
-    kind: d?.kind ?? null,
-    lastLines,
-  }
-}
 
 /**
  * Owns one llama-server process: starts it, watches it, restarts it after a
@@ -128,7 +65,8 @@ export class ServerSupervisor {
   private readonly logFile: RotatingLogFile
   private readonly pidFiles: PidFiles
   private readonly runDir: string
-  private readonly options: Required<Omit<SupervisorOptions, 'home' | 'listen' | 'pidFiles'>>
+  private readonly options: Required<Omit<SupervisorOptions, 'home' | 'listen' | 'pidFiles' | 'watchdog'>>
+  private readonly watchdog: () => WatchdogOptions
   private readonly listenPlan: () => ListenPlan
 
   constructor(options: SupervisorOptions) {
@@ -142,6 +80,8 @@ export class ServerSupervisor {
       downloadPollMs: options.downloadPollMs ?? 500,
     }
     this.listenPlan = options.listen ?? (() => ({ kind: 'free' }))
+    const watchdog = options.watchdog ?? DEFAULT_WATCHDOG
+    this.watchdog = typeof watchdog === 'function' ? watchdog : () => watchdog
     this.logs = new RingBuffer(this.options.logCapacity)
     this.logFile = new RotatingLogFile(join(options.home, 'logs', 'llama-server.log'))
     this.runDir = join(options.home, 'run')
@@ -340,6 +280,7 @@ export class ServerSupervisor {
       deadline: Date.now() + this.options.readyTimeoutMs,
       watch: null,
       asleep: false,
+      linesSeen: 0,
       pidFileWritten: Promise.resolve(),
       keyFile: keys.file,
     }
@@ -348,6 +289,7 @@ export class ServerSupervisor {
     for (const stream of [proc.child.stdout, proc.child.stderr]) {
       const splitter = new LineSplitter((line) => {
         run.lines.push(line)
+        run.linesSeen++
         this.log(line)
         if (LOAD_PROGRESS.test(line) && (this.state === 'starting' || this.state === 'loading')) run.deadline = Math.max(run.deadline, Date.now() + this.options.readyTimeoutMs)
         const sleep = sleepLogEvent(line)
@@ -401,6 +343,7 @@ export class ServerSupervisor {
         this.transition('ready')
         // It fell asleep before the probe saw it ready (a sleep shorter than a health interval).
         if (run.asleep) this.transition('sleeping')
+        void this.watchAfterReady(run)
         return
       }
       // llama-server answers 503 while its -hf download runs too: the download, seen in the cache, says more.
@@ -422,7 +365,7 @@ export class ServerSupervisor {
         })
         return
       }
-      await sleep(this.options.healthIntervalMs, signal)
+      await abortableSleep(this.options.healthIntervalMs, signal)
     }
   }
 
@@ -470,6 +413,11 @@ export class ServerSupervisor {
       if (endsTheRun(d, previous)) return this.fail(d, exit, lines)
     }
 
+    this.restartOrGiveUp(d, exit, lines, readyForMs)
+  }
+
+  /** After an unexpected end (a crash, or the watchdog's stop): backoff and a restart, or crashloop. */
+  private restartOrGiveUp(d: Diagnosis, exit: ExitStatus, lines: readonly string[], readyForMs: number | null): void {
     const decision = decideRestart(this.unstableExits, readyForMs, this.options.restartPolicy)
     this.unstableExits = decision.unstableExits
     if (decision.action === 'give-up') {
@@ -492,6 +440,41 @@ export class ServerSupervisor {
     }, decision.delayMs)
   }
 
+  /**
+   * The watchdog after ready (ready-watchdog.ts): until this run ends, /health at a low rate,
+   * never while the server sleeps. A server that stopped answering, with no progress in its
+   * log, is stopped (the usual stop, escalating to SIGKILL: a SIGSTOPped process takes only
+   * that) and restarted through the restart policy, with the reason in lastExit and the log.
+   */
+  private async watchAfterReady(run: Run): Promise<void> {
+    const options = this.watchdog()
+    if (!watchdogEnabled(options)) return
+    const reason = await watchUntilHung({
+      options,
+      signal: run.abort.signal,
+      probe: (timeoutMs) => probeHealth(run.host, run.port, timeoutMs, run.abort.signal),
+      linesSeen: () => run.linesSeen,
+      asleep: () => run.asleep,
+      onTick: (tick, misses) => this.listeners.emit('watchdog', tick, misses),
+    })
+    if (reason === null) return
+    await this.enqueue(async () => {
+      // A stop, a restart or an exit that came first has dealt with this run already.
+      if (this.run !== run || run.stopRequested || run.proc.hasExited() || !servesRequests(this.state)) return
+      const readyForMs = this.readySince !== null ? Date.now() - this.readySince : null
+      run.stopRequested = true
+      run.abort.abort()
+      this.log(`[llama-tray] ${reason}; stopping it to restart it`)
+      this.transition('stopping')
+      const { outcome, exit, detail } = await stopProcessTree(run.proc, this.options.stop)
+      await this.forget(run)
+      this.log(`[llama-tray] llama-server ${detail}${exitSuffix(outcome, exit)}`)
+      const hint = 'the last log lines show what it was doing; if a busy server trips the watchdog, raise watchdogMisses in the settings'
+      const d: Diagnosis = { kind: 'unresponsive', reason, hint, deterministic: false }
+      this.restartOrGiveUp(d, exit, run.lines.tail(30), readyForMs)
+    })
+  }
+
   private async stopCurrent(): Promise<void> {
     if (this.backoffTimer) {
       clearTimeout(this.backoffTimer)
@@ -504,8 +487,7 @@ export class ServerSupervisor {
       this.transition('stopping')
       const { outcome, exit, detail } = await stopProcessTree(run.proc, this.options.stop)
       await this.forget(run)
-      const code = outcome === 'unconfirmed' ? '' : ` (exit code ${exit.code ?? 'none'}${exit.signal ? `, ${exit.signal}` : ''})`
-      this.log(`[llama-tray] llama-server ${detail}${code}`)
+      this.log(`[llama-tray] llama-server ${detail}${exitSuffix(outcome, exit)}`)
       this.lastExit = exitInfo(exit, null, run.lines.tail(30))
       this.transition('stopped')
       await this.logFile.flush()

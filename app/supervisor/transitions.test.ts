@@ -20,13 +20,17 @@ describe('transition table', () => {
     ['sleeping', 'ready'],
     ['sleeping', 'stopping'],
     ['sleeping', 'backoff'],
+    // The watchdog stops a server that stopped answering; the restart policy picks what follows.
+    ['stopping', 'backoff'],
+    ['stopping', 'crashloop'],
   ]
   it.each(allowed)('%s → %s is allowed', (from, to) => expect(isValidTransition(from, to)).toBe(true))
 
   const forbidden: [ServerStateKind, ServerStateKind][] = [
     ['stopped', 'ready'],
     ['stopping', 'starting'],
-    ['stopping', 'backoff'],
+    ['stopping', 'ready'],
+    ['stopping', 'errored'],
     ['backoff', 'ready'],
     ['ready', 'starting'],
     ['errored', 'ready'],

@@ -17,7 +17,9 @@ export const TRANSITIONS: { readonly [K in ServerStateKind]: readonly ServerStat
   ready: ['sleeping', 'stopping', 'backoff', 'crashloop', 'errored'],
   // sleeping: the process lives with its model unloaded; no readiness timeout, no restart.
   sleeping: ['ready', 'stopping', 'backoff', 'crashloop', 'errored'],
-  stopping: ['stopped'],
+  // stopping → backoff | crashloop: the watchdog stopped a ready server that stopped answering,
+  // and the restart policy decides what follows (restart-policy.ts, ready-watchdog.ts).
+  stopping: ['stopped', 'backoff', 'crashloop'],
   backoff: ['starting', 'stopped', 'errored'],
   crashloop: ['starting', 'stopped', 'errored'],
   errored: ['starting', 'stopped'],

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { spawnProcess, stopProcessTree, type SpawnedProcess } from './process-tree'
 import { isAlive } from './process-identity'
 import { descendantsOf } from './windows-process-table'
-import { taskkillPath, type WindowsStopDeps } from './windows-stop'
+import { taskkillPath } from '../lib/process/taskkill'
+import type { WindowsStopDeps } from './windows-stop'
 
 // The Windows stop, run on Linux: real processes stand in for llama-server and
 // its child, and a small Node script stands in for taskkill.exe (succeeding,

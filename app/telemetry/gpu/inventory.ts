@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process'
 import { parseStringPromise } from 'xml2js'
+import { runOnce } from '../../lib/process/run-once'
+import { smiTimeoutMessage } from './smi-probe'
 
 export interface GpuInventoryEntry {
   readonly index: number
@@ -48,6 +49,9 @@ export function inventoryFromSmiXmlJson(data: unknown): GpuInventory | null {
   }
 }
 
+const MAX_XML_CHARS = 16 * 1024 * 1024
+const NOT_FOUND = 'nvidia-smi was not found on PATH: install the NVIDIA driver (it ships nvidia-smi), or use NVML'
+
 export interface InventoryOptions {
   readonly timeoutMs?: number
   /** The nvidia-smi to run (default: from PATH). */
@@ -59,25 +63,20 @@ export interface InventoryOptions {
  * The GPU inventory from `nvidia-smi -q -x`, once at start or on demand, never
  * in the sampling loop (it costs ~70–100 ms of CPU). Parsed the way
  * node-nvidia-smi does (xml2js, explicitArray off), but spawned by us: an
- * argument array without a shell, killed at the timeout, its output bounded.
+ * argument array without a shell, killed with its process group at the
+ * timeout (see runOnce), its output bounded.
  */
 export async function readGpuInventory(options: InventoryOptions = {}): Promise<GpuInventory | { readonly error: string }> {
   const timeoutMs = options.timeoutMs ?? 10_000
-  let stdout: string
-  try {
-    stdout = await new Promise<string>((resolve, reject) => {
-      execFile(options.smiExe ?? 'nvidia-smi', ['-q', '-x'], { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024, windowsHide: true, encoding: 'utf8', env: options.env ?? process.env }, (err, out, errText) => {
-        if (err) reject(Object.assign(err, { stderrText: errText }))
-        else resolve(out)
-      })
-    })
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null; stderrText?: string }
-    if (e.code === 'ENOENT') return { error: 'nvidia-smi was not found on PATH: install the NVIDIA driver (it ships nvidia-smi), or use NVML' }
-    if (e.killed && e.signal === 'SIGKILL') return { error: `nvidia-smi -q -x did not answer within ${timeoutMs} ms (stopped)` }
-    const detail = (e.stderrText?.trim() || e.message).split('\n')[0]
-    return { error: `nvidia-smi -q -x failed: ${detail}` }
+  const r = await runOnce(options.smiExe ?? 'nvidia-smi', ['-q', '-x'], timeoutMs, options.env ?? process.env, { maxOutputChars: MAX_XML_CHARS })
+  if (r.spawnError?.startsWith('ENOENT')) return { error: NOT_FOUND }
+  if (r.spawnError) return { error: `nvidia-smi -q -x could not be started (${r.spawnError})` }
+  if (r.timedOut) return { error: smiTimeoutMessage(timeoutMs) }
+  if (r.code !== 0) {
+    const detail = (r.stderr.trim() || r.stdout.trim()).split('\n')[0]
+    return { error: `nvidia-smi -q -x failed (exit ${r.code ?? 'signal'})${detail ? `: ${detail}` : ''}` }
   }
+  const stdout = r.stdout
   try {
     const data: unknown = await parseStringPromise(stdout, { explicitArray: false, trim: true })
     return inventoryFromSmiXmlJson(data) ?? { error: 'nvidia-smi -q -x printed no nvidia_smi_log' }

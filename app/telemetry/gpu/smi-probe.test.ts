@@ -1,5 +1,8 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { fakeSmiEnv } from '../testing/fake-smi-env'
+import { fakeSmiEnv, isAlive, waitFor } from '../testing/fake-smi-env'
 import { fakeSmiExe } from '../testing/paths'
 import { findNvidiaSmi, nvidiaSmiCandidates } from './find-nvidia-smi'
 import { probeSmiFields } from './smi-probe'
@@ -29,10 +32,30 @@ describe('probeSmiFields against the fake nvidia-smi', () => {
     const noDriver = await probeSmiFields(fakeSmiExe, 5000, fakeSmiEnv('no-driver'))
     expect(noDriver).toMatchObject({ ok: false, reason: expect.stringContaining("couldn't communicate with the NVIDIA driver") })
     const hang = await probeSmiFields(fakeSmiExe, 300, fakeSmiEnv('hang'))
-    expect(hang).toMatchObject({ ok: false, reason: 'nvidia-smi did not answer within 300 ms' })
+    expect(hang).toMatchObject({ ok: false, reason: 'nvidia-smi did not answer within 0.3 s; the driver may be stuck.' })
     const missing = await probeSmiFields('/nonexistent/nvidia-smi', 1000)
     expect(missing).toMatchObject({ ok: false, reason: expect.stringContaining('ENOENT') })
   })
+})
+
+describe('probeSmiFields against a hung nvidia-smi whose grandchild holds stdout', () => {
+  it('answers at the timeout with one sentence and leaves neither process behind', async () => {
+    const pidDir = mkdtempSync(path.join(tmpdir(), 'fake-smi-pids-'))
+    try {
+      // The fake would hang for 10 minutes; a probe that waited for its stdout to close would wait as long.
+      const env = fakeSmiEnv('hang,grandchild', { FAKE_SMI_PID_DIR: pidDir, FAKE_SMI_HANG_MAX_MS: '600000' })
+      let r = await probeSmiFields(fakeSmiExe, 2000, env)
+      // On a loaded machine the fake may not have started its grandchild within 2 s: then ask again, longer.
+      if (!readdirSync(pidDir).some((f) => f.startsWith('grandchild-'))) r = await probeSmiFields(fakeSmiExe, 30_000, env)
+      const sentence = /^nvidia-smi did not answer within (2|30) s; the driver may be stuck\.$/
+      expect(r).toEqual({ ok: false, reason: expect.stringMatching(sentence) })
+      const pids = readdirSync(pidDir).map((f) => Number(f.replace('grandchild-', '')))
+      expect(readdirSync(pidDir).filter((f) => f.startsWith('grandchild-')).length).toBeGreaterThanOrEqual(1)
+      expect(await waitFor(() => pids.every((pid) => !isAlive(pid)), 20_000)).toBe(true)
+    } finally {
+      rmSync(pidDir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })
 
 describe('finding nvidia-smi', () => {

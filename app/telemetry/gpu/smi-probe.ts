@@ -1,5 +1,6 @@
 import type { GpuDevice } from '../../contract/telemetry'
-import { runOnce, type RunOnceResult } from './run-once'
+import { formatSeconds } from '../../lib/process/process-group'
+import { runOnce, type RunOnceResult } from '../../lib/process/run-once'
 import { parseSmiLine } from './smi-csv'
 import { SMI_FIELDS, SMI_FIELD_ALIASES, findRejectedField, queryArgument, type SmiField } from './smi-fields'
 
@@ -9,9 +10,14 @@ export type SmiProbeResult =
 
 export const CSV_FORMAT = '--format=csv,noheader,nounits'
 
+/** A hung nvidia-smi, in one sentence: its usual cause is the driver, not nvidia-smi. */
+export function smiTimeoutMessage(timeoutMs: number): string {
+  return `nvidia-smi did not answer within ${formatSeconds(timeoutMs)}; the driver may be stuck.`
+}
+
 function describeFailure(r: RunOnceResult, timeoutMs: number): string {
   if (r.spawnError) return `nvidia-smi could not be started (${r.spawnError})`
-  if (r.timedOut) return `nvidia-smi did not answer within ${timeoutMs} ms`
+  if (r.timedOut) return smiTimeoutMessage(timeoutMs)
   const text = `${r.stdout}\n${r.stderr}`.trim().split('\n')[0] ?? ''
   return `nvidia-smi failed (exit ${r.code ?? 'signal'})${text ? `: ${text}` : ''}`
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { GpuDevice } from '../../contract/telemetry'
 import { fakeSmiEnv, isAlive, waitFor } from '../testing/fake-smi-env'
@@ -85,6 +88,31 @@ describe('SmiSampler with the fake nvidia-smi', () => {
     expect(pids.filter(isAlive)).toEqual([])
     expect(s.latest()).toMatchObject({ stale: true, devices: [] })
   })
+
+  it('kills a hung child together with the grandchild holding its stdout, respawns, and stop() leaves nothing', async () => {
+    const pidDir = mkdtempSync(path.join(tmpdir(), 'fake-smi-pids-'))
+    try {
+      // The grandchild would live 10 minutes: waiting for the pipe to close would stall the restart and stop() that long.
+      const { s, pids, overlaps, samples } = sampler('hang-after=2,grandchild', {
+        watchdogIntervals: 3,
+        env: fakeSmiEnv('hang-after=2,grandchild', { FAKE_SMI_PID_DIR: pidDir, FAKE_SMI_HANG_MAX_MS: '600000' }),
+      })
+      const grandchildren = (): number[] =>
+        readdirSync(pidDir)
+          .filter((f) => f.startsWith('grandchild-'))
+          .map((f) => Number(f.slice('grandchild-'.length)))
+      s.start()
+      expect(await waitFor(() => s.stats.watchdogKills >= 2 && pids.length >= 3, 60_000)).toBe(true)
+      expect(overlaps).toEqual([])
+      expect(samples.length).toBeGreaterThan(0)
+      await s.stop()
+      const left = [...pids, ...grandchildren()]
+      expect(grandchildren().length).toBeGreaterThanOrEqual(2)
+      expect(await waitFor(() => left.every((pid) => !isAlive(pid)), 20_000)).toBe(true)
+    } finally {
+      rmSync(pidDir, { recursive: true, force: true })
+    }
+  }, 120_000)
 
   it('backs off when nvidia-smi cannot be started at all', async () => {
     const { s } = sampler('', { exe: '/nonexistent/nvidia-smi', backoffInitialMs: 100, backoffMaxMs: 10_000 })

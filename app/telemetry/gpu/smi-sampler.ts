@@ -2,9 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import type { GpuDevice } from '../../contract/telemetry'
 import { LineSplitter } from '../../lib/line-splitter'
 import { Listeners } from '../../lib/listeners'
+import { LEADS_ITS_GROUP, abandonChild, signalProcessGroup } from '../../lib/process/process-group'
 import { parseSmiLine } from './smi-csv'
 import { queryArgument, type SmiField } from './smi-fields'
 import { CSV_FORMAT } from './smi-probe'
+
+/** How long after the child's exit its pipes may stay open before whatever holds them is killed. */
+const PIPE_DRAIN_MS = 500
 
 export interface SmiSamplerOptions {
   readonly exe: string
@@ -17,7 +21,7 @@ export interface SmiSamplerOptions {
   readonly startupGraceMs?: number
   readonly backoffInitialMs?: number
   readonly backoffMaxMs?: number
-  /** Grace between SIGTERM and SIGKILL when stopping. */
+  /** Grace between SIGTERM and SIGKILL when stopping; after as long again we stop waiting for the child. */
   readonly killGraceMs?: number
   /** The child's environment (default: ours). */
   readonly env?: NodeJS.ProcessEnv
@@ -53,6 +57,8 @@ interface SamplerEvents {
  * Invariant: at most one child is alive. A new one is spawned only after the
  * previous one's 'close' (or spawn 'error'); the watchdog kills a silent child
  * and the restart waits for its exit, then a backoff (1, 2, 4 … s, capped).
+ * The child leads its own process group, and every kill is for the group: a
+ * grandchild holding its stdout would otherwise keep 'close' from coming.
  */
 export class SmiSampler {
   readonly stats: SmiSamplerStats = { spawns: 0, linesParsed: 0, linesSkipped: 0, watchdogKills: 0 }
@@ -88,7 +94,11 @@ export class SmiSampler {
     this.watchdog = setInterval(() => this.checkWatchdog(), this.options.intervalMs)
   }
 
-  /** Stops the child (SIGTERM, SIGKILL after a grace) and resolves once it has exited. */
+  /**
+   * Stops the child and its group (SIGTERM, SIGKILL after a grace) and resolves
+   * once it is gone, or after a second grace: a child stuck in the driver outlives
+   * even SIGKILL until the driver returns, and must not hold up a quit.
+   */
   async stop(): Promise<void> {
     this.running = false
     if (this.restartTimer) clearTimeout(this.restartTimer)
@@ -96,10 +106,18 @@ export class SmiSampler {
     this.restartTimer = this.watchdog = null
     const child = this.child
     if (!child) return
-    const kill = setTimeout(() => child.kill('SIGKILL'), this.options.killGraceMs ?? 1000)
-    child.kill('SIGTERM')
-    await this.childGone
-    clearTimeout(kill)
+    const graceMs = this.options.killGraceMs ?? 1000
+    const waitGone = (ms: number): Promise<boolean> => {
+      let timer: NodeJS.Timeout | undefined
+      const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))
+      return Promise.race([this.childGone.then(() => true), late]).finally(() => clearTimeout(timer))
+    }
+    signalProcessGroup(child, 'SIGTERM')
+    if (await waitGone(graceMs)) return
+    signalProcessGroup(child, 'SIGKILL')
+    if (await waitGone(graceMs)) return
+    abandonChild(child)
+    if (this.child === child) this.child = null
   }
 
   latest(now = Date.now()): SmiReading {
@@ -125,6 +143,7 @@ export class SmiSampler {
       windowsHide: true,
       shell: false,
       env: this.options.env ?? process.env,
+      ...LEADS_ITS_GROUP,
     })
     this.child = child
     this.stats.spawns++
@@ -154,6 +173,17 @@ export class SmiSampler {
     }
     child.on('close', (code, signal) => onGone(code, signal))
     child.on('error', (err) => onGone(null, null, err))
+    child.on('exit', (code, signal) => {
+      // Normally 'close' follows within a moment. If a descendant still holds the pipes, end it and
+      // stop reading, so 'close' (and the restart) comes; the group lives while it does, so its id is ours.
+      const drain = setTimeout(() => {
+        if (gone) return
+        signalProcessGroup(child, 'SIGKILL')
+        abandonChild(child)
+        onGone(code, signal)
+      }, PIPE_DRAIN_MS)
+      drain.unref()
+    })
     if (child.pid !== undefined) this.events.emit('spawn', child.pid)
   }
 
@@ -181,7 +211,7 @@ export class SmiSampler {
       this.stats.watchdogKills++
       this.reason = `nvidia-smi printed nothing for ${limit} ms; restarting it`
       this.lastActivity = Date.now() // one kill per silent period; the restart waits for the exit
-      child.kill('SIGKILL')
+      signalProcessGroup(child, 'SIGKILL')
     }
   }
 

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import type { GpuDevice } from '../../contract/telemetry'
 import type { Nvml } from '../gpu/nvml'
-import { runOnce } from '../gpu/run-once'
+import { runOnce } from '../../lib/process/run-once'
 import { parseSmiLine } from '../gpu/smi-csv'
 import { queryArgument, type SmiField } from '../gpu/smi-fields'
 import { CSV_FORMAT } from '../gpu/smi-probe'

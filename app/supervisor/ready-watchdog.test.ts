@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import type { HealthResult } from './health'
+import { watchUntilHung } from './ready-watchdog'
+import type { WatchdogTick } from './watchdog-policy'
+
+const OPTIONS = { intervalMs: 20, misses: 3 }
+const DOWN: HealthResult = { kind: 'down', detail: 'timeout' }
+const READY: HealthResult = { kind: 'ready' }
+
+/** A scripted server: each probe takes the next answer (the last one repeats); `lines` and `asleep` are set per probe. */
+function scripted(answers: { health: HealthResult; newLines?: number; asleep?: boolean }[]) {
+  let probes = 0
+  let lines = 0
+  let asleep = false
+  const ticks: WatchdogTick[] = []
+  const abort = new AbortController()
+  const deps = {
+    options: OPTIONS,
+    signal: abort.signal,
+    probe: async (timeoutMs: number): Promise<HealthResult> => {
+      expect(timeoutMs).toBe(OPTIONS.intervalMs) // a probe never outlasts its tick
+      const a = answers[Math.min(probes++, answers.length - 1)]!
+      lines += a.newLines ?? 0
+      asleep = a.asleep ?? false
+      return a.health
+    },
+    linesSeen: () => lines,
+    asleep: () => asleep,
+    onTick: (t: WatchdogTick) => ticks.push(t),
+  }
+  return { deps, ticks, abort, probes: () => probes }
+}
+
+describe('watchUntilHung', () => {
+  it('gives the reason after three unanswered ticks in a row without progress', async () => {
+    const s = scripted([{ health: READY }, { health: DOWN }, { health: DOWN }, { health: DOWN }])
+    expect(await watchUntilHung(s.deps)).toBe('llama-server stopped answering for 0.1 s')
+    expect(s.ticks.map((t) => t.answered)).toEqual([true, false, false, false])
+  })
+
+  it('keeps a busy server whose /health times out while its log moves (prompt processing)', async () => {
+    const busy = Array.from({ length: 10 }, () => ({ health: DOWN, newLines: 1 }))
+    const s = scripted([...busy, { health: DOWN }])
+    expect(await watchUntilHung(s.deps)).not.toBeNull() // only once the log stops too
+    expect(s.ticks.slice(0, 10).every((t) => !t.answered && t.progressed)).toBe(true)
+    expect(s.ticks.length).toBe(13)
+  })
+
+  it('never counts a sleeping server, and ends with no verdict when the run ends', async () => {
+    const s = scripted([{ health: READY, asleep: true }])
+    const watching = watchUntilHung(s.deps)
+    while (s.ticks.length < 5) await new Promise((r) => setTimeout(r, 10))
+    s.abort.abort()
+    expect(await watching).toBeNull()
+    expect(s.ticks.every((t) => t.asleep)).toBe(true)
+    expect(s.probes()).toBe(1) // asleep from the first answer on: not asked again
+  })
+})

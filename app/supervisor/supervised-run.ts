@@ -1,0 +1,60 @@
+import type { LaunchSpec } from '../contract/commands'
+import type { ExitInfo, FailureKind } from '../contract/server-state'
+import type { RingBuffer } from '../lib/ring-buffer'
+import type { HfDownloadWatch } from './hf-download-watch'
+import type { ExitStatus, SpawnedProcess, StopOutcome } from './process-tree'
+
+/** One spawned llama-server and what we know about it. */
+export interface Run {
+  readonly spec: LaunchSpec
+  readonly proc: SpawnedProcess
+  readonly host: string
+  readonly port: number
+  readonly portChosen: boolean
+  readonly abort: AbortController
+  readonly lines: RingBuffer<string>
+  stopRequested: boolean
+  /** Epoch ms when readiness gives up; pushed back by the end of a download and by load progress in the log. */
+  deadline: number
+  /** The `-hf` download watch, while one may be under way. */
+  watch: HfDownloadWatch | null
+  /** The log said "entering sleeping state" and not yet "exiting" (see sleep-log.ts). */
+  asleep: boolean
+  /** Lines the server has printed: the watchdog counts new ones as progress. */
+  linesSeen: number
+  /** The pid file's write, which forget() waits for before removing it. */
+  pidFileWritten: Promise<void>
+  /** The file the profile's --api-key went to (api-key-file.ts), removed by forget(). */
+  readonly keyFile: string | null
+}
+
+/** Resolves after ms, or at once when the signal aborts (never rejects). */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve()
+    const t = setTimeout(done, ms)
+    function done(): void {
+      clearTimeout(t)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    signal.addEventListener('abort', done, { once: true })
+  })
+}
+
+/** What the state keeps of an exit: its code and signal, the diagnosis (none for a requested stop), the last lines. */
+export function exitInfo(exit: ExitStatus | null, d: { kind: FailureKind; reason: string; hint: string | null } | null, lastLines: readonly string[]): ExitInfo {
+  return {
+    code: exit?.code ?? null,
+    signal: exit?.signal ?? null,
+    reason: d?.reason ?? null,
+    hint: d?.hint ?? null,
+    kind: d?.kind ?? null,
+    lastLines,
+  }
+}
+
+/** " (exit code 0, SIGTERM)" after a stop, for the log; nothing when the exit was not seen. */
+export function exitSuffix(outcome: StopOutcome, exit: ExitStatus): string {
+  return outcome === 'unconfirmed' ? '' : ` (exit code ${exit.code ?? 'none'}${exit.signal ? `, ${exit.signal}` : ''})`
+}

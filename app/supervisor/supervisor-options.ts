@@ -1,0 +1,35 @@
+import type { ServerStatus } from '../contract/server-state'
+import type { ListenPlan } from './launch-args'
+import type { PidFiles } from './pid-file'
+import type { StopOptions } from './process-tree'
+import type { RestartPolicyOptions } from './restart-policy'
+import type { WatchdogOptions, WatchdogTick } from './watchdog-policy'
+
+/** What a ServerSupervisor is built with: everything but home has a default. */
+export interface SupervisorOptions {
+  /** Folder for the pid files (run/) and the server log (logs/). */
+  readonly home: string
+  readonly readyTimeoutMs?: number
+  readonly healthIntervalMs?: number
+  readonly healthTimeoutMs?: number
+  readonly restartPolicy?: RestartPolicyOptions
+  readonly stop?: StopOptions
+  /** Lines kept in memory for the log view and for diagnosis. */
+  readonly logCapacity?: number
+  /** How often a `-hf` launch's download is looked at in the cache (default 500 ms). */
+  readonly downloadPollMs?: number
+  /** Where a server listens when its command does not say (asked at each launch); a free port by default. */
+  readonly listen?: () => ListenPlan
+  /** Where the pid files go (tests inject a slow disk); <home>/run by default. */
+  readonly pidFiles?: PidFiles
+  /** The watchdog after ready (asked at each ready, so a settings change applies to the next); DEFAULT_WATCHDOG by default. */
+  readonly watchdog?: WatchdogOptions | (() => WatchdogOptions)
+}
+
+/** The events a ServerSupervisor emits (on()). */
+export interface SupervisorEvents {
+  state: (status: ServerStatus) => void
+  log: (line: string) => void
+  /** One watchdog tick on a ready server: what it saw, and the misses in a row after it. */
+  watchdog: (tick: WatchdogTick, misses: number) => void
+}

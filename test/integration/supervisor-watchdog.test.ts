@@ -1,0 +1,104 @@
+import { request } from 'node:http'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { LaunchSpec } from '../../app/contract/commands'
+import type { ServerStatus } from '../../app/contract/server-state'
+import type { WatchdogTick } from '../../app/supervisor/watchdog-policy'
+import { llamaServerBin } from '../helpers/llama-server-bin'
+import { model } from '../helpers/paths'
+import { isRunning } from '../helpers/processes'
+import { SupervisorHarness } from '../helpers/supervisor-harness'
+
+// Issue #28, first item: the watchdog after ready, against the real llama-server (-t 1, tiny model).
+let bin: string
+const harnesses: SupervisorHarness[] = []
+const QUICK_RESTART = { initialDelayMs: 100, maxDelayMs: 1000, stableAfterMs: 60_000, maxUnstableExits: 5 }
+
+type Recorded = { h: SupervisorHarness; logs: string[]; ticks: WatchdogTick[] }
+
+function harness(options: ConstructorParameters<typeof SupervisorHarness>[0]): Recorded {
+  const h = new SupervisorHarness(options)
+  harnesses.push(h)
+  const logs: string[] = []
+  const ticks: WatchdogTick[] = []
+  h.supervisor.on('log', (line) => logs.push(line))
+  h.supervisor.on('watchdog', (tick) => ticks.push(tick))
+  return { h, logs, ticks }
+}
+
+function spec(args: string[], ctx = 4096): LaunchSpec {
+  return { profileId: 'test', exe: bin, args: ['-m', model('tiny-target.gguf'), '-c', String(ctx), '-np', '1', '-t', '1', ...args] }
+}
+
+function postJson(port: number, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const options = { host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }
+    const req = request(options, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (c: string) => (text += c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as Record<string, unknown> }))
+    })
+    req.on('error', reject)
+    req.end(JSON.stringify(body))
+  })
+}
+
+beforeAll(() => {
+  bin = llamaServerBin()
+}, 900_000)
+
+afterEach(async () => {
+  for (const h of harnesses.splice(0)) {
+    await h.dispose()
+    expect(h.pids.alive(), 'llama-server processes left behind').toEqual([])
+  }
+})
+
+describe('the watchdog after ready (real llama-server)', () => {
+  it('replaces a SIGSTOPped server: stopped with SIGKILL, restarted through the policy, the reason in the state and the log', async () => {
+    const { h, logs } = harness({
+      watchdog: { intervalMs: 500, misses: 3 },
+      stop: { graceMs: 300, secondGraceMs: 300 },
+      restartPolicy: QUICK_RESTART,
+    })
+    const first = await h.supervisor.start(spec([]))
+    expect(first.state).toBe('ready')
+    const oldPid = first.pid as number
+    process.kill(oldPid, 'SIGSTOP') // no SIGCONT: a stopped process takes only SIGKILL
+    const replaced = await new Promise<ServerStatus>((resolve) => {
+      const off = h.supervisor.on('state', (s) => {
+        if (s.state === 'ready' && s.pid !== oldPid) {
+          off()
+          resolve(s)
+        }
+      })
+    })
+    expect(replaced.restarts).toBe(1)
+    expect(isRunning(oldPid)).toBe(false)
+    expect(h.states).toEqual(['starting', 'loading', 'ready', 'stopping', 'backoff', 'starting', 'loading', 'ready'])
+    const backoff = h.statuses.find((s) => s.state === 'backoff')
+    const reason = 'llama-server stopped answering for 1.5 s'
+    expect(backoff?.lastExit).toMatchObject({ kind: 'unresponsive', reason, signal: 'SIGKILL' })
+    expect(logs).toContain('[llama-tray] llama-server stopped answering for 1.5 s; stopping it to restart it')
+    expect(logs).toContain('[llama-tray] llama-server killed after it ignored two signals (exit code none, SIGKILL)')
+    expect(logs).toContain('[llama-tray] llama-server stopped answering for 1.5 s; restarting in 0.1 s')
+  })
+
+  it('keeps a server busy with a long prompt on one thread: ticks run through the request, no restart', async () => {
+    // /health on a busy llama-server answers (its HTTP threads are apart from the one computing thread); where it
+    // would not, the log's progress keeps the server (ready-watchdog.test.ts). Window 10 s, for a loaded machine.
+    const { h, ticks } = harness({ watchdog: { intervalMs: 500, misses: 20 }, restartPolicy: QUICK_RESTART })
+    const ready = await h.supervisor.start(spec(['-b', '64', '-ub', '64'], 8192))
+    expect(ready.state).toBe('ready')
+    const prompt = 'The quick brown fox jumps over the lazy dog while the watchdog keeps counting. '.repeat(170)
+    const ticksBefore = ticks.length
+    const { status, json } = await postJson(ready.port as number, '/completion', { prompt, n_predict: 8, cache_prompt: false })
+    expect(status).toBe(200)
+    expect((json.timings as { prompt_n: number }).prompt_n).toBeGreaterThan(2000)
+    const during = ticks.slice(ticksBefore)
+    expect(during.length).toBeGreaterThan(0)
+    expect(during.every((t) => t.answered || t.progressed)).toBe(true)
+    expect(h.supervisor.getStatus()).toMatchObject({ state: 'ready', pid: ready.pid, restarts: 0 })
+    expect(h.states).toEqual(['starting', 'loading', 'ready'])
+  })
+})
