@@ -47,3 +47,9 @@ describe('tokenizeCommandLine on hostile pastes (issue #26)', () => {
     expect(() => tokenizeCommandLine('x '.repeat(200_000))).toThrow(/^The command has more than 4,096 arguments, .*\.$/)
   })
 })
+
+describe('tokenizeCommandLine on unusual white space', () => {
+  it('separates on any white space (a no-break space or a vertical tab used to loop forever)', () => {
+    expect(tokenizeCommandLine('llama-server\u00a0-m\u000ba.gguf\u000c-c\u20034096\u2028-fa on')).toEqual(['llama-server', '-m', 'a.gguf', '-c', '4096', '-fa', 'on'])
+  })
+})

@@ -123,7 +123,8 @@ export function tokenizeCommandLine(input: string, options: TokenizeOptions = {}
     if (CONTINUATION.test(text)) {
       pushToken()
       i = CONTINUATION.lastIndex
-    } else if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+    } else if (/\s/.test(c)) {
+      // Any white space separates (a pasted no-break space or vertical tab looped forever when only four were).
       pushToken()
       if ((c === '\n' || (c === '\r' && text[i + 1] !== '\n')) && args.length > 0 && i < end) {
         const line = text.slice(0, i + 1).split(/\r\n|\r|\n/).length
