@@ -61,6 +61,11 @@ class NeedMoreBytes {
 
 const thousands = (n: number | bigint): string => n.toLocaleString('en-US')
 
+/** A key or name from the file, for a message: quoted, control characters escaped, at most 60 characters. */
+export function quoted(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)
+}
+
 class Cursor {
   pos = 0
   constructor(
@@ -133,14 +138,14 @@ function readScalar(c: Cursor, type: number, what: string): number | bigint | st
 }
 
 function readValue(c: Cursor, type: number, key: string): GgufValue {
-  if (type !== T.ARRAY) return readScalar(c, type, `the value of "${key}"`)
+  if (type !== T.ARRAY) return readScalar(c, type, `the value of ${quoted(key)}`)
   const itemType = c.u32()
   // llama.cpp's own reader refuses nested arrays too.
-  if (itemType === T.ARRAY) c.fail(`"${key}" is an array of arrays`)
-  if (itemType >= MIN_BYTES.length) c.fail(`"${key}" is an array of an unknown value type ${itemType}`)
-  const n = c.count(`items in "${key}"`, MIN_BYTES[itemType] as number, Number.MAX_SAFE_INTEGER)
+  if (itemType === T.ARRAY) c.fail(`${quoted(key)} is an array of arrays`)
+  if (itemType >= MIN_BYTES.length) c.fail(`${quoted(key)} is an array of an unknown value type ${itemType}`)
+  const n = c.count(`items in ${quoted(key)}`, MIN_BYTES[itemType] as number, Number.MAX_SAFE_INTEGER)
   const items = new Array<number | bigint | string | boolean>(n)
-  for (let i = 0; i < n; i++) items[i] = readScalar(c, itemType, `item ${i} of "${key}"`)
+  for (let i = 0; i < n; i++) items[i] = readScalar(c, itemType, `item ${i} of ${quoted(key)}`)
   return items
 }
 
@@ -163,9 +168,9 @@ function parse(bytes: Buffer, fileSize: number, file: string): GgufHeader {
   const metadata: Record<string, GgufValue> = Object.create(null) as Record<string, GgufValue>
   for (let i = 0; i < keyCount; i++) {
     const key = c.string(`metadata key ${i}`, GGUF_LIMITS.keyBytes)
-    if (Object.hasOwn(metadata, key)) c.fail(`it has a duplicate key "${key}"`)
+    if (Object.hasOwn(metadata, key)) c.fail(`it has a duplicate key ${quoted(key)}`)
     const type = c.u32()
-    if (type >= MIN_BYTES.length) c.fail(`"${key}" has an unknown value type ${type}`)
+    if (type >= MIN_BYTES.length) c.fail(`${quoted(key)} has an unknown value type ${type}`)
     metadata[key] = readValue(c, type, key)
   }
   const alignment = alignmentOf(metadata, c)
@@ -173,20 +178,20 @@ function parse(bytes: Buffer, fileSize: number, file: string): GgufHeader {
   const tensors = new Array<GgufTensorInfo>(tensorCount)
   for (let i = 0; i < tensorCount; i++) {
     const name = c.string(`the name of tensor ${i}`, GGUF_LIMITS.keyBytes)
-    if (names.has(name)) c.fail(`it has a duplicate tensor "${name}"`)
+    if (names.has(name)) c.fail(`it has a duplicate tensor ${quoted(name)}`)
     names.add(name)
     const dims = c.u32()
-    if (dims > GGUF_LIMITS.dims) c.fail(`tensor "${name}" has ${dims} dimensions (at most ${GGUF_LIMITS.dims})`)
+    if (dims > GGUF_LIMITS.dims) c.fail(`tensor ${quoted(name)} has ${dims} dimensions (at most ${GGUF_LIMITS.dims})`)
     const shape = new Array<number>(dims)
     for (let d = 0; d < dims; d++) {
       const n = c.u64()
-      if (n > BigInt(GGUF_LIMITS.dimension)) c.fail(`tensor "${name}" has a dimension of ${thousands(n)}`)
+      if (n > BigInt(GGUF_LIMITS.dimension)) c.fail(`tensor ${quoted(name)} has a dimension of ${thousands(n)}`)
       shape[d] = Number(n)
     }
     const typeId = c.u32()
     const offset = c.u64()
     // An offset past the file's end is truncation, which the caller reports with the tensor sizes.
-    if (offset % BigInt(alignment) !== 0n) c.fail(`tensor "${name}" has a data offset ${thousands(offset)} off its ${alignment}-byte alignment`)
+    if (offset % BigInt(alignment) !== 0n) c.fail(`tensor ${quoted(name)} has a data offset ${thousands(offset)} off its ${alignment}-byte alignment`)
     tensors[i] = { name, shape, typeId, offset: Number(offset) }
   }
   const dataOffset = Math.ceil(c.pos / alignment) * alignment

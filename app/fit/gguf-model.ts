@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { FitError } from './fit-error'
 import { GgufError } from './gguf-error'
-import { readGgufHeader, type GgufHeader, type GgufValue } from './gguf-header'
+import { quoted, readGgufHeader, type GgufHeader, type GgufValue } from './gguf-header'
 import { MODEL_LIMITS, outOfRange, type LimitedKey } from './gguf-model-limits'
 import { isKnownGgmlType, tensorBytes } from './ggml-types'
 
@@ -115,12 +115,12 @@ async function readHeader(path: string): Promise<GgufHeader> {
 function tensorTable(header: GgufHeader, file: string, size: number): ModelTensor[] {
   let dataEnd = header.dataOffset
   const tensors = header.tensors.map((t): ModelTensor => {
-    if (!isKnownGgmlType(t.typeId)) throw new FitError(`${file}: tensor ${t.name} has an unknown type id ${t.typeId} (a newer llama.cpp quantisation?)`)
+    if (!isKnownGgmlType(t.typeId)) throw new FitError(`${file}: tensor ${quoted(t.name)} has an unknown type id ${t.typeId} (a newer llama.cpp quantisation?)`)
     let bytes: number
     try {
       bytes = tensorBytes(t.typeId, t.shape)
     } catch (err) {
-      throw new GgufError(file, `tensor "${t.name}" has a bad shape (${(err as Error).message})`)
+      throw new GgufError(file, `tensor ${quoted(t.name)} has a bad shape (${(err as Error).message})`)
     }
     dataEnd = Math.max(dataEnd, header.dataOffset + t.offset + bytes)
     return { name: t.name, layer: layerOf(t.name), expert: EXPERT_TENSOR.test(t.name), typeId: t.typeId, shape: t.shape, bytes }
@@ -154,7 +154,7 @@ export async function readGgufModel(path: string): Promise<GgufModel> {
   const arch = md['general.architecture']
   if (typeof arch !== 'string' || arch === '') throw new GgufError(file, 'it names no general.architecture')
   if (!TRANSFORMERS.has(arch) && !HYBRID_GDN.has(arch)) {
-    throw new FitError(`${file}: unknown architecture "${arch.slice(0, 64)}": the estimator knows ${KNOWN_ARCHITECTURES.join(', ')}`)
+    throw new FitError(`${file}: unknown architecture ${quoted(arch)}: the estimator knows ${KNOWN_ARCHITECTURES.join(', ')}`)
   }
   for (const key of Object.keys(MODEL_LIMITS) as LimitedKey[]) {
     const why = outOfRange(md, arch, key)

@@ -63,5 +63,11 @@ export const HOSTILE_GGUFS: readonly HostileGguf[] = [
   { name: 'kv-count-2e40.gguf', why: /claims 1,099,511,627,776 metadata keys/, write: writeBytes(raw(3, 0n, 2n ** 40n, 'padding to look plausible')) },
   // One key whose string claims 2^62 bytes, one array that claims 2^60 items.
   { name: 'string-2e62.gguf', why: /claims 4,611,686,018,427,387,904 bytes in the value of "general\.name"/, write: writeBytes(raw(3, 0n, 1n, key('general.name'), 8, 2n ** 62n, 'x')) },
+  // A key of 100 characters with line breaks and an escape, twice: the message quotes it on one line, shortened.
+  {
+    name: 'multiline-key.gguf',
+    why: /duplicate key "x\\n\\u001b\[2Jx\\n/,
+    write: writeBytes(raw(3, 0n, 2n, key('x\n\u001b[2J'.repeat(20)), 4, 1, key('x\n\u001b[2J'.repeat(20)), 4, 1)),
+  },
   { name: 'array-2e60.gguf', why: /claims 1,152,921,504,606,846,976 items in "tokenizer\.ggml\.scores"/, write: writeBytes(raw(3, 0n, 1n, key('tokenizer.ggml.scores'), 9, 6, 2n ** 60n, Buffer.alloc(64))) },
 ]
