@@ -67,7 +67,7 @@ describe('fuzzing the GGUF reader (no throw but GgufError/FitError, output bound
         let size = model.size
         for (const m of mutations) {
           // Most metadata lies in the first few kilobytes; aim half the mutations there.
-          if (header.length < 8) break
+          if (header.length <= 8) break
           const at = m.at % (m.at % 2 === 0 ? Math.min(4096, header.length - 8) : header.length - 8)
           if (m.kind === 'byte') header[at] = m.value
           else if (m.kind === 'u64') header.writeBigUInt64LE(m.value, at)
