@@ -41,6 +41,8 @@ export const GGUF_LIMITS = {
   tensors: 1_000_000,
   keys: 65_536,
   keyBytes: 65_535,
+  /** Items of one metadata array (the largest vocabularies and merge lists have ~260,000). */
+  arrayItems: 2 ** 22,
   /** GGML_MAX_DIMS. */
   dims: 4,
   /** Elements of one dimension (2^40: a row longer than any file). */
@@ -143,7 +145,7 @@ function readValue(c: Cursor, type: number, key: string): GgufValue {
   // llama.cpp's own reader refuses nested arrays too.
   if (itemType === T.ARRAY) c.fail(`${quoted(key)} is an array of arrays`)
   if (itemType >= MIN_BYTES.length) c.fail(`${quoted(key)} is an array of an unknown value type ${itemType}`)
-  const n = c.count(`items in ${quoted(key)}`, MIN_BYTES[itemType] as number, Number.MAX_SAFE_INTEGER)
+  const n = c.count(`items in ${quoted(key)}`, MIN_BYTES[itemType] as number, GGUF_LIMITS.arrayItems)
   const items = new Array<number | bigint | string | boolean>(n)
   for (let i = 0; i < n; i++) items[i] = readScalar(c, itemType, `item ${i} of ${quoted(key)}`)
   return items
