@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { CommandLineError, MAX_ARGUMENTS, tokenizeCommandLine } from '../../app/lib/command-line'
 import { importCommand, ImportError } from '../../app/profiles/import-command'
-import { FUZZ_RUNS, WorstCase } from './fuzz-runs'
+import { FUZZ_RUNS, FUZZ_TIMEOUT_MS, WorstCase } from './fuzz-runs'
 
 // The characters that matter to the reader, mixed with any others.
 const SPECIAL = [' ', '\t', '\n', '\r\n', '\r', '\\', '^', '`', '"', "'", '\u2018', '\u2019', '&', '|', ';', '>', '<', '$', '%', '(', ')', '{', '}', '=', '-', '--', '\u0000', '\u001b[31m', '\u009b', '-m', 'llama-server']
@@ -27,7 +27,7 @@ describe('fuzzing the command-line reader', () => {
       { numRuns: FUZZ_RUNS },
     )
     worst.report()
-  })
+  }, FUZZ_TIMEOUT_MS)
 
   it('importCommand throws only ImportError on the same input', () => {
     fc.assert(
@@ -40,7 +40,7 @@ describe('fuzzing the command-line reader', () => {
       }),
       { numRuns: FUZZ_RUNS },
     )
-  })
+  }, FUZZ_TIMEOUT_MS)
 
   it('long pastes: many arguments and long lines cost time in proportion, then stop at the cap', () => {
     fc.assert(
@@ -55,5 +55,5 @@ describe('fuzzing the command-line reader', () => {
       }),
       { numRuns: Math.max(1, Math.floor(FUZZ_RUNS / 10)) },
     )
-  })
+  }, FUZZ_TIMEOUT_MS)
 })

@@ -42,3 +42,6 @@ export class WorstCase {
     if (process.env.FUZZ_REPORT) console.log(`${this.name}: ${FUZZ_RUNS} runs, worst ${this.ms.toFixed(1)} ms (${this.label}), peak RSS ${this.rssMiB.toFixed(0)} MiB`)
   }
 }
+
+/** Each fuzz test's time limit: a sanity bound that grows with FUZZ_RUNS (100 ms an input, at least 30 s), never a goal. */
+export const FUZZ_TIMEOUT_MS = Math.max(30_000, FUZZ_RUNS * 100)

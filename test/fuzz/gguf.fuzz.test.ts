@@ -9,7 +9,7 @@ import { GgufError } from '../../app/fit/gguf-error'
 import { parseGgufHeader, readGgufHeader } from '../../app/fit/gguf-header'
 import { readGgufModel } from '../../app/fit/gguf-model'
 import { MODELS } from '../helpers/paths'
-import { FUZZ_RUNS, WorstCase } from './fuzz-runs'
+import { FUZZ_RUNS, FUZZ_TIMEOUT_MS, WorstCase } from './fuzz-runs'
 
 const dirs: string[] = []
 afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))))
@@ -43,7 +43,7 @@ describe('fuzzing the GGUF reader (no throw but GgufError/FitError, output bound
       { numRuns: FUZZ_RUNS },
     )
     worst.report()
-  })
+  }, FUZZ_TIMEOUT_MS)
 
   it('mutated headers of the tiny fixture models, read from disk by readGgufModel', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'llama-tray-fuzz-gguf-'))
@@ -96,7 +96,7 @@ describe('fuzzing the GGUF reader (no throw but GgufError/FitError, output bound
       { numRuns: FUZZ_RUNS },
     )
     worst.report()
-  })
+  }, FUZZ_TIMEOUT_MS)
 
   it('random files read through readGgufHeader (the reads grow with the header, never past the file)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'llama-tray-fuzz-gguf-'))
@@ -122,5 +122,5 @@ describe('fuzzing the GGUF reader (no throw but GgufError/FitError, output bound
       { numRuns: FUZZ_RUNS },
     )
     worst.report()
-  })
+  }, FUZZ_TIMEOUT_MS)
 })

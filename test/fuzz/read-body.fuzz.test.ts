@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { EndpointError } from '../../app/endpoint/openai-error'
 import { modelOf, readBody } from '../../app/endpoint/read-body'
-import { FUZZ_RUNS, WorstCase } from './fuzz-runs'
+import { FUZZ_RUNS, FUZZ_TIMEOUT_MS, WorstCase } from './fuzz-runs'
 
 /** A request: its body arrives in the given chunks, with the given content type. */
 function request(chunks: readonly Uint8Array[], contentType: string | undefined): IncomingMessage {
@@ -42,5 +42,5 @@ describe('fuzzing the endpoint body reader', () => {
       { numRuns: FUZZ_RUNS },
     )
     worst.report()
-  })
+  }, FUZZ_TIMEOUT_MS)
 })

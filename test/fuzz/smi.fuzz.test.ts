@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { inventoryFromSmiXml, inventoryFromSmiXmlJson } from '../../app/telemetry/gpu/inventory'
 import { parseSmiLine, parseSmiNumber } from '../../app/telemetry/gpu/smi-csv'
 import { SMI_FIELDS } from '../../app/telemetry/gpu/smi-fields'
-import { FUZZ_RUNS, WorstCase } from './fuzz-runs'
+import { FUZZ_RUNS, FUZZ_TIMEOUT_MS, WorstCase } from './fuzz-runs'
 
 const CSV_PIECES = [',', ' ', '[N/A]', '[Not Supported]', 'N/A', '0', '-1', '1e308', 'NaN', 'Infinity', '99999999999999999999', '8188 MiB', 'P0', 'P8', '0x0000000000000004', 'NVIDIA GeForce RTX 4070 Laptop GPU', '\u0000', '\u001b[31m', '"', '\n']
 const csvLine = fc.array(fc.oneof(fc.constantFrom(...CSV_PIECES), fc.string({ unit: 'binary', maxLength: 6 })), { maxLength: 48 }).map((p) => p.join(''))
@@ -25,7 +25,7 @@ describe('fuzzing the nvidia-smi parsers', () => {
       { numRuns: FUZZ_RUNS },
     )
     worst.report()
-  })
+  }, FUZZ_TIMEOUT_MS)
 
   it('inventoryFromSmiXml answers an inventory or an error for any text, never a throw', async () => {
     const worst = new WorstCase('nvidia-smi XML')
@@ -39,7 +39,7 @@ describe('fuzzing the nvidia-smi parsers', () => {
       { numRuns: FUZZ_RUNS },
     )
     worst.report()
-  })
+  }, FUZZ_TIMEOUT_MS)
 
   it('inventoryFromSmiXmlJson takes any JSON value', () => {
     fc.assert(
@@ -49,5 +49,5 @@ describe('fuzzing the nvidia-smi parsers', () => {
       }),
       { numRuns: FUZZ_RUNS },
     )
-  })
+  }, FUZZ_TIMEOUT_MS)
 })

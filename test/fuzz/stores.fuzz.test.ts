@@ -7,7 +7,7 @@ import { DEFAULT_SETTINGS } from '../../app/contract/settings'
 import { importCommand } from '../../app/profiles/import-command'
 import { PROFILES_FILE, ProfileStore } from '../../app/profiles/store'
 import { SETTINGS_FILE, SettingsStore } from '../../app/settings/settings-store'
-import { FUZZ_RUNS, WorstCase } from './fuzz-runs'
+import { FUZZ_RUNS, FUZZ_TIMEOUT_MS, WorstCase } from './fuzz-runs'
 
 // Through the stores' public API only (open, file, health, messages, settings, update): their code is being rewritten.
 
@@ -59,7 +59,7 @@ describe('fuzzing the profile and settings files', () => {
       { numRuns: FUZZ_RUNS },
     )
     worst.report()
-  })
+  }, FUZZ_TIMEOUT_MS)
 
   it('SettingsStore.open never throws; a file it cannot read is kept aside unchanged; update answers any value', async () => {
     const worst = new WorstCase('settings file')
@@ -78,5 +78,5 @@ describe('fuzzing the profile and settings files', () => {
       { numRuns: FUZZ_RUNS },
     )
     worst.report()
-  })
+  }, FUZZ_TIMEOUT_MS)
 })
