@@ -41,7 +41,8 @@ function runSuite(n, mode) {
   const started = Date.now()
   const args = [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]
   if (filter) args.push(filter)
-  const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+  // The fuzzers (test/fuzz) try 200 inputs each in npm test; a stress run tries many more.
+  const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, FUZZ_RUNS: process.env.FUZZ_RUNS ?? '5000' } })
   hog?.kill('SIGKILL')
   const wallS = (Date.now() - started) / 1000
   let json = null

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { gguf } from '@huggingface/gguf'
+import { readGgufHeader } from '../fit/gguf-header'
 
 /** What speculative decoding compares between a target and its draft (llama.cpp's common_speculative_are_compatible). */
 export interface VocabInfo {
@@ -25,11 +25,10 @@ const num = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v
 
 /** Reads the tokenizer part of a local GGUF. */
 export async function readVocab(path: string): Promise<VocabInfo> {
-  const { metadata, tensorInfos } = await gguf(path, { allowLocalFile: true })
-  const md = metadata as unknown as Record<string, unknown>
+  const { metadata: md, tensors } = await readGgufHeader(path)
   const list = md['tokenizer.ggml.tokens']
   const tokens = Array.isArray(list) && list.every((t) => typeof t === 'string') ? (list as string[]) : null
-  const embd = tensorInfos.find((t) => t.name === 'token_embd.weight')
+  const embd = tensors.find((t) => t.name === 'token_embd.weight')
   const size = tokens ? tokens.length : embd ? Number(embd.shape[1] ?? 0) : 0
   const type = typeof md['tokenizer.ggml.model'] === 'string' ? (md['tokenizer.ggml.model'] as string) : null
   const hash = tokens ? createHash('sha256').update(tokens.join('\u0000')).digest('hex').slice(0, 16) : null

@@ -3,6 +3,7 @@ import { UsageError } from './cli-error'
 import type { CliCommand, CliContext } from './command'
 import { COMMANDS } from './commands'
 import { asksForHelp, formatCommandUsage, formatUsage } from './usage'
+import { guardTerminalOutput } from './terminal-text'
 
 declare const __LLAMA_TRAY_VERSION__: string | undefined
 
@@ -54,6 +55,8 @@ async function main(argv: readonly string[]): Promise<number> {
   return command.run(args, context)
 }
 
+guardTerminalOutput(process.stdout)
+guardTerminalOutput(process.stderr)
 process.stdout.on('error', () => {}) // EPIPE when piped into head: keep supervising, exit cleanly later
 
 main(process.argv.slice(2)).then(

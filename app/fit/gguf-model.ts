@@ -1,7 +1,9 @@
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { gguf } from '@huggingface/gguf'
 import { FitError } from './fit-error'
+import { GgufError } from './gguf-error'
+import { quoted, readGgufHeader, type GgufHeader, type GgufValue } from './gguf-header'
+import { MODEL_LIMITS, outOfRange, type LimitedKey } from './gguf-model-limits'
 import { isKnownGgmlType, tensorBytes } from './ggml-types'
 
 /** One tensor of the table: its layer (null for token_embd, output…), expert or not, and its bytes. */
@@ -57,7 +59,7 @@ export const KNOWN_ARCHITECTURES: readonly string[] = [...TRANSFORMERS, ...HYBRI
 
 const EXPERT_TENSOR = /\.ffn_(up|down|gate|gate_up)_(ch)?exps\b/
 
-type Metadata = Readonly<Record<string, unknown>>
+type Metadata = Readonly<Record<string, GgufValue>>
 
 function num(md: Metadata, key: string): number | undefined {
   const v = md[key]
@@ -78,7 +80,7 @@ function perLayer(md: Metadata, key: string, layer: number): number | undefined 
 
 function required(md: Metadata, key: string, file: string): number {
   const v = num(md, key)
-  if (v === undefined || !Number.isFinite(v) || v < 0) throw new FitError(`${file}: the GGUF has no "${key}" (needed to estimate memory)`)
+  if (v === undefined || !Number.isFinite(v) || v < 0) throw new GgufError(file, `it has no "${key}" (needed to estimate memory)`)
   return v
 }
 
@@ -99,20 +101,41 @@ function gdnAttentionLayers(md: Metadata, arch: string, blocks: number, tensors:
   return out
 }
 
-async function parseFile(path: string): Promise<Awaited<ReturnType<typeof gguf>>> {
+/** The header, with file-system failures as FitErrors (a bad header is a GgufError already). */
+async function readHeader(path: string): Promise<GgufHeader> {
   try {
-    return await gguf(path, { allowLocalFile: true })
+    return await readGgufHeader(path)
   } catch (err) {
-    const msg = err instanceof Error ? err.message : String(err)
-    if (/magic number/i.test(msg)) throw new FitError(`${path} is not a GGUF file (it does not start with "GGUF")`)
-    throw new FitError(`${path}: cannot read the GGUF header (${msg.split('\n')[0]}); the file may be truncated or corrupt`)
+    if (err instanceof FitError) throw err
+    throw new FitError(`cannot read ${path}: ${(err as Error).message}`)
   }
+}
+
+/** The tensor table with each tensor's bytes; a shape that does not fit its type or the file is a GgufError. */
+function tensorTable(header: GgufHeader, file: string, size: number): ModelTensor[] {
+  let dataEnd = header.dataOffset
+  const tensors = header.tensors.map((t): ModelTensor => {
+    if (!isKnownGgmlType(t.typeId)) throw new FitError(`${file}: tensor ${quoted(t.name)} has an unknown type id ${t.typeId} (a newer llama.cpp quantisation?)`)
+    let bytes: number
+    try {
+      bytes = tensorBytes(t.typeId, t.shape)
+    } catch (err) {
+      throw new GgufError(file, `tensor ${quoted(t.name)} has a bad shape (${(err as Error).message})`)
+    }
+    dataEnd = Math.max(dataEnd, header.dataOffset + t.offset + bytes)
+    return { name: t.name, layer: layerOf(t.name), expert: EXPERT_TENSOR.test(t.name), typeId: t.typeId, shape: t.shape, bytes }
+  })
+  if (dataEnd > size) {
+    throw new GgufError(file, `it is truncated (its tensors need ${dataEnd.toLocaleString('en-US')} bytes but the file has ${size.toLocaleString('en-US')})`)
+  }
+  return tensors
 }
 
 /**
  * Reads a local GGUF's metadata and tensor table into the shape the estimator
- * needs. Missing files, non-GGUF files, truncated files and unknown
- * architectures give a FitError with a clear message.
+ * needs. A missing file or an unknown architecture gives a FitError; a file
+ * that is not a well-formed GGUF, or whose hyperparameters are out of any
+ * model's range (MODEL_LIMITS), a GgufError, before any loop over them.
  */
 export async function readGgufModel(path: string): Promise<GgufModel> {
   const file = basename(path)
@@ -125,36 +148,26 @@ export async function readGgufModel(path: string): Promise<GgufModel> {
     if (err instanceof FitError) throw err
     throw new FitError(`model file not found: ${path}`)
   }
-  if (size < 24) throw new FitError(`${path} is too small to be a GGUF file (${size} bytes)`)
-  const parsed = await parseFile(path)
-  const md = parsed.metadata as unknown as Metadata
-  // The parser reads past the end of a short file as zeros: check the header ends inside the file.
-  const headerEnd = Math.max(Number(parsed.tensorInfoByteRange[1]), Number(parsed.tensorDataOffset))
-  const declaredKv = Number(md.kv_count ?? 0)
-  const readKv = Object.keys(md).length - 3
-  if (headerEnd > size || readKv < declaredKv) throw new FitError(`${file} is truncated: its header needs ${headerEnd} bytes but the file has ${size} (an interrupted download?)`)
+  if (size < 24) throw new GgufError(file, `it is too small to be a GGUF file (${size} bytes)`)
+  const header = await readHeader(path)
+  const md: Metadata = header.metadata
   const arch = md['general.architecture']
-  if (typeof arch !== 'string' || arch === '') throw new FitError(`${file}: the GGUF names no general.architecture`)
+  if (typeof arch !== 'string' || arch === '') throw new GgufError(file, 'it names no general.architecture')
   if (!TRANSFORMERS.has(arch) && !HYBRID_GDN.has(arch)) {
-    throw new FitError(`${file}: unknown architecture "${arch}": the estimator knows ${KNOWN_ARCHITECTURES.join(', ')}`)
+    throw new FitError(`${file}: unknown architecture ${quoted(arch)}: the estimator knows ${KNOWN_ARCHITECTURES.join(', ')}`)
   }
-
-  const dataStart = Number(parsed.tensorDataOffset)
-  let dataEnd = dataStart
-  const tensors: ModelTensor[] = parsed.tensorInfos.map((t) => {
-    const typeId = Number(t.dtype)
-    const shape = t.shape.map(Number)
-    if (!isKnownGgmlType(typeId)) throw new FitError(`${file}: tensor ${t.name} has an unknown type id ${typeId}`)
-    const bytes = tensorBytes(typeId, shape)
-    dataEnd = Math.max(dataEnd, dataStart + Number(t.offset) + bytes)
-    return { name: t.name, layer: layerOf(t.name), expert: EXPERT_TENSOR.test(t.name), typeId, shape, bytes }
-  })
-  if (dataEnd > size) {
-    throw new FitError(`${file} is truncated: its tensor table needs ${dataEnd} bytes but the file has ${size} (an interrupted download?)`)
+  for (const key of Object.keys(MODEL_LIMITS) as LimitedKey[]) {
+    const why = outOfRange(md, arch, key)
+    if (why) throw new GgufError(file, why)
   }
+  const tensors = tensorTable(header, file, size)
 
   const blocks = required(md, `${arch}.block_count`, file)
   const nextn = num(md, `${arch}.nextn_predict_layers`) ?? 0
+  if (nextn >= blocks) throw new GgufError(file, `its ${nextn} next-token layers leave none of its ${blocks} layers for the model`)
+  const experts = num(md, `${arch}.expert_count`) ?? 0
+  const expertUsed = num(md, `${arch}.expert_used_count`) ?? 0
+  if (expertUsed > experts) throw new GgufError(file, `it uses ${expertUsed} experts per token but has ${experts}`)
   const embedding = required(md, `${arch}.embedding_length`, file)
   const headCount0 = perLayer(md, `${arch}.attention.head_count`, 0) ?? 0
   const headK0 = num(md, `${arch}.attention.key_length`) ?? (headCount0 > 0 ? embedding / headCount0 : 0)
@@ -200,8 +213,8 @@ export async function readGgufModel(path: string): Promise<GgufModel> {
     vocab,
     trainingContext: num(md, `${arch}.context_length`) ?? 0,
     feedForward: perLayer(md, `${arch}.feed_forward_length`, 0) ?? 0,
-    expertCount: num(md, `${arch}.expert_count`) ?? 0,
-    expertUsed: num(md, `${arch}.expert_used_count`) ?? 0,
+    expertCount: experts,
+    expertUsed,
     expertFeedForward: num(md, `${arch}.expert_feed_forward_length`) ?? 0,
     layers,
     recurrentRBytes,

@@ -11,6 +11,10 @@
  * - PowerShell: a leading call operator `&` is dropped and '' inside '…' is one quote.
  * - Shell operators (&&, |, ;, >, …) and variable expansions ($VAR, %VAR%) are
  *   refused with an explanation: we would not run them the way a shell would.
+ * - A line break that is not a continuation starts a second command, which is
+ *   refused (blank lines before and after the command are fine); so are NUL
+ *   characters (no program argument can hold one) and more than MAX_ARGUMENTS
+ *   arguments.
  */
 export class CommandLineError extends Error {
   constructor(
@@ -27,6 +31,30 @@ export type CommandLineDialect = 'auto' | 'posix' | 'cmd' | 'powershell'
 
 export interface TokenizeOptions {
   readonly dialect?: CommandLineDialect
+}
+
+/**
+ * The most arguments a command may have: real llama-server commands have about
+ * a hundred, and Windows caps a whole command line at 32,767 characters.
+ */
+export const MAX_ARGUMENTS = 4096
+
+/** Refuses an argument list longer than MAX_ARGUMENTS (pasted, or given as an argv). */
+export function checkArgumentCount(count: number, position = 0): void {
+  if (count > MAX_ARGUMENTS) {
+    throw new CommandLineError(
+      `The command has more than ${MAX_ARGUMENTS.toLocaleString('en-US')} arguments, more than any llama-server command needs: paste the command itself, not a file or a log.`,
+      position,
+    )
+  }
+}
+
+/** Refuses a NUL character, which no program argument can hold (it ends a C string). */
+export function checkNoNul(text: string, position = 0): void {
+  const at = text.indexOf('\0')
+  if (at >= 0) {
+    throw new CommandLineError(`The command holds a NUL character (at character ${position + at + 1}), which no program argument can carry: copy the command again from its source.`, position + at)
+  }
 }
 
 const OPERATORS = new Set(['&&', '||', '|', ';', '&', '>', '>>', '<', '2>', '2>&1', '1>', '&>'])
@@ -52,6 +80,7 @@ function detectDialect(text: string): CommandLineDialect {
 }
 
 export function tokenizeCommandLine(input: string, options: TokenizeOptions = {}): string[] {
+  checkNoNul(input)
   let text = input
   let dialect = options.dialect ?? 'auto'
   if (dialect === 'auto') dialect = detectDialect(text)
@@ -64,6 +93,8 @@ export function tokenizeCommandLine(input: string, options: TokenizeOptions = {}
   const variable = variablePattern(dialect)
   const singleQuotes = dialect === 'powershell' ? PS_SINGLE_QUOTES : "'"
   const args: string[] = []
+  // Where the command's last visible character is: line breaks after it are only trailing blank lines.
+  const end = text.trimEnd().length
   let current = ''
   let inToken = false
   let quoted = false // the current token had quotes, so it is literal text
@@ -74,6 +105,7 @@ export function tokenizeCommandLine(input: string, options: TokenizeOptions = {}
       throw new CommandLineError(`"${current}" is a shell operator: paste a single llama-server command, without pipes, redirections or command chains`, offset + i)
     }
     args.push(current)
+    checkArgumentCount(args.length, offset + i)
     current = ''
     inToken = false
     quoted = false
@@ -91,8 +123,16 @@ export function tokenizeCommandLine(input: string, options: TokenizeOptions = {}
     if (CONTINUATION.test(text)) {
       pushToken()
       i = CONTINUATION.lastIndex
-    } else if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+    } else if (/\s/.test(c)) {
+      // Any white space separates (a pasted no-break space or vertical tab looped forever when only four were).
       pushToken()
+      if ((c === '\n' || (c === '\r' && text[i + 1] !== '\n')) && args.length > 0 && i < end) {
+        const line = text.slice(0, i + 1).split(/\r\n|\r|\n/).length
+        throw new CommandLineError(
+          `Line ${line} of the pasted text starts a second command: paste one llama-server command, ending each line but the last with \\ (bash), ^ (cmd) or \` (PowerShell).`,
+          offset + i,
+        )
+      }
       i++
     } else if (singleQuotes.includes(c)) {
       let j = i + 1

@@ -1,6 +1,8 @@
 import { readdir, realpath, stat } from 'node:fs/promises'
-import { gguf } from '@huggingface/gguf'
 import type { DiscoveredModel } from '../contract/profile'
+import { GgufError } from '../fit/gguf-error'
+import { readGgufHeader } from '../fit/gguf-header'
+import { outOfRange } from '../fit/gguf-model-limits'
 import { readGgufModel } from '../fit/gguf-model'
 import { discoveryId } from './discovery-id'
 import { pathApi } from './discovery-places'
@@ -70,11 +72,14 @@ export async function findGgufFiles(roots: readonly { dir: string; source: strin
 
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : null)
 
-/** Header facts for an architecture the estimator does not know: the picker can still show it. */
+/** Header facts for an architecture the estimator does not know: the picker can still show it (if they are sane). */
 async function plainHeader(path: string): Promise<Pick<DiscoveredModel, 'architecture' | 'layers' | 'experts' | 'trainingContext'>> {
-  const { metadata } = await gguf(path, { allowLocalFile: true })
-  const md = metadata as unknown as Readonly<Record<string, unknown>>
+  const md = (await readGgufHeader(path)).metadata
   const arch = typeof md['general.architecture'] === 'string' ? md['general.architecture'] : null
+  for (const key of ['block_count', 'expert_count', 'context_length'] as const) {
+    const why = arch ? outOfRange(md, arch, key) : null
+    if (why) throw new GgufError(path.split(/[\\/]/).pop() ?? path, why)
+  }
   return {
     architecture: arch,
     layers: arch ? num(md[`${arch}.block_count`]) : null,
@@ -109,10 +114,11 @@ export async function readModelFacts(found: Found): Promise<ModelFacts> {
       vocab: m.vocab > 0 ? m.vocab : null,
     }
   } catch (err) {
-    const problem = err instanceof Error ? err.message : String(err)
+    let problem = err instanceof Error ? err.message : String(err)
     if (/unknown architecture/.test(problem)) {
-      const header = await plainHeader(found.real).catch(() => null)
-      if (header) return { model: { ...base, ...header, quantisation: quantisationFromName(file), problem: null }, vocab: null }
+      const header = await plainHeader(found.real).catch((e: unknown) => (e instanceof GgufError ? e : null))
+      if (header instanceof GgufError) problem = header.message
+      else if (header) return { model: { ...base, ...header, quantisation: quantisationFromName(file), problem: null }, vocab: null }
     }
     return { model: { ...base, architecture: null, quantisation: quantisationFromName(file), layers: null, experts: null, trainingContext: null, problem }, vocab: null }
   }

@@ -1,6 +1,7 @@
-import { CommandLineError, tokenizeCommandLine, type CommandLineDialect } from '../lib/command-line'
+import { checkArgumentCount, checkNoNul, CommandLineError, tokenizeCommandLine, type CommandLineDialect } from '../lib/command-line'
 import { parseArgs } from './profile-args'
 import { baseName, makeProfileId } from './profile-id'
+import { profileNameProblem } from './profile-name'
 import type { Profile } from './schema'
 
 export class ImportError extends Error {
@@ -28,6 +29,12 @@ const ENV_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s
  * Throws ImportError with an explanation for what we will not run.
  */
 export function importArgv(argv: readonly string[], options: ImportOptions = {}): Profile {
+  const nameProblem = options.name === undefined ? null : profileNameProblem(options.name)
+  if (nameProblem) throw new ImportError(nameProblem)
+  readable(() => {
+    checkArgumentCount(argv.length)
+    argv.forEach((arg) => checkNoNul(arg))
+  })
   let i = 0
   const env: Record<string, string> = {}
   for (; i < argv.length; i++) {
@@ -64,14 +71,21 @@ export function importArgv(argv: readonly string[], options: ImportOptions = {})
   }
 }
 
+/** Runs a command-line check, its CommandLineError becoming an ImportError. */
+function readable<T>(job: () => T): T {
+  try {
+    return job()
+  } catch (err) {
+    if (!(err instanceof CommandLineError)) throw err
+    // Newer messages are whole sentences; the older ones are phrases that need the context.
+    throw new ImportError(/^[A-Z].*\.$/s.test(err.message) ? err.message : `cannot read the command: ${err.message}`)
+  }
+}
+
 /** importArgv on a pasted command line (bash, cmd or PowerShell). */
 export function importCommand(text: string, options: ImportOptions = {}): Profile {
-  let argv: string[]
-  try {
-    argv = tokenizeCommandLine(text, { dialect: options.dialect ?? 'auto' })
-  } catch (err) {
-    if (err instanceof CommandLineError) throw new ImportError(`cannot read the command: ${err.message}`)
-    throw err
-  }
-  return importArgv(argv, options)
+  return importArgv(
+    readable(() => tokenizeCommandLine(text, { dialect: options.dialect ?? 'auto' })),
+    options,
+  )
 }

@@ -111,7 +111,8 @@ export function renderArgs(p: ProfileArgs, accepts?: (flag: string) => boolean):
   for (const slot of p.argOrder ?? []) {
     if ('extra' in slot) {
       const n = Math.min(slot.extra, p.extraArgs.length - extraIndex)
-      out.push(...p.extraArgs.slice(extraIndex, extraIndex + n))
+      // A loop, not push(...slice): spreading 200,000 arguments overflows the stack.
+      for (let k = 0; k < n; k++) out.push(p.extraArgs[extraIndex + k] as string)
       extraIndex += n
     } else if (!done.has(slot.field)) {
       const def = fieldDef(slot.field)
@@ -122,7 +123,7 @@ export function renderArgs(p: ProfileArgs, accepts?: (flag: string) => boolean):
     if (done.has(def.key)) continue
     emitField(out, def, getField(p, def.key), spellingFor(def, undefined, accepts), false)
   }
-  out.push(...p.extraArgs.slice(extraIndex))
+  for (let k = extraIndex; k < p.extraArgs.length; k++) out.push(p.extraArgs[k] as string)
   return out
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { profileNameProblem } from './profile-name'
 import { ProfileSettingsSchema } from './schema'
 
 /**
@@ -8,7 +9,11 @@ import { ProfileSettingsSchema } from './schema'
  */
 export const ProfileEditSchema = z
   .object({
-    name: z.string().min(1).max(200),
+    name: z
+      .string()
+      .min(1)
+      .max(200)
+      .refine((n) => profileNameProblem(n) === null, { message: profileNameProblem('\u001b') ?? '' }),
     model: z.string().max(4096),
     draftModel: z.string().min(1).max(4096).nullable(),
     settings: ProfileSettingsSchema,

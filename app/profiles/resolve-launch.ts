@@ -1,4 +1,5 @@
 import type { LaunchSpec } from '../contract/commands'
+import { MAX_ARGUMENTS } from '../lib/command-line'
 import { detectEngine, type EngineInfo } from './engine-detect'
 import { applyFixes, blockingProblems, checkFlags, type FlagProblem } from './flag-check'
 import { profileToLaunchSpec } from './launch-spec'
@@ -29,6 +30,11 @@ async function loadProfile(home: string, idOrName: string): Promise<{ store: Pro
   if (!profile) {
     const known = store.file.profiles.map((p) => p.id)
     throw new ProfileLaunchError(`no profile "${idOrName}"${known.length ? ` (known: ${known.join(', ')})` : ' (none yet: llama-tray profiles import -- <command>)'}`)
+  }
+  if (profile.extraArgs.length > MAX_ARGUMENTS) {
+    throw new ProfileLaunchError(
+      `Profile "${profile.id}" has ${profile.extraArgs.length.toLocaleString('en-US')} arguments, more than the ${MAX_ARGUMENTS.toLocaleString('en-US')} a llama-server command can have: import its command again (llama-tray profiles import).`,
+    )
   }
   if (profile.binary === '') throw new ProfileLaunchError(`profile "${profile.id}" has no llama-server binary yet: set one (llama-tray profiles import --name … -- /path/to/llama-server …)`)
   return { store, profile }

@@ -4,9 +4,9 @@ import { tensorBytes } from '../ggml-types'
 /**
  * A metadata value: the GGUF type is chosen from the JS type (u32 for whole
  * numbers, f32 otherwise, string, bool, arrays of those); `{ f32 }` forces f32
- * for a whole number (llama.cpp checks the type, e.g. of rope.freq_base).
+ * for a whole number (llama.cpp checks the type, e.g. of rope.freq_base), `{ u64 }` a 64-bit count.
  */
-export type SyntheticValue = number | string | boolean | { readonly f32: number } | readonly number[] | readonly string[]
+export type SyntheticValue = number | string | boolean | { readonly f32: number } | { readonly u64: bigint } | readonly number[] | readonly string[]
 
 export interface SyntheticTensor {
   readonly name: string
@@ -17,6 +17,8 @@ export interface SyntheticTensor {
 
 export interface SyntheticGguf {
   readonly metadata: Readonly<Record<string, SyntheticValue>>
+  /** More [key, value] pairs written after the metadata: they may repeat a key, as a corrupt file does. */
+  readonly extraEntries?: readonly (readonly [string, SyntheticValue])[]
   readonly tensors: readonly SyntheticTensor[]
 }
 
@@ -27,6 +29,7 @@ const T_F32 = 6
 const T_BOOL = 7
 const T_STRING = 8
 const T_ARRAY = 9
+const T_U64 = 10
 
 class ByteWriter {
   private chunks: Buffer[] = []
@@ -45,7 +48,7 @@ class ByteWriter {
     b.writeInt32LE(n)
     this.push(b)
   }
-  u64(n: number): void {
+  u64(n: number | bigint): void {
     const b = Buffer.alloc(8)
     b.writeBigUInt64LE(BigInt(n))
     this.push(b)
@@ -83,6 +86,9 @@ function writeValue(w: ByteWriter, v: SyntheticValue): void {
       w.u32(T_F32)
       w.f32(v)
     }
+  } else if (!Array.isArray(v) && 'u64' in v) {
+    w.u32(T_U64)
+    w.u64(v.u64)
   } else if (!Array.isArray(v)) {
     w.u32(T_F32)
     w.f32((v as { f32: number }).f32)
@@ -111,7 +117,7 @@ export async function writeSyntheticGguf(path: string, spec: SyntheticGguf): Pro
   w.bytes(Buffer.from('GGUF', 'ascii'))
   w.u32(3)
   w.u64(spec.tensors.length)
-  const entries = Object.entries(spec.metadata)
+  const entries = [...Object.entries(spec.metadata), ...(spec.extraEntries ?? [])]
   w.u64(entries.length)
   for (const [k, v] of entries) {
     w.str(k)

@@ -76,9 +76,13 @@ export async function readGpuInventory(options: InventoryOptions = {}): Promise<
     const detail = (r.stderr.trim() || r.stdout.trim()).split('\n')[0]
     return { error: `nvidia-smi -q -x failed (exit ${r.code ?? 'signal'})${detail ? `: ${detail}` : ''}` }
   }
-  const stdout = r.stdout
+  return inventoryFromSmiXml(r.stdout)
+}
+
+/** The inventory from the text of `nvidia-smi -q -x`; an error (never a throw) for text that is not its XML. */
+export async function inventoryFromSmiXml(xml: string): Promise<GpuInventory | { readonly error: string }> {
   try {
-    const data: unknown = await parseStringPromise(stdout, { explicitArray: false, trim: true })
+    const data: unknown = await parseStringPromise(xml, { explicitArray: false, trim: true })
     return inventoryFromSmiXmlJson(data) ?? { error: 'nvidia-smi -q -x printed no nvidia_smi_log' }
   } catch (err) {
     return { error: `nvidia-smi -q -x printed XML that does not parse: ${(err as Error).message.split('\n')[0]}` }
