@@ -36,8 +36,9 @@ export interface SecretHome {
   readonly activeProfileId: string
 }
 
-export async function makeSecretHome(): Promise<SecretHome> {
-  const home = await mkdtemp(join(tmpdir(), 'llama-tray-diag-'))
+/** Fills `home` (default: a new temp folder) with the profiles, key file, settings and log. */
+export async function makeSecretHome(existing?: string): Promise<SecretHome> {
+  const home = existing ?? (await mkdtemp(join(tmpdir(), 'llama-tray-diag-')))
   const keyFile = join(home, 'keys.txt')
   await writeFile(keyFile, `# keys for the laptop server\n${SECRETS.keyFile}\n${SECRETS.keyFileSecond}\n`)
   const store = await ProfileStore.open(home)

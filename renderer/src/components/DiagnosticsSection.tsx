@@ -28,7 +28,10 @@ export function DiagnosticsSection(): React.JSX.Element {
       return { ok: true, text: `Copied the summary (${r.value.trimEnd().split('\n').length} lines): paste it into your issue.` }
     })
   const save = (): Promise<Message | null> =>
-    saveDiagnostics().then((r) => (!r.ok ? { ok: false, text: r.error } : r.value === null ? null : { ok: true, text: `Saved ${r.value}.` }))
+    saveDiagnostics().then((r) => {
+      if (!r.ok) return { ok: false, text: r.error }
+      return r.value === null ? null : { ok: true, text: `Saved ${r.value}.` } // null: the dialog was cancelled
+    })
   return (
     <section className="diagnostics-section" aria-labelledby="diagnostics-heading" data-testid="diagnostics-section">
       <h2 id="diagnostics-heading">Diagnostics</h2>
