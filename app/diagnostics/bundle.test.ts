@@ -88,6 +88,7 @@ describe('the diagnostics bundle', () => {
     expect(report.server.transitions[2]?.exit).toBe('llama-server exited with code 1 (--api-key ***)')
     expect(report.versions).toMatchObject({ app: '0.1.0', node: process.versions.node, nvidiaDriver: '580.159.04', cuda: '13.0' })
     expect(report.gpu.reading?.devices[0]?.memoryTotalMiB).toBeGreaterThan(100_000)
+    expect(entries.get('diagnostics.json')).not.toMatch(/GPU-[0-9a-f]{8}-/) // the GPU's UUID identifies the machine
     expect(report.settings.values.port).toBe(8081)
     expect(report.engine).toEqual({ binary: bin, error: `llama-server binary not found: ${bin}` })
     // Ordinary log lines are left alone.

@@ -148,6 +148,11 @@ export function osUserNames(env: Readonly<Record<string, string | undefined>>): 
   return [system, env.USER ?? null, env.USERNAME ?? null, env.LOGNAME ?? null]
 }
 
+/** A GPU's UUID identifies this machine and helps no one reading the bundle. */
+function withoutUuids(inventory: GpuInventory | { readonly error: string }): GpuInventory | { readonly error: string } {
+  return 'error' in inventory ? inventory : { ...inventory, gpus: inventory.gpus.map((g) => ({ ...g, uuid: null })) }
+}
+
 /** Gathers the facts of a diagnostics bundle (unredacted: bundle.ts redacts every text made of them). */
 export async function collectDiagnostics(sources: DiagnosticsSources): Promise<Collected> {
   const { home } = sources
@@ -173,7 +178,7 @@ export async function collectDiagnostics(sources: DiagnosticsSources): Promise<C
       cuda: 'error' in inventory ? null : inventory.cudaVersion,
     },
     engine,
-    gpu: { inventory, reading },
+    gpu: { inventory: withoutUuids(inventory), reading },
     server: {
       status: sources.status,
       transitions: sources.transitions,
