@@ -79,7 +79,13 @@ export interface DiagnosticsReport {
     readonly installedAt: string
     readonly usedBy: readonly string[]
   }[]
-  readonly log: { readonly file: string; readonly sizeBytes: number | null; readonly truncated: boolean; readonly lines: readonly string[] }
+  readonly log: {
+    readonly file: string
+    readonly sizeBytes: number | null
+    readonly truncated: boolean
+    readonly problem: string | null
+    readonly lines: readonly string[]
+  }
 }
 
 /** Everything gathered, not yet redacted, and the profiles it was read from (their keys are the secrets to remove). */
@@ -156,13 +162,14 @@ function withoutUuids(inventory: GpuInventory | { readonly error: string }): Gpu
 /** Gathers the facts of a diagnostics bundle (unredacted: bundle.ts redacts every text made of them). */
 export async function collectDiagnostics(sources: DiagnosticsSources): Promise<Collected> {
   const { home } = sources
+  const logFile = join(home, 'logs', 'llama-server.log')
   const [stored, settings, inventory, reading, installed, log] = await Promise.all([
     readProfiles(home),
     readSettings(home),
     sources.inventory(),
     sources.gpu().catch(() => null),
     listInstalled(home).catch(() => []),
-    readLogTail(join(home, 'logs', 'llama-server.log'), LOG_TAIL_BYTES, LOG_TAIL_LINES),
+    readLogTail(logFile, LOG_TAIL_BYTES, LOG_TAIL_LINES),
   ])
   const active = stored.profiles.find((p) => p.id === (sources.status?.profileId ?? stored.activeProfileId)) ?? null
   const binary = sources.status?.exe ?? (active && active.binary !== '' ? active.binary : null)
@@ -197,7 +204,7 @@ export async function collectDiagnostics(sources: DiagnosticsSources): Promise<C
       installedAt: e.installedAt,
       usedBy: e.usedBy.map((u) => u.id),
     })),
-    log: { file: join(home, 'logs', 'llama-server.log'), sizeBytes: log.sizeBytes, truncated: log.truncated, lines: log.lines },
+    log: { file: logFile, sizeBytes: log.sizeBytes, truncated: log.truncated, problem: log.problem ?? null, lines: log.lines },
   }
   return { report, profiles: stored.profiles }
 }

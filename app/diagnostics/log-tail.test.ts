@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -27,6 +27,12 @@ describe('readLogTail', () => {
     expect(byBytes.lines).toEqual(lines.slice(-byBytes.lines.length))
     expect(byBytes.lines.length).toBe(19) // 1000 bytes hold 19 whole lines of 51 bytes and part of one
     expect((await readLogTail(path, 1_000_000, 10)).lines).toEqual(lines.slice(-10))
+  })
+
+  it('reports a log it cannot read instead of failing (a folder in its place)', async () => {
+    await mkdir(join(dir, 'folder.log'))
+    const tail = await readLogTail(join(dir, 'folder.log'), 1000, 10)
+    expect(tail).toEqual({ lines: [], sizeBytes: null, truncated: false, problem: expect.stringContaining('EISDIR') })
   })
 
   it('says there is no log yet', async () => {

@@ -6,6 +6,8 @@ export interface LogTail {
   readonly sizeBytes: number | null
   /** True when older lines were left out. */
   readonly truncated: boolean
+  /** Why the log could not be read (it exists but is a folder, or is not readable); null when it was. */
+  readonly problem?: string | null
 }
 
 /**
@@ -19,13 +21,18 @@ export async function readLogTail(path: string, maxBytes: number, maxLines: numb
     handle = await open(path, 'r')
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], sizeBytes: null, truncated: false }
-    throw err
+    return { lines: [], sizeBytes: null, truncated: false, problem: (err as Error).message }
   }
   try {
     const size = (await handle.stat()).size
     const start = Math.max(0, size - maxBytes)
     const buffer = Buffer.alloc(size - start)
-    await handle.read(buffer, 0, buffer.length, start)
+    try {
+      await handle.read(buffer, 0, buffer.length, start)
+    } catch (err) {
+      // A bundle is most wanted when something is wrong: an unreadable log is a fact in it, not a failure of it.
+      return { lines: [], sizeBytes: null, truncated: false, problem: (err as Error).message }
+    }
     let lines = buffer.toString('utf8').split(/\r?\n/)
     if (lines.at(-1) === '') lines.pop()
     if (start > 0) lines = lines.slice(1)

@@ -105,7 +105,8 @@ export function formatSummary(report: DiagnosticsReport, redact: (line: string) 
   const room = SUMMARY_MAX_LINES - lines.length - 1
   const logLines = report.log.lines.slice(-Math.min(SUMMARY_LOG_LINES, Math.max(0, room)))
   const logTitle = `Log (last ${logLines.length} of the bundle's ${report.log.lines.length} lines):`
-  if (room > 0) lines.push(report.log.sizeBytes === null ? 'Log: none yet' : logTitle)
+  const noLog = report.log.problem ? `Log: unreadable (${report.log.problem})` : 'Log: none yet'
+  if (room > 0) lines.push(report.log.sizeBytes === null ? noLog : logTitle)
   lines.push(...logLines.map((l) => `  ${l}`))
   return `${lines.slice(0, SUMMARY_MAX_LINES).map((l) => clip(redact(l))).join('\n')}\n`
 }
