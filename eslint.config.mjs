@@ -25,6 +25,7 @@ export const APP_LAYERS = [
   ['metrics', 'settings', 'snapshot'],
   ['advisor', 'bench'],
   ['engines'],
+  ['diagnostics'],
   ['core'],
   ['cli'],
 ]

@@ -58,6 +58,8 @@ const VALID: { readonly [C in CommandName]: Parameters<CommandChannels[C]> } = {
   'settings:get': [],
   'settings:set': [{ notifications: false, vramHeadroomMiB: 2048 }],
   'shell:open-logs-folder': [],
+  'diagnostics:summary': [],
+  'diagnostics:save': [],
 }
 
 /** One invalid call per channel that a careless or compromised page might send. */
@@ -109,6 +111,8 @@ const INVALID: { readonly [C in CommandName]: unknown[] } = {
   'settings:get': ['all'],
   'settings:set': [{ pollIntervalMs: 1 }],
   'shell:open-logs-folder': ['/etc'],
+  'diagnostics:summary': [{ unredacted: true }],
+  'diagnostics:save': ['/home/me/diagnostics.zip'],
 }
 
 function handlerTable(): { handlers: CommandChannels; calls: { channel: string; args: unknown[] }[] } {

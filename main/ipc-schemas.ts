@@ -74,4 +74,6 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'settings:get': none,
   'settings:set': z.tuple([SettingsSchema]),
   'shell:open-logs-folder': none,
+  'diagnostics:summary': none,
+  'diagnostics:save': none,
 }

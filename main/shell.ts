@@ -1,4 +1,4 @@
-import { app, dialog, Menu, session, shell, Tray, type OpenDialogOptions } from 'electron'
+import { app, dialog, Menu, session, shell, Tray, type OpenDialogOptions, type SaveDialogOptions } from 'electron'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CommandChannels, EventChannels, EventName } from '../app/contract/commands'
@@ -39,6 +39,9 @@ export interface ShellCoreOptions {
   readonly bootSettings: AppSettings
   readonly chooseFile: (role: ProfileFileRole, current: string) => Promise<string | null>
   readonly openPath: (path: string) => Promise<void>
+  /** The save dialog for the diagnostics zip, in Downloads by default; null when cancelled. */
+  readonly chooseSavePath: (defaultName: string) => Promise<string | null>
+  readonly appVersion: () => string
   readonly log: AppLog
 }
 
@@ -159,6 +162,14 @@ export function startShell(options: ShellOptions): ShellHandle {
         const result = parent ? await dialog.showOpenDialog(parent, dialogOptions) : await dialog.showOpenDialog(dialogOptions)
         return result.canceled ? null : (result.filePaths[0] ?? null)
       },
+      chooseSavePath: async (defaultName) => {
+        const defaultPath = join(app.getPath('downloads'), defaultName)
+        const dialogOptions: SaveDialogOptions = { defaultPath, filters: [{ name: 'Zip archive', extensions: ['zip'] }] }
+        const parent = dashboard?.browserWindow
+        const result = parent ? await dialog.showSaveDialog(parent, dialogOptions) : await dialog.showSaveDialog(dialogOptions)
+        return result.canceled || !result.filePath ? null : result.filePath
+      },
+      appVersion: () => app.getVersion(),
       openPath: async (path) => {
         await mkdir(path, { recursive: true })
         const error = await shell.openPath(path)

@@ -7,6 +7,8 @@ describe('contract method names', () => {
     expect(commandMethodName('profiles:undo-delete')).toBe('profilesUndoDelete')
     expect(eventMethodName('server:state-changed')).toBe('onServerStateChanged')
     expect(eventMethodName('snapshot')).toBe('onSnapshot')
+    expect(commandMethodName('diagnostics:summary')).toBe('diagnosticsSummary')
+    expect(commandMethodName('diagnostics:save')).toBe('diagnosticsSave')
   })
 
   it('gives every channel a distinct method name', () => {

@@ -114,6 +114,10 @@ export interface CommandChannels {
   'settings:get': () => Promise<AppSettings>
   'settings:set': (changes: Partial<AppSettings>) => Promise<Result<AppSettings>>
   'shell:open-logs-folder': () => Promise<void>
+  /** The one-screen diagnostics summary (versions, GPU, states, profile, log tail) with keys, tokens and the user name redacted. */
+  'diagnostics:summary': () => Promise<Result<string>>
+  /** Main's save dialog, then the redacted diagnostics zip there: ok(the path), ok(null) when cancelled. */
+  'diagnostics:save': () => Promise<Result<string | null>>
 }
 
 /** Pushed events (main → renderer). */
@@ -209,6 +213,8 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'settings:get',
   'settings:set',
   'shell:open-logs-folder',
+  'diagnostics:summary',
+  'diagnostics:save',
 ]
 
 export const EVENT_NAMES: readonly EventName[] = ['server:state-changed', 'server:log', 'snapshot', 'profiles:changed', 'settings:changed', 'bench:progress', 'engines:progress', 'models:progress']

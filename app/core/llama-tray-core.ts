@@ -44,6 +44,8 @@ import { LogBatcher } from './log-batcher'
 import { learnGpuRuntime } from './runtime-learner'
 import { profileCommands } from './profile-commands'
 import { storeSummary } from '../profiles/profile-summary'
+import { StateHistory } from '../diagnostics/state-history'
+import { diagnosticsCommands } from './diagnostics-commands'
 
 
 /** How long an out-of-memory retry waits for a GPU reading taken after the failure (several nvidia-smi intervals). */
@@ -67,6 +69,10 @@ export interface CoreOptions {
   /** Where engine installs get llama.cpp's releases and the GPU's CUDA version (default: GitHub from the environment, nvidia-smi). */
   readonly engines?: EngineCommandOptions
   readonly models?: ModelCommandOptions
+  /** Main's save dialog for the diagnostics zip (a suggested file name in; the path, or null when cancelled, out). */
+  readonly chooseSavePath?: (defaultName: string) => Promise<string | null>
+  /** The app's version for diagnostics (Electron's app.getVersion()); default: unknown. */
+  readonly appVersion?: () => string
 }
 
 /**
@@ -82,6 +88,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   readonly handlers: CommandChannels
   private readonly events = new Listeners<EventChannels>()
   private readonly logs = new LogBatcher((lines) => this.events.emit('server:log', lines))
+  /** The supervisor's recent transitions, for diagnostics. */
+  private readonly stateHistory = new StateHistory()
   private readonly rollingSaver: RollingSaver
   private tracker: GenerationTracker | null = null
   /** A tracker is being made (its API key is read first): one at a time. */
@@ -224,6 +232,14 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       'shell:open-logs-folder': async () => {
         await this.options.openPath?.(join(this.options.home, 'logs'))
       },
+      ...diagnosticsCommands({
+        home: options.home,
+        appVersion: options.appVersion ?? (() => 'unknown'),
+        status: () => this.supervisor.getStatus(),
+        transitions: () => this.stateHistory.list(),
+        gpu: () => this.options.telemetry?.latest().gpu ?? null,
+        chooseSavePath: options.chooseSavePath ?? (async () => null),
+      }),
     }
   }
 
@@ -413,6 +429,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   }
 
   private onState(status: ServerStatus): void {
+    this.stateHistory.record(status)
     if (status.state === 'starting') {
       this.gpuUsedBeforeLaunchMiB = this.options.telemetry?.latest().gpu?.devices[0]?.memoryUsedMiB ?? null
       this.launchedAt = Date.now()

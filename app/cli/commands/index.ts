@@ -10,6 +10,7 @@ import { compareCommand } from './compare'
 import { tuneCommand } from './tune'
 import { lintCommand } from './lint'
 import { modelsCommand } from './models'
+import { diagnosticsCommand } from './diagnostics'
 
 /** Every CLI command, in the order the usage text lists them. Add new commands here. */
-export const COMMANDS: readonly CliCommand[] = [runCommand, serveCommand, profilesCommand, modelsCommand, enginesCommand, gpuCommand, fitCommand, lintCommand, benchCommand, compareCommand, tuneCommand]
+export const COMMANDS: readonly CliCommand[] = [runCommand, serveCommand, profilesCommand, modelsCommand, enginesCommand, gpuCommand, fitCommand, lintCommand, benchCommand, compareCommand, tuneCommand, diagnosticsCommand]

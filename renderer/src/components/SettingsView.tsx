@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { AppSettings } from '../../../app/contract/settings'
 import { saveSettings } from '../actions/settings-actions'
+import { DiagnosticsSection } from './DiagnosticsSection'
 import { EnginesSection } from './EnginesSection'
 import { useProfileStore } from '../stores/profile-store'
 import { useSettingsStore } from '../stores/settings-store'
@@ -126,6 +127,7 @@ export function SettingsView(): React.JSX.Element {
         )}
       </form>
       <EnginesSection />
+      <DiagnosticsSection />
     </>
   )
 }

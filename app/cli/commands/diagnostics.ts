@@ -1,0 +1,46 @@
+import { BUNDLE_ENTRIES, buildDiagnostics, saveDiagnosticsZip } from '../../diagnostics/bundle'
+import { DiagnosticsError } from '../../diagnostics/diagnostics-error'
+import { readGpuOnce } from '../../diagnostics/gpu-once'
+import { readGpuInventory } from '../../telemetry/gpu/inventory'
+import type { CliCommand, CliContext } from '../command'
+import { parseOptions } from '../parse-options'
+
+declare const __LLAMA_TRAY_VERSION__: string | undefined
+
+async function run(args: readonly string[], io: CliContext): Promise<number> {
+  const { values } = parseOptions(args, { out: { type: 'string' }, json: { type: 'boolean' } })
+  // The CLI runs no server here: the status and transitions are the app's; the supervisor's log lines say what happened.
+  const bundle = await buildDiagnostics({
+    home: io.home,
+    appVersion: typeof __LLAMA_TRAY_VERSION__ === 'string' ? __LLAMA_TRAY_VERSION__ : 'dev',
+    env: process.env,
+    status: null,
+    transitions: [],
+    gpu: () => readGpuOnce(),
+    inventory: () => readGpuInventory(),
+  })
+  if (values.out !== undefined) {
+    try {
+      await saveDiagnosticsZip(values.out, bundle)
+    } catch (err) {
+      if (!(err instanceof DiagnosticsError)) throw err
+      io.stderr.write(`llama-tray: ${err.message}\n${err.detail ? `  (${err.detail})\n` : ''}`)
+      return 1
+    }
+    io.stderr.write(`Saved ${values.out} (${BUNDLE_ENTRIES.join(', ')}): keys, tokens and your user name are redacted.\n`)
+  }
+  if (values.json) io.stdout.write(bundle.json)
+  else if (values.out === undefined) io.stdout.write(bundle.summary)
+  return 0
+}
+
+export const diagnosticsCommand: CliCommand = {
+  name: 'diagnostics',
+  summary: 'versions, GPU, profiles, settings, engines and the log\'s end, redacted, to hand to someone helping you',
+  usage: `  llama-tray diagnostics [--out FILE.zip] [--json]
+    Without options: a one-screen summary (at most 40 lines) to paste into an issue.
+    --out FILE.zip      write summary.txt, diagnostics.json and llama-server.log (its last 256 KiB) into a zip
+    --json              print the whole report as JSON
+  API keys (--api-key, key files, LLAMA_API_KEY), Hugging Face and GitHub tokens and your user name are redacted.`,
+  run,
+}

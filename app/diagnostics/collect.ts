@@ -1,0 +1,210 @@
+import { readFile } from 'node:fs/promises'
+import { arch, platform, release, userInfo, version as osVersion } from 'node:os'
+import { join } from 'node:path'
+import { DEFAULT_SETTINGS, type AppSettings } from '../contract/settings'
+import type { ServerStatus } from '../contract/server-state'
+import type { GpuSnapshot } from '../contract/telemetry'
+import { listInstalled } from '../engines/installed'
+import { detectEngine, type EngineInfo } from '../profiles/engine-detect'
+import { quoteBash } from '../profiles/export-command'
+import { profileArgv } from '../profiles/launch-spec'
+import type { Profile } from '../profiles/schema'
+import { parseProfilesText, PROFILES_FILE } from '../profiles/store'
+import { SETTINGS_FILE, SettingsSchema } from '../settings/settings-store'
+import type { GpuInventory } from '../telemetry/gpu/inventory'
+import { readLogTail } from './log-tail'
+import type { StateTransition } from './state-history'
+
+/** The end of llama-server's log in a bundle: its last starts and exits, never megabytes. */
+export const LOG_TAIL_BYTES = 256 * 1024
+export const LOG_TAIL_LINES = 2000
+/** The supervisor's own lines ("[llama-tray] started …", exits, restarts) kept apart from the tail. */
+const SUPERVISOR_LINES = 30
+
+/** Where the facts come from: the core in the app, the home folder and one-shot readers in the CLI. */
+export interface DiagnosticsSources {
+  readonly home: string
+  readonly appVersion: string
+  /** The environment the app runs in: its secret-named values are redacted, the user's name is read from it. */
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** The server's status (null where no core runs it, as in the CLI). */
+  readonly status: ServerStatus | null
+  readonly transitions: readonly StateTransition[]
+  /** The telemetry's GPU reading (or a fresh one). */
+  readonly gpu: () => Promise<GpuSnapshot | null>
+  /** `nvidia-smi -q -x`: the driver, CUDA and the GPUs' names. */
+  readonly inventory: () => Promise<GpuInventory | { readonly error: string }>
+  /** Default: detectEngine on this home (cached in engines.json). */
+  readonly detectEngine?: (binary: string) => Promise<EngineInfo>
+  readonly now?: () => Date
+}
+
+export interface ProfileEntry {
+  readonly id: string
+  readonly name: string
+  readonly active: boolean
+  /** The command as a bash line, its environment first (redacted later, with everything else). */
+  readonly command: string
+}
+
+export type EngineFacts =
+  | { readonly binary: string; readonly kind: string; readonly version: string | null; readonly commit: string | null }
+  | { readonly binary: string; readonly error: string }
+
+export interface DiagnosticsReport {
+  readonly createdAt: string
+  readonly versions: {
+    readonly app: string
+    readonly node: string
+    readonly electron: string | null
+    readonly os: string
+    readonly nvidiaDriver: string | null
+    readonly cuda: string | null
+  }
+  /** The active profile's llama-server (or the running one), as engine detection sees it. */
+  readonly engine: EngineFacts | null
+  readonly gpu: { readonly inventory: GpuInventory | { readonly error: string }; readonly reading: GpuSnapshot | null }
+  readonly server: {
+    readonly status: ServerStatus | null
+    readonly transitions: readonly StateTransition[]
+    /** The supervisor's own log lines ("[llama-tray] started …", exits, restarts), also written by other processes. */
+    readonly supervisorLines: readonly string[]
+  }
+  readonly profiles: { readonly health: string; readonly activeProfileId: string | null; readonly list: readonly ProfileEntry[] }
+  readonly settings: { readonly values: AppSettings; readonly problem: string | null }
+  readonly engines: readonly {
+    readonly id: string
+    readonly version: string | null
+    readonly path: string
+    readonly installedAt: string
+    readonly usedBy: readonly string[]
+  }[]
+  readonly log: {
+    readonly file: string
+    readonly sizeBytes: number | null
+    readonly truncated: boolean
+    readonly problem: string | null
+    readonly lines: readonly string[]
+  }
+}
+
+/** Everything gathered, not yet redacted, and the profiles it was read from (their keys are the secrets to remove). */
+export interface Collected {
+  readonly report: DiagnosticsReport
+  readonly profiles: readonly Profile[]
+}
+
+/** The profiles file, read without opening the store (diagnostics never write to it). */
+async function readProfiles(home: string): Promise<{ health: string; activeProfileId: string | null; profiles: readonly Profile[] }> {
+  const text = await readFile(join(home, PROFILES_FILE), 'utf8').catch(() => null)
+  if (text === null) return { health: 'missing', activeProfileId: null, profiles: [] }
+  const parsed = parseProfilesText(text)
+  if (parsed.kind === 'corrupt') return { health: `unreadable: ${parsed.reason}`, activeProfileId: null, profiles: [] }
+  const health = parsed.kind === 'newer' ? `from a newer Llama Tray (schema ${parsed.version})` : 'ok'
+  return { health, activeProfileId: parsed.file.activeProfileId, profiles: parsed.file.profiles }
+}
+
+async function readSettings(home: string): Promise<DiagnosticsReport['settings']> {
+  const text = await readFile(join(home, SETTINGS_FILE), 'utf8').catch(() => null)
+  if (text === null) return { values: DEFAULT_SETTINGS, problem: null }
+  try {
+    const parsed = SettingsSchema.safeParse(JSON.parse(text))
+    if (parsed.success) return { values: { ...DEFAULT_SETTINGS, ...parsed.data }, problem: null }
+    const issue = parsed.error.issues[0]?.message ?? 'schema mismatch'
+    return { values: DEFAULT_SETTINGS, problem: `settings.json is invalid (${issue}); the app uses the defaults` }
+  } catch (err) {
+    return { values: DEFAULT_SETTINGS, problem: `settings.json is not JSON (${(err as Error).message}); the app uses the defaults` }
+  }
+}
+
+/** A profile's command as one bash line, environment first. */
+export function commandLineOf(profile: Profile): string {
+  const env = Object.entries(profile.env).map(([k, v]) => `${k}=${quoteBash(v)}`)
+  return [...env, ...profileArgv(profile).map(quoteBash)].join(' ')
+}
+
+async function engineFacts(binary: string | null, detect: (binary: string) => Promise<EngineInfo>): Promise<EngineFacts | null> {
+  if (!binary) return null
+  try {
+    const info = await detect(binary)
+    return { binary: info.binary, kind: info.kind, version: info.version, commit: info.commit }
+  } catch (err) {
+    return { binary, error: (err as Error).message }
+  }
+}
+
+function osDescription(): string {
+  let detail = ''
+  try {
+    detail = osVersion()
+  } catch {
+    // os.version() is missing on a few platforms
+  }
+  return `${platform()} ${release()} ${arch()}${detail ? ` (${detail})` : ''}`
+}
+
+/** The OS user's names: the system's and the environment's (they differ under sudo or in a container). */
+export function osUserNames(env: Readonly<Record<string, string | undefined>>): (string | null)[] {
+  let system: string | null = null
+  try {
+    system = userInfo().username
+  } catch {
+    // no passwd entry (a container): the environment still says
+  }
+  return [system, env.USER ?? null, env.USERNAME ?? null, env.LOGNAME ?? null]
+}
+
+/** A GPU's UUID identifies this machine and helps no one reading the bundle. */
+function withoutUuids(inventory: GpuInventory | { readonly error: string }): GpuInventory | { readonly error: string } {
+  return 'error' in inventory ? inventory : { ...inventory, gpus: inventory.gpus.map((g) => ({ ...g, uuid: null })) }
+}
+
+/** Gathers the facts of a diagnostics bundle (unredacted: bundle.ts redacts every text made of them). */
+export async function collectDiagnostics(sources: DiagnosticsSources): Promise<Collected> {
+  const { home } = sources
+  const logFile = join(home, 'logs', 'llama-server.log')
+  const [stored, settings, inventory, reading, installed, log] = await Promise.all([
+    readProfiles(home),
+    readSettings(home),
+    sources.inventory(),
+    sources.gpu().catch(() => null),
+    listInstalled(home).catch(() => []),
+    readLogTail(logFile, LOG_TAIL_BYTES, LOG_TAIL_LINES),
+  ])
+  const active = stored.profiles.find((p) => p.id === (sources.status?.profileId ?? stored.activeProfileId)) ?? null
+  const binary = sources.status?.exe ?? (active && active.binary !== '' ? active.binary : null)
+  const engine = await engineFacts(binary, sources.detectEngine ?? ((b) => detectEngine(home, b)))
+  const report: DiagnosticsReport = {
+    createdAt: (sources.now?.() ?? new Date()).toISOString(),
+    versions: {
+      app: sources.appVersion,
+      node: process.versions.node,
+      electron: process.versions.electron ?? null,
+      os: osDescription(),
+      nvidiaDriver: 'error' in inventory ? null : inventory.driverVersion,
+      cuda: 'error' in inventory ? null : inventory.cudaVersion,
+    },
+    engine,
+    gpu: { inventory: withoutUuids(inventory), reading },
+    server: {
+      status: sources.status,
+      transitions: sources.transitions,
+      supervisorLines: log.lines.filter((l) => l.startsWith('[llama-tray]')).slice(-SUPERVISOR_LINES),
+    },
+    profiles: {
+      health: stored.health,
+      activeProfileId: active?.id ?? null,
+      list: stored.profiles.map((p) => ({ id: p.id, name: p.name, active: p.id === active?.id, command: commandLineOf(p) })),
+    },
+    settings,
+    engines: installed.map((e) => ({
+      id: e.id,
+      version: e.version,
+      path: e.path,
+      installedAt: e.installedAt,
+      usedBy: e.usedBy.map((u) => u.id),
+    })),
+    log: { file: logFile, sizeBytes: log.sizeBytes, truncated: log.truncated, problem: log.problem ?? null, lines: log.lines },
+  }
+  return { report, profiles: stored.profiles }
+}
