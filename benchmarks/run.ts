@@ -18,28 +18,28 @@ import { benchSwitch } from './switch.bench'
 import { benchThreads } from './threads.bench'
 import { benchTelemetry, benchTelemetryOverhead } from './telemetry.bench'
 import { benchWindowsStop } from './windows-stop.bench'
+import { MODELS } from '../test/helpers/paths'
 
 /** `npm run bench`: every benchmark, one table, each figure next to its same-run baseline. */
 async function main(): Promise<void> {
   const bin = (ensureLlamaServer as () => string)()
-  const shared = resolve(process.cwd(), '..', 'shared', 'fixtures', 'models')
   const rows: BenchRow[] = []
   const only = process.argv[2]
-  const target = resolve(shared, 'tiny-target.gguf')
+  const target = resolve(MODELS, 'tiny-target.gguf')
   const benches: [string, () => Promise<BenchRow[]>][] = [
     ['supervisor', () => benchSupervisor(bin, target)],
-    ['switch', () => benchSwitch(bin, shared)],
+    ['switch', () => benchSwitch(bin, MODELS)],
     ['telemetry', () => benchTelemetry()],
     ['telemetry-overhead', () => benchTelemetryOverhead(bin, target)],
     ['metrics', () => benchMetrics(bin, target)],
     ['live', () => benchLiveFigures(bin, target)],
     ['threads', () => benchThreads(bin, target)],
-    ['fit', () => benchFit(bin, shared)],
+    ['fit', () => benchFit(bin, MODELS)],
     ['dashboard', () => benchDashboard()],
     ['endpoint', () => benchEndpoint(bin, target)],
     ['windows-stop', () => benchWindowsStop()],
     ['idle', () => benchIdle(bin, target)],
-    ['mtp', () => benchMtp(bin, resolve(shared, 'tiny-target-mtp.gguf'))],
+    ['mtp', () => benchMtp(bin, resolve(MODELS, 'tiny-target-mtp.gguf'))],
     ['engines', () => benchEngines(bin)],
     ['downloads', () => benchDownloads()],
   ]

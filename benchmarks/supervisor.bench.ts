@@ -27,7 +27,7 @@ async function rawCycle(bin: string, args: string[]): Promise<Cycle> {
   const readyMs = performance.now() - t0
   const t1 = performance.now()
   child.kill('SIGTERM')
-  // llama-server's SIGTERM handler can deadlock (~5% of stops, see ../shared/docs/llama-server.md §4): bound the wait.
+  // llama-server's SIGTERM handler can deadlock (about 5% of stops when it was measured): bound the wait.
   const graceful = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000))])
   if (!graceful) {
     child.kill('SIGKILL')

@@ -7,12 +7,13 @@ import { openNvml } from '../app/telemetry/gpu/nvml'
 import { SMI_FIELDS } from '../app/telemetry/gpu/smi-fields'
 import { measureNodeNvidiaSmi, measureNvml, measureSmiOneShot, measureSmiStream } from '../app/telemetry/measure/gpu-cost'
 import { TelemetryService, type TelemetryOptions } from '../app/telemetry/telemetry-service'
+import { FAKE_SMI_DIR } from '../test/helpers/paths'
 import { median, type BenchRow } from './bench-row'
 import { startBenchServer } from './bench-server'
 
-// Resolved from the working directory (npm run bench runs at the repository root): this file is bundled into out/bench.
-const fakeSmiDir = path.resolve('test', 'fixtures', 'fake-nvidia-smi')
+const fakeSmiDir = FAKE_SMI_DIR
 const fakeSmi = path.join(fakeSmiDir, 'nvidia-smi')
+// Resolved from the working directory (npm run bench runs at the repository root): this file is bundled into out/bench.
 const fakeNvmlSource = path.resolve('app', 'telemetry', 'gpu', 'nvml-fake', 'fake-libnvidia-ml.c')
 
 /**

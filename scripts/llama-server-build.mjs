@@ -13,8 +13,8 @@ import { homedir, tmpdir, cpus } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-// Pinned: its bundle is mainline "v0.5.0" (commit de3ff81), the build the docs
-// and fixtures in ../shared were verified against.
+// Pinned: its bundle is mainline "v0.5.0" (commit de3ff81), the build the
+// captures in test/fixtures/llama-server were made with.
 export const NODE_LLAMA_CPP_VERSION = '3.22.1'
 
 export function cacheRoot() {
@@ -32,12 +32,12 @@ export function cachedBinaryPath() {
   return join(cacheRoot(), `llama-server-node-llama-cpp-${NODE_LLAMA_CPP_VERSION}-${FLAVOUR}`, 'llama-server')
 }
 
-const SMOKE_MODEL = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'fixtures', 'models', 'tiny-target.gguf')
+const SMOKE_MODEL = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'models', 'tiny-target.gguf')
 
 /** Runs the smoke test on a built binary; throws its one-line reason if the binary does not work here. */
 function smokeTest(bin) {
   if (!existsSync(SMOKE_MODEL)) {
-    log(`no smoke test: ${SMOKE_MODEL} is missing (is ../shared beside the repository?)`)
+    log(`no smoke test: ${SMOKE_MODEL} is missing (restore it with git checkout -- test/fixtures/models)`)
     return
   }
   const script = join(dirname(fileURLToPath(import.meta.url)), 'llama-server-smoke.mjs')

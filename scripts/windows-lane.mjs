@@ -209,7 +209,7 @@ function ensurePrefix(root, files) {
     cpSync(files.llamaServer, join(c, 'Program Files', 'llama.cpp', 'llama-server.exe'))
     const models = join(c, 'users', 'lane', 'My Models')
     mkdirSync(models, { recursive: true })
-    const fixtures = join(repo, '..', 'shared', 'fixtures', 'models')
+    const fixtures = join(repo, 'test', 'fixtures', 'models')
     for (const f of readdirSync(fixtures)) if (f.endsWith('.gguf')) cpSync(join(fixtures, f), join(models, f))
   })
 }

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { fieldSpellings, flagForSpelling, flagUses } from '../app/contract/flag-args'
 import { FLAGS, PROFILE_FIELD_KEYS } from '../app/contract/flag-registry'
 import type { EngineKind } from '../app/contract/profile'
 import { parseHelpFlags } from '../app/profiles/engine-help'
+import { FIXTURES } from './helpers/paths'
 
-// The three engines' real `llama-server --help` output (../shared/fixtures).
-const fixtures = resolve(__dirname, '..', '..', 'shared', 'fixtures')
+// The three engines' real `llama-server --help` output.
 const HELP: ReadonlyArray<readonly [EngineKind, string]> = [
   ['mainline', 'llama-server/responses/llama-server-help.txt'],
   ['ik_llama', 'llama-server-forks/ik/help.stdout.txt'],
@@ -16,7 +16,7 @@ const HELP: ReadonlyArray<readonly [EngineKind, string]> = [
 
 describe('the flag registry', () => {
   describe.each(HELP)('%s --help', (engine, file) => {
-    const listed = [...parseHelpFlags(readFileSync(join(fixtures, file), 'utf8'))]
+    const listed = [...parseHelpFlags(readFileSync(join(FIXTURES, file), 'utf8'))]
 
     it('every spelling it prints is in the registry, as a flag of this engine', () => {
       expect(listed.length).toBeGreaterThan(200)

@@ -11,7 +11,7 @@ import { runCli } from './helpers/cli'
 import { REPO_ROOT } from './helpers/paths'
 import { stringLiterals } from './helpers/string-literals'
 
-// Users never heard of our "seeds" (the field reports in ../shared/seeds/):
+// Users never heard of our "seeds" (the field reports our advice was drawn from):
 // what they read says what was measured and on what hardware.
 const SEED = /\bseeds?\b/i
 

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { REPO_ROOT } from '../../test/helpers/paths'
+import { CUDA_H200 } from '../../test/helpers/paths'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readGgufModel, type GgufModel } from '../fit/gguf-model'
@@ -83,7 +83,7 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
 
   it('lint.mmap-with-cpu-experts quotes the load time -lm none cost on the GPU machine (its recording)', async () => {
     const { readFile } = await import('node:fs/promises')
-    const tsv = await readFile(join(REPO_ROOT, 'test', 'fixtures', 'llama-server-cuda-h200', 'summary.tsv'), 'utf8')
+    const tsv = await readFile(join(CUDA_H200, 'summary.tsv'), 'utf8')
     const readyS = (name: string) => tsv.split('\n').find((l) => l.startsWith(`${name}\t`))?.split('\t')[1]
     const message = rule('lint.mmap-with-cpu-experts', { args: ['--n-cpu-moe', '34'] })[0]?.message ?? ''
     expect(message).toContain(`ready in ${readyS('q36-seed-lm-none')} s against ${readyS('q36-seed')} s memory-mapped`)

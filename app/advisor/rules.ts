@@ -11,8 +11,8 @@ import type { LintFinding, LintInput, LintRule } from './lint-input'
 import { FIT_RULES } from './fit-rules'
 
 /**
- * The static advisor: one entry per finding of ../shared/docs/seed-notes.md
- * (and llama-server.md), each with a stable id, a level, the seeds' numbers in
+ * The static advisor: one entry per finding of the seed reports (and of
+ * llama-server's known pitfalls), each with a stable id, a level, the seeds' numbers in
  * its message and, where an argument change helps, a fix. Rules that need a
  * fact nobody could read (engine, GGUF) stay silent.
  */

@@ -2,7 +2,7 @@ import type { EngineKind } from './profile'
 
 /**
  * Every llama-server flag we know, as pure data: one entry per help line of
- * mainline, ik_llama.cpp and buun-llama-cpp (../shared/fixtures: the three
+ * mainline, ik_llama.cpp and buun-llama-cpp (test/fixtures: the three
  * engines' --help output; test/flag-registry.test.ts checks that every
  * spelling they print is here), plus the few spellings users write that no
  * engine lists. Switches that have an opposite (--kv-unified /

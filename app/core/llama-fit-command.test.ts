@@ -9,11 +9,11 @@ import { writeSyntheticGguf } from '../fit/synthetic/write-gguf'
 import { importCommand } from '../profiles/import-command'
 import { fitProfile } from '../profiles/profile-fit'
 import { ProfileStore } from '../profiles/store'
-import { REPO_ROOT } from '../../test/helpers/paths'
+import { LLAMA_FIT_RECORDINGS } from '../../test/helpers/paths'
 import { llamaFitPlan } from './llama-fit-command'
 
 const home = mkdtempSync(join(tmpdir(), 'llama-tray-llama-fit-cmd-'))
-const REC = join(REPO_ROOT, 'test', 'fixtures', 'llama-server-cuda-h200', 'llama-fit')
+const REC = LLAMA_FIT_RECORDINGS
 afterAll(() => rmSync(home, { recursive: true, force: true }))
 
 const withTool = join(home, 'with-tool')

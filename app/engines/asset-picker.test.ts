@@ -3,7 +3,7 @@ import { pickAssets } from './asset-picker'
 import { chooseBackend } from './backends'
 import type { Release } from './releases'
 
-// The asset names of a release as release.yml writes them (../shared/docs/first-run.md).
+// The asset names of a release as llama.cpp's .github/workflows/release.yml (v0.5.0) writes them.
 const TAG = 'v0.5.0'
 const names = [
   `llama-${TAG}-bin-win-cpu-x64.zip`,

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CUDA_RUNTIME_MIB } from './runtime-overhead'
 import { gpuBytes } from './fit-report'
@@ -8,10 +8,10 @@ import { replayGpuLaunches, reportedTotal, type GpuReplayRow } from './gpu-calib
 import { readGgufModel, type GgufModel } from './gguf-model'
 import { qwen35SmallGguf, qwen36MoeGguf } from './synthetic/qwen36-shapes'
 import { writeSyntheticGguf } from './synthetic/write-gguf'
-import { MODELS as MODELS_DIR } from '../../test/helpers/paths'
+import { CUDA_H200, MODELS as MODELS_DIR } from '../../test/helpers/paths'
 
 // Recorded on a real GPU (benchmarks/gpu-calibration/run-on-gpu.sh); replayed here without one.
-const LOGS = resolve(__dirname, '../../test/fixtures/llama-server-cuda-h200')
+const LOGS = CUDA_H200
 const MIB = 1024 * 1024
 const tmp = mkdtempSync(join(tmpdir(), 'llama-tray-gpu-cal-'))
 let rows: GpuReplayRow[] = []

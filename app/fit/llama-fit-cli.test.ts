@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fitCommand } from '../cli/commands/fit'
 import type { FitReport, LlamaFitPlan } from '../contract/fit'
-import { REPO_ROOT } from '../../test/helpers/paths'
+import { LLAMA_FIT_RECORDINGS } from '../../test/helpers/paths'
 import { qwen36MoeGguf } from './synthetic/qwen36-shapes'
 import { writeSyntheticGguf } from './synthetic/write-gguf'
 import { cliIo } from '../../test/helpers/cli-io'
@@ -12,7 +12,7 @@ import { cliIo } from '../../test/helpers/cli-io'
 const home = mkdtempSync(join(tmpdir(), 'llama-tray-llama-fit-cli-'))
 const bin = join(home, 'bin')
 const modelPath = join(home, 'Qwen3.6-35B-A3B-Q4_K_M.gguf')
-const REC = join(REPO_ROOT, 'test', 'fixtures', 'llama-server-cuda-h200', 'llama-fit')
+const REC = LLAMA_FIT_RECORDINGS
 afterAll(() => rmSync(home, { recursive: true, force: true }))
 
 beforeAll(async () => {

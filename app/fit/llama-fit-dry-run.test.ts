@@ -2,11 +2,11 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { REPO_ROOT } from '../../test/helpers/paths'
+import { LLAMA_FIT_RECORDINGS } from '../../test/helpers/paths'
 import { FitError } from './fit-error'
 import { dryRunArgs, fitParamsBeside, llamaFitDryRun, type RunProcess } from './llama-fit-dry-run'
 
-const DIR = join(REPO_ROOT, 'test', 'fixtures', 'llama-server-cuda-h200', 'llama-fit')
+const DIR = LLAMA_FIT_RECORDINGS
 const read = (name: string): string => readFileSync(join(DIR, name), 'utf8')
 const tmp = mkdtempSync(join(tmpdir(), 'llama-tray-fit-dry-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))

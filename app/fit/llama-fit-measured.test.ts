@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { REPO_ROOT } from '../../test/helpers/paths'
+import { LLAMA_FIT_RECORDINGS } from '../../test/helpers/paths'
 import { buildFitReport } from './fit-report'
 import { readGgufModel, type GgufModel } from './gguf-model'
 import { parseLlamaArgs } from './llama-args'
@@ -11,7 +11,7 @@ import { parseLlamaFitPlan } from './llama-fit-plan'
 import { qwen35SmallGguf, qwen36MoeGguf } from './synthetic/qwen36-shapes'
 import { writeSyntheticGguf } from './synthetic/write-gguf'
 
-const DIR = join(REPO_ROOT, 'test', 'fixtures', 'llama-server-cuda-h200', 'llama-fit')
+const DIR = LLAMA_FIT_RECORDINGS
 const rows = new Map(
   readFileSync(join(DIR, 'launch.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => {
     const [name = '', ready, , after] = l.split('\t')

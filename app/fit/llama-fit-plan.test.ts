@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { REPO_ROOT } from '../../test/helpers/paths'
+import { LLAMA_FIT_RECORDINGS } from '../../test/helpers/paths'
 import { parseLlamaFitPlan } from './llama-fit-plan'
 
-const DIR = join(REPO_ROOT, 'test', 'fixtures', 'llama-server-cuda-h200', 'llama-fit')
+const DIR = LLAMA_FIT_RECORDINGS
 const read = (name: string): string => readFileSync(join(DIR, name), 'utf8')
 
 // Recorded on an H200 (llama.cpp v0.5.0 with CUDA): Qwen3.6-35B-A3B's tensor table, -c 65536 -np 1 q4_0 KV,

@@ -22,7 +22,7 @@ beforeAll(async () => {
 })
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
-// The seed's command (../shared/docs/seed-notes.md, Seed 000), on an 8 GB laptop GPU.
+// The seed's command (Seed 000, SEED_4060_QWEN36 in app/profiles/seed-commands.ts), on an 8 GB laptop GPU.
 const SEED = ['-m', 'M', '-ngl', '999', '--n-cpu-moe', '34', '-c', '65536', '-np', '1', '-ctk', 'q4_0', '-ctv', 'q4_0', '-md', 'D', '-ngld', '99']
 
 describe('a synthetic GGUF with the real Qwen3.6-35B-A3B shapes', () => {

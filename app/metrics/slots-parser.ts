@@ -1,6 +1,6 @@
 /**
  * Reads a GET /slots body from mainline v0.5.0, older mainline/buun and
- * ik_llama.cpp (../shared/docs/llama-server.md §1.3). Pure; never throws.
+ * ik_llama.cpp (captured in test/fixtures/llama-server*). Pure; never throws.
  *
  * Shapes: mainline and buun answer an array of slots with `is_processing` and
  * `next_token` as an array of one object; ik uses `state` (0 idle, 1 busy) and

@@ -3,7 +3,7 @@ import type { RequestTimings } from '../contract/generation'
 
 /**
  * Incremental parser for llama-server's per-request timing lines
- * (../shared/docs/llama-server.md §2.2). Layouts understood:
+ * (captured in test/fixtures/llama-server*). Layouts understood:
  *
  * - mainline v0.5.0: one line per field, each prefixed
  *   `slot print_timing: id N | task M | ` (`prompt eval time`, `eval time`,

@@ -2,7 +2,7 @@ import type { EngineKind } from '../contract/profile'
 
 /**
  * Reading `llama-server --help` and `--version` output of mainline,
- * ik_llama.cpp and buun-llama-cpp (formats: ../shared/fixtures/llama-server*).
+ * ik_llama.cpp and buun-llama-cpp (formats: test/fixtures/llama-server*).
  */
 
 // A flag line is indented a little (mainline 0, ik 2 or 9 columns); descriptions much more.

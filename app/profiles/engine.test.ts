@@ -1,16 +1,16 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
+import { FIXTURES } from '../../test/helpers/paths'
 import { detectEngine, engineFromOutput, runForOutput, type EngineInfo } from './engine-detect'
 import { applyFixes, blockingProblems, checkArgs, checkFlags, fixArgs } from './flag-check'
 import { importCommand } from './import-command'
 import { profileToLaunchSpec } from './launch-spec'
 import { SEED_3090_BUUN_I_QUALITY, SEED_3090_IK_I_COMPACT, SEED_4060_QWEN36 } from './seed-commands'
 
-const fixtures = resolve(__dirname, '..', '..', '..', 'shared', 'fixtures')
-const read = (p: string): Promise<string> => readFile(join(fixtures, p), 'utf8')
+const read = (p: string): Promise<string> => readFile(join(FIXTURES, p), 'utf8')
 
 let mainline: EngineInfo
 let ik: EngineInfo

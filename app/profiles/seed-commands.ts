@@ -1,4 +1,4 @@
-/** The launch commands from the seed reports, verbatim (../shared/docs/seed-notes.md). */
+/** The launch commands from the seed reports (users' field reports), verbatim. */
 
 /** Seed 000: RTX 4060 Laptop 8 GB, Qwen3.6-35B-A3B, experts on the CPU, draft model (arguments only). */
 export const SEED_4060_QWEN36 = `-ngl 999 --n-cpu-moe 34 -c 65536 --parallel 1 --no-mmap \\

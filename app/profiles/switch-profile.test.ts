@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
+import { MODELS } from '../../test/helpers/paths'
 import { ServerSupervisor } from '../supervisor/supervisor'
 import { importArgv, importCommand } from './import-command'
 import { acceptFixes, assertLaunchable, ProfileLaunchError, resolveProfileLaunch } from './resolve-launch'
@@ -10,9 +11,8 @@ import { SEED_4060_QWEN36 } from './seed-commands'
 import { ProfileStore } from './store'
 import { switchProfile } from './switch-profile'
 
-const models = resolve(__dirname, '..', '..', '..', 'shared', 'fixtures', 'models')
-const target = join(models, 'tiny-target.gguf')
-const draft = join(models, 'tiny-draft.gguf')
+const target = join(MODELS, 'tiny-target.gguf')
+const draft = join(MODELS, 'tiny-draft.gguf')
 
 describe('switching profiles on the real llama-server', () => {
   let binary: string
@@ -25,7 +25,7 @@ describe('switching profiles on the real llama-server', () => {
     const store = await ProfileStore.open(home)
     await store.upsert(importArgv([binary, '-m', target, '-c', '4096', '-np', '1', '-t', '1'], { name: 'plain' }))
     await store.upsert(importArgv([binary, '-m', target, '-c', '4096', '-np', '1', '-t', '1', '-md', draft, '--spec-type', 'draft-simple'], { name: 'draft' }))
-    await store.upsert(importArgv([binary, '-m', join(models, 'missing.gguf'), '-c', '4096', '-np', '1', '-t', '1'], { name: 'broken' }))
+    await store.upsert(importArgv([binary, '-m', join(MODELS, 'missing.gguf'), '-c', '4096', '-np', '1', '-t', '1'], { name: 'broken' }))
     // The 4060 seed's flags with the tiny models (its --no-mmap is gone in this build).
     const seed = importCommand(SEED_4060_QWEN36, { name: 'seed' })
     await store.upsert({ ...seed, binary, model: target, draftModel: draft, settings: { ...seed.settings, ctxSize: 4096, gpuLayers: '0', draftGpuLayers: '0' } })

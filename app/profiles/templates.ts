@@ -11,7 +11,7 @@ export interface ProfileTemplate {
   readonly command: string
 }
 
-/** Built-in templates from the seed reports (../shared/docs/seed-notes.md). */
+/** Built-in templates from the seed reports (users' field reports of a command and its speed). */
 export const PROFILE_TEMPLATES: readonly ProfileTemplate[] = [
   {
     id: 'rtx4060-laptop-qwen36-35b-a3b',

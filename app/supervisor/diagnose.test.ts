@@ -1,11 +1,11 @@
 import { readFileSync, readdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { FIXTURES } from '../../test/helpers/paths'
 import { diagnoseExit } from './diagnose'
 
-const shared = resolve(__dirname, '..', '..', '..', 'shared', 'fixtures')
-const logLines = (path: string): string[] => readFileSync(join(shared, path), 'utf8').split('\n')
+const logLines = (path: string): string[] => readFileSync(join(FIXTURES, path), 'utf8').split('\n')
 
 describe('diagnoseExit on real llama-server logs', () => {
   it.each([
@@ -52,7 +52,7 @@ describe('diagnoseExit on real llama-server logs', () => {
   })
 
   it('property: never throws on any log lines, including every real log line', () => {
-    const real = readdirSync(join(shared, 'llama-server', 'logs')).flatMap((f) => logLines(join('llama-server', 'logs', f)))
+    const real = readdirSync(join(FIXTURES, 'llama-server', 'logs')).flatMap((f) => logLines(join('llama-server', 'logs', f)))
     expect(() => diagnoseExit(0, null, real)).not.toThrow()
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.string(), fc.constantFrom(...real.slice(0, 500)))), fc.option(fc.integer()), (lines, code) => {

@@ -11,7 +11,7 @@ export const DRAFT_MODEL_FLAGS = fieldSpellings('draftModel')
 export const API_KEY_FLAGS = [...fieldSpellings('apiKey'), ...fieldSpellings('apiKeyFile')]
 
 // Inherited variables that silently change what llama-server does
-// (../shared/docs/llama-server.md §6 "Env leakage").
+// (ik_llama.cpp even applies them after the command line).
 const SCRUBBED_PREFIXES = ['LLAMA_ARG_']
 const SCRUBBED_NAMES = new Set([
   'LLAMA_API_KEY',

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { REPO_ROOT } from '../../test/helpers/paths'
+import { LLAMA_FIT_RECORDINGS } from '../../test/helpers/paths'
 import { sleepLogEvent, type SleepLogEvent } from './sleep-log'
 
 // Recorded on an H200 (llama.cpp v0.5.0 with CUDA): Qwen3.6-35B-A3B's tensor table with the seed's placement
 // (--n-cpu-moe 34, -c 65536 q4_0) and --sleep-idle-seconds 2; nvidia-smi's per-process memory each second.
-const DIR = join(REPO_ROOT, 'test', 'fixtures', 'llama-server-cuda-h200', 'llama-fit')
+const DIR = LLAMA_FIT_RECORDINGS
 const log = readFileSync(join(DIR, 'sleep.log'), 'utf8')
 const trace = readFileSync(join(DIR, 'sleep.txt'), 'utf8')
 const num = (re: RegExp): number => Number(re.exec(trace)?.[1] ?? NaN)

@@ -18,6 +18,6 @@ node -e "
 import('vite').then(({ build }) => build({ configFile: false, logLevel: 'warn', ssr: { noExternal: true },
   build: { ssr: 'benchmarks/gpu-calibration/make-models.ts', outDir: '$STAGE', emptyOutDir: false, target: 'node20',
     rollupOptions: { external: [/^node:/], output: { format: 'es', entryFileNames: 'make-models.mjs' } } } }))"
-cp ../shared/fixtures/models/tiny-target.gguf ../shared/fixtures/models/tiny-draft.gguf "$STAGE/"
+cp test/fixtures/models/tiny-target.gguf test/fixtures/models/tiny-draft.gguf "$STAGE/"
 [ -f .device/node.xz ] || { echo "missing .device/node.xz: xz -9 -c \$(command -v node) > .device/node.xz"; exit 1; }
 du -sh "$STAGE" .device/node.xz

@@ -9,7 +9,7 @@ import { formatReportCsv, formatReportMarkdown } from '../../app/bench/format'
 import { formatCommandLine } from '../../app/lib/command-line'
 import { TelemetryService } from '../../app/telemetry/telemetry-service'
 import { llamaServerBin } from '../helpers/llama-server-bin'
-import { FAKE_SERVER, model, REPO_ROOT } from '../helpers/paths'
+import { FAKE_SERVER, model, MODELS, REPO_ROOT } from '../helpers/paths'
 import { isRunning } from '../helpers/processes'
 import { launchChromium } from './browser'
 import { buildRenderer } from './build-renderer'
@@ -191,7 +191,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
 
   it('a profile whose model is missing shows the reason and the hint', async () => {
     const { core, page } = await open({ telemetry: null })
-    const broken = await core.handlers['profiles:import'](cmd('-m', join(REPO_ROOT, '..', 'shared', 'fixtures', 'models', 'moved-away.gguf'), '-c', '4096', '-np', '1'), 'moved model')
+    const broken = await core.handlers['profiles:import'](cmd('-m', join(MODELS, 'moved-away.gguf'), '-c', '4096', '-np', '1'), 'moved model')
     if (!broken.ok) throw new Error(broken.error)
     await page.getByTestId('tab-profiles').click()
     await page.getByTestId('profile-row').filter({ hasText: 'moved model' }).getByTestId('profile-start').click()
@@ -366,7 +366,7 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     await expect.poll(async () => (await core.handlers['profiles:get'](tiny.value.id))?.settings.ctxSize, { timeout: 30_000 }).toBe(8192)
     expect((await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe).toBe(suggested)
 
-    const moved = await core.handlers['profiles:import'](cmd('-m', join(REPO_ROOT, '..', 'shared', 'fixtures', 'models', 'moved-away.gguf'), '-c', '4096', '-np', '1'), 'moved model')
+    const moved = await core.handlers['profiles:import'](cmd('-m', join(MODELS, 'moved-away.gguf'), '-c', '4096', '-np', '1'), 'moved model')
     if (!moved.ok) throw new Error(moved.error)
     await page.getByTestId('profile-row').filter({ hasText: 'moved model' }).locator('.profile-select').click()
     await expect(page.getByTestId('fit-error').textContent({ timeout: 90_000 })).resolves.toMatch(/moved-away\.gguf|model/i)

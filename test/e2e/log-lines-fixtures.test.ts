@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { isFailureLine, loadPhase } from '../../renderer/src/lib/log-lines'
 import { LLAMA_LOGS } from '../helpers/paths'
 
-// The dashboard's log helpers over the real llama-server logs in ../shared/fixtures
+// The dashboard's log helpers over the real llama-server logs in test/fixtures
 // (here, not next to the helpers: renderer/ may not read files).
 describe('dashboard log helpers on real llama-server logs', () => {
   it('real logs: a phase from the first line on, tensors while loading, and every failed run has a highlighted line', () => {

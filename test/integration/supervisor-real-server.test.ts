@@ -10,7 +10,7 @@ import { isRunning } from '../helpers/processes'
 import { SupervisorHarness } from '../helpers/supervisor-harness'
 
 // Against the real llama-server (mainline v0.5.0 built from node-llama-cpp's
-// bundle) and the tiny real GGUF models from ../shared/fixtures/models.
+// bundle) and the tiny real GGUF models from test/fixtures/models.
 let bin: string
 const harnesses: SupervisorHarness[] = []
 

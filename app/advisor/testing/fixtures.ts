@@ -1,16 +1,15 @@
 import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SHARED } from '../../../test/helpers/paths'
+import { FIXTURES, MODELS } from '../../../test/helpers/paths'
 import { GGML_TYPE_ID } from '../../fit/ggml-types'
 import { readGgufModel, type GgufModel } from '../../fit/gguf-model'
 import { qwen35SmallGguf, qwen36MoeGguf } from '../../fit/synthetic/qwen36-shapes'
 import { writeSyntheticGguf } from '../../fit/synthetic/write-gguf'
 import { engineFromOutput, type EngineInfo } from '../../profiles/engine-detect'
 
-/** ../shared/fixtures beside the repository (as CI clones it). */
-export const FIXTURES = join(SHARED, 'fixtures')
-export const TINY = (name: string): string => join(FIXTURES, 'models', name)
+export { FIXTURES }
+export const TINY = (name: string): string => join(MODELS, name)
 
 const read = (p: string): Promise<string> => readFile(join(FIXTURES, p), 'utf8')
 

@@ -5,10 +5,9 @@ import { LlamaTrayCore } from '../llama-tray-core'
 import { importArgv } from '../../profiles/import-command'
 import { ProfileStore } from '../../profiles/store'
 import type { TelemetryService } from '../../telemetry/telemetry-service'
+import { MODELS } from '../../../test/helpers/paths'
 
-/** CI clones the repository with shared/ beside it. */
-const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', '..')
-export const modelsDir = path.resolve(repoRoot, '..', 'shared', 'fixtures', 'models')
+export const modelsDir = MODELS
 export const tinyTarget = path.join(modelsDir, 'tiny-target.gguf')
 export const tinyDraft = path.join(modelsDir, 'tiny-draft.gguf')
 

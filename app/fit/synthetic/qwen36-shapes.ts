@@ -3,7 +3,7 @@ import type { SyntheticGguf, SyntheticTensor } from './write-gguf'
 
 /**
  * GGUF tables with the real shapes of the seed's models
- * (../shared/docs/seed-notes.md "Model shapes"), quantized the way llama.cpp's
+ * (from a public training framework's model configuration), quantized the way llama.cpp's
  * Q4_K_M recipe does: Q4_K, with Q6_K for the output, attn_v and ffn_down of
  * the first and last eighth of the layers and every third layer between
  * ("use more bits"); norms, biases and the router in f32; small GDN

@@ -1,12 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { FIXTURES, MODELS, REPO_ROOT } from '../../../test/helpers/paths'
 
-/** The repo root (app/metrics/testing → ../../..). */
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
-/** CI clones the repo with shared/ beside it. */
-export const fixturesDir = resolve(repoRoot, '..', 'shared', 'fixtures')
-export const modelsDir = join(fixturesDir, 'models')
+export const repoRoot = REPO_ROOT
+export const fixturesDir = FIXTURES
+export const modelsDir = MODELS
 
 export function fixtureText(...parts: string[]): string {
   return readFileSync(join(fixturesDir, ...parts), 'utf8')

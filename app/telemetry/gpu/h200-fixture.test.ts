@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { GpuDevice } from '../../contract/telemetry'
-import { repoRoot } from '../testing/paths'
+import { h200NvmlCaptures } from '../testing/paths'
 import { parseSmiLine } from './smi-csv'
 import type { SmiField } from './smi-fields'
 
-const dir = path.join(repoRoot, 'test', 'fixtures', 'nvidia-smi-h200-nvml')
+const dir = h200NvmlCaptures
 const read = (name: string): string => readFileSync(path.join(dir, name), 'utf8')
 
 describe('the real H200 capture taken through our own readers', () => {

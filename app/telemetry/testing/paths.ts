@@ -1,9 +1,10 @@
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { FAKE_SMI_DIR, REPO_ROOT, SMI_CAPTURES, SMI_H200, SMI_H200_NVML } from '../../../test/helpers/paths'
 
-/** Paths the telemetry tests and benchmarks share. CI clones the repo with shared/ beside it. */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
-export const smiCaptures = path.resolve(repoRoot, '..', 'shared', 'fixtures', 'nvidia-smi')
-export const h200Captures = path.join(smiCaptures, 'h200-driver580')
-export const fakeSmiDir = path.join(repoRoot, 'test', 'fixtures', 'fake-nvidia-smi')
+/** Paths the telemetry tests share (from test/helpers/paths.ts). */
+export const repoRoot = REPO_ROOT
+export const smiCaptures = SMI_CAPTURES
+export const h200Captures = SMI_H200
+export const h200NvmlCaptures = SMI_H200_NVML
+export const fakeSmiDir = FAKE_SMI_DIR
 export const fakeSmiExe = path.join(fakeSmiDir, 'nvidia-smi')
