@@ -69,7 +69,7 @@ describe('moving the keys (pure, with a temp run folder)', () => {
     expect((await hideApiKeys(['--api-key', '"a,quoted-key",other-key-1'], runDir)).file).toBeNull()
   })
 
-  it('is made because all three engines take --api-key-file (their --help in ../shared/fixtures)', () => {
+  it('is made because all three engines take --api-key-file (their --help in test/fixtures)', () => {
     expect(everyEngineTakesKeyFile()).toBe(true)
   })
 
