@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import type { ProfileStoreHealth } from '../contract/profile'
 import { tempFileWriter } from '../lib/atomic-write'
 import { type Decoded, type JsonCodec, firstIssue, parseJsonText } from '../lib/json-store/json-codec'
-import { JsonStoreError, type JsonStore } from '../lib/json-store/json-store'
+import { type ChangeSource, JsonStoreError, type JsonStore } from '../lib/json-store/json-store'
 import { isProcessAlive } from '../lib/json-store/process-alive'
 import { openJsonStore } from '../lib/json-store/registry'
 import { makeProfileId } from './profile-id'
@@ -102,7 +102,7 @@ export class ProfileStore {
   }
 
   /** Called with the new file whenever it changes, in this process or another. */
-  onDidChange(listener: (file: ProfilesFile) => void): () => void {
+  onDidChange(listener: (file: ProfilesFile, source: ChangeSource) => void): () => void {
     return this.store.onDidChange(listener)
   }
 

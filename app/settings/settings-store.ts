@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { DEFAULT_SETTINGS, type AppSettings } from '../contract/settings'
-import type { JsonStore } from '../lib/json-store/json-store'
+import type { ChangeSource, JsonStore } from '../lib/json-store/json-store'
 import { openJsonStore } from '../lib/json-store/registry'
 import { settingsCodec, SettingsFields } from './settings-codec'
 
@@ -37,7 +37,7 @@ export class SettingsStore {
   }
 
   /** Called with the new settings whenever the file changes, in this process or another. */
-  onDidChange(listener: (settings: AppSettings) => void): () => void {
+  onDidChange(listener: (settings: AppSettings, source: ChangeSource) => void): () => void {
     return this.store.onDidChange(listener)
   }
 

@@ -74,11 +74,11 @@ const killed = (proc: ChildProcess): Promise<void> =>
     proc.kill('SIGKILL')
   })
 
-const nextChange = (store: JsonStore<ListFile>): Promise<ListFile> =>
+const nextChange = (store: JsonStore<ListFile>): Promise<ListFile & { source: string }> =>
   new Promise((done) => {
-    const off = store.onDidChange((value) => {
+    const off = store.onDidChange((value, source) => {
       off()
-      done(value)
+      done({ ...value, source })
     })
   })
 
@@ -159,11 +159,14 @@ describe('change events across processes', () => {
     await store.load()
     const seen = nextChange(store)
     expect(await runChild(['add', file, 'from-child'])).toBe(0)
-    expect((await seen).items).toEqual(['from-child'])
+    expect(await seen).toEqual({ version: 2, items: ['from-child'], source: 'disk' })
+    const own = nextChange(store)
+    await store.update((v) => ({ ...v, items: [...v.items, 'own'] }))
+    expect(await own).toEqual({ version: 2, items: ['from-child', 'own'], source: 'self' })
 
     const watcher = await startChild(['watch', file], 'watching')
     await store.update((v) => ({ ...v, items: [...v.items, 'from-parent'] }))
-    expect(await watcher.next()).toBe('from-child,from-parent')
+    expect(await watcher.next()).toBe('from-child,own,from-parent')
   })
 })
 

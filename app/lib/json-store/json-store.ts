@@ -30,13 +30,16 @@ export interface JsonStoreOptions<T> {
 }
 
 interface JsonStoreEvents<T> {
-  /** The value changed: an own write, or another process's write seen on disk. */
-  change: (value: T) => void
+  /** The value changed: an own write ('self'), or a change seen on disk, another process's write ('disk'). */
+  change: (value: T, source: ChangeSource) => void
   /** A sentence about the file the user should see: a repair, a migration, a file set aside. */
   notice: (message: string) => void
 }
 
 type Now = () => Date
+
+/** Where a change came from: this instance's update(), or the file on disk (another process, an editor). */
+export type ChangeSource = 'self' | 'disk'
 
 const stamp = (now: Now): string => now().toISOString().replace(/[:.]/g, '-')
 
@@ -108,7 +111,7 @@ export class JsonStore<T> {
           if (this.text !== null && this.state !== 'quarantined') await writeFileAtomic(this.backupPath, this.text)
           await writeFileAtomic(this.path, text)
           const saved = this.decode(text)
-          this.apply(saved.kind === 'ok' ? saved.value : next, text, 'ok', [])
+          this.apply(saved.kind === 'ok' ? saved.value : next, text, 'ok', [], 'self')
           return this.current
         },
         this.options.lock,
@@ -117,7 +120,7 @@ export class JsonStore<T> {
   }
 
   /** Called on every change of the value, also those written by other processes (watched while anyone listens). */
-  onDidChange(listener: (value: T) => void): () => void {
+  onDidChange(listener: (value: T, source: ChangeSource) => void): () => void {
     const off = this.listeners.on('change', listener)
     if (this.changeListeners++ === 0) this.startWatching()
     let removed = false
@@ -186,7 +189,7 @@ export class JsonStore<T> {
     this.apply(this.options.defaults(), null, messages.length === 0 ? 'missing' : 'quarantined', messages)
   }
 
-  private apply(value: T, text: string | null, health: JsonStoreHealth, notices: readonly string[]): void {
+  private apply(value: T, text: string | null, health: JsonStoreHealth, notices: readonly string[], source: ChangeSource = 'disk'): void {
     const changed = this.loaded && text !== this.text
     this.current = value
     this.text = text
@@ -194,7 +197,7 @@ export class JsonStore<T> {
     this.latestNotices = notices
     this.loaded = true
     for (const notice of notices) this.listeners.emit('notice', notice)
-    if (changed) this.listeners.emit('change', value)
+    if (changed) this.listeners.emit('change', value, source)
   }
 
   private sentence(notice: string): string {
