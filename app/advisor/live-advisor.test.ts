@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
@@ -8,6 +8,7 @@ import { DEFAULT_SETTINGS } from '../contract/settings'
 import type { Warning } from '../contract/warnings'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { importCommand } from '../profiles/import-command'
+import type { Profile, ProfilesFile } from '../profiles/schema'
 import { ProfileStore } from '../profiles/store'
 import { decodeThrottleMask } from '../telemetry/gpu/smi-fields'
 import { LiveAdvisor, type LiveSnapshot } from './live-advisor'
@@ -167,7 +168,7 @@ describe('the running profile\'s lint, rechecked', () => {
     const profile = importCommand(`/nowhere/llama-server -m ${seed.qwen36Path} -c 4096 -np 1`, { name: 'edited-later', takenIds: store.file.profiles.map((p) => p.id) })
     await store.upsert(profile)
     const clock = { t: 0 }
-    const advisor = new LiveAdvisor({ home, now: () => clock.t, platform: 'linux', profileRecheckMs: 1000 })
+    const advisor = new LiveAdvisor({ home, now: () => clock.t, platform: 'linux' })
     const sleepLint = async (t: number): Promise<boolean> => {
       clock.t = t
       advisor.warnings(sample({ time: t, profileId: profile.id }), SETTINGS)
@@ -179,6 +180,20 @@ describe('the running profile\'s lint, rechecked', () => {
     const edited = importCommand(`/nowhere/llama-server -m ${seed.qwen36Path} -c 4096 -np 1 --sleep-idle-seconds 600`, { name: 'edited-later', takenIds: [] })
     await (await ProfileStore.open(home)).upsert({ ...edited, id: profile.id, updatedAt: new Date(Date.now() + 1000).toISOString() })
     expect(await sleepLint(4000)).toBe(false) // the edit is seen at the next recheck
+    // An edit by another process (written straight to the file, not through this process's store)
+    // reaches the advisor through the store's folder watch: no stat poll of profiles.json.
+    const file = JSON.parse(await readFile(join(home, 'profiles.json'), 'utf8')) as ProfilesFile
+    const original = (await ProfileStore.open(home)).find(profile.id) as Profile
+    file.profiles = file.profiles.map((p) => (p.id === profile.id ? { ...original, extraArgs: [], settings: profile.settings, updatedAt: new Date(Date.now() + 2000).toISOString() } : p))
+    const seen = new Promise<void>((done) => {
+      const off = store.onDidChange(() => {
+        off()
+        done()
+      })
+    })
+    await writeFile(join(home, 'profiles.json'), JSON.stringify(file))
+    await seen
+    expect(await sleepLint(6000)).toBe(true)
   })
 })
 

@@ -1,5 +1,3 @@
-import { stat } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { Result } from '../contract/commands'
 import type { ProfileSummary } from '../contract/profile'
 import type { FailureKind } from '../contract/server-state'
@@ -8,7 +6,7 @@ import type { Snapshot } from '../contract/snapshot'
 import type { Warning, WarningFix } from '../contract/warnings'
 import { median } from '../metrics/median'
 import type { EngineInfo } from '../profiles/engine-detect'
-import { PROFILES_FILE, ProfileStore } from '../profiles/store'
+import { ProfileStore } from '../profiles/store'
 import { applyFixToStoredProfile } from './apply-profile-fix'
 import { Hysteresis, type Transition } from './hysteresis'
 import type { LintFinding, LintInput, LintPlatform } from './lint-input'
@@ -34,8 +32,6 @@ export interface LiveAdvisorOptions {
   readonly sharedGpuMemoryMiB?: (pid: number) => number | null
   /** Engine detection for the lint of the running profile (tests pass a fixture's). */
   readonly detect?: (home: string, binary: string) => Promise<EngineInfo>
-  /** How often the running profile is re-read for edits (its lint refreshed when it changed). */
-  readonly profileRecheckMs?: number
 }
 
 /** One raise or clear, for logs and tests. */
@@ -61,16 +57,8 @@ interface ProfileFacts {
 }
 
 const LIVE_SAMPLES = 600
-
-/** Which version of a file this is: a save replaces it (atomic rename: a new inode), an edit changes its time or size; null when unreadable. */
-async function fileVersion(path: string): Promise<string | null> {
-  try {
-    const st = await stat(path)
-    return `${st.ino}:${st.size}:${st.mtimeMs}`
-  } catch {
-    return null
-  }
-}
+/** A failed read of the running profile's facts (engine detection, a locked file) is tried again after this. */
+const RETRY_FACTS_MS = 15_000
 
 /** NVIDIA names its laptop parts "… Laptop GPU" (NVML and nvidia-smi alike): the machine is a laptop. */
 function laptopFromGpu(snapshot: LiveSnapshot): boolean | null {
@@ -105,9 +93,12 @@ export class LiveAdvisor {
   /** Whether the machine is a laptop, from the GPU's name once telemetry has one; the facts are re-linted when it becomes known. */
   private laptop: boolean | null = null
   private loading: Promise<void> | null = null
-  /** The profile and the version of profiles.json (fileVersion) the facts were last read from: a recheck of the same is skipped. */
-  private profilesRead: string | null = null
-  private lastRecheck = 0
+  /** Counts profiles.json's change events (this process's writes and, through the store's folder watch, other processes'). */
+  private profilesGeneration = 0
+  /** The generation the facts were read at (-1: read again); a failed read is retried after RETRY_FACTS_MS. */
+  private factsGeneration = -1
+  private factsFailedAt: number | null = null
+  private watchingProfiles = false
   private shared: { pid: number; baselineMiB: number | null } | null = null
   private suggestionCache: { key: string; value: VramSuggestion | null } | null = null
 
@@ -183,9 +174,8 @@ export class LiveAdvisor {
     const result = await applyFixToStoredProfile(home, profileId, fix, new Date(this.now()))
     if (result.ok) {
       this.facts = null // re-lint the changed profile
-      this.profilesRead = null
+      this.factsGeneration = -1
       this.suggestionCache = null
-      this.lastRecheck = 0
     }
     return result
   }
@@ -300,19 +290,21 @@ export class LiveAdvisor {
     if (this.loading || profileId === 'none') return
     const laptopLearned = laptop !== null && laptop !== this.laptop
     if (laptop !== null) this.laptop = laptop
-    const stale = this.checkedProfileId !== profileId || laptopLearned
-    if (!stale && now - this.lastRecheck < (this.options.profileRecheckMs ?? 15_000)) return
-    this.lastRecheck = now
+    const retry = this.factsFailedAt !== null && now - this.factsFailedAt >= RETRY_FACTS_MS
+    const stale = this.checkedProfileId !== profileId || laptopLearned || this.factsGeneration !== this.profilesGeneration || retry
+    if (!stale) return
     this.checkedProfileId = profileId
+    this.factsFailedAt = null
+    const generation = this.profilesGeneration
     const known = laptopLearned ? null : this.facts
     this.loading = (async () => {
-      // The recheck every 15 s: a stat while profiles.json is the file the facts came from (an open
-      // and parse of the store costs ~1 ms, the largest share of an idle app's profile reads).
-      const version = await fileVersion(join(this.options.home, PROFILES_FILE))
-      const read = version === null ? null : `${profileId}@${version}`
-      if (!laptopLearned && read !== null && read === this.profilesRead) return
+      // Re-read only when profiles.json changed (the store's change events; this was a stat every 15 s).
       const store = await ProfileStore.open(this.options.home)
-      this.profilesRead = read
+      if (!this.watchingProfiles) {
+        this.watchingProfiles = true
+        store.onDidChange(() => this.profilesGeneration++)
+      }
+      this.factsGeneration = generation
       const profile = store.file.profiles.find((p) => p.id === profileId)
       if (!profile) {
         this.facts = null
@@ -324,7 +316,7 @@ export class LiveAdvisor {
     })()
       .catch(() => {
         this.facts = null
-        this.profilesRead = null
+        this.factsFailedAt = this.now()
       })
       .finally(() => {
         this.loading = null

@@ -1,4 +1,5 @@
 import { resolveHome } from '../home'
+import { portOverride, PortOverrideError } from '../settings/port-override'
 import { UsageError } from './cli-error'
 import type { CliCommand, CliContext } from './command'
 import { COMMANDS } from './commands'
@@ -50,6 +51,12 @@ async function main(argv: readonly string[]): Promise<number> {
   if (asksForHelp(args)) {
     process.stdout.write(formatCommandUsage(command))
     return 0
+  }
+  try {
+    portOverride() // a bad $LLAMA_TRAY_PORT is one line and exit code 2, before anything starts
+  } catch (err) {
+    if (err instanceof PortOverrideError) throw new UsageError(err.message)
+    throw err
   }
   const context: CliContext = { home: resolveHome(global.home), stdout: process.stdout, stderr: process.stderr, signals: process }
   return command.run(args, context)

@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { AppSettings } from '../contract/settings'
 import type { Snapshot } from '../contract/snapshot'
 import { formatCommandLine } from '../lib/command-line'
+import { runCli } from '../../test/helpers/cli'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { model } from '../../test/helpers/paths'
 import { isRunning, waitUntil } from '../../test/helpers/processes'
@@ -43,6 +45,20 @@ afterEach(async () => {
     if (pid) expect(isRunning(pid)).toBe(false)
     rmSync(home, { recursive: true, force: true })
   }
+})
+
+describe('LlamaTrayCore and files written by another process', () => {
+  it('pushes a profile imported by the CLI and settings written by another process', async () => {
+    const { core, home } = await makeCore()
+    const profiles = new Promise<number>((done) => core.on('profiles:changed', (s) => done(s.profiles.length)))
+    const imported = await runCli(['--home', home, 'profiles', 'import', '--', 'llama-server', '-m', 'other.gguf'])
+    expect(imported.code).toBe(0)
+    expect(await profiles).toBe(1)
+    const settings = new Promise<AppSettings>((done) => core.on('settings:changed', done))
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ version: 1, port: 9123 }))
+    expect((await settings).port).toBe(9123)
+    expect(core.settings.port).toBe(9123)
+  })
 })
 
 describe('LlamaTrayCore (the contract handlers over the real llama-server)', () => {

@@ -114,7 +114,23 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   /** Opens the settings, then builds the core. */
   static async create(options: CoreOptions): Promise<LlamaTrayCore> {
-    return new LlamaTrayCore(options, await SettingsStore.open(options.home), await loadRollingStore(options.home), await LoadTimes.open(options.home))
+    const core = new LlamaTrayCore(options, await SettingsStore.open(options.home), await loadRollingStore(options.home), await LoadTimes.open(options.home))
+    core.followFiles(await ProfileStore.open(options.home))
+    return core
+  }
+
+  private unfollowFiles: Array<() => void> = []
+
+  /** Pushes what another process (the CLI, a second app) wrote to profiles.json or settings.json; own changes are pushed where they are made. */
+  private followFiles(profiles: ProfileStore): void {
+    this.unfollowFiles.push(
+      profiles.onDidChange((_file, source) => {
+        if (source === 'disk') void storeSummary(profiles, this.options.home).then((summary) => this.events.emit('profiles:changed', summary), () => {})
+      }),
+      this.settingsStore.onDidChange((settings, source) => {
+        if (source === 'disk') this.events.emit('settings:changed', settings)
+      }),
+    )
   }
 
   private constructor(
@@ -312,6 +328,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   async dispose(): Promise<void> {
     this.disposed = true
+    for (const unfollow of this.unfollowFiles.splice(0)) unfollow()
     await this.stopEndpoint()
     this.stopTicker()
     await this.stopTracker()

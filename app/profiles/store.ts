@@ -1,7 +1,12 @@
-import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdir, readdir, unlink } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import type { ProfileStoreHealth } from '../contract/profile'
-import { tempFileWriter, writeFileAtomic } from '../lib/atomic-write'
+import { tempFileWriter } from '../lib/atomic-write'
+import { type Decoded, type JsonCodec, firstIssue, parseJsonText } from '../lib/json-store/json-codec'
+import { type ChangeSource, JsonStoreError, type JsonStore } from '../lib/json-store/json-store'
+import { isProcessAlive } from '../lib/json-store/process-alive'
+import { openJsonStore } from '../lib/json-store/registry'
+import { makeProfileId } from './profile-id'
 import { emptyProfilesFile, migrateProfilesFile, PROFILES_FILE_VERSION, ProfilesFileSchema, type Profile, type ProfilesFile } from './schema'
 
 export const PROFILES_FILE = 'profiles.json'
@@ -13,71 +18,54 @@ export class ProfileStoreError extends Error {
   }
 }
 
-type Parsed = { readonly kind: 'ok'; readonly file: ProfilesFile; readonly note: string | null } | { readonly kind: 'newer'; readonly version: number; readonly file: ProfilesFile } | { readonly kind: 'corrupt'; readonly reason: string }
+/** profiles.json through its migrations; a file from a newer Llama Tray is shown as far as it can be read. */
+export const profilesCodec: JsonCodec<ProfilesFile> = {
+  decode(json): Decoded<ProfilesFile> {
+    const migrated = migrateProfilesFile(json)
+    if (migrated.kind === 'invalid') return migrated
+    if (migrated.kind === 'newer') {
+      const loose = ProfilesFileSchema.safeParse({ ...(json as object), version: PROFILES_FILE_VERSION })
+      return { kind: 'newer', version: migrated.version, value: loose.success ? loose.data : emptyProfilesFile() }
+    }
+    const checked = ProfilesFileSchema.safeParse(migrated.data)
+    if (!checked.success) return { kind: 'invalid', reason: `invalid profiles file: ${firstIssue(checked.error)}` }
+    const notices = migrated.migratedFrom !== null ? [`it was migrated from schema version ${migrated.migratedFrom}.`] : []
+    return { kind: 'ok', value: checked.data, notices }
+  },
+  encode: (file) => ProfilesFileSchema.parse(file),
+}
+
+type Parsed =
+  | { readonly kind: 'ok'; readonly file: ProfilesFile; readonly note: string | null }
+  | { readonly kind: 'newer'; readonly version: number; readonly file: ProfilesFile }
+  | { readonly kind: 'corrupt'; readonly reason: string }
 
 /** Reads profiles file text: empty, NUL-filled, truncated and invalid files are 'corrupt'. */
 export function parseProfilesText(text: string): Parsed {
-  if (text.trim() === '') return { kind: 'corrupt', reason: 'the file is empty' }
-  if (text.includes('\0')) return { kind: 'corrupt', reason: 'the file contains NUL bytes (a crash while writing, or disk damage)' }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (err) {
-    return { kind: 'corrupt', reason: `not valid JSON (${(err as Error).message}); the file may be truncated` }
-  }
-  const migrated = migrateProfilesFile(json)
-  if (migrated.kind === 'invalid') return { kind: 'corrupt', reason: migrated.reason }
-  if (migrated.kind === 'newer') {
-    // Show what we can, never write it back.
-    const loose = ProfilesFileSchema.safeParse({ ...(json as object), version: PROFILES_FILE_VERSION })
-    return { kind: 'newer', version: migrated.version, file: loose.success ? loose.data : emptyProfilesFile() }
-  }
-  const checked = ProfilesFileSchema.safeParse(migrated.data)
-  if (!checked.success) {
-    const issue = checked.error.issues[0]
-    return { kind: 'corrupt', reason: `invalid profiles file: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'schema mismatch'}` }
-  }
-  return { kind: 'ok', file: checked.data, note: migrated.migratedFrom !== null ? `migrated from schema version ${migrated.migratedFrom}` : null }
+  const parsed = parseJsonText(text)
+  const decoded = parsed.kind === 'ok' ? profilesCodec.decode(parsed.json) : parsed
+  if (decoded.kind === 'invalid') return { kind: 'corrupt', reason: decoded.reason }
+  if (decoded.kind === 'newer') return { kind: 'newer', version: decoded.version, file: decoded.value }
+  return { kind: 'ok', file: decoded.value, note: decoded.notices[0] ?? null }
 }
 
-async function readText(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw err
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
+const instances = new Map<string, ProfileStore>()
 
 /**
- * The profiles of one home folder, in <home>/profiles.json, with one writer.
- * Every save is atomic and first copies the last good file to profiles.json.bak.
- * A corrupt file is renamed to profiles.json.corrupt-<time> (never deleted) and
- * the backup restored; a file from a newer Llama Tray opens read-only.
+ * The profiles of one home folder, in <home>/profiles.json: one instance per home in a process,
+ * one writer across processes (a JsonStore: every change is lock → read → change → write, the
+ * last good file kept as profiles.json.bak, a damaged one moved aside and the backup restored,
+ * a file from a newer Llama Tray read-only).
  */
 export class ProfileStore {
-  private queue: Promise<unknown> = Promise.resolve()
+  private constructor(private readonly store: JsonStore<ProfilesFile>) {}
 
-  private constructor(
-    readonly path: string,
-    private current: ProfilesFile,
-    /** The exact text on disk that `current` came from (null: no file yet). */
-    private lastGoodText: string | null,
-    readonly health: ProfileStoreHealth,
-    readonly messages: readonly string[],
-  ) {}
+  get path(): string {
+    return this.store.path
+  }
 
   get backupPath(): string {
-    return `${this.path}.bak`
+    return this.store.backupPath
   }
 
   get readOnly(): boolean {
@@ -85,68 +73,53 @@ export class ProfileStore {
   }
 
   get file(): ProfilesFile {
-    return this.current
+    return this.store.value
   }
 
+  /** How the latest read went. */
+  get health(): ProfileStoreHealth {
+    return this.store.health
+  }
+
+  /** Sentences about the latest read (a repair, a migration, a read-only file). */
+  get messages(): readonly string[] {
+    return this.store.notices
+  }
+
+  /** The store of `home`, read again from disk (the file may have changed in another process). */
   static async open(home: string, now: () => Date = () => new Date()): Promise<ProfileStore> {
-    await mkdir(home, { recursive: true })
-    const path = join(home, PROFILES_FILE)
-    await removeDeadTempFiles(home)
-    const messages: string[] = []
-    const text = await readText(path)
-    if (text !== null) {
-      const parsed = parseProfilesText(text)
-      if (parsed.kind === 'ok') {
-        if (parsed.note) messages.push(parsed.note)
-        return new ProfileStore(path, parsed.file, text, 'ok', messages)
-      }
-      if (parsed.kind === 'newer') {
-        messages.push(`${path} was written by a newer Llama Tray (schema version ${parsed.version}, this one reads ${PROFILES_FILE_VERSION}): opened read-only, nothing will be saved`)
-        return new ProfileStore(path, parsed.file, text, 'read-only', messages)
-      }
-      const quarantined = `${path}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`
-      await rename(path, quarantined)
-      messages.push(`${path} could not be read (${parsed.reason}); it was moved to ${quarantined}`)
+    const key = resolve(home)
+    let instance = instances.get(key)
+    if (!instance) {
+      await mkdir(key, { recursive: true })
+      await removeDeadTempFiles(key)
+      const store = openJsonStore({ path: join(key, PROFILES_FILE), label: 'profiles file', codec: profilesCodec, defaults: emptyProfilesFile })
+      instance = instances.get(key) ?? new ProfileStore(store)
+      instances.set(key, instance)
     }
-    const backupText = await readText(`${path}.bak`)
-    if (backupText !== null) {
-      const backup = parseProfilesText(backupText)
-      if (backup.kind === 'ok') {
-        await writeFileAtomic(path, backupText)
-        messages.push(`restored the profiles from the backup ${path}.bak`)
-        return new ProfileStore(path, backup.file, backupText, 'recovered-from-backup', messages)
-      }
-      messages.push(`the backup ${path}.bak could not be read either (${backup.kind === 'corrupt' ? backup.reason : 'newer schema'}); it was left as it is`)
-    }
-    return new ProfileStore(path, emptyProfilesFile(), null, text === null && messages.length === 0 ? 'missing' : 'quarantined', messages)
+    await profileStoreCall(() => instance.store.load(now))
+    return instance
+  }
+
+  /** Called with the new file whenever it changes, in this process or another. */
+  onDidChange(listener: (file: ProfilesFile, source: ChangeSource) => void): () => void {
+    return this.store.onDidChange(listener)
   }
 
   /** Finds a profile by id, else by exact name, else by case-insensitive name. */
   find(idOrName: string): Profile | undefined {
-    const ps = this.current.profiles
+    const ps = this.file.profiles
     return ps.find((p) => p.id === idOrName) ?? ps.find((p) => p.name === idOrName) ?? ps.find((p) => p.name.toLowerCase() === idOrName.toLowerCase())
   }
 
   get active(): Profile | undefined {
-    const id = this.current.activeProfileId
-    return id === null ? undefined : this.current.profiles.find((p) => p.id === id)
+    const id = this.file.activeProfileId
+    return id === null ? undefined : this.file.profiles.find((p) => p.id === id)
   }
 
-  /** Applies `change` to a copy of the file, validates it and saves it; calls are serialised. */
+  /** Applies `change` to a copy of the file as it is on disk now, validates it and saves it. */
   update(change: (file: ProfilesFile) => ProfilesFile): Promise<ProfilesFile> {
-    const run = async (): Promise<ProfilesFile> => {
-      if (this.readOnly) throw new ProfileStoreError(this.messages[0] ?? 'the profiles file is read-only')
-      const next = ProfilesFileSchema.parse(change(structuredClone(this.current)))
-      const text = `${JSON.stringify(next, null, 2)}\n`
-      if (this.lastGoodText !== null) await writeFileAtomic(this.backupPath, this.lastGoodText)
-      await writeFileAtomic(this.path, text)
-      this.current = next
-      this.lastGoodText = text
-      return next
-    }
-    const result = this.queue.then(run, run)
-    this.queue = result.catch(() => {})
-    return result
+    return profileStoreCall(() => this.store.update(change))
   }
 
   /** Adds or replaces (by id) a profile. */
@@ -157,6 +130,20 @@ export class ProfileStore {
       else file.profiles.push(profile)
       return file
     })
+  }
+
+  /**
+   * Adds a new profile; when its id was taken meanwhile (by another process), it gets the next
+   * free one ("qwen" → "qwen-2"). Resolves to the profile as stored.
+   */
+  async add(profile: Profile): Promise<Profile> {
+    let stored = profile
+    await this.update((file) => {
+      stored = { ...profile, id: makeProfileId(profile.id, file.profiles.map((p) => p.id)) }
+      file.profiles.push(stored)
+      return file
+    })
+    return stored
   }
 
   remove(id: string): Promise<ProfilesFile> {
@@ -180,6 +167,16 @@ export class ProfileStore {
   }
 }
 
+/** The store's own errors as ProfileStoreError, which the CLI and the core show as one line. */
+async function profileStoreCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (err) {
+    if (err instanceof JsonStoreError) throw new ProfileStoreError(err.message)
+    throw err
+  }
+}
+
 /** Temp files of writers that were killed mid-save (their pid is gone). */
 async function removeDeadTempFiles(home: string): Promise<void> {
   let names: string[]
@@ -190,6 +187,6 @@ async function removeDeadTempFiles(home: string): Promise<void> {
   }
   for (const name of names) {
     const pid = tempFileWriter(name, PROFILES_FILE) ?? tempFileWriter(name, `${PROFILES_FILE}.bak`)
-    if (pid !== null && pid !== process.pid && !isAlive(pid)) await unlink(join(home, name)).catch(() => {})
+    if (pid !== null && pid !== process.pid && !isProcessAlive(pid)) await unlink(join(home, name)).catch(() => {})
   }
 }

@@ -1,89 +1,54 @@
-import { readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import { z } from 'zod'
 import { DEFAULT_SETTINGS, type AppSettings } from '../contract/settings'
-import { writeFileAtomic } from '../lib/atomic-write'
+import type { ChangeSource, JsonStore } from '../lib/json-store/json-store'
+import { openJsonStore } from '../lib/json-store/registry'
+import { settingsCodec, SettingsFields } from './settings-codec'
 
 export const SETTINGS_FILE = 'settings.json'
 
-/** Every field optional on disk: a missing one takes its default, so new settings never break old files. */
-export const SettingsSchema = z
-  .object({
-    vramHeadroomMiB: z.number().int().min(0).max(65_536),
-    gpuTemperatureWarnC: z.number().int().min(40).max(110),
-    heavyApps: z.array(z.string().min(1).max(100)).max(200),
-    pollIntervalMs: z.number().int().min(250).max(60_000),
-    notifications: z.boolean(),
-    startWithSystem: z.boolean(),
-    modelDirs: z.array(z.string().min(1).max(4096)).max(50),
-    startProfileOnLaunch: z.string().min(1).max(64).nullable(),
-    hardwareAcceleration: z.boolean(),
-    port: z.number().int().min(1).max(65_535),
-    endpoint: z.boolean(),
-    switchOnRequest: z.boolean(),
-    heldRequestsMax: z.number().int().min(1).max(10_000),
-    heldRequestWaitS: z.number().int().min(1).max(3600),
-    engineUpdateCheck: z.boolean(),
-    endpointAllowedOrigins: z.array(z.string().regex(/^https?:\/\/[^/]+\/?$/i).max(2048)).max(100),
-    endpointAllowedHosts: z.array(z.string().min(1).max(253)).max(100),
-    endpointMaxBodyMiB: z.number().int().min(1).max(1024),
-    watchdogIntervalS: z.number().min(0).max(600),
-    watchdogMisses: z.number().int().min(1).max(1000),
-  })
-  .partial()
-  .strict()
+/** A change from the dashboard or the CLI: any subset of the settings, nothing else. */
+export const SettingsSchema = SettingsFields.partial().strict()
 
 /**
- * <home>/settings.json: read once, written atomically. An unreadable file is
- * renamed aside (never deleted) and the defaults are used, with a message.
+ * <home>/settings.json, one JsonStore per file in a process and one writer across processes.
+ * Read field by field: a bad field falls back to its default with a notice naming it, the others
+ * are kept; a file that cannot be read at all is moved aside and its .bak restored, with a notice.
  */
 export class SettingsStore {
-  private queue: Promise<unknown> = Promise.resolve()
-
-  private constructor(
-    readonly path: string,
-    private current: AppSettings,
-    readonly messages: readonly string[],
-  ) {}
+  private constructor(private readonly store: JsonStore<AppSettings>) {}
 
   static async open(home: string): Promise<SettingsStore> {
-    const path = join(home, SETTINGS_FILE)
-    let text: string | null = null
-    try {
-      text = await readFile(path, 'utf8')
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-    }
-    if (text === null) return new SettingsStore(path, DEFAULT_SETTINGS, [])
-    let parsed: z.infer<typeof SettingsSchema> | null = null
-    try {
-      const result = SettingsSchema.safeParse(JSON.parse(text))
-      if (result.success) parsed = result.data
-    } catch {
-      parsed = null
-    }
-    if (parsed) return new SettingsStore(path, { ...DEFAULT_SETTINGS, ...parsed }, [])
-    const aside = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
-    await rename(path, aside)
-    return new SettingsStore(path, DEFAULT_SETTINGS, [`${path} could not be read; it was moved to ${aside} and the defaults are used`])
+    const store = openJsonStore({ path: join(home, SETTINGS_FILE), label: 'settings file', codec: settingsCodec, defaults: () => DEFAULT_SETTINGS })
+    await store.load()
+    return new SettingsStore(store)
+  }
+
+  get path(): string {
+    return this.store.path
   }
 
   get settings(): AppSettings {
-    return this.current
+    return this.store.value
   }
 
-  /** Validates and saves a change; resolves to the new settings or an error message. */
-  update(changes: unknown): Promise<{ ok: true; value: AppSettings } | { ok: false; error: string }> {
-    const job = async (): Promise<{ ok: true; value: AppSettings } | { ok: false; error: string }> => {
-      const result = SettingsSchema.safeParse(changes)
-      if (!result.success) return { ok: false, error: `invalid settings: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` }
-      const next = { ...this.current, ...result.data }
-      await writeFileAtomic(this.path, `${JSON.stringify(next, null, 2)}\n`)
-      this.current = next
-      return { ok: true, value: next }
+  /** Sentences about the latest read: settings that fell back to their defaults, a file set aside. */
+  get messages(): readonly string[] {
+    return this.store.notices
+  }
+
+  /** Called with the new settings whenever the file changes, in this process or another. */
+  onDidChange(listener: (settings: AppSettings, source: ChangeSource) => void): () => void {
+    return this.store.onDidChange(listener)
+  }
+
+  /** Validates and saves a change (on top of the file as it is now); resolves to the new settings or an error message. */
+  async update(changes: unknown): Promise<{ ok: true; value: AppSettings } | { ok: false; error: string }> {
+    const result = SettingsSchema.safeParse(changes)
+    if (!result.success) return { ok: false, error: `invalid settings: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` }
+    try {
+      return { ok: true, value: await this.store.update((current) => ({ ...current, ...result.data })) }
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) }
     }
-    const run = this.queue.then(job, job)
-    this.queue = run.catch(() => undefined)
-    return run
   }
 }

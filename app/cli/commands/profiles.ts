@@ -67,8 +67,9 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
         if (values.file) profile = importCommand(await readFile(values.file, 'utf8'), options)
         else if (command && command.length > 0) profile = command.length === 1 ? importCommand(command[0] as string, options) : importArgv(command, options)
         else throw new UsageError('profiles import needs a command: profiles import [--name N] -- <llama-server command…> (or --file F)')
-        await store.upsert(profile)
-        print(io, profile, json, () => `imported "${profile.name}" as ${profile.id}: ${profileArgv(profile).length} arguments`)
+        // add(): the id is made unique again under the file's lock, against imports running at the same time.
+        const stored = await store.add(profile)
+        print(io, stored, json, () => `imported "${stored.name}" as ${stored.id}: ${profileArgv(stored).length} arguments`)
         return 0
       }
       case 'export': {
@@ -122,8 +123,7 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
         if (choice.binary === '') throw new UsageError(`no llama-server found on PATH or in the usual install folders: install llama.cpp with llama-tray engines install, put it on PATH, or import a command line`)
         if (choice.model === '') throw new UsageError(`no usable GGUF model found; add a folder with --models-dir DIR`)
         const store = await openStore(io)
-        const profile = profileFromDiscovery(found, choice, store.file.profiles.map((p) => p.id))
-        await store.upsert(profile)
+        const profile = await store.add(profileFromDiscovery(found, choice, store.file.profiles.map((p) => p.id)))
         print(io, profile, json, () => `created "${profile.name}" as ${profile.id}\n  ${exportCommandLine(profile, 'bash')}\nstart it: llama-tray run ${profile.id}`)
         return 0
       }

@@ -6,7 +6,7 @@ import { ProfileStore } from '../../profiles/store'
 import { keyProblemSentence, MIN_API_KEY_LENGTH, readKeyFile } from '../../supervisor/api-key-rules'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
-import { parseOptions, positiveNumber } from '../parse-options'
+import { parseOptions, portNumber, positiveNumber } from '../parse-options'
 
 export interface ServeOptions {
   readonly host: string
@@ -26,8 +26,7 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
     true,
   )
   if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}": serve takes at most one profile to start at once`)
-  const port = values.port === undefined ? null : Number(values.port)
-  if (port !== null && (!Number.isInteger(port) || port < 1 || port > 65_535)) throw new UsageError(`--port needs a port number (1-65535), got "${values.port}"`)
+  const port = portNumber('port', values.port)
   return {
     host: values.host ?? '127.0.0.1',
     port,
