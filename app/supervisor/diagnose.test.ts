@@ -45,6 +45,17 @@ describe('diagnoseExit on real llama-server logs', () => {
     expect(diagnoseExit(1, null, lines).kind).toBe(kind)
   })
 
+  // Each backend's wording, from llama.cpp's format strings (llama-model.cpp's "unable to allocate %s buffer" with the
+  // backend's buffer name; ggml-cuda.cu's cudaMalloc line, which ROCm builds print too; ggml-metal's buffer line).
+  it.each([
+    ['CUDA', ['E alloc_tensor_range: failed to allocate CUDA0 buffer of size 15866030592', 'E llama_model_load: error loading model: unable to allocate CUDA0 buffer']],
+    ['ROCm', ['E ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9000.00 MiB on device 0: cudaMalloc failed: out of memory']],
+    ['Vulkan', ['E alloc_tensor_range: failed to allocate Vulkan0 buffer of size 9437184000', 'E llama_model_load: error loading model: unable to allocate Vulkan0 buffer']],
+    ['Metal', ['E ggml_metal_buffer_init: error: failed to allocate buffer, size =  9000.00 MiB', 'E llama_model_load: error loading model: unable to allocate MTL0 buffer']],
+  ])('reads an out-of-memory load on %s as out of GPU memory for the weights (retried with a safer placement)', (_backend, lines) => {
+    expect(diagnoseExit(1, null, [...lines, 'E srv  llama_server: exiting due to model loading error']).kind).toBe('out-of-memory-weights')
+  })
+
   it('an unexplained exit is a crash worth retrying', () => {
     const d = diagnoseExit(null, 'SIGKILL', ['I srv  llama_server: listening on http://127.0.0.1:1'])
     expect(d).toMatchObject({ kind: 'crashed', deterministic: false })
