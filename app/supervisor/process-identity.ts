@@ -3,6 +3,7 @@ import { basename } from 'node:path'
 import { runOnce } from '../lib/process/run-once'
 import type { WindowsProcessSource } from '../telemetry/cpu/windows-processes'
 import { windowsProcesses } from './windows-process-table'
+import { isProcessAlive } from '../lib/process/process-alive'
 
 /** What identifies a running process beyond its pid (which the OS reuses). */
 export interface ProcessIdentity {
@@ -18,14 +19,8 @@ async function run(file: string, args: string[]): Promise<string | null> {
   return r.code === 0 ? r.stdout : null
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
+/** Whether a process with this pid runs (the one check in lib/process). */
+export const isAlive = isProcessAlive
 
 /** Reads a live process's identity, or null if it is gone or unreadable. */
 export async function readProcessIdentity(

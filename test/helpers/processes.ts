@@ -1,12 +1,7 @@
+import { isProcessAlive } from '../../app/lib/process/process-alive'
+
 /** Whether a pid is still running (zombies of our own children count as gone once reaped). */
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
+export const isRunning = isProcessAlive
 
 export async function waitUntil(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs

@@ -1,3 +1,4 @@
+import { postJson } from '../helpers/post-json'
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -24,18 +25,6 @@ function spec(args: string[], profileId = 'test'): LaunchSpec {
   return { profileId, exe: bin, args: ['-c', '4096', '-np', '1', '-t', '1', ...args] }
 }
 
-function postJson(port: number, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (c: string) => (text += c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as Record<string, unknown> }))
-    })
-    req.on('error', reject)
-    req.end(JSON.stringify(body))
-  })
-}
 
 beforeAll(() => {
   bin = llamaServerBin()

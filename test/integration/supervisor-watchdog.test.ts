@@ -1,4 +1,4 @@
-import { request } from 'node:http'
+import { postJson } from '../helpers/post-json'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { LaunchSpec } from '../../app/contract/commands'
 import type { ServerStatus } from '../../app/contract/server-state'
@@ -29,19 +29,6 @@ function spec(args: string[], ctx = 4096): LaunchSpec {
   return { profileId: 'test', exe: bin, args: ['-m', model('tiny-target.gguf'), '-c', String(ctx), '-np', '1', '-t', '1', ...args] }
 }
 
-function postJson(port: number, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const options = { host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }
-    const req = request(options, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (c: string) => (text += c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as Record<string, unknown> }))
-    })
-    req.on('error', reject)
-    req.end(JSON.stringify(body))
-  })
-}
 
 beforeAll(() => {
   bin = llamaServerBin()

@@ -2,7 +2,7 @@ import { hostname } from 'node:os'
 import { readdir, rmdir, stat, unlink, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { lock } from 'proper-lockfile'
-import { isProcessAlive } from './process-alive'
+import { isProcessAlive } from '../process/process-alive'
 
 /** Raised when a file stays locked by another process for longer than the wait allows. */
 export class FileLockError extends Error {
