@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs'
 import { readdir, rm, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
+import { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import * as tar from 'tar'
@@ -44,6 +45,7 @@ async function extractTarGz(archive: string, name: string, writer: ArchiveWriter
   const parser = new tar.Parser({ strict: true, maxMetaEntrySize: 1024 * 1024 })
   // Large chunks: each one crosses a few promises on its way to the disk, so 16 KiB ones cost twice the time.
   const source = createReadStream(archive, { highWaterMark: 1024 * 1024 })
+  const sink = feeding(parser)
   let failure: unknown = null
   let queue = Promise.resolve()
   const open = new Set<tar.ReadEntry>()
@@ -55,12 +57,15 @@ async function extractTarGz(archive: string, name: string, writer: ArchiveWriter
       .catch((err: unknown) => {
         failure ??= err
         entry.resume()
-        source.destroy()
+        // Stop at the end of the pipe, with the error: destroying the source instead can leave
+        // pipeline waiting forever for an 'end' that never comes (a source that has read its
+        // last byte but whose data still sits in its buffer counts as ended, not as cut).
+        sink.destroy(err instanceof Error ? err : new Error(String(err)))
       })
       .finally(() => open.delete(entry))
   })
   try {
-    await pipeline(source, createGunzip({ chunkSize: 256 * 1024 }), parser as unknown as NodeJS.WritableStream)
+    await pipeline(source, createGunzip({ chunkSize: 256 * 1024 }), sink)
   } catch (err) {
     failure ??= err
     // A cut archive leaves its last entry waiting for bytes that never come: end its reader with the error.
@@ -68,6 +73,26 @@ async function extractTarGz(archive: string, name: string, writer: ArchiveWriter
   }
   await queue
   if (failure !== null) throw asArchiveError(name, failure)
+}
+
+/**
+ * tar's Parser is not a Node stream: `pipeline` cannot destroy it and, when the source is
+ * stopped early (an entry refused), waits for its end forever. This Writable feeds it with
+ * backpressure, ends when it ends, and is what `pipeline` destroys.
+ */
+function feeding(parser: tar.Parser): Writable {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (parser.write(chunk)) done()
+      else parser.once('drain', () => done())
+    },
+    final(done) {
+      parser.once('end', () => done())
+      parser.end()
+    },
+  })
+  parser.on('error', (err: Error) => sink.destroy(err))
+  return sink
 }
 
 async function writeTarEntry(entry: tar.ReadEntry, archive: string, writer: ArchiveWriter): Promise<void> {
