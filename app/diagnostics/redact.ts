@@ -1,4 +1,4 @@
-import { FLAGS } from '../contract/flag-registry'
+import { SECRET_FLAG_SPELLINGS } from '../supervisor/redact'
 
 /**
  * Redaction for the diagnostics bundle: everything a user hands to someone
@@ -9,17 +9,10 @@ import { FLAGS } from '../contract/flag-registry'
  * the user's name in paths and anywhere else.
  */
 
+export { SECRET_FLAG_SPELLINGS } from '../supervisor/redact'
+
 export const REDACTED = '***'
 export const USER_PLACEHOLDER = '<user>'
-
-/**
- * The flags whose value is a secret, every spelling from the flag registry
- * (--api-key, --hf-token, -hft, …), so a spelling added there is redacted too.
- * Key files (--api-key-file) name a path: their content is read as a secret instead.
- */
-export const SECRET_FLAG_SPELLINGS: readonly string[] = FLAGS.filter((d) => /(^|-)(api-key|token)$/.test(d.name)).flatMap(
-  (d) => d.spellings,
-)
 
 /** Variables whose value is a secret: llama-server's key, the Hub's and GitHub's tokens, and any *KEY/*TOKEN/*SECRET/*PASSWORD. */
 const SECRET_ENV_NAME = /(^|_)(API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)($|_)/i
