@@ -5,6 +5,7 @@ import js from '@eslint/js'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 import importX, { createNodeResolver } from 'eslint-plugin-import-x'
+import reactHooks from 'eslint-plugin-react-hooks'
 import { builtinModules } from 'node:module'
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)]
@@ -142,5 +143,21 @@ export default tseslint.config(
   {
     files: ['**/*.test.ts', '**/*.test.tsx', 'test/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // Rules that need the types: a promise nobody awaits hides its failure; one passed where
+    // a void callback is expected (an event handler) loses it the same way.
+    files: ['app/**/*.ts', 'main/**/*.ts', 'renderer/**/*.{ts,tsx}', 'test/**/*.ts', 'benchmarks/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    // The two classic hook rules only; the React Compiler rules of the plugin's preset assume the compiler.
+    files: ['renderer/**/*.tsx', 'renderer/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
 )
