@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config'
 
 // Tests that run real llama-server processes (or Chromium, or Wine). They run
 // after the unit tests, two files at a time: their servers use one thread
-// (`-t 1`, SMALL in app/core/testing/tiny-core.ts), so two of them and a busy
+// (`-t 1`, SMALL in test/support/core/tiny-core.ts), so two of them and a busy
 // neighbour share a 2-core machine by slowing down, not by starving, and the
 // tests assert no speed (their deadlines are sanity bounds, 10x the usual).
 // Speed and latency goals are measured in `npm run bench`.

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { FIXTURES, MODELS, REPO_ROOT } from '../../../test/helpers/paths'
+import { FIXTURES, MODELS, REPO_ROOT } from '../../helpers/paths'
 
 export const repoRoot = REPO_ROOT
 export const fixturesDir = FIXTURES

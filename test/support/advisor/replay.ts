@@ -1,7 +1,7 @@
-import type { GenerationSnapshot, RollingGenerationFigures } from '../../contract/generation'
-import type { ServerStateKind, ServerStatus } from '../../contract/server-state'
-import type { CpuSnapshot, GpuDevice, GpuSnapshot, HeavyAppSnapshot } from '../../contract/telemetry'
-import type { LiveSnapshot } from '../live-advisor'
+import type { GenerationSnapshot, RollingGenerationFigures } from '../../../app/contract/generation'
+import type { ServerStateKind, ServerStatus } from '../../../app/contract/server-state'
+import type { CpuSnapshot, GpuDevice, GpuSnapshot, HeavyAppSnapshot } from '../../../app/contract/telemetry'
+import type { LiveSnapshot } from '../../../app/advisor/live-advisor'
 
 /** One synthetic sample: only what a test varies; the rest is a quiet, ready server. */
 export interface SampleSpec {

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { TelemetryService } from '../../telemetry/telemetry-service'
+import { TelemetryService } from '../../../app/telemetry/telemetry-service'
 
 /** The folder holding the fake nvidia-smi (see its header). */
 export const fakeGpuDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fake-gpu')

@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { importArgv } from '../../profiles/import-command'
-import { ProfileStore } from '../../profiles/store'
+import { importArgv } from '../../../app/profiles/import-command'
+import { ProfileStore } from '../../../app/profiles/store'
 
 /**
  * A home folder holding an API key in every way Llama Tray supports, and

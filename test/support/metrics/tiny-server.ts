@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { ServerSupervisor } from '../../supervisor/supervisor'
-import { serverOrigin } from '../../contract/client-url'
+import { ServerSupervisor } from '../../../app/supervisor/supervisor'
+import { serverOrigin } from '../../../app/contract/client-url'
 import { modelsDir, repoRoot } from './fixtures'
 
 /** The real llama-server (scripts/llama-server-build.mjs: $LLAMA_SERVER_BIN, the cache, or a build). */

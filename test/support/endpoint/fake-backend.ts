@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { ServerStatus } from '../../contract/server-state'
-import { Listeners } from '../../lib/listeners'
-import type { EndpointBackend, EndpointSettings } from '../backend'
-import type { SwitchOutcome } from '../switch-policy'
+import type { ServerStatus } from '../../../app/contract/server-state'
+import { Listeners } from '../../../app/lib/listeners'
+import type { EndpointBackend, EndpointSettings } from '../../../app/endpoint/backend'
+import type { SwitchOutcome } from '../../../app/endpoint/switch-policy'
 
 /** What an in-process upstream does with a chat request. */
 export type UpstreamBehaviour = 'answer' | 'break-mid-stream' | 'wait-for-release'

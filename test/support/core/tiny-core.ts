@@ -1,11 +1,11 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { LlamaTrayCore } from '../llama-tray-core'
-import { importArgv } from '../../profiles/import-command'
-import { ProfileStore } from '../../profiles/store'
-import type { TelemetryService } from '../../telemetry/telemetry-service'
-import { MODELS } from '../../../test/helpers/paths'
+import { LlamaTrayCore } from '../../../app/core/llama-tray-core'
+import { importArgv } from '../../../app/profiles/import-command'
+import { ProfileStore } from '../../../app/profiles/store'
+import type { TelemetryService } from '../../../app/telemetry/telemetry-service'
+import { MODELS } from '../../helpers/paths'
 
 export const modelsDir = MODELS
 export const tinyTarget = path.join(modelsDir, 'tiny-target.gguf')

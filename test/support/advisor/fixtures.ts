@@ -1,12 +1,12 @@
 import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FIXTURES, MODELS } from '../../../test/helpers/paths'
-import { GGML_TYPE_ID } from '../../fit/ggml-types'
-import { readGgufModel, type GgufModel } from '../../fit/gguf-model'
-import { qwen35SmallGguf, qwen36MoeGguf } from '../../fit/synthetic/qwen36-shapes'
-import { writeSyntheticGguf } from '../../fit/synthetic/write-gguf'
-import { engineFromOutput, type EngineInfo } from '../../profiles/engine-detect'
+import { FIXTURES, MODELS } from '../../helpers/paths'
+import { GGML_TYPE_ID } from '../../../app/fit/ggml-types'
+import { readGgufModel, type GgufModel } from '../../../app/fit/gguf-model'
+import { qwen35SmallGguf, qwen36MoeGguf } from '../../../app/fit/synthetic/qwen36-shapes'
+import { writeSyntheticGguf } from '../../../app/fit/synthetic/write-gguf'
+import { engineFromOutput, type EngineInfo } from '../../../app/profiles/engine-detect'
 
 export { FIXTURES }
 export const TINY = (name: string): string => join(MODELS, name)

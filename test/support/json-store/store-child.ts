@@ -4,8 +4,8 @@
  *   watch <file>          prints "watching", then the items each time another process changes the file
  *   add <file> <item>     appends an item through update() and exits
  */
-import { withFileLock } from '../file-lock'
-import { openJsonStore } from '../registry'
+import { withFileLock } from '../../../app/lib/json-store/file-lock'
+import { openJsonStore } from '../../../app/lib/json-store/registry'
 import { listStore } from './list-store'
 
 async function main(command: string | undefined, file: string, item: string | undefined): Promise<void> {

@@ -1,10 +1,10 @@
-import type { LaunchSpec } from '../../contract/commands'
-import type { ServerStatus } from '../../contract/server-state'
-import type { Snapshot } from '../../contract/snapshot'
-import type { CliCore, CliEvents } from '../../core/cli-core'
-import { Listeners } from '../../lib/listeners'
-import { buildSnapshot } from '../../snapshot/build-snapshot'
-import type { CliCoreFactory } from '../cli-core-factory'
+import type { LaunchSpec } from '../../../app/contract/commands'
+import type { ServerStatus } from '../../../app/contract/server-state'
+import type { Snapshot } from '../../../app/contract/snapshot'
+import type { CliCore, CliEvents } from '../../../app/core/cli-core'
+import { Listeners } from '../../../app/lib/listeners'
+import { buildSnapshot } from '../../../app/snapshot/build-snapshot'
+import type { CliCoreFactory } from '../../../app/cli/cli-core-factory'
 
 const STOPPED: ServerStatus = { state: 'stopped', profileId: null, pid: null, host: null, port: null, exe: null, readySince: null, restartAt: null, lastExit: null, restarts: 0 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { versionedCodec } from '../json-codec'
-import type { JsonStoreOptions } from '../json-store'
+import { versionedCodec } from '../../../app/lib/json-store/json-codec'
+import type { JsonStoreOptions } from '../../../app/lib/json-store/json-store'
 
 const ListSchema = z.object({ version: z.literal(2), items: z.array(z.string()) }).strict()
 export type ListFile = z.infer<typeof ListSchema>

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { FAKE_SMI_DIR, REPO_ROOT, SMI_CAPTURES, SMI_H200, SMI_H200_NVML } from '../../../test/helpers/paths'
+import { FAKE_SMI_DIR, REPO_ROOT, SMI_CAPTURES, SMI_H200, SMI_H200_NVML } from '../../helpers/paths'
 
 /** Paths the telemetry tests share (from test/helpers/paths.ts). */
 export const repoRoot = REPO_ROOT
