@@ -3,11 +3,11 @@
 // Writes the real outputs and the CPU cost per sample of every backend under $OUT.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { findNvidiaSmi } from '../gpu/find-nvidia-smi'
-import { openNvml } from '../gpu/nvml'
-import { runOnce } from '../../lib/process/run-once'
-import { queryArgument } from '../gpu/smi-fields'
-import { CSV_FORMAT, probeSmiFields } from '../gpu/smi-probe'
+import { findNvidiaSmi } from '../../app/telemetry/gpu/find-nvidia-smi'
+import { openNvml } from '../../app/telemetry/gpu/nvml'
+import { runOnce } from '../../app/lib/process/run-once'
+import { queryArgument } from '../../app/telemetry/gpu/smi-fields'
+import { CSV_FORMAT, probeSmiFields } from '../../app/telemetry/gpu/smi-probe'
 import { measureNodeNvidiaSmi, measureNvml, measureSmiOneShot, measureSmiStream, type GpuCost } from './gpu-cost'
 
 async function main(): Promise<void> {

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module'
-import type { GpuDevice } from '../../contract/telemetry'
-import type { Nvml } from '../gpu/nvml'
-import { runOnce } from '../../lib/process/run-once'
-import { parseSmiLine } from '../gpu/smi-csv'
-import { queryArgument, type SmiField } from '../gpu/smi-fields'
-import { CSV_FORMAT } from '../gpu/smi-probe'
-import { SmiSampler } from '../gpu/smi-sampler'
+import type { GpuDevice } from '../../app/contract/telemetry'
+import type { Nvml } from '../../app/telemetry/gpu/nvml'
+import { runOnce } from '../../app/lib/process/run-once'
+import { parseSmiLine } from '../../app/telemetry/gpu/smi-csv'
+import { queryArgument, type SmiField } from '../../app/telemetry/gpu/smi-fields'
+import { CSV_FORMAT } from '../../app/telemetry/gpu/smi-probe'
+import { SmiSampler } from '../../app/telemetry/gpu/smi-sampler'
 import { childrenCpuMs, pidCpuMs, selfCpuMs } from './cpu-clock'
 
 /** CPU cost of one way of reading the GPU, per sample. */

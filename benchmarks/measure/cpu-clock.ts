@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { parseProcStat } from '../cpu/proc-stat'
+import { parseProcStat } from '../../app/telemetry/cpu/proc-stat'
 
 /** CPU time of this process so far, in ms (µs resolution). */
 export function selfCpuMs(): number {
