@@ -14,7 +14,7 @@ const REAL_SERVER = [
   'app/**/*.integration.test.ts',
   'app/bench/{cancel,cli,compare,tune}.test.ts',
   'app/core/*.test.ts',
-  'app/fit/calibration.test.ts',
+  'benchmarks/gpu-calibration/calibration.test.ts',
   'app/profiles/{switch-profile,engine}.test.ts',
   'app/advisor/live-advisor.test.ts',
   'app/cli/commands/lint.test.ts',
@@ -26,7 +26,8 @@ const REAL_SERVER = [
 // this file (a minute of mostly Wine start-up) then ran alone at the end.
 const WINDOWS = ['test/windows/**/*.test.ts']
 
-const ALL = ['app/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'test/**/*.test.ts']
+// benchmarks/ holds the tests of its own support (the fit's calibration against real servers and GPU recordings).
+const ALL = ['app/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'test/**/*.test.ts', 'benchmarks/**/*.test.ts']
 
 export default defineConfig({
   test: {

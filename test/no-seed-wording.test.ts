@@ -16,7 +16,7 @@ import { stringLiterals } from './helpers/string-literals'
 const SEED = /\bseeds?\b/i
 
 /** Production files of app/ whose strings never reach a user (calibration case names, module paths, a test server's argv). */
-const NOT_USER_FACING = new Set(['app/fit/gpu-calibration.ts', 'app/profiles/templates.ts'])
+const NOT_USER_FACING = new Set(['app/profiles/templates.ts'])
 
 /** llama-server's own --seed flag (its name and spellings in the flag registry) is the sampler's RNG seed, not our wording. */
 const FLAG_WORDS = new Set(FLAGS.flatMap((f) => [f.name, ...f.spellings]))

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { FitError } from './fit-error'
+import { FitError } from '../../app/fit/fit-error'
 import { parseServerMemoryLog, type ReportedDevices } from './server-memory-log'
 
 /**

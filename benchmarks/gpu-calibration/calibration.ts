@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
-import { deviceTotal, estimateLaunch, type DeviceBytes } from './estimate'
-import { readGgufModel } from './gguf-model'
-import { parseLlamaArgs } from './llama-args'
+import { deviceTotal, estimateLaunch, type DeviceBytes } from '../../app/fit/estimate'
+import { readGgufModel } from '../../app/fit/gguf-model'
+import { parseLlamaArgs } from '../../app/fit/llama-args'
 import { probeServerMemory } from './server-probe'
 import type { ReportedMemory } from './server-memory-log'
 

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { estimateLaunch, type LaunchEstimate } from './estimate'
-import type { GgufModel } from './gguf-model'
-import { parseLlamaArgs } from './llama-args'
+import { estimateLaunch, type LaunchEstimate } from '../../app/fit/estimate'
+import type { GgufModel } from '../../app/fit/gguf-model'
+import { parseLlamaArgs } from '../../app/fit/llama-args'
 import { parseServerMemoryLog, type ReportedMemory } from './server-memory-log'
 
 /**
