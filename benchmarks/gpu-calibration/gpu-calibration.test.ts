@@ -6,8 +6,8 @@ import { CUDA_RUNTIME_MIB } from '../../app/fit/runtime-overhead'
 import { gpuBytes } from '../../app/fit/fit-report'
 import { replayGpuLaunches, reportedTotal, type GpuReplayRow } from './gpu-calibration'
 import { readGgufModel, type GgufModel } from '../../app/fit/gguf-model'
-import { qwen35SmallGguf, qwen36MoeGguf } from '../../app/fit/synthetic/qwen36-shapes'
-import { writeSyntheticGguf } from '../../app/fit/synthetic/write-gguf'
+import { qwen35SmallGguf, qwen36MoeGguf } from '../../test/helpers/synthetic/qwen36-shapes'
+import { writeSyntheticGguf } from '../../test/helpers/synthetic/write-gguf'
 import { CUDA_H200, MODELS as MODELS_DIR } from '../../test/helpers/paths'
 
 // Recorded on a real GPU (benchmarks/gpu-calibration/run-on-gpu.sh); replayed here without one.

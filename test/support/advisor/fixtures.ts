@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { FIXTURES, MODELS } from '../../helpers/paths'
 import { GGML_TYPE_ID } from '../../../app/fit/ggml-types'
 import { readGgufModel, type GgufModel } from '../../../app/fit/gguf-model'
-import { qwen35SmallGguf, qwen36MoeGguf } from '../../../app/fit/synthetic/qwen36-shapes'
-import { writeSyntheticGguf } from '../../../app/fit/synthetic/write-gguf'
+import { qwen35SmallGguf, qwen36MoeGguf } from '../../helpers/synthetic/qwen36-shapes'
+import { writeSyntheticGguf } from '../../helpers/synthetic/write-gguf'
 import { engineFromOutput, type EngineInfo } from '../../../app/profiles/engine-detect'
 
 export { FIXTURES }

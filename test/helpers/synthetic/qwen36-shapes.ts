@@ -1,4 +1,4 @@
-import { GGML_TYPE_ID } from '../ggml-types'
+import { GGML_TYPE_ID } from '../../../app/fit/ggml-types'
 import type { SyntheticGguf, SyntheticTensor } from './write-gguf'
 
 /**

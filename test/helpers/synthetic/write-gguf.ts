@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises'
-import { tensorBytes } from '../ggml-types'
+import { tensorBytes } from '../../../app/fit/ggml-types'
 
 /**
  * A metadata value: the GGUF type is chosen from the JS type (u32 for whole
