@@ -3,7 +3,7 @@
  * saves the profiles file in a loop, printing each counter once it is saved,
  * until it is killed. The counter is kept in the first profile's notes.
  */
-import { ProfileStore } from './store'
+import { ProfileStore } from '../../../app/profiles/store'
 
 async function main(home: string): Promise<void> {
   const store = await ProfileStore.open(home)
