@@ -15,7 +15,7 @@ const banned = (patterns, message) => ({ group: patterns, message })
 
 // The layers of app/, lowest first (README "Layout"). A folder imports only
 // folders of lower layers: never its own layer's peers, never a higher one, so
-// app/'s folders cannot form a cycle. Tests and testing/ folders are test
+// app/'s folders cannot form a cycle. Tests and test/ are test
 // code, outside the layers (a test may drive the layer above what it tests).
 export const APP_LAYERS = [
   ['contract'],
@@ -30,10 +30,10 @@ export const APP_LAYERS = [
   ['core'],
   ['cli'],
 ]
-const TEST_CODE = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', 'test/**']
-// Test support lives in testing/ folders (one folder's fakes and fixtures) and
-// in test/ (what the whole repository's tests share); production never imports it.
-const testSupportZone = { target: './**', from: ['./app/**/testing/**', './test/**'], message: 'Production code must not import test support (testing/ folders, test/).' }
+const TEST_CODE = ['**/*.test.ts', '**/*.test.tsx', 'test/**']
+// Test support lives in test/ (test/helpers/ shared by all, test/support/<folder>/ one folder's fakes and fixtures),
+// never in app/ (which holds only what ships); production never imports it.
+const testSupportZone = { target: './**', from: ['./test/**'], message: 'Production code must not import test support (test/).' }
 // The supervisor class is the core's own: everything above it reads and stops a core's server through the
 // core's ports (app/core/server-control.ts, cli-core.ts, app/bench/bench-host.ts), so no launch bypasses the core.
 const supervisorLayer = APP_LAYERS.findIndex((layer) => layer.includes('supervisor'))

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config'
 
 // Tests that run real llama-server processes (or Chromium, or Wine). They run
 // after the unit tests, two files at a time: their servers use one thread
-// (`-t 1`, SMALL in app/core/testing/tiny-core.ts), so two of them and a busy
+// (`-t 1`, SMALL in test/support/core/tiny-core.ts), so two of them and a busy
 // neighbour share a 2-core machine by slowing down, not by starving, and the
 // tests assert no speed (their deadlines are sanity bounds, 10x the usual).
 // Speed and latency goals are measured in `npm run bench`.
@@ -14,7 +14,7 @@ const REAL_SERVER = [
   'app/**/*.integration.test.ts',
   'app/bench/{cancel,cli,compare,tune}.test.ts',
   'app/core/*.test.ts',
-  'app/fit/calibration.test.ts',
+  'benchmarks/gpu-calibration/calibration.test.ts',
   'app/profiles/{switch-profile,engine}.test.ts',
   'app/advisor/live-advisor.test.ts',
   'app/cli/commands/lint.test.ts',
@@ -26,7 +26,8 @@ const REAL_SERVER = [
 // this file (a minute of mostly Wine start-up) then ran alone at the end.
 const WINDOWS = ['test/windows/**/*.test.ts']
 
-const ALL = ['app/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'test/**/*.test.ts']
+// benchmarks/ holds the tests of its own support (the fit's calibration against real servers and GPU recordings).
+const ALL = ['app/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'test/**/*.test.ts', 'benchmarks/**/*.test.ts']
 
 export default defineConfig({
   test: {

@@ -1,4 +1,4 @@
-import { calibrate, PARTS } from '../app/fit/calibration'
+import { calibrate, PARTS } from './gpu-calibration/calibration'
 import type { BenchRow } from './bench-row'
 
 /**

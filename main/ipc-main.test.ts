@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { COMMAND_NAMES, EVENT_NAMES, type CommandChannels, type CommandName } from '../app/contract/commands'
-import { fake, FakeFrame, FakeWebContents, resetFakeElectron } from './testing/fake-electron'
+import { fake, FakeFrame, FakeWebContents, resetFakeElectron } from '../test/support/main/fake-electron'
 
-vi.mock('electron', async () => (await import('./testing/fake-electron')).fakeElectronModule())
+vi.mock('electron', async () => (await import('../test/support/main/fake-electron')).fakeElectronModule())
 
 const { DashboardSenders, forwardEvents, registerCommandHandlers } = await import('./ipc-main')
 const { IPC_ARGS } = await import('./ipc-schemas')

@@ -6,10 +6,10 @@ import { COMMAND_NAMES, type CommandChannels, type EventChannels } from '../app/
 import { DEFAULT_SETTINGS, type AppSettings } from '../app/contract/settings'
 import type { ServerStatus } from '../app/contract/server-state'
 import { Listeners } from '../app/lib/listeners'
-import { fake, fakeEvent, FakeBrowserWindow, FakeFrame, fakeLogger, FakeNotification, FakeTray, FakeWebContents, resetFakeElectron } from './testing/fake-electron'
+import { fake, fakeEvent, FakeBrowserWindow, FakeFrame, fakeLogger, FakeNotification, FakeTray, FakeWebContents, resetFakeElectron } from '../test/support/main/fake-electron'
 
-vi.mock('electron', async () => (await import('./testing/fake-electron')).fakeElectronModule())
-vi.mock('electron-log/main', async () => (await import('./testing/fake-electron')).fakeElectronLogModule())
+vi.mock('electron', async () => (await import('../test/support/main/fake-electron')).fakeElectronModule())
+vi.mock('electron-log/main', async () => (await import('../test/support/main/fake-electron')).fakeElectronLogModule())
 
 const { startShell } = await import('./shell')
 const { APP_ID } = await import('./app-identity')

@@ -3,9 +3,9 @@ import { describe, expect, it, vi } from 'vitest'
 import type { MenuItemConstructorOptions } from 'electron'
 import type { ProfileSummary } from '../app/contract/profile'
 import { SERVER_STATE_KINDS, type ServerStateKind, type ServerStatus } from '../app/contract/server-state'
-import { FakeBrowserWindow, FakeTray } from './testing/fake-electron'
+import { FakeBrowserWindow, FakeTray } from '../test/support/main/fake-electron'
 
-vi.mock('electron', async () => (await import('./testing/fake-electron')).fakeElectronModule())
+vi.mock('electron', async () => (await import('../test/support/main/fake-electron')).fakeElectronModule())
 
 const { buildTrayTemplate, selectedProfileId } = await import('./tray-menu')
 const { TOOLTIP_MAX, trayIconState, trayTooltip } = await import('./tray-view')

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { fake, fakeEvent, FakeWebContents, resetFakeElectron } from './testing/fake-electron'
+import { fake, fakeEvent, FakeWebContents, resetFakeElectron } from '../test/support/main/fake-electron'
 
-vi.mock('electron', async () => (await import('./testing/fake-electron')).fakeElectronModule())
+vi.mock('electron', async () => (await import('../test/support/main/fake-electron')).fakeElectronModule())
 
 const { DASHBOARD_CSP, resolveAppRequest, serveDashboard } = await import('./app-protocol')
 const { guardWebContents, hardenSession } = await import('./web-security')

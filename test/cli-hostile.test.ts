@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { GGML_TYPE_ID } from '../app/fit/ggml-types'
-import { writeSyntheticGguf } from '../app/fit/synthetic/write-gguf'
+import { writeSyntheticGguf } from './helpers/synthetic/write-gguf'
 import { runCli } from './helpers/cli'
 import { HOSTILE_GGUFS } from './fuzz/hostile-ggufs'
 

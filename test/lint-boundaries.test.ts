@@ -53,9 +53,9 @@ describe('lint boundaries', () => {
       ['app/engines/x.ts', "import { LlamaTrayCore } from '../core/llama-tray-core'"],
       ['app/fit/x.ts', "import { TelemetryService } from '../telemetry/telemetry-service'"],
       ['app/telemetry/x.ts', "import { formatTable } from '../../benchmarks/format-table'"],
-      ['app/bench/x.ts', "import { fakeGpuTelemetry } from './testing/fake-gpu'"],
+      ['app/bench/x.ts', "import { fakeGpuTelemetry } from '../../test/support/bench/fake-gpu'"],
       ['app/core/x.ts', "import { MODELS } from '../../test/helpers/paths'"],
-      ['main/x.ts', "import { makeCore } from '../app/core/testing/tiny-core'"],
+      ['main/x.ts', "import { makeCore } from '../test/support/core/tiny-core'"],
       ['renderer/src/x.ts', "import { REPO_ROOT } from '../../test/helpers/paths'"],
       // Only the core owns the supervisor; the CLI, benches and main use the core's ports.
       ['app/cli/x.ts', "import { ServerSupervisor } from '../supervisor/supervisor'"],
@@ -73,12 +73,12 @@ describe('lint boundaries', () => {
       ['app/core/x.ts', "import { installEngine } from '../engines/install'"],
       ['app/profiles/x.ts', "import { readGgufModel } from '../fit/gguf-model'"],
       ['app/lib/x.ts', "import type { Snapshot } from '../contract/snapshot'"],
-      ['app/bench/x.test.ts', "import { fakeGpuTelemetry } from './testing/fake-gpu'"],
+      ['app/bench/x.test.ts', "import { fakeGpuTelemetry } from '../../test/support/bench/fake-gpu'"],
       ['app/fit/x.test.ts', "import { fitCommand } from '../cli/commands/fit'"],
-      ['app/core/testing/x.ts', "import { MODELS } from '../../../test/helpers/paths'"],
+      ['test/support/core/x.ts', "import { MODELS } from '../../helpers/paths'"],
       ['app/core/x.ts', "import { ServerSupervisor } from '../supervisor/supervisor'"],
       ['app/cli/x.ts', "import type { ServerStatus } from '../contract/server-state'"],
-      ['app/metrics/testing/x.ts', "import { ServerSupervisor } from '../../supervisor/supervisor'"],
+      ['test/support/metrics/x.ts', "import { ServerSupervisor } from '../../../app/supervisor/supervisor'"],
     ])('%s may %s', async (file, code) => {
       expect(await layerErrors(file, code)).toEqual([])
     })

@@ -16,7 +16,7 @@ import { stringLiterals } from './helpers/string-literals'
 const SEED = /\bseeds?\b/i
 
 /** Production files of app/ whose strings never reach a user (calibration case names, module paths, a test server's argv). */
-const NOT_USER_FACING = new Set(['app/fit/gpu-calibration.ts', 'app/profiles/templates.ts'])
+const NOT_USER_FACING = new Set(['app/profiles/templates.ts'])
 
 /** llama-server's own --seed flag (its name and spellings in the flag registry) is the sampler's RNG seed, not our wording. */
 const FLAG_WORDS = new Set(FLAGS.flatMap((f) => [f.name, ...f.spellings]))
@@ -57,7 +57,7 @@ describe('no user-facing text mentions seeds', () => {
   it('no string in app/ production code says seed (rule messages, hints, CLI texts)', () => {
     const files = execFileSync('git', ['ls-files', 'app/**/*.ts'], { cwd: REPO_ROOT, encoding: 'utf8' })
       .split('\n')
-      .filter((f) => f && !f.endsWith('.test.ts') && !f.includes('/testing/') && !NOT_USER_FACING.has(f)) // testing/: test support, never shipped
+      .filter((f) => f && !f.endsWith('.test.ts') && !NOT_USER_FACING.has(f))
     expect(files).toContain('app/advisor/rules.ts')
     const found = files.flatMap((f) => offending(stringLiterals(f, readFileSync(join(REPO_ROOT, f), 'utf8'))).map((s) => `${f}: ${s}`))
     expect(found).toEqual([])

@@ -42,7 +42,7 @@ describe('the repository stands alone', () => {
     expect(files).toEqual(expect.arrayContaining([
       'README.md', 'package.json', 'eslint.config.mjs', '.ci/run', 'test/helpers/paths.ts', 'scripts/windows-lane.mjs',
       'scripts/llama-server-build.mjs', 'benchmarks/run.ts', 'benchmarks/gpu-calibration/stage.sh',
-      'test/fixtures/fake-nvidia-smi/nvidia-smi', 'app/metrics/testing/fixtures.ts',
+      'test/fixtures/fake-nvidia-smi/nvidia-smi', 'test/support/metrics/fixtures.ts',
     ]))
     expect(files.filter((f) => f.startsWith('docs/') || f.endsWith('.log') || f.endsWith('.gguf'))).toEqual([])
   })
@@ -62,7 +62,7 @@ describe('the repository stands alone', () => {
 describe('outsideReferences', () => {
   it.each([
     ['app/supervisor/diagnose.test.ts', "const shared = resolve(__dirname, '..', '..', '..', 'shared', 'fixtures')"],
-    ['app/core/testing/tiny-core.ts', "export const modelsDir = path.resolve(repoRoot, '..', 'shared', 'fixtures', 'models')"],
+    ['test/support/core/tiny-core.ts', "export const modelsDir = path.resolve(repoRoot, '..', 'shared', 'fixtures', 'models')"],
     ['benchmarks/gpu-calibration/stage.sh', 'cp ../shared/fixtures/models/tiny-target.gguf "$STAGE/"'],
     ['scripts/x.mjs', String.raw`const dir = 'C:\\work\\..\\shared\\fixtures'`],
     ['app/a/b.test.ts', "const dir = resolve(__dirname, '..', '..', '..', 'elsewhere')"],
@@ -79,8 +79,8 @@ describe('outsideReferences', () => {
   })
 
   it.each([
-    ['app/advisor/testing/fixtures.ts', "import { FIXTURES } from '../../../test/helpers/paths'"],
-    ['test/lint-boundaries.test.ts', `    ['app/core/testing/x.ts', "import { MODELS } from '../../../test/helpers/paths'"],`],
+    ['test/support/advisor/fixtures.ts', "import { FIXTURES } from '../../helpers/paths'"],
+    ['test/lint-boundaries.test.ts', `    ['test/support/core/x.ts', "import { MODELS } from '../../helpers/paths'"],`],
     ['app/models/pull-model.test.ts', "expect(await readlink(r.path)).toBe(join('..', '..', 'blobs', file.sha256))"],
     ['app/fit/x.test.ts', "const LOGS = resolve(__dirname, '../../test/fixtures/llama-server-cuda-h200')"],
     ['scripts/llama-server-build.mjs', "const m = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'models')"],

@@ -8,7 +8,7 @@ import { LlamaTrayCore } from '../core/llama-tray-core'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { TelemetryService } from '../telemetry/telemetry-service'
 import { createLiveAdvisor } from './live-advisor'
-import { TINY } from './testing/fixtures'
+import { TINY } from '../../test/support/advisor/fixtures'
 
 /**
  * The real tiny llama-server generating while a fake "Discord" (node, exec'd

@@ -12,8 +12,8 @@ import type { Profile, ProfilesFile } from '../profiles/schema'
 import { ProfileStore } from '../profiles/store'
 import { decodeThrottleMask } from '../telemetry/gpu/smi-fields'
 import { LiveAdvisor, type LiveSnapshot } from './live-advisor'
-import { device, sample, type SampleSpec } from './testing/replay'
-import { FIXTURES, seedModels, type SeedModels } from './testing/fixtures'
+import { device, sample, type SampleSpec } from '../../test/support/advisor/replay'
+import { FIXTURES, seedModels, type SeedModels } from '../../test/support/advisor/fixtures'
 
 let home: string
 let seed: SeedModels

@@ -6,7 +6,7 @@ import { DEFAULT_SETTINGS } from '../contract/settings'
 import { LlamaTrayCore } from '../core/llama-tray-core'
 import { LiveAdvisor } from './live-advisor'
 import { MUTES_FILE } from './mutes'
-import { sample } from './testing/replay'
+import { sample } from '../../test/support/advisor/replay'
 import { splitWarningId } from './warning-id'
 
 const homes: string[] = []

@@ -9,7 +9,7 @@ import type { EngineInfo } from '../profiles/engine-detect'
 import { applyFixToArgs } from './apply-fix-args'
 import type { LintInput } from './lint-input'
 import { LINT_RULES, lintArgs } from './rules'
-import { fixtureEngines, seedModels, TINY, withPatchedToken, type SeedModels } from './testing/fixtures'
+import { fixtureEngines, seedModels, TINY, withPatchedToken, type SeedModels } from '../../test/support/advisor/fixtures'
 import { compareVocab, readVocab } from './vocab'
 
 let engines: { mainline: EngineInfo; ik: EngineInfo; buun: EngineInfo }

@@ -5,7 +5,7 @@ import type { EngineInfo } from '../profiles/engine-detect'
 import { SEED_3090_BUUN_I_QUALITY, SEED_3090_IK_I_COMPACT, SEED_4060_QWEN36 } from '../profiles/seed-commands'
 import type { LintInput } from './lint-input'
 import { lintArgs } from './rules'
-import { fixtureEngines, seedModels, type SeedModels } from './testing/fixtures'
+import { fixtureEngines, seedModels, type SeedModels } from '../../test/support/advisor/fixtures'
 
 /** The seed commands as argv without the binary. */
 const argsOf = (cmd: string): string[] => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_SETTINGS } from '../contract/settings'
 import { sharedUsageByPid, type PdhItem } from '../telemetry/gpu/pdh-parsing'
 import { LiveAdvisor } from './live-advisor'
-import { sample } from './testing/replay'
+import { sample } from '../../test/support/advisor/replay'
 
 // live.sysmem-fallback fed the way TelemetryService feeds it: PDH counter items
 // (GPU Process Memory instances, in bytes) → llama-server's MiB by pid.
@@ -18,7 +18,7 @@ beforeAll(async () => {
 })
 afterAll(() => rm(home, { recursive: true, force: true }))
 
-const SERVER_PID = 4242 // testing/replay's llama-server pid
+const SERVER_PID = 4242 // test/support/advisor/replay's llama-server pid
 const MIB = 1024 * 1024
 
 /** PDH's items at one sample: the server's shared usage on the dGPU, plus the iGPU and a browser. */

@@ -3,7 +3,7 @@ import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { isRunning } from '../../test/helpers/processes'
 import { compareProfiles } from './compare'
 import { BenchCancelledError } from './server-control'
-import { addProfile, llamaServerChildren, makeCore, SMALL, tinyDraft, tinyTarget, type TestCore } from '../core/testing/tiny-core'
+import { addProfile, llamaServerChildren, makeCore, SMALL, tinyDraft, tinyTarget, type TestCore } from '../../test/support/core/tiny-core'
 import { tuneProfile } from './tune'
 
 const cores: TestCore[] = []

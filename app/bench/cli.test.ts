@@ -7,7 +7,7 @@ import { benchCommand, parseBenchArgs } from '../cli/commands/bench'
 import { compareCommand, parseCompareArgs } from '../cli/commands/compare'
 import { parseTuneArgs } from '../cli/commands/tune'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
-import { addProfile, llamaServerChildren, SMALL, tinyTarget } from '../core/testing/tiny-core'
+import { addProfile, llamaServerChildren, SMALL, tinyTarget } from '../../test/support/core/tiny-core'
 import { cliIo } from '../../test/helpers/cli-io'
 
 const home = mkdtempSync(path.join(tmpdir(), 'llama-tray-bench-cli-'))

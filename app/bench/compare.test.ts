@@ -7,7 +7,7 @@ import { TimingLogParser, type RequestRecord } from '../metrics/timing-log-parse
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { compareProfiles } from './compare'
 import { formatReportCsv, formatReportMarkdown, formatReportText } from './format'
-import { addProfile, llamaServerChildren, makeCore, SMALL, tinyDraft, tinyTarget, type TestCore } from '../core/testing/tiny-core'
+import { addProfile, llamaServerChildren, makeCore, SMALL, tinyDraft, tinyTarget, type TestCore } from '../../test/support/core/tiny-core'
 
 const RUNS = 2
 const TOKENS = 128

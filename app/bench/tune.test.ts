@@ -7,8 +7,8 @@ import { GpuRuntimeStore } from '../fit/runtime-store'
 import { ProfileStore } from '../profiles/store'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { isRunning } from '../../test/helpers/processes'
-import { fakeFreeMiB, fakeGpuTelemetry, type FakeGpuConfig } from './testing/fake-gpu'
-import { addProfile, llamaServerChildren, makeCore, SMALL, tinyTarget, type TestCore } from '../core/testing/tiny-core'
+import { fakeFreeMiB, fakeGpuTelemetry, type FakeGpuConfig } from '../../test/support/bench/fake-gpu'
+import { addProfile, llamaServerChildren, makeCore, SMALL, tinyTarget, type TestCore } from '../../test/support/core/tiny-core'
 import { sweepSettings, tuneProfile } from './tune'
 
 // 8 GiB; each of the 40 expert layers kept on the GPU costs 150 MiB: --n-cpu-moe 0 and 1

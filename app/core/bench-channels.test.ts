@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BenchProgress, BenchReport } from '../contract/bench'
 import { formatReportCsv, formatReportMarkdown } from '../bench/format'
-import { fakeGpuTelemetry, type FakeGpuConfig } from '../bench/testing/fake-gpu'
-import { addProfile, llamaServerChildren, makeCore, SMALL, tinyTarget, type TestCore } from './testing/tiny-core'
+import { fakeGpuTelemetry, type FakeGpuConfig } from '../../test/support/bench/fake-gpu'
+import { addProfile, llamaServerChildren, makeCore, SMALL, tinyTarget, type TestCore } from '../../test/support/core/tiny-core'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 
 // The Bench view's tune and export channels over the real core and llama-server, with a

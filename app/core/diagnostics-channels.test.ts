@@ -3,8 +3,8 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SUMMARY_MAX_COLUMNS, SUMMARY_MAX_LINES } from '../diagnostics/summary'
-import { readZipTexts } from '../diagnostics/testing/read-zip'
-import { makeSecretHome, SECRETS, USER, type SecretHome } from '../diagnostics/testing/secret-home'
+import { readZipTexts } from '../../test/support/diagnostics/read-zip'
+import { makeSecretHome, SECRETS, USER, type SecretHome } from '../../test/support/diagnostics/secret-home'
 import { LlamaTrayCore } from './llama-tray-core'
 
 // The dashboard's diagnostics:summary and diagnostics:save over the real core: its own state history (a launch

@@ -10,7 +10,7 @@ import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { GitHubReleasesStandIn } from '../../test/stand-ins/github-releases'
 import { linuxTarGz } from '../../test/stand-ins/release-archives'
 import { LlamaTrayCore } from './llama-tray-core'
-import { addProfile, SMALL, tinyTarget } from './testing/tiny-core'
+import { addProfile, SMALL, tinyTarget } from '../../test/support/core/tiny-core'
 
 // The dashboard's engine channels over the real core: install from the GitHub
 // stand-in (the real llama-server packed as llama.cpp's Linux tarball), list,

@@ -3,16 +3,16 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ServerStatus } from '../contract/server-state'
 import { readGpuInventory } from '../telemetry/gpu/inventory'
-import { fakeSmiExe } from '../telemetry/testing/paths'
+import { fakeSmiExe } from '../../test/support/telemetry/paths'
 import { BUNDLE_ENTRIES, buildDiagnostics, saveDiagnosticsZip, type DiagnosticsBundle } from './bundle'
 import { DiagnosticsError } from './diagnostics-error'
 import { readGpuOnce } from './gpu-once'
 import { StateHistory } from './state-history'
 import { SUMMARY_MAX_COLUMNS, SUMMARY_MAX_LINES } from './summary'
-import { readZipTexts } from './testing/read-zip'
-import { makeSecretHome, SECRETS, USER, type SecretHome } from './testing/secret-home'
+import { readZipTexts } from '../../test/support/diagnostics/read-zip'
+import { makeSecretHome, SECRETS, USER, type SecretHome } from '../../test/support/diagnostics/secret-home'
 
-// The bundle of a home holding a key in every supported way (see testing/secret-home.ts), built from real
+// The bundle of a home holding a key in every supported way (see test/support/diagnostics/secret-home.ts), built from real
 // files, the fake nvidia-smi's H200 captures, and a state history; then written and read back with yauzl.
 let fixture: SecretHome
 let bundle: DiagnosticsBundle

@@ -7,7 +7,7 @@ import { LlamaTrayCore } from '../core/llama-tray-core'
 import { formatCommandLine } from '../lib/command-line'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { model } from '../../test/helpers/paths'
-import { call } from './testing/client'
+import { call } from '../../test/support/endpoint/client'
 
 // The full size (1,000 requests across 20 switches, about 100 s on 2 busy cores) with LLAMA_TRAY_SOAK_FULL=1; 200 across 4 by default.
 const FULL = process.env.LLAMA_TRAY_SOAK_FULL === '1'

@@ -8,7 +8,7 @@ import { formatCommandLine } from '../lib/command-line'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { model } from '../../test/helpers/paths'
 import { isRunning, waitUntil } from '../../test/helpers/processes'
-import { call, leaveStreamAfter } from './testing/client'
+import { call, leaveStreamAfter } from '../../test/support/endpoint/client'
 
 // Two fixture profiles on the real llama-server, one thread, short contexts, few tokens.
 const chat = (model: string, extra: Record<string, unknown> = {}) => ({ model, messages: [{ role: 'user', content: 'Say hi' }], max_tokens: 4, ...extra })

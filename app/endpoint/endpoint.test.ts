@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EndpointRequestFigures } from '../contract/endpoint'
 import { checkAccess } from './access'
 import { Endpoint } from './endpoint-listener'
-import { FakeBackend } from './testing/fake-backend'
+import { FakeBackend } from '../../test/support/endpoint/fake-backend'
 
 interface Answer {
   readonly status: number

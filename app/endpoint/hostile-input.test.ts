@@ -2,7 +2,7 @@ import { request, type IncomingHttpHeaders } from 'node:http'
 import { hostname } from 'node:os'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Endpoint } from './endpoint-listener'
-import { FakeBackend } from './testing/fake-backend'
+import { FakeBackend } from '../../test/support/endpoint/fake-backend'
 
 interface Answer {
   readonly status: number

@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { writeFileAtomic } from '../lib/atomic-write'
+import { versionedCodec } from '../lib/json-store/json-codec'
+import type { JsonStore } from '../lib/json-store/json-store'
+import { openJsonStore } from '../lib/json-store/registry'
 
 /**
  * <home>/engine-updates.json: when releases were last checked (the daily
@@ -22,20 +23,25 @@ export type EngineUpdateState = z.infer<typeof StateSchema>
 
 const EMPTY: EngineUpdateState = { version: 1, lastCheckAt: null, latestTag: null, latestPublishedAt: null, rollbacks: {} }
 
-export async function readUpdateState(home: string): Promise<EngineUpdateState> {
-  try {
-    const parsed = StateSchema.safeParse(JSON.parse(await readFile(join(home, ENGINE_UPDATES_FILE), 'utf8')))
-    if (parsed.success) return parsed.data
-  } catch {
-    // missing or unreadable: nothing checked yet, nothing to roll back
-  }
-  return structuredClone(EMPTY)
+const updateStateCodec = versionedCodec({ schema: StateSchema, version: 1 })
+
+/**
+ * The one store of this home's engine-updates.json in this process. A damaged file is set aside
+ * (`.corrupt-<time>`, the store's notices say so) and the state starts empty: the next daily check
+ * asks again, and only the rollbacks it held are lost (their binaries stay installed).
+ */
+export function updateStateStore(home: string): JsonStore<EngineUpdateState> {
+  return openJsonStore<EngineUpdateState>({ path: join(home, ENGINE_UPDATES_FILE), label: 'engine update state', codec: updateStateCodec, defaults: () => structuredClone(EMPTY) })
 }
 
-/** Read, change, write atomically (one process writes it at a time: the CLI command or the app). */
-export async function changeUpdateState(home: string, change: (s: EngineUpdateState) => void): Promise<EngineUpdateState> {
-  const state = await readUpdateState(home)
-  change(state)
-  await writeFileAtomic(join(home, ENGINE_UPDATES_FILE), `${JSON.stringify(state, null, 2)}\n`)
-  return state
+export async function readUpdateState(home: string): Promise<EngineUpdateState> {
+  return structuredClone(await updateStateStore(home).load())
+}
+
+/** Read, change, write atomically under the file's lock (the CLI and the app may both write it). */
+export function changeUpdateState(home: string, change: (s: EngineUpdateState) => void): Promise<EngineUpdateState> {
+  return updateStateStore(home).update((state) => {
+    change(state)
+    return state
+  })
 }

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { FitError } from './fit-error'
 import { expertLayers, readGgufModel } from './gguf-model'
 import { GGML_TYPE_ID } from './ggml-types'
-import { writeSyntheticGguf } from './synthetic/write-gguf'
+import { writeSyntheticGguf } from '../../test/helpers/synthetic/write-gguf'
 import { MODELS as MODELS_DIR } from '../../test/helpers/paths'
 
 const tmp = mkdtempSync(join(tmpdir(), 'llama-tray-fit-'))

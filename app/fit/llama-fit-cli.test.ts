@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fitCommand } from '../cli/commands/fit'
 import type { FitReport, LlamaFitPlan } from '../contract/fit'
 import { LLAMA_FIT_RECORDINGS } from '../../test/helpers/paths'
-import { qwen36MoeGguf } from './synthetic/qwen36-shapes'
-import { writeSyntheticGguf } from './synthetic/write-gguf'
+import { qwen36MoeGguf } from '../../test/helpers/synthetic/qwen36-shapes'
+import { writeSyntheticGguf } from '../../test/helpers/synthetic/write-gguf'
 import { cliIo } from '../../test/helpers/cli-io'
 
 const home = mkdtempSync(join(tmpdir(), 'llama-tray-llama-fit-cli-'))

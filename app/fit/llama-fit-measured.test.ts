@@ -8,8 +8,8 @@ import { readGgufModel, type GgufModel } from './gguf-model'
 import { parseLlamaArgs } from './llama-args'
 import { LLAMA_FIT_MEASURED as M, fitTargetFor } from './llama-fit-measured'
 import { parseLlamaFitPlan } from './llama-fit-plan'
-import { qwen35SmallGguf, qwen36MoeGguf } from './synthetic/qwen36-shapes'
-import { writeSyntheticGguf } from './synthetic/write-gguf'
+import { qwen35SmallGguf, qwen36MoeGguf } from '../../test/helpers/synthetic/qwen36-shapes'
+import { writeSyntheticGguf } from '../../test/helpers/synthetic/write-gguf'
 
 const DIR = LLAMA_FIT_RECORDINGS
 const rows = new Map(

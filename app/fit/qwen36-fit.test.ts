@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildFitReport } from './fit-report'
 import { readGgufModel, type GgufModel } from './gguf-model'
 import { parseLlamaArgs } from './llama-args'
-import { qwen35SmallGguf, qwen36MoeGguf } from './synthetic/qwen36-shapes'
-import { writeSyntheticGguf } from './synthetic/write-gguf'
+import { qwen35SmallGguf, qwen36MoeGguf } from '../../test/helpers/synthetic/qwen36-shapes'
+import { writeSyntheticGguf } from '../../test/helpers/synthetic/write-gguf'
 
 const tmp = mkdtempSync(join(tmpdir(), 'llama-tray-fit-q36-'))
 let model: GgufModel

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -37,11 +37,24 @@ describe('GpuRuntimeStore', () => {
     expect(store.runtimeMiB('g')).toBeNull()
   })
 
-  it('reads a corrupt or foreign file as empty and replaces it on the next measurement', async () => {
+  it('reads a file written by earlier versions', async () => {
+    const h = await home()
+    const old = { version: 1, gpus: { 'NVIDIA H200': { samplesMiB: [690, 700, 710], updatedAt: '2026-11-30T08:00:00.000Z' } } }
+    await writeFile(join(h, RUNTIME_FILE), `${JSON.stringify(old, null, 2)}\n`)
+    const store = await GpuRuntimeStore.open(h)
+    expect(store.runtimeMiB('NVIDIA H200')).toBe(700)
+    expect(store.messages).toEqual([])
+  })
+
+  it('sets a corrupt file aside with a notice, reads as empty and starts again on the next measurement', async () => {
     const h = await home()
     await writeFile(join(h, RUNTIME_FILE), '{"version": 7, "gpus": []')
     const store = await GpuRuntimeStore.open(h)
     expect(store.runtimeMiB('g')).toBeNull()
+    const aside = (await readdir(h)).filter((f) => f.startsWith(`${RUNTIME_FILE}.corrupt-`))
+    expect(aside).toHaveLength(1)
+    expect(await readFile(join(h, aside[0]!), 'utf8')).toBe('{"version": 7, "gpus": []')
+    expect(store.messages).toEqual([expect.stringMatching(/^The GPU runtime file .+ could not be read \(.+\); it was moved to .+\.$/)])
     await store.record('g', 500)
     expect(JSON.parse(await readFile(join(h, RUNTIME_FILE), 'utf8'))).toMatchObject({ version: 1, gpus: { g: { samplesMiB: [500] } } })
   })

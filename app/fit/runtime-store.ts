@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { writeFileAtomic } from '../lib/atomic-write'
+import { versionedCodec } from '../lib/json-store/json-codec'
+import type { JsonStore } from '../lib/json-store/json-store'
+import { openJsonStore } from '../lib/json-store/registry'
 
 export const RUNTIME_FILE = 'gpu-runtime.json'
 /** Samples kept per GPU; the figure used is their median, so one disturbed launch does not move it far. */
@@ -15,6 +16,8 @@ const RuntimeFileSchema = z.object({
 })
 type RuntimeFile = z.infer<typeof RuntimeFileSchema>
 
+const runtimeCodec = versionedCodec({ schema: RuntimeFileSchema, version: 1 })
+
 function median(values: readonly number[]): number | null {
   if (values.length === 0) return null
   const s = [...values].sort((a, b) => a - b)
@@ -26,39 +29,37 @@ function median(values: readonly number[]): number | null {
  * What llama-server holds on this machine's GPU beyond its own buffers (CUDA
  * context, cuBLAS, pools), learned from launches: the server's measured GPU use
  * minus the fit's buffer estimate, per GPU model, in <home>/gpu-runtime.json.
- * An unreadable file is only a lost calibration: it reads as empty and is
- * rewritten by the next measurement.
+ * A damaged file is only a lost calibration: it is set aside (`.corrupt-<time>`,
+ * named in `messages`) and the next measurement starts a new one.
  */
 export class GpuRuntimeStore {
-  private constructor(
-    private readonly path: string,
-    private data: RuntimeFile,
-  ) {}
+  private constructor(private readonly store: JsonStore<RuntimeFile>) {}
 
+  /** The one store of this home's file in this process (every opener shares it). */
   static async open(home: string): Promise<GpuRuntimeStore> {
-    const path = join(home, RUNTIME_FILE)
-    let data: RuntimeFile = { version: 1, gpus: {} }
-    try {
-      const parsed = RuntimeFileSchema.safeParse(JSON.parse(await readFile(path, 'utf8')))
-      if (parsed.success) data = parsed.data
-    } catch {
-      // none yet, or unreadable
-    }
-    return new GpuRuntimeStore(path, data)
+    const store = openJsonStore<RuntimeFile>({ path: join(home, RUNTIME_FILE), label: 'GPU runtime file', codec: runtimeCodec, defaults: () => ({ version: 1, gpus: {} }) })
+    await store.load()
+    return new GpuRuntimeStore(store)
+  }
+
+  /** Sentences about the latest read: a damaged file set aside, a backup restored. */
+  get messages(): readonly string[] {
+    return this.store.notices
   }
 
   /** The learned runtime of this GPU model (the median of its last samples), or null before any launch was measured. */
   runtimeMiB(gpuName: string): number | null {
-    const m = median(this.data.gpus[gpuName]?.samplesMiB ?? [])
+    const m = median(this.store.value.gpus[gpuName]?.samplesMiB ?? [])
     return m === null ? null : Math.round(m)
   }
 
   /** Records one launch's measurement; an implausible one is ignored (returns false). */
   async record(gpuName: string, runtimeMiB: number, now: Date = new Date()): Promise<boolean> {
     if (!Number.isFinite(runtimeMiB) || runtimeMiB < PLAUSIBLE_RUNTIME_MIB.min || runtimeMiB > PLAUSIBLE_RUNTIME_MIB.max) return false
-    const samples = [...(this.data.gpus[gpuName]?.samplesMiB ?? []), Math.round(runtimeMiB)].slice(-KEEP)
-    this.data = { version: 1, gpus: { ...this.data.gpus, [gpuName]: { samplesMiB: samples, updatedAt: now.toISOString() } } }
-    await writeFileAtomic(this.path, `${JSON.stringify(this.data, null, 2)}\n`)
+    await this.store.update((file) => {
+      const samples = [...(file.gpus[gpuName]?.samplesMiB ?? []), Math.round(runtimeMiB)].slice(-KEEP)
+      return { version: 1, gpus: { ...file.gpus, [gpuName]: { samplesMiB: samples, updatedAt: now.toISOString() } } }
+    })
     return true
   }
 }

@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readGgufModel, type GgufModel } from './gguf-model'
 import { describeChanges, saferPlacement } from './safer-placement'
-import { qwen35SmallGguf, qwen36MoeGguf } from './synthetic/qwen36-shapes'
-import { writeSyntheticGguf } from './synthetic/write-gguf'
+import { qwen35SmallGguf, qwen36MoeGguf } from '../../test/helpers/synthetic/qwen36-shapes'
+import { writeSyntheticGguf } from '../../test/helpers/synthetic/write-gguf'
 import { REPO_ROOT } from '../../test/helpers/paths'
 
 const tmp = mkdtempSync(join(tmpdir(), 'llama-tray-safer-'))

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { RequestTimings } from '../contract/generation'
 import { GenerationTracker, threadsFromLog, type RateSample } from './generation-tracker'
 import { median } from './median'
-import { modelsDir } from './testing/fixtures'
-import { startTinyServer, streamCompletion, type TinyServer } from './testing/tiny-server'
+import { modelsDir } from '../../test/support/metrics/fixtures'
+import { startTinyServer, streamCompletion, type TinyServer } from '../../test/support/metrics/tiny-server'
 
 // Real llama-server, tiny models: figures printed so the lead can report them.
 const cleanups: (() => Promise<void>)[] = []

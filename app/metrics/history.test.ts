@@ -9,7 +9,7 @@ import { GenerationTracker } from './generation-tracker'
 import { median } from './median'
 import { PerSecondHistory } from './per-second-history'
 import { ProfileRollingStore } from './rolling-figures'
-import { fixtureText, linesOf } from './testing/fixtures'
+import { fixtureText, linesOf } from '../../test/support/metrics/fixtures'
 
 function req(tps: number, draft: [number, number] | null = null): RequestTimings {
   return {

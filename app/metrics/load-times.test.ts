@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -35,11 +35,24 @@ describe('LoadTimes', () => {
     expect(again.loads('draft')).toBe(1)
   })
 
-  it('an unreadable or foreign file starts empty, and a nonsense time is not recorded', async () => {
+  it('reads a file written by earlier versions (compact, one line)', async () => {
+    const h = home()
+    writeFileSync(join(h, LOAD_TIMES_FILE), '{"version":1,"profiles":{"qwen":[40000,42000,41000],"draft":[9000]}}\n')
+    const times = await LoadTimes.open(h)
+    expect(times.expectedMs('qwen')).toBe(41_000)
+    expect(times.loads('draft')).toBe(1)
+    expect(times.messages).toEqual([])
+  })
+
+  it('sets a damaged file aside with a notice, starts empty, and a nonsense time is not recorded', async () => {
     const h = home()
     writeFileSync(join(h, LOAD_TIMES_FILE), '{"version":1,"profiles":{"qwen":["soon"]}}')
     const times = await LoadTimes.open(h)
     expect(times.expectedMs('qwen')).toBeNull()
+    const aside = readdirSync(h).filter((f) => f.startsWith(`${LOAD_TIMES_FILE}.corrupt-`))
+    expect(aside).toHaveLength(1)
+    expect(readFileSync(join(h, aside[0]!), 'utf8')).toBe('{"version":1,"profiles":{"qwen":["soon"]}}')
+    expect(times.messages).toEqual([expect.stringMatching(/^The load times file .+ could not be read \(.+\); it was moved to .+\.corrupt-.+\.$/)])
     await times.record('qwen', Number.NaN)
     await times.record('qwen', -5)
     expect(times.loads('qwen')).toBe(0)

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseSlots, parseSlotsText } from './slots-parser'
-import { fixtureJson, fixtureText } from './testing/fixtures'
+import { fixtureJson, fixtureText } from '../../test/support/metrics/fixtures'
 
 interface PollEntry {
   readonly json: unknown

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { allFixtureLogs, fixtureText, linesOf } from './testing/fixtures'
+import { allFixtureLogs, fixtureText, linesOf } from '../../test/support/metrics/fixtures'
 import { TimingLogParser, type RequestRecord, type TimingEvent } from './timing-log-parser'
 
 function parseAll(lines: readonly string[]): TimingEvent[] {

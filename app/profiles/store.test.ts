@@ -140,7 +140,7 @@ describe('kill -9 while saving in a loop', () => {
       logLevel: 'silent',
       configFile: false,
       root: repoRoot,
-      build: { ssr: join(repoRoot, 'app/profiles/save-loop-child.ts'), outDir: out, emptyOutDir: true, target: 'node20', rollupOptions: { output: { format: 'es', entryFileNames: 'child.mjs' } } },
+      build: { ssr: join(repoRoot, 'test/support/profiles/save-loop-child.ts'), outDir: out, emptyOutDir: true, target: 'node20', rollupOptions: { output: { format: 'es', entryFileNames: 'child.mjs' } } },
       ssr: { noExternal: true },
     })
     child = join(out, 'child.mjs')

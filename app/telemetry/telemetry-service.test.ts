@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { fakeSmiEnv, isAlive, sleep, waitFor } from './testing/fake-smi-env'
-import { fakeSmiExe } from './testing/paths'
+import { fakeSmiEnv, isAlive, sleep, waitFor } from '../../test/support/telemetry/fake-smi-env'
+import { fakeSmiExe } from '../../test/support/telemetry/paths'
 import { TelemetryService } from './telemetry-service'
 
 const services: TelemetryService[] = []

@@ -4,9 +4,9 @@
 import { gguf } from '@huggingface/gguf'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { loadableGguf } from '../../app/fit/synthetic/loadable'
-import { qwen35SmallGguf, qwen36MoeGguf } from '../../app/fit/synthetic/qwen36-shapes'
-import { writeSyntheticGguf } from '../../app/fit/synthetic/write-gguf'
+import { loadableGguf } from '../../test/helpers/synthetic/loadable'
+import { qwen35SmallGguf, qwen36MoeGguf } from '../../test/helpers/synthetic/qwen36-shapes'
+import { writeSyntheticGguf } from '../../test/helpers/synthetic/write-gguf'
 
 const [tokenizerPath, outDir] = process.argv.slice(2)
 if (!tokenizerPath || !outDir) {

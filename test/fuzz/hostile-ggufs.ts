@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { GGML_TYPE_ID } from '../../app/fit/ggml-types'
-import { writeSyntheticGguf, type SyntheticGguf } from '../../app/fit/synthetic/write-gguf'
+import { writeSyntheticGguf, type SyntheticGguf } from '../helpers/synthetic/write-gguf'
 import { MODELS } from '../helpers/paths'
 
 /**

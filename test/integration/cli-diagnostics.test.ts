@@ -3,9 +3,9 @@ import { readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SUMMARY_MAX_COLUMNS, SUMMARY_MAX_LINES } from '../../app/diagnostics/summary'
-import { readZipTexts } from '../../app/diagnostics/testing/read-zip'
-import { makeSecretHome, SECRETS, USER, type SecretHome } from '../../app/diagnostics/testing/secret-home'
-import { fakeSmiEnv } from '../../app/telemetry/testing/fake-smi-env'
+import { readZipTexts } from '../support/diagnostics/read-zip'
+import { makeSecretHome, SECRETS, USER, type SecretHome } from '../support/diagnostics/secret-home'
+import { fakeSmiEnv } from '../support/telemetry/fake-smi-env'
 import { runCli } from '../helpers/cli'
 
 // `llama-tray diagnostics` end to end on the built CLI (npm run build:cli): a home holding a key in every

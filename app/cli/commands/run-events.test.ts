@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Snapshot } from '../../contract/snapshot'
 import type { CliContext } from '../command'
-import { ScriptedCliCore } from '../testing/scripted-cli-core'
+import { ScriptedCliCore } from '../../../test/support/cli/scripted-cli-core'
 import { runCommand } from './run'
 
 function context(core: ScriptedCliCore, isTTY = false): { io: CliContext; lines: () => string[]; raw: () => string; signals: EventEmitter } {

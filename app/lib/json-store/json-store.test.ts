@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { FileLockError, withFileLock } from './file-lock'
 import { JsonStore, JsonStoreError } from './json-store'
 import { openJsonStore } from './registry'
-import { listStore, type ListFile } from './testing/list-store'
+import { listStore, type ListFile } from '../../../test/support/json-store/list-store'
 
 const repoRoot = resolve(__dirname, '..', '..', '..')
 let scratch: string
@@ -22,7 +22,7 @@ beforeAll(async () => {
     logLevel: 'silent',
     configFile: false,
     root: repoRoot,
-    build: { ssr: join(repoRoot, 'app/lib/json-store/testing/store-child.ts'), outDir: out, emptyOutDir: true, target: 'node20', rollupOptions: { output: { format: 'es', entryFileNames: 'child.mjs' } } },
+    build: { ssr: join(repoRoot, 'test/support/json-store/store-child.ts'), outDir: out, emptyOutDir: true, target: 'node20', rollupOptions: { output: { format: 'es', entryFileNames: 'child.mjs' } } },
     ssr: { noExternal: true },
   })
   child = join(out, 'child.mjs')

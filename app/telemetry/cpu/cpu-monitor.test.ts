@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { sleep, waitFor } from '../testing/fake-smi-env'
+import { sleep, waitFor } from '../../../test/support/telemetry/fake-smi-env'
 import { CpuMonitor } from './cpu-monitor'
 import { LinuxProcessSource } from './linux-processes'
 

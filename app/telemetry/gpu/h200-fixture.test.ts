@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { GpuDevice } from '../../contract/telemetry'
-import { h200NvmlCaptures } from '../testing/paths'
+import { h200NvmlCaptures } from '../../../test/support/telemetry/paths'
 import { parseSmiLine } from './smi-csv'
 import type { SmiField } from './smi-fields'
 

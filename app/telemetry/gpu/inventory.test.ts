@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { isAlive, waitFor } from '../testing/fake-smi-env'
-import { fakeSmiDir } from '../testing/paths'
+import { isAlive, waitFor } from '../../../test/support/telemetry/fake-smi-env'
+import { fakeSmiDir } from '../../../test/support/telemetry/paths'
 import { inventoryFromSmiXmlJson, readGpuInventory } from './inventory'
 
 const oldPath = process.env.PATH

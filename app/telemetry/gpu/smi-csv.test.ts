@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { h200Captures, smiCaptures } from '../testing/paths'
+import { h200Captures, smiCaptures } from '../../../test/support/telemetry/paths'
 import { parseSmiLine, parseSmiNumber } from './smi-csv'
 import { SMI_FIELDS, decodeThrottleMask, findRejectedField, type SmiField, type SmiTarget } from './smi-fields'
 

@@ -1,0 +1,153 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { ServerStatus } from '../../../app/contract/server-state'
+import { Listeners } from '../../../app/lib/listeners'
+import type { EndpointBackend, EndpointSettings } from '../../../app/endpoint/backend'
+import type { SwitchOutcome } from '../../../app/endpoint/switch-policy'
+
+/** What an in-process upstream does with a chat request. */
+export type UpstreamBehaviour = 'answer' | 'break-mid-stream' | 'wait-for-release'
+
+/** An in-process stand-in for llama-server that answers with its profile's id (SSE or JSON, with timings). */
+export class FakeUpstream {
+  readonly server: Server
+  /** Requests whose client went away before the answer ended. */
+  aborted = 0
+  behaviour: UpstreamBehaviour = 'answer'
+  private releases: (() => void)[] = []
+
+  constructor(readonly profileId: string) {
+    this.server = createServer((req, res) => void this.handle(req, res))
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port
+  }
+
+  listen(): Promise<void> {
+    return new Promise((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()))
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections()
+    return new Promise((resolve) => this.server.close(() => resolve()))
+  }
+
+  /** Lets the streams held by 'wait-for-release' send the rest. */
+  release(): void {
+    for (const r of this.releases.splice(0)) r()
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let text = ''
+    for await (const c of req) text += String(c)
+    res.on('close', () => {
+      if (!res.writableFinished) this.aborted++
+    })
+    // As llama-server does: any Origin is echoed back with credentials allowed, and a preflight is granted.
+    if (req.headers.origin) {
+      res.setHeader('access-control-allow-origin', req.headers.origin)
+      res.setHeader('access-control-allow-credentials', 'true')
+    }
+    if (req.method === 'OPTIONS') {
+      res.writeHead(200, { 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': '*' })
+      return void res.end()
+    }
+    if (req.url === '/health') return void res.end('{"status":"ok"}')
+    const body = (text ? JSON.parse(text) : {}) as { stream?: boolean }
+    const timings = { prompt_n: 3, predicted_n: 4, predicted_per_second: 40 }
+    if (!body.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      return void res.end(JSON.stringify({ profile: this.profileId, auth: req.headers.authorization ?? null, timings }))
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    await new Promise<void>((r) => res.write(`data: ${JSON.stringify({ profile: this.profileId, n: 1 })}\n\n`, () => r()))
+    // A crash after the first event reached the endpoint.
+    if (this.behaviour === 'break-mid-stream') return void setTimeout(() => res.socket?.destroy(), 50)
+    if (this.behaviour === 'wait-for-release') await new Promise<void>((r) => this.releases.push(r))
+    if (res.destroyed) return
+    res.write(`data: ${JSON.stringify({ profile: this.profileId, n: 2, timings })}\n\n`)
+    res.end('data: [DONE]\n\n')
+  }
+}
+
+const status = (over: Partial<ServerStatus>): ServerStatus => ({ state: 'stopped', profileId: null, pid: null, host: null, port: null, exe: null, readySince: null, restartAt: null, lastExit: null, restarts: 0, ...over })
+
+/**
+ * The core as the endpoint sees it, in process: each profile has its own fake
+ * upstream; a switch goes stopping → starting → ready (or errored for a
+ * profile in `broken`), each step when the test lets it (`gate`) or at once.
+ */
+export class FakeBackend implements EndpointBackend {
+  current: ServerStatus = status({})
+  readonly upstreams = new Map<string, FakeUpstream>()
+  readonly switches: string[] = []
+  readonly broken = new Set<string>()
+  settingsValue: EndpointSettings = {
+    switchOnRequest: true,
+    heldRequestsMax: 64,
+    heldRequestWaitS: 60,
+    endpointAllowedOrigins: [],
+    endpointAllowedHosts: [],
+    endpointMaxBodyMiB: 32,
+  }
+  /** When set, each switch waits for this before its server is ready. */
+  gate: Promise<void> | null = null
+  private readonly listeners = new Listeners<{ state: (s: ServerStatus) => void }>()
+
+  constructor(readonly profileIds: readonly string[]) {}
+
+  async start(): Promise<void> {
+    for (const id of this.profileIds) {
+      const u = new FakeUpstream(id)
+      await u.listen()
+      this.upstreams.set(id, u)
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const u of this.upstreams.values()) await u.close()
+  }
+
+  setState(next: Partial<ServerStatus>): void {
+    this.current = { ...this.current, ...next }
+    this.listeners.emit('state', this.current)
+  }
+
+  /** As if the profile had been started (and is ready) before the test. */
+  ready(id: string): void {
+    this.setState({ state: 'ready', profileId: id, host: '127.0.0.1', port: this.upstreams.get(id)?.port ?? null, lastExit: null })
+  }
+
+  status(): ServerStatus {
+    return this.current
+  }
+
+  onState(listener: (s: ServerStatus) => void): () => void {
+    return this.listeners.on('state', listener)
+  }
+
+  async profiles() {
+    return { profiles: this.profileIds.map((id) => ({ id, name: `Profile ${id}` })), activeProfileId: this.current.profileId }
+  }
+
+  async switchTo(id: string): Promise<SwitchOutcome> {
+    this.switches.push(id)
+    if (this.current.state === 'ready') this.setState({ state: 'stopping' })
+    this.setState({ state: 'starting', profileId: id, port: null })
+    await (this.gate ?? Promise.resolve())
+    if (this.broken.has(id)) {
+      const reason = `model file missing for ${id}`
+      this.setState({ state: 'errored', lastExit: { code: 1, signal: null, reason, hint: null, kind: 'model-missing', lastLines: [] } })
+      return { ok: false, error: reason }
+    }
+    this.ready(id)
+    return { ok: true }
+  }
+
+  async upstreamApiKey(): Promise<string | null> {
+    return 'upstream-key'
+  }
+
+  readonly settings = (): EndpointSettings => this.settingsValue
+}
