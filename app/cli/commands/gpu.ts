@@ -20,7 +20,7 @@ export function parseGpuArgs(args: readonly string[]): GpuOptions {
   const { values } = parseOptions(args, { json: { type: 'boolean' }, watch: { type: 'boolean' }, interval: { type: 'string' }, backend: { type: 'string' } })
   const backend = (values.backend ?? 'auto') as GpuBackendSetting
   if (!BACKENDS.includes(backend)) throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}, got "${values.backend}"`)
-  return { json: values.json ?? false, watch: values.watch ?? false, intervalMs: positiveNumber('interval', values.interval, 1000), backend }
+  return { json: values.json ?? false, watch: values.watch ?? false, intervalMs: positiveNumber('interval', values.interval, 1000, { unit: 'milliseconds', example: '1000' }), backend }
 }
 
 /** The nvidia-smi child needs a moment for its first line; NVML answers at once. */
