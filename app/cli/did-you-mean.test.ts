@@ -7,6 +7,8 @@ describe('editDistance', () => {
     expect(editDistance('abc', '')).toBe(3)
     expect(editDistance('--duraton', '--duration')).toBe(1)
     expect(editDistance('kitten', 'sitting')).toBe(3)
+    expect(editDistance('prot', 'port')).toBe(1)
+    expect(editDistance('--duraiton', '--duration')).toBe(1)
   })
 })
 

@@ -1,18 +1,20 @@
 /**
- * Levenshtein distance between two short strings (option names). Ten lines here instead of a dependency:
- * the inputs are a few dozen characters, so the plain two-row dynamic programme is instant.
+ * Edit distance between two short strings (option and setting names): insertions, deletions, substitutions
+ * and swaps of two neighbours ("prot" for "port" is one edit). A dozen lines here instead of a dependency:
+ * the inputs are a few dozen characters, so the plain table is instant.
  */
 export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)]
   for (let i = 1; i <= a.length; i++) {
-    const current = [i]
+    const row = [i]
     for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1)
-      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitution)
+      const above = rows[i - 1] as number[]
+      row[j] = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1))
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, (rows[i - 2]?.[j - 2] as number) + 1)
     }
-    previous = current
+    rows.push(row)
   }
-  return previous[b.length] as number
+  return rows[a.length]?.[b.length] as number
 }
 
 /**
