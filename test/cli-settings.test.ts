@@ -18,7 +18,7 @@ describe('llama-tray settings on the built CLI (issue #25)', () => {
     expect(r.code).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
     for (const key of SETTING_KEYS) expect(lines.some((l) => l.startsWith(`${key} `)), key).toBe(true)
-    expect(lines.find((l) => l.startsWith('port '))).toMatch(/^port +8080 +The port clients use/)
+    expect(lines.find((l) => l.startsWith('port '))).toMatch(/^port +8080 +Port: the one port clients use/)
     expect(lines.find((l) => l.startsWith('switchOnRequest '))).toMatch(/^switchOnRequest +on /)
     expect(r.stdout).toMatch(/built in: Discord, Chrome,/)
   })

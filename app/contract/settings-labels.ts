@@ -5,7 +5,7 @@ import type { AppSettings } from './settings'
  * A Record over every key, so a new setting does not compile until it has its words here.
  */
 export const SETTING_LABELS: Readonly<Record<keyof AppSettings, string>> = {
-  port: 'The port clients use (the endpoint, or every profile without --port)',
+  port: 'Port: the one port clients use (the endpoint, or every profile without --port)',
   endpoint: 'One OpenAI-compatible endpoint on the port, in front of the server',
   switchOnRequest: 'A request naming another profile switches to it',
   heldRequestsMax: 'Requests held while the server starts or switches',
@@ -16,7 +16,7 @@ export const SETTING_LABELS: Readonly<Record<keyof AppSettings, string>> = {
   pollIntervalMs: 'How often the figures are sampled (ms)',
   notifications: 'Desktop notifications',
   startWithSystem: 'Start Llama Tray with the system',
-  modelDirs: 'Extra folders searched for GGUF models',
+  modelDirs: 'Model folders: extra folders searched for GGUF models',
   startProfileOnLaunch: 'A profile to start when Llama Tray starts (none for none)',
   hardwareAcceleration: "Hardware acceleration for the dashboard (takes VRAM from the model)",
   engineUpdateCheck: 'Check once a day whether a newer llama.cpp is out',
