@@ -39,7 +39,7 @@ export function parseRunArgs(args: readonly string[]): RunOptions {
     },
     true,
   )
-  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}": run takes one profile, or --cmd`)
+  if (positionals.length > 1) throw new UsageError(`Unexpected argument "${positionals[1]}"; run takes one profile, or --cmd "<llama-server command line>".`)
   const options = {
     json: values.json ?? false,
     intervalMs: positiveNumber('interval', values.interval, 1000, MILLISECONDS),
@@ -47,18 +47,18 @@ export function parseRunArgs(args: readonly string[]): RunOptions {
     readyTimeoutS: positiveNumber('ready-timeout', values['ready-timeout'], 120, { unit: 'seconds', example: '120' }),
   }
   const profile = positionals[0]
-  if (profile !== undefined && values.cmd !== undefined) throw new UsageError('give either a profile or --cmd, not both')
+  if (profile !== undefined && values.cmd !== undefined) throw new UsageError('Give either a profile or --cmd, not both.')
   if (profile !== undefined) return { source: { kind: 'profile', idOrName: profile }, ...options }
-  if (!values.cmd || values.cmd.trim() === '') throw new UsageError('run needs a profile or --cmd "<llama-server command line>"')
+  if (!values.cmd || values.cmd.trim() === '') throw new UsageError('Run needs a profile or --cmd "<llama-server command line>" (llama-tray profiles list shows the profiles).')
   let argv: string[]
   try {
     argv = tokenizeCommandLine(values.cmd)
   } catch (err) {
-    if (err instanceof CommandLineError) throw new UsageError(`cannot read --cmd: ${err.message}`)
+    if (err instanceof CommandLineError) throw new UsageError(`The --cmd command line cannot be read: ${err.message}${/[.!?]$/.test(err.message) ? '' : '.'}`)
     throw err
   }
   const [exe, ...rest] = argv
-  if (!exe) throw new UsageError('--cmd is empty: give the llama-server command line')
+  if (!exe) throw new UsageError('The --cmd command line is empty; give the whole llama-server command.')
   return { source: { kind: 'cmd', spec: { profileId: 'cli', exe, args: rest } }, ...options }
 }
 
