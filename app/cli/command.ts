@@ -4,7 +4,7 @@ import type { CliCoreFactory } from './cli-core-factory'
 export interface CliContext {
   /** The resolved home folder (--home, $LLAMA_TRAY_HOME or the platform default). */
   readonly home: string
-  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean }
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }
   readonly stderr: NodeJS.WritableStream
   /** Where SIGINT/SIGTERM arrive (process in production, an emitter in tests). */
   readonly signals: NodeJS.EventEmitter

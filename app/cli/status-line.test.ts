@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { ServerStatus } from '../contract/server-state'
-import { formatStatusLine } from './status-line'
+import { buildSnapshot } from '../snapshot/build-snapshot'
+import type { Warning } from '../contract/warnings'
+import { fitToWidth, formatStatusLine } from './status-line'
+import { WarningLines } from './warning-lines'
 
 const base: ServerStatus = { state: 'ready', profileId: 'p', pid: 42, host: '127.0.0.1', port: 8080, exe: 'llama-server', readySince: 0, restartAt: null, lastExit: null, restarts: 0 }
 
@@ -20,5 +23,53 @@ describe('formatStatusLine', () => {
     expect(formatStatusLine({ ...base, host: '0.0.0.0' }, null, 0)).toContain('http://127.0.0.1:8080')
     expect(formatStatusLine({ ...base, host: '::' }, null, 0)).toContain('http://[::1]:8080')
     expect(formatStatusLine({ ...base, host: '0.0.0.0' }, null, 0)).not.toContain('0.0.0.0')
+  })
+})
+
+const warning = (id: string, message: string): Warning => ({ id, level: 'warn', message, fix: null })
+const LONG_WARNING = 'Free VRAM is 310 MiB, under the 1,536 MiB headroom: another program may be using the GPU; close it or lower --n-cpu-moe.'
+
+describe('the status line fits one terminal row (issue #25)', () => {
+  const crashing: ServerStatus = { ...base, state: 'crashloop', pid: null, lastExit: { code: 1, signal: null, reason: 'x'.repeat(400), hint: null, kind: 'crashed', lastLines: [] } }
+  const line = formatStatusLine(crashing, null, 65_000)
+
+  it('leaves warnings out of the line: they are printed on their own lines', () => {
+    const snapshot = buildSnapshot(base, { warnings: [warning('live.vram-low@p', LONG_WARNING)] }, 65_000)
+    expect(formatStatusLine(base, snapshot, 65_000)).toBe('READY      pid 42  http://127.0.0.1:8080  up 1m05s')
+  })
+
+  it.each([
+    [80, 79],
+    [40, 39],
+    [undefined, 79],
+    [0, 79],
+  ])('at %s columns a long line is cut to %s characters, ending in an ellipsis', (columns, length) => {
+    const fitted = fitToWidth(line, columns)
+    expect(Array.from(fitted)).toHaveLength(length)
+    expect(fitted.endsWith('…')).toBe(true)
+    expect(line.startsWith(fitted.slice(0, -1))).toBe(true)
+  })
+
+  it('keeps a line that fits as it is, and never splits a character made of two code units', () => {
+    expect(fitToWidth('READY      pid 42', 80)).toBe('READY      pid 42')
+    const emoji = '😀'.repeat(100)
+    const fitted = fitToWidth(emoji, 40)
+    expect(Array.from(fitted)).toHaveLength(39)
+    expect(fitted).toBe(`${'😀'.repeat(38)}…`)
+  })
+})
+
+describe('WarningLines', () => {
+  it('prints a warning once when it appears and once when it clears', () => {
+    const lines = new WarningLines()
+    const a = warning('live.vram-low@p', LONG_WARNING)
+    const b = warning('live.heavy-apps@p', 'Chrome is using the CPU; close it for faster generation.')
+    expect(lines.update([])).toEqual([])
+    expect(lines.update([a])).toEqual([`! ${LONG_WARNING}`])
+    expect(lines.update([a])).toEqual([])
+    expect(lines.update([a, b])).toEqual([`! ${b.message}`])
+    expect(lines.update([b])).toEqual([`cleared: ${LONG_WARNING}`])
+    expect(lines.update([b])).toEqual([])
+    expect(lines.update([])).toEqual([`cleared: ${b.message}`])
   })
 })

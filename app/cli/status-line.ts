@@ -10,7 +10,7 @@ function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`
 }
 
-/** One compact line for the terminal: state, address, and the live figures the snapshot has. */
+/** One compact line for the terminal: state, address, and the live figures the snapshot has (warnings go on their own lines). */
 export function formatStatusLine(status: ServerStatus, snapshot: Snapshot | null = null, now = Date.now()): string {
   const parts: string[] = [status.state.toUpperCase().padEnd(9)]
   if (status.pid !== null) parts.push(`pid ${status.pid}`)
@@ -28,9 +28,23 @@ export function formatStatusLine(status: ServerStatus, snapshot: Snapshot | null
   if (gpu?.memoryFreeMiB !== null && gpu?.memoryFreeMiB !== undefined) parts.push(`VRAM free ${(gpu.memoryFreeMiB / 1024).toFixed(1)} GB`)
   const cpu = snapshot?.cpu?.systemPct
   if (cpu !== null && cpu !== undefined) parts.push(`CPU ${cpu.toFixed(0)}%`)
-  for (const w of snapshot?.warnings ?? []) parts.push(`! ${w.message}`)
   if ((status.state === 'errored' || status.state === 'crashloop' || status.state === 'backoff') && status.lastExit?.reason) {
     parts.push(`: ${status.lastExit.reason}`)
   }
   return parts.join('  ')
+}
+
+/** Terminals of unknown width (a pipe reports none) are taken to be this wide. */
+export const DEFAULT_COLUMNS = 80
+
+/**
+ * The line cut to what one terminal row holds, so that `\r` + erase-line can redraw it: a line that wraps
+ * leaves its first rows behind on every redraw. One column is kept free because some terminals (Windows
+ * conhost) wrap as soon as the last column is written.
+ */
+export function fitToWidth(line: string, columns: number | undefined): string {
+  const width = Math.max(10, (columns !== undefined && columns > 0 ? columns : DEFAULT_COLUMNS) - 1)
+  const chars = Array.from(line) // by code point, so a cut never splits a surrogate pair
+  if (chars.length <= width) return line
+  return `${chars.slice(0, width - 1).join('').trimEnd()}…`
 }

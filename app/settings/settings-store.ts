@@ -1,13 +1,28 @@
 import { join } from 'node:path'
+import type { z } from 'zod'
 import { DEFAULT_SETTINGS, type AppSettings } from '../contract/settings'
 import type { ChangeSource, JsonStore } from '../lib/json-store/json-store'
 import { openJsonStore } from '../lib/json-store/registry'
 import { settingsCodec, SettingsFields } from './settings-codec'
+import { describeSetting, SETTING_KEYS, type SettingKey } from './setting-text'
 
 export const SETTINGS_FILE = 'settings.json'
 
 /** A change from the dashboard or the CLI: any subset of the settings, nothing else. */
 export const SettingsSchema = SettingsFields.partial().strict()
+
+/** One sentence for a change the rules refuse: the first bad setting, what it takes, and the value given. */
+function settingsRefusal(changes: unknown, error: z.ZodError): string {
+  const issue = error.issues[0]
+  const key = issue?.path[0]
+  if (typeof key === 'string' && SETTING_KEYS.includes(key as SettingKey)) {
+    const given = issue?.path.slice(1).reduce<unknown>((v, step) => (v as Record<PropertyKey, unknown>)?.[step], (changes as Record<string, unknown>)[key])
+    const text = typeof given === 'string' ? given : JSON.stringify(given) ?? String(given)
+    return `The ${key} setting takes ${describeSetting(key as SettingKey)}; "${text.length > 60 ? `${text.slice(0, 57)}...` : text}" is not one.`
+  }
+  if (issue?.code === 'unrecognized_keys') return `There is no setting "${issue.keys[0] ?? ''}"; nothing was saved.`
+  return 'A settings change must be an object of settings by name; nothing was saved.'
+}
 
 /**
  * <home>/settings.json, one JsonStore per file in a process and one writer across processes.
@@ -44,7 +59,7 @@ export class SettingsStore {
   /** Validates and saves a change (on top of the file as it is now); resolves to the new settings or an error message. */
   async update(changes: unknown): Promise<{ ok: true; value: AppSettings } | { ok: false; error: string }> {
     const result = SettingsSchema.safeParse(changes)
-    if (!result.success) return { ok: false, error: `invalid settings: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` }
+    if (!result.success) return { ok: false, error: settingsRefusal(changes, result.error) }
     try {
       return { ok: true, value: await this.store.update((current) => ({ ...current, ...result.data })) }
     } catch (err) {

@@ -251,7 +251,9 @@ export class ServerSupervisor {
     if (fromSetting) endpoint = { ...endpoint, portChosen: false }
     if (!endpoint.portChosen && (await isPortInUse(endpoint.port, endpoint.host))) {
       const taken = await portTakenMessage(endpoint.port, endpoint.host)
-      const change = fromSetting ? `set the port setting to ${taken.freePort} (free now)` : `change --port to ${taken.freePort} (free now), or remove it to use the port setting`
+      const change = fromSetting
+        ? `set Settings → Port to ${taken.freePort} (free now), or run llama-tray settings set port ${taken.freePort}`
+        : `change --port to ${taken.freePort} (free now), or remove it to use the port setting`
       return this.fail({ kind: 'port-in-use', reason: taken.reason, hint: `stop that program, or ${change}` }, null, [])
     }
 

@@ -71,6 +71,6 @@ describe('llama-tray diagnostics', () => {
   it('says what is wrong with an unknown option', async () => {
     const r = await diagnostics('--zip')
     expect(r.code).toBe(2)
-    expect(r.stderr).toBe("llama-tray: Unknown option '--zip'\n")
+    expect(r.stderr).toBe('llama-tray: Unknown option --zip; this command takes --out, --json.\n')
   })
 })

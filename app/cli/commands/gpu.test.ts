@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { fakeSmiDir } from '../../../test/support/telemetry/paths'
 import { UsageError } from '../cli-error'
 import type { CliContext } from '../command'
-import { gpuCommand, parseGpuArgs } from './gpu'
+import { gpuCommand, NO_DRIVER, parseGpuArgs, runGpu, type GpuSources } from './gpu'
 
 const oldPath = process.env.PATH
 afterEach(() => {
@@ -49,5 +49,19 @@ describe('llama-tray gpu (fake nvidia-smi on PATH)', () => {
     expect(await gpuCommand.run(['--backend', 'nvidia-smi'], io)).toBe(1)
     expect(output()).toContain("No NVIDIA GPU data: nvidia-smi failed (exit 9): NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver")
     expect(() => parseGpuArgs(['--backend', 'cuda'])).toThrow(UsageError)
+  })
+
+  it('without the NVIDIA driver says so in one sentence, and shows where it looked only under --verbose (issue #25)', async () => {
+    // Neither nvidia-smi nor the NVML library exists: what a machine without the driver looks like.
+    const missing: GpuSources = { inventory: { smiExe: '/nonexistent/nvidia-smi' }, reader: { nvmlLibraries: ['/nonexistent/libnvidia-ml.so.1'], smiExe: null } }
+    const plain = context()
+    expect(await runGpu(parseGpuArgs([]), plain.io, missing)).toBe(1)
+    expect(plain.output()).toBe(`${NO_DRIVER}\n`)
+    expect(NO_DRIVER).toMatch(/^[A-Z].*\.$/)
+    const verbose = context()
+    expect(await runGpu(parseGpuArgs(['--verbose']), verbose.io, missing)).toBe(1)
+    expect(verbose.output().split('\n')[0]).toBe(NO_DRIVER)
+    expect(verbose.output()).toContain('/nonexistent/libnvidia-ml.so.1')
+    expect(verbose.output()).toContain('nvidia-smi was not found')
   })
 })

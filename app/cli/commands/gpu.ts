@@ -1,7 +1,7 @@
 import type { GpuSnapshot } from '../../contract/telemetry'
 import { formatGpuSnapshot, formatInventory } from '../../telemetry/gpu/format-gpu'
-import { openGpuReader, type GpuBackendSetting, type GpuReader } from '../../telemetry/gpu/gpu-reader'
-import { readGpuInventory } from '../../telemetry/gpu/inventory'
+import { openGpuReader, type GpuBackendSetting, type GpuReader, type GpuReaderOptions } from '../../telemetry/gpu/gpu-reader'
+import { NVIDIA_SMI_NOT_FOUND, readGpuInventory, type GpuInventory, type InventoryOptions } from '../../telemetry/gpu/inventory'
 import { readSharedGpuReport } from '../../telemetry/gpu/pdh-shared-memory'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
@@ -14,13 +14,35 @@ export interface GpuOptions {
   readonly watch: boolean
   readonly intervalMs: number
   readonly backend: GpuBackendSetting
+  /** Also print where the driver was looked for when it is missing. */
+  readonly verbose: boolean
+}
+
+/** Where `gpu` looks for the driver; a test points both at files that do not exist. */
+export interface GpuSources {
+  readonly reader?: Partial<Omit<GpuReaderOptions, 'intervalMs'>>
+  readonly inventory?: InventoryOptions
+}
+
+export const NO_DRIVER = 'No NVIDIA driver found; install it from nvidia.com to see the GPU (Llama Tray still runs models on the CPU).'
+
+/** Neither nvidia-smi nor the NVML library exists: the driver is not installed (not merely failing). */
+function driverMissing(inventory: GpuInventory | { readonly error: string }, sample: GpuSnapshot): boolean {
+  return 'error' in inventory && inventory.error === NVIDIA_SMI_NOT_FOUND && !sample.available && sample.backend === null
 }
 
 export function parseGpuArgs(args: readonly string[]): GpuOptions {
-  const { values } = parseOptions(args, { json: { type: 'boolean' }, watch: { type: 'boolean' }, interval: { type: 'string' }, backend: { type: 'string' } })
+  const { values } = parseOptions(args, {
+    json: { type: 'boolean' },
+    watch: { type: 'boolean' },
+    interval: { type: 'string' },
+    backend: { type: 'string' },
+    verbose: { type: 'boolean' },
+  })
   const backend = (values.backend ?? 'auto') as GpuBackendSetting
-  if (!BACKENDS.includes(backend)) throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}, got "${values.backend}"`)
-  return { json: values.json ?? false, watch: values.watch ?? false, intervalMs: positiveNumber('interval', values.interval, 1000), backend }
+  if (!BACKENDS.includes(backend)) throw new UsageError(`--backend takes one of ${BACKENDS.join(', ')}; "${values.backend}" is not one.`)
+  const intervalMs = positiveNumber('interval', values.interval, 1000, { unit: 'milliseconds', example: '1000' })
+  return { json: values.json ?? false, watch: values.watch ?? false, intervalMs, backend, verbose: values.verbose ?? false }
 }
 
 /** The nvidia-smi child needs a moment for its first line; NVML answers at once. */
@@ -34,7 +56,7 @@ async function firstReading(reader: GpuReader, timeoutMs: number): Promise<GpuSn
   return s
 }
 
-async function runGpu(options: GpuOptions, io: CliContext): Promise<number> {
+export async function runGpu(options: GpuOptions, io: CliContext, sources: GpuSources = {}): Promise<number> {
   const write = (text: string): void => {
     try {
       io.stdout.write(text)
@@ -42,11 +64,20 @@ async function runGpu(options: GpuOptions, io: CliContext): Promise<number> {
       // a closed pipe must not crash the command
     }
   }
-  const [inventory, reader] = await Promise.all([readGpuInventory(), openGpuReader(options.backend, { intervalMs: options.intervalMs })])
+  const [inventory, reader] = await Promise.all([
+    readGpuInventory(sources.inventory),
+    openGpuReader(options.backend, { ...sources.reader, intervalMs: options.intervalMs }),
+  ])
   try {
     const first = await firstReading(reader, Math.max(3000, options.intervalMs * 3))
     // Windows only: what the driver spills into system RAM (PDH), or why it cannot be read.
     const shared = process.platform === 'win32' ? readSharedGpuReport() : undefined
+    if (!options.json && driverMissing(inventory, first)) {
+      // The loader's paths mean nothing to most people; they are there for whoever asks.
+      write(`${NO_DRIVER}\n`)
+      if (options.verbose) write(`  inventory: ${'error' in inventory ? inventory.error : ''}\n  ${first.reason ?? ''}\n`)
+      return 1
+    }
     if (options.json) write(`${JSON.stringify({ time: Date.now(), inventory, gpu: first, ...(shared ? { sharedGpuMemory: shared } : {}) })}\n`)
     else {
       write(`${('error' in inventory ? [`inventory: ${inventory.error}`] : formatInventory(inventory)).join('\n')}\n`)
@@ -75,11 +106,12 @@ async function runGpu(options: GpuOptions, io: CliContext): Promise<number> {
 export const gpuCommand: CliCommand = {
   name: 'gpu',
   summary: 'show the NVIDIA GPUs (inventory and a sample), or watch them (--watch)',
-  usage: `  llama-tray gpu [--json] [--watch] [--interval MS] [--backend auto|nvml|nvidia-smi]
+  usage: `  llama-tray gpu [--json] [--watch] [--interval MS] [--backend auto|nvml|nvidia-smi] [--verbose]
     --json              one JSON object per line: {time, inventory, gpu[, sharedGpuMemory on Windows]} then {time, gpu}
     --watch             keep printing a sample every interval until Ctrl+C
     --interval MS       sampling interval in milliseconds (default 1000)
     --backend NAME      force NVML or the nvidia-smi reader (default auto: NVML, then nvidia-smi)
+    --verbose           without a driver, also print where it was looked for
   Exit code 1 when no GPU data can be read (the reason is printed).`,
   run: (args, context) => runGpu(parseGpuArgs(args), context),
 }

@@ -11,6 +11,7 @@ import { tuneCommand } from './tune'
 import { lintCommand } from './lint'
 import { modelsCommand } from './models'
 import { diagnosticsCommand } from './diagnostics'
+import { settingsCommand } from './settings'
 
 /** Every CLI command, in the order the usage text lists them. Add new commands here. */
-export const COMMANDS: readonly CliCommand[] = [runCommand, serveCommand, profilesCommand, modelsCommand, enginesCommand, gpuCommand, fitCommand, lintCommand, benchCommand, compareCommand, tuneCommand, diagnosticsCommand]
+export const COMMANDS: readonly CliCommand[] = [runCommand, serveCommand, profilesCommand, modelsCommand, enginesCommand, gpuCommand, fitCommand, lintCommand, benchCommand, compareCommand, tuneCommand, settingsCommand, diagnosticsCommand]

@@ -5,9 +5,10 @@ import { CommandLineError, tokenizeCommandLine } from '../../lib/command-line'
 import { standardCliCore } from '../cli-core-factory'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
-import { parseOptions, positiveNumber } from '../parse-options'
+import { parseOptions, positiveNumber, type NumberMeaning } from '../parse-options'
 import { assertLaunchable, ProfileLaunchError, resolveProfileLaunch } from '../../profiles/resolve-launch'
-import { formatStatusLine } from '../status-line'
+import { fitToWidth, formatStatusLine } from '../status-line'
+import { WarningLines } from '../warning-lines'
 import { clientBaseUrl, isWsl, wslNote } from '../../lib/client-address'
 
 export interface RunOptions {
@@ -18,6 +19,12 @@ export interface RunOptions {
   readonly durationS: number | null
   readonly readyTimeoutS: number
 }
+
+/** Back to the start of the row and erase it: how the status line is redrawn in place. */
+const ERASE_LINE = '\r\x1b[2K'
+
+const MILLISECONDS: NumberMeaning = { unit: 'milliseconds', example: '1000' }
+const SECONDS: NumberMeaning = { unit: 'seconds', example: '60' }
 
 /** Parses `run`'s options: a profile name, or the whole llama-server command inside --cmd. */
 export function parseRunArgs(args: readonly string[]): RunOptions {
@@ -32,26 +39,26 @@ export function parseRunArgs(args: readonly string[]): RunOptions {
     },
     true,
   )
-  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}": run takes one profile, or --cmd`)
+  if (positionals.length > 1) throw new UsageError(`Unexpected argument "${positionals[1]}"; run takes one profile, or --cmd "<llama-server command line>".`)
   const options = {
     json: values.json ?? false,
-    intervalMs: positiveNumber('interval', values.interval, 1000),
-    durationS: positiveNumber('duration', values.duration, null),
-    readyTimeoutS: positiveNumber('ready-timeout', values['ready-timeout'], 120),
+    intervalMs: positiveNumber('interval', values.interval, 1000, MILLISECONDS),
+    durationS: positiveNumber('duration', values.duration, null, SECONDS),
+    readyTimeoutS: positiveNumber('ready-timeout', values['ready-timeout'], 120, { unit: 'seconds', example: '120' }),
   }
   const profile = positionals[0]
-  if (profile !== undefined && values.cmd !== undefined) throw new UsageError('give either a profile or --cmd, not both')
+  if (profile !== undefined && values.cmd !== undefined) throw new UsageError('Give either a profile or --cmd, not both.')
   if (profile !== undefined) return { source: { kind: 'profile', idOrName: profile }, ...options }
-  if (!values.cmd || values.cmd.trim() === '') throw new UsageError('run needs a profile or --cmd "<llama-server command line>"')
+  if (!values.cmd || values.cmd.trim() === '') throw new UsageError('Run needs a profile or --cmd "<llama-server command line>" (llama-tray profiles list shows the profiles).')
   let argv: string[]
   try {
     argv = tokenizeCommandLine(values.cmd)
   } catch (err) {
-    if (err instanceof CommandLineError) throw new UsageError(`cannot read --cmd: ${err.message}`)
+    if (err instanceof CommandLineError) throw new UsageError(`The --cmd command line cannot be read: ${err.message}${/[.!?]$/.test(err.message) ? '' : '.'}`)
     throw err
   }
   const [exe, ...rest] = argv
-  if (!exe) throw new UsageError('--cmd is empty: give the llama-server command line')
+  if (!exe) throw new UsageError('The --cmd command line is empty; give the whole llama-server command.')
   return { source: { kind: 'cmd', spec: { profileId: 'cli', exe, args: rest } }, ...options }
 }
 
@@ -94,9 +101,17 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
       // a closed pipe (| head) must not crash the supervisor
     }
   }
+  const warningLines = new WarningLines()
+  // On a terminal: warnings that appeared or cleared go on their own lines above, then the one status row is redrawn.
   const printHuman = (status: ServerStatus, snapshot: Snapshot = core.snapshot()): void => {
     const line = formatStatusLine(status, snapshot)
-    write(tty ? `\r\x1b[2K${line}` : `${line}\n`)
+    if (!tty) return write(`${line}\n`)
+    const above = warningLines.update(snapshot.warnings).map((w) => `${ERASE_LINE}${w}\n`).join('')
+    write(`${above}${ERASE_LINE}${fitToWidth(line, io.stdout.columns)}`)
+  }
+  // Without a terminal nothing is redrawn: a warning is printed when it appears or clears, like a state change.
+  const printWarningChanges = (snapshot: Snapshot): void => {
+    for (const w of warningLines.update(snapshot.warnings)) write(`${w}\n`)
   }
   const printSnapshot = (snapshot: Snapshot = core.snapshot()): void => write(`${JSON.stringify(snapshot)}\n`)
 
@@ -108,7 +123,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
     stopping = true
     await core.dispose()
     if (options.json) printSnapshot()
-    else if (tty) write(`\r\x1b[2K${formatStatusLine(core.server.getStatus(), core.snapshot())}\n`)
+    else if (tty) write(`${ERASE_LINE}${fitToWidth(formatStatusLine(core.server.getStatus(), core.snapshot()), io.stdout.columns)}\n`)
     finish(code)
   }
 
@@ -146,6 +161,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
     if (stopping) return
     if (options.json) printSnapshot(snapshot)
     else if (tty) printHuman(snapshot.server, snapshot)
+    else printWarningChanges(snapshot)
   })
   const durationTimer = options.durationS !== null ? setTimeout(() => void stopAndExit(0), options.durationS * 1000) : null
 

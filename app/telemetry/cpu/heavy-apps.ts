@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
+import { BUILT_IN_HEAVY_APPS, type HeavyApp } from '../../contract/heavy-apps'
 import type { HeavyAppSnapshot } from '../../contract/telemetry'
 import { normalizeImageName, type ProcessInfo } from './process-source'
 
-export interface HeavyApp {
-  readonly name: string
-  /** Image names, compared without ".exe" and case (Linux names are cut to 15 characters). */
-  readonly processes: readonly string[]
-}
+export type { HeavyApp }
 
 export interface HeavyAppList {
   readonly apps: readonly HeavyApp[]
@@ -15,24 +12,8 @@ export interface HeavyAppList {
   readonly detectWineGames: boolean
 }
 
-/** The built-in list; users override it with heavy-apps.json in the home folder. */
-export const DEFAULT_HEAVY_APPS: HeavyAppList = {
-  detectWineGames: true,
-  apps: [
-    { name: 'Discord', processes: ['Discord.exe', 'discord', 'DiscordCanary', 'DiscordPTB'] },
-    { name: 'Chrome', processes: ['chrome.exe', 'chrome', 'google-chrome'] },
-    { name: 'Edge', processes: ['msedge.exe', 'msedge', 'microsoft-edge'] },
-    { name: 'Firefox', processes: ['firefox.exe', 'firefox', 'firefox-bin', 'firefox-esr'] },
-    { name: 'Brave', processes: ['brave.exe', 'brave', 'brave-browser'] },
-    { name: 'Teams', processes: ['ms-teams.exe', 'Teams.exe', 'teams-for-linux'] },
-    { name: 'Slack', processes: ['slack.exe', 'slack'] },
-    { name: 'Steam', processes: ['steam.exe', 'steamwebhelper.exe', 'steam', 'steamwebhelper'] },
-    { name: 'OBS', processes: ['obs64.exe', 'obs'] },
-    { name: 'Zoom', processes: ['Zoom.exe', 'zoom', 'ZoomWebviewHost'] },
-    // Another inference server beside ours competes for the same cores and VRAM (ours is excluded by pid).
-    { name: 'Another LLM server', processes: ['llama-server.exe', 'llama-server', 'llama-cli.exe', 'llama-cli', 'ollama.exe', 'ollama', 'ollama_llama_server.exe', 'ollama_llama_server', 'koboldcpp.exe', 'koboldcpp', 'LM Studio.exe', 'lm-studio'] },
-  ],
-}
+/** The built-in list (app/contract/heavy-apps.ts, which the Settings view shows); users override it with heavy-apps.json in the home folder. */
+export const DEFAULT_HEAVY_APPS: HeavyAppList = { detectWineGames: true, apps: BUILT_IN_HEAVY_APPS }
 
 const HeavyAppListSchema = z.object({
   detectWineGames: z.boolean().default(true),

@@ -50,7 +50,8 @@ export function inventoryFromSmiXmlJson(data: unknown): GpuInventory | null {
 }
 
 const MAX_XML_CHARS = 16 * 1024 * 1024
-const NOT_FOUND = 'nvidia-smi was not found on PATH: install the NVIDIA driver (it ships nvidia-smi), or use NVML'
+/** The inventory's error when nvidia-smi cannot be found at all: with no NVML either, there is no driver. */
+export const NVIDIA_SMI_NOT_FOUND = 'nvidia-smi was not found on PATH: install the NVIDIA driver (it ships nvidia-smi), or use NVML'
 
 export interface InventoryOptions {
   readonly timeoutMs?: number
@@ -69,7 +70,7 @@ export interface InventoryOptions {
 export async function readGpuInventory(options: InventoryOptions = {}): Promise<GpuInventory | { readonly error: string }> {
   const timeoutMs = options.timeoutMs ?? 10_000
   const r = await runOnce(options.smiExe ?? 'nvidia-smi', ['-q', '-x'], timeoutMs, options.env ?? process.env, { maxOutputChars: MAX_XML_CHARS })
-  if (r.spawnError?.startsWith('ENOENT')) return { error: NOT_FOUND }
+  if (r.spawnError?.startsWith('ENOENT')) return { error: NVIDIA_SMI_NOT_FOUND }
   if (r.spawnError) return { error: `nvidia-smi -q -x could not be started (${r.spawnError})` }
   if (r.timedOut) return { error: smiTimeoutMessage(timeoutMs) }
   if (r.code !== 0) {

@@ -1,6 +1,7 @@
 import type { LaunchSpec } from '../../../app/contract/commands'
 import type { ServerStatus } from '../../../app/contract/server-state'
 import type { Snapshot } from '../../../app/contract/snapshot'
+import type { Warning } from '../../../app/contract/warnings'
 import type { CliCore, CliEvents } from '../../../app/core/cli-core'
 import { Listeners } from '../../../app/lib/listeners'
 import { buildSnapshot } from '../../../app/snapshot/build-snapshot'
@@ -17,6 +18,8 @@ export class ScriptedCliCore implements CliCore {
   status: ServerStatus = STOPPED
   disposed = false
   readonly started: (LaunchSpec | string)[] = []
+  /** What the next snapshots carry as warnings (the live advisor's, in a real core). */
+  warnings: Warning[] = []
   private readonly events = new Listeners<CliEvents>()
   readonly server = {
     getStatus: () => this.status,
@@ -34,7 +37,7 @@ export class ScriptedCliCore implements CliCore {
   }
 
   snapshot(time = Date.now()): Snapshot {
-    return buildSnapshot(this.status, {}, time)
+    return buildSnapshot(this.status, { warnings: this.warnings }, time)
   }
 
   /** Moves the server to a state and publishes it, as the supervisor does. */

@@ -1,0 +1,28 @@
+import type { AppSettings } from './settings'
+
+/**
+ * What each setting does, in a few words: the CLI's `settings` list and the Settings view say the same.
+ * A Record over every key, so a new setting does not compile until it has its words here.
+ */
+export const SETTING_LABELS: Readonly<Record<keyof AppSettings, string>> = {
+  port: 'Port: the one port clients use (the endpoint, or every profile without --port)',
+  endpoint: 'One OpenAI-compatible endpoint on the port, in front of the server',
+  switchOnRequest: 'A request naming another profile switches to it',
+  heldRequestsMax: 'Requests held while the server starts or switches',
+  heldRequestWaitS: 'Seconds a held request waits for the server',
+  vramHeadroomMiB: 'Warn when free VRAM is under this many MiB',
+  gpuTemperatureWarnC: 'Warn when the GPU is hotter than this (°C)',
+  heavyApps: 'Process names counted as heavy apps, besides the built-in list',
+  pollIntervalMs: 'How often the figures are sampled (ms)',
+  notifications: 'Desktop notifications',
+  startWithSystem: 'Start Llama Tray with the system',
+  modelDirs: 'Model folders: extra folders searched for GGUF models',
+  startProfileOnLaunch: 'A profile to start when Llama Tray starts (none for none)',
+  hardwareAcceleration: "Hardware acceleration for the dashboard (takes VRAM from the model)",
+  engineUpdateCheck: 'Check once a day whether a newer llama.cpp is out',
+  endpointAllowedOrigins: 'Web origins whose pages may call the endpoint',
+  endpointAllowedHosts: 'Extra host names the endpoint answers to',
+  endpointMaxBodyMiB: 'The largest request body the endpoint accepts (MiB)',
+  watchdogIntervalS: 'Seconds between health probes (0 turns the watchdog off)',
+  watchdogMisses: 'Unanswered probes in a row before a restart',
+}
