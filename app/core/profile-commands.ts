@@ -9,6 +9,7 @@ import { importCommand, ImportError } from '../profiles/import-command'
 import { makeProfileId } from '../profiles/profile-id'
 import { acceptFixes, ProfileLaunchError, resolveProfileLaunch } from '../profiles/resolve-launch'
 import { ProfileEditSchema } from '../profiles/profile-edit-schema'
+import { gateProfile, ProfileGateError } from '../profiles/profile-gate'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore, ProfileStoreError } from '../profiles/store'
 import { profileDocument, profileSummary, storeSummary } from '../profiles/profile-summary'
@@ -49,7 +50,7 @@ async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T>> {
   try {
     return await job()
   } catch (err) {
-    if (err instanceof ImportError || err instanceof ExportError || err instanceof ProfileStoreError || err instanceof ProfileLaunchError || err instanceof DiscoveryPickError || err instanceof z.ZodError) {
+    if (err instanceof ImportError || err instanceof ExportError || err instanceof ProfileStoreError || err instanceof ProfileLaunchError || err instanceof DiscoveryPickError || err instanceof ProfileGateError || err instanceof z.ZodError) {
       return fail(err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : err.message)
     }
     throw err
@@ -72,6 +73,14 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
     return p
   }
   const touch = (p: Profile): Profile => ({ ...p, updatedAt: new Date().toISOString() })
+  // Every write goes through the gate: the binary's spelling of each flag, or a refusal with the reason.
+  const save = async (store: ProfileStore, profile: Profile): Promise<Result<ProfileSummary>> => {
+    const gated = await gateProfile(profile, { home: deps.home })
+    await store.upsert(gated.profile)
+    await deps.onChanged(store)
+    const summary = profileSummary(gated.profile, store.file.activeProfileId)
+    return ok(gated.notices.length > 0 ? { ...summary, notices: gated.notices } : summary)
+  }
 
   return {
     'profiles:list': async () => storeSummary(await open(), deps.home),
@@ -95,8 +104,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         else if (draftModel !== undefined) next.draftModel = draftModel
         // Typed edits change the argument order: drop the pasted order so the profile renders canonically.
         if (e.settings || e.extraArgs) delete (next as { argOrder?: unknown }).argOrder
-        await store.upsert(next)
-        return changed(store, next)
+        return save(store, next)
       }),
     'profiles:choose-file': (id, role) =>
       guarded(async () => {
@@ -105,15 +113,13 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         const chosen = await deps.chooseFile(role, role === 'draftModel' ? (current.draftModel ?? '') : current[role])
         if (chosen === null) return ok(null)
         const next = touch({ ...current, [role]: chosen })
-        await store.upsert(next)
-        return changed(store, next)
+        return save(store, next)
       }),
     'profiles:import': (commandLine, name) =>
       guarded(async () => {
         const store = await open()
         const profile = importCommand(commandLine, { name: name ?? undefined, takenIds: store.file.profiles.map((p) => p.id) })
-        await store.upsert(profile)
-        return changed(store, profile)
+        return save(store, profile)
       }),
     'profiles:set-command': (id, commandLine) =>
       guarded(async () => {
@@ -122,8 +128,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         // The same reading as an import (and so the same trust); what the profile is stays.
         const parsed = importCommand(commandLine, { name: current.name, takenIds: [] })
         const next: Profile = touch({ ...parsed, id: current.id, name: current.name, notes: current.notes, createdAt: current.createdAt })
-        await store.upsert(next)
-        return changed(store, next)
+        return save(store, next)
       }),
     'profiles:export': (id, format) => guarded(async () => ok(exportCommandLine(find(await open(), id), format))),
     'profiles:duplicate': (id) =>
@@ -171,8 +176,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         if (!lastDiscovery) return fail('nothing discovered yet: run profiles:discover first')
         const store = await open()
         const profile = profileFromDiscovery(lastDiscovery, { binary: binaryId, model: modelId, draftModel: draftModelId, name }, store.file.profiles.map((p) => p.id))
-        await store.upsert(profile)
-        return changed(store, profile)
+        return save(store, profile)
       }),
   }
 }
