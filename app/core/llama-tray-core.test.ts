@@ -128,11 +128,16 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     const exported = await core.handlers['profiles:export'](id, 'bash')
     expect(exported.ok && exported.value).toMatch(/--n-cpu-moe 6/)
     // The raw command, edited and applied: the profile runs the new one, keeps its id, name and notes.
-    const edited = await core.handlers['profiles:set-command'](id, `${(exported.ok ? exported.value : '').replace('--n-cpu-moe 6', '--n-cpu-moe 9')} -vhad`)
-    expect(edited).toMatchObject({ ok: true, value: { id, name: 'edit me' } })
+    const rawCommand = (exported.ok ? exported.value : '').replace('--n-cpu-moe 6', '--n-cpu-moe 9')
+    // A flag this binary rejects with no same-meaning spelling (ik_llama's -vhad) is refused with the reason; nothing changes.
+    const refused = await core.handlers['profiles:set-command'](id, `${rawCommand} -vhad`)
+    expect(refused).toMatchObject({ ok: false, error: expect.stringMatching(/^The profile was not saved: .* rejects -vhad .*\.$/) })
+    expect((await core.handlers['profiles:get'](id))?.settings).toMatchObject({ nCpuMoe: 6 })
+    // One it spells differently is written its way, and the user is told once.
+    const edited = await core.handlers['profiles:set-command'](id, `${rawCommand} --no-mmap`)
+    expect(edited).toMatchObject({ ok: true, value: { id, name: 'edit me', notices: [expect.stringMatching(/^--no-mmap was written as -lm none, /)] } })
     const after = await core.handlers['profiles:get'](id)
-    expect(after).toMatchObject({ notes: 'tuned', settings: { nCpuMoe: 9, ctxSize: 8192 } })
-    expect(after?.extraArgs).toContain('-vhad')
+    expect(after).toMatchObject({ notes: 'tuned', settings: { nCpuMoe: 9, ctxSize: 8192, loadMode: 'none' } })
     // A command that cannot be read changes nothing and says why.
     expect(await core.handlers['profiles:set-command'](id, `${bin} -m "unterminated`)).toMatchObject({ ok: false, error: expect.stringMatching(/cannot read the command/) })
     expect((await core.handlers['profiles:get'](id))?.settings).toMatchObject({ nCpuMoe: 9 })
