@@ -51,7 +51,7 @@ describe('LlamaTrayCore and files written by another process', () => {
   it('pushes a profile imported by the CLI and settings written by another process', async () => {
     const { core, home } = await makeCore()
     const profiles = new Promise<number>((done) => core.on('profiles:changed', (s) => done(s.profiles.length)))
-    const imported = await runCli(['--home', home, 'profiles', 'import', '--', 'llama-server', '-m', 'other.gguf'])
+    const imported = await runCli(['--home', home, 'profiles', 'import', '--force', '--', 'llama-server', '-m', 'other.gguf'])
     expect(imported.code).toBe(0)
     expect(await profiles).toBe(1)
     const settings = new Promise<AppSettings>((done) => core.on('settings:changed', done))
