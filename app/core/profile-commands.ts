@@ -10,6 +10,7 @@ import { makeProfileId } from '../profiles/profile-id'
 import { acceptFixes, ProfileLaunchError, resolveProfileLaunch } from '../profiles/resolve-launch'
 import { ProfileEditSchema } from '../profiles/profile-edit-schema'
 import { gateProfile, ProfileGateError } from '../profiles/profile-gate'
+import { fitStarterProfile, type StarterGpu } from '../profiles/starter-fit'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore, ProfileStoreError } from '../profiles/store'
 import { profileDocument, profileSummary, storeSummary } from '../profiles/profile-summary'
@@ -40,6 +41,8 @@ export interface ProfileCommandDeps {
   readonly onChanged: (store: ProfileStore) => Promise<void>
   /** Where discovery looks (environment, home folder, added model folders); this process's by default. A function is asked on each discovery (model folders from the settings). */
   readonly discovery?: Omit<DiscoverOptions, 'home'> | (() => Omit<DiscoverOptions, 'home'>)
+  /** The GPU a created profile is fitted to (free VRAM, headroom); none read by default (experts stay on the CPU). */
+  readonly starterGpu?: () => Promise<StarterGpu>
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value })
@@ -175,8 +178,8 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
       guarded(async () => {
         if (!lastDiscovery) return fail('nothing discovered yet: run profiles:discover first')
         const store = await open()
-        const profile = profileFromDiscovery(lastDiscovery, { binary: binaryId, model: modelId, draftModel: draftModelId, name }, store.file.profiles.map((p) => p.id))
-        return save(store, profile)
+        const created = profileFromDiscovery(lastDiscovery, { binary: binaryId, model: modelId, draftModel: draftModelId, name }, store.file.profiles.map((p) => p.id))
+        return save(store, await fitStarterProfile(created, deps.starterGpu ? await deps.starterGpu() : { freeMiB: null }))
       }),
   }
 }

@@ -5,7 +5,9 @@ import { EXPORT_FORMATS, ExportError, exportCommandLine, type ExportFormat } fro
 import { importArgv, importCommand, ImportError } from '../../profiles/import-command'
 import { profileArgv } from '../../profiles/launch-spec'
 import { acceptFixes, describeProblems, ProfileLaunchError } from '../../profiles/resolve-launch'
+import { readGpuOnce } from '../../diagnostics/gpu-once'
 import { discoverWithEngines } from '../../engines/discover-with-engines'
+import { fitStarterProfile } from '../../profiles/starter-fit'
 import { cachedEngineKinds } from '../../profiles/engine-detect'
 import { checkImport } from '../../profiles/import-checks'
 import { gateProfile, ProfileGateError } from '../../profiles/profile-gate'
@@ -165,7 +167,11 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         if (choice.binary === '') throw new UsageError(`no llama-server found on PATH or in the usual install folders: install llama.cpp with llama-tray engines install, put it on PATH, or import a command line`)
         if (choice.model === '') throw new UsageError(`no usable GGUF model found; add a folder with --models-dir DIR`)
         const store = await openStore(io)
-        const gated = await gateProfile(profileFromDiscovery(found, choice, store.file.profiles.map((p) => p.id)), { home: io.home })
+        // Fitted to the GPU found now (every expert on the CPU when none is read), then through the gate.
+        const gpu = await readGpuOnce().catch(() => null)
+        const freeMiB = gpu?.devices[0]?.memoryFreeMiB ?? null
+        const fitted = await fitStarterProfile(profileFromDiscovery(found, choice, store.file.profiles.map((p) => p.id)), { freeMiB })
+        const gated = await gateProfile(fitted, { home: io.home })
         const profile = await store.add(gated.profile)
         print(io, { ...profile, notices: gated.notices }, json, () =>
           [`created "${profile.name}" as ${profile.id}`, `  ${exportCommandLine(profile, 'bash')}`, ...gated.notices, `start it: llama-tray run ${profile.id}`].join('\n'),
