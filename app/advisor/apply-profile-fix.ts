@@ -1,6 +1,7 @@
 import type { Result } from '../contract/commands'
 import type { ProfileSummary } from '../contract/profile'
 import type { WarningFix } from '../contract/warnings'
+import { gateProfile, ProfileGateError } from '../profiles/profile-gate'
 import { profileSummary } from '../profiles/profile-summary'
 import { renderArgs, withArgs } from '../profiles/profile-args'
 import type { Profile } from '../profiles/schema'
@@ -18,10 +19,11 @@ export async function applyFixToStoredProfile(home: string, profileId: string, f
     const store = await ProfileStore.open(home)
     const profile = store.file.profiles.find((p) => p.id === profileId)
     if (!profile) return { ok: false, error: `no profile "${profileId}" to apply "${fix.label}" to` }
-    const fixed = fixProfile(profile, fix, now)
-    await store.upsert(fixed)
-    return { ok: true, value: profileSummary(fixed, store.file.activeProfileId) }
+    const gated = await gateProfile(fixProfile(profile, fix, now), { home })
+    await store.upsert(gated.profile)
+    const summary = profileSummary(gated.profile, store.file.activeProfileId)
+    return { ok: true, value: gated.notices.length > 0 ? { ...summary, notices: gated.notices } : summary }
   } catch (err) {
-    return { ok: false, error: `cannot save the profile: ${err instanceof Error ? err.message : String(err)}` }
+    return { ok: false, error: err instanceof ProfileGateError ? err.message : `cannot save the profile: ${err instanceof Error ? err.message : String(err)}` }
   }
 }

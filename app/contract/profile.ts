@@ -18,6 +18,8 @@ export interface ProfileSummary {
   readonly notes: string
   readonly active: boolean
   readonly updatedAt: string
+  /** What the save changed to fit the binary ("--no-mmap was written as -lm none, …"), told once; absent when nothing. */
+  readonly notices?: readonly string[]
 }
 
 export type FlagProblemKind = 'rejected' | 'bad-value' | 'ineffective'

@@ -51,7 +51,7 @@ describe('LlamaTrayCore and files written by another process', () => {
   it('pushes a profile imported by the CLI and settings written by another process', async () => {
     const { core, home } = await makeCore()
     const profiles = new Promise<number>((done) => core.on('profiles:changed', (s) => done(s.profiles.length)))
-    const imported = await runCli(['--home', home, 'profiles', 'import', '--', 'llama-server', '-m', 'other.gguf'])
+    const imported = await runCli(['--home', home, 'profiles', 'import', '--force', '--', 'llama-server', '-m', 'other.gguf'])
     expect(imported.code).toBe(0)
     expect(await profiles).toBe(1)
     const settings = new Promise<AppSettings>((done) => core.on('settings:changed', done))
@@ -128,11 +128,16 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     const exported = await core.handlers['profiles:export'](id, 'bash')
     expect(exported.ok && exported.value).toMatch(/--n-cpu-moe 6/)
     // The raw command, edited and applied: the profile runs the new one, keeps its id, name and notes.
-    const edited = await core.handlers['profiles:set-command'](id, `${(exported.ok ? exported.value : '').replace('--n-cpu-moe 6', '--n-cpu-moe 9')} -vhad`)
-    expect(edited).toMatchObject({ ok: true, value: { id, name: 'edit me' } })
+    const rawCommand = (exported.ok ? exported.value : '').replace('--n-cpu-moe 6', '--n-cpu-moe 9')
+    // A flag this binary rejects with no same-meaning spelling (ik_llama's -vhad) is refused with the reason; nothing changes.
+    const refused = await core.handlers['profiles:set-command'](id, `${rawCommand} -vhad`)
+    expect(refused).toMatchObject({ ok: false, error: expect.stringMatching(/^The profile was not saved: .* rejects -vhad .*\.$/) })
+    expect((await core.handlers['profiles:get'](id))?.settings).toMatchObject({ nCpuMoe: 6 })
+    // One it spells differently is written its way, and the user is told once.
+    const edited = await core.handlers['profiles:set-command'](id, `${rawCommand} --no-mmap`)
+    expect(edited).toMatchObject({ ok: true, value: { id, name: 'edit me', notices: [expect.stringMatching(/^--no-mmap was written as -lm none, /)] } })
     const after = await core.handlers['profiles:get'](id)
-    expect(after).toMatchObject({ notes: 'tuned', settings: { nCpuMoe: 9, ctxSize: 8192 } })
-    expect(after?.extraArgs).toContain('-vhad')
+    expect(after).toMatchObject({ notes: 'tuned', settings: { nCpuMoe: 9, ctxSize: 8192, loadMode: 'none' } })
     // A command that cannot be read changes nothing and says why.
     expect(await core.handlers['profiles:set-command'](id, `${bin} -m "unterminated`)).toMatchObject({ ok: false, error: expect.stringMatching(/cannot read the command/) })
     expect((await core.handlers['profiles:get'](id))?.settings).toMatchObject({ nCpuMoe: 9 })

@@ -171,6 +171,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       chooseFile: options.chooseFile ?? (async () => null),
       onChanged: async (store) => this.events.emit('profiles:changed', await storeSummary(store, options.home)),
       discovery: () => ({ extraModelDirs: this.settingsStore.settings.modelDirs }),
+      starterGpu: async () => ({ freeMiB: (await this.placementBudget())?.freeVramMiB ?? null, headroomMiB: this.settingsStore.settings.vramHeadroomMiB }),
     })
     this.handlers = {
       'server:start': (profileId) => this.startProfile(profileId),

@@ -9,6 +9,8 @@ import { importCommand, ImportError } from '../profiles/import-command'
 import { makeProfileId } from '../profiles/profile-id'
 import { acceptFixes, ProfileLaunchError, resolveProfileLaunch } from '../profiles/resolve-launch'
 import { ProfileEditSchema } from '../profiles/profile-edit-schema'
+import { gateProfile, ProfileGateError } from '../profiles/profile-gate'
+import { fitStarterProfile, type StarterGpu } from '../profiles/starter-fit'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore, ProfileStoreError } from '../profiles/store'
 import { profileDocument, profileSummary, storeSummary } from '../profiles/profile-summary'
@@ -39,6 +41,8 @@ export interface ProfileCommandDeps {
   readonly onChanged: (store: ProfileStore) => Promise<void>
   /** Where discovery looks (environment, home folder, added model folders); this process's by default. A function is asked on each discovery (model folders from the settings). */
   readonly discovery?: Omit<DiscoverOptions, 'home'> | (() => Omit<DiscoverOptions, 'home'>)
+  /** The GPU a created profile is fitted to (free VRAM, headroom); none read by default (experts stay on the CPU). */
+  readonly starterGpu?: () => Promise<StarterGpu>
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value })
@@ -49,7 +53,7 @@ async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T>> {
   try {
     return await job()
   } catch (err) {
-    if (err instanceof ImportError || err instanceof ExportError || err instanceof ProfileStoreError || err instanceof ProfileLaunchError || err instanceof DiscoveryPickError || err instanceof z.ZodError) {
+    if (err instanceof ImportError || err instanceof ExportError || err instanceof ProfileStoreError || err instanceof ProfileLaunchError || err instanceof DiscoveryPickError || err instanceof ProfileGateError || err instanceof z.ZodError) {
       return fail(err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : err.message)
     }
     throw err
@@ -72,6 +76,14 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
     return p
   }
   const touch = (p: Profile): Profile => ({ ...p, updatedAt: new Date().toISOString() })
+  // Every write goes through the gate: the binary's spelling of each flag, or a refusal with the reason.
+  const save = async (store: ProfileStore, profile: Profile): Promise<Result<ProfileSummary>> => {
+    const gated = await gateProfile(profile, { home: deps.home })
+    await store.upsert(gated.profile)
+    await deps.onChanged(store)
+    const summary = profileSummary(gated.profile, store.file.activeProfileId)
+    return ok(gated.notices.length > 0 ? { ...summary, notices: gated.notices } : summary)
+  }
 
   return {
     'profiles:list': async () => storeSummary(await open(), deps.home),
@@ -95,8 +107,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         else if (draftModel !== undefined) next.draftModel = draftModel
         // Typed edits change the argument order: drop the pasted order so the profile renders canonically.
         if (e.settings || e.extraArgs) delete (next as { argOrder?: unknown }).argOrder
-        await store.upsert(next)
-        return changed(store, next)
+        return save(store, next)
       }),
     'profiles:choose-file': (id, role) =>
       guarded(async () => {
@@ -105,15 +116,13 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         const chosen = await deps.chooseFile(role, role === 'draftModel' ? (current.draftModel ?? '') : current[role])
         if (chosen === null) return ok(null)
         const next = touch({ ...current, [role]: chosen })
-        await store.upsert(next)
-        return changed(store, next)
+        return save(store, next)
       }),
     'profiles:import': (commandLine, name) =>
       guarded(async () => {
         const store = await open()
         const profile = importCommand(commandLine, { name: name ?? undefined, takenIds: store.file.profiles.map((p) => p.id) })
-        await store.upsert(profile)
-        return changed(store, profile)
+        return save(store, profile)
       }),
     'profiles:set-command': (id, commandLine) =>
       guarded(async () => {
@@ -122,8 +131,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         // The same reading as an import (and so the same trust); what the profile is stays.
         const parsed = importCommand(commandLine, { name: current.name, takenIds: [] })
         const next: Profile = touch({ ...parsed, id: current.id, name: current.name, notes: current.notes, createdAt: current.createdAt })
-        await store.upsert(next)
-        return changed(store, next)
+        return save(store, next)
       }),
     'profiles:export': (id, format) => guarded(async () => ok(exportCommandLine(find(await open(), id), format))),
     'profiles:duplicate': (id) =>
@@ -170,9 +178,8 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
       guarded(async () => {
         if (!lastDiscovery) return fail('nothing discovered yet: run profiles:discover first')
         const store = await open()
-        const profile = profileFromDiscovery(lastDiscovery, { binary: binaryId, model: modelId, draftModel: draftModelId, name }, store.file.profiles.map((p) => p.id))
-        await store.upsert(profile)
-        return changed(store, profile)
+        const created = profileFromDiscovery(lastDiscovery, { binary: binaryId, model: modelId, draftModel: draftModelId, name }, store.file.profiles.map((p) => p.id))
+        return save(store, await fitStarterProfile(created, deps.starterGpu ? await deps.starterGpu() : { freeMiB: null }))
       }),
   }
 }

@@ -1,4 +1,5 @@
 import type { BenchDeps } from '../bench/session'
+import { gateProfile } from '../profiles/profile-gate'
 import { ProfileStore } from '../profiles/store'
 import { type BackendChoice } from './backends'
 import { EngineError } from './engine-error'
@@ -42,7 +43,8 @@ export async function updateProfileEngine(deps: BenchDeps, profileRef: string, o
   if (engine.path === profile.binary) return { ...base, adopted: false, verdict: null, summary: `"${profile.name}" already runs llama.cpp ${engine.tag} (${engine.id}), the newest release.` }
   const verdict = await runSafetyGate(deps, profile.id, engine.path, opts.gate)
   if (!verdict.adopt) return { ...base, adopted: false, verdict, summary: `"${profile.name}" stays on its engine: ${verdict.reasons.filter((r) => /slower|no |rejects|did not/.test(r)).join('; ') || verdict.reasons.join('; ')}. ${engine.id} stays installed (llama-tray engines remove ${engine.id}).` }
-  await store.upsert({ ...profile, binary: engine.path })
+  // The new engine may spell flags differently (mainline removed --no-mmap): the gate writes its spelling.
+  await store.upsert((await gateProfile({ ...profile, binary: engine.path }, { home: deps.home })).profile)
   await changeUpdateState(deps.home, (s) => {
     s.rollbacks[profile.id] = { previousBinary: profile.binary, updatedBinary: engine.path, at: new Date().toISOString() }
   })
@@ -57,7 +59,7 @@ export async function rollbackProfileEngine(home: string, profileRef: string): P
   const entry = (await readUpdateState(home)).rollbacks[profile.id]
   if (!entry) throw new EngineError(`"${profile.name}" has no engine update to roll back.`, 'unknown-engine')
   if (profile.binary !== entry.updatedBinary) throw new EngineError(`"${profile.name}" was changed since its engine update (it runs ${profile.binary}): set its binary by hand instead.`, 'unknown-engine')
-  await store.upsert({ ...profile, binary: entry.previousBinary })
+  await store.upsert((await gateProfile({ ...profile, binary: entry.previousBinary }, { home })).profile)
   await changeUpdateState(home, (s) => {
     delete s.rollbacks[profile.id]
   })

@@ -1,7 +1,7 @@
 import type { FitReport } from '../contract/fit'
 import { pullModel, type PullProgress } from '../models'
 import { recipeProfile, type ModelRecipe } from './recipes'
-import { acceptFixes } from './resolve-launch'
+import { gateProfile } from './profile-gate'
 import type { Profile } from './schema'
 import { ProfileStore } from './store'
 
@@ -34,9 +34,9 @@ export async function applyRecipe(input: ApplyRecipeInput): Promise<AppliedRecip
   const [targetPath = '', draftPath = ''] = paths
   const store = await ProfileStore.open(input.home)
   const { profile, fit } = await recipeProfile({ recipe: input.recipe, binary: input.binary, targetPath, draftPath, ...(input.freeVramMiB !== undefined ? { freeVramMiB: input.freeVramMiB } : {}), takenIds: store.file.profiles.map((p) => p.id) })
-  await store.upsert(profile)
-  // The template's flags come from the build they were measured on; this binary may reject some (mainline 0.5 removed
-  // --no-mmap): take the known replacements now, as `profiles fix` would. A binary that cannot be read keeps them.
-  const fixed = await acceptFixes(input.home, profile.id).then((r) => r.profile, () => profile)
+  // The template's flags come from the build they were measured on; this binary may spell some differently (mainline 0.5
+  // removed --no-mmap): the gate writes its spelling before the profile is stored.
+  const fixed = (await gateProfile(profile, { home: input.home })).profile
+  await store.upsert(fixed)
   return { profile: fixed, fit, targetPath, draftPath }
 }

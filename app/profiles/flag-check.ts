@@ -20,6 +20,25 @@ const CACHE_TYPE_FLAGS = new Set([...fieldSpellings('cacheTypeK'), ...fieldSpell
 const LEGACY_DRAFT_MAX = new Set(spellingsOf('draft-max'))
 const LEGACY_DRAFT_MIN = new Set(spellingsOf('draft-min'))
 
+const LOAD_MODE_FLAGS = new Set(fieldSpellings('loadMode'))
+
+/** `--load-mode VALUE` as a binary without --load-mode says it; null when it has no spelling for it. */
+function oldLoadModeSpelling(value: string): string[] | null {
+  switch (value) {
+    case 'none':
+      return ['--no-mmap']
+    case 'mlock':
+      return ['--no-mmap', '--mlock']
+    case 'mmap+mlock':
+      return ['--mlock']
+    case 'mmap':
+    case 'auto':
+      return []
+    default:
+      return null
+  }
+}
+
 interface Review {
   readonly problems: FlagProblem[]
   readonly fixed: string[]
@@ -55,6 +74,21 @@ function review(args: readonly string[], engine: Engine): Review {
     const eq = a.indexOf('=')
     const name = eq > 0 ? a.slice(0, eq) : a
     const value = eq > 0 ? a.slice(eq + 1) : args[i + 1]
+    if (LOAD_MODE_FLAGS.has(name) && !engine.flags.has(name) && engine.flags.has('--no-mmap') && value !== undefined) {
+      // The other direction: a binary from before --load-mode spells the same choice with --no-mmap / --mlock.
+      if (eq < 0) i++
+      const spelled = oldLoadModeSpelling(value)
+      if (spelled) {
+        const said = spelled.length > 0 ? spelled.join(' ') : 'nothing (memory mapping is its default)'
+        add(name, i, 'rejected', `${who} has no ${name}: ${name} ${value} is ${said} there`, spelled)
+        fixed.push(...spelled)
+      } else {
+        add(name, i, 'rejected', `${who} has no ${name} and no spelling of load mode "${value}"`, null)
+        fixed.push(a)
+        if (eq < 0) fixed.push(value)
+      }
+      continue
+    }
     if (accepts(name)) {
       if (CACHE_TYPE_FLAGS.has(name) && engine.cacheTypes && value !== undefined && !engine.cacheTypes.includes(value)) {
         add(name, i, 'bad-value', `${who} has no KV cache type "${value}" (it accepts ${engine.cacheTypes.join(', ')})`, null)

@@ -72,10 +72,14 @@ function setFlag(args: string[], flag: string, value: string): string[] {
 export async function recipeProfile(input: RecipeProfileInput): Promise<{ profile: Profile; fit: FitReport }> {
   const command = PROFILE_TEMPLATES.find((t) => t.id === input.recipe.templateId)?.command ?? ''
   const base = command.replace(/\\\n/g, ' ').split(/\s+/).filter(Boolean)
+  const target = await readGgufModel(input.targetPath)
   let args = ['-m', input.targetPath, ...setFlag(base, '-md', input.draftPath)]
+  // The template's context was measured on its model; a model trained on less gets its training context (one slot).
+  const ctx = Number(args[args.indexOf('-c') + 1])
+  if (args.includes('-c') && target.trainingContext > 0 && ctx > target.trainingContext) args = setFlag(args, '-c', String(target.trainingContext))
   const launch = parseLlamaArgs(args)
   const fit = buildFitReport({
-    model: await readGgufModel(input.targetPath),
+    model: target,
     draft: await readGgufModel(input.draftPath),
     settings: launch.settings,
     freeVramMiB: input.freeVramMiB ?? input.recipe.freeVramMiB,

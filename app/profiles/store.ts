@@ -146,6 +146,32 @@ export class ProfileStore {
     return stored
   }
 
+  /**
+   * Adds a new profile whose name must be free (case-insensitive), checked under the file's lock so that parallel
+   * imports cannot both take a name; with `replace`, a profile of that name is overwritten (its id kept).
+   */
+  async addNamed(profile: Profile, options: { readonly replace?: boolean } = {}): Promise<{ profile: Profile; replaced: boolean }> {
+    let stored = profile
+    let replaced = false
+    await this.update((file) => {
+      const at = file.profiles.findIndex((p) => p.name.toLowerCase() === profile.name.toLowerCase())
+      const same = file.profiles[at]
+      if (same && !options.replace) {
+        throw new ProfileStoreError(`A profile named "${same.name}" exists already (${same.id}): choose another --name, or add --replace to overwrite it.`)
+      }
+      if (same) {
+        stored = { ...profile, id: same.id, createdAt: same.createdAt }
+        file.profiles[at] = stored
+        replaced = true
+      } else {
+        stored = { ...profile, id: makeProfileId(profile.id, file.profiles.map((p) => p.id)) }
+        file.profiles.push(stored)
+      }
+      return file
+    })
+    return { profile: stored, replaced }
+  }
+
   remove(id: string): Promise<ProfilesFile> {
     return this.update((file) => {
       if (!file.profiles.some((p) => p.id === id)) throw new ProfileStoreError(`no profile "${id}"`)

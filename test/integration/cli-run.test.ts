@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatCommandLine } from '../../app/lib/command-line'
+import { importArgv } from '../../app/profiles/import-command'
+import { ProfileStore } from '../../app/profiles/store'
 import { runCli, startCli } from '../helpers/cli'
 import { llamaServerBin } from '../helpers/llama-server-bin'
 import { model } from '../helpers/paths'
@@ -91,10 +93,11 @@ describe('llama-tray run (the built CLI, the real llama-server)', () => {
 })
 
 describe('llama-tray run <profile>', () => {
-  it('refuses a profile whose flags this binary rejects, names the replacement, and runs it once fixed', async () => {
+  it('refuses a stored profile whose flags this binary rejects, names the replacement, and runs it once fixed', async () => {
     const profileHome = mkdtempSync(join(tmpdir(), 'llama-tray-profile-run-'))
-    const imported = await runCli(['--home', profileHome, 'profiles', 'import', '--name', 'seedlike', '--', bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '--no-mmap'])
-    expect(imported.code).toBe(0)
+    // Stored as an older Llama Tray did, without the gate (an import now writes -lm none at once).
+    const store = await ProfileStore.open(profileHome)
+    await store.upsert(importArgv([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '--no-mmap'], { name: 'seedlike' }))
     const refused = await runCli(['--home', profileHome, 'run', 'seedlike', '--duration', '1'])
     expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(/--no-mmap.*replace with: -lm none/)

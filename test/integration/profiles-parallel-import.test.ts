@@ -21,7 +21,10 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 /** Starts `count` imports of one command line on a fresh home at once; returns the ids stored. */
 async function importAtOnce(home: string, count: number): Promise<string[]> {
   const results = await Promise.all(
-    Array.from({ length: count }, () => runCli(['--home', home, 'profiles', 'import', '--json', '--', 'llama-server', '-m', 'same.gguf', '-c', '4096'])),
+    // Names differ (a name is taken once), ids collide: "same!", "same!!", … all make the id "same".
+    Array.from({ length: count }, (_, i) =>
+      runCli(['--home', home, 'profiles', 'import', '--json', '--force', '--name', `same${'!'.repeat(i + 1)}`, '--', 'llama-server', '-m', 'same.gguf', '-c', '4096']),
+    ),
   )
   for (const r of results) expect(r.stderr).toBe('')
   expect(results.map((r) => r.code)).toEqual(Array(count).fill(0))

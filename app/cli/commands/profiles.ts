@@ -1,11 +1,16 @@
-import { readFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { readFile, stat } from 'node:fs/promises'
+import { basename, resolve } from 'node:path'
 import type { ProfileSummary } from '../../contract/profile'
 import { EXPORT_FORMATS, ExportError, exportCommandLine, type ExportFormat } from '../../profiles/export-command'
 import { importArgv, importCommand, ImportError } from '../../profiles/import-command'
 import { profileArgv } from '../../profiles/launch-spec'
 import { acceptFixes, describeProblems, ProfileLaunchError } from '../../profiles/resolve-launch'
+import { readGpuOnce } from '../../diagnostics/gpu-once'
 import { discoverWithEngines } from '../../engines/discover-with-engines'
+import { fitStarterProfile } from '../../profiles/starter-fit'
+import { cachedEngineKinds } from '../../profiles/engine-detect'
+import { checkImport } from '../../profiles/import-checks'
+import { gateProfile, ProfileGateError } from '../../profiles/profile-gate'
 import { bestBinary, bestDraft, bestModel, DiscoveryPickError, profileFromDiscovery } from '../../profiles/discovery-profile'
 import { formatDiscovery, pickKey } from '../../profiles/discovery-report'
 import type { Profile } from '../../profiles/schema'
@@ -14,8 +19,41 @@ import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions } from '../parse-options'
 
-function summary(p: Profile, activeId: string | null): ProfileSummary {
-  return { id: p.id, name: p.name, binary: p.binary, model: p.model, draftModel: p.draftModel ?? null, engine: null, notes: p.notes, active: p.id === activeId, updatedAt: p.updatedAt }
+type ListedProfile = ProfileSummary & { readonly modelMissing: boolean }
+
+async function listed(p: Profile, activeId: string | null, engines: ReadonlyMap<string, ProfileSummary['engine']>): Promise<ListedProfile> {
+  const engine = p.binary ? (engines.get(resolve(p.binary)) ?? null) : null
+  const modelMissing = p.model !== '' && !(await stat(p.model).then(() => true, () => false))
+  return { id: p.id, name: p.name, binary: p.binary, model: p.model, draftModel: p.draftModel ?? null, engine, notes: p.notes, active: p.id === activeId, updatedAt: p.updatedAt, modelMissing }
+}
+
+/** One line per profile: active mark, id, name, model file, engine. */
+function listLine(p: ListedProfile): string {
+  const model = p.model ? `${basename(p.model)}${p.modelMissing ? ' (missing)' : ''}` : '(no model)'
+  const engine = !p.binary ? 'no binary yet' : p.engine ? `engine ${p.engine === 'ik_llama' ? 'ik_llama.cpp' : p.engine}` : 'engine not detected yet'
+  return `${p.active ? '*' : ' '} ${p.id}  ${p.name}  ${model}  ${engine}${p.active ? '  (active)' : ''}`
+}
+
+const IMPORT_VALUE_OPTIONS = new Set(['--name', '--file'])
+const IMPORT_FLAG_OPTIONS = new Set(['--json', '--force', '--replace'])
+
+/**
+ * `profiles import llama-server -m a.gguf` as typed, without "--": the command starts at the first word after "import"
+ * that is not one of import's own options. Returns the arguments with the "--" put in.
+ */
+export function withImportSeparator(args: readonly string[]): readonly string[] {
+  if (args.includes('--')) return args
+  const at = args.indexOf('import')
+  if (at < 0 || args.slice(0, at).some((a) => !a.startsWith('-'))) return args
+  let i = at + 1
+  while (i < args.length) {
+    const a = args[i] as string
+    const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a
+    if (IMPORT_FLAG_OPTIONS.has(a)) i++
+    else if (IMPORT_VALUE_OPTIONS.has(name)) i += a.includes('=') ? 1 : 2
+    else break
+  }
+  return i >= args.length ? args : [...args.slice(0, i), '--', ...args.slice(i)]
 }
 
 async function openStore(io: CliContext): Promise<ProfileStore> {
@@ -35,11 +73,12 @@ const print = (io: CliContext, value: unknown, json: boolean, human: () => strin
   io.stdout.write(json ? `${JSON.stringify(value)}\n` : `${human()}\n`)
 }
 
-async function run(args: readonly string[], io: CliContext): Promise<number> {
+async function run(typed: readonly string[], io: CliContext): Promise<number> {
+  const args = withImportSeparator(typed)
   const dashDash = args.indexOf('--')
   const head = dashDash >= 0 ? args.slice(0, dashDash) : args
   const command = dashDash >= 0 ? args.slice(dashDash + 1) : null
-  const { values, positionals } = parseOptions(head, { json: { type: 'boolean' }, name: { type: 'string' }, file: { type: 'string' }, format: { type: 'string' }, 'models-dir': { type: 'string', multiple: true }, detect: { type: 'boolean' }, create: { type: 'boolean' }, binary: { type: 'string' }, model: { type: 'string' }, draft: { type: 'string' } }, true)
+  const { values, positionals } = parseOptions(head, { json: { type: 'boolean' }, name: { type: 'string' }, file: { type: 'string' }, format: { type: 'string' }, 'models-dir': { type: 'string', multiple: true }, detect: { type: 'boolean' }, create: { type: 'boolean' }, binary: { type: 'string' }, model: { type: 'string' }, draft: { type: 'string' }, force: { type: 'boolean' }, replace: { type: 'boolean' } }, true)
   const json = values.json ?? false
   const [sub, target] = positionals
   try {
@@ -47,9 +86,10 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
       case undefined:
       case 'list': {
         const store = await openStore(io)
-        const list = store.file.profiles.map((p) => summary(p, store.file.activeProfileId))
+        const engines = await cachedEngineKinds(io.home)
+        const list = await Promise.all(store.file.profiles.map((p) => listed(p, store.file.activeProfileId, engines)))
         print(io, { health: store.health, messages: store.messages, activeProfileId: store.file.activeProfileId, profiles: list }, json, () =>
-          list.length === 0 ? 'no profiles yet (llama-tray profiles import -- <llama-server command>)' : list.map((p) => `${p.active ? '*' : ' '} ${p.id}  ${p.name}${p.binary ? '' : '  (no binary yet)'}`).join('\n'),
+          list.length === 0 ? 'no profiles yet (llama-tray profiles import llama-server -m model.gguf …)' : list.map(listLine).join('\n'),
         )
         return 0
       }
@@ -67,9 +107,13 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
         if (values.file) profile = importCommand(await readFile(values.file, 'utf8'), options)
         else if (command && command.length > 0) profile = command.length === 1 ? importCommand(command[0] as string, options) : importArgv(command, options)
         else throw new UsageError('profiles import needs a command: profiles import [--name N] -- <llama-server command…> (or --file F)')
-        // add(): the id is made unique again under the file's lock, against imports running at the same time.
-        const stored = await store.add(profile)
-        print(io, stored, json, () => `imported "${stored.name}" as ${stored.id}: ${profileArgv(stored).length} arguments`)
+        const checked = await checkImport(profile, { force: values.force ?? false })
+        const gated = await gateProfile(checked, { home: io.home })
+        // The name is checked and the id made unique under the file's lock, against imports running at the same time.
+        const { profile: stored, replaced: replacing } = await store.addNamed(gated.profile, { replace: values.replace ?? false })
+        print(io, { ...stored, notices: gated.notices }, json, () =>
+          [`${replacing ? 'replaced' : 'imported'} "${stored.name}" as ${stored.id}: ${profileArgv(stored).length} arguments`, ...gated.notices].join('\n'),
+        )
         return 0
       }
       case 'export': {
@@ -123,15 +167,22 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
         if (choice.binary === '') throw new UsageError(`no llama-server found on PATH or in the usual install folders: install llama.cpp with llama-tray engines install, put it on PATH, or import a command line`)
         if (choice.model === '') throw new UsageError(`no usable GGUF model found; add a folder with --models-dir DIR`)
         const store = await openStore(io)
-        const profile = await store.add(profileFromDiscovery(found, choice, store.file.profiles.map((p) => p.id)))
-        print(io, profile, json, () => `created "${profile.name}" as ${profile.id}\n  ${exportCommandLine(profile, 'bash')}\nstart it: llama-tray run ${profile.id}`)
+        // Fitted to the GPU found now (every expert on the CPU when none is read), then through the gate.
+        const gpu = await readGpuOnce().catch(() => null)
+        const freeMiB = gpu?.devices[0]?.memoryFreeMiB ?? null
+        const fitted = await fitStarterProfile(profileFromDiscovery(found, choice, store.file.profiles.map((p) => p.id)), { freeMiB })
+        const gated = await gateProfile(fitted, { home: io.home })
+        const profile = await store.add(gated.profile)
+        print(io, { ...profile, notices: gated.notices }, json, () =>
+          [`created "${profile.name}" as ${profile.id}`, `  ${exportCommandLine(profile, 'bash')}`, ...gated.notices, `start it: llama-tray run ${profile.id}`].join('\n'),
+        )
         return 0
       }
       default:
         throw new UsageError(`unknown profiles command "${sub}" (list, show, import, export, rm, use, fix, discover, create)`)
     }
   } catch (err) {
-    if (err instanceof ImportError || err instanceof ExportError || err instanceof ProfileStoreError || err instanceof ProfileLaunchError || err instanceof DiscoveryPickError) throw new UsageError(err.message)
+    if (err instanceof ImportError || err instanceof ExportError || err instanceof ProfileStoreError || err instanceof ProfileLaunchError || err instanceof DiscoveryPickError || err instanceof ProfileGateError) throw new UsageError(err.message)
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' && values.file) throw new UsageError(`cannot read ${values.file}: no such file`)
     throw err
   }
@@ -141,7 +192,8 @@ export const profilesCommand: CliCommand = {
   name: 'profiles',
   summary: 'list, import, export and choose launch profiles',
   usage: `  llama-tray profiles list | show <id> | rm <id> | use <id> [--json]
-  llama-tray profiles import [--name N] -- <llama-server command…>   (or --file F with a pasted command)
+  llama-tray profiles import [--name N] [--force] [--replace] [--] <llama-server command…>   (or --file F with a pasted command)
+      --force stores a command whose -m file is missing or whose first word is not a llama-server; --replace overwrites a profile of the same name
   llama-tray profiles export <id> [--format cmd|powershell|bash]
   llama-tray profiles fix <id>     apply the replacements for flags its binary rejects (--no-mmap → -lm none …)
   llama-tray profiles discover [--models-dir DIR …] [--detect] [--create [--name N]]   find llama-server and GGUF models (PATH, install folders, LM Studio, HF cache)

@@ -220,7 +220,8 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
       notes: draft.notes,
     })
     if (!r.ok) return report(false, r.error)
-    report(true, 'Saved.')
+    // The gate may have written a flag in this binary's spelling: say so once, with the save.
+    report(true, ['Saved.', ...(r.value.notices ?? [])].join(' '))
     await check()
   }
   const choose = async (role: ProfileFileRole): Promise<void> => {

@@ -17,6 +17,16 @@ describe('profile editor fields', () => {
     expect(formToSettings({ ...form, cpuMoe: false }, { cpuMoe: true })).toEqual({ settings: { nCpuMoe: 30, ctxSize: 4096 } })
   })
 
+  it('the RAM checkbox reads -lm none, and unticking it clears -lm none instead of adding --no-mmap', () => {
+    const lm = { loadMode: 'none', ctxSize: 4096 }
+    const form = settingsToForm(lm)
+    expect(form.noMmap).toBe(true)
+    expect(formToSettings(form, lm)).toEqual({ settings: lm })
+    expect(formToSettings({ ...form, noMmap: false }, lm)).toEqual({ settings: { ctxSize: 4096 } })
+    expect(formToSettings(settingsToForm({}), {})).toEqual({ settings: {} })
+    expect(SETTING_FIELDS.find((f) => f.key === 'noMmap')?.flag).toBe('-lm none (--no-mmap on older builds)')
+  })
+
   it('every field belongs to one section, each flag once, and every section with fields shows some before "More"', () => {
     const flags = SETTING_FIELDS.map((f) => f.flag)
     expect(new Set(flags).size).toBe(flags.length)

@@ -28,7 +28,13 @@ export interface SettingField {
   readonly placeholder?: string
 }
 
-const withFlag = (f: Omit<SettingField, 'flag'>): SettingField => ({ ...f, flag: fieldSpellings(f.key)[0] as string })
+// "No memory map" is -lm none on builds with --load-mode and --no-mmap on older ones and the forks: the core's gate
+// writes the profile binary's spelling when it saves, and the checkbox reads either.
+const FLAG_SHOWN: Partial<Record<keyof ProfileSettingsDocument, string>> = { noMmap: '-lm none (--no-mmap on older builds)' }
+const withFlag = (f: Omit<SettingField, 'flag'>): SettingField => ({ ...f, flag: FLAG_SHOWN[f.key] ?? (fieldSpellings(f.key)[0] as string) })
+
+/** Load modes that do not memory-map the weights (what the "no memory map" checkbox means in -lm's words). */
+const NO_MMAP_LOAD_MODES = new Set(['none', 'mlock'])
 
 /** The typed fields of the editor, by section, common ones first. */
 export const SETTING_FIELDS: readonly SettingField[] = ([
@@ -74,6 +80,7 @@ export function settingsToForm(settings: ProfileSettingsDocument): FormValues {
     const v = settings[f.key]
     form[f.key] = f.kind === 'boolean' ? v === true : v === undefined ? '' : String(v)
   }
+  if (typeof settings.loadMode === 'string' && NO_MMAP_LOAD_MODES.has(settings.loadMode)) form.noMmap = true
   return form
 }
 
@@ -98,6 +105,12 @@ export function formToSettings(form: FormValues, base: ProfileSettingsDocument):
       if (!Number.isFinite(n)) return { error: `${f.label} (${f.flag}) must be a number, not “${text}”` }
       out[f.key] = n
     } else out[f.key] = text
+  }
+  // The checkbox and -lm say one thing: ticked with a no-mmap load mode needs no --no-mmap; unticked clears -lm none.
+  const loadMode = typeof out.loadMode === 'string' ? out.loadMode : null
+  if (loadMode !== null && NO_MMAP_LOAD_MODES.has(loadMode)) {
+    if (form.noMmap === true) delete out.noMmap
+    else if (loadMode === 'none') delete out.loadMode
   }
   return { settings: out as ProfileSettingsDocument }
 }

@@ -1,0 +1,89 @@
+import { stat } from 'node:fs/promises'
+import { detectEngine, type EngineInfo } from './engine-detect'
+import { applyFixes, blockingProblems, checkFlags, type FlagProblem } from './flag-check'
+import type { Profile } from './schema'
+
+/** A profile the gate will not store: its message is one sentence with the cause and the fix. */
+export class ProfileGateError extends Error {
+  constructor(
+    message: string,
+    readonly problems: readonly FlagProblem[] = [],
+  ) {
+    super(message)
+    this.name = 'ProfileGateError'
+  }
+}
+
+/** One advisor finding as the gate sees it (the advisor is a higher layer: it comes in through `advise`). */
+export interface GateFinding {
+  readonly id: string
+  readonly level: 'info' | 'warn' | 'error'
+  readonly message: string
+}
+
+export interface GateOptions {
+  readonly home: string
+  /** The binary's engine when the caller has it; otherwise it is detected (cached in <home>/engines.json). */
+  readonly engine?: EngineInfo | null
+  /** The advisor's findings for the profile as it will be stored. */
+  readonly advise?: (profile: Profile, engine: EngineInfo | null) => Promise<readonly GateFinding[]>
+}
+
+export interface GatedProfile {
+  /** The profile to store: flags its binary spells differently are in the binary's spelling. */
+  readonly profile: Profile
+  readonly engine: EngineInfo | null
+  /** What the gate changed, told once ("--no-mmap was written as -lm none, …"); [] when nothing changed. */
+  readonly notices: readonly string[]
+  /** The advisor's findings on the stored profile (warn and error level only). */
+  readonly findings: readonly GateFinding[]
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isFile(), () => false)
+}
+
+/** The engine of the profile's binary; null when there is no binary file to ask (the launch checks it again). */
+async function engineOf(profile: Profile, options: GateOptions): Promise<EngineInfo | null> {
+  if (options.engine !== undefined) return options.engine
+  if (profile.binary === '' || !(await isFile(profile.binary))) return null
+  return detectEngine(options.home, profile.binary).catch(() => null)
+}
+
+function engineName(engine: EngineInfo): string {
+  const kind = engine.kind === 'ik_llama' ? 'ik_llama.cpp' : engine.kind === 'buun' ? 'buun-llama-cpp' : `llama.cpp ${engine.kind}`
+  return `${kind}${engine.version ? ` ${engine.version}` : ''}`
+}
+
+function translationNotice(p: FlagProblem, engine: EngineInfo): string {
+  const to = p.replacement && p.replacement.length > 0 ? `written as ${p.replacement.join(' ')}` : 'left out'
+  return `${p.flag} was ${to}, because ${engineName(engine)} (${engine.binary}) spells it that way.`
+}
+
+/**
+ * The one gate before a profile is stored (editor, import, pasted command, Setup, recipes, discover --create,
+ * advisor fixes, engine updates): flags the profile's own binary rejects are translated to its spelling when the
+ * meaning is the same, and the user is told once; a flag with no such spelling refuses the profile with the reason.
+ * The advisor's warn- and error-level findings on the result come back with it.
+ */
+export async function gateProfile(profile: Profile, options: GateOptions): Promise<GatedProfile> {
+  const engine = await engineOf(profile, options)
+  let stored = profile
+  const notices: string[] = []
+  if (engine) {
+    const problems = checkFlags(profile, engine)
+    const untranslatable = blockingProblems(problems).filter((p) => p.replacement === null)
+    const first = untranslatable[0]
+    if (first) {
+      const others = untranslatable.length > 1 ? ` (and ${untranslatable.slice(1).map((p) => p.flag).join(', ')})` : ''
+      throw new ProfileGateError(
+        `The profile was not saved: ${engineName(engine)} at ${engine.binary} rejects ${first.flag}${others} (${first.message}); remove it or choose a binary that accepts it.`,
+        untranslatable,
+      )
+    }
+    stored = applyFixes(profile, engine)
+    for (const p of problems) if (p.replacement !== null) notices.push(translationNotice(p, engine))
+  }
+  const findings = options.advise ? (await options.advise(stored, engine)).filter((f) => f.level !== 'info') : []
+  return { profile: stored, engine, notices, findings }
+}
