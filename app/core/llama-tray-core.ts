@@ -8,6 +8,7 @@ import type { ServerStatus } from '../contract/server-state'
 import type { PlacementRetryNotice, Snapshot } from '../contract/snapshot'
 import type { GpuSnapshot } from '../contract/telemetry'
 import type { Warning } from '../contract/warnings'
+import { asSentence } from '../contract/wording'
 import { splitWarningId, type WarningMutes } from '../advisor/warning-id'
 import { FitError } from '../fit/fit-error'
 import { fitProfile } from '../profiles/profile-fit'
@@ -363,7 +364,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.events.emit('profiles:changed', await storeSummary(await ProfileStore.open(this.options.home), this.options.home))
     if (result.ok) return { ok: true, value: result.status }
     const problems = result.problems.map((p) => `${p.flag}: ${p.message}`).join('; ')
-    return { ok: false, error: problems ? `${result.reason}: ${problems}` : result.reason }
+    return { ok: false, error: asSentence(problems ? `${result.reason}: ${problems}` : result.reason) }
   }
 
   /** The GPU's free memory now (our server stopped), the headroom and the runtime learned for this GPU; null without GPU data. */
