@@ -3,7 +3,7 @@ import { formatRate } from '../lib/format'
 import { useProfileStore } from '../stores/profile-store'
 import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
-import { ErrorLine } from './ErrorLine'
+import { FailureNotice } from './FailureNotice'
 import { LoadingProgress } from './LoadingProgress'
 import { PlacementRetryNote } from './PlacementRetryNote'
 import { ServerAddress } from './ServerAddress'
@@ -68,21 +68,6 @@ function DownloadingNote(): React.JSX.Element | null {
   )
 }
 
-const FAILED: ReadonlySet<ServerStateKind> = new Set(['errored', 'crashloop', 'backoff', 'stopped'])
-
-/** Why the server ended: the cause, the fix, and its last log lines behind "Details". */
-function Failure(): React.JSX.Element | null {
-  const state = useStatusStore((s) => s.status?.state ?? null)
-  const exit = useStatusStore((s) => s.status?.lastExit ?? null)
-  if (!exit?.reason || state === null || !FAILED.has(state)) return null
-  const code = exit.signal ? `signal ${exit.signal}` : exit.code !== null ? `exit code ${exit.code}` : null
-  return (
-    <div className="failure">
-      <ErrorLine testId="failure" cause={exit.reason} fix={exit.hint} details={[...(code ? [`llama-server ended with ${code}`] : []), ...exit.lastLines]} />
-    </div>
-  )
-}
-
 /**
  * Live generation speed and, beside it, this profile's usual figure (the
  * rolling median). "—" when no server runs and "idle" when it waits for a
@@ -124,7 +109,7 @@ export function Header(): React.JSX.Element {
       <ServerAddress />
       <SleepingNote />
       <DownloadingNote />
-      <Failure />
+      <FailureNotice />
     </header>
   )
 }
