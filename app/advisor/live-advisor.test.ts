@@ -67,6 +67,13 @@ describe('live.vram-low', () => {
     expect(w?.message).toContain('sysmem fallback')
   })
 
+  it('is gone at the first sample after the server stops, though its hysteresis still holds it', () => {
+    const specs = seq(0, [...times(5, { freeMiB: 740 }), { freeMiB: 740, state: 'stopped' }, { freeMiB: 740, state: 'ready' }])
+    const { raised, cleared } = transitionsOf(specs, 'live.vram-low', 'win32')
+    expect(raised).toEqual([2, 6]) // a running server with the same low VRAM has it again at once
+    expect(cleared).toEqual([5])
+  })
+
   it('replays a recorded nvidia-smi stream (H200 allocating 96 GiB): raises and clears at the expected samples', () => {
     const lines = readFileSync(join(FIXTURES, 'nvidia-smi', 'h200-driver580', 'stream-under-load.csv'), 'utf8')
       .split('\n')

@@ -78,6 +78,8 @@ export interface LiveRule {
   readonly hysteresis: HysteresisConfig
   /** `raised`: whether it is raised now (the clear threshold may differ from the raise threshold). */
   readonly evaluate: (ctx: LiveContext, raised: boolean) => LiveEvaluation
+  /** About the running server's figures: not shown once no server of ours runs (its hysteresis would keep it for a few samples). */
+  readonly onlyWhileRunning?: boolean
 }
 
 
@@ -149,6 +151,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
   {
     id: 'live.vram-low',
     level: 'warn',
+    onlyWhileRunning: true,
     summary: 'free VRAM under the headroom (default 1.5 GB)',
     hysteresis: { raiseAfter: 3, clearAfter: 5 },
     evaluate: (ctx, raised) => {

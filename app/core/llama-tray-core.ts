@@ -458,7 +458,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       const gpuName = device?.name ?? null
       const running = status.profileId === profileId && status.state === 'ready'
       const report = await fitProfile(this.options.home, profileId, { freeVramMiB, headroomMiB: this.settingsStore.settings.vramHeadroomMiB, runtimeMiB: gpuName === null ? null : runtimes.runtimeMiB(gpuName) })
-      return { ok: true, value: { report, freeVramMiB, measuredServerGpuMiB: running ? measured : null } }
+      // 0 is no measurement (the reading did not move, or predates the launch), not a server that holds nothing.
+      return { ok: true, value: { report, freeVramMiB, measuredServerGpuMiB: running && measured !== null && measured > 0 ? measured : null } }
     } catch (err) {
       if (err instanceof FitError) return { ok: false, error: err.message }
       throw err

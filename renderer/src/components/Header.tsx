@@ -22,10 +22,27 @@ const STATE_LABEL: Record<ServerStateKind, string> = {
   errored: 'Failed',
 }
 
+/** A shape per state beside its colour, so the state reads without colour too (lucide-react could not be installed here). */
+const STATE_ICON: Record<ServerStateKind, string> = {
+  stopped: '■',
+  starting: '◔',
+  downloading: '↓',
+  loading: '◔',
+  ready: '●',
+  sleeping: '☾',
+  stopping: '◼',
+  backoff: '↻',
+  crashloop: '✕',
+  errored: '✕',
+}
+
 function StateBadge(): React.JSX.Element {
   const state = useStatusStore((s) => s.status?.state ?? null)
   return (
     <span className={`badge state-${state ?? 'unknown'}`} data-testid="server-state" data-state={state ?? ''}>
+      <span className="state-icon" aria-hidden="true">
+        {state ? STATE_ICON[state] : '…'}
+      </span>{' '}
       {state ? STATE_LABEL[state] : 'Connecting…'}
     </span>
   )
@@ -82,7 +99,8 @@ function LiveRate(): React.JSX.Element {
   const generating = ready && active && rate !== null
   return (
     <div className="big-rate" data-testid="live-rate" data-active={active ? 'true' : 'false'} aria-label="Generation speed">
-      <span className={generating ? 'value' : 'value quiet'}>{generating ? formatRate(rate) : ready ? 'idle' : asleep ? 'asleep' : '—'}</span>
+      {/* Stopped: no figure at all (a lone "—" up here reads as a window control). */}
+      {(generating || ready || asleep) && <span className={generating ? 'value' : 'value quiet'}>{generating ? formatRate(rate) : ready ? 'idle' : 'asleep'}</span>}
       {generating && <span className="unit">tok/s</span>}
       {usual !== null && (
         <span className="usual" data-testid="usual-rate">
