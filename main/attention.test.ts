@@ -12,7 +12,7 @@ describe('AttentionTracker', () => {
     let now = 1000
     const t = new AttentionTracker((id) => id ?? '?', () => now)
     expect(t.onStatus({ ...base, state: 'ready' })).toBeNull()
-    expect(t.onStatus({ ...base, state: 'backoff', lastExit: exit, restartAt: 5000 })).toEqual({ title: 'qwen crashed', body: 'llama-server crashed (exit code 1). Restarting in 4 s.', urgent: false })
+    expect(t.onStatus({ ...base, state: 'backoff', lastExit: exit, restartAt: 5000 })).toEqual({ title: 'qwen crashed', body: 'Llama-server crashed (exit code 1). Restarting in 4 s.', urgent: false })
     expect(t.onStatus({ ...base, state: 'backoff', lastExit: exit, restartAt: 5000 })).toBeNull()
     now = 9000
     expect(t.onStatus({ ...base, state: 'crashloop', lastExit: { ...exit, hint: 'Check the log.' }, restarts: 5 })?.body).toBe('Gave up after 5 restarts: llama-server crashed (exit code 1). Check the log.')

@@ -1,3 +1,4 @@
+import { failureSentence, sentences } from '../app/contract/wording'
 import type { ServerStatus } from '../app/contract/server-state'
 import type { Warning } from '../app/contract/warnings'
 
@@ -31,16 +32,16 @@ export class AttentionTracker {
     if (status.state === before) return null
     const name = this.profileName(status.profileId)
     const reason = status.lastExit?.reason ?? 'llama-server exited unexpectedly'
-    const hint = status.lastExit?.hint ? ` ${status.lastExit.hint}` : ''
+    const hint = status.lastExit?.hint ?? null
     switch (status.state) {
       case 'backoff': {
         const wait = status.restartAt !== null ? Math.max(0, Math.round((status.restartAt - this.now()) / 1000)) : null
-        return { title: `${name} crashed`, body: `${reason}. Restarting${wait !== null ? ` in ${wait} s` : ''}.`, urgent: false }
+        return { title: `${name} crashed`, body: sentences(reason, `restarting${wait !== null ? ` in ${wait} s` : ''}`), urgent: false }
       }
       case 'crashloop':
-        return { title: `${name} keeps crashing`, body: `Gave up after ${status.restarts} restarts: ${reason}.${hint}`, urgent: true }
+        return { title: `${name} keeps crashing`, body: sentences(`gave up after ${status.restarts} restarts: ${reason}`, hint), urgent: true }
       case 'errored':
-        return { title: `${name} could not start`, body: `${reason}.${hint}`, urgent: true }
+        return { title: `${name} could not start`, body: failureSentence(reason, hint), urgent: true }
       default:
         return null
     }

@@ -67,6 +67,13 @@ describe('live.vram-low', () => {
     expect(w?.message).toContain('sysmem fallback')
   })
 
+  it('is gone at the first sample after the server stops, though its hysteresis still holds it', () => {
+    const specs = seq(0, [...times(5, { freeMiB: 740 }), { freeMiB: 740, state: 'stopped' }, { freeMiB: 740, state: 'ready' }])
+    const { raised, cleared } = transitionsOf(specs, 'live.vram-low', 'win32')
+    expect(raised).toEqual([2, 6]) // a running server with the same low VRAM has it again at once
+    expect(cleared).toEqual([5])
+  })
+
   it('replays a recorded nvidia-smi stream (H200 allocating 96 GiB): raises and clears at the expected samples', () => {
     const lines = readFileSync(join(FIXTURES, 'nvidia-smi', 'h200-driver580', 'stream-under-load.csv'), 'utf8')
       .split('\n')
@@ -300,7 +307,7 @@ describe('server failures', () => {
     clock.t = 1000
     const w = advisor.warnings(sample({ time: 1000, profileId: profile.id, state: 'errored', lastExit: exit }), SETTINGS)
     const failed = w.find((x) => x.rule === 'live.server-failed')
-    expect(failed).toMatchObject({ level: 'error', since: 1000, message: 'llama-server failed to start: llama-server does not accept --no-mmap (removed). use --load-mode none (-lm none)' })
+    expect(failed).toMatchObject({ level: 'error', since: 1000, message: 'Llama-server failed to start: llama-server does not accept --no-mmap (removed). Use --load-mode none (-lm none).' })
     expect(failed?.fix).toMatchObject({ removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] })
     expect(w[0]?.rule).toBe('live.server-failed')
     clock.t = 2000
@@ -313,7 +320,7 @@ describe('server failures', () => {
     expect(t.raised).toEqual([1])
     expect(t.cleared).toEqual([4])
     const loop = transitionsOf(seq(0, [{}, { state: 'crashloop', lastExit: crash, restarts: 4 }]), 'live.server-failed')
-    expect(loop.out[1]?.find((w) => w.rule === 'live.server-failed')?.message).toBe('llama-server crashed 5 times in a row; Llama Tray stopped restarting it: llama-server crashed (SIGSEGV).')
+    expect(loop.out[1]?.find((w) => w.rule === 'live.server-failed')?.message).toBe('Llama-server crashed 5 times in a row; Llama Tray stopped restarting it: llama-server crashed (SIGSEGV).')
   })
 })
 

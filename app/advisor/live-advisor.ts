@@ -1,6 +1,6 @@
 import type { Result } from '../contract/commands'
 import type { ProfileSummary } from '../contract/profile'
-import type { FailureKind } from '../contract/server-state'
+import { hasProcess, type FailureKind } from '../contract/server-state'
 import type { AppSettings } from '../contract/settings'
 import type { Snapshot } from '../contract/snapshot'
 import type { Warning, WarningFix } from '../contract/warnings'
@@ -146,7 +146,8 @@ export class LiveAdvisor {
       const id = `${rule.id}@${profileId}`
       const t = state.h.update(e.active, now)
       if (t) this.logTransition({ time: now, id, transition: t })
-      if (state.h.raised && !this.mutes.isMuted(profileId, rule.id, rule.id)) {
+      const stale = rule.onlyWhileRunning === true && !hasProcess(snapshot.server.state)
+      if (state.h.raised && !stale && !this.mutes.isMuted(profileId, rule.id, rule.id)) {
         out.push({ id, level: rule.level, message: state.message, fix: state.fix, rule: rule.id, source: 'live', profileId, since: state.h.since ?? now })
       }
     }

@@ -1,3 +1,4 @@
+import { asSentence, sentences } from '../contract/wording'
 import type { FailureKind } from '../contract/server-state'
 import type { AppSettings } from '../contract/settings'
 import type { Snapshot } from '../contract/snapshot'
@@ -77,6 +78,8 @@ export interface LiveRule {
   readonly hysteresis: HysteresisConfig
   /** `raised`: whether it is raised now (the clear threshold may differ from the raise threshold). */
   readonly evaluate: (ctx: LiveContext, raised: boolean) => LiveEvaluation
+  /** About the running server's figures: not shown once no server of ours runs (its hysteresis would keep it for a few samples). */
+  readonly onlyWhileRunning?: boolean
 }
 
 
@@ -148,6 +151,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
   {
     id: 'live.vram-low',
     level: 'warn',
+    onlyWhileRunning: true,
     summary: 'free VRAM under the headroom (default 1.5 GB)',
     hysteresis: { raiseAfter: 3, clearAfter: 5 },
     evaluate: (ctx, raised) => {
@@ -270,8 +274,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
       const exit = s.lastExit
       const head = s.state === 'crashloop' ? `llama-server crashed ${s.restarts + 1} times in a row; Llama Tray stopped restarting it` : 'llama-server failed to start'
       const reason = exit?.reason ? `: ${exit.reason}` : ''
-      const hint = exit?.hint ? ` ${exit.hint}` : ''
-      return { active: true, message: `${head}${reason}.${hint}`, fix: ctx.fixForFailure(exit?.kind ?? null) }
+      return { active: true, message: sentences(`${head}${reason}`, exit?.hint), fix: ctx.fixForFailure(exit?.kind ?? null) }
     },
   },
   {
@@ -284,7 +287,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (s.state === 'starting' || s.state === 'downloading' || s.state === 'loading') return { active: null }
       if (s.state !== 'backoff') return { active: false }
       const wait = s.restartAt !== null ? ` in ${Math.max(0, Math.round((s.restartAt - ctx.now) / 1000))} s` : ''
-      return { active: true, message: `llama-server exited unexpectedly${s.lastExit?.reason ? ` (${s.lastExit.reason})` : ''}; restarting${wait} (restart ${s.restarts + 1}).`, fix: null }
+      return { active: true, message: asSentence(`llama-server exited unexpectedly${s.lastExit?.reason ? ` (${s.lastExit.reason})` : ''}; restarting${wait} (restart ${s.restarts + 1})`), fix: null }
     },
   },
   {

@@ -20,6 +20,23 @@ export interface Snapshot {
   readonly load?: LoadProgress | null
   /** The running server was started with a safer placement after its load ran out of GPU memory; null otherwise. */
   readonly placementRetry?: PlacementRetryNotice | null
+  /** The last start or switch the user asked for, refused before any process ran; null once another start, a stop or a ready server ends it. */
+  readonly startFailure?: StartFailure | null
+}
+
+/** A start or switch that did not happen (the old server, if any, runs on): what to say, once, and the fix as a button. */
+export interface StartFailure {
+  readonly profileId: string
+  /** Cause and fix as sentences, naming the CLI's equivalent of the fix. */
+  readonly sentence: string
+  /** What the button does before starting again; null when only an edit can help. */
+  readonly fix: StartFailureFix | null
+}
+
+/** "Use -lm none and start": store the binary's spelling of the rejected flags (`llama-tray profiles fix`), then start. */
+export interface StartFailureFix {
+  readonly kind: 'flag-replacements'
+  readonly label: string
 }
 
 /** A launch that ran out of GPU memory and runs now with a placement the fit chose for the free memory (the profile is unchanged). */

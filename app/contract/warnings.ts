@@ -25,4 +25,6 @@ export interface Warning {
   readonly profileId?: string | null
   /** Epoch ms when it was raised (live warnings stay raised until their signal has been clear for a while). */
   readonly since?: number
+  /** Its fix is stored in the running profile, but the server still runs the old settings: true until a restart runs the new ones. */
+  readonly appliesAfterRestart?: boolean
 }

@@ -5,9 +5,13 @@ import type { GenerationHistory, GenerationSnapshot } from '../contract/generati
 import type { ProfileFileRole, ProfileSummary } from '../contract/profile'
 import type { AppSettings } from '../contract/settings'
 import type { ServerStatus } from '../contract/server-state'
-import type { PlacementRetryNotice, Snapshot } from '../contract/snapshot'
+import type { PlacementRetryNotice, Snapshot, StartFailure } from '../contract/snapshot'
+import type { FlagProblem } from '../profiles/flag-check'
+import { startFailureOf } from './start-failure'
+import { PendingFixes } from './pending-fixes'
 import type { GpuSnapshot } from '../contract/telemetry'
 import type { Warning } from '../contract/warnings'
+import { asSentence } from '../contract/wording'
 import { splitWarningId, type WarningMutes } from '../advisor/warning-id'
 import { FitError } from '../fit/fit-error'
 import { fitProfile } from '../profiles/profile-fit'
@@ -103,6 +107,9 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private launchedAt: number | null = null
   /** The safer placement the last start fell back to after running out of GPU memory (see planOomRetry). */
   private placementRetry: PlacementRetryNotice | null = null
+  /** The last start the user asked for that was refused before any process ran (see StartFailure). */
+  private startFailure: StartFailure | null = null
+  private readonly pendingFixes = new PendingFixes()
   private ticker: NodeJS.Timeout | null = null
   private latest: Snapshot | null = null
   private disposed = false
@@ -175,7 +182,10 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     })
     this.handlers = {
       'server:start': (profileId) => this.startProfile(profileId),
-      'server:stop': () => this.supervisor.stop(),
+      'server:stop': () => {
+        this.startFailure = null
+        return this.supervisor.stop()
+      },
       'server:restart': async () => {
         try {
           return { ok: true, value: await this.supervisor.restart() }
@@ -217,7 +227,13 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         },
         options.models,
       ),
-      'warnings:apply-fix': async (warningId) => (this.options.applyWarningFix ? this.options.applyWarningFix(warningId, this.options.home) : { ok: false, error: 'no fix is available for this warning' }),
+      'warnings:apply-fix': async (warningId) => {
+        if (!this.options.applyWarningFix) return { ok: false, error: 'no fix is available for this warning' }
+        const warning = this.latest?.warnings.find((w) => w.id === warningId)
+        const result = await this.options.applyWarningFix(warningId, this.options.home)
+        if (result.ok) this.pendingFixes.record(warning, this.supervisor.getStatus(), Date.now())
+        return result
+      },
       'warnings:mute': async (warningId) => {
         const mutes = this.options.mutes
         const target = splitWarningId(warningId)
@@ -351,6 +367,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   /** Starts a stored profile (`server:start`): if another runs, this is a switch. */
   async startProfile(profileId: string): Promise<Result<ServerStatus>> {
     this.placementRetry = null
+    this.startFailure = null
     const result = await switchProfile(this.supervisor, this.options.home, profileId, {
       waitForGpuRelease: () => this.waitForGpuRelease(),
       saferPlacementAfterOom: async (args) => {
@@ -363,8 +380,18 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     // The active profile may have changed: views list it.
     this.events.emit('profiles:changed', await storeSummary(await ProfileStore.open(this.options.home), this.options.home))
     if (result.ok) return { ok: true, value: result.status }
+    // A process that ran and failed speaks through its exit (the header's failure); a refusal before any process, here.
+    if (!result.timings) await this.recordStartFailure(result.profileId, result.reason, result.problems)
     const problems = result.problems.map((p) => `${p.flag}: ${p.message}`).join('; ')
-    return { ok: false, error: problems ? `${result.reason}: ${problems}` : result.reason }
+    return { ok: false, error: asSentence(problems ? `${result.reason}: ${problems}` : result.reason) }
+  }
+
+  /** Keeps a refused start for the snapshot and pushes it at once (the user just clicked). */
+  private async recordStartFailure(profileId: string, reason: string, problems: readonly FlagProblem[]): Promise<void> {
+    const name = (await ProfileStore.open(this.options.home)).find(profileId)?.name ?? profileId
+    this.startFailure = startFailureOf(profileId, name, reason, problems)
+    this.latest = this.buildSnapshot(false)
+    this.events.emit('snapshot', this.latest)
   }
 
   /** The GPU's free memory now (our server stopped), the headroom and the runtime learned for this GPU; null without GPU data. */
@@ -432,7 +459,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       const gpuName = device?.name ?? null
       const running = status.profileId === profileId && status.state === 'ready'
       const report = await fitProfile(this.options.home, profileId, { freeVramMiB, headroomMiB: this.settingsStore.settings.vramHeadroomMiB, runtimeMiB: gpuName === null ? null : runtimes.runtimeMiB(gpuName) })
-      return { ok: true, value: { report, freeVramMiB, measuredServerGpuMiB: running ? measured : null } }
+      // 0 is no measurement (the reading did not move, or predates the launch), not a server that holds nothing.
+      return { ok: true, value: { report, freeVramMiB, measuredServerGpuMiB: running && measured !== null && measured > 0 ? measured : null } }
     } catch (err) {
       if (err instanceof FitError) return { ok: false, error: err.message }
       throw err
@@ -449,6 +477,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private onState(status: ServerStatus): void {
     this.stateHistory.record(status)
     if (status.state === 'starting') {
+      this.startFailure = null // a launch is under way: the refused one is history
       this.gpuUsedBeforeLaunchMiB = this.options.telemetry?.latest().gpu?.devices[0]?.memoryUsedMiB ?? null
       this.launchedAt = Date.now()
     }
@@ -530,8 +559,9 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       gpu: reading.gpu,
       cpu: reading.cpu,
     })
-    const warnings = !sampleWarnings ? (this.latest?.warnings ?? []) : this.options.warnings ? this.options.warnings(base, this.settingsStore.settings) : []
-    return { ...base, warnings, endpoint: this.endpointStatus(), ...this.loadProgress(status), placementRetry: this.currentPlacementRetry(status) }
+    const advised = !sampleWarnings ? (this.latest?.warnings ?? []) : this.options.warnings ? this.options.warnings(base, this.settingsStore.settings) : []
+    const warnings = this.pendingFixes.merge(advised, status, this.launchedAt)
+    return { ...base, warnings, endpoint: this.endpointStatus(), ...this.loadProgress(status), placementRetry: this.currentPlacementRetry(status), startFailure: this.startFailure }
   }
 
   /** The retry's notice while the server it started runs (a stop, another profile or a failure ends it). */

@@ -45,8 +45,8 @@ const RULES: readonly Rule[] = [
     pattern: /unknown value for (\S+): '([^']*)'/,
     diagnose: (m) => ({
       kind: 'flag-value',
-      reason: `${m[1]} got "${m[2]}", which is not a valid value`,
-      hint: m[1] === '--flash-attn' ? '-fa needs a value on this build: -fa on, -fa off or -fa auto' : `give ${m[1]} a valid value`,
+      reason: `the flag ${m[1]} got "${m[2]}", which is not a valid value`,
+      hint: m[1] === '--flash-attn' ? 'on this build -fa needs a value: -fa on, -fa off or -fa auto' : `give ${m[1]} a valid value`,
       deterministic: true,
     }),
   },

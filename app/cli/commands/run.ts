@@ -1,3 +1,4 @@
+import { failureSentence } from '../../contract/wording'
 import type { LaunchSpec } from '../../contract/commands'
 import type { ServerStatus } from '../../contract/server-state'
 import type { Snapshot } from '../../contract/snapshot'
@@ -141,7 +142,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   })
   const endRun = (status: ServerStatus): void => {
     const exit = status.lastExit
-    io.stderr.write(`llama-tray: ${exit?.reason ?? status.state}${exit?.hint ? ` (hint: ${exit.hint})` : ''}\n`)
+    io.stderr.write(`llama-tray: ${failureSentence(exit?.reason ?? `the server ended ${status.state}`, exit?.hint)}\n`)
     void stopAndExit(neverSpawned(status) ? 2 : 1)
   }
 

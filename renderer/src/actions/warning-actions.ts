@@ -1,3 +1,4 @@
+import type { Warning } from '../../../app/contract/warnings'
 import { api } from '../stores/api'
 
 // What the warning banner and the muted list do (components never call commands themselves).
@@ -7,14 +8,33 @@ export interface ActionResult {
   readonly text: string
 }
 
-/** Applies a warning's one-click fix to its profile. */
-export async function applyWarningFix(warningId: string): Promise<ActionResult> {
-  const r = await api().warningsApplyFix(warningId)
-  return r.ok ? { ok: true, text: `Applied to “${r.value.name}”. Restart the profile to use it.` } : { ok: false, text: r.error }
+/** Applies a warning's one-click fix to its profile (a running server keeps its settings until it restarts). */
+export async function applyWarningFix(warning: Warning): Promise<ActionResult> {
+  const r = await api().warningsApplyFix(warning.id)
+  if (!r.ok) return { ok: false, text: r.error }
+  const status = await api().serverStatus()
+  const later = status.pid !== null && status.profileId === warning.profileId
+  return { ok: true, text: later ? `Saved in “${r.value.name}”; it applies after a restart.` : `Saved in “${r.value.name}”.` }
 }
 
-export async function muteWarning(warningId: string): Promise<ActionResult> {
-  const r = await api().warningsMute(warningId)
+/**
+ * The fix (when not stored yet) and a start of its profile, which stops the
+ * old server and launches the stored settings: the warning clears only once
+ * they run.
+ */
+export async function applyWarningFixAndRestart(warning: Warning): Promise<ActionResult> {
+  const profileId = warning.profileId
+  if (!profileId) return { ok: false, text: 'This warning concerns no profile, so there is nothing to restart.' }
+  if (!warning.appliesAfterRestart) {
+    const fixed = await api().warningsApplyFix(warning.id)
+    if (!fixed.ok) return { ok: false, text: fixed.error }
+  }
+  const started = await api().serverStart(profileId)
+  return started.ok ? { ok: true, text: 'Restarted with the fix.' } : { ok: false, text: started.error }
+}
+
+export async function muteWarning(warning: Warning): Promise<ActionResult> {
+  const r = await api().warningsMute(warning.id)
   return r.ok ? { ok: true, text: 'Muted for this profile. Unmute it under Profiles → Muted warnings.' } : { ok: false, text: r.error }
 }
 

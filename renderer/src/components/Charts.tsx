@@ -5,19 +5,19 @@ import { useSettingsStore } from '../stores/settings-store'
 import { useSnapshotStore } from '../stores/snapshot-store'
 import { type ChartSeries, UPlotChart } from './UPlotChart'
 
-// Module constants: a new array per render would rebuild the plots.
-const TOKENS: readonly ChartSeries[] = [{ label: 'generation', color: '#2f81f7', unit: 'tok/s', fill: true }]
+// Module constants: a new array per render would rebuild the plots. Colours are the theme's tokens (styles.css).
+const TOKENS: readonly ChartSeries[] = [{ label: 'generation', color: '--accent', unit: 'tok/s', fill: true }]
 const VRAM: readonly ChartSeries[] = [
-  { label: 'used', color: '#a371f7', unit: 'GiB', fill: true },
-  { label: 'free', color: '#3fb950', unit: 'GiB' },
+  { label: 'used', color: '--accent', unit: 'GiB', fill: true },
+  { label: 'free', color: '--ok', unit: 'GiB' },
 ]
 const CPU: readonly ChartSeries[] = [
-  { label: 'system', color: '#d29922', unit: '%' },
-  { label: 'llama-server', color: '#f85149', unit: '%', fill: true },
+  { label: 'system', color: '--fg-muted', unit: '%' },
+  { label: 'llama-server', color: '--accent', unit: '%', fill: true },
 ]
 const GPU: readonly ChartSeries[] = [
-  { label: 'temperature', color: '#f0883e', unit: '°C' },
-  { label: 'power', color: '#58a6ff', unit: 'W', scale: 'w' },
+  { label: 'temperature', color: '--warn', unit: '°C' },
+  { label: 'power', color: '--accent', unit: 'W', scale: 'w' },
 ]
 const PERCENT: readonly [number, number] = [0, 100]
 
@@ -33,14 +33,15 @@ export function Charts(): React.JSX.Element {
       if (!Number.isFinite(y) || y < u.bbox.top || y > u.bbox.top + u.bbox.height) return
       const ctx = u.ctx
       ctx.save()
-      ctx.strokeStyle = '#f85149'
+      const danger = getComputedStyle(document.documentElement).getPropertyValue('--err').trim() || '#cf222e'
+      ctx.strokeStyle = danger
       ctx.setLineDash([6, 4])
       ctx.lineWidth = 1.5 * devicePixelRatio
       ctx.beginPath()
       ctx.moveTo(u.bbox.left, y)
       ctx.lineTo(u.bbox.left + u.bbox.width, y)
       ctx.stroke()
-      ctx.fillStyle = '#f85149'
+      ctx.fillStyle = danger
       ctx.font = `${11 * devicePixelRatio}px system-ui, sans-serif`
       const label = `headroom ${(headroomMiB / 1024).toFixed(1)} GiB`
       ctx.textAlign = 'right'

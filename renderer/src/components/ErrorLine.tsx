@@ -1,3 +1,5 @@
+import { asSentence } from '../../../app/contract/wording'
+
 /**
  * One error as one sentence: the cause, what to do about it, and the raw
  * detail (log lines, the original message) folded behind "Details".
@@ -6,10 +8,9 @@ export function ErrorLine({ cause, fix, details, testId, alert = true }: { reado
   const lines = details === null || details === undefined ? [] : typeof details === 'string' ? [details] : details
   return (
     <div className="error-line" role={alert ? 'alert' : undefined} data-testid={testId}>
-      {/* The texts stay verbatim (CSS capitalises the first letter): tests and users can search for them. */}
       <p className="error-text">
-        <strong className="error-cause">{sentence(cause)}</strong>
-        {fix && <span className="hint"> {sentence(fix)}</span>}
+        <strong className="error-cause">{asSentence(cause)}</strong>
+        {fix && <span className="hint"> {asSentence(fix)}</span>}
       </p>
       {lines.length > 0 && (
         <details className="error-details">
@@ -19,10 +20,4 @@ export function ErrorLine({ cause, fix, details, testId, alert = true }: { reado
       )}
     </div>
   )
-}
-
-/** "the model is missing" → "the model is missing." (a full stop, so cause and fix read as sentences). */
-function sentence(text: string): string {
-  const t = text.trim()
-  return t === '' || /[.!?…)]$/.test(t) ? t : `${t}.`
 }

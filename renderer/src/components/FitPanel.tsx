@@ -67,6 +67,14 @@ function BudgetBar({ estimate }: { readonly estimate: FitEstimate }): React.JSX.
       </p>
     )
   }
+  if (report.budgetMiB <= 0) {
+    // No budget at all: a negative figure would read as a fault of the profile, not of the free memory.
+    return (
+      <p className="note" data-testid="fit-budget">
+        GPU total {mib(gpu)} MiB. Only {mib(freeVramMiB)} MiB of VRAM is free now, less than the {report.headroomMiB} MiB headroom: close other GPU apps, or lower the headroom in Settings.
+      </p>
+    )
+  }
   const scale = Math.max(freeVramMiB, gpu, 1)
   return (
     <div className="fit-budget" data-testid="fit-budget">

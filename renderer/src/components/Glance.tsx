@@ -77,13 +77,16 @@ function VramTile(): React.JSX.Element {
           <p className="note">{headroom !== null ? `of ${formatMiB(total)}; keep ${formatMiB(headroom)} free (the mark)` : `of ${formatMiB(total)}`}</p>
         </>
       ) : waiting ? (
-        <p className="note">Waiting for the first reading.</p>
+        <p className="note">Waiting for the first reading (GPU figures are read while a server runs or this window is open).</p>
       ) : (
         <GpuEmpty />
       )}
     </section>
   )
 }
+
+/** Below this share of the machine another app is not worth a line. */
+const HEAVY_PCT = 5
 
 function CpuTile(): React.JSX.Element {
   const system = useSnapshotStore((s) => s.snapshot?.cpu?.systemPct ?? null)
@@ -95,9 +98,10 @@ function CpuTile(): React.JSX.Element {
     if (!cpu) return null
     const apps = cpu.heavyApps.filter((a) => !a.pids.includes(serverPid ?? -1))
     const app = [...apps].sort((a, b) => (b.cpuPct ?? 0) - (a.cpuPct ?? 0))[0]
-    if (app) return app.cpuPct === null ? app.name : `${app.name} ${Math.round(app.cpuPct)}%`
+    // Shown only when it is heavy enough to matter: "Another LLM server 0%" says nothing.
+    if (app && app.cpuPct !== null && Math.round(app.cpuPct) >= HEAVY_PCT) return `${app.name} ${Math.round(app.cpuPct)}%`
     const top = cpu.topProcesses.find((p) => p.pid !== serverPid)
-    return top ? `${top.name} ${Math.round(top.cpuPct)}%` : null
+    return top && Math.round(top.cpuPct) >= HEAVY_PCT ? `${top.name} ${Math.round(top.cpuPct)}%` : null
   })
   const pct = (v: number | null): string => (v === null ? '—' : `${Math.round(v)}%`)
   return (
@@ -112,10 +116,14 @@ function CpuTile(): React.JSX.Element {
           <dt>llama-server</dt>
           <dd>{pct(server)}</dd>
         </div>
-        <div>
-          <dt>Heaviest other app</dt>
-          <dd data-testid="heaviest-app">{heaviest ?? '—'}</dd>
-        </div>
+        {heaviest !== null && (
+          <div>
+            <dt>Heaviest other app</dt>
+            <dd className="quiet" data-testid="heaviest-app">
+              {heaviest}
+            </dd>
+          </div>
+        )}
       </dl>
     </section>
   )

@@ -3,7 +3,7 @@ import { formatRate } from '../lib/format'
 import { useProfileStore } from '../stores/profile-store'
 import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
-import { ErrorLine } from './ErrorLine'
+import { FailureNotice } from './FailureNotice'
 import { LoadingProgress } from './LoadingProgress'
 import { PlacementRetryNote } from './PlacementRetryNote'
 import { ServerAddress } from './ServerAddress'
@@ -22,10 +22,27 @@ const STATE_LABEL: Record<ServerStateKind, string> = {
   errored: 'Failed',
 }
 
+/** A shape per state beside its colour, so the state reads without colour too (lucide-react could not be installed here). */
+const STATE_ICON: Record<ServerStateKind, string> = {
+  stopped: '■',
+  starting: '◔',
+  downloading: '↓',
+  loading: '◔',
+  ready: '●',
+  sleeping: '☾',
+  stopping: '◼',
+  backoff: '↻',
+  crashloop: '✕',
+  errored: '✕',
+}
+
 function StateBadge(): React.JSX.Element {
   const state = useStatusStore((s) => s.status?.state ?? null)
   return (
     <span className={`badge state-${state ?? 'unknown'}`} data-testid="server-state" data-state={state ?? ''}>
+      <span className="state-icon" aria-hidden="true">
+        {state ? STATE_ICON[state] : '…'}
+      </span>{' '}
       {state ? STATE_LABEL[state] : 'Connecting…'}
     </span>
   )
@@ -68,21 +85,6 @@ function DownloadingNote(): React.JSX.Element | null {
   )
 }
 
-const FAILED: ReadonlySet<ServerStateKind> = new Set(['errored', 'crashloop', 'backoff', 'stopped'])
-
-/** Why the server ended: the cause, the fix, and its last log lines behind "Details". */
-function Failure(): React.JSX.Element | null {
-  const state = useStatusStore((s) => s.status?.state ?? null)
-  const exit = useStatusStore((s) => s.status?.lastExit ?? null)
-  if (!exit?.reason || state === null || !FAILED.has(state)) return null
-  const code = exit.signal ? `signal ${exit.signal}` : exit.code !== null ? `exit code ${exit.code}` : null
-  return (
-    <div className="failure">
-      <ErrorLine testId="failure" cause={exit.reason} fix={exit.hint} details={[...(code ? [`llama-server ended with ${code}`] : []), ...exit.lastLines]} />
-    </div>
-  )
-}
-
 /**
  * Live generation speed and, beside it, this profile's usual figure (the
  * rolling median). "—" when no server runs and "idle" when it waits for a
@@ -97,7 +99,8 @@ function LiveRate(): React.JSX.Element {
   const generating = ready && active && rate !== null
   return (
     <div className="big-rate" data-testid="live-rate" data-active={active ? 'true' : 'false'} aria-label="Generation speed">
-      <span className={generating ? 'value' : 'value quiet'}>{generating ? formatRate(rate) : ready ? 'idle' : asleep ? 'asleep' : '—'}</span>
+      {/* Stopped: no figure at all (a lone "—" up here reads as a window control). */}
+      {(generating || ready || asleep) && <span className={generating ? 'value' : 'value quiet'}>{generating ? formatRate(rate) : ready ? 'idle' : 'asleep'}</span>}
       {generating && <span className="unit">tok/s</span>}
       {usual !== null && (
         <span className="usual" data-testid="usual-rate">
@@ -124,7 +127,7 @@ export function Header(): React.JSX.Element {
       <ServerAddress />
       <SleepingNote />
       <DownloadingNote />
-      <Failure />
+      <FailureNotice />
     </header>
   )
 }

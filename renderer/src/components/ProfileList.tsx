@@ -4,6 +4,7 @@ import { isRunning } from '../../../app/contract/server-state'
 import { baseName } from '../lib/format'
 import { startServer, stopServer } from '../actions/server-actions'
 import { useProfileStore } from '../stores/profile-store'
+import { useHeaderShowsFailure } from './FailureNotice'
 import { useStatusStore } from '../stores/status-store'
 
 function ProfileRow({ profile, selected, onSelect, onStart, pending }: { readonly profile: ProfileSummary; readonly selected: boolean; readonly onSelect: () => void; readonly onStart: () => void; readonly pending: boolean }): React.JSX.Element {
@@ -41,6 +42,7 @@ export function ProfileList({ selectedId, onSelect }: { readonly selectedId: str
   const messages = useProfileStore((s) => s.summary?.messages ?? null)
   const [pending, setPending] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const refusedHere = useHeaderShowsFailure()
   const start = async (id: string): Promise<void> => {
     setPending(id)
     setError(null)
@@ -67,7 +69,8 @@ export function ProfileList({ selectedId, onSelect }: { readonly selectedId: str
           <ProfileRow key={p.id} profile={p} selected={p.id === selectedId} pending={pending === p.id} onSelect={() => onSelect(p.id)} onStart={() => void start(p.id)} />
         ))}
       </ul>
-      {error && (
+      {/* A refused start is said in the header (with its fix); only a failure the header cannot know is said here. */}
+      {error && !refusedHere && (
         <p className="fix-error" role="alert" data-testid="start-error">
           {error}
         </p>

@@ -4,6 +4,7 @@ import { restartServer, startServer, stopServer } from '../actions/server-action
 import { useProfileStore } from '../stores/profile-store'
 import { useStatusStore } from '../stores/status-store'
 import { ErrorLine } from './ErrorLine'
+import { useHeaderShowsFailure } from './FailureNotice'
 
 /** Start when stopped (the last or active profile), Stop and Restart when running. */
 export function ServerControls(): React.JSX.Element | null {
@@ -13,6 +14,7 @@ export function ServerControls(): React.JSX.Element | null {
   const profileName = useProfileStore((s) => s.summary?.profiles.find((p) => p.id === (lastProfile ?? fallback))?.name ?? null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const saidInHeader = useHeaderShowsFailure()
   if (state === null) return null
   const profileId = lastProfile ?? fallback
   const run = async (action: () => Promise<{ ok: true } | { ok: false; error: string }>): Promise<void> => {
@@ -44,7 +46,7 @@ export function ServerControls(): React.JSX.Element | null {
           Start
         </button>
       )}
-      {error && <ErrorLine cause={error} testId="server-control-error" />}
+      {error && !saidInHeader && <ErrorLine cause={error} testId="server-control-error" />}
     </div>
   )
 }

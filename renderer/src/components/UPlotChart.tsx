@@ -7,7 +7,8 @@ import { useColorScheme } from './use-color-scheme'
 
 export interface ChartSeries {
   readonly label: string
-  readonly color: string
+  /** The theme token it is drawn in (a CSS custom property such as '--accent'), read per theme. */
+  readonly color: `--${string}`
   readonly unit: string
   /** Which y scale ('y' by default); a second scale gets its own axis on the right. */
   readonly scale?: string
@@ -35,7 +36,7 @@ function clockLabel(sec: number): string {
 }
 
 function cssVar(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888'
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888888'
 }
 
 /**
@@ -81,9 +82,10 @@ export function UPlotChart({ title, history, series, range, draw, testId }: Char
         ...series.map((s) => ({
           label: s.label,
           scale: s.scale ?? 'y',
-          stroke: s.color,
+          stroke: cssVar(s.color),
           width: 1.5,
-          fill: s.fill ? `${s.color}22` : undefined,
+          // The token's hex colour at 13 % opacity under the line.
+          fill: s.fill ? `${cssVar(s.color)}22` : undefined,
           spanGaps: false,
           points: { show: false },
           value: (_u: uPlot, v: number | null) => (v === null ? '–' : `${+v.toFixed(1)} ${s.unit}`),

@@ -1,20 +1,25 @@
 import { useState } from 'react'
 import type { Warning } from '../../../app/contract/warnings'
-import { type ActionResult, applyWarningFix, muteWarning } from '../actions/warning-actions'
+import { type ActionResult, applyWarningFix, applyWarningFixAndRestart, muteWarning } from '../actions/warning-actions'
+import { bannerWarnings, foldedLabel } from '../lib/banner-warnings'
 import { splitFirstSentence } from '../lib/sentences'
 import { useSnapshotStore } from '../stores/snapshot-store'
+import { useStatusStore } from '../stores/status-store'
+import { SERVER_FAILED_RULE } from './FailureNotice'
 
 const EMPTY: readonly Warning[] = []
+/** The header says a failed launch, with its fix: the banner does not repeat it. */
+const SAID_IN_HEADER: ReadonlySet<string> = new Set([SERVER_FAILED_RULE])
 
-type FixResult = ActionResult
-
-function WarningItem({ warning, onResult }: { readonly warning: Warning; readonly onResult: (r: FixResult) => void }): React.JSX.Element {
+function WarningItem({ warning, onResult }: { readonly warning: Warning; readonly onResult: (r: ActionResult) => void }): React.JSX.Element {
   const [busy, setBusy] = useState(false)
   const [why, setWhy] = useState(false)
-  const run = async (action: (id: string) => Promise<FixResult>): Promise<void> => {
+  // A fix to the profile that runs now takes effect only when the server starts again with it.
+  const runningProfile = useStatusStore((s) => (s.status && s.status.pid !== null ? s.status.profileId : null))
+  const run = async (action: (w: Warning) => Promise<ActionResult>): Promise<void> => {
     setBusy(true)
     try {
-      onResult(await action(warning.id))
+      onResult(await action(warning))
     } finally {
       setBusy(false)
     }
@@ -23,8 +28,11 @@ function WarningItem({ warning, onResult }: { readonly warning: Warning; readonl
   const { first, rest } = splitFirstSentence(warning.message)
   const fix = warning.fix
   const mutable = warning.profileId !== undefined && warning.profileId !== null && warning.profileId !== 'none'
+  const running = runningProfile !== null && warning.profileId === runningProfile
+  // The label names the flag ("Use -lm none"); the exact change is the button's tooltip, so the flag shows once.
+  const change = fix ? `Removes ${fix.removeArgs.join(' ') || 'nothing'}, adds ${fix.addArgs.join(' ') || 'nothing'}.` : undefined
   return (
-    <li className={`warning level-${warning.level}`} data-testid="warning" data-warning-id={warning.id}>
+    <li className={`warning level-${warning.level}`} data-testid="warning" data-warning-id={warning.id} data-applies-after-restart={warning.appliesAfterRestart ? 'true' : undefined}>
       <span className="warning-message">
         {first}
         {rest && (
@@ -37,17 +45,38 @@ function WarningItem({ warning, onResult }: { readonly warning: Warning; readonl
           </>
         )}
       </span>
-      {fix && (
+      {warning.appliesAfterRestart && (
         <span className="warning-fix">
-          <code title={`removes ${fix.removeArgs.join(' ') || 'nothing'}, adds ${fix.addArgs.join(' ') || 'nothing'}`}>
-            {fix.addArgs.length > 0 ? fix.addArgs.join(' ') : `remove ${fix.removeArgs.join(' ')}`}
-          </code>
-          <button type="button" onClick={() => void run(applyWarningFix)} disabled={busy} data-testid="warning-fix">
-            {busy ? 'Applying…' : fix.label}
-          </button>
+          <span className="badge pending" data-testid="applies-after-restart">
+            Applies after restart
+          </span>
+          {warning.profileId && (
+            <button type="button" onClick={() => void run(applyWarningFixAndRestart)} disabled={busy} data-testid="warning-restart">
+              {busy ? 'Restarting…' : 'Restart now'}
+            </button>
+          )}
         </span>
       )}
-      {mutable && (
+      {fix && (
+        <span className="warning-fix">
+          {running ? (
+            <>
+              <span className="warning-fix-label">{fix.label}</span>
+              <button type="button" className="primary" onClick={() => void run(applyWarningFixAndRestart)} disabled={busy} title={change} data-testid="warning-fix-restart">
+                {busy ? 'Restarting…' : 'Apply and restart'}
+              </button>
+              <button type="button" onClick={() => void run(applyWarningFix)} disabled={busy} title={`${change} The server runs the old settings until it restarts.`} data-testid="warning-fix">
+                Apply later
+              </button>
+            </>
+          ) : (
+            <button type="button" onClick={() => void run(applyWarningFix)} disabled={busy} title={change} data-testid="warning-fix">
+              {busy ? 'Applying…' : fix.label}
+            </button>
+          )}
+        </span>
+      )}
+      {mutable && !warning.appliesAfterRestart && (
         <button type="button" className="link warning-mute" onClick={() => void run(muteWarning)} disabled={busy} data-testid="warning-mute" title="Don't show this warning again for this profile">
           Mute
         </button>
@@ -56,20 +85,29 @@ function WarningItem({ warning, onResult }: { readonly warning: Warning; readonl
   )
 }
 
-/** Each active warning with its reason and, where there is one, its one-click fix. */
+/**
+ * One warning at a time: the most severe in full with its fix, the others
+ * folded into "2 more"; info-level findings stay in the profile's advisor list.
+ */
 export function WarningsBanner(): React.JSX.Element | null {
   const warnings = useSnapshotStore((s) => s.snapshot?.warnings ?? EMPTY)
   // Kept here, not in the item: a fixed warning disappears, its result must not.
-  const [result, setResult] = useState<FixResult | null>(null)
-  if (warnings.length === 0 && !result) return null
+  const [result, setResult] = useState<ActionResult | null>(null)
+  const [unfolded, setUnfolded] = useState(false)
+  const { first, folded, foldedCounts } = bannerWarnings(warnings, SAID_IN_HEADER)
+  if (!first && !result) return null
   return (
     <section className="warnings" aria-label="Warnings" aria-live="polite">
-      {warnings.length > 0 && (
+      {first && (
         <ul>
-          {warnings.map((w) => (
-            <WarningItem key={w.id} warning={w} onResult={setResult} />
-          ))}
+          <WarningItem key={first.id} warning={first} onResult={setResult} />
+          {unfolded && folded.map((w) => <WarningItem key={w.id} warning={w} onResult={setResult} />)}
         </ul>
+      )}
+      {folded.length > 0 && (
+        <button type="button" className="link warnings-more" aria-expanded={unfolded} onClick={() => setUnfolded(!unfolded)} data-testid="warnings-more">
+          {unfolded ? 'Show one' : foldedLabel(foldedCounts)}
+        </button>
       )}
       {result && (
         <p className={result.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="warning-fix-result">

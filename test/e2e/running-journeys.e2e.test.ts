@@ -1,0 +1,159 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createLiveAdvisor } from '../../app/advisor/live-advisor'
+import { formatCommandLine } from '../../app/lib/command-line'
+import type { TelemetryService } from '../../app/telemetry/telemetry-service'
+import { llamaServerBin } from '../helpers/llama-server-bin'
+import { model, REPO_ROOT } from '../helpers/paths'
+import { launchChromium } from './browser'
+import { buildRenderer } from './build-renderer'
+import { openDashboard, type DashboardSession } from './dashboard-session'
+import { fakeVramTelemetry } from './fake-vram-telemetry'
+import { serveFolder, type StaticServer } from './static-server'
+
+// The Running view's journeys, as a person clicks them: the built renderer in Chromium on a real core with
+// the real live advisor and the real llama-server on the tiny models (issue 25: failures and fixes where the
+// user looks, one warning at a time, no stale figures after Stop).
+
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(REPO_ROOT, 'docs', 'screenshots') : join(REPO_ROOT, 'out', 'screenshots')
+let bin: string
+let browser: Browser
+let site: StaticServer
+const sessions: DashboardSession[] = []
+
+beforeAll(async () => {
+  bin = llamaServerBin()
+  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer')))
+  browser = await launchChromium()
+  mkdirSync(SCREENSHOTS, { recursive: true })
+}, 300_000)
+afterEach(async () => {
+  for (const s of sessions.splice(0)) await s.close()
+}, 120_000)
+afterAll(async () => {
+  await browser?.close()
+  await site?.close()
+})
+
+/** A session whose core runs the real live advisor (its mutes in the session's home). */
+async function open(telemetry: TelemetryService | null): Promise<DashboardSession> {
+  const s = await openDashboard(browser, site.url, (home) => {
+    const advisor = createLiveAdvisor({ home })
+    return { telemetry, warnings: advisor.warnings, applyWarningFix: advisor.applyWarningFix, mutes: advisor.mutes, supervisor: { healthIntervalMs: 100 } }
+  })
+  sessions.push(s)
+  return s
+}
+
+// One thread per test server: a busy machine slows it in proportion instead of stalling it.
+const cmd = (...args: string[]): string => formatCommandLine([bin, ...args, '-t', '1'])
+
+async function importProfile(s: DashboardSession, name: string, ...args: string[]): Promise<string> {
+  const r = await s.core.handlers['profiles:import'](cmd(...args), name)
+  if (!r.ok) throw new Error(r.error)
+  return r.value.id
+}
+
+/** Resolves after n more snapshots of the core (each one also reaches the page). */
+function snapshots(core: DashboardSession['core'], n: number): Promise<void> {
+  return new Promise((resolve) => {
+    let left = n
+    const off = core.on('snapshot', () => {
+      if (--left > 0) return
+      off()
+      resolve()
+    })
+  })
+}
+
+async function state(page: Page, expected: string, timeout = 120_000): Promise<void> {
+  await page.getByTestId('server-state').and(page.locator(`[data-state="${expected}"]`)).waitFor({ timeout })
+}
+
+describe('Running view journeys (Chromium, real core, real advisor, real llama-server)', () => {
+  it('a switch to a profile with a flag this binary rejects: the header says it once, its button fixes and starts', async () => {
+    const s = await open(null)
+    const { page, core } = s
+    const good = await importProfile(s, 'good', '-m', model('tiny-target.gguf'), '-c', '2048', '-np', '1')
+    const old = await importProfile(s, 'old flags', '-m', model('tiny-target.gguf'), '-c', '2048', '-np', '1', '--no-mmap')
+    expect((await core.handlers['server:start'](good)).ok).toBe(true)
+    await state(page, 'ready')
+
+    await page.getByTestId('tab-profiles').click()
+    await page.getByTestId('profile-row').filter({ hasText: 'old flags' }).getByTestId('profile-start').click()
+    const notice = page.getByTestId('failure-notice')
+    await notice.waitFor({ timeout: 60_000 })
+    const sentence = (await notice.getByTestId('failure').textContent()) ?? ''
+    expect(sentence).toMatch(/^“old flags” did not start: .*--no-mmap/)
+    expect(sentence).toContain(`llama-tray profiles fix ${old}`)
+    expect(sentence).not.toMatch(/[.!?] [a-z]/)
+    // Said once: not again under the profile list, not as a banner.
+    await expect(page.getByTestId('start-error').count()).resolves.toBe(0)
+    await expect(page.locator('[data-testid="warning"][data-warning-id^="live.server-failed"]').count()).resolves.toBe(0)
+    // The old server runs on (the switch checked the flags before stopping it).
+    expect(core.server.getStatus()).toMatchObject({ state: 'ready', profileId: good })
+
+    const fix = notice.getByTestId('failure-fix')
+    await expect(fix.textContent()).resolves.toBe('Use -lm none and start')
+    await fix.click()
+    await page.getByTestId('active-profile').and(page.locator(`[title="${old}"]`)).waitFor({ timeout: 120_000 })
+    await state(page, 'ready')
+    await notice.waitFor({ state: 'detached' })
+    const stored = await core.handlers['profiles:get'](old)
+    expect(stored?.extraArgs).not.toContain('--no-mmap')
+    expect(stored?.settings.loadMode).toBe('none')
+  }, 300_000)
+
+  it('a fix to the running profile stays up, marked "applies after restart", until the new settings run', async () => {
+    const s = await open(null)
+    const { page, core } = s
+    // -c without -np: the real advisor's auto-slots finding, fixed by -np 1.
+    const id = await importProfile(s, 'auto slots', '-m', model('tiny-target.gguf'), '-c', '2048')
+    expect((await core.handlers['server:start'](id)).ok).toBe(true)
+    await state(page, 'ready')
+    const warning = page.locator(`[data-testid="warning"][data-warning-id="lint.auto-slots@${id}"]`)
+    await warning.waitFor({ timeout: 60_000 })
+    await expect(warning.getByTestId('warning-fix-restart').textContent()).resolves.toBe('Apply and restart')
+    // The fix's flag once: in its label, not again beside it.
+    expect(((await warning.textContent()) ?? '').split('-np 1').length - 1).toBe(1)
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-warning.png') })
+
+    await warning.getByTestId('warning-fix').click() // "Apply later"
+    await warning.and(page.locator('[data-applies-after-restart="true"]')).waitFor()
+    expect((await core.handlers['profiles:get'](id))?.settings.parallel).toBe(1)
+    // The server still runs -c 2048 without -np: the warning stays through the next snapshots.
+    await snapshots(core, 3)
+    await expect(warning.getByTestId('applies-after-restart').textContent()).resolves.toBe('Applies after restart')
+
+    const oldPid = core.server.getStatus().pid
+    await warning.getByTestId('warning-restart').click()
+    await warning.waitFor({ state: 'detached', timeout: 120_000 })
+    // Gone only once a new process with the stored settings is ready.
+    expect(core.server.getStatus()).toMatchObject({ state: 'ready', profileId: id })
+    expect(core.server.getStatus().pid).not.toBe(oldPid)
+  }, 300_000)
+
+  it('a healthy profile shows at most one banner, and after Stop no figure of the stopped server stays', async () => {
+    // Free VRAM sinks under the headroom while it runs: the real advisor's low-VRAM warning.
+    const s = await open(fakeVramTelemetry([3000, 3000, 900, 800, 760, 740]))
+    const { page, core } = s
+    // Three findings at once: auto slots (warn), low VRAM (warn, live), and whatever else the advisor sees.
+    const id = await importProfile(s, 'busy', '-m', model('tiny-target.gguf'), '-c', '2048')
+    expect((await core.handlers['server:start'](id)).ok).toBe(true)
+    await state(page, 'ready')
+    await page.locator('[data-testid="warning"][data-warning-id^="live.vram-low"], [data-testid="warnings-more"]').first().waitFor({ timeout: 60_000 })
+    await page.getByTestId('warnings-more').waitFor({ timeout: 60_000 })
+    await expect(page.getByTestId('warning').count()).resolves.toBe(1)
+    expect(await page.getByTestId('warnings-more').textContent()).toMatch(/^\d+ more \(/)
+    const advised = (await core.handlers['snapshot:latest']())?.warnings ?? []
+    expect(advised.filter((w) => w.level !== 'info').length).toBeGreaterThan(1)
+
+    await page.getByTestId('server-stop').click()
+    await state(page, 'stopped')
+    await page.locator('[data-testid="warning"][data-warning-id^="live.vram-low"]').waitFor({ state: 'detached', timeout: 30_000 })
+    await expect(page.getByTestId('live-rate').locator('.value').count()).resolves.toBe(0)
+    await expect(page.locator('body').textContent()).resolves.not.toMatch(/-\d+(\.\d+)? MiB|measured 0\.0/)
+  }, 300_000)
+})
