@@ -18,7 +18,7 @@ export interface ScriptedDashboard {
 }
 
 /** Channels answered from the script, not the core: the server and what it reports. */
-const SCRIPTED = new Set(['server:status', 'snapshot:latest', 'server:logs', 'server:start', 'server:stop', 'server:restart', 'dashboard:visible'])
+const SCRIPTED = new Set(['server:status', 'snapshot:latest', 'server:logs', 'server:start', 'server:stop', 'server:restart', 'dashboard:visible', 'dashboard:open'])
 /** Core events that reach the page: what the profiles, settings and engine commands change or report. */
 const FORWARDED: readonly EventName[] = ['profiles:changed', 'settings:changed', 'engines:progress']
 
