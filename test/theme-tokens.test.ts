@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CHART_COLOR } from '../renderer/src/lib/theme-tokens'
+import { CHART_COLOR } from '../renderer/src/lib/chart-colors'
 import { REPO_ROOT } from './helpers/paths'
 
 const css = readFileSync(join(REPO_ROOT, 'renderer', 'src', 'styles.css'), 'utf8')

@@ -1,18 +1,4 @@
-// The colour tokens the charts read (defined in styles.css for light and dark):
-// the charts follow the theme instead of carrying colours of their own.
-
-export const CHART_COLOR = {
-  tokens: '--chart-tokens',
-  vramUsed: '--chart-vram-used',
-  vramFree: '--chart-vram-free',
-  cpuSystem: '--chart-cpu-system',
-  cpuServer: '--chart-cpu-server',
-  gpuTemperature: '--chart-gpu-temperature',
-  gpuPower: '--chart-gpu-power',
-  headroom: '--chart-headroom',
-} as const
-
-export type ChartColorToken = (typeof CHART_COLOR)[keyof typeof CHART_COLOR]
+export { CHART_COLOR, type ChartColorToken } from './chart-colors'
 
 /** A custom property's value on the root element now (the theme in force); `fallback` when it is not defined. */
 export function readToken(name: string, fallback = '#888888'): string {
