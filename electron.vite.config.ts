@@ -22,7 +22,7 @@ export default defineConfig({
     root: resolve(__dirname, 'renderer'),
     build: {
       outDir: 'out/renderer',
-      rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
+      rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html'), popover: resolve(__dirname, 'renderer/popover.html') } },
     },
     plugins: [react()],
   },

@@ -35,6 +35,7 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'snapshot:latest': none,
   'generation:history': none,
   'dashboard:visible': z.tuple([z.boolean()]),
+  'dashboard:open': none,
   'profiles:list': none,
   'profiles:get': z.tuple([profileId]),
   'profiles:check': z.tuple([profileId]),

@@ -444,8 +444,8 @@ describe('tray popover (Windows)', () => {
     const popover = popoverWindow()!
     expect(popover.visible).toBe(true)
     expect(popover.focused).toBe(true)
-    expect(popover.loadedUrl).toBe('app://dashboard/index.html#popover')
-    expect(popover.bounds).toEqual({ x: 1552, y: 472, width: 360, height: 560 })
+    expect(popover.loadedUrl).toBe('app://dashboard/popover.html')
+    expect(popover.bounds).toEqual({ x: 1552, y: 512, width: 360, height: 520 })
     expect(FakeBrowserWindow.instances.length).toBe(1) // not the dashboard
     expect(core.order.filter((o) => o.startsWith('dashboard:visible'))).toEqual(['dashboard:visible(true)'])
     popover.blur()
@@ -462,7 +462,7 @@ describe('tray popover (Windows)', () => {
     await handle.ready
     FakeTray.instances[0]!.emit('click')
     const contents = popoverWindow()!.webContents
-    await expect(fake.ipcMain.invoke('server:status', contents, new FakeFrame('app://dashboard/index.html#popover'))).resolves.toEqual(stopped)
+    await expect(fake.ipcMain.invoke('server:status', contents, new FakeFrame('app://dashboard/popover.html'))).resolves.toEqual(stopped)
     core.events.emit('server:state-changed', { ...stopped, state: 'starting', profileId: 'qwen' })
     expect(contents.sent.map((m) => m.channel)).toContain('server:state-changed')
   })
@@ -477,7 +477,7 @@ describe('tray popover (Windows)', () => {
     const popover = popoverWindow()!
     popover.blur()
     expect(visible()).toEqual(['dashboard:visible(true)']) // the dashboard still shows
-    await fake.ipcMain.invoke('dashboard:visible', popover.webContents, new FakeFrame('app://dashboard/index.html#popover'), false)
+    await fake.ipcMain.invoke('dashboard:visible', popover.webContents, new FakeFrame('app://dashboard/popover.html'), false)
     expect(visible()).toEqual(['dashboard:visible(true)'])
     dashboardWindow().hide()
     expect(visible()).toEqual(['dashboard:visible(true)', 'dashboard:visible(false)'])
@@ -492,5 +492,16 @@ describe('tray popover (Windows)', () => {
     menu.find((i) => i.id === 'dashboard')!.click!()
     expect(popoverWindow()!.visible).toBe(false)
     expect(FakeBrowserWindow.instances.find((w) => w !== popoverWindow())!.visible).toBe(true)
+  })
+
+  it('"Open dashboard" on the popover page (dashboard:open over IPC) closes the popover and shows the dashboard', async () => {
+    const { handle } = start(fakeCore(), { platform: 'win32', argv: ['electron', '.', '--hidden'] })
+    await handle.ready
+    FakeTray.instances[0]!.emit('click')
+    const popover = popoverWindow()!
+    expect(popover.visible).toBe(true)
+    await expect(fake.ipcMain.invoke('dashboard:open', popover.webContents, new FakeFrame('app://dashboard/popover.html'))).resolves.toBeUndefined()
+    expect(popover.visible).toBe(false)
+    expect(FakeBrowserWindow.instances.find((w) => w !== popover)!.visible).toBe(true)
   })
 })

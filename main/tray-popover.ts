@@ -3,10 +3,15 @@ import { PRODUCT_NAME } from './app-identity'
 import { secureWebPreferences } from './dashboard-window'
 import { popoverPosition } from './popover-position'
 
-/** The dashboard's narrow layout (its styles work down to 360 px). */
-export const POPOVER_SIZE = { width: 360, height: 560 } as const
-/** Loaded with this hash, so the page can tell it is the popover. */
-export const POPOVER_HASH = '#popover'
+/** The popover page's size (renderer/popover.html is laid out for it: nothing scrolls). */
+export const POPOVER_SIZE = { width: 360, height: 520 } as const
+/** The popover's own page, beside the dashboard's index.html. */
+export const POPOVER_PAGE = 'popover.html'
+
+/** The popover page's URL from the dashboard's entry URL (app://dashboard/index.html, or the dev server's root). */
+export function popoverUrl(dashboardEntry: string): string {
+  return new URL(POPOVER_PAGE, dashboardEntry).href
+}
 /** A click on the tray icon first blurs (hides) an open popover: the click that follows must not reopen it. */
 const REOPEN_AFTER_BLUR_MS = 300
 
@@ -31,7 +36,7 @@ export function popoverWindowOptions(preload: string, packaged: boolean): Browse
 
 export interface TrayPopoverOptions {
   readonly preload: string
-  /** The dashboard's entry URL (the popover hash is added). */
+  /** The dashboard's entry URL (the popover's page is found beside it). */
   readonly url: string
   readonly packaged: boolean
   /** Called with the window's contents before it loads (the IPC sender allow-list). */
@@ -42,8 +47,9 @@ export interface TrayPopoverOptions {
 }
 
 /**
- * The small window a left click on the tray icon opens on Windows: the
- * dashboard in its narrow layout, next to the icon, hidden when it loses focus.
+ * The small window a left click on the tray icon opens on Windows: the popover
+ * page (state, tok/s, VRAM, the one warning, the profiles, Start/Stop), next to
+ * the icon, hidden when it loses focus.
  */
 export class TrayPopover {
   private window: BrowserWindow | null = null
@@ -98,7 +104,7 @@ export class TrayPopover {
       this.options.onVisibility(false)
     })
     win.webContents.on('did-fail-load', (_event, code, description, url) => this.options.onLoadFailed?.(`tray popover failed to load ${url}: ${description} (${code})`))
-    void win.loadURL(this.options.url + POPOVER_HASH).catch((err: Error) => this.options.onLoadFailed?.(`tray popover failed to load: ${err.message}`))
+    void win.loadURL(popoverUrl(this.options.url)).catch((err: Error) => this.options.onLoadFailed?.(`tray popover failed to load: ${err.message}`))
     return win
   }
 }

@@ -41,6 +41,8 @@ export interface CommandChannels {
   'generation:history': () => Promise<GenerationHistory>
   /** The dashboard tells when it is shown: telemetry polls only while it is, or while a server runs. */
   'dashboard:visible': (visible: boolean) => Promise<void>
+  /** Shows the dashboard window (the tray popover's "Open dashboard"); the popover closes. Headless there is none: nothing happens. */
+  'dashboard:open': () => Promise<void>
   'profiles:list': () => Promise<ProfileStoreSummary>
   'profiles:get': (profileId: string) => Promise<ProfileDocument | null>
   /** Flags the profile's binary would reject or ignore, with the known replacements. */
@@ -174,6 +176,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'snapshot:latest',
   'generation:history',
   'dashboard:visible',
+  'dashboard:open',
   'profiles:list',
   'profiles:get',
   'profiles:check',

@@ -201,6 +201,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         this.dashboardVisible = visible
         this.updateCadence()
       },
+      // The windows are main's (main/shell.ts answers this); a core without them has no dashboard to show.
+      'dashboard:open': async () => undefined,
       ...profiles,
       'fit:estimate': (profileId) => this.estimateFit(profileId),
       'fit:llama-plan': (profileId) => llamaFitPlan(options.home, profileId, (id) => this.estimateFit(id), this.settingsStore.settings.vramHeadroomMiB),

@@ -1,3 +1,4 @@
+import { Activity, Gauge, type LucideIcon, Rocket, ScrollText, Settings, SlidersHorizontal } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { BenchView } from './components/BenchView'
 import { FirstRunView } from './components/FirstRunView'
@@ -14,6 +15,8 @@ import { useFirstRunStore } from './stores/first-run-store'
 const TABS = ['Start', 'Dashboard', 'Profiles', 'Logs', 'Settings', 'Bench'] as const
 type Tab = (typeof TABS)[number]
 const TAB_LABEL: Record<Tab, string> = { Start: 'Setup', Dashboard: 'Running', Profiles: 'Profiles', Logs: 'Logs', Settings: 'Settings', Bench: 'Bench' }
+/** Each tab's icon beside its word (named imports: only these icons are bundled). */
+const TAB_ICON: Record<Tab, LucideIcon> = { Start: Rocket, Dashboard: Activity, Profiles: SlidersHorizontal, Logs: ScrollText, Settings, Bench: Gauge }
 
 function TabPanel({ tab, onStarted }: { readonly tab: Tab; readonly onStarted: () => void }): React.JSX.Element {
   switch (tab) {
@@ -73,25 +76,29 @@ export function App(): React.JSX.Element {
       <Header />
       <WarningsBanner />
       <nav className="tabs" role="tablist" aria-label="Views">
-        {tabs.map((t, i) => (
-          <button
-            key={t}
-            ref={(el) => {
-              buttons.current[i] = el
-            }}
-            type="button"
-            role="tab"
-            id={`tab-${t}`}
-            aria-selected={tab === t}
-            aria-controls="panel"
-            tabIndex={tab === t ? 0 : -1}
-            onClick={() => choose(t)}
-            onKeyDown={(e) => onKey(e, i)}
-            data-testid={`tab-${t.toLowerCase()}`}
-          >
-            {TAB_LABEL[t]}
-          </button>
-        ))}
+        {tabs.map((t, i) => {
+          const Icon = TAB_ICON[t]
+          return (
+            <button
+              key={t}
+              ref={(el) => {
+                buttons.current[i] = el
+              }}
+              type="button"
+              role="tab"
+              id={`tab-${t}`}
+              aria-selected={tab === t}
+              aria-controls="panel"
+              tabIndex={tab === t ? 0 : -1}
+              onClick={() => choose(t)}
+              onKeyDown={(e) => onKey(e, i)}
+              data-testid={`tab-${t.toLowerCase()}`}
+            >
+              <Icon size={16} aria-hidden="true" focusable="false" />
+              {TAB_LABEL[t]}
+            </button>
+          )
+        })}
       </nav>
       <main id="panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="panel">
         <TabPanel tab={tab} onStarted={onStarted} />

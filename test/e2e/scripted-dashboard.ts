@@ -12,13 +12,17 @@ import { stoppedStatus } from './scripted-states'
 export interface ScriptedDashboard {
   readonly core: LlamaTrayCore
   readonly page: Page
+  /** The controls the page used, in order: "server:start(\"id\")", "server:stop()", "dashboard:open()". */
+  readonly calls: readonly string[]
   /** Pushes a server state and a snapshot as the core would; later queries answer with them. */
   show(status: ServerStatus, snapshot: Snapshot | null, logs?: readonly string[]): Promise<void>
   close(): Promise<void>
 }
 
 /** Channels answered from the script, not the core: the server and what it reports. */
-const SCRIPTED = new Set(['server:status', 'snapshot:latest', 'server:logs', 'server:start', 'server:stop', 'server:restart', 'dashboard:visible'])
+const SCRIPTED = new Set(['server:status', 'snapshot:latest', 'server:logs', 'server:start', 'server:stop', 'server:restart', 'dashboard:visible', 'dashboard:open'])
+/** Scripted channels that are controls: the test reads what the page asked for. */
+const RECORDED = new Set(['server:start', 'server:stop', 'server:restart', 'dashboard:open'])
 /** Core events that reach the page: what the profiles, settings and engine commands change or report. */
 const FORWARDED: readonly EventName[] = ['profiles:changed', 'settings:changed', 'engines:progress']
 
@@ -38,9 +42,11 @@ export async function openScriptedDashboard(browser: Browser, url: string, view:
   let status = stoppedStatus()
   let snapshot: Snapshot | null = null
   let logs: readonly string[] = []
+  const calls: string[] = []
   const handlers = core.handlers as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>
   const emit = await installBridge(page, async (channel, args) => {
     if (!(COMMAND_NAMES as readonly string[]).includes(channel)) throw new Error(`unknown channel ${channel}`)
+    if (RECORDED.has(channel)) calls.push(`${channel}(${args.map((a) => JSON.stringify(a)).join(', ')})`)
     if (channel === 'server:status' || channel === 'server:stop') return status
     if (channel === 'snapshot:latest') return snapshot
     if (channel === 'server:logs') return logs
@@ -53,6 +59,7 @@ export async function openScriptedDashboard(browser: Browser, url: string, view:
   return {
     core,
     page,
+    calls,
     show: async (s, snap, lines) => {
       status = s
       snapshot = snap

@@ -12,5 +12,5 @@ export default defineConfig({
   base: './',
   plugins: [react()],
   logLevel: 'warn',
-  build: { outDir: resolve(import.meta.dirname, '..', '..', 'out', 'renderer'), emptyOutDir: true, rollupOptions: { input: { index: resolve(root, 'index.html') } } },
+  build: { outDir: resolve(import.meta.dirname, '..', '..', 'out', 'renderer'), emptyOutDir: true, rollupOptions: { input: { index: resolve(root, 'index.html'), popover: resolve(root, 'popover.html') } } },
 })

@@ -1,23 +1,25 @@
 import { useCallback } from 'react'
 import type uPlot from 'uplot'
+import { CHART_COLOR, readToken } from '../lib/theme-tokens'
 import { histories } from '../stores/chart-histories'
 import { useSettingsStore } from '../stores/settings-store'
 import { useSnapshotStore } from '../stores/snapshot-store'
 import { type ChartSeries, UPlotChart } from './UPlotChart'
 
-// Module constants: a new array per render would rebuild the plots. Colours are the theme's tokens (styles.css).
-const TOKENS: readonly ChartSeries[] = [{ label: 'generation', color: '--accent', unit: 'tok/s', fill: true }]
+// Module constants: a new array per render would rebuild the plots. Colours are
+// the theme's tokens (styles.css), read when a plot is built for the theme in force.
+const TOKENS: readonly ChartSeries[] = [{ label: 'generation', color: CHART_COLOR.tokens, unit: 'tok/s', fill: true }]
 const VRAM: readonly ChartSeries[] = [
-  { label: 'used', color: '--accent', unit: 'GiB', fill: true },
-  { label: 'free', color: '--ok', unit: 'GiB' },
+  { label: 'used', color: CHART_COLOR.vramUsed, unit: 'GiB', fill: true },
+  { label: 'free', color: CHART_COLOR.vramFree, unit: 'GiB' },
 ]
 const CPU: readonly ChartSeries[] = [
-  { label: 'system', color: '--fg-muted', unit: '%' },
-  { label: 'llama-server', color: '--accent', unit: '%', fill: true },
+  { label: 'system', color: CHART_COLOR.cpuSystem, unit: '%' },
+  { label: 'llama-server', color: CHART_COLOR.cpuServer, unit: '%', fill: true },
 ]
 const GPU: readonly ChartSeries[] = [
-  { label: 'temperature', color: '--warn', unit: '°C' },
-  { label: 'power', color: '--accent', unit: 'W', scale: 'w' },
+  { label: 'temperature', color: CHART_COLOR.gpuTemperature, unit: '°C' },
+  { label: 'power', color: CHART_COLOR.gpuPower, unit: 'W', scale: 'w' },
 ]
 const PERCENT: readonly [number, number] = [0, 100]
 
@@ -32,17 +34,17 @@ export function Charts(): React.JSX.Element {
       const y = u.valToPos(headroomMiB / 1024, 'y', true)
       if (!Number.isFinite(y) || y < u.bbox.top || y > u.bbox.top + u.bbox.height) return
       const ctx = u.ctx
+      const colour = readToken(CHART_COLOR.headroom)
       ctx.save()
-      const danger = getComputedStyle(document.documentElement).getPropertyValue('--err').trim() || '#cf222e'
-      ctx.strokeStyle = danger
+      ctx.strokeStyle = colour
       ctx.setLineDash([6, 4])
       ctx.lineWidth = 1.5 * devicePixelRatio
       ctx.beginPath()
       ctx.moveTo(u.bbox.left, y)
       ctx.lineTo(u.bbox.left + u.bbox.width, y)
       ctx.stroke()
-      ctx.fillStyle = danger
-      ctx.font = `${11 * devicePixelRatio}px system-ui, sans-serif`
+      ctx.fillStyle = colour
+      ctx.font = `${11 * devicePixelRatio}px ${readToken('--font-ui', 'system-ui')}`
       const label = `headroom ${(headroomMiB / 1024).toFixed(1)} GiB`
       ctx.textAlign = 'right'
       ctx.fillText(label, u.bbox.left + u.bbox.width - 4 * devicePixelRatio, y - 4 * devicePixelRatio)

@@ -2,13 +2,14 @@ import { useEffect, useRef } from 'react'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import type { SeriesHistory } from '../lib/series-history'
+import { type ChartColorToken, readToken } from '../lib/theme-tokens'
 import { useSnapshotStore } from '../stores/snapshot-store'
 import { useColorScheme } from './use-color-scheme'
 
 export interface ChartSeries {
   readonly label: string
-  /** The theme token it is drawn in (a CSS custom property such as '--accent'), read per theme. */
-  readonly color: `--${string}`
+  /** A colour token of the theme (styles.css), read when the plot is built. */
+  readonly color: ChartColorToken
   readonly unit: string
   /** Which y scale ('y' by default); a second scale gets its own axis on the right. */
   readonly scale?: string
@@ -35,10 +36,6 @@ function clockLabel(sec: number): string {
   return d.getSeconds() ? `${hm}:${String(d.getSeconds()).padStart(2, '0')}` : hm
 }
 
-function cssVar(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888888'
-}
-
 /**
  * One uPlot chart over a bounded history. The plot is created once per theme;
  * each pushed snapshot only calls setData on the same arrays (no React render,
@@ -53,8 +50,8 @@ export function UPlotChart({ title, history, series, range, draw, testId }: Char
   useEffect(() => {
     const el = box.current
     if (!el) return
-    const axisColor = cssVar('--fg-muted')
-    const gridColor = cssVar('--grid')
+    const axisColor = readToken('--fg-muted')
+    const gridColor = readToken('--grid')
     const scales = [...new Set(series.map((s) => s.scale ?? 'y'))]
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
@@ -82,10 +79,9 @@ export function UPlotChart({ title, history, series, range, draw, testId }: Char
         ...series.map((s) => ({
           label: s.label,
           scale: s.scale ?? 'y',
-          stroke: cssVar(s.color),
+          stroke: readToken(s.color),
           width: 1.5,
-          // The token's hex colour at 13 % opacity under the line.
-          fill: s.fill ? `${cssVar(s.color)}22` : undefined,
+          fill: s.fill ? `${readToken(s.color)}22` : undefined,
           spanGaps: false,
           points: { show: false },
           value: (_u: uPlot, v: number | null) => (v === null ? '–' : `${+v.toFixed(1)} ${s.unit}`),

@@ -1,0 +1,89 @@
+import { formatMiB, formatRate } from '../lib/format'
+import { gpuReasonSummary } from '../lib/gpu-reason'
+import { heaviestOtherApp } from '../lib/popover-picks'
+import { useSettingsStore } from '../stores/settings-store'
+import { useSnapshotStore } from '../stores/snapshot-store'
+
+// The popover's figures: live tok/s large, then VRAM, CPU and the heaviest
+// other app, one line each. Selectors return primitives (1 Hz snapshots).
+
+function Rate(): React.JSX.Element {
+  const state = useSnapshotStore((s) => s.snapshot?.server.state ?? null)
+  const active = useSnapshotStore((s) => s.snapshot?.generation?.active ?? false)
+  const rate = useSnapshotStore((s) => (s.snapshot?.server.state === 'ready' ? (s.snapshot.generation?.tokensPerSecond ?? null) : null))
+  const usual = useSnapshotStore((s) => (s.snapshot?.server.state === 'ready' ? (s.snapshot.generation?.rolling?.medianTokensPerSecond ?? null) : null))
+  const generating = state === 'ready' && active && rate !== null
+  const word = state === 'ready' ? 'idle' : state === 'sleeping' ? 'asleep' : '—'
+  return (
+    <p className="pop-rate" data-testid="live-rate" data-active={generating ? 'true' : 'false'}>
+      <span className="visually-hidden">Generation speed: </span>
+      <span className={generating ? 'pop-rate-value' : 'pop-rate-value quiet'}>{generating ? formatRate(rate) : word}</span>
+      {generating && <span className="pop-unit">tok/s</span>}
+      {usual !== null && <span className="pop-usual" data-testid="usual-rate">usual {formatRate(usual)} tok/s</span>}
+    </p>
+  )
+}
+
+function VramLine(): React.JSX.Element {
+  const gpu = useSnapshotStore((s) => s.snapshot?.gpu ?? null)
+  const waiting = useSnapshotStore((s) => s.snapshot === null)
+  const headroom = useSettingsStore((s) => s.settings?.vramHeadroomMiB ?? null)
+  const device = gpu?.available ? gpu.devices[0] : undefined
+  const total = device?.memoryTotalMiB ?? null
+  const used = device?.memoryUsedMiB ?? null
+  const free = device?.memoryFreeMiB ?? null
+  if (total === null || used === null || free === null || total <= 0) {
+    const why = waiting ? 'waiting for the first reading.' : `no GPU data: ${gpuReasonSummary(gpu?.reason ?? 'GPU telemetry is off')}.`
+    return (
+      <p className="pop-line" data-testid="pop-vram">
+        <span className="pop-key">VRAM</span> <span className="pop-muted">{why.charAt(0).toUpperCase() + why.slice(1)}</span>
+      </p>
+    )
+  }
+  const tight = headroom !== null && free < headroom
+  const label = `${formatMiB(free)} free of ${formatMiB(total)}${headroom !== null ? `, keep ${formatMiB(headroom)} free (the mark)` : ''}`
+  return (
+    <div className="pop-line pop-vram" data-testid="pop-vram">
+      <span className="pop-key">VRAM</span>
+      <span className={tight ? 'pop-value tight' : 'pop-value'}>
+        {formatMiB(free)} free{tight ? ' (under the headroom)' : ''}
+      </span>
+      <span className="pop-bar" role="img" aria-label={label}>
+        <span className={tight ? 'pop-bar-used tight' : 'pop-bar-used'} style={{ width: `${Math.min(100, (used / total) * 100)}%` }} />
+        {headroom !== null && <span className="pop-bar-mark" style={{ left: `${Math.max(0, Math.min(100, ((total - headroom) / total) * 100))}%` }} />}
+      </span>
+    </div>
+  )
+}
+
+function CpuLine(): React.JSX.Element {
+  const system = useSnapshotStore((s) => s.snapshot?.cpu?.systemPct ?? null)
+  const server = useSnapshotStore((s) => s.snapshot?.cpu?.server?.cpuPct ?? null)
+  const pct = (v: number | null): string => (v === null ? '—' : `${Math.round(v)}%`)
+  return (
+    <p className="pop-line" data-testid="pop-cpu">
+      <span className="pop-key">CPU</span> <span className="pop-value">{pct(system)}</span>
+      {server !== null && <span className="pop-muted"> · llama-server {pct(server)}</span>}
+    </p>
+  )
+}
+
+function HeaviestLine(): React.JSX.Element {
+  const heaviest = useSnapshotStore((s) => heaviestOtherApp(s.snapshot?.cpu))
+  return (
+    <p className="pop-line" data-testid="heaviest-app">
+      <span className="pop-key">Heaviest app</span> <span className="pop-value pop-ellipsis">{heaviest ?? '—'}</span>
+    </p>
+  )
+}
+
+export function PopoverFigures(): React.JSX.Element {
+  return (
+    <section className="pop-figures" aria-label="Figures">
+      <Rate />
+      <VramLine />
+      <CpuLine />
+      <HeaviestLine />
+    </section>
+  )
+}

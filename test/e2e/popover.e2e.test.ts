@@ -1,0 +1,193 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatCommandLine } from '../../app/lib/command-line'
+import { model, REPO_ROOT } from '../helpers/paths'
+import { seriousAxeIssues } from './axe'
+import { launchChromium } from './browser'
+import { buildRenderer } from './build-renderer'
+import { openScriptedDashboard, type ScriptedDashboard } from './scripted-dashboard'
+import { failedStatus, loadingStatus, LOW_VRAM, readyStatus, runningSnapshot, stoppedStatus } from './scripted-states'
+import { serveFolder, type StaticServer } from './static-server'
+
+// The tray popover (renderer/popover.html) in Chromium at its window's size,
+// over a real LlamaTrayCore for profiles and settings, the server scripted:
+// every state fits 360 x 520 with nothing scrolling, and axe finds nothing
+// serious in light or dark.
+
+const SIZE = { width: 360, height: 520 }
+// Screenshots go to out/ on every run; UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/.
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(REPO_ROOT, 'docs', 'screenshots') : join(REPO_ROOT, 'out', 'screenshots')
+const LOG = ['main: HTTP server is listening, hostname: 127.0.0.1, port: 8081', 'load_tensors: loading model tensors, this can take a while...']
+
+let browser: Browser
+let site: StaticServer
+
+beforeAll(async () => {
+  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer-popover')))
+  browser = await launchChromium()
+  mkdirSync(SCREENSHOTS, { recursive: true })
+}, 300_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await site?.close()
+})
+
+async function importProfile(s: ScriptedDashboard, name: string): Promise<string> {
+  const line = formatCommandLine(['/opt/llama.cpp/llama-server', '-m', model('tiny-target.gguf'), '--n-cpu-moe', '4', '-c', '4096'])
+  const r = await s.core.handlers['profiles:import'](line, name)
+  if (!r.ok) throw new Error(r.error)
+  return r.value.id
+}
+
+interface Overflow {
+  readonly scrollWidth: number
+  readonly scrollHeight: number
+  readonly width: number
+  readonly height: number
+  readonly pastRight: readonly string[]
+}
+
+/** Nothing wider or taller than the window: the document does not scroll, no element reaches past the right edge (runs in the page). */
+const MEASURE = `(() => {
+  const d = document.documentElement
+  const pastRight = [...document.querySelectorAll('.popover *')]
+    .filter((e) => !e.closest('.visually-hidden') && e.getBoundingClientRect().right > window.innerWidth + 0.5)
+    .map((e) => e.tagName.toLowerCase() + '.' + e.getAttribute('class'))
+  return { scrollWidth: d.scrollWidth, scrollHeight: d.scrollHeight, width: window.innerWidth, height: window.innerHeight, pastRight }
+})()`
+
+function overflow(page: Page): Promise<Overflow> {
+  return page.evaluate(MEASURE) as Promise<Overflow>
+}
+
+async function expectFits(page: Page): Promise<void> {
+  const o = await overflow(page)
+  expect(o.pastRight).toEqual([])
+  expect(o.scrollWidth).toBeLessThanOrEqual(o.width)
+  expect(o.scrollHeight).toBeLessThanOrEqual(o.height)
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  describe(`the tray popover at 360 x 520 (${colorScheme})`, () => {
+    let s: ScriptedDashboard
+    let qwen: string
+    let gpt: string
+    beforeAll(async () => {
+      s = await openScriptedDashboard(browser, `${site.url}popover.html`, { ...SIZE, colorScheme })
+      qwen = await importProfile(s, 'Qwen3.6-35B-A3B with a long name that has to end in an ellipsis')
+      gpt = await importProfile(s, 'GPT-OSS 20B')
+      await s.page.locator('[data-testid="server-state"][data-state="stopped"]').waitFor()
+      await s.page.getByTestId(`pop-profile-${gpt}`).waitFor()
+    }, 60_000)
+    afterAll(async () => {
+      await s?.close()
+    })
+
+    const states: readonly [string, () => Promise<void>][] = [
+      ['stopped', async () => {
+        await s.show(stoppedStatus(qwen), runningSnapshot(stoppedStatus(qwen)))
+        await s.page.locator('[data-testid="server-state"][data-state="stopped"]').waitFor()
+        await expect.poll(() => s.page.getByTestId('live-rate').innerText()).toContain('—')
+        expect(await s.page.getByTestId('pop-start').innerText()).toContain('Start')
+        expect(await s.page.getByTestId('pop-stop').count()).toBe(0)
+      }],
+      ['loading, with its bar', async () => {
+        const loading = loadingStatus(qwen)
+        await s.show(loading, { ...runningSnapshot(loading), load: { profileId: qwen, startedAt: Date.now() - 12_000, expectedMs: 40_000, previousLoads: 3 } }, LOG)
+        await s.page.getByTestId('load-bar').waitFor()
+        expect(await s.page.getByTestId('server-state').innerText()).toBe('Loading')
+      }],
+      ['ready, idle', async () => {
+        await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen), { generating: false }))
+        await expect.poll(() => s.page.getByTestId('live-rate').innerText()).toContain('idle')
+        expect(await s.page.getByTestId('server-state').innerText()).toBe('Running')
+        expect(await s.page.getByTestId('active-profile').innerText()).toContain('Qwen3.6-35B-A3B')
+      }],
+      ['generating', async () => {
+        await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen)))
+        await expect.poll(() => s.page.getByTestId('live-rate').innerText()).toContain('31.4')
+        expect(await s.page.getByTestId('live-rate').innerText()).toContain('usual 36.2 tok/s')
+        expect(await s.page.getByTestId('pop-vram').innerText()).toContain('2.3 GiB free')
+        expect(await s.page.locator('[data-testid="pop-vram"] [role="img"]').getAttribute('aria-label')).toMatch(/^2\.3 GiB free of 8\.0 GiB/)
+        expect(await s.page.getByTestId('pop-cpu').innerText()).toContain('71%')
+        expect(await s.page.getByTestId('heaviest-app').innerText()).toContain('Discord 14%')
+      }],
+      ['a warning', async () => {
+        await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen), { warnings: [{ ...LOW_VRAM, level: 'info', id: 'info' }, { ...LOW_VRAM, profileId: qwen }] }))
+        // Only the most severe one, as one sentence with its fix.
+        await expect.poll(() => s.page.getByTestId('warning').count()).toBe(1)
+        expect(await s.page.getByTestId('warning').getAttribute('data-warning-id')).toBe(LOW_VRAM.id)
+        expect(await s.page.getByTestId('warning-fix').innerText()).toBe('Use --n-cpu-moe 38')
+      }],
+      ['failed, with its fix', async () => {
+        await s.show(failedStatus(qwen), runningSnapshot(failedStatus(qwen), { gpu: false }))
+        await s.page.getByTestId('failure').waitFor()
+        expect(await s.page.getByTestId('failure').innerText()).toContain('does not exist. Choose the model again in the profile')
+        expect(await s.page.getByTestId('pop-vram').innerText()).toContain('No GPU data: no NVIDIA driver found.')
+        await s.page.getByTestId('pop-failure-fix').click()
+        await expect.poll(() => s.calls.at(-1)).toBe('dashboard:open()')
+      }],
+      ['asleep', async () => {
+        const sleeping = { ...readyStatus(qwen), state: 'sleeping' as const, sleepIdleSeconds: 300 }
+        await s.show(sleeping, runningSnapshot(sleeping))
+        await s.page.getByTestId('sleeping-note').waitFor()
+        expect(await s.page.getByTestId('live-rate').innerText()).toContain('asleep')
+        expect(await s.page.getByTestId('server-state').innerText()).toBe('Sleeping')
+      }],
+    ]
+
+    for (const [name, show] of states) {
+      it(`${name}: fits without scrolling and axe finds nothing serious`, async () => {
+        await show()
+        await expectFits(s.page)
+        expect(await seriousAxeIssues(s.page)).toEqual([])
+      })
+    }
+
+    it('switches profiles and starts and stops from the radio list and its buttons', async () => {
+      await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen)))
+      await s.page.locator('[data-testid="server-state"][data-state="ready"]').waitFor()
+      // The running profile is checked and marked active; Stop applies, no Switch yet.
+      expect(await s.page.getByTestId(`pop-profile-${qwen}`).locator('input').isChecked()).toBe(true)
+      expect(await s.page.getByTestId(`pop-profile-${qwen}`).innerText()).toContain('active')
+      expect(await s.page.getByTestId('pop-start').count()).toBe(0)
+      // Keyboard: the arrow key moves the choice; only the button switches.
+      await s.page.getByTestId(`pop-profile-${qwen}`).locator('input').focus()
+      await s.page.keyboard.press('ArrowDown')
+      expect(await s.page.getByTestId(`pop-profile-${gpt}`).locator('input').isChecked()).toBe(true)
+      expect(s.calls.filter((c) => c.startsWith('server:start'))).toEqual([])
+      await s.page.getByTestId('pop-start').click()
+      await expect.poll(() => s.calls.at(-1)).toBe(`server:start(${JSON.stringify(gpt)})`)
+      await s.page.getByTestId('pop-stop').click()
+      await expect.poll(() => s.calls.at(-1)).toBe('server:stop()')
+      await s.show(stoppedStatus(qwen), runningSnapshot(stoppedStatus(qwen)))
+      await s.page.locator('[data-testid="server-state"][data-state="stopped"]').waitFor()
+      await s.page.getByRole('radio', { name: 'GPT-OSS 20B' }).check()
+      await s.page.getByRole('button', { name: 'Start GPT-OSS 20B' }).click()
+      await expect.poll(() => s.calls.at(-1)).toBe(`server:start(${JSON.stringify(gpt)})`)
+      await s.page.getByRole('button', { name: 'Open dashboard' }).click()
+      await expect.poll(() => s.calls.at(-1)).toBe('dashboard:open()')
+    })
+
+    it('a long list of profiles scrolls in its own box; the popover still fits', async () => {
+      for (let i = 0; i < 14; i++) await importProfile(s, `Profile number ${i + 1}`)
+      await s.page.getByText('Profile number 14').waitFor()
+      await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen), { warnings: [{ ...LOW_VRAM, profileId: qwen }] }))
+      await s.page.getByTestId('warning').waitFor()
+      await expectFits(s.page)
+      const list = await s.page.getByTestId('pop-profiles').evaluate((e) => ({ scroll: e.scrollHeight, client: e.clientHeight }))
+      expect(list.scroll).toBeGreaterThan(list.client)
+      // The screenshot: running, generating, a warning.
+      for (let i = 0; i < 14; i++) {
+        const id = (await s.core.handlers['profiles:list']()).profiles.find((p) => p.name === `Profile number ${i + 1}`)!.id
+        await s.core.handlers['profiles:delete'](id)
+      }
+      await expect.poll(() => s.page.getByText('Profile number 1', { exact: true }).count()).toBe(0)
+      await s.page.getByTestId(`pop-profile-${qwen}`).locator('input').check()
+      await s.page.screenshot({ path: join(SCREENSHOTS, `popover-${colorScheme}.png`) })
+    })
+  })
+}
