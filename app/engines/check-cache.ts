@@ -22,10 +22,11 @@ const MAX_ENTRIES = 200
 const codec = versionedCodec({ schema: ChecksSchema, version: 1 })
 
 function store(home: string): JsonStore<ChecksFile> {
-  return openJsonStore({ path: join(home, ENGINE_CHECKS_FILE), label: 'engine checks file', codec, defaults: () => ({ version: 1, checks: {} }) })
+  const path = join(home, ENGINE_CHECKS_FILE)
+  return openJsonStore({ path, label: 'engine checks file', codec, defaults: () => ({ version: 1, checks: {} }) })
 }
 
-/** The key of one binary on one driver ("none" without a GPU driver, or for a CPU build, which no driver affects) for one backend's check. */
+/** The key of one binary on one driver for one backend's check ("none": no GPU driver, or a CPU build, which no driver affects). */
 export function checkKey(binarySha256: string, driverVersion: string | null, backend: string): string {
   return `${binarySha256}|${backend === 'cpu' ? 'none' : (driverVersion ?? 'none')}|${backend}`
 }

@@ -49,28 +49,38 @@ export async function checkEngine(opts: CheckEngineOptions): Promise<{ readonly 
     throw new GpuCheckFailedError({ tag: opts.tag, backend: opts.backend, reason: cached.reason ?? 'it failed the check before', log: [] })
   }
   const model = shippedCheckModel()
-  if (model === null) throw new EngineError('The GPU check\'s model (resources/engine-check/tiny-check.gguf) is missing from this Llama Tray: reinstall Llama Tray.', 'does-not-run')
-  const result = await (opts.check ?? runGpuCheck)({ binary: opts.binary, backend: opts.backend, model, ...(opts.signal ? { signal: opts.signal } : {}) })
+  if (model === null) {
+    const missing = 'The GPU check\'s model (resources/engine-check/tiny-check.gguf) is missing from this Llama Tray'
+    throw new EngineError(`${missing}: reinstall Llama Tray.`, 'does-not-run')
+  }
+  const request = { binary: opts.binary, backend: opts.backend, model, ...(opts.signal ? { signal: opts.signal } : {}) }
+  const result = await (opts.check ?? runGpuCheck)(request)
   await storeVerdict(opts.home, key, { ok: result.ok, reason: result.ok ? null : result.reason, at: new Date().toISOString() })
-  if (!result.ok) throw new GpuCheckFailedError({ tag: opts.tag, backend: opts.backend, reason: result.reason, log: result.log })
+  if (!result.ok) {
+    throw new GpuCheckFailedError({ tag: opts.tag, backend: opts.backend, reason: result.reason, log: result.log })
+  }
   return { cached: false }
 }
 
-const listed = (items: readonly string[]): string => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`)
+const listed = (items: readonly string[]): string =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
 
 function whyEach(failed: readonly FailedBuild[]): string {
-  return failed.length === 1 ? (failed[0]?.reason ?? '') : failed.map((f) => `${backendLabel(f.backend)}: ${f.reason}`).join('; ')
+  if (failed.length === 1) return failed[0]?.reason ?? ''
+  return failed.map((f) => `${backendLabel(f.backend)}: ${f.reason}`).join('; ')
 }
 
 /** "The CUDA 12 build of b7000 did not run on this GPU (…); installed the CPU build instead." */
 export function fallbackSentence(failed: readonly FailedBuild[], installed: EngineBackend): string {
   const builds = `${listed(failed.map((f) => backendLabel(f.backend)))} build${failed.length > 1 ? 's' : ''}`
-  return `The ${builds} of ${failed[0]?.tag ?? ''} did not run on this GPU (${whyEach(failed)}); installed the ${backendLabel(installed)} build instead.`
+  const didNotRun = `The ${builds} of ${failed[0]?.tag ?? ''} did not run on this GPU (${whyEach(failed)})`
+  return `${didNotRun}; installed the ${backendLabel(installed)} build instead.`
 }
 
 /** For an explicit --backend: the build failed the check, nothing was installed. */
 export function checkFailedError(failed: FailedBuild): EngineError {
-  const cause = `The ${backendLabel(failed.backend)} build of ${failed.tag} did not run on this GPU (${failed.reason}), so nothing was installed`
+  const build = `The ${backendLabel(failed.backend)} build of ${failed.tag}`
+  const cause = `${build} did not run on this GPU (${failed.reason}), so nothing was installed`
   const fix = 'update the GPU driver, or choose another --backend (auto falls back to the next build by itself).'
   return new EngineError(`${cause}: ${fix}`, 'gpu-check-failed', null, failed.log.slice(-DETAIL_LINES).join('\n') || null)
 }
@@ -79,11 +89,11 @@ export function checkFailedError(failed: FailedBuild): EngineError {
 export function noneRanError(failed: readonly FailedBuild[]): EngineError {
   const cause = `No build of llama.cpp ${failed[0]?.tag ?? ''} ran on this GPU (${whyEach(failed)}), so nothing was installed`
   const fix = 'update the GPU driver, then run llama-tray engines install again.'
-  return new EngineError(`${cause}: ${fix}`, 'gpu-check-failed', null, failed.flatMap((f) => f.log.slice(-DETAIL_LINES)).join('\n') || null)
+  return new EngineError(`${cause}: ${fix}`, 'gpu-check-failed', null, failureDetails(failed))
 }
 
 /** The log lines behind a fallback sentence. */
 export function failureDetails(failed: readonly FailedBuild[]): string | null {
-  const text = failed.map((f) => [`${backendLabel(f.backend)} build of ${f.tag}:`, ...f.log.slice(-DETAIL_LINES)].join('\n')).join('\n\n')
-  return failed.length === 0 ? null : text
+  if (failed.length === 0) return null
+  return failed.map((f) => [`${backendLabel(f.backend)} build of ${f.tag}:`, ...f.log.slice(-DETAIL_LINES)].join('\n')).join('\n\n')
 }

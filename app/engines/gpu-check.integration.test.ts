@@ -6,6 +6,7 @@ import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { GitHubReleasesStandIn } from '../../test/stand-ins/github-releases'
 import { linuxTarGz } from '../../test/stand-ins/release-archives'
 import { shippedCheckModel } from './check-model'
+import type { DriverCuda } from './driver-cuda'
 import { runGpuCheck } from './gpu-check'
 import { installEngine } from './install'
 import { listInstalled } from './installed'
@@ -51,10 +52,14 @@ describe('the GPU check on the real llama-server', () => {
     expect(r).toMatchObject({ ok: false, reason: 'it put no layer on the GPU, so it found no GPU it can use' })
   })
 
-  it('auto with a CUDA 12 driver: the CUDA build fails the check, is not installed, and the CPU build is, with one sentence naming both', async () => {
-    const engine = await installEngine({ home, client: new ReleaseClient({ apiUrl: gh.apiUrl }), backend: 'auto', platform: 'linux', arch: 'x64', driver: async () => ({ cudaVersion: '12.6', driverVersion: '560.35.03', gpuName: 'NVIDIA GeForce RTX 4060 Laptop GPU' }) })
+  it('auto with a CUDA 12 driver: the CUDA build fails, is not installed, the CPU build is, one sentence names both', async () => {
+    const gpuName = 'NVIDIA GeForce RTX 4060 Laptop GPU'
+    const driver = async (): Promise<DriverCuda> => ({ cudaVersion: '12.6', driverVersion: '560.35.03', gpuName })
+    const client = new ReleaseClient({ apiUrl: gh.apiUrl })
+    const engine = await installEngine({ home, client, backend: 'auto', platform: 'linux', arch: 'x64', driver })
     expect(engine).toMatchObject({ id: `${TAG}-cpu`, backend: 'cpu', alreadyInstalled: false })
-    expect(engine.notice).toBe(`The CUDA 12 build of ${TAG} did not run on this GPU (it put no layer on the GPU, so it found no GPU it can use); installed the CPU build instead.`)
+    const why = 'it put no layer on the GPU, so it found no GPU it can use'
+    expect(engine.notice).toBe(`The CUDA 12 build of ${TAG} did not run on this GPU (${why}); installed the CPU build instead.`)
     expect(engine.noticeDetail).toContain('CUDA 12 build of b7000:')
     expect(await readdir(join(home, 'engines'))).toEqual([`${TAG}-cpu`])
     expect((await listInstalled(home)).map((e) => e.id)).toEqual([`${TAG}-cpu`])

@@ -45,7 +45,8 @@ export const runGpuCheck: GpuCheck = async (request) => {
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const deadline = Date.now() + timeoutMs
   const port = await findFreePort('127.0.0.1')
-  const args = ['-m', request.model, '--host', '127.0.0.1', '--port', String(port), '-c', '512', '-np', '1', ...(isGpu(request.backend) ? ['-ngl', '1'] : [])]
+  const onGpu = isGpu(request.backend) ? ['-ngl', '1'] : []
+  const args = ['-m', request.model, '--host', '127.0.0.1', '--port', String(port), '-c', '512', '-np', '1', ...onGpu]
   const lines: string[] = []
   const keep = (line: string): void => void (lines.length < MAX_LINES && lines.push(line))
   const child = spawn(request.binary, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, ...LEADS_ITS_GROUP })
@@ -77,7 +78,9 @@ export const runGpuCheck: GpuCheck = async (request) => {
     if (outcome !== null) return fail(outcome === 'timeout' ? `it did not answer within ${formatSeconds(timeoutMs)}` : outcome)
     const gpuError = findGpuError(lines)
     if (gpuError) return { ok: false, reason: gpuError.reason, log: lines }
-    if (isGpu(request.backend) && !placedALayerOnGpu(lines)) return { ok: false, reason: 'it put no layer on the GPU, so it found no GPU it can use', log: lines }
+    if (isGpu(request.backend) && !placedALayerOnGpu(lines)) {
+      return { ok: false, reason: 'it put no layer on the GPU, so it found no GPU it can use', log: lines }
+    }
     return { ok: true, log: lines }
   } finally {
     signalProcessGroup(child, 'SIGKILL')
@@ -101,7 +104,15 @@ async function checkServer(port: number, deadline: number, exited: () => string 
   }
   const left = deadline - Date.now()
   if (left <= 0) return 'timeout'
-  const r = await httpRequest({ url: `${origin}/completion`, method: 'POST', headers: { 'content-type': 'application/json' }, body: COMPLETION, timeoutMs: left, maxBytes: 1 << 20, ...(signal ? { signal } : {}) })
+  const r = await httpRequest({
+    url: `${origin}/completion`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: COMPLETION,
+    timeoutMs: left,
+    maxBytes: 1 << 20,
+    ...(signal ? { signal } : {}),
+  })
   if (r.kind === 'failed') {
     if (r.reason === 'timeout') return 'timeout'
     return `its completion failed (${exited() ?? r.detail})`

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import type { DownloadProgress } from '../lib/download'
 import { detectEngine, EngineDetectError, engineFromOutput, runForOutput } from '../profiles/engine-detect'
 import { backendOrder, type EngineBackend } from './backends'
-import { checkEngine, checkFailedError, failureDetails, fallbackSentence, GpuCheckFailedError, noneRanError, type FailedBuild } from './check-engine'
+import { checkEngine, checkFailedError, failureDetails, fallbackSentence, type FailedBuild } from './check-engine'
+import { GpuCheckFailedError, noneRanError } from './check-engine'
 import { downloadAsset } from './download-asset'
 import type { DriverCuda } from './driver-cuda'
 import { EngineError } from './engine-error'
@@ -117,7 +118,9 @@ export async function installEngine(opts: InstallOptions): Promise<InstalledEngi
 }
 
 /** Installs one planned build: download, extract, the runs check, the GPU check, the manifest, the rename into place. */
-async function installPlanned(opts: InstallOptions, plan: InstallPlan, driver: DriverCuda | null): Promise<Omit<InstalledEngineInfo, 'notice' | 'noticeDetail'>> {
+type PlannedInstall = Omit<InstalledEngineInfo, 'notice' | 'noticeDetail'>
+
+async function installPlanned(opts: InstallOptions, plan: InstallPlan, driver: DriverCuda | null): Promise<PlannedInstall> {
   const platform = opts.platform ?? process.platform
   const progress = opts.onProgress ?? (() => {})
   const { id, release, backend, picked, dir: finalDir, existing } = plan
@@ -152,7 +155,16 @@ async function installPlanned(opts: InstallOptions, plan: InstallPlan, driver: D
     if (opts.gpuCheck !== false) {
       progress({ phase: 'check' })
       const binarySha256 = fileHashes[exe] ?? ''
-      await checkEngine({ home: opts.home, tag: release.tag, backend, binary, binarySha256, driverVersion: driver?.driverVersion ?? null, ...(opts.gpuCheck ? { check: opts.gpuCheck } : {}), ...(opts.signal ? { signal: opts.signal } : {}) })
+      await checkEngine({
+        home: opts.home,
+        tag: release.tag,
+        backend,
+        binary,
+        binarySha256,
+        driverVersion: driver?.driverVersion ?? null,
+        ...(opts.gpuCheck ? { check: opts.gpuCheck } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      })
     }
     const manifest: EngineManifest = {
       version: 1,

@@ -29,19 +29,22 @@ export interface VerifyOptions {
   readonly check?: GpuCheck
 }
 
-const names = (list: readonly string[]): string => `${list.slice(0, 5).join(', ')}${list.length > 5 ? ` and ${list.length - 5} more` : ''}`
+const names = (list: readonly string[]): string => list.slice(0, 5).join(', ') + (list.length > 5 ? ` and ${list.length - 5} more` : '')
+const files = (n: number): string => `${n} file${n === 1 ? '' : 's'}`
 
-function sentence(id: string, files: EngineVerifyReport['files'], gpu: EngineVerifyReport['gpuCheck']): string {
+const UNRECORDED = 'it was installed before Llama Tray recorded file hashes, so its files were not checked'
+
+function sentence(id: string, changed: EngineVerifyReport['files'], gpu: EngineVerifyReport['gpuCheck']): string {
   const parts: string[] = []
-  if (files.state === 'match') parts.push(`its ${files.count} files match the hashes recorded at install`)
-  else if (files.state === 'unrecorded') parts.push('it was installed before Llama Tray recorded file hashes, so its files were not checked')
+  if (changed.state === 'match') parts.push(`its ${files(changed.count)} match the hashes recorded at install`)
+  else if (changed.state === 'unrecorded') parts.push(UNRECORDED)
   else {
-    if (files.changed.length > 0) parts.push(`${files.changed.length} file${files.changed.length > 1 ? 's' : ''} changed since install (${names(files.changed)})`)
-    if (files.missing.length > 0) parts.push(`${files.missing.length} file${files.missing.length > 1 ? 's are' : ' is'} missing (${names(files.missing)})`)
+    if (changed.changed.length > 0) parts.push(`${files(changed.changed.length)} changed since install (${names(changed.changed)})`)
+    if (changed.missing.length > 0) parts.push(`${files(changed.missing.length)} missing (${names(changed.missing)})`)
   }
   parts.push(gpu.ok ? 'the GPU check passed' : `the GPU check failed (${gpu.reason})`)
   const fixes: string[] = []
-  if (files.state === 'changed') fixes.push(`reinstall it (llama-tray engines remove ${id} --force, then llama-tray engines install)`)
+  if (changed.state === 'changed') fixes.push(`reinstall it (llama-tray engines remove ${id} --force, then llama-tray engines install)`)
   if (!gpu.ok) fixes.push('update the GPU driver, or install the build that runs here with llama-tray engines install --backend auto')
   const said = `${id}: ${parts.join('; ')}`
   return fixes.length === 0 ? `${said}.` : `${said}: ${fixes.join(', and ')}.`
@@ -59,25 +62,36 @@ export async function verifyEngines(opts: VerifyOptions): Promise<EngineVerifyRe
     const known = installed.length ? ` (installed: ${installed.map((e) => e.id).join(', ')})` : ' (none is installed)'
     throw new EngineError(`No installed engine is called "${opts.id}"${known}: see llama-tray engines list.`, 'unknown-engine')
   }
-  const driver = chosen.some((e) => e.backend !== 'cpu') ? await (opts.driver ?? (async () => null))() : null
+  const readDriver = opts.driver ?? (async () => null)
+  const driver = chosen.some((e) => e.backend !== 'cpu') ? await readDriver() : null
   const reports: EngineVerifyReport[] = []
   for (const engine of chosen) {
     const manifest = await readManifest(engine.dir)
     const now = await hashFolder(engine.dir, [ENGINE_MANIFEST])
-    let files: EngineVerifyReport['files'] = { state: 'unrecorded' }
+    let fileState: EngineVerifyReport['files'] = { state: 'unrecorded' }
     if (manifest?.files) {
       const drift = compareHashes(manifest.files, now)
-      files = drift.changed.length + drift.missing.length === 0 ? { state: 'match', count: Object.keys(manifest.files).length } : { state: 'changed', ...drift }
+      const same = drift.changed.length + drift.missing.length === 0
+      fileState = same ? { state: 'match', count: Object.keys(manifest.files).length } : { state: 'changed', ...drift }
     }
     let gpuCheck: EngineVerifyReport['gpuCheck'] = { ok: true }
     try {
-      const binary = manifest?.binary ?? ''
-      await checkEngine({ home: opts.home, tag: engine.tag, backend: engine.backend, binary: engine.path, binarySha256: now[binary] ?? '', driverVersion: driver?.driverVersion ?? null, ignoreCache: true, ...(opts.check ? { check: opts.check } : {}) })
+      await checkEngine({
+        home: opts.home,
+        tag: engine.tag,
+        backend: engine.backend,
+        binary: engine.path,
+        binarySha256: now[manifest?.binary ?? ''] ?? '',
+        driverVersion: driver?.driverVersion ?? null,
+        ignoreCache: true,
+        ...(opts.check ? { check: opts.check } : {}),
+      })
     } catch (err) {
       if (!(err instanceof GpuCheckFailedError)) throw err
       gpuCheck = { ok: false, reason: err.failed.reason, log: err.failed.log }
     }
-    reports.push({ id: engine.id, ok: files.state !== 'changed' && gpuCheck.ok, files, gpuCheck, sentence: sentence(engine.id, files, gpuCheck) })
+    const ok = fileState.state !== 'changed' && gpuCheck.ok
+    reports.push({ id: engine.id, ok, files: fileState, gpuCheck, sentence: sentence(engine.id, fileState, gpuCheck) })
   }
   return reports
 }

@@ -17,9 +17,15 @@ interface GpuRule {
 const GPU_RULES: readonly GpuRule[] = [
   { pattern: /ggml_cuda_init: failed to initialize CUDA: (.+)/, reason: (m) => `the CUDA runtime did not start: ${m[1]?.trim()}` },
   { pattern: /no CUDA-capable device is detected/, reason: () => 'the CUDA runtime found no CUDA-capable device' },
-  { pattern: /CUDA driver version is insufficient for CUDA runtime version/, reason: () => 'the NVIDIA driver is older than this build\'s CUDA runtime' },
+  {
+    pattern: /CUDA driver version is insufficient for CUDA runtime version/,
+    reason: () => 'the NVIDIA driver is older than this build\'s CUDA runtime',
+  },
   { pattern: /CUDA error: (.+)/, reason: (m) => `CUDA error: ${m[1]?.trim()}` },
-  { pattern: /ggml_vulkan: No devices found|ggml_vulkan: .*(?:failed|error)(.*)/i, reason: (m) => `the Vulkan backend failed${m[1] ? `: ${m[1].trim()}` : ': no Vulkan device found'}` },
+  {
+    pattern: /ggml_vulkan: No devices found|ggml_vulkan: .*(?:failed|error)(.*)/i,
+    reason: (m) => `the Vulkan backend failed${m[1] ? `: ${m[1].trim()}` : ': no Vulkan device found'}`,
+  },
   { pattern: /vk::\w+(?:::\w+)*: (Error\w+)/, reason: (m) => `Vulkan error ${m[1]}` },
   { pattern: /failed to allocate (\S+) buffer/, reason: (m) => `it could not allocate its ${m[1]} buffer` },
 ]

@@ -70,7 +70,8 @@ async function install(args: readonly string[], io: CliContext): Promise<number>
   // A fallback (a better build failed the GPU check) is said on stderr too, so --json readers see it.
   if (engine.notice) io.stderr.write(`${engine.notice}\n${engine.noticeDetail ? `${engine.noticeDetail.replace(/^/gm, '  ')}\n` : ''}`)
   const notice = engine.notice ? { notice: engine.notice } : {}
-  if (values.json) io.stdout.write(`${JSON.stringify({ id: engine.id, tag: engine.tag, backend: engine.backend, path: engine.path, version: engine.version, ...notice })}\n`)
+  const { id, tag, backend: built, path, version } = engine
+  if (values.json) io.stdout.write(`${JSON.stringify({ id, tag, backend: built, path, version, ...notice })}\n`)
   else io.stdout.write(`${engine.alreadyInstalled ? 'already installed' : 'installed'}: ${engine.id} (llama.cpp ${engine.tag}${engine.version ? `, version ${engine.version}` : ''})\n  ${engine.path}\n`)
   return 0
 }
@@ -96,9 +97,14 @@ async function verify(args: readonly string[], io: CliContext): Promise<number> 
   if (positionals.length > 1) throw new UsageError('engines verify takes at most one engine id (see llama-tray engines list)')
   const reports = await verifyEngines({ home: io.home, id: positionals[0], driver: readDriverCuda })
   if (values.json) {
-    const rows = reports.map((r) => ({ id: r.id, ok: r.ok, files: r.files, gpuCheck: r.gpuCheck.ok ? { ok: true } : { ok: false, reason: r.gpuCheck.reason }, sentence: r.sentence }))
+    const rows = reports.map((r) => {
+      const gpuCheck = r.gpuCheck.ok ? { ok: true } : { ok: false, reason: r.gpuCheck.reason }
+      return { id: r.id, ok: r.ok, files: r.files, gpuCheck, sentence: r.sentence }
+    })
     io.stdout.write(`${JSON.stringify(rows)}\n`)
-  } else if (reports.length === 0) io.stdout.write('No engine is installed by Llama Tray, so there is nothing to verify (llama-tray engines install).\n')
+  } else if (reports.length === 0) {
+    io.stdout.write('No engine is installed by Llama Tray, so there is nothing to verify (llama-tray engines install).\n')
+  }
   else for (const r of reports) io.stdout.write(`${r.sentence}\n`)
   return reports.every((r) => r.ok) ? 0 : 1
 }

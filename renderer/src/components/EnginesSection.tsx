@@ -1,5 +1,14 @@
 import { useEffect, useState } from 'react'
-import { BACKEND_CHOICES, backendLabel, type BackendChoice, type EngineInstallProgress, type EngineInstallResult, type EngineListing, type EngineUpdateCheck, type EngineUpdateReport } from '../../../app/contract/engines'
+import {
+  BACKEND_CHOICES,
+  backendLabel,
+  type BackendChoice,
+  type EngineInstallProgress,
+  type EngineInstallResult,
+  type EngineListing,
+  type EngineUpdateCheck,
+  type EngineUpdateReport,
+} from '../../../app/contract/engines'
 import { checkEngineUpdate, engineUpdateNotice, installEngine, listEngines, onEngineProgress, removeEngine, rollbackProfileEngine, updateProfileEngine } from '../actions/engine-actions'
 import { useProfileStore } from '../stores/profile-store'
 
@@ -70,7 +79,8 @@ export function EnginesSection(): React.JSX.Element {
     try {
       const r = await installEngine(backend)
       // A fallback's sentence (a better build failed the GPU check) says what was installed and why.
-      const installed = (v: EngineInstallResult): string => `${v.alreadyInstalled ? 'Already installed' : 'Installed'}: ${v.id} (llama.cpp ${v.tag}, ${backendLabel(v.backend)}).`
+      const installed = (v: EngineInstallResult): string =>
+        `${v.alreadyInstalled ? 'Already installed' : 'Installed'}: ${v.id} (llama.cpp ${v.tag}, ${backendLabel(v.backend)}).`
       setMessage(r.ok ? { ok: true, text: r.value.notice ?? installed(r.value) } : { ok: false, text: r.error })
       await refresh()
     } finally {
