@@ -39,11 +39,15 @@ export interface EngineInstallResult {
   readonly version: string | null
   /** Installed before: nothing was downloaded. */
   readonly alreadyInstalled: boolean
+  /** A better build failed the GPU check and this one was installed instead: one sentence, and the log lines behind it. */
+  readonly notice?: string | null
+  readonly noticeDetail?: string | null
 }
 
 /** Pushed while an install runs (downloads at most every 100 ms). */
 export interface EngineInstallProgress {
-  readonly phase: 'release' | 'download' | 'extract' | 'verify' | 'done'
+  /** verify: the binary runs; check: it computes on this GPU (the shipped tiny model, a 4-token completion). */
+  readonly phase: 'release' | 'download' | 'extract' | 'verify' | 'check' | 'done'
   readonly asset: string | null
   readonly bytes: number | null
   readonly total: number | null

@@ -55,7 +55,7 @@ describe('engines:* over the core', () => {
     expect(busy).toEqual({ ok: false, error: 'an engine is already being installed: wait for it to finish' })
     if (!installed.ok) throw new Error(installed.error)
     expect(installed.value).toMatchObject({ id: `${TAG}-cpu`, tag: TAG, backend: 'cpu', alreadyInstalled: false })
-    expect([...new Set(progress.map((p) => p.phase))]).toEqual(['release', 'download', 'extract', 'verify', 'done'])
+    expect([...new Set(progress.map((p) => p.phase))]).toEqual(['release', 'download', 'extract', 'verify', 'check', 'done'])
     const last = progress.filter((p) => p.phase === 'download').at(-1)
     expect(last?.bytes).toBe(last?.total)
 

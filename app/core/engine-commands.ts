@@ -72,7 +72,8 @@ export function engineCommands(host: EngineCommandHost, options: EngineCommandOp
         const push = (p: InstallProgress): void => onProgress({ phase: p.phase, asset: p.asset ?? null, bytes: p.bytes ?? null, total: p.total ?? null, rateBps: p.rateBps ?? null })
         return await asResult(async () => {
           const e = await installEngine({ home, client: client(), backend, tag: tag ?? undefined, driver: options.driver ?? readDriverCuda, onProgress: push })
-          return { id: e.id, tag: e.tag, backend: e.backend, path: e.path, version: e.version, alreadyInstalled: e.alreadyInstalled }
+          const { id, tag: built, backend: kind, path, version, alreadyInstalled, notice, noticeDetail } = e
+          return { id, tag: built, backend: kind, path, version, alreadyInstalled, notice, noticeDetail }
         })
       } finally {
         installing = false

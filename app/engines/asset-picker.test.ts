@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { pickAssets } from './asset-picker'
-import { chooseBackend } from './backends'
+import { backendOrder, chooseBackend } from './backends'
 import type { Release } from './releases'
 
 // The asset names of a release as llama.cpp's .github/workflows/release.yml (v0.5.0) writes them.
@@ -35,6 +35,15 @@ describe('chooseBackend (auto)', () => {
 
   it('keeps an explicit choice', () => {
     expect(chooseBackend('cpu', '13.0', 'win32')).toBe('cpu')
+  })
+
+  it.each([
+    ['13.0', 'win32', ['cuda-13', 'cuda-12', 'vulkan', 'cpu']],
+    ['12.6', 'linux', ['cuda-12', 'vulkan', 'cpu']],
+    ['11.8', 'linux', ['cpu']],
+    [null, 'win32', ['vulkan', 'cpu']],
+  ] as const)('falls back, when a build fails the GPU check, from driver CUDA %s on %s in the order %j', (cuda, platform, expected) => {
+    expect(backendOrder(cuda, platform)).toEqual(expected)
   })
 })
 

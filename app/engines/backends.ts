@@ -13,9 +13,20 @@ export function isBackendChoice(text: string): text is BackendChoice {
  * no NVIDIA driver (or an older one): Vulkan on Windows, the CPU build elsewhere.
  */
 export function chooseBackend(choice: BackendChoice, driverCudaVersion: string | null, platform: NodeJS.Platform): EngineBackend {
-  if (choice !== 'auto') return choice
+  return choice === 'auto' ? (backendOrder(driverCudaVersion, platform)[0] ?? 'cpu') : choice
+}
+
+/**
+ * The builds `auto` tries, best first, when one fails the GPU check: CUDA 13,
+ * CUDA 12 (each only with a driver new enough), Vulkan (on Windows, or after
+ * a CUDA build elsewhere), and the CPU build last.
+ */
+export function backendOrder(driverCudaVersion: string | null, platform: NodeJS.Platform): EngineBackend[] {
   const major = driverCudaVersion === null ? null : Number.parseInt(driverCudaVersion, 10)
-  if (major !== null && major >= 13) return 'cuda-13'
-  if (major !== null && major >= 12) return 'cuda-12'
-  return platform === 'win32' ? 'vulkan' : 'cpu'
+  const order: EngineBackend[] = []
+  if (major !== null && major >= 13) order.push('cuda-13')
+  if (major !== null && major >= 12) order.push('cuda-12')
+  if (platform === 'win32' || order.length > 0) order.push('vulkan')
+  order.push('cpu')
+  return order
 }

@@ -1,4 +1,19 @@
-export type EngineErrorKind = 'offline' | 'rate-limited' | 'not-found' | 'http' | 'bad-answer' | 'no-asset' | 'no-digest' | 'download' | 'unsafe-archive' | 'does-not-run' | 'disk-full' | 'in-use' | 'unknown-engine'
+export type EngineErrorKind =
+  | 'offline'
+  | 'rate-limited'
+  | 'not-found'
+  | 'http'
+  | 'bad-answer'
+  | 'no-asset'
+  | 'no-digest'
+  | 'download'
+  | 'unsafe-archive'
+  | 'does-not-run'
+  | 'disk-full'
+  | 'in-use'
+  | 'unknown-engine'
+  /** The build did not compute on this GPU (install's GPU check). */
+  | 'gpu-check-failed'
 
 /** An engine command that failed for a reason the user can act on; the message is one sentence with the fix. */
 export class EngineError extends Error {

@@ -6,15 +6,19 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { FAKE_SERVER } from '../../test/helpers/paths'
 import { GitHubReleasesStandIn, type StandInAsset } from '../../test/stand-ins/github-releases'
-import { linuxTarGz, rawTarGz, windowsZip, writeZeroBomb, zipWithNames } from '../../test/stand-ins/release-archives'
+import { linuxTarGz, rawTarGz, type ArchiveFile, windowsZip, writeZeroBomb, zipWithNames } from '../../test/stand-ins/release-archives'
+import { ENGINE_CHECKS_FILE } from './check-cache'
 import { EngineError } from './engine-error'
+import { runGpuCheck, type GpuCheck } from './gpu-check'
 import { installEngine, type InstallOptions } from './install'
 import { listInstalled } from './installed'
 import { ReleaseClient } from './release-client'
 import { removeEngine } from './remove'
 import { checkForUpdate, dailyCheckDue } from './update-check'
 import { readUpdateState } from './update-state'
+import { verifyEngines } from './verify'
 import { DEFAULT_SETTINGS } from '../contract/settings'
 import { importArgv } from '../profiles/import-command'
 import { ProfileStore } from '../profiles/store'
@@ -56,8 +60,10 @@ function release(tag: string, publishedAt: string, extra: StandInAsset[] = []): 
   }
 }
 
+// The stand-in's llama-server above is a script that only prints: tests of the other steps leave the GPU check out.
 function opts(over: Partial<InstallOptions> = {}): InstallOptions {
-  return { home, client: new ReleaseClient({ apiUrl: gh.apiUrl, token: 'secret-token' }), backend: 'cpu', platform: 'linux', arch: 'x64', verify: fakeVerify, ...over }
+  const client = new ReleaseClient({ apiUrl: gh.apiUrl, token: 'secret-token' })
+  return { home, client, backend: 'cpu', platform: 'linux', arch: 'x64', verify: fakeVerify, gpuCheck: false, ...over }
 }
 
 const BOMB_REFUSED = 'takes it past 64 MiB unpacked (the least any archive may unpack to; the archive is'
@@ -292,5 +298,110 @@ describe('engines update --check', () => {
     expect(dailyCheckDue(DEFAULT_SETTINGS, state, new Date('2026-12-02T10:59:00Z'))).toBe(false)
     expect(dailyCheckDue(DEFAULT_SETTINGS, state, new Date('2026-12-02T11:00:00Z'))).toBe(true)
     expect(dailyCheckDue({ engineUpdateCheck: false }, state, new Date('2026-12-09T00:00:00Z'))).toBe(false)
+  })
+})
+
+/** A build whose llama-server is the fake server in one mode (it serves /health and /completion like the real one). */
+const fakeBuild = (mode: 'normal' | 'cuda-error'): string =>
+  `#!/bin/sh\nexec "${process.execPath}" "${FAKE_SERVER}" --fake-mode ${mode} "$@"\n`
+const NO_KERNEL = 'CUDA error: no kernel image is available for execution on the device'
+const CUDA_FAILS = `The CUDA 12 build of ${TAG} did not run on this GPU (${NO_KERNEL})`
+const CUDA_TARBALL = `llama-${TAG}-bin-ubuntu-cuda-12.4-x64.tar.gz`
+const CPU_TARBALL = `llama-${TAG}-bin-ubuntu-x64.tar.gz`
+
+describe('engines install: the GPU check after extraction', () => {
+  let checkRelease: GitHubReleasesStandIn['releases'][number]
+  let cudaBuild: Buffer
+  beforeAll(async () => {
+    const lib = (name: string, content: string): ArchiveFile => ({ name, content, mode: 0o644 })
+    cudaBuild = await linuxTarGz(TAG, [{ name: 'llama-server', content: fakeBuild('cuda-error') }, lib('libggml-cuda.so', 'ELF cuda')])
+    const cpuBuild = await linuxTarGz(TAG, [{ name: 'llama-server', content: fakeBuild('normal') }, lib('libggml-cpu.so', 'ELF cpu')])
+    const assets = [{ name: CUDA_TARBALL, body: cudaBuild }, { name: CPU_TARBALL, body: cpuBuild }]
+    checkRelease = { tag: TAG, publishedAt: '2026-11-01T00:00:00Z', assets }
+  })
+  const checked: string[] = []
+  const counting: GpuCheck = (r) => {
+    checked.push(r.backend)
+    return runGpuCheck(r)
+  }
+  beforeEach(() => {
+    gh.releases = [checkRelease]
+    checked.length = 0
+  })
+  const rtx4060 = 'NVIDIA GeForce RTX 4060 Laptop GPU'
+  const driver = (driverVersion: string) => async () => ({ cudaVersion: '12.6', driverVersion, gpuName: rtx4060 })
+  const auto = (driverVersion: string, over: Partial<InstallOptions> = {}): InstallOptions =>
+    opts({ backend: 'auto', driver: driver(driverVersion), gpuCheck: counting, ...over })
+
+  it('auto: a CUDA build that fails the check is not installed, the CPU build is, and one sentence names both', async () => {
+    const phases: string[] = []
+    const engine = await installEngine(auto('560.35.03', { onProgress: (p) => phases.push(p.phase) }))
+    expect(engine).toMatchObject({ id: `${TAG}-cpu`, backend: 'cpu', alreadyInstalled: false })
+    expect(engine.notice).toBe(`${CUDA_FAILS}; installed the CPU build instead.`)
+    expect(engine.noticeDetail).toContain('current device: 0, in function ggml_cuda_compute_forward')
+    expect(checked).toEqual(['cuda-12', 'cpu'])
+    expect(await engineDirEntries()).toEqual([`${TAG}-cpu`])
+    expect([...new Set(phases)]).toEqual(['release', 'download', 'extract', 'verify', 'check', 'done'])
+    expect(gh.requests.filter((r) => r.host === 'api')).toHaveLength(1) // both builds from one answer of the API
+  })
+
+  it('an explicit --backend that fails the check is an error with the sentence, and nothing is installed', async () => {
+    const err = (await installEngine(auto('560.35.03', { backend: 'cuda-12' })).catch((e: unknown) => e)) as EngineError
+    expect(err).toBeInstanceOf(EngineError)
+    expect(err.kind).toBe('gpu-check-failed')
+    const fix = 'update the GPU driver, or choose another --backend (auto falls back to the next build by itself).'
+    expect(err.message).toBe(`${CUDA_FAILS}, so nothing was installed: ${fix}`)
+    expect(err.detail).toContain(NO_KERNEL)
+    expect(await engineDirEntries()).toEqual([])
+    expect(await listInstalled(home)).toEqual([])
+  })
+
+  it('caches the verdict by binary and driver: a second install checks nothing, a new driver checks again', async () => {
+    await installEngine(auto('560.35.03'))
+    expect(checked).toEqual(['cuda-12', 'cpu'])
+    expect(existsSync(join(home, ENGINE_CHECKS_FILE))).toBe(true)
+    await removeEngine(home, `${TAG}-cpu`)
+    const again = await installEngine(auto('560.35.03'))
+    expect(again.notice).toBe(`${CUDA_FAILS}; installed the CPU build instead.`)
+    expect(checked).toEqual(['cuda-12', 'cpu']) // both verdicts came from the cache
+    await removeEngine(home, `${TAG}-cpu`)
+    await installEngine(auto('570.86.10'))
+    expect(checked).toEqual(['cuda-12', 'cpu', 'cuda-12']) // the CPU build's check does not depend on the driver
+  })
+
+  it('no build runs: says so for each, and installs nothing', async () => {
+    gh.releases = [{ ...checkRelease, assets: [{ name: CUDA_TARBALL, body: cudaBuild }, { name: CPU_TARBALL, body: cudaBuild }] }]
+    const err = (await installEngine(auto('560.35.03', { gpuCheck: undefined })).catch((e: unknown) => e)) as EngineError
+    expect(err.kind).toBe('gpu-check-failed')
+    const cause = `No build of llama.cpp ${TAG} ran on this GPU (CUDA 12: ${NO_KERNEL}; CPU: ${NO_KERNEL}), so nothing was installed`
+    expect(err.message).toBe(`${cause}: update the GPU driver, then run llama-tray engines install again.`)
+    expect(await engineDirEntries()).toEqual([])
+  })
+
+  it('records every file\'s SHA-256 at install; engines verify finds a file whose bytes changed, and checks the GPU again', async () => {
+    const engine = await installEngine(opts({ backend: 'cpu', gpuCheck: counting }))
+    const manifest = JSON.parse(await readFile(join(engine.dir, 'llama-tray-engine.json'), 'utf8')) as { files: Record<string, string> }
+    expect(Object.keys(manifest.files)).toEqual(['libggml-cpu.so', 'llama-server'])
+    const fine = await verifyEngines({ home, check: counting })
+    expect(fine.map((r) => r.sentence)).toEqual([`${TAG}-cpu: its 2 files match the hashes recorded at install; the GPU check passed.`])
+    expect(checked).toEqual(['cpu', 'cpu']) // verify ignores the cached verdict
+    await writeFile(join(engine.dir, 'libggml-cpu.so'), 'ELF cpu, patched')
+    const [changed] = await verifyEngines({ home, id: `${TAG}-cpu` })
+    expect(changed).toMatchObject({ ok: false, files: { state: 'changed', changed: ['libggml-cpu.so'], missing: [] } })
+    expect(changed?.gpuCheck).toEqual({ ok: true })
+    const fix = `reinstall it (llama-tray engines remove ${TAG}-cpu --force, then llama-tray engines install)`
+    expect(changed?.sentence).toBe(`${TAG}-cpu: 1 file changed since install (libggml-cpu.so); the GPU check passed: ${fix}.`)
+  })
+
+  it('engines verify on an engine installed before hashes were recorded says so and does not fail it', async () => {
+    const engine = await installEngine(opts({ backend: 'cpu' }))
+    const path = join(engine.dir, 'llama-tray-engine.json')
+    const { files: _files, ...older } = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>
+    await writeFile(path, JSON.stringify(older))
+    await writeFile(join(engine.dir, 'libggml-cpu.so'), 'anything')
+    const [report] = await verifyEngines({ home })
+    expect(report).toMatchObject({ ok: true, files: { state: 'unrecorded' } })
+    const unrecorded = 'it was installed before Llama Tray recorded file hashes, so its files were not checked'
+    expect(report?.sentence).toBe(`${TAG}-cpu: ${unrecorded}; the GPU check passed.`)
   })
 })

@@ -3,15 +3,21 @@ import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/prom
 import { join } from 'node:path'
 import type { DownloadProgress } from '../lib/download'
 import { detectEngine, EngineDetectError, engineFromOutput, runForOutput } from '../profiles/engine-detect'
+import { backendOrder, type EngineBackend } from './backends'
+import { checkEngine, checkFailedError, failureDetails, fallbackSentence, type FailedBuild } from './check-engine'
+import { GpuCheckFailedError, noneRanError } from './check-engine'
 import { downloadAsset } from './download-asset'
+import type { DriverCuda } from './driver-cuda'
 import { EngineError } from './engine-error'
-import { planInstall, type PlanOptions } from './install-plan'
+import { hashFolder } from './file-hashes'
+import type { GpuCheck } from './gpu-check'
+import { planInstall, type InstallPlan, type PlanOptions } from './install-plan'
 import { DOWNLOADS_DIR, ENGINE_MANIFEST, enginesDir, readManifest, serverExeName, type EngineManifest } from './layout'
 import type { ReleaseAsset } from './releases'
 import { DamagedArchiveError, extractArchive, UnsafeArchiveError } from './safe-extract'
 import type { InstalledEngine } from './installed'
 
-export type InstallPhase = 'release' | 'download' | 'extract' | 'verify' | 'done'
+export type InstallPhase = 'release' | 'download' | 'extract' | 'verify' | 'check' | 'done'
 
 export interface InstallProgress {
   readonly phase: InstallPhase
@@ -25,6 +31,11 @@ export interface InstallProgress {
 export interface InstallOptions extends PlanOptions {
   /** Confirms the extracted binary runs and answers its version (default: the engine detection's --version and --help). */
   readonly verify?: (binary: string) => Promise<{ readonly version: string | null }>
+  /**
+   * The GPU check after extraction (default: runGpuCheck on the shipped tiny model; its verdict is
+   * cached per binary and driver). `false` skips it, for tests of the other steps only.
+   */
+  readonly gpuCheck?: GpuCheck | false
   readonly signal?: AbortSignal
   readonly onProgress?: (p: InstallProgress) => void
 }
@@ -33,6 +44,10 @@ export interface InstallOptions extends PlanOptions {
 export type InstalledEngineInfo = Pick<InstalledEngine, 'id' | 'tag' | 'backend' | 'dir' | 'path' | 'version'> & {
   /** True when this engine was installed before and nothing was downloaded. */
   readonly alreadyInstalled: boolean
+  /** For `auto`, when a better build failed the GPU check: one sentence saying which and why, and the one installed. */
+  readonly notice: string | null
+  /** The failed builds' log lines behind the notice. */
+  readonly noticeDetail: string | null
 }
 
 /** Runs the binary with --version and --help through the engine detection's parser; refuses one that does not run. */
@@ -65,9 +80,50 @@ const isNoSpace = (err: unknown): boolean => (err as NodeJS.ErrnoException | nul
  */
 export async function installEngine(opts: InstallOptions): Promise<InstalledEngineInfo> {
   const platform = opts.platform ?? process.platform
+  ;(opts.onProgress ?? (() => {}))({ phase: 'release' })
+  // auto chooses by the driver; a GPU build's check verdict is cached against the driver's version.
+  const needsDriver = opts.backend === 'auto' || (opts.backend !== 'cpu' && opts.gpuCheck !== false)
+  const driver = needsDriver ? await (opts.driver ?? (async () => null))() : null
+  const order: EngineBackend[] = opts.backend === 'auto' ? backendOrder(driver?.cudaVersion ?? null, platform) : [opts.backend]
+  // Every build tried comes from the same release: ask GitHub once.
+  const releases = new Map<string | undefined, ReturnType<PlanOptions['client']['release']>>()
+  const client: PlanOptions['client'] = {
+    release: (tag) => {
+      const asked = releases.get(tag) ?? opts.client.release(tag)
+      releases.set(tag, asked)
+      return asked
+    },
+  }
+  const failed: FailedBuild[] = []
+  for (const backend of order) {
+    let plan: InstallPlan
+    try {
+      plan = await planInstall({ ...opts, client, backend, tag: failed[0]?.tag ?? opts.tag })
+    } catch (err) {
+      // After a failed check, a fallback the release has no build of is skipped.
+      if (failed.length > 0 && err instanceof EngineError && err.kind === 'no-asset') continue
+      throw err
+    }
+    releases.set(plan.release.tag, Promise.resolve(plan.release))
+    try {
+      const engine = await installPlanned(opts, plan, driver)
+      return { ...engine, notice: failed.length > 0 ? fallbackSentence(failed, backend) : null, noticeDetail: failureDetails(failed) }
+    } catch (err) {
+      if (!(err instanceof GpuCheckFailedError)) throw err
+      if (opts.backend !== 'auto') throw checkFailedError(err.failed)
+      failed.push(err.failed)
+    }
+  }
+  throw noneRanError(failed)
+}
+
+/** Installs one planned build: download, extract, the runs check, the GPU check, the manifest, the rename into place. */
+type PlannedInstall = Omit<InstalledEngineInfo, 'notice' | 'noticeDetail'>
+
+async function installPlanned(opts: InstallOptions, plan: InstallPlan, driver: DriverCuda | null): Promise<PlannedInstall> {
+  const platform = opts.platform ?? process.platform
   const progress = opts.onProgress ?? (() => {})
-  progress({ phase: 'release' })
-  const { id, release, backend, picked, dir: finalDir, existing } = await planInstall(opts)
+  const { id, release, backend, picked, dir: finalDir, existing } = plan
   const root = enginesDir(opts.home)
   const exe = serverExeName(platform)
   if (existing) return { id, tag: existing.tag, backend: existing.backend, dir: finalDir, path: join(finalDir, existing.binary), version: existing.engineVersion, alreadyInstalled: true }
@@ -95,7 +151,33 @@ export async function installEngine(opts: InstallOptions): Promise<InstalledEngi
     progress({ phase: 'verify' })
     const binary = join(engineDir, exe)
     const { version } = await (opts.verify ?? verifyRuns)(binary)
-    const manifest: EngineManifest = { version: 1, id, tag: release.tag, backend, publishedAt: release.publishedAt, binary: exe, engineVersion: version, assets: assets.map((a) => ({ name: a.name, size: a.size, sha256: a.sha256 ?? '' })), installedAt: new Date().toISOString() }
+    const fileHashes = await hashFolder(engineDir, [ENGINE_MANIFEST])
+    if (opts.gpuCheck !== false) {
+      progress({ phase: 'check' })
+      const binarySha256 = fileHashes[exe] ?? ''
+      await checkEngine({
+        home: opts.home,
+        tag: release.tag,
+        backend,
+        binary,
+        binarySha256,
+        driverVersion: driver?.driverVersion ?? null,
+        ...(opts.gpuCheck ? { check: opts.gpuCheck } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      })
+    }
+    const manifest: EngineManifest = {
+      version: 1,
+      id,
+      tag: release.tag,
+      backend,
+      publishedAt: release.publishedAt,
+      binary: exe,
+      engineVersion: version,
+      assets: assets.map((a) => ({ name: a.name, size: a.size, sha256: a.sha256 ?? '' })),
+      installedAt: new Date().toISOString(),
+      files: fileHashes,
+    }
     await writeFile(join(engineDir, ENGINE_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`)
     try {
       await rename(engineDir, finalDir)

@@ -25,6 +25,8 @@ export const EngineManifestSchema = z.object({
   engineVersion: z.string().nullable(),
   assets: z.array(z.object({ name: z.string(), size: z.number(), sha256: z.string() })),
   installedAt: z.string(),
+  /** SHA-256 of every file of the folder at install (but this manifest), by "/"-separated relative path; absent before 2026-12. */
+  files: z.record(z.string(), z.string()).optional(),
 })
 export type EngineManifest = z.infer<typeof EngineManifestSchema>
 

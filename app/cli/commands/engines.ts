@@ -9,13 +9,14 @@ import { ReleaseClient, releaseClientOptionsFromEnv } from '../../engines/releas
 import { removeEngine } from '../../engines/remove'
 import { checkForUpdate } from '../../engines/update-check'
 import { rollbackProfileEngine, updateProfileEngine } from '../../engines/update'
+import { verifyEngines } from '../../engines/verify'
 import { detectEngine, EngineDetectError } from '../../profiles/engine-detect'
 import { ProfileStore } from '../../profiles/store'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, positiveNumber } from '../parse-options'
 
-const SUBCOMMANDS = ['install', 'list', 'update', 'remove', 'rollback', 'detect'] as const
+const SUBCOMMANDS = ['install', 'list', 'verify', 'update', 'remove', 'rollback', 'detect'] as const
 
 const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`
 
@@ -57,6 +58,7 @@ function progressPrinter(io: CliContext): (p: InstallProgress) => void {
       io.stderr.write(tty ? `\r\x1b[2K${line}${done ? '\n' : ''}` : `${line}\n`)
     } else if (p.phase === 'extract') io.stderr.write(`extracting ${p.asset}\n`)
     else if (p.phase === 'verify') io.stderr.write('checking that llama-server runs\n')
+    else if (p.phase === 'check') io.stderr.write('checking that llama-server computes on this GPU (a tiny model, 4 tokens)\n')
   }
 }
 
@@ -65,7 +67,11 @@ async function install(args: readonly string[], io: CliContext): Promise<number>
   const backend = values.backend ?? 'auto'
   if (!isBackendChoice(backend)) throw new UsageError(`--backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}"`)
   const engine = await installEngine({ home: io.home, client: new ReleaseClient(releaseClientOptionsFromEnv()), backend, tag: values.tag, driver: readDriverCuda, onProgress: progressPrinter(io) })
-  if (values.json) io.stdout.write(`${JSON.stringify({ id: engine.id, tag: engine.tag, backend: engine.backend, path: engine.path, version: engine.version })}\n`)
+  // A fallback (a better build failed the GPU check) is said on stderr too, so --json readers see it.
+  if (engine.notice) io.stderr.write(`${engine.notice}\n${engine.noticeDetail ? `${engine.noticeDetail.replace(/^/gm, '  ')}\n` : ''}`)
+  const notice = engine.notice ? { notice: engine.notice } : {}
+  const { id, tag, backend: built, path, version } = engine
+  if (values.json) io.stdout.write(`${JSON.stringify({ id, tag, backend: built, path, version, ...notice })}\n`)
   else io.stdout.write(`${engine.alreadyInstalled ? 'already installed' : 'installed'}: ${engine.id} (llama.cpp ${engine.tag}${engine.version ? `, version ${engine.version}` : ''})\n  ${engine.path}\n`)
   return 0
 }
@@ -83,6 +89,24 @@ async function list(args: readonly string[], io: CliContext): Promise<number> {
   io.stdout.write(elsewhere.length === 0 ? 'Found elsewhere: none\n' : 'Found elsewhere (not managed by Llama Tray):\n')
   for (const b of elsewhere) io.stdout.write(`  ${b.path}  (${b.source}${b.engine ? `, ${b.engine}` : ''})\n`)
   return 0
+}
+
+/** `engines verify [<id>]`: the GPU check again (cache ignored) and the files against their install hashes; 1 if any fails. */
+async function verify(args: readonly string[], io: CliContext): Promise<number> {
+  const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true)
+  if (positionals.length > 1) throw new UsageError('engines verify takes at most one engine id (see llama-tray engines list)')
+  const reports = await verifyEngines({ home: io.home, id: positionals[0], driver: readDriverCuda })
+  if (values.json) {
+    const rows = reports.map((r) => {
+      const gpuCheck = r.gpuCheck.ok ? { ok: true } : { ok: false, reason: r.gpuCheck.reason }
+      return { id: r.id, ok: r.ok, files: r.files, gpuCheck, sentence: r.sentence }
+    })
+    io.stdout.write(`${JSON.stringify(rows)}\n`)
+  } else if (reports.length === 0) {
+    io.stdout.write('No engine is installed by Llama Tray, so there is nothing to verify (llama-tray engines install).\n')
+  }
+  else for (const r of reports) io.stdout.write(`${r.sentence}\n`)
+  return reports.every((r) => r.ok) ? 0 : 1
 }
 
 async function remove(args: readonly string[], io: CliContext): Promise<number> {
@@ -148,6 +172,8 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
         return await install(rest, io)
       case 'list':
         return await list(rest, io)
+      case 'verify':
+        return await verify(rest, io)
       case 'remove':
         return await remove(rest, io)
       case 'update':
@@ -174,7 +200,10 @@ export const enginesCommand: CliCommand = {
     Downloads llama.cpp's release for this OS and GPU from GitHub (auto: the NVIDIA driver's CUDA version picks
     CUDA 13 or 12; no NVIDIA GPU: Vulkan on Windows, CPU elsewhere), checks its sha256, and installs it in
     <home>/engines/<tag>-<backend>/. GITHUB_API_URL replaces https://api.github.com; GITHUB_TOKEN raises the rate limit.
+    After extraction the new llama-server must load a tiny model with one layer on the GPU and answer a 4-token
+    completion; with auto, a build that fails falls back to the next (CUDA 13, CUDA 12, Vulkan, CPU).
   llama-tray engines list [--json]            installed engines (size, the profiles using them) and binaries found elsewhere
+  llama-tray engines verify [<id>] [--json]   the GPU check again, and the files against the hashes taken at install
   llama-tray engines remove <id> [--force]    refuses an engine a profile uses unless --force
   llama-tray engines update --check [--json]  whether a newer release is out (downloads nothing)
   llama-tray engines update [<profile>] [--runs N] [--tokens N] [--rounds R]

@@ -1,5 +1,14 @@
 import { useEffect, useState } from 'react'
-import { BACKEND_CHOICES, backendLabel, type BackendChoice, type EngineInstallProgress, type EngineListing, type EngineUpdateCheck, type EngineUpdateReport } from '../../../app/contract/engines'
+import {
+  BACKEND_CHOICES,
+  backendLabel,
+  type BackendChoice,
+  type EngineInstallProgress,
+  type EngineInstallResult,
+  type EngineListing,
+  type EngineUpdateCheck,
+  type EngineUpdateReport,
+} from '../../../app/contract/engines'
 import { checkEngineUpdate, engineUpdateNotice, installEngine, listEngines, onEngineProgress, removeEngine, rollbackProfileEngine, updateProfileEngine } from '../actions/engine-actions'
 import { useProfileStore } from '../stores/profile-store'
 
@@ -10,6 +19,7 @@ function progressText(p: EngineInstallProgress): string {
   if (p.phase === 'download') return `Downloading ${p.asset ?? ''}: ${mb(p.bytes ?? 0)}${p.total ? ` of ${mb(p.total)}` : ''}${p.rateBps ? ` (${mb(p.rateBps)}/s)` : ''}`
   if (p.phase === 'extract') return `Extracting ${p.asset ?? ''}`
   if (p.phase === 'verify') return 'Checking that llama-server runs'
+  if (p.phase === 'check') return 'Checking that llama-server computes on this GPU'
   if (p.phase === 'release') return 'Reading the latest llama.cpp release'
   return 'Done'
 }
@@ -68,7 +78,10 @@ export function EnginesSection(): React.JSX.Element {
     setProgress(null)
     try {
       const r = await installEngine(backend)
-      setMessage(r.ok ? { ok: true, text: `${r.value.alreadyInstalled ? 'Already installed' : 'Installed'}: ${r.value.id} (llama.cpp ${r.value.tag}, ${backendLabel(r.value.backend)}).` } : { ok: false, text: r.error })
+      // A fallback's sentence (a better build failed the GPU check) says what was installed and why.
+      const installed = (v: EngineInstallResult): string =>
+        `${v.alreadyInstalled ? 'Already installed' : 'Installed'}: ${v.id} (llama.cpp ${v.tag}, ${backendLabel(v.backend)}).`
+      setMessage(r.ok ? { ok: true, text: r.value.notice ?? installed(r.value) } : { ok: false, text: r.error })
       await refresh()
     } finally {
       setBusy(false)

@@ -62,6 +62,11 @@ function EngineStep({ found }: { readonly found: Discovery | null }): React.JSX.
       {found !== null && has && (
         <>
           <p className="fix-ok">{engine.done ? `Installed llama.cpp ${engine.done.tag} (${backendLabel(engine.done.backend)}).` : 'Found on this computer:'}</p>
+          {engine.done?.notice && (
+            <p className="note" title={engine.done.noticeDetail ?? undefined} data-testid="engine-notice">
+              {engine.done.notice}
+            </p>
+          )}
           <FoundBinaries found={found} />
         </>
       )}

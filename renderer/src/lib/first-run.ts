@@ -46,6 +46,8 @@ export function installPhaseText(p: EngineInstallProgress): string {
       return `Unpacking ${p.asset ?? 'the archive'}…`
     case 'verify':
       return 'Checking that llama-server runs on this machine…'
+    case 'check':
+      return 'Checking that llama-server computes on this GPU…'
     case 'done':
       return 'Installed.'
   }

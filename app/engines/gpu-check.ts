@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process'
+import { serverOrigin } from '../contract/client-url'
+import { httpRequest } from '../lib/http-request'
+import { LineSplitter } from '../lib/line-splitter'
+import { abandonChild, formatSeconds, LEADS_ITS_GROUP, signalProcessGroup } from '../lib/process/process-group'
+import { findFreePort } from '../supervisor/free-port'
+import { findGpuError, placedALayerOnGpu } from '../supervisor/gpu-errors'
+import { probeHealth } from '../supervisor/health'
+import type { EngineBackend } from './backends'
+
+export interface GpuCheckRequest {
+  readonly binary: string
+  readonly backend: EngineBackend
+  /** The tiny model the product ships (shippedCheckModel()). */
+  readonly model: string
+  /** The whole check: start, load, one completion (default 60 s). */
+  readonly timeoutMs?: number
+  readonly signal?: AbortSignal
+}
+
+export type GpuCheckResult =
+  | { readonly ok: true; readonly log: readonly string[] }
+  /** `reason` completes "did not run on this GPU (…)"; `log` holds the server's lines for Details. */
+  | { readonly ok: false; readonly reason: string; readonly log: readonly string[] }
+
+/** Runs the check on one binary; the real one is runGpuCheck, tests may wrap it. */
+export type GpuCheck = (request: GpuCheckRequest) => Promise<GpuCheckResult>
+
+const DEFAULT_TIMEOUT_MS = 60_000
+const POLL_MS = 100
+/** Lines kept of the server's log (the start of a load is where a GPU backend reports). */
+const MAX_LINES = 2000
+const COMPLETION = JSON.stringify({ prompt: 'Hello', n_predict: 4, temperature: 0 })
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+const isGpu = (backend: EngineBackend): boolean => backend !== 'cpu'
+
+/**
+ * Starts the freshly extracted llama-server on the shipped tiny model (one layer
+ * on the GPU for a GPU build), waits for /health, asks for a 4-token completion,
+ * and reads the log for GPU errors. The server's process group is killed
+ * whatever happens, and the whole check ends by its timeout.
+ */
+export const runGpuCheck: GpuCheck = async (request) => {
+  const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const deadline = Date.now() + timeoutMs
+  const port = await findFreePort('127.0.0.1')
+  const onGpu = isGpu(request.backend) ? ['-ngl', '1'] : []
+  const args = ['-m', request.model, '--host', '127.0.0.1', '--port', String(port), '-c', '512', '-np', '1', ...onGpu]
+  const lines: string[] = []
+  const keep = (line: string): void => void (lines.length < MAX_LINES && lines.push(line))
+  const child = spawn(request.binary, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, ...LEADS_ITS_GROUP })
+  let exit: string | null = null
+  const exited = new Promise<void>((done) => {
+    child.once('error', (err) => {
+      exit = `it could not be started: ${err.message}`
+      done()
+    })
+    child.once('exit', (code, signal) => {
+      exit ??= signal ? `it was killed by ${signal}` : `it exited with code ${code ?? 'unknown'}`
+      done()
+    })
+  })
+  const drained = Promise.all([child.stdout, child.stderr].map((stream) => new Promise<void>((done) => {
+    const splitter = new LineSplitter(keep)
+    stream.on('data', (c: Buffer) => splitter.write(c))
+    stream.once('close', () => {
+      splitter.end()
+      done()
+    })
+  })))
+  // A server that died on the completion (a CUDA error aborts it) has its last lines still in the pipe.
+  const whenGone = (): Promise<unknown> => Promise.race([drained, sleep(5000)])
+  const fail = (reason: string): GpuCheckResult => ({ ok: false, reason: findGpuError(lines)?.reason ?? reason, log: lines })
+  try {
+    const outcome = await checkServer(port, deadline, () => exit, request.signal)
+    if (exit !== null || (outcome !== null && outcome !== 'timeout')) await Promise.race([exited.then(whenGone), sleep(2000)])
+    if (outcome !== null) return fail(outcome === 'timeout' ? `it did not answer within ${formatSeconds(timeoutMs)}` : outcome)
+    const gpuError = findGpuError(lines)
+    if (gpuError) return { ok: false, reason: gpuError.reason, log: lines }
+    if (isGpu(request.backend) && !placedALayerOnGpu(lines)) {
+      return { ok: false, reason: 'it put no layer on the GPU, so it found no GPU it can use', log: lines }
+    }
+    return { ok: true, log: lines }
+  } finally {
+    signalProcessGroup(child, 'SIGKILL')
+    // A process stuck in the driver may outlive SIGKILL for a while: stop waiting for it.
+    await Promise.race([exited, sleep(5000)])
+    abandonChild(child)
+  }
+}
+
+/** Waits for /health, then runs one completion; null when both went well, else why not (or 'timeout'). */
+async function checkServer(port: number, deadline: number, exited: () => string | null, signal?: AbortSignal): Promise<string | null> {
+  const origin = serverOrigin('127.0.0.1', port)
+  for (;;) {
+    if (signal?.aborted) return 'the check was cancelled'
+    const gone = exited()
+    if (gone !== null) return `${gone} before it was ready`
+    if (Date.now() > deadline) return 'timeout'
+    const health = await probeHealth('127.0.0.1', port, Math.max(1, Math.min(2000, deadline - Date.now())), signal)
+    if (health.kind === 'ready') break
+    await sleep(POLL_MS)
+  }
+  const left = deadline - Date.now()
+  if (left <= 0) return 'timeout'
+  const r = await httpRequest({
+    url: `${origin}/completion`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: COMPLETION,
+    timeoutMs: left,
+    maxBytes: 1 << 20,
+    ...(signal ? { signal } : {}),
+  })
+  if (r.kind === 'failed') {
+    if (r.reason === 'timeout') return 'timeout'
+    return `its completion failed (${exited() ?? r.detail})`
+  }
+  if (r.status !== 200) return `its completion answered HTTP ${r.status}`
+  try {
+    const body = JSON.parse(r.body.toString('utf8')) as { content?: unknown }
+    return typeof body.content === 'string' ? null : 'its completion answered no text'
+  } catch {
+    return 'its completion answered something other than JSON'
+  }
+}
