@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { TriangleAlert } from 'lucide-react'
 import { applyWarningFix, type ActionResult } from '../actions/warning-actions'
+import type { Warning } from '../../../app/contract/warnings'
 import { openDashboard } from '../actions/window-actions'
 import { ErrorLine } from '../components/ErrorLine'
 import { mostSevereWarning } from '../lib/popover-picks'
@@ -35,10 +36,10 @@ export function PopoverNotice(): React.JSX.Element | null {
   if (failed && cause) return <FailureNotice cause={cause} fix={hint} />
   if (!warning && !result) return null
   const fix = warning?.fix
-  const apply = async (id: string): Promise<void> => {
+  const apply = async (w: Warning): Promise<void> => {
     setBusy(true)
     try {
-      setResult(await applyWarningFix(id))
+      setResult(await applyWarningFix(w))
     } finally {
       setBusy(false)
     }
@@ -52,7 +53,7 @@ export function PopoverNotice(): React.JSX.Element | null {
             {splitFirstSentence(warning.message).first}
           </p>
           {fix && (
-            <button type="button" onClick={() => void apply(warning.id)} disabled={busy} data-testid="warning-fix">
+            <button type="button" onClick={() => void apply(warning)} disabled={busy} data-testid="warning-fix">
               {busy ? 'Applying…' : fix.label}
             </button>
           )}
