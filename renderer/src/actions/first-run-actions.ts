@@ -73,12 +73,18 @@ export async function getRecipe(recipeId: string): Promise<void> {
   await lookForEngineAndModel()
 }
 
+/** The model (and draft) the user chose on Setup, by path: discovery ids are read again from a fresh discovery. */
+export interface SetupChoice {
+  readonly modelPath: string | null
+  readonly draftPath: string | null
+}
+
 /**
- * Creates a profile from what was found (the engine just installed and the
+ * Creates a profile from what was found (the model the user chose, else the engine just installed and the
  * model just pulled first) and starts it. Resolves true once the launch is
  * under way, false when it was refused (the reason is in the store).
  */
-export async function createProfileAndStart(): Promise<boolean> {
+export async function createProfileAndStart(choice: SetupChoice = { modelPath: null, draftPath: null }): Promise<boolean> {
   engaged()
   set({ start: { busy: true, error: null } })
   const fail = (error: string): false => (set({ start: { busy: false, error } }), false)
@@ -95,10 +101,12 @@ export async function createProfileAndStart(): Promise<boolean> {
   }
   const pick = defaultPick(found.value)
   const binaryId = found.value.binaries.find((b) => b.path === engine.done?.path)?.id ?? pick.binaryId
-  const modelId = found.value.models.find((m) => m.path === model.done?.path)?.id ?? pick.modelId
+  const byPath = (path: string | null | undefined): string | undefined => (path ? found.value.models.find((m) => m.path === path)?.id : undefined)
+  const modelId = byPath(choice.modelPath) ?? byPath(model.done?.path) ?? pick.modelId
+  const draftId = byPath(choice.draftPath) ?? null
   if (!binaryId) return fail('No llama-server yet: install llama.cpp first.')
   if (!modelId) return fail('No model yet: get a model first.')
-  const created = await createDiscoveredProfile(binaryId, modelId, null, null)
+  const created = await createDiscoveredProfile(binaryId, modelId, draftId, null)
   if (!created.ok) return fail(created.error)
   const launched = await startUntilLaunched(created.value.id)
   if (!launched.ok) return fail(launched.error)

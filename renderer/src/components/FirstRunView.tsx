@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { backendLabel, type EngineInstallProgress } from '../../../app/contract/engines'
 import type { ModelPullProgress } from '../../../app/contract/models'
 import type { Discovery } from '../../../app/contract/profile'
-import { createProfileAndStart, getModel, getRecipe, installEngine, loadRecipes, lookForEngineAndModel, MODEL_EXAMPLE } from '../actions/first-run-actions'
-import { formatModelSize } from '../lib/discovery-pick'
+import { createProfileAndStart, getModel, getRecipe, installEngine, loadRecipes, lookForEngineAndModel, MODEL_EXAMPLE, type SetupChoice } from '../actions/first-run-actions'
+import { defaultPick, formatModelSize } from '../lib/discovery-pick'
 import { backendReason, downloadText, errorParts, formatBytes, installLabel, installPhaseText, missingForFirstRun } from '../lib/first-run'
 import { useFirstRunStore } from '../stores/first-run-store'
 import { ErrorLine } from './ErrorLine'
@@ -103,7 +103,44 @@ function PullProgress({ progress }: { readonly progress: ModelPullProgress | nul
   )
 }
 
-function ModelStep({ found }: { readonly found: Discovery | null }): React.JSX.Element {
+/** Every GGUF found, to choose the model from (drafts shown as drafts, offered as the draft of the chosen model). */
+function ModelChoice({ found, choice, onChoice }: { readonly found: Discovery; readonly choice: SetupChoice; readonly onChoice: (c: SetupChoice) => void }): React.JSX.Element {
+  const usable = found.models.filter((m) => m.problem === null)
+  const drafts = usable.filter((m) => m.looksLikeDraft)
+  const name = (path: string): string => path.split(/[\\/]/).pop() ?? path
+  return (
+    <>
+      <p className="fix-ok">On this computer (choose the model to run):</p>
+      <ul className="discover-list" aria-label="Models found">
+        {usable.map((m) => (
+          <li key={m.id} data-testid="first-run-found-model" data-path={m.path} data-draft={m.looksLikeDraft ? 'true' : 'false'}>
+            <label>
+              <input type="radio" name="first-run-model" checked={choice.modelPath === m.path} onChange={() => onChoice({ modelPath: m.path, draftPath: choice.draftPath === m.path ? null : choice.draftPath })} data-testid="first-run-model-choice" />{' '}
+              <code>{name(m.path)}</code> <small>{[formatModelSize(m.fileMiB), m.quantisation, m.looksLikeDraft ? 'draft' : null, m.source].filter(Boolean).join(' · ')}</small>
+            </label>
+          </li>
+        ))}
+      </ul>
+      {drafts.length > 0 && (
+        <p className="row">
+          <label htmlFor="first-run-draft">Draft model (speculative decoding)</label>
+          <select id="first-run-draft" value={choice.draftPath ?? ''} onChange={(e) => onChoice({ ...choice, draftPath: e.target.value || null })} data-testid="first-run-draft-choice">
+            <option value="">None</option>
+            {drafts
+              .filter((d) => d.path !== choice.modelPath)
+              .map((d) => (
+                <option key={d.id} value={d.path}>
+                  {name(d.path)} ({formatModelSize(d.fileMiB)})
+                </option>
+              ))}
+          </select>
+        </p>
+      )}
+    </>
+  )
+}
+
+function ModelStep({ found, choice, onChoice }: { readonly found: Discovery | null; readonly choice: SetupChoice; readonly onChoice: (c: SetupChoice) => void }): React.JSX.Element {
   const model = useFirstRunStore((s) => s.model)
   const [ref, setRef] = useState(MODEL_EXAMPLE)
   const usable = found?.models.filter((m) => m.problem === null) ?? []
@@ -125,18 +162,7 @@ function ModelStep({ found }: { readonly found: Discovery | null }): React.JSX.E
           {model.done.cached ? 'Already downloaded' : 'Downloaded'}: {model.done.file} from {model.done.repo} ({formatBytes(model.done.sizeBytes)}, sha256 checked).
         </p>
       )}
-      {found !== null && usable.length > 0 && (
-        <>
-          <p className="fix-ok">On this computer:</p>
-          <ul className="discover-list" aria-label="Models found">
-            {usable.slice(0, 3).map((m) => (
-              <li key={m.id} data-testid="first-run-found-model" data-path={m.path}>
-                <code>{m.path.split(/[\\/]/).pop()}</code> <small>{[formatModelSize(m.fileMiB), m.quantisation, m.source].filter(Boolean).join(' · ')}</small>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      {found !== null && usable.length > 0 && <ModelChoice found={found} choice={choice} onChoice={onChoice} />}
       {found !== null && usable.length === 0 && <p>No GGUF model found on this computer (models elsewhere? add their folders in Settings → Model folders).</p>}
       {recipe && (
         <p className="fix-ok" data-testid="recipe-applied">
@@ -179,17 +205,17 @@ function ModelStep({ found }: { readonly found: Discovery | null }): React.JSX.E
   )
 }
 
-function StartStep({ found, onStarted }: { readonly found: Discovery | null; readonly onStarted: () => void }): React.JSX.Element {
+function StartStep({ found, choice, onStarted }: { readonly found: Discovery | null; readonly choice: SetupChoice; readonly onStarted: () => void }): React.JSX.Element {
   const start = useFirstRunStore((s) => s.start)
   const missing = found === null ? { engine: true, model: true } : missingForFirstRun(found)
   const ready = !missing.engine && !missing.model
   const go = async (): Promise<void> => {
-    if (await createProfileAndStart()) onStarted()
+    if (await createProfileAndStart(choice)) onStarted()
   }
   return (
     <li className="first-run-step" data-testid="first-run-start">
       <h3>3. Run it</h3>
-      <p className="note">{ready ? 'A profile with starter settings for this model (8K context, one slot, experts on the CPU for MoE models); change them later under Profiles.' : 'Once llama.cpp and a model are here.'}</p>
+      <p className="note">{ready ? 'A profile for the chosen model with starter settings (8K context, one slot, experts placed to fit this GPU); change them later under Profiles.' : 'Once llama.cpp and a model are here.'}</p>
       <div className="row">
         <button type="button" className="primary" onClick={() => void go()} disabled={!ready || start.busy} data-testid="first-run-create-start">
           {start.busy ? 'Starting…' : 'Create profile and start'}
@@ -212,6 +238,17 @@ export function FirstRunView({ onStarted }: { readonly onStarted: () => void }):
   const found = useFirstRunStore((s) => s.found)
   const looking = useFirstRunStore((s) => s.looking)
   const lookError = useFirstRunStore((s) => s.lookError)
+  const pulled = useFirstRunStore((s) => s.model.done?.path ?? null)
+  const [picked, setPicked] = useState<SetupChoice | null>(null)
+  // Until the user chooses: the model just pulled, else the largest found; no draft.
+  const suggested = useMemo<SetupChoice>(() => {
+    if (!found) return { modelPath: null, draftPath: null }
+    const pick = defaultPick(found)
+    const path = (id: string | null): string | null => found.models.find((m) => m.id === id)?.path ?? null
+    const pulledHere = found.models.some((m) => m.path === pulled) ? pulled : null
+    return { modelPath: pulledHere ?? path(pick.modelId), draftPath: null } // a draft only when the user picks one (its vocabulary must match)
+  }, [found, pulled])
+  const choice = picked ?? suggested
   useEffect(() => {
     if (useFirstRunStore.getState().found === null && !useFirstRunStore.getState().looking) void lookForEngineAndModel()
   }, [])
@@ -222,8 +259,8 @@ export function FirstRunView({ onStarted }: { readonly onStarted: () => void }):
       {lookError && <Failure message={lookError} testId="first-run-look-error" />}
       <ol className="first-run-steps">
         <EngineStep found={found} />
-        <ModelStep found={found} />
-        <StartStep found={found} onStarted={onStarted} />
+        <ModelStep found={found} choice={choice} onChoice={setPicked} />
+        <StartStep found={found} choice={choice} onStarted={onStarted} />
       </ol>
       <div className="row">
         <button type="button" onClick={() => void lookForEngineAndModel()} disabled={looking} data-testid="first-run-look-again">
