@@ -4,6 +4,7 @@ import { request, type ClientRequest } from 'node:http'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { failureSentence } from '../../app/contract/wording'
 import { createLiveAdvisor } from '../../app/advisor/live-advisor'
 import { formatReportCsv, formatReportMarkdown } from '../../app/bench/format'
 import { formatCommandLine } from '../../app/lib/command-line'
@@ -198,7 +199,10 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     await state(page, 'errored', 30_000)
     const failure = (await page.getByTestId('failure').textContent()) ?? ''
     expect(failure).toMatch(/moved-away\.gguf|model/i)
-    expect(failure).toContain(core.server.getStatus().lastExit?.reason ?? '<no reason>')
+    const exit = core.server.getStatus().lastExit
+    // One sentence from the wording module: "The model file does not exist: …. Check the -m path."
+    expect(failure).toContain(failureSentence(exit?.reason ?? '<no reason>', exit?.hint))
+    expect(failure).not.toMatch(/[.!?] [a-z]/)
     // Said once: the header has it, the profile list does not repeat it.
     await expect(page.getByTestId('start-error').count()).resolves.toBe(0)
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-failed.png') })
@@ -222,7 +226,6 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     await banner.waitFor({ timeout: 90_000 })
     await expect(banner.textContent()).resolves.toMatch(/MiB of VRAM free/)
     await page.waitForTimeout(4000) // the sequence reaches its floor
-    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-warning.png') })
 
     await banner.getByTestId('warning-fix').click()
     await page.getByTestId('warning-fix-result').waitFor()

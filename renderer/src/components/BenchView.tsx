@@ -1,3 +1,4 @@
+import { BenchFlagFix } from './BenchFlagFix'
 import { useEffect, useState } from 'react'
 import type { BenchProgress, BenchReport } from '../../../app/contract/bench'
 import { barWidths, benchTableRows } from '../lib/bench-table'
@@ -190,9 +191,12 @@ export function BenchView(): React.JSX.Element {
       </form>
       {running && <Progress progress={progress} />}
       {error && !running && (
-        <p className="fix-error" role="alert" data-testid="bench-error">
-          {error}
-        </p>
+        <>
+          <p className="fix-error" role="alert" data-testid="bench-error">
+            {error}
+          </p>
+          <BenchFlagFix profileIds={chosen} error={error} />
+        </>
       )}
       {report && <Results report={report} />}
       <h3>History</h3>

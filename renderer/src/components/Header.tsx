@@ -98,7 +98,7 @@ function LiveRate(): React.JSX.Element {
   const usual = useSnapshotStore((s) => (s.snapshot?.server.state === 'ready' ? (s.snapshot.generation?.rolling?.medianTokensPerSecond ?? null) : null))
   const generating = ready && active && rate !== null
   return (
-    <div className="big-rate" data-testid="live-rate" data-active={active ? 'true' : 'false'} aria-label="Generation speed">
+    <div className="big-rate" role="group" data-testid="live-rate" data-active={active ? 'true' : 'false'} aria-label="Generation speed">
       {/* Stopped: no figure at all (a lone "—" up here reads as a window control). */}
       {(generating || ready || asleep) && <span className={generating ? 'value' : 'value quiet'}>{generating ? formatRate(rate) : ready ? 'idle' : 'asleep'}</span>}
       {generating && <span className="unit">tok/s</span>}
