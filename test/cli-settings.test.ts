@@ -38,7 +38,7 @@ describe('llama-tray settings on the built CLI (issue #25)', () => {
     expect((await runCli(['--home', home, 'settings', 'get', 'heavyApps', '--json'])).stdout).toBe('["a.exe","b"]\n')
     expect((await runCli(['--home', home, 'settings', 'set', 'heavyApps', 'none'])).code).toBe(0)
     expect(fileOf(home).heavyApps).toEqual([])
-  })
+  }, 120_000) // seven CLI processes: 2-4 s each on a busy 2-core machine
 
   it.each([
     [['set', 'port', '70000'], 'The port setting takes a whole number from 1 to 65535, like 8080; "70000" is not one.'],

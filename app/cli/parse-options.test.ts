@@ -25,7 +25,7 @@ describe('parseOptions says what was mistyped and what to type instead (issue #2
   })
 
   it('lists the options when no option is close', () => {
-    expect(refusal(() => parseGpuArgs(['--bogus']))).toBe('Unknown option --bogus; this command takes --json, --watch, --interval, --backend.')
+    expect(refusal(() => parseGpuArgs(['--bogus']))).toBe('Unknown option --bogus; this command takes --json, --watch, --interval, --backend, --verbose.')
     expect(refusal(() => parseOptions(['-z'], { json: { type: 'boolean', short: 'j' } }))).toBe('Unknown option -z; this command takes --json.')
   })
 

@@ -116,4 +116,24 @@ describe('llama-tray run renders on the core\'s events (it keeps no clock of its
     signals.emit('SIGINT')
     expect(await exit).toBe(0)
   })
+
+  it('on a terminal, a line on stderr never lands on the status row: the row is erased first', async () => {
+    const core = new ScriptedCliCore()
+    // One terminal: both streams write into the same screen, in order.
+    let screen = ''
+    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 80 })
+    const stderr = new PassThrough()
+    stdout.setEncoding('utf8').on('data', (c: string) => (screen += c))
+    stderr.setEncoding('utf8').on('data', (c: string) => (screen += c))
+    const signals = new EventEmitter()
+    const exit = runCommand.run(CMD, { home: '/nonexistent-home', stdout, stderr, signals, createCore: core.factory })
+    await vi.advanceTimersByTimeAsync(0)
+    core.setState({ state: 'loading', profileId: 'cli', pid: 42, host: '127.0.0.1', port: 8080 })
+    core.tick(Date.now())
+    core.setState({ state: 'ready', readySince: Date.now() })
+    await vi.advanceTimersByTimeAsync(0)
+    expect(screen).toContain('LOADING    pid 42  http://127.0.0.1:8080\r\x1b[2Kllama-tray: OpenAI-compatible API at http://127.0.0.1:8080/v1\n')
+    signals.emit('SIGINT')
+    expect(await exit).toBe(0)
+  })
 })

@@ -88,12 +88,6 @@ function neverSpawned(status: ServerStatus): boolean {
 export async function superviseUntilDone(options: RunOptions, io: CliContext): Promise<number> {
   const source = await resolveSource(options, io.home) // bad input is refused before anything starts
   const signals = io.signals
-  const core = await (io.createCore ?? standardCliCore)({
-    home: io.home,
-    readyTimeoutMs: options.readyTimeoutS * 1000,
-    cadenceMs: options.intervalMs,
-    warn: (m) => io.stderr.write(`llama-tray: ${m}\n`),
-  })
   const tty = !options.json && Boolean(io.stdout.isTTY)
   const write = (text: string): void => {
     try {
@@ -102,6 +96,19 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
       // a closed pipe (| head) must not crash the supervisor
     }
   }
+  // A line on stderr shares the terminal with the status row: erase the row first, or the line is glued to it.
+  let rowShown = false
+  const note = (text: string): void => {
+    if (rowShown) write(ERASE_LINE)
+    rowShown = false
+    io.stderr.write(`llama-tray: ${text}\n`)
+  }
+  const core = await (io.createCore ?? standardCliCore)({
+    home: io.home,
+    readyTimeoutMs: options.readyTimeoutS * 1000,
+    cadenceMs: options.intervalMs,
+    warn: note,
+  })
   const warningLines = new WarningLines()
   // On a terminal: warnings that appeared or cleared go on their own lines above, then the one status row is redrawn.
   const printHuman = (status: ServerStatus, snapshot: Snapshot = core.snapshot()): void => {
@@ -109,6 +116,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
     if (!tty) return write(`${line}\n`)
     const above = warningLines.update(snapshot.warnings).map((w) => `${ERASE_LINE}${w}\n`).join('')
     write(`${above}${ERASE_LINE}${fitToWidth(line, io.stdout.columns)}`)
+    rowShown = true
   }
   // Without a terminal nothing is redrawn: a warning is printed when it appears or clears, like a state change.
   const printWarningChanges = (snapshot: Snapshot): void => {
@@ -134,21 +142,21 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
     if (!options.json && !tty) printHuman(status)
     if (status.state === 'ready' && status.port !== null && !addressShown && !options.json) {
       addressShown = true
-      io.stderr.write(`llama-tray: OpenAI-compatible API at ${clientBaseUrl(status.host, status.port)}\n`)
-      if (isWsl()) io.stderr.write(`llama-tray: ${wslNote(status.port)}\n`)
+      note(`OpenAI-compatible API at ${clientBaseUrl(status.host, status.port)}`)
+      if (isWsl()) note(wslNote(status.port))
     }
     // While a profile's start is in flight its outcome decides: a load that ran out of GPU memory is retried once.
     if ((status.state === 'errored' || status.state === 'crashloop') && !profileStartInFlight) endRun(status)
   })
   const endRun = (status: ServerStatus): void => {
     const exit = status.lastExit
-    io.stderr.write(`llama-tray: ${failureSentence(exit?.reason ?? `the server ended ${status.state}`, exit?.hint)}\n`)
+    note(failureSentence(exit?.reason ?? `the server ended ${status.state}`, exit?.hint))
     void stopAndExit(neverSpawned(status) ? 2 : 1)
   }
 
   const onSignal = (): void => {
     if (stopping) {
-      io.stderr.write('llama-tray: still stopping llama-server (it is being killed if it does not exit)\n')
+      note('still stopping llama-server (it is being killed if it does not exit)')
       return
     }
     void stopAndExit(0)
@@ -174,7 +182,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
       const status = core.server.getStatus()
       if (!result.ok && (status.state === 'errored' || status.state === 'crashloop')) endRun(status)
       const retry = result.ok ? core.snapshot().placementRetry : null
-      if (retry) io.stderr.write(`llama-tray: ${retry.sentence} The profile is unchanged (the dashboard's Keep in profile stores it).\n`)
+      if (retry) note(`${retry.sentence} The profile is unchanged (the dashboard's Keep in profile stores it).`)
     })
   }
   try {
