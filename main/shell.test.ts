@@ -500,7 +500,8 @@ describe('tray popover (Windows)', () => {
     FakeTray.instances[0]!.emit('click')
     const popover = popoverWindow()!
     expect(popover.visible).toBe(true)
-    await expect(fake.ipcMain.invoke('dashboard:open', popover.webContents, new FakeFrame('app://dashboard/popover.html'))).resolves.toBeUndefined()
+    const frame = new FakeFrame('app://dashboard/popover.html')
+    await expect(fake.ipcMain.invoke('dashboard:open', popover.webContents, frame)).resolves.toBeUndefined()
     expect(popover.visible).toBe(false)
     expect(FakeBrowserWindow.instances.find((w) => w !== popover)!.visible).toBe(true)
   })

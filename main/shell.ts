@@ -183,7 +183,8 @@ export function startShell(options: ShellOptions): ShellHandle {
     // Telemetry polls while any window shows the dashboard. Main knows both windows' visibility, so the
     // pages' own reports are not passed on: the hidden popover's "false" would stop the dashboard's charts.
     // Main owns the windows: "Open dashboard" (the popover's button) is answered here, not by the core.
-    registerCommandHandlers({ ...c.handlers, 'dashboard:visible': async () => undefined, 'dashboard:open': async () => openDashboard() }, IPC_ARGS, senders, log)
+    const mainHandlers = { 'dashboard:visible': async () => undefined, 'dashboard:open': async () => openDashboard() }
+    registerCommandHandlers({ ...c.handlers, ...mainHandlers }, IPC_ARGS, senders, log)
     const shown = { dashboard: false, popover: false }
     let reportedVisible: boolean | null = null
     const setShown = (which: keyof typeof shown, visible: boolean): void => {

@@ -104,7 +104,9 @@ export class TrayPopover {
       this.options.onVisibility(false)
     })
     win.webContents.on('did-fail-load', (_event, code, description, url) => this.options.onLoadFailed?.(`tray popover failed to load ${url}: ${description} (${code})`))
-    void win.loadURL(popoverUrl(this.options.url)).catch((err: Error) => this.options.onLoadFailed?.(`tray popover failed to load: ${err.message}`))
+    void win
+      .loadURL(popoverUrl(this.options.url))
+      .catch((err: Error) => this.options.onLoadFailed?.(`tray popover failed to load: ${err.message}`))
     return win
   }
 }

@@ -16,7 +16,14 @@ const TABS = ['Start', 'Dashboard', 'Profiles', 'Logs', 'Settings', 'Bench'] as 
 type Tab = (typeof TABS)[number]
 const TAB_LABEL: Record<Tab, string> = { Start: 'Setup', Dashboard: 'Running', Profiles: 'Profiles', Logs: 'Logs', Settings: 'Settings', Bench: 'Bench' }
 /** Each tab's icon beside its word (named imports: only these icons are bundled). */
-const TAB_ICON: Record<Tab, LucideIcon> = { Start: Rocket, Dashboard: Activity, Profiles: SlidersHorizontal, Logs: ScrollText, Settings, Bench: Gauge }
+const TAB_ICON: Record<Tab, LucideIcon> = {
+  Start: Rocket,
+  Dashboard: Activity,
+  Profiles: SlidersHorizontal,
+  Logs: ScrollText,
+  Settings,
+  Bench: Gauge,
+}
 
 function TabPanel({ tab, onStarted }: { readonly tab: Tab; readonly onStarted: () => void }): React.JSX.Element {
   switch (tab) {

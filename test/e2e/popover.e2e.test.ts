@@ -19,7 +19,7 @@ import { serveFolder, type StaticServer } from './static-server'
 const SIZE = { width: 360, height: 520 }
 // Screenshots go to out/ on every run; UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/.
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(REPO_ROOT, 'docs', 'screenshots') : join(REPO_ROOT, 'out', 'screenshots')
-const LOG = ['main: HTTP server is listening, hostname: 127.0.0.1, port: 8081', 'load_tensors: loading model tensors, this can take a while...']
+const LOG = ['main: HTTP server is listening, hostname: 127.0.0.1, port: 8081', 'load_tensors: loading model tensors']
 
 let browser: Browser
 let site: StaticServer
@@ -96,7 +96,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
       }],
       ['loading, with its bar', async () => {
         const loading = loadingStatus(qwen)
-        await s.show(loading, { ...runningSnapshot(loading), load: { profileId: qwen, startedAt: Date.now() - 12_000, expectedMs: 40_000, previousLoads: 3 } }, LOG)
+        // 12 s into a load that took about 40 s before: the bar.
+        const load = { profileId: qwen, startedAt: Date.now() - 12_000, expectedMs: 40_000, previousLoads: 3 }
+        await s.show(loading, { ...runningSnapshot(loading), load }, LOG)
         await s.page.getByTestId('load-bar').waitFor()
         expect(await s.page.getByTestId('server-state').innerText()).toBe('Loading')
       }],
@@ -111,12 +113,14 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await expect.poll(() => s.page.getByTestId('live-rate').innerText()).toContain('31.4')
         expect(await s.page.getByTestId('live-rate').innerText()).toContain('usual 36.2 tok/s')
         expect(await s.page.getByTestId('pop-vram').innerText()).toContain('2.3 GiB free')
-        expect(await s.page.locator('[data-testid="pop-vram"] [role="img"]').getAttribute('aria-label')).toMatch(/^2\.3 GiB free of 8\.0 GiB/)
+        const bar = s.page.locator('[data-testid="pop-vram"] [role="img"]')
+        expect(await bar.getAttribute('aria-label')).toMatch(/^2\.3 GiB free of 8\.0 GiB, keep .* free \(the mark\)$/)
         expect(await s.page.getByTestId('pop-cpu').innerText()).toContain('71%')
         expect(await s.page.getByTestId('heaviest-app').innerText()).toContain('Discord 14%')
       }],
       ['a warning', async () => {
-        await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen), { warnings: [{ ...LOW_VRAM, level: 'info', id: 'info' }, { ...LOW_VRAM, profileId: qwen }] }))
+        const warnings = [{ ...LOW_VRAM, level: 'info' as const, id: 'info' }, { ...LOW_VRAM, profileId: qwen }]
+        await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen), { warnings }))
         // Only the most severe one, as one sentence with its fix.
         await expect.poll(() => s.page.getByTestId('warning').count()).toBe(1)
         expect(await s.page.getByTestId('warning').getAttribute('data-warning-id')).toBe(LOW_VRAM.id)

@@ -20,7 +20,9 @@ export interface ScriptedDashboard {
 }
 
 /** Channels answered from the script, not the core: the server and what it reports. */
-const SCRIPTED = new Set(['server:status', 'snapshot:latest', 'server:logs', 'server:start', 'server:stop', 'server:restart', 'dashboard:visible', 'dashboard:open'])
+const SCRIPTED = new Set([
+  'server:status', 'snapshot:latest', 'server:logs', 'server:start', 'server:stop', 'server:restart', 'dashboard:visible', 'dashboard:open',
+])
 /** Scripted channels that are controls: the test reads what the page asked for. */
 const RECORDED = new Set(['server:start', 'server:stop', 'server:restart', 'dashboard:open'])
 /** Core events that reach the page: what the profiles, settings and engine commands change or report. */

@@ -12,5 +12,10 @@ export default defineConfig({
   base: './',
   plugins: [react()],
   logLevel: 'warn',
-  build: { outDir: resolve(import.meta.dirname, '..', '..', 'out', 'renderer'), emptyOutDir: true, rollupOptions: { input: { index: resolve(root, 'index.html'), popover: resolve(root, 'popover.html') } } },
+  build: {
+    outDir: resolve(import.meta.dirname, '..', '..', 'out', 'renderer'),
+    emptyOutDir: true,
+    // Both pages, as electron.vite.config.ts builds them: the dashboard and the tray popover.
+    rollupOptions: { input: { index: resolve(root, 'index.html'), popover: resolve(root, 'popover.html') } },
+  },
 })

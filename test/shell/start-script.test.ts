@@ -14,7 +14,8 @@ interface Run {
 }
 
 function runStart(env: NodeJS.ProcessEnv): Promise<Run> {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'start.mjs')], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true })
+  const script = join(REPO_ROOT, 'scripts', 'start.mjs')
+  const child = spawn(process.execPath, [script], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c))

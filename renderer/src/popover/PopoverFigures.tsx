@@ -7,11 +7,13 @@ import { useSnapshotStore } from '../stores/snapshot-store'
 // The popover's figures: live tok/s large, then VRAM, CPU and the heaviest
 // other app, one line each. Selectors return primitives (1 Hz snapshots).
 
+const ready = (s: ReturnType<typeof useSnapshotStore.getState>): boolean => s.snapshot?.server.state === 'ready'
+
 function Rate(): React.JSX.Element {
   const state = useSnapshotStore((s) => s.snapshot?.server.state ?? null)
   const active = useSnapshotStore((s) => s.snapshot?.generation?.active ?? false)
-  const rate = useSnapshotStore((s) => (s.snapshot?.server.state === 'ready' ? (s.snapshot.generation?.tokensPerSecond ?? null) : null))
-  const usual = useSnapshotStore((s) => (s.snapshot?.server.state === 'ready' ? (s.snapshot.generation?.rolling?.medianTokensPerSecond ?? null) : null))
+  const rate = useSnapshotStore((s) => (ready(s) ? (s.snapshot?.generation?.tokensPerSecond ?? null) : null))
+  const usual = useSnapshotStore((s) => (ready(s) ? (s.snapshot?.generation?.rolling?.medianTokensPerSecond ?? null) : null))
   const generating = state === 'ready' && active && rate !== null
   const word = state === 'ready' ? 'idle' : state === 'sleeping' ? 'asleep' : '—'
   return (
@@ -22,6 +24,11 @@ function Rate(): React.JSX.Element {
       {usual !== null && <span className="pop-usual" data-testid="usual-rate">usual {formatRate(usual)} tok/s</span>}
     </p>
   )
+}
+
+/** A ratio as a bar's width in percent, held to 0–100. */
+function percent(ratio: number): number {
+  return Math.max(0, Math.min(100, ratio * 100))
 }
 
 function VramLine(): React.JSX.Element {
@@ -49,8 +56,8 @@ function VramLine(): React.JSX.Element {
         {formatMiB(free)} free{tight ? ' (under the headroom)' : ''}
       </span>
       <span className="pop-bar" role="img" aria-label={label}>
-        <span className={tight ? 'pop-bar-used tight' : 'pop-bar-used'} style={{ width: `${Math.min(100, (used / total) * 100)}%` }} />
-        {headroom !== null && <span className="pop-bar-mark" style={{ left: `${Math.max(0, Math.min(100, ((total - headroom) / total) * 100))}%` }} />}
+        <span className={tight ? 'pop-bar-used tight' : 'pop-bar-used'} style={{ width: `${percent(used / total)}%` }} />
+        {headroom !== null && <span className="pop-bar-mark" style={{ left: `${percent((total - headroom) / total)}%` }} />}
       </span>
     </div>
   )

@@ -63,7 +63,9 @@ export function ProfileSwitcher(): React.JSX.Element {
           ))}
         </fieldset>
       ) : (
-        <p className="pop-note">{profiles ? 'No profile yet: open the dashboard to create one from a model on this computer.' : 'Loading profiles…'}</p>
+        <p className="pop-note">
+          {profiles ? 'No profile yet: open the dashboard to create one from a model on this computer.' : 'Loading profiles…'}
+        </p>
       )}
       <div className="pop-actions">
         {selected !== null && (!running || selected !== active) && state !== 'stopping' && (
