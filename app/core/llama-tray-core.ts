@@ -344,7 +344,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   /** Messages about files that had to be recovered at start (shown once to the user). */
   get startupMessages(): readonly string[] {
-    return [...this.settingsStore.messages, ...this.loadTimes.messages, ...rollingHistoryStore(this.options.home).notices]
+    const { home, mutes } = this.options
+    return [...this.settingsStore.messages, ...this.loadTimes.messages, ...rollingHistoryStore(home).notices, ...(mutes?.messages ?? [])]
   }
 
   /** Starts a stored profile (`server:start`): if another runs, this is a switch. */
