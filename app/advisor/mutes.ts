@@ -1,57 +1,65 @@
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { writeFileAtomic } from '../lib/atomic-write'
+import { versionedCodec } from '../lib/json-store/json-codec'
+import type { JsonStore } from '../lib/json-store/json-store'
+import { openJsonStore } from '../lib/json-store/registry'
 
 export const MUTES_FILE = 'advisor-mutes.json'
 
 const MutesSchema = z.object({ version: z.literal(1), profiles: z.record(z.string(), z.array(z.string())) })
+type MutesFile = z.infer<typeof MutesSchema>
+
+const mutesCodec = versionedCodec({ schema: MutesSchema, version: 1 })
 
 /**
  * Warnings the user muted, per profile, in <home>/advisor-mutes.json. A mute
  * names a rule ("live.heavy-apps") or one finding ("lint.duplicate-flag:-vhad").
- * An unreadable file means no mutes (it is only preferences) and is rewritten on the next change.
+ * A damaged file means no mutes (it is only preferences): it is set aside
+ * (`.corrupt-<time>`, named in `messages`) so that the user can restore it.
  */
 export class MuteStore {
-  private readonly profiles = new Map<string, Set<string>>()
-  private queue: Promise<unknown> = Promise.resolve()
+  private readonly store: JsonStore<MutesFile>
+  /** Resolves once the file was read (the core waits for it before the first warnings). */
+  readonly ready: Promise<void>
 
-  constructor(private readonly home: string) {
-    try {
-      const parsed = MutesSchema.safeParse(JSON.parse(readFileSync(join(home, MUTES_FILE), 'utf8')))
-      if (parsed.success) for (const [id, keys] of Object.entries(parsed.data.profiles)) this.profiles.set(id, new Set(keys))
-    } catch {
-      // no file yet, or unreadable: no mutes
-    }
+  constructor(home: string) {
+    this.store = openJsonStore<MutesFile>({ path: join(home, MUTES_FILE), label: 'warning mutes file', codec: mutesCodec, defaults: () => ({ version: 1, profiles: {} }) })
+    // An unreadable file (permissions) leaves no mutes; the error comes back on the next mute.
+    this.ready = this.store.load().then(
+      () => undefined,
+      () => undefined,
+    )
+  }
+
+  /** Sentences about the latest read: a damaged file set aside, a backup restored. */
+  get messages(): readonly string[] {
+    return this.store.notices
   }
 
   /** Whether a warning (its rule and its id without the profile) is muted for this profile. */
   isMuted(profileId: string, rule: string, key: string): boolean {
-    const set = this.profiles.get(profileId)
-    return set !== undefined && (set.has(rule) || set.has(key))
+    const keys = this.store.value.profiles[profileId] ?? []
+    return keys.includes(rule) || keys.includes(key)
   }
 
   list(profileId: string): string[] {
-    return [...(this.profiles.get(profileId) ?? [])].sort()
+    return [...(this.store.value.profiles[profileId] ?? [])].sort()
   }
 
-  mute(profileId: string, key: string): Promise<void> {
-    const set = this.profiles.get(profileId) ?? new Set<string>()
-    set.add(key)
-    this.profiles.set(profileId, set)
-    return this.save()
+  async mute(profileId: string, key: string): Promise<void> {
+    await this.change(profileId, (keys) => new Set([...keys, key]))
   }
 
-  unmute(profileId: string, key: string): Promise<void> {
-    this.profiles.get(profileId)?.delete(key)
-    return this.save()
+  async unmute(profileId: string, key: string): Promise<void> {
+    await this.change(profileId, (keys) => new Set([...keys].filter((k) => k !== key)))
   }
 
-  private save(): Promise<void> {
-    const data = { version: 1, profiles: Object.fromEntries([...this.profiles].filter(([, s]) => s.size > 0).map(([id, s]) => [id, [...s].sort()])) }
-    const run = (): Promise<void> => writeFileAtomic(join(this.home, MUTES_FILE), `${JSON.stringify(data, null, 2)}\n`)
-    const next = this.queue.then(run, run)
-    this.queue = next.catch(() => {})
-    return next
+  /** Changes one profile's mutes on top of the file as it is now; profiles with none are left out, keys sorted. */
+  private change(profileId: string, edit: (keys: readonly string[]) => Set<string>): Promise<MutesFile> {
+    return this.store.update((file) => {
+      const keys = [...edit(file.profiles[profileId] ?? [])].sort()
+      const profiles = { ...file.profiles, [profileId]: keys }
+      return { version: 1, profiles: Object.fromEntries(Object.entries(profiles).filter(([, k]) => k.length > 0)) }
+    })
   }
 }

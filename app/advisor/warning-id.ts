@@ -3,6 +3,8 @@ export interface WarningMutes {
   mute(profileId: string, key: string): Promise<void>
   unmute(profileId: string, key: string): Promise<void>
   list(profileId: string): string[]
+  /** Sentences about the mutes file's latest read (a damaged file set aside). */
+  readonly messages?: readonly string[]
 }
 
 /**

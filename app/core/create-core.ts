@@ -27,12 +27,15 @@ export function createStandardCore(options: StandardCoreOptions): Promise<LlamaT
   const { home, intervalMs, warn, ...rest } = options
   const telemetry = rest.telemetry === undefined ? standardTelemetry(home, { intervalMs: rest.cadenceMs ?? intervalMs, warn }) : rest.telemetry
   const advisor = createLiveAdvisor({ home, sharedGpuMemoryMiB: (pid) => telemetry?.sharedGpuMemoryMiB?.(pid) ?? null })
-  return LlamaTrayCore.create({
-    home,
-    telemetry,
-    warnings: advisor.warnings,
-    applyWarningFix: advisor.applyWarningFix,
-    mutes: advisor.mutes,
-    ...rest,
-  })
+  // The mutes are read before the first warnings, so that a muted one never shows at start.
+  return advisor.mutes.ready.then(() =>
+    LlamaTrayCore.create({
+      home,
+      telemetry,
+      warnings: advisor.warnings,
+      applyWarningFix: advisor.applyWarningFix,
+      mutes: advisor.mutes,
+      ...rest,
+    }),
+  )
 }

@@ -20,7 +20,7 @@ import { Listeners } from '../lib/listeners'
 import { serverOrigin } from '../contract/client-url'
 import { GenerationTracker, type ProfileRollingStore, resolveApiKey, threadsFromLog } from '../metrics'
 import { LoadTimes } from '../metrics/load-times'
-import { loadRollingStore, RollingSaver } from '../metrics/rolling-file'
+import { loadRollingStore, rollingHistoryStore, RollingSaver } from '../metrics/rolling-file'
 import { ProfileStore } from '../profiles/store'
 import { switchProfile } from '../profiles/switch-profile'
 import { planOomRetry } from '../profiles/oom-retry'
@@ -363,7 +363,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   /** Messages about files that had to be recovered at start (shown once to the user). */
   get startupMessages(): readonly string[] {
-    return [...this.settingsStore.messages, ...this.loadTimes.messages]
+    const { home, mutes } = this.options
+    return [...this.settingsStore.messages, ...this.loadTimes.messages, ...rollingHistoryStore(home).notices, ...(mutes?.messages ?? [])]
   }
 
   /** Starts a stored profile (`server:start`): if another runs, this is a switch. */

@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { RequestTimings } from '../contract/generation'
-import { loadRollingStore, ROLLING_FILE, RollingSaver } from './rolling-file'
+import { loadRollingStore, ROLLING_FILE, rollingHistoryStore, RollingSaver } from './rolling-file'
 
 const homes: string[] = []
 afterEach(async () => {
@@ -45,11 +45,24 @@ describe('rolling figures across restarts', () => {
     expect((await loadRollingStore(h)).figures('p')?.requests).toBe(1)
   })
 
-  it('starts empty from a corrupt or foreign file (it is only a cache of measurements)', async () => {
+  it('reads a file written by earlier versions (compact, one line)', async () => {
     const h = await home()
-    await writeFile(join(h, ROLLING_FILE), '{"version":1,"profiles":[{"profileId":"p","requests":[{"time":"x"}]}]}')
+    await writeFile(join(h, ROLLING_FILE), `${JSON.stringify({ version: 1, profiles: [{ profileId: 'p', requests: [req(30, 1), req(32, 2)] }] })}\n`)
+    expect((await loadRollingStore(h)).figures('p')?.requests).toBe(2)
+    expect(rollingHistoryStore(h).notices).toEqual([])
+  })
+
+  it('starts empty from a corrupt or foreign file, set aside with a notice (it is only a cache of measurements)', async () => {
+    const h = await home()
+    const foreign = '{"version":1,"profiles":[{"profileId":"p","requests":[{"time":"x"}]}]}'
+    await writeFile(join(h, ROLLING_FILE), foreign)
     expect((await loadRollingStore(h)).entries()).toEqual([])
-    await writeFile(join(h, ROLLING_FILE), 'not json')
-    expect((await loadRollingStore(h)).entries()).toEqual([])
+    expect(rollingHistoryStore(h).notices).toEqual([expect.stringMatching(/^The generation history .+ could not be read \(.+\); it was moved to .+\.$/)])
+    const aside = (await readdir(h)).filter((f) => f.startsWith(`${ROLLING_FILE}.corrupt-`))
+    expect(aside).toHaveLength(1)
+    expect(await readFile(join(h, aside[0]!), 'utf8')).toBe(foreign)
+    const other = await home()
+    await writeFile(join(other, ROLLING_FILE), 'not json')
+    expect((await loadRollingStore(other)).entries()).toEqual([])
   })
 })

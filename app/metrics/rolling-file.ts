@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { RequestTimings } from '../contract/generation'
-import { writeFileAtomic } from '../lib/atomic-write'
+import { versionedCodec } from '../lib/json-store/json-codec'
+import type { JsonStore } from '../lib/json-store/json-store'
+import { openJsonStore } from '../lib/json-store/registry'
 import { ProfileRollingStore } from './rolling-figures'
 
 export const ROLLING_FILE = 'generation-history.json'
@@ -23,20 +24,23 @@ const RequestSchema = z.object({
   draftAcceptance: num.nullable(),
 })
 const FileSchema = z.object({ version: z.literal(1), profiles: z.array(z.object({ profileId: z.string().min(1), requests: z.array(RequestSchema) })) })
+type RollingFile = z.infer<typeof FileSchema>
+
+const rollingCodec = versionedCodec({ schema: FileSchema, version: 1 })
 
 /**
- * Each profile's recent requests in <home>/generation-history.json, so the
- * speed-drop baseline and the rolling medians survive a restart of the app.
- * Only a cache of measurements: an unreadable file starts empty.
+ * The one store of <home>/generation-history.json in this process. Only a cache of measurements:
+ * a damaged file is set aside (`.corrupt-<time>`, named in the store's notices) and starts empty.
  */
+export function rollingHistoryStore(home: string): JsonStore<RollingFile> {
+  return openJsonStore<RollingFile>({ path: join(home, ROLLING_FILE), label: 'generation history', codec: rollingCodec, defaults: () => ({ version: 1, profiles: [] }) })
+}
+
+/** Each profile's recent requests from <home>/generation-history.json, so the speed-drop baseline and the rolling medians survive a restart. */
 export async function loadRollingStore(home: string): Promise<ProfileRollingStore> {
   const store = new ProfileRollingStore()
-  try {
-    const parsed = FileSchema.safeParse(JSON.parse(await readFile(join(home, ROLLING_FILE), 'utf8')))
-    if (parsed.success) for (const p of parsed.data.profiles) for (const r of p.requests) store.add(p.profileId, r as RequestTimings)
-  } catch {
-    // none yet, or unreadable
-  }
+  const file = await rollingHistoryStore(home).load()
+  for (const p of file.profiles) for (const r of p.requests) store.add(p.profileId, r as RequestTimings)
   return store
 }
 
@@ -64,8 +68,9 @@ export class RollingSaver {
     if (this.timer) {
       clearTimeout(this.timer)
       this.timer = null
-      const data = `${JSON.stringify({ version: 1, profiles: this.store.entries() })}\n`
-      this.writing = this.writing.then(() => writeFileAtomic(join(this.home, ROLLING_FILE), data)).catch(() => {})
+      const data: RollingFile = { version: 1, profiles: this.store.entries() }
+      // A failed write is only lost measurements: the next burst writes again.
+      this.writing = this.writing.then(() => rollingHistoryStore(this.home).update(() => data)).then(() => undefined, () => undefined)
     }
     await this.writing
   }

@@ -1,8 +1,10 @@
-import { readFile, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import type { EngineKind } from '../contract/profile'
-import { writeFileAtomic } from '../lib/atomic-write'
+import { versionedCodec } from '../lib/json-store/json-codec'
+import type { JsonStore } from '../lib/json-store/json-store'
+import { openJsonStore } from '../lib/json-store/registry'
 import { runOnce } from '../lib/process/run-once'
 import { classifyEngine, parseAllowedValues, parseHelpFlags, parseVersion } from './engine-help'
 
@@ -56,15 +58,18 @@ export function engineFromOutput(binary: string, help: string, versionText: stri
   return { binary, kind: classifyEngine(flags, cacheTypes), version, commit, flags, cacheTypes }
 }
 
-async function readCache(path: string): Promise<CacheFile> {
-  try {
-    const parsed = CacheFileSchema.safeParse(JSON.parse(await readFile(path, 'utf8')))
-    if (parsed.success) return parsed.data
-  } catch {
-    // missing or unreadable: it is only a cache, probe again
-  }
-  return { version: 1, binaries: {} }
+const cacheCodec = versionedCodec({ schema: CacheFileSchema, version: 1 })
+
+/**
+ * The one store of <home>/engines.json in this process. Only a cache: a damaged file is set aside
+ * (`.corrupt-<time>`, named in the store's notices) and the binaries are probed again.
+ */
+export function engineCacheStore(home: string): JsonStore<CacheFile> {
+  return openJsonStore<CacheFile>({ path: join(home, ENGINES_CACHE_FILE), label: 'engine cache', codec: cacheCodec, defaults: () => ({ version: 1, binaries: {} }) })
 }
+
+/** The cache as it is on disk now; an unreadable one (permissions) reads as empty: the binary is probed again. */
+const readCache = (home: string): Promise<CacheFile> => engineCacheStore(home).load().catch(() => ({ version: 1 as const, binaries: {} }))
 
 /**
  * What a llama-server binary is. Runs it with --version and --help once per
@@ -78,22 +83,23 @@ export async function detectEngine(home: string, binary: string, run = runForOut
   } catch {
     throw new EngineDetectError(`llama-server binary not found: ${path}`)
   }
-  const cachePath = join(home, ENGINES_CACHE_FILE)
-  const cache = await readCache(cachePath)
-  const hit = cache.binaries[path]
+  const hit = (await readCache(home)).binaries[path]
   if (hit && hit.size === info.size && hit.mtimeMs === info.mtimeMs) {
     return { binary: path, kind: hit.kind, version: hit.version, commit: hit.commit, flags: new Set(hit.flags), cacheTypes: hit.cacheTypes }
   }
   const versionText = await run(path, ['--version'])
   const help = await run(path, ['--help'])
   const engine = engineFromOutput(path, help, versionText)
-  cache.binaries[path] = { size: info.size, mtimeMs: info.mtimeMs, kind: engine.kind, version: engine.version, commit: engine.commit, flags: [...engine.flags].sort(), cacheTypes: engine.cacheTypes ? [...engine.cacheTypes] : null }
-  await writeFileAtomic(cachePath, `${JSON.stringify(cache, null, 2)}\n`).catch(() => {})
+  const entry = { size: info.size, mtimeMs: info.mtimeMs, kind: engine.kind, version: engine.version, commit: engine.commit, flags: [...engine.flags].sort(), cacheTypes: engine.cacheTypes ? [...engine.cacheTypes] : null }
+  // Added to the file as it is now, under its lock, so parallel detections keep each other's entries; a failed write only means probing again.
+  await engineCacheStore(home)
+    .update((cache) => ({ ...cache, binaries: { ...cache.binaries, [path]: entry } }))
+    .catch(() => undefined)
   return engine
 }
 
 /** The engines already detected (from the cache only: never runs a binary), by resolved binary path. */
 export async function cachedEngineKinds(home: string): Promise<ReadonlyMap<string, EngineKind>> {
-  const cache = await readCache(join(home, ENGINES_CACHE_FILE))
+  const cache = await readCache(home)
   return new Map(Object.entries(cache.binaries).map(([path, entry]) => [path, entry.kind]))
 }
