@@ -30,7 +30,8 @@ const ROUNDS = 5
  * tarball and served by the GitHub stand-in on loopback. Alternated rounds:
  * our extraction (tar with the safety filter) against GNU tar -xzf; our
  * download (resume-capable, sha256 while streaming) against curl; and the
- * whole install (API, download, extract, the binary's --version/--help, rename).
+ * whole install (API, download, extract, the binary's --version/--help, rename),
+ * without the GPU check and with it (the check loads the shipped tiny model).
  */
 export async function benchEngines(bin: string): Promise<BenchRow[]> {
   const work = await mkdtemp(join(tmpdir(), 'llama-tray-bench-engines-'))
@@ -46,6 +47,7 @@ export async function benchEngines(bin: string): Promise<BenchRow[]> {
   const dl: number[] = []
   const curl: number[] = []
   const install: number[] = []
+  const checked: number[] = []
   try {
     for (let i = 0; i < ROUNDS; i++) {
       const a = join(work, `a${i}`)
@@ -66,10 +68,13 @@ export async function benchEngines(bin: string): Promise<BenchRow[]> {
       await run('curl', ['-sfL', '-o', join(work, `curl${i}`), asset.url])
       curl.push(performance.now() - t)
 
-      const home = join(work, `home${i}`)
+      // Alternated, each in an empty home: without the GPU check, then with it (its cache empty).
       t = performance.now()
-      await installEngine({ home, client, backend: 'cpu', platform: 'linux', arch: 'x64' })
+      await installEngine({ home: join(work, `home${i}`), client, backend: 'cpu', platform: 'linux', arch: 'x64', gpuCheck: false })
       install.push(performance.now() - t)
+      t = performance.now()
+      await installEngine({ home: join(work, `checked${i}`), client, backend: 'cpu', platform: 'linux', arch: 'x64' })
+      checked.push(performance.now() - t)
     }
   } finally {
     await gh.close()
@@ -81,5 +86,13 @@ export async function benchEngines(bin: string): Promise<BenchRow[]> {
     { group: 'engines', name: `extract (${size}, median of ${ROUNDS})`, value: Math.round(median(ours)), unit: 'ms', baseline: Math.round(median(gnu)), baselineName: 'GNU tar -xzf' },
     { group: 'engines', name: 'download throughput from the loopback stand-in', value: mbps(median(dl)), unit: 'MB/s', baseline: mbps(median(curl)), baselineName: 'curl -o' },
     { group: 'engines', name: 'whole install (API, download, extract, run --version/--help, rename)', value: Math.round(median(install)), unit: 'ms', baseline: Math.round(median(curl) + median(gnu)), baselineName: 'curl + tar -xzf' },
+    {
+      group: 'engines',
+      name: 'whole install with the GPU check (the shipped 1.5 MB model, /health, 4 tokens; CPU build)',
+      value: Math.round(median(checked)),
+      unit: 'ms',
+      baseline: Math.round(median(install)),
+      baselineName: 'the same install without the check',
+    },
   ]
 }

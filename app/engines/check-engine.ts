@@ -55,7 +55,9 @@ export async function checkEngine(opts: CheckEngineOptions): Promise<{ readonly 
   }
   const request = { binary: opts.binary, backend: opts.backend, model, ...(opts.signal ? { signal: opts.signal } : {}) }
   const result = await (opts.check ?? runGpuCheck)(request)
-  await storeVerdict(opts.home, key, { ok: result.ok, reason: result.ok ? null : result.reason, at: new Date().toISOString() })
+  // A check that ran out of time may have met a busy machine: it is tried again next time.
+  const verdict = { ok: result.ok, reason: result.ok ? null : result.reason, at: new Date().toISOString() }
+  if (result.ok || !result.transient) await storeVerdict(opts.home, key, verdict)
   if (!result.ok) {
     throw new GpuCheckFailedError({ tag: opts.tag, backend: opts.backend, reason: result.reason, log: result.log })
   }

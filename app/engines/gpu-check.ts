@@ -20,8 +20,11 @@ export interface GpuCheckRequest {
 
 export type GpuCheckResult =
   | { readonly ok: true; readonly log: readonly string[] }
-  /** `reason` completes "did not run on this GPU (…)"; `log` holds the server's lines for Details. */
-  | { readonly ok: false; readonly reason: string; readonly log: readonly string[] }
+  /**
+   * `reason` completes "did not run on this GPU (…)"; `log` holds the server's lines for Details.
+   * `transient`: it ran out of time, which a busy machine may cause too, so the verdict is not cached.
+   */
+  | { readonly ok: false; readonly reason: string; readonly log: readonly string[]; readonly transient?: boolean }
 
 /** Runs the check on one binary; the real one is runGpuCheck, tests may wrap it. */
 export type GpuCheck = (request: GpuCheckRequest) => Promise<GpuCheckResult>
@@ -33,6 +36,8 @@ const MAX_LINES = 2000
 const COMPLETION = JSON.stringify({ prompt: 'Hello', n_predict: 4, temperature: 0 })
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+/** A bound on a wait that must not keep the process alive by itself (the CLI exits when its work is done). */
+const atMost = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref())
 const isGpu = (backend: EngineBackend): boolean => backend !== 'cpu'
 
 /**
@@ -53,7 +58,7 @@ export const runGpuCheck: GpuCheck = async (request) => {
   let exit: string | null = null
   const exited = new Promise<void>((done) => {
     child.once('error', (err) => {
-      exit = `it could not be started: ${err.message}`
+      exit = `it could not be started (${err.message})`
       done()
     })
     child.once('exit', (code, signal) => {
@@ -70,12 +75,19 @@ export const runGpuCheck: GpuCheck = async (request) => {
     })
   })))
   // A server that died on the completion (a CUDA error aborts it) has its last lines still in the pipe.
-  const whenGone = (): Promise<unknown> => Promise.race([drained, sleep(5000)])
+  const whenGone = (): Promise<unknown> => Promise.race([drained, atMost(5000)])
   const fail = (reason: string): GpuCheckResult => ({ ok: false, reason: findGpuError(lines)?.reason ?? reason, log: lines })
   try {
     const outcome = await checkServer(port, deadline, () => exit, request.signal)
-    if (exit !== null || (outcome !== null && outcome !== 'timeout')) await Promise.race([exited.then(whenGone), sleep(2000)])
-    if (outcome !== null) return fail(outcome === 'timeout' ? `it did not answer within ${formatSeconds(timeoutMs)}` : outcome)
+    const cancelled = request.signal?.aborted ? (request.signal.reason as unknown) : null
+    if (cancelled !== null) throw cancelled instanceof Error ? cancelled : new Error('The GPU check was cancelled.')
+    if (exit !== null || (outcome !== null && outcome !== 'timeout')) await Promise.race([exited.then(whenGone), atMost(2000)])
+    if (outcome === 'timeout') {
+      const gpuError = findGpuError(lines)
+      const reason = gpuError?.reason ?? `it did not answer within ${formatSeconds(timeoutMs)}`
+      return { ok: false, reason, log: lines, ...(gpuError ? {} : { transient: true }) }
+    }
+    if (outcome !== null) return fail(outcome)
     const gpuError = findGpuError(lines)
     if (gpuError) return { ok: false, reason: gpuError.reason, log: lines }
     if (isGpu(request.backend) && !placedALayerOnGpu(lines)) {
@@ -85,7 +97,7 @@ export const runGpuCheck: GpuCheck = async (request) => {
   } finally {
     signalProcessGroup(child, 'SIGKILL')
     // A process stuck in the driver may outlive SIGKILL for a while: stop waiting for it.
-    await Promise.race([exited, sleep(5000)])
+    await Promise.race([exited, atMost(5000)])
     abandonChild(child)
   }
 }
@@ -94,9 +106,9 @@ export const runGpuCheck: GpuCheck = async (request) => {
 async function checkServer(port: number, deadline: number, exited: () => string | null, signal?: AbortSignal): Promise<string | null> {
   const origin = serverOrigin('127.0.0.1', port)
   for (;;) {
-    if (signal?.aborted) return 'the check was cancelled'
+    if (signal?.aborted) return 'cancelled'
     const gone = exited()
-    if (gone !== null) return `${gone} before it was ready`
+    if (gone !== null) return gone.startsWith('it could not be started') ? gone : `${gone} before it was ready`
     if (Date.now() > deadline) return 'timeout'
     const health = await probeHealth('127.0.0.1', port, Math.max(1, Math.min(2000, deadline - Date.now())), signal)
     if (health.kind === 'ready') break

@@ -36,7 +36,10 @@ const UNRECORDED = 'it was installed before Llama Tray recorded file hashes, so 
 
 function sentence(id: string, changed: EngineVerifyReport['files'], gpu: EngineVerifyReport['gpuCheck']): string {
   const parts: string[] = []
-  if (changed.state === 'match') parts.push(`its ${files(changed.count)} match the hashes recorded at install`)
+  if (changed.state === 'match') {
+    const one = 'its one file matches the hash recorded at install'
+    parts.push(changed.count === 1 ? one : `its ${files(changed.count)} match the hashes recorded at install`)
+  }
   else if (changed.state === 'unrecorded') parts.push(UNRECORDED)
   else {
     if (changed.changed.length > 0) parts.push(`${files(changed.changed.length)} changed since install (${names(changed.changed)})`)

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -92,6 +92,27 @@ describe('an engine installed from the release tarball (real llama-server)', () 
     await waitUntil(() => cli.stdoutLines.some((l) => l.includes('"state":"ready"')), 60_000, 'ready')
     cli.child.kill('SIGINT')
     expect((await cli.done).code).toBe(0)
+  })
+
+  it('engines verify: checks the GPU again and the files against their install hashes; a changed byte fails it', async () => {
+    const home = newHome()
+    const installed = await runCli(['--home', home, 'engines', 'install', '--json'], { GITHUB_API_URL: gh.apiUrl, GITHUB_TOKEN: '' })
+    expect(installed.code, installed.stderr).toBe(0)
+    expect(installed.stderr).toContain('checking that llama-server computes on this GPU')
+    const fine = await runCli(['--home', home, 'engines', 'verify'])
+    expect(fine.code, fine.stderr).toBe(0)
+    expect(fine.stdout).toBe(`${TAG}-cpu: its one file matches the hash recorded at install; the GPU check passed.\n`)
+    // Bytes after the end of an ELF file change its hash, not how it runs.
+    appendFileSync((JSON.parse(installed.stdout) as { path: string }).path, 'patched')
+    const changed = await runCli(['--home', home, 'engines', 'verify', `${TAG}-cpu`, '--json'])
+    expect(changed.code).toBe(1)
+    const [row] = JSON.parse(changed.stdout) as { id: string; ok: boolean; files: unknown; gpuCheck: unknown }[]
+    expect(row).toMatchObject({ id: `${TAG}-cpu`, ok: false, files: { state: 'changed', changed: ['llama-server'], missing: [] } })
+    expect(row?.gpuCheck).toEqual({ ok: true })
+    const unknown = await runCli(['--home', home, 'engines', 'verify', 'b1-cpu'])
+    expect(unknown.code).toBe(2)
+    const said = `No installed engine is called "b1-cpu" (installed: ${TAG}-cpu): see llama-tray engines list.`
+    expect(unknown.stderr).toBe(`llama-tray: ${said}\n`)
   })
 
   it('the bare `engines <binary>` of before still detects a binary', async () => {

@@ -21,6 +21,7 @@ interface BuilderConfig {
   productName: string
   directories: { buildResources: string; output: string }
   files: (string | { filter: string[] })[]
+  extraResources: { from: string; to: string }[]
   electronFuses: Record<string, boolean>
   win: { icon: string; target: Target[] }
   nsis: Record<string, unknown>
@@ -74,6 +75,13 @@ describe('electron-builder.yml', () => {
     const filters = (await loadConfig()).files.flatMap((f) => (typeof f === 'string' ? [f] : f.filter))
     for (const needed of ['out/main/**', 'out/preload/**', 'out/renderer/**', 'resources/**']) expect(filters).toContain(needed)
     expect(filters.some((f) => /^(app|main|renderer|src)\//.test(f) || f.startsWith('out/**') || f.startsWith('out/cli'))).toBe(false)
+  })
+
+  it('ships the engine GPU check\'s tiny model outside the asar, where llama-server can read it', async () => {
+    const config = await loadConfig()
+    expect(config.extraResources).toContainEqual({ from: 'resources/engine-check', to: 'engine-check' })
+    expect(config.files.flatMap((f) => (typeof f === 'string' ? [f] : f.filter))).toContain('!resources/engine-check/**')
+    expect(existsSync(join(REPO_ROOT, 'resources', 'engine-check', 'tiny-check.gguf'))).toBe(true)
   })
 
   it('flips the security fuses', async () => {
