@@ -20,6 +20,21 @@ export interface Snapshot {
   readonly load?: LoadProgress | null
   /** The running server was started with a safer placement after its load ran out of GPU memory; null otherwise. */
   readonly placementRetry?: PlacementRetryNotice | null
+  /** A switch that waits for the running profile's requests (or its minimum residency); null when none. */
+  readonly pendingSwitch?: PendingSwitch | null
+}
+
+/** A switch decided or waiting: what it waits for, and the sentence views show beside "Switch now". */
+export interface PendingSwitch {
+  readonly profileId: string
+  readonly fromProfileId: string
+  /** Requests the running server is still answering. */
+  readonly runningRequests: number
+  /** Requests waiting for their profile's turn. */
+  readonly heldRequests: number
+  /** At most this many seconds before the switch begins (the drain limit bounds it). */
+  readonly withinS: number
+  readonly sentence: string
 }
 
 /** A launch that ran out of GPU memory and runs now with a placement the fit chose for the free memory (the profile is unchanged). */

@@ -40,6 +40,8 @@ import { llamaFitPlan } from './llama-fit-command'
 import type { CliCore } from './cli-core'
 import { serverControl, type ServerControl } from './server-control'
 import { endpointBackend } from './endpoint-backend'
+import { switchRefusal } from './switch-check'
+import { SwitchScheduler } from './switch-scheduler'
 import { LogBatcher } from './log-batcher'
 import { learnGpuRuntime } from './runtime-learner'
 import { profileCommands } from './profile-commands'
@@ -106,6 +108,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private ticker: NodeJS.Timeout | null = null
   private latest: Snapshot | null = null
   private disposed = false
+  /** When the server switches profile: every start and switch (endpoint, tray, dashboard, CLI) asks it. */
+  private readonly scheduler: SwitchScheduler
   /** The one endpoint clients use, when it runs; the server behind it then listens on a private port. */
   private endpoint: Endpoint | null = null
   private endpointProblem: EndpointStatus | null = null
@@ -159,6 +163,13 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       this.logs.push(line)
     })
     this.supervisor.on('state', (status) => this.onState(status))
+    this.scheduler = new SwitchScheduler({
+      status: () => this.supervisor.getStatus(),
+      onState: (listener) => this.supervisor.on('state', listener),
+      check: (id) => switchRefusal(options.home, id, this.supervisor.getStatus().profileId ?? '', (fitId) => this.estimateFit(fitId)),
+      load: (id) => this.loadProfile(id),
+      settings: () => this.settingsStore.settings,
+    })
     options.telemetry?.setExtraHeavyApps?.(settingsStore.settings.heavyApps)
     learnGpuRuntime(this, {
       home: options.home,
@@ -174,6 +185,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     })
     this.handlers = {
       'server:start': (profileId) => this.startProfile(profileId),
+      'server:switch-now': async () => this.scheduler.switchNow(),
       'server:stop': () => this.supervisor.stop(),
       'server:restart': async () => {
         try {
@@ -284,7 +296,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   async startEndpoint(options: Partial<EndpointOptions> = {}): Promise<ListenResult> {
     await this.stopEndpoint()
     const full: EndpointOptions = { host: options.host ?? '127.0.0.1', port: options.port ?? (portOverride() || this.settingsStore.settings.port), apiKey: options.apiKey ?? null }
-    const endpoint = new Endpoint(full, endpointBackend(this.options.home, this.supervisor, () => this.settingsStore.settings, (id) => this.startProfile(id)))
+    const endpoint = new Endpoint(full, endpointBackend(this.options.home, this.supervisor, () => this.settingsStore.settings, this.scheduler))
     const result = await endpoint.listen()
     if (!result.ok) {
       await endpoint.close()
@@ -330,6 +342,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.disposed = true
     for (const unfollow of this.unfollowFiles.splice(0)) unfollow()
     await this.stopEndpoint()
+    this.scheduler.dispose()
     this.stopTicker()
     await this.stopTracker()
     await this.rollingSaver.flush()
@@ -347,8 +360,16 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     return this.settingsStore.messages
   }
 
-  /** Starts a stored profile (`server:start`): if another runs, this is a switch. */
-  async startProfile(profileId: string): Promise<Result<ServerStatus>> {
+  /**
+   * Starts a stored profile (`server:start`): if another runs, this is a switch, scheduled like an
+   * endpoint request (after the running requests, checked before anything stops).
+   */
+  startProfile(profileId: string): Promise<Result<ServerStatus>> {
+    return this.scheduler.request(profileId)
+  }
+
+  /** The switch itself (stop, wait, start), when the scheduler decides it. */
+  private async loadProfile(profileId: string): Promise<Result<ServerStatus>> {
     this.placementRetry = null
     const result = await switchProfile(this.supervisor, this.options.home, profileId, {
       waitForGpuRelease: () => this.waitForGpuRelease(),
@@ -530,7 +551,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       cpu: reading.cpu,
     })
     const warnings = !sampleWarnings ? (this.latest?.warnings ?? []) : this.options.warnings ? this.options.warnings(base, this.settingsStore.settings) : []
-    return { ...base, warnings, endpoint: this.endpointStatus(), ...this.loadProgress(status), placementRetry: this.currentPlacementRetry(status) }
+    return { ...base, warnings, endpoint: this.endpointStatus(), ...this.loadProgress(status), placementRetry: this.currentPlacementRetry(status), pendingSwitch: this.scheduler.pending() }
   }
 
   /** The retry's notice while the server it started runs (a stop, another profile or a failure ends it). */
