@@ -13,7 +13,7 @@ function replay(trace: readonly [string, number][], minResidencyMs: number, serv
   let now = 0
   let running: string | null = 'a'
   let loadedAt: number | null = 0
-  let decided: { target: string; at: number } | null = null
+  let decided = null as { target: string; at: number } | null
   let pending = trace.map(([profileId, at], id) => ({ id, profileId, arrivedAt: at }))
   let waiting: HeldRequest[] = []
   const serving: number[] = [] // end times
