@@ -13,7 +13,8 @@ function staticBackend(port: number): EndpointBackend {
     status: () => status,
     onState: () => () => {},
     profiles: async () => ({ profiles: [{ id: 'bench', name: 'bench' }], activeProfileId: 'bench' }),
-    switchTo: async () => ({ ok: true }),
+    acquire: async () => ({ signal: new AbortController().signal, release: () => {} }),
+    switchingTo: () => null,
     upstreamApiKey: async () => null,
     settings: () => ({ ...DEFAULT_SETTINGS, heldRequestWaitS: 60 }),
   }

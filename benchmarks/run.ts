@@ -15,6 +15,7 @@ import { benchMetrics } from './metrics.bench'
 import { benchMtp } from './mtp.bench'
 import { benchSupervisor } from './supervisor.bench'
 import { benchSwitch } from './switch.bench'
+import { benchSwitchTrace } from './switch-trace.bench'
 import { benchThreads } from './threads.bench'
 import { benchTelemetry, benchTelemetryOverhead } from './telemetry.bench'
 import { benchWindowsStop } from './windows-stop.bench'
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   const benches: [string, () => Promise<BenchRow[]>][] = [
     ['supervisor', () => benchSupervisor(bin, target)],
     ['switch', () => benchSwitch(bin, MODELS)],
+    ['switch-trace', async () => benchSwitchTrace()],
     ['telemetry', () => benchTelemetry()],
     ['telemetry-overhead', () => benchTelemetryOverhead(bin, target)],
     ['metrics', () => benchMetrics(bin, target)],

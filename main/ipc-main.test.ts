@@ -13,6 +13,7 @@ const { isDashboardUrl } = await import('./dashboard-url')
 const VALID: { readonly [C in CommandName]: Parameters<CommandChannels[C]> } = {
   'server:start': ['qwen3-30b-a3b'],
   'server:stop': [],
+  'server:switch-now': [],
   'server:restart': [],
   'server:status': [],
   'server:logs': [2000],
@@ -67,6 +68,7 @@ const VALID: { readonly [C in CommandName]: Parameters<CommandChannels[C]> } = {
 const INVALID: { readonly [C in CommandName]: unknown[] } = {
   'server:start': ['C:\\llama\\llama-server.exe'],
   'server:stop': ['now'],
+  'server:switch-now': ['beta'],
   'server:restart': [{ force: true }],
   'server:status': [1],
   'server:logs': [-1],

@@ -29,6 +29,7 @@ const discoveredId = z.string().regex(/^[bm]-[0-9a-f]{10}$/, 'a discovered item 
 export const IPC_ARGS: IpcArgsSchemas = {
   'server:start': z.tuple([profileId]),
   'server:stop': none,
+  'server:switch-now': none,
   'server:restart': none,
   'server:status': none,
   'server:logs': z.tuple([z.number().int().min(1).max(100_000)]),

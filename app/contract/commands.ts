@@ -33,6 +33,8 @@ export interface CommandChannels {
   /** Starts a profile; if another runs, this is a switch (stop, wait, start). */
   'server:start': (profileId: string) => Promise<Result<ServerStatus>>
   'server:stop': () => Promise<ServerStatus>
+  /** The waiting switch (Snapshot.pendingSwitch) happens now: the running requests end with an error naming it. Its target's id. */
+  'server:switch-now': () => Promise<Result<string>>
   'server:restart': () => Promise<Result<ServerStatus>>
   'server:status': () => Promise<ServerStatus>
   'server:logs': (maxLines: number) => Promise<readonly string[]>
@@ -170,6 +172,7 @@ export type LlamaTrayApi = {
 export const COMMAND_NAMES: readonly CommandName[] = [
   'server:start',
   'server:stop',
+  'server:switch-now',
   'server:restart',
   'server:status',
   'server:logs',

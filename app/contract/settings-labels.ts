@@ -10,6 +10,8 @@ export const SETTING_LABELS: Readonly<Record<keyof AppSettings, string>> = {
   switchOnRequest: 'A request naming another profile switches to it',
   heldRequestsMax: 'Requests held while the server starts or switches',
   heldRequestWaitS: 'Seconds a held request waits for the server',
+  switchDrainS: 'Seconds a switch waits for running requests before it cuts them',
+  switchMinResidencyS: 'Seconds a busy profile stays loaded while others wait',
   vramHeadroomMiB: 'Warn when free VRAM is under this many MiB',
   gpuTemperatureWarnC: 'Warn when the GPU is hotter than this (°C)',
   heavyApps: 'Process names counted as heavy apps, besides the built-in list',

@@ -26,6 +26,10 @@ export interface AppSettings {
   readonly heldRequestsMax: number
   /** How long a held request waits for the server before it gets an error. */
   readonly heldRequestWaitS: number
+  /** A switch waits this long for the running profile's requests to finish; then they end with an error naming the switch. */
+  readonly switchDrainS: number
+  /** While requests for another profile wait, the running profile stays loaded at least this long (no back-and-forth). */
+  readonly switchMinResidencyS: number
   /** At most once a day, ask GitHub whether a newer llama.cpp release exists (a notice only: nothing is downloaded); the last check is in <home>/engine-updates.json. */
   readonly engineUpdateCheck: boolean
   /** Web origins (e.g. https://chat.example) whose pages may call the endpoint from a browser; none by default (see README "The endpoint"). */
@@ -55,6 +59,8 @@ export const DEFAULT_SETTINGS: AppSettings = {
   switchOnRequest: true,
   heldRequestsMax: 64,
   heldRequestWaitS: 300,
+  switchDrainS: 60,
+  switchMinResidencyS: 15,
   engineUpdateCheck: true,
   endpointAllowedOrigins: [],
   endpointAllowedHosts: [],

@@ -22,6 +22,8 @@ export interface Snapshot {
   readonly placementRetry?: PlacementRetryNotice | null
   /** The last start or switch the user asked for, refused before any process ran; null once another start, a stop or a ready server ends it. */
   readonly startFailure?: StartFailure | null
+  /** A switch that waits for the running profile's requests (or its minimum residency); null when none. */
+  readonly pendingSwitch?: PendingSwitch | null
 }
 
 /** A start or switch that did not happen (the old server, if any, runs on): what to say, once, and the fix as a button. */
@@ -37,6 +39,19 @@ export interface StartFailure {
 export interface StartFailureFix {
   readonly kind: 'flag-replacements'
   readonly label: string
+}
+
+/** A switch decided or waiting: what it waits for, and the sentence views show beside "Switch now". */
+export interface PendingSwitch {
+  readonly profileId: string
+  readonly fromProfileId: string
+  /** Requests the running server is still answering. */
+  readonly runningRequests: number
+  /** Requests waiting for their profile's turn. */
+  readonly heldRequests: number
+  /** At most this many seconds before the switch begins (the drain limit bounds it). */
+  readonly withinS: number
+  readonly sentence: string
 }
 
 /** A launch that ran out of GPU memory and runs now with a placement the fit chose for the free memory (the profile is unchanged). */

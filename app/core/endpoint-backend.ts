@@ -1,13 +1,12 @@
-import type { Result } from '../contract/commands'
 import type { AppSettings } from '../contract/settings'
-import type { ServerStatus } from '../contract/server-state'
 import type { EndpointBackend } from '../endpoint/backend'
 import { resolveApiKey } from '../metrics'
 import { ProfileStore } from '../profiles/store'
 import type { ServerSupervisor } from '../supervisor/supervisor'
+import type { SwitchScheduler } from './switch-scheduler'
 
-/** The endpoint's view of the core: the supervisor, the profile store, the settings, and the core's own switch. */
-export function endpointBackend(home: string, supervisor: ServerSupervisor, settings: () => AppSettings, switchTo: (profileId: string) => Promise<Result<ServerStatus>>): EndpointBackend {
+/** The endpoint's view of the core: the supervisor, the profile store, the settings, and the core's switch scheduler. */
+export function endpointBackend(home: string, supervisor: ServerSupervisor, settings: () => AppSettings, scheduler: SwitchScheduler): EndpointBackend {
   let keyFor: { spec: unknown; key: Promise<string | null> } | null = null
   return {
     status: () => supervisor.getStatus(),
@@ -16,10 +15,8 @@ export function endpointBackend(home: string, supervisor: ServerSupervisor, sett
       const store = await ProfileStore.open(home)
       return { profiles: store.file.profiles.map((p) => ({ id: p.id, name: p.name })), activeProfileId: store.file.activeProfileId }
     },
-    switchTo: async (profileId) => {
-      const result = await switchTo(profileId)
-      return result.ok ? { ok: true } : { ok: false, error: result.error }
-    },
+    acquire: (profileId, signal) => scheduler.acquire(profileId, signal),
+    switchingTo: () => scheduler.switchingTo(),
     upstreamApiKey: () => {
       const spec = supervisor.getLaunchSpec()
       if (!spec) return Promise.resolve(null)

@@ -6,7 +6,8 @@ import type { ProfileFileRole, ProfileSummary } from '../contract/profile'
 import type { AppSettings } from '../contract/settings'
 import type { ServerStatus } from '../contract/server-state'
 import type { PlacementRetryNotice, Snapshot, StartFailure } from '../contract/snapshot'
-import type { FlagProblem } from '../profiles/flag-check'
+import { blockingProblems, type FlagProblem } from '../profiles/flag-check'
+import { resolveProfileLaunch } from '../profiles/resolve-launch'
 import { startFailureOf } from './start-failure'
 import { PendingFixes } from './pending-fixes'
 import type { GpuSnapshot } from '../contract/telemetry'
@@ -44,6 +45,8 @@ import { llamaFitPlan } from './llama-fit-command'
 import type { CliCore } from './cli-core'
 import { serverControl, type ServerControl } from './server-control'
 import { endpointBackend } from './endpoint-backend'
+import { switchRefusal } from './switch-check'
+import { SwitchScheduler } from './switch-scheduler'
 import { LogBatcher } from './log-batcher'
 import { learnGpuRuntime } from './runtime-learner'
 import { profileCommands } from './profile-commands'
@@ -113,6 +116,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private ticker: NodeJS.Timeout | null = null
   private latest: Snapshot | null = null
   private disposed = false
+  /** When the server switches profile: every start and switch (endpoint, tray, dashboard, CLI) asks it. */
+  private readonly scheduler: SwitchScheduler
   /** The one endpoint clients use, when it runs; the server behind it then listens on a private port. */
   private endpoint: Endpoint | null = null
   private endpointProblem: EndpointStatus | null = null
@@ -166,6 +171,13 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       this.logs.push(line)
     })
     this.supervisor.on('state', (status) => this.onState(status))
+    this.scheduler = new SwitchScheduler({
+      status: () => this.supervisor.getStatus(),
+      onState: (listener) => this.supervisor.on('state', listener),
+      check: (id) => switchRefusal(options.home, id, this.supervisor.getStatus().profileId ?? '', (fitId) => this.estimateFit(fitId)),
+      load: (id) => this.loadProfile(id),
+      settings: () => this.settingsStore.settings,
+    })
     options.telemetry?.setExtraHeavyApps?.(settingsStore.settings.heavyApps)
     learnGpuRuntime(this, {
       home: options.home,
@@ -182,6 +194,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     })
     this.handlers = {
       'server:start': (profileId) => this.startProfile(profileId),
+      'server:switch-now': async () => this.scheduler.switchNow(),
       'server:stop': () => {
         this.startFailure = null
         return this.supervisor.stop()
@@ -303,7 +316,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   async startEndpoint(options: Partial<EndpointOptions> = {}): Promise<ListenResult> {
     await this.stopEndpoint()
     const full: EndpointOptions = { host: options.host ?? '127.0.0.1', port: options.port ?? (portOverride() || this.settingsStore.settings.port), apiKey: options.apiKey ?? null }
-    const endpoint = new Endpoint(full, endpointBackend(this.options.home, this.supervisor, () => this.settingsStore.settings, (id) => this.startProfile(id)))
+    const endpoint = new Endpoint(full, endpointBackend(this.options.home, this.supervisor, () => this.settingsStore.settings, this.scheduler))
     const result = await endpoint.listen()
     if (!result.ok) {
       await endpoint.close()
@@ -349,6 +362,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.disposed = true
     for (const unfollow of this.unfollowFiles.splice(0)) unfollow()
     await this.stopEndpoint()
+    this.scheduler.dispose()
     this.stopTicker()
     await this.stopTracker()
     await this.rollingSaver.flush()
@@ -367,8 +381,31 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     return [...this.settingsStore.messages, ...this.loadTimes.messages, ...rollingHistoryStore(home).notices, ...(mutes?.messages ?? [])]
   }
 
-  /** Starts a stored profile (`server:start`): if another runs, this is a switch. */
+  /**
+   * Starts a stored profile (`server:start`): if another runs, this is a switch, scheduled like an
+   * endpoint request (after the running requests, checked before anything stops).
+   */
   async startProfile(profileId: string): Promise<Result<ServerStatus>> {
+    const result = await this.scheduler.request(profileId)
+    // Refused before anything stopped (the scheduler's check): the header says it, with its fix.
+    if (!result.ok && this.supervisor.getStatus().profileId !== profileId) await this.recordRefusal(profileId, result.error)
+    return result
+  }
+
+  /** A user's start the scheduler refused: the flags the binary rejects give the fix button; anything else is said as is. */
+  private async recordRefusal(profileId: string, error: string): Promise<void> {
+    let problems: readonly FlagProblem[] = []
+    try {
+      problems = blockingProblems((await resolveProfileLaunch(this.options.home, profileId)).problems)
+    } catch {
+      // the profile or its engine cannot be resolved: the scheduler's sentence says why
+    }
+    if (problems.length > 0) await this.recordStartFailure(profileId, 'flags that its binary rejects', problems)
+    else this.showStartFailure({ profileId, sentence: error, fix: null })
+  }
+
+  /** The switch itself (stop, wait, start), when the scheduler decides it. */
+  private async loadProfile(profileId: string): Promise<Result<ServerStatus>> {
     this.placementRetry = null
     this.startFailure = null
     const result = await switchProfile(this.supervisor, this.options.home, profileId, {
@@ -392,7 +429,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   /** Keeps a refused start for the snapshot and pushes it at once (the user just clicked). */
   private async recordStartFailure(profileId: string, reason: string, problems: readonly FlagProblem[]): Promise<void> {
     const name = (await ProfileStore.open(this.options.home)).find(profileId)?.name ?? profileId
-    this.startFailure = startFailureOf(profileId, name, reason, problems)
+    this.showStartFailure(startFailureOf(profileId, name, reason, problems))
+  }
+
+  private showStartFailure(failure: StartFailure): void {
+    this.startFailure = failure
     this.latest = this.buildSnapshot(false)
     this.events.emit('snapshot', this.latest)
   }
@@ -564,7 +605,15 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     })
     const advised = !sampleWarnings ? (this.latest?.warnings ?? []) : this.options.warnings ? this.options.warnings(base, this.settingsStore.settings) : []
     const warnings = this.pendingFixes.merge(advised, status, this.launchedAt)
-    return { ...base, warnings, endpoint: this.endpointStatus(), ...this.loadProgress(status), placementRetry: this.currentPlacementRetry(status), startFailure: this.startFailure }
+    return {
+      ...base,
+      warnings,
+      endpoint: this.endpointStatus(),
+      ...this.loadProgress(status),
+      placementRetry: this.currentPlacementRetry(status),
+      startFailure: this.startFailure,
+      pendingSwitch: this.scheduler.pending(),
+    }
   }
 
   /** The retry's notice while the server it started runs (a stop, another profile or a failure ends it). */

@@ -1,14 +1,19 @@
 import type { ServerStatus } from '../contract/server-state'
 import type { ProfileList } from './model-routing'
-import type { SwitchOutcome } from './switch-policy'
 
 /** What the endpoint needs of the core: the supervisor's state, the profiles, and the core's own switch. */
 export interface EndpointBackend {
   status(): ServerStatus
   onState(listener: (status: ServerStatus) => void): () => void
   profiles(): Promise<ProfileList>
-  /** The core's profile switch (server:start), the same one the tray and the dashboard use. */
-  switchTo(profileId: string): Promise<SwitchOutcome>
+  /**
+   * Waits for the request's turn on a ready server of `profileId`, switching to it when the core's
+   * scheduler decides (the same scheduler the tray and the dashboard use). Rejects with an
+   * AdmissionError, or with the signal's reason when it is aborted.
+   */
+  acquire(profileId: string, signal: AbortSignal): Promise<Lease>
+  /** The profile a decided switch goes to, else null: requests that name no profile follow it. */
+  switchingTo(): string | null
   /** The key the running server wants (--api-key or --api-key-file of its profile), else null. */
   upstreamApiKey(): Promise<string | null>
   readonly settings: () => EndpointSettings
@@ -24,4 +29,24 @@ export interface EndpointSettings {
   readonly endpointAllowedHosts: readonly string[]
   /** The largest request body the endpoint reads. */
   readonly endpointMaxBodyMiB: number
+}
+
+/** A request's turn on the server: release it when the request ends. */
+export interface Lease {
+  /** Aborted when a switch cuts the request (past the drain limit, or "Switch now"); the reason is an AdmissionError. */
+  readonly signal: AbortSignal
+  release(): void
+}
+
+export type AdmissionCode = 'profile_refused' | 'profile_failed' | 'switch_cut' | 'shutting_down'
+
+/** Why a request was not served, or was cut: one sentence for the client, and a code. */
+export class AdmissionError extends Error {
+  constructor(
+    message: string,
+    readonly code: AdmissionCode,
+  ) {
+    super(message)
+    this.name = 'AdmissionError'
+  }
 }

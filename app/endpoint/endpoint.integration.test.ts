@@ -115,12 +115,14 @@ describe('the endpoint in front of the real llama-server', () => {
     expect(figures.at(-1)?.heldMs).toBeGreaterThan(0)
   }, 120_000)
 
-  it('a profile that fails to start gives the held requests its reason, and the endpoint serves the others after', async () => {
+  it('a profile that cannot start is refused before the running one stops, and the endpoint serves the others after', async () => {
+    const pid = core.server.getStatus().pid
     const held = await Promise.all([0, 1].map(() => call(port, 'POST', '/v1/chat/completions', chat('broken'))))
     for (const r of held) {
-      expect(r.status).toBe(503)
-      expect((JSON.parse(r.body) as { error: { message: string } }).error.message).toMatch(/^profile "broken" failed to start: .*model/i)
+      expect(r.status).toBe(409)
+      expect((JSON.parse(r.body) as { error: { message: string } }).error.message).toMatch(/^Profile "broken" cannot start, so "alpha" keeps running: .*model/i)
     }
+    expect(core.server.getStatus().pid).toBe(pid)
     const back = await call(port, 'POST', '/v1/chat/completions', chat('alpha'))
     expect(back.status, back.body).toBe(200)
   }, 120_000)

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EndpointRequestFigures } from '../contract/endpoint'
 import { checkAccess } from './access'
 import { Endpoint } from './endpoint-listener'
-import { FakeBackend } from '../../test/support/endpoint/fake-backend'
+import type { FakeBackend } from '../../test/support/endpoint/fake-backend'
+import { scheduledBackend } from '../../test/helpers/scheduled-backend'
 
 interface Answer {
   readonly status: number
@@ -35,7 +36,7 @@ describe('the endpoint in front of the server (in-process fakes)', () => {
   const figures: EndpointRequestFigures[] = []
 
   beforeEach(async () => {
-    backend = new FakeBackend(['a', 'b', 'c', 'broken'])
+    backend = scheduledBackend(['a', 'b', 'c', 'broken'])
     backend.broken.add('broken')
     await backend.start()
     backend.ready('a')
@@ -108,23 +109,20 @@ describe('the endpoint in front of the server (in-process fakes)', () => {
     const answers = await Promise.all([chat(port, 'broken'), chat(port, 'broken')])
     for (const a of answers) {
       expect(a.status).toBe(503)
-      expect(errorOf(a).message).toBe('profile "broken" failed to start: model file missing for broken')
+      expect(errorOf(a).message).toBe('Profile "broken" failed to start: model file missing for broken; fix the profile, or send the request for another one.')
     }
   })
 
-  it('lets the last of competing switches win; the requests for the others get a clear error', async () => {
+  it('serves competing switches one after the other: a later request for another profile waits for its turn', async () => {
     let open!: () => void
     backend.gate = new Promise((r) => (open = r))
     const forB = chat(port, 'b')
     await waitFor(() => endpoint.status().held === 1)
     const forC = chat(port, 'c')
-    const b = await forB // answered as soon as c superseded it
-    expect(b.status).toBe(409)
-    expect(errorOf(b)).toMatchObject({ code: 'switch_superseded' })
-    expect(errorOf(b).message).toContain('switched the server to profile "c" before "b" was ready')
+    await waitFor(() => endpoint.status().held === 2)
     open()
-    const c = await forC
-    expect(c.status).toBe(200)
+    const [b, c] = await Promise.all([forB, forC])
+    expect(JSON.parse(b.body)).toMatchObject({ profile: 'b' })
     expect(JSON.parse(c.body)).toMatchObject({ profile: 'c' })
     expect(backend.switches).toEqual(['b', 'c'])
   })
@@ -232,7 +230,7 @@ describe('who may use the endpoint', () => {
 
 describe('the endpoint port', () => {
   it('refuses a port another program holds, naming it (Linux) and offering a free port', async () => {
-    const backend = new FakeBackend([])
+    const backend = scheduledBackend([])
     const first = new Endpoint({ host: '127.0.0.1', port: 0, apiKey: null }, backend)
     const listened = await first.listen()
     if (!listened.ok) throw new Error(listened.error)
@@ -249,7 +247,7 @@ describe('the endpoint port', () => {
   })
 
   it('refuses a host other machines reach without an API key', async () => {
-    const refused = await new Endpoint({ host: '0.0.0.0', port: 0, apiKey: null }, new FakeBackend([])).listen()
+    const refused = await new Endpoint({ host: '0.0.0.0', port: 0, apiKey: null }, scheduledBackend([])).listen()
     expect(refused).toMatchObject({ ok: false })
     if (!refused.ok) expect(refused.error).toMatch(/set an API key/)
   })

@@ -1,6 +1,7 @@
 import { request, type Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import { pipeline } from 'node:stream/promises'
 import { serverOrigin } from '../contract/client-url'
+import type { AdmissionError } from './backend'
 import { EndpointError, errorEvent } from './openai-error'
 import { FiguresTap } from './request-figures'
 
@@ -36,25 +37,47 @@ export type ForwardResult =
   | { readonly kind: 'answered'; readonly status: number; readonly tap: FiguresTap; readonly stream: boolean; readonly broke: boolean }
   /** No answer began: the server was not reachable (it may be restarting or switching); the request can be sent again. */
   | { readonly kind: 'unreachable'; readonly error: Error }
+  /** A switch cut the request before its answer began. */
+  | { readonly kind: 'cut'; readonly reason: AdmissionError }
 
-/** Yields the server's answer; if it breaks mid-stream, ends an SSE answer with an error event instead. */
-async function* untilBroken(answer: IncomingMessage, sse: boolean, onBreak: () => void): AsyncGenerator<Buffer> {
+/** Yields the server's answer; if it breaks mid-stream (or a switch cuts it), ends an SSE answer with an error event instead. */
+async function* untilBroken(answer: IncomingMessage, sse: boolean, cut: AbortSignal | undefined, onBreak: () => void): AsyncGenerator<Buffer> {
   try {
     for await (const chunk of answer) yield chunk as Buffer
   } catch (err) {
     onBreak()
     if (!sse) throw err
-    yield Buffer.from(errorEvent(new EndpointError(502, 'server_error', `llama-server stopped in the middle of this answer (${(err as Error).message}); the next request waits for its restart`, 'upstream_broken')))
+    const reason = cut?.aborted ? (cut.reason as AdmissionError) : null
+    yield Buffer.from(
+      errorEvent(
+        reason
+          ? new EndpointError(503, 'unavailable_error', reason.message, reason.code)
+          : new EndpointError(502, 'server_error', `llama-server stopped in the middle of this answer (${(err as Error).message}); the next request waits for its restart`, 'upstream_broken'),
+      ),
+    )
   }
 }
 
 /**
  * Sends one request (its body already read) to the server and passes the
  * answer back as it comes: no buffering, backpressure through pipeline, the
- * server's request aborted when the client goes away.
+ * server's request aborted when the client goes away. `cut` (a switch's) ends
+ * the request: an SSE answer with an error event naming the switch.
  */
-export function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, upstream: Upstream, agent: Agent): Promise<ForwardResult> {
+export function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, upstream: Upstream, agent: Agent, cut?: AbortSignal): Promise<ForwardResult> {
   return new Promise((resolve) => {
+    let answering: IncomingMessage | null = null
+    const onCut = (): void => {
+      if (answering) {
+        answering.destroy(cut?.reason as Error)
+        up.destroy()
+      }
+      else {
+        res.off('close', clientGone)
+        resolve({ kind: 'cut', reason: cut?.reason as AdmissionError })
+        up.destroy()
+      }
+    }
     const headers = passedHeaders(req.headers)
     headers.host = new URL(serverOrigin(upstream.host, upstream.port)).host // [::1]:port for IPv6
     if (upstream.apiKey !== null) headers.authorization = `Bearer ${upstream.apiKey}`
@@ -71,6 +94,7 @@ export function forward(req: IncomingMessage, body: Buffer, res: ServerResponse,
       }
     })
     up.once('response', (answer) => {
+      answering = answer
       const status = answer.statusCode ?? 502
       const sse = /text\/event-stream/i.test(answer.headers['content-type'] ?? '')
       const tap = new FiguresTap(sse)
@@ -78,14 +102,16 @@ export function forward(req: IncomingMessage, body: Buffer, res: ServerResponse,
       res.writeHead(status, answerHeaders(answer.headers))
       res.flushHeaders()
       pipeline(
-        untilBroken(answer, sse, () => (broke = true)),
+        untilBroken(answer, sse, cut, () => (broke = true)),
         tap,
         res,
-      ).then(
+      ).finally(() => cut?.removeEventListener('abort', onCut)).then(
         () => resolve({ kind: 'answered', status, tap, stream: sse, broke }),
         () => resolve({ kind: 'answered', status, tap, stream: sse, broke: broke || !res.writableFinished }),
       )
     })
+    if (cut?.aborted) onCut()
+    else cut?.addEventListener('abort', onCut, { once: true })
     up.end(body)
   })
 }

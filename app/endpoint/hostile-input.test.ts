@@ -2,7 +2,8 @@ import { request, type IncomingHttpHeaders } from 'node:http'
 import { hostname } from 'node:os'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Endpoint } from './endpoint-listener'
-import { FakeBackend } from '../../test/support/endpoint/fake-backend'
+import type { FakeBackend } from '../../test/support/endpoint/fake-backend'
+import { scheduledBackend } from '../../test/helpers/scheduled-backend'
 
 interface Answer {
   readonly status: number
@@ -52,7 +53,7 @@ describe('the endpoint against hostile input (real HTTP on loopback, in-process 
   let port: number
 
   beforeEach(async () => {
-    backend = new FakeBackend(['a', 'b'])
+    backend = scheduledBackend(['a', 'b'])
     await backend.start()
     backend.ready('a')
     endpoint = new Endpoint({ host: '127.0.0.1', port: 0, apiKey: null }, backend)
@@ -184,7 +185,7 @@ describe('an endpoint other machines reach needs a real key', () => {
     ['a key of spaces', '        '],
     ['a short key', 'abc'],
   ])('refuses to listen on 0.0.0.0 with %s, in one sentence', async (_name, apiKey) => {
-    const endpoint = new Endpoint({ host: '0.0.0.0', port: 0, apiKey }, new FakeBackend([]))
+    const endpoint = new Endpoint({ host: '0.0.0.0', port: 0, apiKey }, scheduledBackend([]))
     const refused = await endpoint.listen()
     await endpoint.close()
     expect(refused.ok).toBe(false)

@@ -4,14 +4,12 @@ import { connectHost } from '../contract/client-url'
 import { hasProcess, servesRequests, type ServerStatus } from '../contract/server-state'
 import { checkAccess } from './access'
 import { answerPreflight, checkBrowserAccess, grantOrigin } from './browser-guard'
-import type { EndpointBackend } from './backend'
-import { forward, type Upstream } from './forward'
-import { HoldQueue } from './hold-queue'
+import { AdmissionError, type EndpointBackend, type Lease } from './backend'
+import { forward, type ForwardResult, type Upstream } from './forward'
 import { modelList, profileForModel } from './model-routing'
 import { EndpointError, sendError, sendJson } from './openai-error'
 import { discardRest, modelOf, readBody } from './read-body'
 import type { FiguresTap } from './request-figures'
-import { SwitchPolicy } from './switch-policy'
 
 const MODEL_LISTS = new Set(['/v1/models', '/models'])
 const HEALTH = new Set(['/health', '/v1/health'])
@@ -32,10 +30,10 @@ const isReady = (s: ServerStatus): boolean => servesRequests(s.state) && s.port 
  * holding while the server is not ready, and the pass-through.
  */
 export class EndpointRouter {
-  private readonly queue: HoldQueue
-  private readonly policy: SwitchPolicy
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 256 })
-  private readonly offState: () => void
+  /** Requests waiting for their turn (bounded by the setting "held requests"). */
+  private waiting = 0
+  private readonly closing = new AbortController()
 
   constructor(
     private readonly backend: EndpointBackend,
@@ -44,28 +42,15 @@ export class EndpointRouter {
     private readonly apiKey: string | null,
     private readonly onFigures: (figures: EndpointRequestFigures) => void,
   ) {
-    this.queue = new HoldQueue(() => {
-      const s = backend.settings()
-      return { max: s.heldRequestsMax, waitMs: s.heldRequestWaitS * 1000 }
-    })
-    this.policy = new SwitchPolicy((id) => backend.switchTo(id), {
-      done: (target, outcome) => {
-        if (outcome.ok) this.queue.release(target)
-        else this.queue.reject(target, new EndpointError(503, 'unavailable_error', `profile "${target}" failed to start: ${outcome.error}`, 'profile_failed'))
-      },
-      superseded: (target, by) => this.queue.reject(target, new EndpointError(409, 'conflict_error', `a later request switched the server to profile "${by}" before "${target}" was ready (the last request wins); send this one again to switch back`, 'switch_superseded')),
-    })
-    this.offState = backend.onState((s) => this.onState(s))
   }
 
   get held(): number {
-    return this.queue.size
+    return this.waiting
   }
 
   /** Answers every held request with an error and drops the server connections. */
   close(): void {
-    this.offState()
-    this.queue.reject(null, new EndpointError(503, 'unavailable_error', 'Llama Tray is stopping the endpoint', 'shutting_down'))
+    this.closing.abort()
     this.agent.destroy()
   }
 
@@ -86,9 +71,15 @@ export class EndpointRouter {
       let heldMs = 0
       for (let attempt = 1; ; attempt++) {
         const heldFrom = performance.now()
-        const upstream = await this.serverFor(target, path, abort.signal)
+        const { upstream, lease } = await this.serverFor(target, path, abort.signal)
         heldMs += performance.now() - heldFrom
-        const result = await forward(req, body, res, upstream, this.agent)
+        let result: ForwardResult
+        try {
+          result = await forward(req, body, res, upstream, this.agent, lease?.signal)
+        } finally {
+          lease?.release()
+        }
+        if (result.kind === 'cut') throw admissionError(result.reason)
         if (result.kind === 'answered') {
           this.onFigures(this.figures(req, path, target, result.status, result.stream, result.tap, arrived, heldMs))
           return
@@ -113,30 +104,51 @@ export class EndpointRouter {
   /** The profile a request is for: the one its `model` names, else the running one. */
   private async targetOf(req: IncomingMessage, path: string, body: Buffer): Promise<string | null> {
     const model = req.method === 'POST' ? modelOf(req, body) : undefined
-    if (model === undefined && (req.method !== 'POST' || HEALTH.has(path))) return this.policy.target ?? this.runningProfile()
-    return profileForModel(model, await this.backend.profiles(), this.policy.target ?? this.runningProfile())
+    if (model === undefined && (req.method !== 'POST' || HEALTH.has(path))) return this.backend.switchingTo() ?? this.runningProfile()
+    return profileForModel(model, await this.backend.profiles(), this.backend.switchingTo() ?? this.runningProfile())
   }
 
-  /** Where to send a request for `target` now: at once when its server is ready, else after a switch or a start, held meanwhile. */
-  private async serverFor(target: string | null, path: string, signal: AbortSignal): Promise<Upstream> {
-    const settled = (): boolean => this.policy.target === null || this.policy.target === target
+  /** Where to send a request for `target`: once the core's scheduler gives it its turn on a ready server (held meanwhile). */
+  private async serverFor(target: string | null, path: string, signal: AbortSignal): Promise<{ upstream: Upstream; lease: Lease | null }> {
     if (target === null || HEALTH.has(path)) {
       // A health check answers now; other requests that name no profile go to whatever is on its way.
       const s = this.backend.status()
-      if (isReady(s) && settled()) return this.upstream(s)
-      if (HEALTH.has(path) || target === null) throw new EndpointError(503, 'unavailable_error', target === null ? 'no server is running: start a profile in Llama Tray or send a request whose "model" names one' : 'Loading model', 'unavailable')
+      if (isReady(s) && this.backend.switchingTo() === null) return { upstream: await this.upstream(s), lease: null }
+      throw new EndpointError(503, 'unavailable_error', target === null ? 'no server is running: start a profile in Llama Tray or send a request whose "model" names one' : 'Loading model', 'unavailable')
     }
-    for (;;) {
-      const s = this.backend.status()
-      if (isReady(s) && s.profileId === target && settled()) return this.upstream(s)
-      // A crash (backoff), a start or a ready server that lost its process a moment ago: the supervisor is on it.
-      const onItsWay = s.profileId === target && (s.state === 'starting' || s.state === 'downloading' || s.state === 'loading' || s.state === 'backoff' || servesRequests(s.state))
-      if (this.policy.target !== target && !(onItsWay && this.policy.target === null)) {
-        if (!this.backend.settings().switchOnRequest) throw this.switchRefused(s, target)
-        this.policy.request(target)
+    const s = this.backend.status()
+    const switches = s.profileId !== target || s.state === 'stopped' || s.state === 'errored' || s.state === 'crashloop'
+    if (switches && !this.backend.settings().switchOnRequest) throw this.switchRefused(s, target)
+    const { max, waitMs } = this.holdLimits()
+    if (this.waiting >= max) {
+      throw new EndpointError(503, 'unavailable_error', `${max} requests are already waiting for the server to be ready; try again shortly (the limit is the setting "held requests")`, 'queue_full')
+    }
+    const timeout = AbortSignal.timeout(waitMs)
+    this.waiting++
+    try {
+      const lease = await this.backend.acquire(target, AbortSignal.any([signal, timeout, this.closing.signal]))
+      try {
+        return { upstream: await this.upstream(this.backend.status()), lease }
+      } catch (err) {
+        lease.release()
+        throw err
       }
-      await this.queue.hold(target, signal)
+    } catch (err) {
+      if (signal.aborted) throw new EndpointError(499, 'invalid_request_error', 'the client went away', 'client_closed')
+      if (this.closing.signal.aborted) throw new EndpointError(503, 'unavailable_error', 'Llama Tray is stopping the endpoint', 'shutting_down')
+      if (timeout.aborted) {
+        throw new EndpointError(503, 'unavailable_error', `profile "${target}" was not ready within ${Math.round(waitMs / 1000)} s; try again, or see Llama Tray's log (the wait is the setting "held request wait")`, 'wait_timeout')
+      }
+      if (err instanceof AdmissionError) throw admissionError(err)
+      throw err
+    } finally {
+      this.waiting--
     }
+  }
+
+  private holdLimits(): { max: number; waitMs: number } {
+    const s = this.backend.settings()
+    return { max: s.heldRequestsMax, waitMs: s.heldRequestWaitS * 1000 }
   }
 
   private switchRefused(s: ServerStatus, target: string): EndpointError {
@@ -148,14 +160,6 @@ export class EndpointRouter {
 
   private async upstream(s: ServerStatus): Promise<Upstream> {
     return { host: connectHost(s.host), port: s.port as number, apiKey: await this.backend.upstreamApiKey() }
-  }
-
-  private onState(s: ServerStatus): void {
-    if (s.profileId === null) return
-    if (isReady(s) && (this.policy.target === null || this.policy.target === s.profileId)) this.queue.release(s.profileId)
-    if ((s.state === 'crashloop' || s.state === 'errored') && this.policy.target === null) {
-      this.queue.reject(s.profileId, new EndpointError(503, 'unavailable_error', `profile "${s.profileId}" stopped for good: ${s.lastExit?.reason ?? s.state}`, 'profile_failed'))
-    }
   }
 
   private figures(req: IncomingMessage, path: string, profileId: string | null, status: number, stream: boolean, tap: FiguresTap, arrived: number, heldMs: number): EndpointRequestFigures {
@@ -177,4 +181,12 @@ export class EndpointRouter {
       predictedTokensPerSecond: t?.predictedTokensPerSecond ?? null,
     }
   }
+}
+
+const ADMISSION_STATUS = { profile_refused: 409, profile_failed: 503, switch_cut: 503, shutting_down: 503 } as const
+
+/** The scheduler's refusal as an OpenAI-style error: its one sentence and its code. */
+function admissionError(err: AdmissionError): EndpointError {
+  const status = ADMISSION_STATUS[err.code]
+  return new EndpointError(status, status === 409 ? 'conflict_error' : 'unavailable_error', err.message, err.code)
 }

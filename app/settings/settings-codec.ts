@@ -20,6 +20,8 @@ export const SettingsFields = z.object({
   switchOnRequest: z.boolean(),
   heldRequestsMax: z.number().int().min(1).max(10_000),
   heldRequestWaitS: z.number().int().min(1).max(3600),
+  switchDrainS: z.number().min(0).max(3600),
+  switchMinResidencyS: z.number().min(0).max(3600),
   engineUpdateCheck: z.boolean(),
   endpointAllowedOrigins: z.array(z.string().regex(/^https?:\/\/[^/]+\/?$/i).max(2048)).max(100),
   endpointAllowedHosts: z.array(z.string().min(1).max(253)).max(100),

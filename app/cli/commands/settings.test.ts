@@ -42,6 +42,8 @@ const CHANGES: Record<keyof AppSettings, [string[], unknown]> = {
   switchOnRequest: [['false'], false],
   heldRequestsMax: [['8'], 8],
   heldRequestWaitS: [['60'], 60],
+  switchDrainS: [['30'], 30],
+  switchMinResidencyS: [['0'], 0],
   engineUpdateCheck: [['off'], false],
   endpointAllowedOrigins: [['https://chat.example'], ['https://chat.example']],
   endpointAllowedHosts: [['llm.home.arpa'], ['llm.home.arpa']],

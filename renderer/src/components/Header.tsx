@@ -6,6 +6,7 @@ import { useStatusStore } from '../stores/status-store'
 import { FailureNotice } from './FailureNotice'
 import { LoadingProgress } from './LoadingProgress'
 import { PlacementRetryNote } from './PlacementRetryNote'
+import { PendingSwitchNote } from './PendingSwitchNote'
 import { ServerAddress } from './ServerAddress'
 import { ServerControls } from './ServerControls'
 
@@ -124,6 +125,7 @@ export function Header(): React.JSX.Element {
       </div>
       <LoadingProgress />
       <PlacementRetryNote />
+      <PendingSwitchNote />
       <ServerAddress />
       <SleepingNote />
       <DownloadingNote />

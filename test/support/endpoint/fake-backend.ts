@@ -2,8 +2,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import type { ServerStatus } from '../../../app/contract/server-state'
 import { Listeners } from '../../../app/lib/listeners'
-import type { EndpointBackend, EndpointSettings } from '../../../app/endpoint/backend'
-import type { SwitchOutcome } from '../../../app/endpoint/switch-policy'
+import type { EndpointBackend, EndpointSettings, Lease } from '../../../app/endpoint/backend'
+
+/** What a switch ended with. */
+export type SwitchOutcome = { readonly ok: true; readonly value: ServerStatus } | { readonly ok: false; readonly error: string }
+
+/** Who decides when to switch: the core's scheduler in the tests (test/helpers/scheduled-backend.ts). */
+export interface FakeScheduler {
+  acquire(profileId: string, signal: AbortSignal): Promise<Lease>
+  switchingTo(): string | null
+}
 
 /** What an in-process upstream does with a chat request. */
 export type UpstreamBehaviour = 'answer' | 'break-mid-stream' | 'wait-for-release'
@@ -77,6 +85,7 @@ const status = (over: Partial<ServerStatus>): ServerStatus => ({ state: 'stopped
  * The core as the endpoint sees it, in process: each profile has its own fake
  * upstream; a switch goes stopping → starting → ready (or errored for a
  * profile in `broken`), each step when the test lets it (`gate`) or at once.
+ * When to switch is the `scheduler`'s (the core's own, in the tests).
  */
 export class FakeBackend implements EndpointBackend {
   current: ServerStatus = status({})
@@ -131,6 +140,17 @@ export class FakeBackend implements EndpointBackend {
     return { profiles: this.profileIds.map((id) => ({ id, name: `Profile ${id}` })), activeProfileId: this.current.profileId }
   }
 
+  scheduler: FakeScheduler | null = null
+
+  acquire(id: string, signal: AbortSignal): Promise<Lease> {
+    if (!this.scheduler) throw new Error('FakeBackend needs a scheduler: see test/helpers/scheduled-backend.ts')
+    return this.scheduler.acquire(id, signal)
+  }
+
+  switchingTo(): string | null {
+    return this.scheduler?.switchingTo() ?? null
+  }
+
   async switchTo(id: string): Promise<SwitchOutcome> {
     this.switches.push(id)
     if (this.current.state === 'ready') this.setState({ state: 'stopping' })
@@ -142,7 +162,7 @@ export class FakeBackend implements EndpointBackend {
       return { ok: false, error: reason }
     }
     this.ready(id)
-    return { ok: true }
+    return { ok: true, value: this.current }
   }
 
   async upstreamApiKey(): Promise<string | null> {

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import type { ServerStatus } from '../contract/server-state'
+import { Listeners } from '../lib/listeners'
+import { SwitchScheduler } from './switch-scheduler'
+
+const status = (over: Partial<ServerStatus>): ServerStatus => ({ state: 'stopped', profileId: null, pid: null, host: null, port: null, exe: null, readySince: null, restartAt: null, lastExit: null, restarts: 0, ...over })
+
+/** A supervisor the test moves by hand, and a scheduler over it that records its loads. */
+function setup(refusals: Record<string, string> = {}) {
+  const listeners = new Listeners<{ state: (s: ServerStatus) => void }>()
+  let current = status({ state: 'ready', profileId: 'a', port: 1 })
+  const set = (over: Partial<ServerStatus>): void => {
+    current = { ...current, ...over }
+    listeners.emit('state', current)
+  }
+  const loads: string[] = []
+  const scheduler = new SwitchScheduler({
+    status: () => current,
+    onState: (l) => listeners.on('state', l),
+    check: async (id) => refusals[id] ?? null,
+    load: async (id) => {
+      loads.push(id)
+      set({ state: 'ready', profileId: id, port: 2 })
+      return { ok: true, value: current }
+    },
+    settings: () => ({ switchMinResidencyS: 0, switchDrainS: 3600 }),
+  })
+  return { scheduler, set, loads }
+}
+
+describe('the switch scheduler', () => {
+  it('holds a request for the profile a watchdog restart brings back, without a same-profile switch', async () => {
+    const { scheduler, set, loads } = setup()
+    set({ state: 'stopping', port: null })
+    const lease = scheduler.acquire('a', new AbortController().signal)
+    set({ state: 'starting' })
+    set({ state: 'ready', port: 3 })
+    ;(await lease).release()
+    expect(loads).toEqual([])
+  })
+
+  it('refuses a profile that cannot start with its reason, and stops nothing', async () => {
+    const { scheduler, loads } = setup({ b: 'Profile "b" cannot start, so "a" keeps running: the model file does not exist.' })
+    await expect(scheduler.request('b')).resolves.toEqual({ ok: false, error: 'Profile "b" cannot start, so "a" keeps running: the model file does not exist.' })
+    expect(loads).toEqual([])
+  })
+
+  it('a click waits for the running request; the snapshot says so; "switch now" cuts it with an error naming the switch', async () => {
+    const { scheduler, loads } = setup()
+    const running = await scheduler.acquire('a', new AbortController().signal)
+    const click = scheduler.request('b')
+    await new Promise((r) => setImmediate(r))
+    expect(scheduler.pending()).toMatchObject({ profileId: 'b', fromProfileId: 'a', runningRequests: 1 })
+    expect(scheduler.pending()?.sentence).toMatch(/^Profile "b" starts after 1 running request on "a" finish, within \d+ s; "Switch now" cuts them\.$/)
+    expect(loads).toEqual([])
+    expect(scheduler.switchNow()).toEqual({ ok: true, value: 'b' })
+    expect(running.signal.aborted).toBe(true)
+    expect((running.signal.reason as Error).message).toMatch(/^The server was switched from profile "a" to "b" with "Switch now"/)
+    running.release()
+    await expect(click).resolves.toMatchObject({ ok: true })
+    expect(loads).toEqual(['b'])
+    expect(scheduler.switchNow()).toMatchObject({ ok: false })
+  })
+})

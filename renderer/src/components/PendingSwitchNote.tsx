@@ -1,0 +1,23 @@
+import { useState } from 'react'
+import { api } from '../stores/api'
+import { useSnapshotStore } from '../stores/snapshot-store'
+
+/** A switch that waits for the running requests (or the running profile's minimum time): when, and "Switch now". */
+export function PendingSwitchNote(): React.JSX.Element | null {
+  const pending = useSnapshotStore((s) => s.snapshot?.pendingSwitch ?? null)
+  const [error, setError] = useState<string | null>(null)
+  if (!pending) return null
+  const switchNow = async (): Promise<void> => {
+    const result = await api().serverSwitchNow()
+    setError(result.ok ? null : result.error)
+  }
+  return (
+    <div className="note pending-switch-note" role="status" data-testid="pending-switch">
+      <span>{pending.sentence}</span>{' '}
+      <button type="button" onClick={() => void switchNow()}>
+        Switch now
+      </button>
+      {error && <span className="hint"> {error}</span>}
+    </div>
+  )
+}
