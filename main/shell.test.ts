@@ -298,7 +298,7 @@ describe('system integration', () => {
     const exit = { code: 1, signal: null, reason: 'out of GPU memory for the KV cache', hint: 'Lower -c', kind: 'out-of-memory-kv' as const, lastLines: [] }
     core.events.emit('server:state-changed', { ...stopped, state: 'errored', profileId: 'qwen', lastExit: exit })
     expect(FakeNotification.instances.map((n) => [n.options.title, n.shown])).toEqual([['Qwen3 30B could not start', true]])
-    expect(FakeNotification.instances[0]!.options.body).toContain('out of GPU memory')
+    expect(FakeNotification.instances[0]!.options.body).toContain('Out of GPU memory')
     core.events.emit('settings:changed', { ...core.settings, notifications: false })
     core.events.emit('server:state-changed', { ...stopped, profileId: 'qwen' })
     core.events.emit('server:state-changed', { ...stopped, state: 'crashloop', profileId: 'qwen', lastExit: exit, restarts: 5 })
@@ -415,7 +415,7 @@ describe('notifications on Windows', () => {
     errored(core)
     expect(FakeNotification.instances).toEqual([])
     const tray = FakeTray.instances[0]!
-    expect(tray.balloons).toEqual([{ title: 'Qwen3 30B could not start', content: 'out of GPU memory for the KV cache. Lower -c', iconType: 'error' }])
+    expect(tray.balloons).toEqual([{ title: 'Qwen3 30B could not start', content: 'Out of GPU memory for the KV cache. Lower -c.', iconType: 'error' }])
     expect(FakeBrowserWindow.instances).toEqual([])
     tray.emit('balloon-click')
     expect(dashboardWindow().visible).toBe(true)
