@@ -40,6 +40,14 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const atMost = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref())
 const isGpu = (backend: EngineBackend): boolean => backend !== 'cpu'
 
+/** The check server's arguments: the tiny model on loopback, and for a GPU build one layer on the GPU. */
+export function gpuCheckArgs(model: string, port: number, backend: EngineBackend): string[] {
+  // -lv 4: at its default verbosity (3) llama-server logs nothing of the load, neither the layer it put on the
+  // GPU nor the CUDA device it found (a CUDA build on an H200 then failed the check although it ran there).
+  const onGpu = isGpu(backend) ? ['-ngl', '1', '-lv', '4'] : []
+  return ['-m', model, '--host', '127.0.0.1', '--port', String(port), '-c', '512', '-np', '1', ...onGpu]
+}
+
 /**
  * Starts the freshly extracted llama-server on the shipped tiny model (one layer
  * on the GPU for a GPU build), waits for /health, asks for a 4-token completion,
@@ -50,8 +58,7 @@ export const runGpuCheck: GpuCheck = async (request) => {
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const deadline = Date.now() + timeoutMs
   const port = await findFreePort('127.0.0.1')
-  const onGpu = isGpu(request.backend) ? ['-ngl', '1'] : []
-  const args = ['-m', request.model, '--host', '127.0.0.1', '--port', String(port), '-c', '512', '-np', '1', ...onGpu]
+  const args = gpuCheckArgs(request.model, port, request.backend)
   const lines: string[] = []
   const keep = (line: string): void => void (lines.length < MAX_LINES && lines.push(line))
   const child = spawn(request.binary, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, ...LEADS_ITS_GROUP })

@@ -14,6 +14,13 @@ describe('GPU errors in llama-server logs (for the install GPU check)', () => {
     expect(placedALayerOnGpu(log)).toBe(true)
   })
 
+  it('a CUDA build at default verbosity logs nothing of its load on the H200 (the GPU check asks for -lv 4)', () => {
+    const log = lines(join(CUDA_H200, 'engine-check-default-verbosity.log'))
+    expect(log.some((l) => l.includes('verbosity = 3'))).toBe(true)
+    expect(findGpuError(log)).toBeNull()
+    expect(placedALayerOnGpu(log)).toBe(false)
+  })
+
   it('the CPU test build has no GPU error and placed no layer on a GPU', () => {
     const log = lines(join(LLAMA_LOGS, 'target_default.log'))
     expect(findGpuError(log)).toBeNull()
