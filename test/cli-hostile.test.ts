@@ -40,7 +40,7 @@ describe('the built CLI on hostile stored data (issue #26)', () => {
     const home = homeWith(profile('evil', `${ESC}]0;pwned${ESC}\\${ESC}[31mred\u009b2J name${ESC}[0m`, []))
     const r = await runCli(['--home', home, 'profiles', 'list'])
     expect(r.code).toBe(0)
-    expect(r.stdout).toBe('  evil  ]0;pwned\\[31mred2J name[0m\n')
+    expect(r.stdout).toBe('  evil  ]0;pwned\\[31mred2J name[0m  m.gguf (missing)  engine not detected yet\n')
   })
 
   it('models list prints a GGUF architecture with escapes without them, and lists the hostile files with their reason', async () => {

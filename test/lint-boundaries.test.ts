@@ -2,7 +2,16 @@ import { ESLint } from 'eslint'
 import { describe, expect, it } from 'vitest'
 
 // Proves the layout rules are enforced by lint, not by goodwill.
-const eslint = new ESLint({ cwd: process.cwd() })
+// The files linted here do not exist, so no TypeScript project holds them: the rules that need types are off.
+const eslint = new ESLint({
+  cwd: process.cwd(),
+  overrideConfig: [
+    {
+      languageOptions: { parserOptions: { projectService: false } },
+      rules: { '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off' },
+    },
+  ],
+})
 
 async function restrictedImportErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath })
