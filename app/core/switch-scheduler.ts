@@ -97,7 +97,8 @@ export class SwitchScheduler {
       lease.release()
       return { ok: true, value: this.deps.status() }
     } catch (err) {
-      return { ok: false, error: (err as Error).message }
+      const startError = (err as { startError?: unknown }).startError
+      return { ok: false, error: typeof startError === 'string' ? startError : (err as Error).message }
     }
   }
 
@@ -246,7 +247,9 @@ export class SwitchScheduler {
     this.decided = null
     this.forced = false
     if (!result.ok) {
-      const error = new AdmissionError(`Profile "${target}" failed to start: ${result.error.replace(/\.$/, '')}; fix the profile, or send the request for another one.`, 'profile_failed')
+      const said = `Profile "${target}" failed to start: ${result.error.replace(/\.$/, '')}; fix the profile, or send the request for another one.`
+      // A user's click hears the start's own sentence; an API client, the request-shaped one.
+      const error = Object.assign(new AdmissionError(said, 'profile_failed'), { startError: result.error })
       for (const w of this.held.filter((h) => h.profileId === target)) {
         this.held.splice(this.held.indexOf(w), 1)
         w.detach()

@@ -7,7 +7,13 @@ export type SwitchKey = KeysOf<boolean>
 export type ListKey = KeysOf<readonly string[]>
 
 /** The Settings view's groups; with startProfileOnLaunch (a select) they hold every setting (settings-form.test.ts checks). */
-export const SERVER_NUMBERS: readonly NumberKey[] = ['port', 'heldRequestsMax', 'heldRequestWaitS', 'endpointMaxBodyMiB', 'watchdogIntervalS', 'watchdogMisses']
+export const SERVER_NUMBERS: readonly NumberKey[] = [
+  'port',
+  'heldRequestsMax',
+  'heldRequestWaitS',
+  'switchDrainS',
+  'switchMinResidencyS',
+  'endpointMaxBodyMiB', 'watchdogIntervalS', 'watchdogMisses']
 export const SERVER_SWITCHES: readonly SwitchKey[] = ['endpoint', 'switchOnRequest']
 export const SERVER_LISTS: readonly ListKey[] = ['endpointAllowedOrigins', 'endpointAllowedHosts']
 export const WARNING_NUMBERS: readonly NumberKey[] = ['vramHeadroomMiB', 'gpuTemperatureWarnC']
