@@ -79,7 +79,7 @@ describe('a load that runs out of GPU memory', () => {
     const result = await c.startProfile(id)
     expect(result.ok).toBe(false)
     expect(states.filter((s) => s.state === 'errored').map((s) => s.lastExit?.kind)).toEqual(['out-of-memory-weights', 'out-of-memory-weights'])
-    expect(result.ok ? '' : result.error).toMatch(/out of GPU memory loading the model weights .*also after a retry \(The GPU ran out of memory/)
+    expect(result.ok ? '' : result.error).toMatch(/Out of GPU memory loading the model weights .*also after a retry \(The GPU ran out of memory/)
     expect(c.snapshot().placementRetry ?? null).toBeNull()
   })
 
