@@ -9,6 +9,10 @@ describe('asSentence', () => {
     expect(asSentence('it said "stop." then left')).toBe('It said "stop." Then left.')
   })
 
+  it('keeps llama.cpp in lower case, at the start and after a full stop', () => {
+    expect(asSentence('llama.cpp v0.5.0 has no CPU build. llama.cpp b7000 has one')).toBe('llama.cpp v0.5.0 has no CPU build. llama.cpp b7000 has one.')
+  })
+
   it('leaves numbers, paths, flags and abbreviations alone', () => {
     expect(asSentence('1.5 GB free on /a/b.gguf, e.g. raise -c 4096')).toBe('1.5 GB free on /a/b.gguf, e.g. raise -c 4096.')
     expect(asSentence('')).toBe('')

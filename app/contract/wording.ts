@@ -7,6 +7,9 @@
 const ABBREVIATION = /(?:\be\.g|\bi\.e|\bvs|\betc)$/i
 
 /** A sentence's end: a full stop, "!", "?" or "…", maybe inside a closing quote or bracket. */
+/** A name spelled in lower case even at the start of a sentence ("Llama.cpp" reads as a typo). */
+const LOWER_CASE_NAME = /^llama\.cpp\b/
+
 const ENDED = /[.!?…]["”')]?$/
 
 /** A lowercase letter right after a sentence's end (". ", "! ", "? "), the end captured. */
@@ -21,9 +24,9 @@ export function asSentence(text: string): string {
   const t = text.trim()
   if (t === '') return t
   const capitalised = t.replace(AFTER_END, (whole: string, end: string, letter: string, offset: number) =>
-    ABBREVIATION.test(t.slice(0, offset)) ? whole : `${end}${letter.toUpperCase()}`,
+    ABBREVIATION.test(t.slice(0, offset)) || LOWER_CASE_NAME.test(t.slice(offset + end.length)) ? whole : `${end}${letter.toUpperCase()}`,
   )
-  const first = capitalised.charAt(0).toUpperCase() + capitalised.slice(1)
+  const first = LOWER_CASE_NAME.test(capitalised) ? capitalised : capitalised.charAt(0).toUpperCase() + capitalised.slice(1)
   return ENDED.test(first) ? first : `${first}.`
 }
 

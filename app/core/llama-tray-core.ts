@@ -386,6 +386,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
    * endpoint request (after the running requests, checked before anything stops).
    */
   async startProfile(profileId: string): Promise<Result<ServerStatus>> {
+    // The running profile asked for again (Start, "Apply and restart"): a restart with its stored settings now.
+    if (this.supervisor.getStatus().profileId === profileId && !this.scheduler.switchingTo()) return this.loadProfile(profileId)
     const result = await this.scheduler.request(profileId)
     // Refused before anything stopped (the scheduler's check): the header says it, with its fix.
     if (!result.ok && this.supervisor.getStatus().profileId !== profileId) await this.recordRefusal(profileId, result.error)

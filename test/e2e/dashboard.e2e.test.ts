@@ -159,7 +159,8 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     await page.getByTestId('profile-row').filter({ hasText: 'sleepy' }).getByTestId('profile-start').click()
     await page.getByTestId('tab-dashboard').click()
     await state(page, 'sleeping', 60_000)
-    await expect(page.getByTestId('server-state').textContent()).resolves.toBe('Sleeping')
+    // The badge's shape (☾, hidden from screen readers) comes before the word.
+    await expect(page.getByTestId('server-state').textContent()).resolves.toMatch(/^\W*Sleeping$/)
     await expect(page.getByTestId('sleeping-note').textContent()).resolves.toBe('Sleeping: model unloaded after 1 s idle, VRAM freed; the next request wakes it')
     // The rate follows the next snapshot (the core's cadence), the badge the pushed state.
     await expect.poll(() => page.getByTestId('live-rate').locator('.value').textContent(), { timeout: 30_000 }).toBe('asleep')

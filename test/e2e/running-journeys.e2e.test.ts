@@ -4,6 +4,8 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createLiveAdvisor } from '../../app/advisor/live-advisor'
 import { formatCommandLine } from '../../app/lib/command-line'
+import { importArgv } from '../../app/profiles/import-command'
+import { ProfileStore } from '../../app/profiles/store'
 import type { TelemetryService } from '../../app/telemetry/telemetry-service'
 import { llamaServerBin } from '../helpers/llama-server-bin'
 import { model, REPO_ROOT } from '../helpers/paths'
@@ -56,6 +58,13 @@ async function importProfile(s: DashboardSession, name: string, ...args: string[
   return r.value.id
 }
 
+/** A profile stored as an older Llama Tray did, past the gate (an import now writes -lm none for --no-mmap at once). */
+async function storeAsBefore(s: DashboardSession, name: string, ...args: string[]): Promise<string> {
+  const profile = importArgv([bin, ...args, '-t', '1'], { name })
+  await (await ProfileStore.open(s.home)).upsert(profile)
+  return profile.id
+}
+
 /** Resolves after n more snapshots of the core (each one also reaches the page). */
 function snapshots(core: DashboardSession['core'], n: number): Promise<void> {
   return new Promise((resolve) => {
@@ -77,7 +86,7 @@ describe('Running view journeys (Chromium, real core, real advisor, real llama-s
     const s = await open(null)
     const { page, core } = s
     const good = await importProfile(s, 'good', '-m', model('tiny-target.gguf'), '-c', '2048', '-np', '1')
-    const old = await importProfile(s, 'old flags', '-m', model('tiny-target.gguf'), '-c', '2048', '-np', '1', '--no-mmap')
+    const old = await storeAsBefore(s, 'old flags', '-m', model('tiny-target.gguf'), '-c', '2048', '-np', '1', '--no-mmap')
     expect((await core.handlers['server:start'](good)).ok).toBe(true)
     await state(page, 'ready')
 

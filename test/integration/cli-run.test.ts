@@ -58,7 +58,7 @@ describe('llama-tray run (the built CLI, the real llama-server)', () => {
     const result = await runCli(['--home', home, 'run', '--cmd', cmd('--no-mmap')])
     expect(result.code).toBe(1)
     expect(result.stderr.trim().split('\n')).toHaveLength(1)
-    expect(result.stderr).toMatch(/--no-mmap.*hint: use --load-mode none/)
+    expect(result.stderr).toMatch(/does not accept --no-mmap.*\. Use --load-mode none/)
   }, 120_000)
 
   it.each([

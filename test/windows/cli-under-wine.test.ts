@@ -184,7 +184,7 @@ describe.skipIf(!lane)(`the CLI under Windows Node and Wine${lane ? '' : ` (skip
     }
     const result = await cli.done
     expect(result.code, result.stderr).toBe(1)
-    expect(result.stderr).toMatch(/gave up after 5 unstable exits in a row/)
+    expect(result.stderr).toMatch(/Gave up after 5 unstable exits in a row/)
     // Wine on a loaded machine once failed a start with STATUS_DLL_INIT_FAILED: such a start is tried
     // once more (and counts as an unstable exit), so our kills and those starts make the five.
     const retried = readFileSync(log, 'utf8').match(/could not start: a DLL failed to initialise \(STATUS_DLL_INIT_FAILED\); restarting in/g) ?? []
@@ -215,7 +215,7 @@ describe.skipIf(!lane)(`the CLI under Windows Node and Wine${lane ? '' : ` (skip
 
     it.each([
       ['a missing model', () => `"${server}" -m "${models}\\no such model.gguf"`, /model file does not exist: C:\\users\\lane\\My Models\\no such model\.gguf/],
-      ['a port in use', () => `"${server}" -m "${models}\\tiny-target.gguf" --port ${busyPort}`, /port \d+ on 127\.0\.0\.1 is already in use by /],
+      ['a port in use', () => `"${server}" -m "${models}\\tiny-target.gguf" --port ${busyPort}`, /Port \d+ on 127\.0\.0\.1 is already in use by /],
     ])('%s', async (_name, cmd, reason) => {
       const cli = start(['run', '--cmd', cmd(), '--json'], { LLAMA_TRAY_HOME: 'C:\\users\\lane\\refusal-home' })
       const result = await cli.done
