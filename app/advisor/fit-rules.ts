@@ -15,7 +15,11 @@ import type { LintFinding, LintInput, LintRule } from './lint-input'
 const OFFLOAD = [F.gpuLayers, F.nCpuMoe, F.cpuMoe, F.overrideTensor, F.tensorSplit] as const
 
 function handPicked(args: readonly string[]): string[] {
-  return OFFLOAD.flatMap((names) => usesOf(args, names).slice(0, 1).map((u) => (u.value === null ? u.flag : `${u.flag} ${u.value}`)))
+  return OFFLOAD.flatMap((names) =>
+    usesOf(args, names)
+      .slice(0, 1)
+      .map((u) => (u.value === null ? u.flag : `${u.flag} ${u.value}`)),
+  )
 }
 
 /** Whether llama.cpp's fit runs for these arguments: an engine that has --fit (mainline: on unless turned off). */
@@ -52,7 +56,11 @@ export const FIT_RULES: readonly LintRule[] = [
         message:
           `${picked.join(', ')} picks the GPU offload by hand, so llama.cpp's own fit (on by default) keeps it when it fits and gives up ("already set by user") when it does not. ` +
           `The alternative is to drop these flags and let llama.cpp place the layers with -fitt ${target}. ${measured} Keep the hand-picked flags for the faster start, or compare both with llama-tray bench.`,
-        fix: fix(`Let llama.cpp fit (-fitt ${target})`, [...F.gpuLayers, ...F.nCpuMoe, ...F.cpuMoe, ...F.overrideTensor, ...F.tensorSplit, ...F.fitTarget], ['-fitt', String(target)]),
+        fix: fix(
+          `Let llama.cpp fit (-fitt ${target})`,
+          [...F.gpuLayers, ...F.nCpuMoe, ...F.cpuMoe, ...F.overrideTensor, ...F.tensorSplit, ...F.fitTarget],
+          ['-fitt', String(target)],
+        ),
       }
       return [finding]
     },

@@ -82,7 +82,6 @@ export interface LiveRule {
   readonly onlyWhileRunning?: boolean
 }
 
-
 function gpuDevices(ctx: LiveContext): readonly GpuDevice[] | null {
   const gpu = ctx.snapshot.gpu
   return gpu && gpu.available && !gpu.stale ? gpu.devices : null
@@ -91,14 +90,17 @@ function gpuDevices(ctx: LiveContext): readonly GpuDevice[] | null {
 /** The device with the least free VRAM. */
 export function tightestDevice(devices: readonly GpuDevice[]): { device: GpuDevice; freeMiB: number } | null {
   let best: { device: GpuDevice; freeMiB: number } | null = null
-  for (const d of devices) if (d.memoryFreeMiB !== null && (best === null || d.memoryFreeMiB < best.freeMiB)) best = { device: d, freeMiB: d.memoryFreeMiB }
+  for (const d of devices)
+    if (d.memoryFreeMiB !== null && (best === null || d.memoryFreeMiB < best.freeMiB)) best = { device: d, freeMiB: d.memoryFreeMiB }
   return best
 }
 
 const ready = (ctx: LiveContext): boolean => ctx.snapshot.server.state === 'ready'
 
 function heavyApps(ctx: LiveContext): string[] {
-  return (ctx.snapshot.cpu?.heavyApps ?? []).filter((a) => a.cpuPct === null || a.cpuPct >= ctx.thresholds.heavyAppMinCpuPct).map((a) => (a.cpuPct === null ? a.name : `${a.name} (${Math.round(a.cpuPct)}% CPU)`))
+  return (ctx.snapshot.cpu?.heavyApps ?? [])
+    .filter((a) => a.cpuPct === null || a.cpuPct >= ctx.thresholds.heavyAppMinCpuPct)
+    .map((a) => (a.cpuPct === null ? a.name : `${a.name} (${Math.round(a.cpuPct)}% CPU)`))
 }
 
 function throttling(devices: readonly GpuDevice[] | null): string[] {
@@ -117,7 +119,8 @@ export function likelyCause(ctx: LiveContext): string {
   if (apps.length > 0) causes.push(`CPU-heavy apps: ${apps.join(', ')}`)
   const devices = gpuDevices(ctx)
   const tight = devices ? tightestDevice(devices) : null
-  if (tight && tight.freeMiB < ctx.settings.vramHeadroomMiB) causes.push(`low free VRAM (${Math.round(tight.freeMiB)} MiB${ctx.platform === 'win32' ? ': sysmem fallback' : ''})`)
+  if (tight && tight.freeMiB < ctx.settings.vramHeadroomMiB)
+    causes.push(`low free VRAM (${Math.round(tight.freeMiB)} MiB${ctx.platform === 'win32' ? ': sysmem fallback' : ''})`)
   const reasons = throttling(devices)
   if (reasons.length > 0) causes.push(`GPU throttling (${reasons.join(', ')})`)
   const temp = hottest(devices)
@@ -166,8 +169,14 @@ export const LIVE_RULES: readonly LiveRule[] = [
         ctx.platform === 'win32'
           ? 'On Windows the NVIDIA driver then spills into system RAM (sysmem fallback) instead of failing: on an RTX 4060 Laptop (8 GB) generation fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it.'
           : 'A longer context or a second request may then run out of GPU memory.'
-      const fit = suggestion ? ` The fit suggests --n-cpu-moe ${suggestion.nCpuMoe} (about ${Math.round(suggestion.savedMiB)} MiB less on the GPU); on an RTX 4060 Laptop (8 GB), fewer experts on the GPU was even faster.` : ''
-      return { active: true, message: `Free VRAM on GPU ${tight.device.index} is ${Math.round(tight.freeMiB)} MiB, under the ${ctx.settings.vramHeadroomMiB} MiB headroom. ${why}${fit}`, fix: suggestion?.fix ?? null }
+      const fit = suggestion
+        ? ` The fit suggests --n-cpu-moe ${suggestion.nCpuMoe} (about ${Math.round(suggestion.savedMiB)} MiB less on the GPU); on an RTX 4060 Laptop (8 GB), fewer experts on the GPU was even faster.`
+        : ''
+      return {
+        active: true,
+        message: `Free VRAM on GPU ${tight.device.index} is ${Math.round(tight.freeMiB)} MiB, under the ${ctx.settings.vramHeadroomMiB} MiB headroom. ${why}${fit}`,
+        fix: suggestion?.fix ?? null,
+      }
     },
   },
   {
@@ -226,7 +235,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
       const usual = gen?.rolling
       // Only a long prompt is evidence either way; until the next one the state stands.
       if (!ready(ctx) || !last || last.promptTokens < LONG_PROMPT_TOKENS) return { active: null }
-      if (!usual || usual.longPrompts < 5 || usual.medianLongPromptTokensPerSecond === null || usual.medianLongPromptTokensPerSecond <= 0) return { active: null }
+      if (!usual || usual.longPrompts < 5 || usual.medianLongPromptTokensPerSecond === null || usual.medianLongPromptTokensPerSecond <= 0)
+        return { active: null }
       const base = usual.medianLongPromptTokensPerSecond
       const ratio = last.promptTokensPerSecond / base
       if (ratio >= (raised ? ctx.thresholds.speedRecoverRatio : ctx.thresholds.speedDropRatio)) return { active: false }
@@ -247,7 +257,11 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (!devices) return { active: null }
       const reasons = throttling(devices)
       if (reasons.length === 0) return { active: false }
-      return { active: true, message: `The GPU is throttling (${reasons.join(', ')}): clocks are lowered to protect it. Improve cooling or airflow, or lower the power limit deliberately.`, fix: null }
+      return {
+        active: true,
+        message: `The GPU is throttling (${reasons.join(', ')}): clocks are lowered to protect it. Improve cooling or airflow, or lower the power limit deliberately.`,
+        fix: null,
+      }
     },
   },
   {
@@ -260,7 +274,11 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (temp === null) return { active: null }
       const limit = ctx.settings.gpuTemperatureWarnC - (raised ? ctx.thresholds.temperatureClearBandC : 0)
       if (temp < limit) return { active: false }
-      return { active: true, message: `The GPU is at ${temp} °C (warning at ${ctx.settings.gpuTemperatureWarnC} °C); it will throttle soon. An RTX 4060 Laptop running Qwen3.6-35B-A3B stayed at 59 °C and never throttled.`, fix: null }
+      return {
+        active: true,
+        message: `The GPU is at ${temp} °C (warning at ${ctx.settings.gpuTemperatureWarnC} °C); it will throttle soon. An RTX 4060 Laptop running Qwen3.6-35B-A3B stayed at 59 °C and never throttled.`,
+        fix: null,
+      }
     },
   },
   {
@@ -272,7 +290,10 @@ export const LIVE_RULES: readonly LiveRule[] = [
       const s = ctx.snapshot.server
       if (s.state !== 'errored' && s.state !== 'crashloop') return { active: false }
       const exit = s.lastExit
-      const head = s.state === 'crashloop' ? `llama-server crashed ${s.restarts + 1} times in a row; Llama Tray stopped restarting it` : 'llama-server failed to start'
+      const head =
+        s.state === 'crashloop'
+          ? `llama-server crashed ${s.restarts + 1} times in a row; Llama Tray stopped restarting it`
+          : 'llama-server failed to start'
       const reason = exit?.reason ? `: ${exit.reason}` : ''
       return { active: true, message: sentences(`${head}${reason}`, exit?.hint), fix: ctx.fixForFailure(exit?.kind ?? null) }
     },
@@ -287,7 +308,13 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (s.state === 'starting' || s.state === 'downloading' || s.state === 'loading') return { active: null }
       if (s.state !== 'backoff') return { active: false }
       const wait = s.restartAt !== null ? ` in ${Math.max(0, Math.round((s.restartAt - ctx.now) / 1000))} s` : ''
-      return { active: true, message: asSentence(`llama-server exited unexpectedly${s.lastExit?.reason ? ` (${s.lastExit.reason})` : ''}; restarting${wait} (restart ${s.restarts + 1})`), fix: null }
+      return {
+        active: true,
+        message: asSentence(
+          `llama-server exited unexpectedly${s.lastExit?.reason ? ` (${s.lastExit.reason})` : ''}; restarting${wait} (restart ${s.restarts + 1})`,
+        ),
+        fix: null,
+      }
     },
   },
   {
@@ -311,7 +338,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (grown <= ctx.thresholds.sysmemGrowthMiB || (!vramFull && !slowed)) return { active: false }
       const suggestion = tight ? ctx.vramSuggestion(tight.freeMiB) : null
       const evidence = [
-        ...(slowed && tps !== null && base !== null ? [`generation is at ${fmt(tps)} tok/s, ${Math.round((tps / base) * 100)}% of this profile's median`] : []),
+        ...(slowed && tps !== null && base !== null
+          ? [`generation is at ${fmt(tps)} tok/s, ${Math.round((tps / base) * 100)}% of this profile's median`]
+          : []),
         ...(vramFull && tight ? [`VRAM is full (${Math.round(tight.freeMiB)} MiB free)`] : []),
       ].join(' and ')
       return {

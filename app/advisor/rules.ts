@@ -26,7 +26,8 @@ const INLINE_KEY = fieldSpellings('apiKey')
 const fix = (label: string, removeArgs: readonly string[], addArgs: readonly string[] = []): WarningFix => ({ label, removeArgs, addArgs })
 
 /** Measured on the H200 machine (16 cores, test/fixtures/llama-server-cuda-h200/summary.tsv: q36-seed vs q36-seed-lm-none). */
-const LOAD_MODE_NONE_LOAD = 'on a 16-core host, Qwen3.6-35B-A3B (20 GB) was ready in 12.5 s against 2.5 s memory-mapped, and longer still while other apps keep the CPU busy'
+const LOAD_MODE_NONE_LOAD =
+  'on a 16-core host, Qwen3.6-35B-A3B (20 GB) was ready in 12.5 s against 2.5 s memory-mapped, and longer still while other apps keep the CPU busy'
 
 /** Experts (or other weights) kept in host memory: --n-cpu-moe N>0, --cpu-moe, or -ot …=CPU. */
 function cpuExperts(args: readonly string[]): string | null {
@@ -60,14 +61,17 @@ const IQ_TYPES = new Set(['iq1_s', 'iq1_m', 'iq2_xxs', 'iq2_xs', 'iq2_s', 'iq3_x
 /** The dominant type (by bytes) of the routed-expert tensors, or null without experts. */
 function expertType(input: LintInput): { name: string; iq: boolean } | null {
   const bytes = new Map<string, number>()
-  for (const t of input.model?.tensors ?? []) if (t.expert) bytes.set(ggmlTypeName(t.typeId), (bytes.get(ggmlTypeName(t.typeId)) ?? 0) + t.bytes)
+  for (const t of input.model?.tensors ?? [])
+    if (t.expert) bytes.set(ggmlTypeName(t.typeId), (bytes.get(ggmlTypeName(t.typeId)) ?? 0) + t.bytes)
   let best: string | null = null
   for (const [name, b] of bytes) if (best === null || b > (bytes.get(best) ?? 0)) best = name
   return best === null ? null : { name: best, iq: IQ_TYPES.has(best.toLowerCase()) }
 }
 
 /** The KV cache of a hybrid model, at f16 and as configured. */
-function hybridKv(input: LintInput): { cells: number; f16: number; configured: number | null; typeK: string; typeV: string; share: number } | null {
+function hybridKv(
+  input: LintInput,
+): { cells: number; f16: number; configured: number | null; typeK: string; typeV: string; share: number } | null {
   const model = input.model
   if (!model || !isHybrid(model)) return null
   const cells = kvCells(model, intValue(input.args, F.ctx), intValue(input.args, F.parallel))
@@ -125,7 +129,14 @@ export const LINT_RULES: readonly LintRule[] = [
       if (!engine || engine.flags.size === 0) return []
       const p = checkArgs(args, engine).find((x) => x.kind === 'ineffective')
       if (!p || !p.replacement) return []
-      return [finding('lint.draft-unused', 'warn', `${p.message}: the draft takes memory and is never used (llama.cpp issue #25345)`, fix(`Add ${p.replacement.join(' ')}`, [], p.replacement))]
+      return [
+        finding(
+          'lint.draft-unused',
+          'warn',
+          `${p.message}: the draft takes memory and is never used (llama.cpp issue #25345)`,
+          fix(`Add ${p.replacement.join(' ')}`, [], p.replacement),
+        ),
+      ]
     },
   },
   {
@@ -173,7 +184,9 @@ export const LINT_RULES: readonly LintRule[] = [
       const where = cpuExperts(input.args)
       if (!where || mmapOff(input.args)) return []
       const lm = usesLoadMode(input)
-      const f = lm ? fix('Load the weights into RAM (-lm none)', [...F.loadMode, ...F.mmap], ['-lm', 'none']) : fix('Load the weights into RAM (--no-mmap)', [...F.mmap], ['--no-mmap'])
+      const f = lm
+        ? fix('Load the weights into RAM (-lm none)', [...F.loadMode, ...F.mmap], ['-lm', 'none'])
+        : fix('Load the weights into RAM (--no-mmap)', [...F.mmap], ['--no-mmap'])
       return [
         finding(
           'lint.mmap-with-cpu-experts',
@@ -232,7 +245,8 @@ export const LINT_RULES: readonly LintRule[] = [
       if (!kv || (kv.typeK === 'f16' && kv.typeV === 'f16') || kv.share >= SMALL_KV_SHARE) return []
       const m = input.model
       const attn = m ? m.layers.filter((l) => l.kind === 'attention').length : 0
-      const configured = kv.configured !== null ? `${fmtMiB(kv.configured)} with ${kv.typeK}/${kv.typeV}` : `less with ${kv.typeK}/${kv.typeV}`
+      const configured =
+        kv.configured !== null ? `${fmtMiB(kv.configured)} with ${kv.typeK}/${kv.typeV}` : `less with ${kv.typeK}/${kv.typeV}`
       return [
         finding(
           'lint.hybrid-kv-quant',
@@ -287,7 +301,12 @@ export const LINT_RULES: readonly LintRule[] = [
         remove.push(...F.reasoning)
         add.push('--reasoning', 'off')
       }
-      const what = [badBudget ? `--reasoning-budget ${budget ?? lastValue(args, F.reasoningBudget)}` : null, thinking !== undefined ? `enable_thinking in --chat-template-kwargs` : null].filter(Boolean).join(' and ')
+      const what = [
+        badBudget ? `--reasoning-budget ${budget ?? lastValue(args, F.reasoningBudget)}` : null,
+        thinking !== undefined ? `enable_thinking in --chat-template-kwargs` : null,
+      ]
+        .filter(Boolean)
+        .join(' and ')
       return [
         finding(
           'lint.draft-reasoning',
@@ -307,10 +326,17 @@ export const LINT_RULES: readonly LintRule[] = [
       if (host === null || isLoopbackHost(host)) return []
       if (has(args, F.apiKey)) {
         // A key that is there but empty or short opens the server as surely as none (api-key-rules.ts); files are read at start.
-        const weak = usesOf(args, INLINE_KEY).map((u) => (u.value === null ? null : keyListProblem(u.value, u.flag))).find((p) => p)
+        const weak = usesOf(args, INLINE_KEY)
+          .map((u) => (u.value === null ? null : keyListProblem(u.value, u.flag)))
+          .find((p) => p)
         if (!weak) return []
         return [
-          finding('lint.exposed-without-key', 'error', `${keyProblemSentence(weak)} Llama Tray refuses to start it on ${host}.`, fix('Listen on 127.0.0.1 only', [...F.host], ['--host', '127.0.0.1'])),
+          finding(
+            'lint.exposed-without-key',
+            'error',
+            `${keyProblemSentence(weak)} Llama Tray refuses to start it on ${host}.`,
+            fix('Listen on 127.0.0.1 only', [...F.host], ['--host', '127.0.0.1']),
+          ),
         ]
       }
       return [
@@ -341,11 +367,29 @@ export const LINT_RULES: readonly LintRule[] = [
         const last = uses[uses.length - 1] as (typeof uses)[number]
         const spellings = [...new Set(uses.map((u) => u.flag))]
         if (uses.every((u) => u.value === null)) {
-          out.push(finding('lint.duplicate-flag', 'warn', `${first.flag} is given ${uses.length} times; that may be intended (an ik_llama.cpp command for Qwen3.6-35B-A3B APEX passes -vhad -vhad), but it has no further effect.`, null, first.flag))
+          out.push(
+            finding(
+              'lint.duplicate-flag',
+              'warn',
+              `${first.flag} is given ${uses.length} times; that may be intended (an ik_llama.cpp command for Qwen3.6-35B-A3B APEX passes -vhad -vhad), but it has no further effect.`,
+              null,
+              first.flag,
+            ),
+          )
         } else {
           const values = uses.map((u) => `${u.flag}${u.value === null ? '' : ` ${u.value}`}`).join(', ')
           out.push(
-            finding('lint.duplicate-flag', 'warn', `${first.flag} is given ${uses.length} times (${values}); llama-server keeps the last (${last.flag} ${last.value ?? ''}).`, fix(`Keep only ${last.flag} ${last.value ?? ''}`.trim(), spellings, last.value === null ? [last.flag] : [last.flag, last.value]), first.flag),
+            finding(
+              'lint.duplicate-flag',
+              'warn',
+              `${first.flag} is given ${uses.length} times (${values}); llama-server keeps the last (${last.flag} ${last.value ?? ''}).`,
+              fix(
+                `Keep only ${last.flag} ${last.value ?? ''}`.trim(),
+                spellings,
+                last.value === null ? [last.flag] : [last.flag, last.value],
+              ),
+              first.flag,
+            ),
           )
         }
       }
@@ -382,7 +426,11 @@ export const LINT_RULES: readonly LintRule[] = [
       if (engine?.kind === 'ik_llama') return []
       const fitValue = lastValue(args, F.fit)
       if (fitValue === null || !/^(on|1|true)$/i.test(fitValue)) return []
-      const set = [F.gpuLayers, F.tensorSplit, F.overrideTensor, F.nCpuMoe, F.cpuMoe].flatMap((names) => usesOf(args, names).slice(0, 1).map((u) => u.flag))
+      const set = [F.gpuLayers, F.tensorSplit, F.overrideTensor, F.nCpuMoe, F.cpuMoe].flatMap((names) =>
+        usesOf(args, names)
+          .slice(0, 1)
+          .map((u) => u.flag),
+      )
       if (set.length === 0) return []
       return [
         finding(
@@ -402,7 +450,10 @@ export const LINT_RULES: readonly LintRule[] = [
       if (!engine || (engine.kind !== 'mainline' && engine.kind !== 'buun')) return []
       const ctx = intValue(args, F.ctx)
       if (ctx === null || ctx <= 0 || has(args, F.parallel)) return []
-      const recurrent = model && isHybrid(model) ? ` and on this hybrid model 3 more copies of the recurrent state (${fmtMiB(3 * recurrentMiBPerSequence(model))})` : ''
+      const recurrent =
+        model && isHybrid(model)
+          ? ` and on this hybrid model 3 more copies of the recurrent state (${fmtMiB(3 * recurrentMiBPerSequence(model))})`
+          : ''
       return [
         finding(
           'lint.auto-slots',
@@ -446,7 +497,11 @@ export const LINT_RULES: readonly LintRule[] = [
           'lint.sleep-idle',
           'info',
           `On a laptop the model holds the GPU's memory while nothing asks it anything. With --sleep-idle-seconds ${SLEEP_IDLE_SUGGESTED_S} llama-server unloads it after ${SLEEP_IDLE_SUGGESTED_S / 60} idle minutes (VRAM freed for other apps; the log says "entering sleeping state") and reloads it for the next request, which then waits one model load. Llama Tray never wakes it by itself.`,
-          fix(`Sleep after ${SLEEP_IDLE_SUGGESTED_S / 60} idle minutes (--sleep-idle-seconds ${SLEEP_IDLE_SUGGESTED_S})`, [], ['--sleep-idle-seconds', String(SLEEP_IDLE_SUGGESTED_S)]),
+          fix(
+            `Sleep after ${SLEEP_IDLE_SUGGESTED_S / 60} idle minutes (--sleep-idle-seconds ${SLEEP_IDLE_SUGGESTED_S})`,
+            [],
+            ['--sleep-idle-seconds', String(SLEEP_IDLE_SUGGESTED_S)],
+          ),
         ),
       ]
     },
@@ -463,7 +518,15 @@ export function lintArgs(input: LintInput, rules: readonly LintRule[] = LINT_RUL
     try {
       out.push(...rule.check(input))
     } catch (err) {
-      out.push(finding('lint.rule-failed', 'info', `rule ${rule.id} could not run: ${err instanceof Error ? err.message : String(err)}`, null, rule.id))
+      out.push(
+        finding(
+          'lint.rule-failed',
+          'info',
+          `rule ${rule.id} could not run: ${err instanceof Error ? err.message : String(err)}`,
+          null,
+          rule.id,
+        ),
+      )
     }
   }
   return out.sort((a, b) => ORDER[a.level] - ORDER[b.level])

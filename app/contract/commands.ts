@@ -1,9 +1,27 @@
-import type { BackendChoice, EngineInstallPlan, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, EngineUpdateReport, InstalledEngineSummary } from './engines'
+import type {
+  BackendChoice,
+  EngineInstallPlan,
+  EngineInstallProgress,
+  EngineInstallResult,
+  EngineListing,
+  EngineUpdateCheck,
+  EngineUpdateReport,
+  InstalledEngineSummary,
+} from './engines'
 import type { FitEstimate, LlamaFitComparison } from './fit'
 import type { GenerationHistory } from './generation'
 import type { AppliedRecipeResult, ModelPullProgress, ModelPullResult, ModelRecipeSummary } from './models'
 import type { BenchProgress, BenchReport } from './bench'
-import type { Discovery, ExportFormat, FlagProblemSummary, ProfileDocument, ProfileEdit, ProfileFileRole, ProfileStoreSummary, ProfileSummary } from './profile'
+import type {
+  Discovery,
+  ExportFormat,
+  FlagProblemSummary,
+  ProfileDocument,
+  ProfileEdit,
+  ProfileFileRole,
+  ProfileStoreSummary,
+  ProfileSummary,
+} from './profile'
 import type { ServerStatus } from './server-state'
 import type { AppSettings } from './settings'
 import type { Snapshot } from './snapshot'
@@ -66,7 +84,12 @@ export interface CommandChannels {
   /** Finds llama-server binaries and GGUF models on this machine (PATH, install folders, LM Studio and HF caches); main keeps the list so items are named by id. */
   'profiles:discover': () => Promise<Result<Discovery>>
   /** Creates a profile from items of the last discovery, by id, with starter settings for the model. */
-  'profiles:create-discovered': (binaryId: string, modelId: string, draftModelId: string | null, name: string | null) => Promise<Result<ProfileSummary>>
+  'profiles:create-discovered': (
+    binaryId: string,
+    modelId: string,
+    draftModelId: string | null,
+    name: string | null,
+  ) => Promise<Result<ProfileSummary>>
   /** The VRAM estimate of a profile and the --n-cpu-moe that keeps the headroom free (see FitEstimate). */
   'fit:estimate': (profileId: string) => Promise<Result<FitEstimate>>
   /** Asks llama.cpp's own fit (llama-fit-params beside the profile's llama-server) what it would place, beside ours. Takes seconds: it makes test allocations on the GPU. */
@@ -82,7 +105,10 @@ export interface CommandChannels {
    * than the headroom free, and recommends the fastest; with saveAs, stores it as a new profile. Progress and
    * cancellation as bench:run.
    */
-  'bench:tune': (profileId: string, options: { readonly runs: number; readonly tokens: number; readonly saveAs: string | null }) => Promise<Result<BenchReport>>
+  'bench:tune': (
+    profileId: string,
+    options: { readonly runs: number; readonly tokens: number; readonly saveAs: string | null },
+  ) => Promise<Result<BenchReport>>
   /** A stored report (named by its createdAt) as a Markdown table or CSV rows, for pasting into an issue or a spreadsheet. */
   'bench:export': (createdAt: string, format: 'markdown' | 'csv') => Promise<Result<string>>
   /** Applies a warning's one-click fix to the profile it concerns. */
@@ -223,4 +249,13 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'diagnostics:save',
 ]
 
-export const EVENT_NAMES: readonly EventName[] = ['server:state-changed', 'server:log', 'snapshot', 'profiles:changed', 'settings:changed', 'bench:progress', 'engines:progress', 'models:progress']
+export const EVENT_NAMES: readonly EventName[] = [
+  'server:state-changed',
+  'server:log',
+  'snapshot',
+  'profiles:changed',
+  'settings:changed',
+  'bench:progress',
+  'engines:progress',
+  'models:progress',
+]

@@ -46,7 +46,10 @@ describe('bench:tune and bench:export over the core', () => {
   })
 
   it('exports the stored report as the same Markdown and CSV the CLI prints, and names a missing one', async () => {
-    expect(await t.core.handlers['bench:export'](report.createdAt, 'markdown')).toEqual({ ok: true, value: `${formatReportMarkdown(report)}\n` })
+    expect(await t.core.handlers['bench:export'](report.createdAt, 'markdown')).toEqual({
+      ok: true,
+      value: `${formatReportMarkdown(report)}\n`,
+    })
     expect(await t.core.handlers['bench:export'](report.createdAt, 'csv')).toEqual({ ok: true, value: formatReportCsv(report) })
     const missing = await t.core.handlers['bench:export']('2001-01-01T00:00:00.000Z', 'markdown')
     expect(missing).toEqual({ ok: false, error: 'no stored report from 2001-01-01T00:00:00.000Z' })

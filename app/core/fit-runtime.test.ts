@@ -14,10 +14,13 @@ import { LlamaTrayCore } from './llama-tray-core'
 
 function complete(port: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-      res.resume()
-      res.on('end', () => resolve())
-    })
+    const req = request(
+      { host: '127.0.0.1', port, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.resume()
+        res.on('end', () => resolve())
+      },
+    )
     req.on('error', reject)
     req.end(JSON.stringify({ prompt: 'Hello', n_predict: 8 }))
   })
@@ -37,7 +40,11 @@ afterAll(() => rmSync(home, { recursive: true, force: true }))
 describe('the CUDA runtime learned from a launch', () => {
   it('is learned by the core from a launch that answered a request (measured use minus the estimated buffers, per GPU model); estimating only reads it', async () => {
     let holding = false
-    const core = await LlamaTrayCore.create({ home, telemetry: fakeVramTelemetry([6000], { usedByOthersMiB: () => (holding ? HOLDS_MIB : 0) }), supervisor: { healthIntervalMs: 20 } })
+    const core = await LlamaTrayCore.create({
+      home,
+      telemetry: fakeVramTelemetry([6000], { usedByOthersMiB: () => (holding ? HOLDS_MIB : 0) }),
+      supervisor: { healthIntervalMs: 20 },
+    })
     core.on('server:state-changed', (s) => {
       if (s.state === 'ready') holding = true
       if (s.state === 'stopped') holding = false
@@ -45,7 +52,10 @@ describe('the CUDA runtime learned from a launch', () => {
     const file = join(home, RUNTIME_FILE)
     try {
       await core.handlers['dashboard:visible'](true)
-      const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1']), 'tiny')
+      const imported = await core.handlers['profiles:import'](
+        formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1']),
+        'tiny',
+      )
       if (!imported.ok) throw new Error(imported.error)
       const before = await core.handlers['fit:estimate'](imported.value.id)
       if (!before.ok) throw new Error(before.error)

@@ -51,7 +51,8 @@ export function isOwnHost(header: string | undefined, listenerHost: string, allo
   if (header === undefined) return true
   const name = hostName(header)
   // 0.0.0.0 and :: reach this machine too (curl http://0.0.0.0:8080); an address cannot be rebound, and pages are held by the Origin check.
-  if (name === 'localhost' || name === '::1' || name === '0.0.0.0' || name === '::' || (isIP(name) === 4 && name.startsWith('127.'))) return true
+  if (name === 'localhost' || name === '::1' || name === '0.0.0.0' || name === '::' || (isIP(name) === 4 && name.startsWith('127.')))
+    return true
   if (allowedHosts.some((h) => hostName(h) === name)) return true
   const bound = hostName(listenerHost)
   if (isWildcard(listenerHost.trim())) return machineNames().includes(name)
@@ -73,7 +74,12 @@ export function grantedOrigin(req: IncomingMessage, allowedOrigins: readonly str
  * state-changing one (a completion runs, a profile switches) from a page
  * whose origin the user did not allow.
  */
-export function checkBrowserAccess(req: IncomingMessage, listenerHost: string, allowedHosts: readonly string[], allowedOrigins: readonly string[]): void {
+export function checkBrowserAccess(
+  req: IncomingMessage,
+  listenerHost: string,
+  allowedHosts: readonly string[],
+  allowedOrigins: readonly string[],
+): void {
   if (!isOwnHost(req.headers.host, listenerHost, allowedHosts)) {
     const name = hostName(req.headers.host ?? '')
     throw new EndpointError(

@@ -42,7 +42,8 @@ export function readBody(req: IncomingMessage, maxMiB: number): Promise<Buffer> 
     }
     const onEnd = (): void => done(null)
     const onError = (err: Error): void => done(err)
-    const onClose = (): void => done(new EndpointError(499, 'invalid_request_error', 'The client went away before its request body arrived.', 'client_closed'))
+    const onClose = (): void =>
+      done(new EndpointError(499, 'invalid_request_error', 'The client went away before its request body arrived.', 'client_closed'))
     req.on('data', onData)
     req.once('end', onEnd)
     req.once('error', onError)

@@ -53,7 +53,10 @@ export function checkArgumentCount(count: number, position = 0): void {
 export function checkNoNul(text: string, position = 0): void {
   const at = text.indexOf('\0')
   if (at >= 0) {
-    throw new CommandLineError(`The command holds a NUL character (at character ${position + at + 1}), which no program argument can carry: copy the command again from its source.`, position + at)
+    throw new CommandLineError(
+      `The command holds a NUL character (at character ${position + at + 1}), which no program argument can carry: copy the command again from its source.`,
+      position + at,
+    )
   }
 }
 
@@ -102,7 +105,10 @@ export function tokenizeCommandLine(input: string, options: TokenizeOptions = {}
   const pushToken = (): void => {
     if (!inToken) return
     if (!quoted && OPERATORS.has(current)) {
-      throw new CommandLineError(`"${current}" is a shell operator: paste a single llama-server command, without pipes, redirections or command chains`, offset + i)
+      throw new CommandLineError(
+        `"${current}" is a shell operator: paste a single llama-server command, without pipes, redirections or command chains`,
+        offset + i,
+      )
     }
     args.push(current)
     checkArgumentCount(args.length, offset + i)
@@ -113,7 +119,10 @@ export function tokenizeCommandLine(input: string, options: TokenizeOptions = {}
   const checkVariable = (segment: string, at: number): void => {
     const m = variable.exec(segment)
     if (m) {
-      throw new CommandLineError(`"${m[0]}" is a shell variable or substitution, which is not expanded here: write its value instead`, offset + at + m.index)
+      throw new CommandLineError(
+        `"${m[0]}" is a shell variable or substitution, which is not expanded here: write its value instead`,
+        offset + at + m.index,
+      )
     }
   }
   const isBreak = (ch: string | undefined): boolean => ch !== undefined && (/\s/.test(ch) || ch === '"' || singleQuotes.includes(ch))

@@ -203,7 +203,12 @@ export class GenerationTracker {
           this.poller.pokeSoon()
           break
         case 'live':
-          this.slotLog.set(e.slotId, { taskId: e.taskId, promptProgress: 1, liveTokensPerSecond: e.tokensPerSecond3s, liveAt: performance.now() })
+          this.slotLog.set(e.slotId, {
+            taskId: e.taskId,
+            promptProgress: 1,
+            liveTokensPerSecond: e.tokensPerSecond3s,
+            liveAt: performance.now(),
+          })
           break
         case 'prompt-progress': {
           const info = this.slotLog.get(e.slotId)
@@ -228,7 +233,8 @@ export class GenerationTracker {
       }
     }
     let tokensPerSecond = s.tokensPerSecond
-    if (tokensPerSecond === null && state === 'generating' && logForTask && now - logForTask.liveAt < LOG_RATE_FRESH_MS) tokensPerSecond = logForTask.liveTokensPerSecond
+    if (tokensPerSecond === null && state === 'generating' && logForTask && now - logForTask.liveAt < LOG_RATE_FRESH_MS)
+      tokensPerSecond = logForTask.liveTokensPerSecond
     return {
       id: r.id,
       taskId: r.processing ? r.taskId : null,

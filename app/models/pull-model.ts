@@ -75,7 +75,11 @@ export async function pullModel(opts: PullOptions): Promise<PullResult> {
   let cached = true
   for (const part of model.parts) {
     const sha = part.sha256
-    if (!sha) throw new ModelsError(`The Hub gives no sha256 for ${opts.repo}/${part.path}, so it cannot be verified; download it by hand or pick another file.`, 'hub')
+    if (!sha)
+      throw new ModelsError(
+        `The Hub gives no sha256 for ${opts.repo}/${part.path}, so it cannot be verified; download it by hand or pick another file.`,
+        'hub',
+      )
     if (!(await exists(cache.blob(sha), part.size))) {
       cached = false
       const base = before
@@ -113,5 +117,14 @@ export async function pullModel(opts: PullOptions): Promise<PullResult> {
   }
   await writeRef(cache, 'main', info.commit)
   const first = parts[0] as PulledPart
-  return { repo: opts.repo, commit: info.commit, file: first.file, path: first.path, sizeBytes: model.sizeBytes, sha256: first.sha256, parts, cached }
+  return {
+    repo: opts.repo,
+    commit: info.commit,
+    file: first.file,
+    path: first.path,
+    sizeBytes: model.sizeBytes,
+    sha256: first.sha256,
+    parts,
+    cached,
+  }
 }

@@ -50,7 +50,8 @@ const NTSTATUS: Readonly<Record<number, Diagnosis>> = {
  */
 export function diagnoseExitStatus(code: number | null, signal: string | null): Diagnosis | null {
   const illegal = NTSTATUS[0xc000001d]
-  if (signal === 'SIGILL' && illegal) return { ...illegal, reason: 'llama-server used a CPU instruction this processor does not have (SIGILL)' }
+  if (signal === 'SIGILL' && illegal)
+    return { ...illegal, reason: 'llama-server used a CPU instruction this processor does not have (SIGILL)' }
   if (code === null) return null
   const unsigned = code < 0 ? code >>> 0 : code
   const known = NTSTATUS[unsigned]

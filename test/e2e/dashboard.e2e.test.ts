@@ -65,11 +65,14 @@ const cmd = (...args: string[]): string => formatCommandLine([bin, ...args, '-t'
 function generate(port: number, nPredict: number): { done: Promise<unknown>; abort: () => void } {
   let req: ClientRequest | null = null
   const done = new Promise((resolve, reject) => {
-    req = request({ host: '127.0.0.1', port, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = ''
-      res.setEncoding('utf8').on('data', (c: string) => (text += c))
-      res.on('end', () => resolve(JSON.parse(text)))
-    })
+    req = request(
+      { host: '127.0.0.1', port, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (c: string) => (text += c))
+        res.on('end', () => resolve(JSON.parse(text)))
+      },
+    )
     req.on('error', reject)
     req.end(JSON.stringify({ prompt: 'Once upon a time', n_predict: nPredict, ignore_eos: true }))
   })
@@ -78,7 +81,10 @@ function generate(port: number, nPredict: number): { done: Promise<unknown>; abo
 }
 
 async function state(page: Page, expected: string, timeout = 120_000): Promise<void> {
-  await page.getByTestId('server-state').and(page.locator(`[data-state="${expected}"]`)).waitFor({ timeout })
+  await page
+    .getByTestId('server-state')
+    .and(page.locator(`[data-state="${expected}"]`))
+    .waitFor({ timeout })
 }
 
 async function rate(page: Page): Promise<number> {
@@ -88,7 +94,10 @@ async function rate(page: Page): Promise<number> {
 describe('dashboard in Chromium over the real core and llama-server', () => {
   it('starts an imported profile from the UI, shows ready, live tok/s and the log; switches to the draft profile in one click and shows the acceptance', async () => {
     const { core, page } = await open({ telemetry: new TelemetryService({ gpuBackend: 'auto' }) })
-    const draft = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-md', model('tiny-draft.gguf'), '--spec-type', 'draft-simple', '-c', '4096', '-np', '1'), 'tiny + draft')
+    const draft = await core.handlers['profiles:import'](
+      cmd('-m', model('tiny-target.gguf'), '-md', model('tiny-draft.gguf'), '--spec-type', 'draft-simple', '-c', '4096', '-np', '1'),
+      'tiny + draft',
+    )
     if (!draft.ok) throw new Error(draft.error)
 
     // Import from a pasted command, through the UI.
@@ -153,14 +162,19 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
 
   it('a server with --sleep-idle-seconds shows Sleeping calmly, and a request wakes it back to Running', async () => {
     const { core, page } = await open({ telemetry: null })
-    const sleepy = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '512', '-np', '1', '--sleep-idle-seconds', '1'), 'sleepy')
+    const sleepy = await core.handlers['profiles:import'](
+      cmd('-m', model('tiny-target.gguf'), '-c', '512', '-np', '1', '--sleep-idle-seconds', '1'),
+      'sleepy',
+    )
     if (!sleepy.ok) throw new Error(sleepy.error)
     await page.getByTestId('tab-profiles').click()
     await page.getByTestId('profile-row').filter({ hasText: 'sleepy' }).getByTestId('profile-start').click()
     await page.getByTestId('tab-dashboard').click()
     await state(page, 'sleeping', 60_000)
     await expect(page.getByTestId('server-state').textContent()).resolves.toBe('Sleeping')
-    await expect(page.getByTestId('sleeping-note').textContent()).resolves.toBe('Sleeping: model unloaded after 1 s idle, VRAM freed; the next request wakes it')
+    await expect(page.getByTestId('sleeping-note').textContent()).resolves.toBe(
+      'Sleeping: model unloaded after 1 s idle, VRAM freed; the next request wakes it',
+    )
     // The rate follows the next snapshot (the core's cadence), the badge the pushed state.
     await expect.poll(() => page.getByTestId('live-rate').locator('.value').textContent(), { timeout: 30_000 }).toBe('asleep')
     expect(await page.getByTestId('failure').count()).toBe(0)
@@ -181,18 +195,24 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     expect((await core.handlers['server:start'](imported.value.id)).ok).toBe(true)
     await generate(core.server.getStatus().port as number, 32).done
     // A past that is clearly older than anything the reopened page could get pushed or fetch as the latest snapshot.
-    const ageOfFirstPoint = async (): Promise<number> => Date.now() / 1000 - ((await core.handlers['generation:history']()).perSecond[0]?.time ?? Date.now()) / 1000
+    const ageOfFirstPoint = async (): Promise<number> =>
+      Date.now() / 1000 - ((await core.handlers['generation:history']()).perSecond[0]?.time ?? Date.now()) / 1000
     await expect.poll(ageOfFirstPoint, { timeout: 60_000, interval: 250 }).toBeGreaterThan(4)
     const firstPast = Math.floor(((await core.handlers['generation:history']()).perSecond[0]?.time as number) / 1000)
     // The window is opened again: a fresh page, whose stores know only what it fetches and what is pushed from now on.
     await page.reload()
     const chart = page.getByTestId('chart-tokens').locator('.chart-canvas')
-    await expect.poll(async () => Number((await chart.getAttribute('data-since')) || NaN), { timeout: 60_000, interval: 250 }).toBe(firstPast)
+    await expect
+      .poll(async () => Number((await chart.getAttribute('data-since')) || NaN), { timeout: 60_000, interval: 250 })
+      .toBe(firstPast)
   }, 240_000)
 
   it('a profile whose model is missing shows the reason and the hint', async () => {
     const { core, page } = await open({ telemetry: null })
-    const broken = await core.handlers['profiles:import'](cmd('-m', join(MODELS, 'moved-away.gguf'), '-c', '4096', '-np', '1'), 'moved model')
+    const broken = await core.handlers['profiles:import'](
+      cmd('-m', join(MODELS, 'moved-away.gguf'), '-c', '4096', '-np', '1'),
+      'moved model',
+    )
     if (!broken.ok) throw new Error(broken.error)
     await page.getByTestId('tab-profiles').click()
     await page.getByTestId('profile-row').filter({ hasText: 'moved model' }).getByTestId('profile-start').click()
@@ -216,7 +236,10 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     const session = await open({ telemetry: fakeVramTelemetry(freeMiB), ...advisor })
     const { core, page } = session
     advisorCore = core
-    const imported = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '--n-cpu-moe', '4', '-c', '4096', '-np', '1'), 'qwen-moe (tiny)')
+    const imported = await core.handlers['profiles:import'](
+      cmd('-m', model('tiny-target.gguf'), '--n-cpu-moe', '4', '-c', '4096', '-np', '1'),
+      'qwen-moe (tiny)',
+    )
     if (!imported.ok) throw new Error(imported.error)
     const started = await core.handlers['server:start'](imported.value.id)
     expect(started.ok).toBe(true)
@@ -268,8 +291,16 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
 
   it('fits a 360 px tray popover in dark mode and is driven by the keyboard', async () => {
     const { core, page } = await open({ telemetry: null }, { width: 360, height: 640, colorScheme: 'dark' })
-    await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'a profile with a rather long name for a small window')
-    const overflow = (): Promise<boolean> => page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } }; innerWidth: number }).document.documentElement.scrollWidth > (globalThis as unknown as { innerWidth: number }).innerWidth)
+    await core.handlers['profiles:import'](
+      cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'),
+      'a profile with a rather long name for a small window',
+    )
+    const overflow = (): Promise<boolean> =>
+      page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { documentElement: { scrollWidth: number } }; innerWidth: number }).document.documentElement
+            .scrollWidth > (globalThis as unknown as { innerWidth: number }).innerWidth,
+      )
     await page.getByTestId('chart-tokens').waitFor()
     expect(await overflow()).toBe(false)
     // Keyboard: focus the selected tab, arrows move between views.
@@ -332,15 +363,20 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     await panel.getByTestId('fit-breakdown').waitFor({ timeout: 60_000 })
     // The panel fetched before the fake GPU reported: refresh until the budget is there.
     await expect
-      .poll(async () => {
-        await panel.getByTestId('fit-refresh').click()
-        return panel.getByTestId('fit-suggestion').count()
-      }, { timeout: 60_000, interval: 500 })
+      .poll(
+        async () => {
+          await panel.getByTestId('fit-refresh').click()
+          return panel.getByTestId('fit-suggestion').count()
+        },
+        { timeout: 60_000, interval: 500 },
+      )
       .toBe(1)
     const estimate = await core.handlers['fit:estimate'](tiny.value.id)
     if (!estimate.ok) throw new Error(estimate.error)
     const { report } = estimate.value
-    console.log(`[e2e] fit: GPU ${report.total.gpu.totalMiB} MiB (weights ${report.gpu.weightsMiB}, KV ${report.gpu.kvMiB}, recurrent ${report.gpu.recurrentMiB}, compute ${report.gpu.computeMiB}), budget ${report.budgetMiB} MiB, suggested --n-cpu-moe ${report.nCpuMoe}`)
+    console.log(
+      `[e2e] fit: GPU ${report.total.gpu.totalMiB} MiB (weights ${report.gpu.weightsMiB}, KV ${report.gpu.kvMiB}, recurrent ${report.gpu.recurrentMiB}, compute ${report.gpu.computeMiB}), budget ${report.budgetMiB} MiB, suggested --n-cpu-moe ${report.nCpuMoe}`,
+    )
     const gpuTotal = await panel.getByTestId('fit-row-totalMiB').locator('td').first().textContent()
     expect(Number(gpuTotal)).toBeCloseTo(report.gpu.totalMiB, 0)
     expect(report.gpuRuntimeMiB).toBe(650)
@@ -352,12 +388,16 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     expect((await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe).toBeUndefined()
 
     await panel.getByTestId('fit-apply').click()
-    await expect.poll(async () => (await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe, { timeout: 90_000 }).toBe(suggested)
+    await expect
+      .poll(async () => (await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe, { timeout: 90_000 })
+      .toBe(suggested)
     await panel.locator('[data-testid="fit-suggestion"]:has-text("the profile has it")').waitFor({ timeout: 90_000 })
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-fit.png') })
     // The test build has no llama-fit-params beside llama-server: asking llama.cpp's own fit says so, in one sentence.
     await panel.getByTestId('llama-fit-ask').click()
-    await expect(panel.getByTestId('llama-fit-error').textContent({ timeout: 30_000 })).resolves.toMatch(/^llama\.cpp's own fit cannot be asked: there is no llama-fit-params beside .*llama-server \(llama\.cpp's release archives ship it/)
+    await expect(panel.getByTestId('llama-fit-error').textContent({ timeout: 30_000 })).resolves.toMatch(
+      /^llama\.cpp's own fit cannot be asked: there is no llama-fit-params beside .*llama-server \(llama\.cpp's release archives ship it/,
+    )
     // The editor in sections, every "More" open: the whole form as a user finds it.
     const closed = page.locator('details.more:not([open]) > summary')
     while ((await closed.count()) > 0) await closed.first().click()
@@ -370,13 +410,16 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     await expect.poll(async () => (await core.handlers['profiles:get'](tiny.value.id))?.settings.ctxSize, { timeout: 30_000 }).toBe(8192)
     expect((await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe).toBe(suggested)
 
-    const moved = await core.handlers['profiles:import'](cmd('-m', join(MODELS, 'moved-away.gguf'), '-c', '4096', '-np', '1'), 'moved model')
+    const moved = await core.handlers['profiles:import'](
+      cmd('-m', join(MODELS, 'moved-away.gguf'), '-c', '4096', '-np', '1'),
+      'moved model',
+    )
     if (!moved.ok) throw new Error(moved.error)
     await page.getByTestId('profile-row').filter({ hasText: 'moved model' }).locator('.profile-select').click()
     await expect(page.getByTestId('fit-error').textContent({ timeout: 90_000 })).resolves.toMatch(/moved-away\.gguf|model/i)
   }, 240_000)
 
-  it('benches one profile from the Bench view: the table and the bars show the report\'s figures', async () => {
+  it("benches one profile from the Bench view: the table and the bars show the report's figures", async () => {
     const { core, page } = await open({ telemetry: null })
     const tiny = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'tiny')
     if (!tiny.ok) throw new Error(tiny.error)
@@ -391,7 +434,9 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     await page.getByTestId('bench-start').click()
     await page.getByTestId('bench-progress').waitFor({ timeout: 90_000 })
     await page.getByTestId('bench-results').waitFor({ timeout: 240_000 })
-    console.log(`[e2e] bench of one profile (1 run, 32 tokens) took ${Date.now() - started} ms; phases ${[...new Set(progress)].join(' → ')}`)
+    console.log(
+      `[e2e] bench of one profile (1 run, 32 tokens) took ${Date.now() - started} ms; phases ${[...new Set(progress)].join(' → ')}`,
+    )
     const [stored] = await core.handlers['bench:history'](1)
     if (!stored) throw new Error('no stored report')
     const rows = page.getByTestId('bench-row')
@@ -417,7 +462,9 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
 
   it('tunes --n-cpu-moe from the Bench view on a scripted GPU: the sweep, the skipped settings and the saved recommendation', async () => {
     // Expert layers kept on the GPU cost 150 MiB each (as in tune.test.ts): the lowest settings leave too little free.
-    const { core, page } = await open({ telemetry: fakeGpuTelemetry({ totalMiB: 8192, idleMiB: 300, serverMiB: 600, perGpuExpertLayerMiB: 150, layers: 40, draftMiB: 200 }) })
+    const { core, page } = await open({
+      telemetry: fakeGpuTelemetry({ totalMiB: 8192, idleMiB: 300, serverMiB: 600, perGpuExpertLayerMiB: 150, layers: 40, draftMiB: 200 }),
+    })
     const tiny = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1'), 'tiny')
     if (!tiny.ok) throw new Error(tiny.error)
     await page.getByTestId('tab-bench').click()
@@ -431,10 +478,14 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     const tune = stored?.tune
     if (!tune?.recommended) throw new Error('no tune recommendation stored')
     expect(await page.getByTestId('tune-row').count()).toBe(tune.candidates.length)
-    expect(await page.locator('[data-testid="tune-row"][data-status="skipped-vram"]').count()).toBe(tune.candidates.filter((c) => c.status === 'skipped-vram').length)
+    expect(await page.locator('[data-testid="tune-row"][data-status="skipped-vram"]').count()).toBe(
+      tune.candidates.filter((c) => c.status === 'skipped-vram').length,
+    )
     expect(Number(await page.getByTestId('tune-recommended').getAttribute('data-n-cpu-moe'))).toBe(tune.recommended.nCpuMoe)
     await expect(page.getByTestId('tune-saved').textContent()).resolves.toContain(tune.savedProfileId as string)
-    expect((await core.handlers['profiles:list']()).profiles.some((p) => p.id === tune.savedProfileId && p.name === 'tiny (tuned)')).toBe(true)
+    expect((await core.handlers['profiles:list']()).profiles.some((p) => p.id === tune.savedProfileId && p.name === 'tiny (tuned)')).toBe(
+      true,
+    )
     console.log(`[e2e] tune: ${tune.candidates.map((c) => `${c.nCpuMoe}:${c.status}`).join(' ')} → --n-cpu-moe ${tune.recommended.nCpuMoe}`)
   }, 300_000)
 
@@ -454,7 +505,9 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     expect(core.server.getStatus().state).toBe('ready')
     await page.getByTestId('bench-cancel').click()
     await expect(page.getByTestId('bench-error').textContent({ timeout: 90_000 })).resolves.toMatch(/cancelled/)
-    console.log(`[e2e] bench cancel: ${running - started} ms until the server answered the bench, ${Date.now() - running} ms from Cancel to the answer`)
+    console.log(
+      `[e2e] bench cancel: ${running - started} ms until the server answered the bench, ${Date.now() - running} ms from Cancel to the answer`,
+    )
     expect(core.server.getStatus().state).toBe('stopped')
     expect(await page.getByTestId('bench-cancel').count()).toBe(0)
   }, 180_000)

@@ -86,7 +86,10 @@ async function open(): Promise<DashboardSession> {
 }
 
 async function state(page: Page, expected: string, timeout = 120_000): Promise<void> {
-  await page.getByTestId('server-state').and(page.locator(`[data-state="${expected}"]`)).waitFor({ timeout })
+  await page
+    .getByTestId('server-state')
+    .and(page.locator(`[data-state="${expected}"]`))
+    .waitFor({ timeout })
 }
 
 /** What <home>/engines holds, work folders included: a refused install leaves nothing. */
@@ -109,7 +112,9 @@ describe('the first run in Chromium over the real core and llama-server', () => 
     expect(await page.getByTestId('first-run-model').getAttribute('data-done')).toBe('false')
     const install = page.getByTestId('engine-install')
     const size = (good.assets[0]?.body.length ?? 0) / 1e6
-    await expect.poll(() => install.textContent(), { timeout: 60_000 }).toBe(`Install llama.cpp (CPU, ~${size.toFixed(size >= 100 ? 0 : 1)} MB)`)
+    await expect
+      .poll(() => install.textContent(), { timeout: 60_000 })
+      .toBe(`Install llama.cpp (CPU, ~${size.toFixed(size >= 100 ? 0 : 1)} MB)`)
     await expect(page.getByTestId('engine-plan').textContent()).resolves.toBe(`No NVIDIA GPU found: llama.cpp ${TAG}, the CPU build.`)
     expect(await page.getByTestId('first-run-create-start').isDisabled()).toBe(true)
     await page.getByText('llama-tray engines install').waitFor()
@@ -140,12 +145,16 @@ describe('the first run in Chromium over the real core and llama-server', () => 
     // A malformed name is answered at once; then the model, held in the middle too.
     await page.getByTestId('model-ref').fill('Qwen3 0.6B')
     await page.getByTestId('model-pull').click()
-    await expect(page.getByTestId('model-error').locator('.error-cause').textContent()).resolves.toBe('“Qwen3 0.6B” is not a Hugging Face model name: write it as org/repo:quant, for example ggml-org/Qwen3-0.6B-GGUF:Q4_K_M.')
+    await expect(page.getByTestId('model-error').locator('.error-cause').textContent()).resolves.toBe(
+      '“Qwen3 0.6B” is not a Hugging Face model name: write it as org/repo:quant, for example ggml-org/Qwen3-0.6B-GGUF:Q4_K_M.',
+    )
     await page.getByTestId('model-ref').fill(`${REPO}:q4_k_m`)
     await page.getByText(`llama-tray models pull ${REPO}:q4_k_m`).waitFor()
     const gguf = hub.repo(REPO).files.find((f) => f.path === GGUF)
     let releaseModel = (): void => {}
-    hub.faultNext(REPO, GGUF, { pauseAfter: { bytes: Math.floor((gguf?.size ?? 0) / 2), until: new Promise<void>((r) => (releaseModel = r)) } })
+    hub.faultNext(REPO, GGUF, {
+      pauseAfter: { bytes: Math.floor((gguf?.size ?? 0) / 2), until: new Promise<void>((r) => (releaseModel = r)) },
+    })
     await page.getByTestId('model-pull').click()
     try {
       const bar = page.getByTestId('model-progress-bar')
@@ -158,7 +167,9 @@ describe('the first run in Chromium over the real core and llama-server', () => 
     } finally {
       releaseModel()
     }
-    await expect(page.getByTestId('model-pulled').textContent({ timeout: 120_000 })).resolves.toMatch(new RegExp(`^Downloaded: ${GGUF} from ${REPO} \\([\\d.]+ MB, sha256 checked\\)\\.$`))
+    await expect(page.getByTestId('model-pulled').textContent({ timeout: 120_000 })).resolves.toMatch(
+      new RegExp(`^Downloaded: ${GGUF} from ${REPO} \\([\\d.]+ MB, sha256 checked\\)\\.$`),
+    )
     await page.locator('[data-testid="first-run-model"][data-done="true"]').waitFor({ timeout: 60_000 })
     const pulledPath = join(root, 'hf', 'hub', `models--${REPO.replace('/', '--')}`, 'snapshots', hub.repo(REPO).commit, GGUF)
     await expect(page.getByTestId('first-run-found-model').first().getAttribute('data-path')).resolves.toBe(pulledPath)
@@ -185,7 +196,9 @@ describe('the first run in Chromium over the real core and llama-server', () => 
     await expect(offer.getAttribute('data-recipe', { timeout: 60_000 })).resolves.toBe('qwen36-35b-a3b-8gb')
     await expect(offer.textContent()).resolves.toContain('unsloth/Qwen3.6-35B-A3B-GGUF:Q4_K_M + unsloth/Qwen3.5-0.8B-GGUF:Q4_K_M')
     await offer.getByTestId('recipe-apply').click()
-    await expect(page.getByTestId('recipe-applied').textContent({ timeout: 120_000 })).resolves.toMatch(/^Set up Qwen3\.6-35B-A3B .*: profile .* with --n-cpu-moe \d+ fitted to this GPU/)
+    await expect(page.getByTestId('recipe-applied').textContent({ timeout: 120_000 })).resolves.toMatch(
+      /^Set up Qwen3\.6-35B-A3B .*: profile .* with --n-cpu-moe \d+ fitted to this GPU/,
+    )
     const [profile] = (await core.handlers['profiles:list']()).profiles
     expect(profile?.binary).toBe(join(home, 'engines', `${TAG}-cpu`, 'llama-server'))
     expect(profile?.model).toMatch(/models--unsloth--Qwen3\.6-35B-A3B-GGUF/)
@@ -203,7 +216,11 @@ describe('the first run in Chromium over the real core and llama-server', () => 
   }, 400_000)
 
   it('refuses a release without a build for this machine, an engine download and a model download that fail their sha256: one sentence each, nothing installed or listed', async () => {
-    const windowsOnly: StandInRelease = { tag: TAG, publishedAt: good.publishedAt, assets: [{ name: `llama-${TAG}-bin-win-cpu-x64.zip`, body: Buffer.from('zip') }] }
+    const windowsOnly: StandInRelease = {
+      tag: TAG,
+      publishedAt: good.publishedAt,
+      assets: [{ name: `llama-${TAG}-bin-win-cpu-x64.zip`, body: Buffer.from('zip') }],
+    }
     gh.releases = [windowsOnly]
     const { core, page, home } = await open()
     await page.getByTestId('first-run').waitFor({ timeout: 60_000 })
@@ -227,14 +244,20 @@ describe('the first run in Chromium over the real core and llama-server', () => 
     expect(await page.getByTestId('first-run-create-start').isDisabled()).toBe(true)
 
     // A model whose bytes do not match the Hub's LFS sha256 (a damaged mirror).
-    hub.corrupt(REPO, 'tiny-target-IQ4_XS.gguf', Buffer.alloc(hub.repo(REPO).files.find((f) => f.path === 'tiny-target-IQ4_XS.gguf')?.size ?? 1, 7))
+    hub.corrupt(
+      REPO,
+      'tiny-target-IQ4_XS.gguf',
+      Buffer.alloc(hub.repo(REPO).files.find((f) => f.path === 'tiny-target-IQ4_XS.gguf')?.size ?? 1, 7),
+    )
     await page.getByTestId('model-ref').fill(`${REPO}:IQ4_XS`)
     await page.getByTestId('model-pull').click()
     const modelError = page.getByTestId('model-error').locator('.error-cause')
     await modelError.waitFor({ timeout: 120_000 })
     const modelCause = (await modelError.textContent()) ?? ''
     console.log(`[e2e] first run, damaged model: "${modelCause}"`)
-    expect(modelCause).toBe(`tiny-target-IQ4_XS.gguf from ${REPO}:IQ4_XS does not match the sha256 the Hub lists for it, so it was deleted and nothing was kept: try again, and report it to the repo's owners if it repeats.`)
+    expect(modelCause).toBe(
+      `tiny-target-IQ4_XS.gguf from ${REPO}:IQ4_XS does not match the sha256 the Hub lists for it, so it was deleted and nothing was kept: try again, and report it to the repo's owners if it repeats.`,
+    )
     expect(await page.getByTestId('first-run-model').getAttribute('data-done')).toBe('false')
     expect(await page.getByTestId('first-run-found-model').count()).toBe(0)
     expect(await core.handlers['profiles:discover']()).toMatchObject({ ok: true, value: { models: [] } })

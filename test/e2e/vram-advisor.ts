@@ -13,7 +13,10 @@ export const LOW_VRAM_WARNING = 'vram-headroom'
  * fix moves 4 more expert layers to the CPU in the running profile, applied
  * through the real profiles:update handler.
  */
-export function vramAdvisor(getCore: () => LlamaTrayCore, startNCpuMoe: number): {
+export function vramAdvisor(
+  getCore: () => LlamaTrayCore,
+  startNCpuMoe: number,
+): {
   warnings: (s: Omit<Snapshot, 'warnings'>, settings: AppSettings) => readonly Warning[]
   applyWarningFix: (id: string) => Promise<Result<ProfileSummary>>
 } {

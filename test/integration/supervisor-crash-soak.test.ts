@@ -61,7 +61,16 @@ describe('crash/restart soak (R1)', () => {
       const args =
         how === 'signal'
           ? ['--fake-load-ms', String(Math.floor(random() * 20))]
-          : ['--fake-mode', how, '--fake-exit-code', code, '--fake-crash-ms', String(Math.floor(random() * 30)), '--fake-load-ms', String(Math.floor(random() * 20))]
+          : [
+              '--fake-mode',
+              how,
+              '--fake-exit-code',
+              code,
+              '--fake-crash-ms',
+              String(Math.floor(random() * 30)),
+              '--fake-load-ms',
+              String(Math.floor(random() * 20)),
+            ]
       stoppedByUser = false
       const first = await h.supervisor.start({ profileId: `p${Math.floor(random() * 3)}`, exe: FAKE_SERVER, args })
       expect(['ready', 'backoff', 'crashloop', 'errored']).toContain(first.state)

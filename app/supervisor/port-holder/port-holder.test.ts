@@ -57,7 +57,9 @@ describe('who holds a port', () => {
 
   it.runIf(process.platform === 'linux')('names this process when it holds the port, and offers a free one', async () => {
     server = createServer()
-    const port = await new Promise<number>((resolve) => server?.listen(0, '127.0.0.1', () => resolve((server?.address() as { port: number }).port)))
+    const port = await new Promise<number>((resolve) =>
+      server?.listen(0, '127.0.0.1', () => resolve((server?.address() as { port: number }).port)),
+    )
     expect(linuxPortHolder(port)?.pid).toBe(process.pid)
     const message = await portTakenMessage(port, '127.0.0.1')
     expect(message.reason).toMatch(new RegExp(`^port ${port} on 127\\.0\\.0\\.1 is already in use by .*\\(pid ${process.pid}\\)$`))
