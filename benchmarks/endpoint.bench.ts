@@ -127,7 +127,9 @@ export async function benchEndpoint(
       const order = i % 2 === 0 ? [server.port, proxyPort] : [proxyPort, server.port]
       for (const port of order) (port === proxyPort ? proxied : direct).push(await streamRate(port, nPredict))
       process.stderr.write(
-        `bench: endpoint round ${i + 1}/${rounds}: ${direct.at(-1)?.client.toFixed(0)} tok/s direct, ${proxied.at(-1)?.client.toFixed(0)} through\n`,
+        `bench: endpoint round ${i + 1}/${rounds}: ${direct.at(-1)?.client.toFixed(0)} tok/s direct, ` +
+          `${proxied.at(-1)?.client.toFixed(0)} ` +
+          `through\n`,
       )
     }
     for (let i = 0; i < 20; i++) await firstByteMs(proxyPort, agent) // warm the endpoint's own connection

@@ -180,7 +180,9 @@ export async function benchIdle(
       const reader = gpu === 'none' ? 'no GPU reader' : 'nvidia-smi answering'
       rows.push({
         group: 'idle',
-        name: `llama-tray run, ready server, no requests, ${reader}: CPU per second of the CLI and its helpers (${seconds} s, ${rounds} rounds)`,
+        name:
+          `llama-tray run, ready server, no requests, ${reader}: CPU per second of the CLI and its helpers (${seconds} s, ${rounds} ` +
+          `rounds)`,
         value: median(now.map((f) => f.cpuMsPerS)),
         unit: 'ms/s',
         baseline: median(then.map((f) => f.cpuMsPerS)),

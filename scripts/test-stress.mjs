@@ -99,7 +99,9 @@ for (const mode of modes) {
   const rs = results.filter((r) => r.mode === mode)
   const walls = rs.map((r) => r.wallS).sort((a, b) => a - b)
   lines.push(
-    `| ${mode === 'hog' ? 'one core busy' : 'idle'} | ${rs.length} | ${rs.filter((r) => r.ok).length} | ${rs.map((r) => r.passed + r.failed.length).join(', ')} | ${walls[Math.floor(walls.length / 2)]?.toFixed(0)} s, ${walls.at(-1)?.toFixed(0)} s |`,
+    `| ${mode === 'hog' ? 'one core busy' : 'idle'} | ${rs.length} | ${rs.filter((r) => r.ok).length} | ` +
+      `${rs.map((r) => r.passed + r.failed.length).join(', ')} ` +
+      `| ${walls[Math.floor(walls.length / 2)]?.toFixed(0)} s, ${walls.at(-1)?.toFixed(0)} s |`,
   )
 }
 const slowest = new Map()

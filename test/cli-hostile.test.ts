@@ -53,7 +53,8 @@ describe('the built CLI on hostile stored data (issue #26)', () => {
     }
     const run = await runCli(['--home', home, 'run', 'big'])
     expect(run.stderr).toBe(
-      'llama-tray: Profile "big" has 200,000 arguments, more than the 4,096 a llama-server command can have: import its command again (llama-tray profiles import).\n',
+      'llama-tray: Profile "big" has 200,000 arguments, more than the 4,096 a llama-server command can have: import its command again ' +
+        '(llama-tray profiles import).\n',
     )
     expect(run.code).toBe(2)
     // Three CLI runs that each load a 20 MB profiles file (~3 s apiece on an idle 2-core machine): a sanity bound, not a goal.

@@ -12,7 +12,8 @@ describe('the built CLI and $LLAMA_TRAY_PORT', () => {
     const result = await runCli(['--home', home, 'profiles', 'list'], { LLAMA_TRAY_PORT: raw })
     expect(result.code).toBe(2)
     expect(result.stderr).toBe(
-      `llama-tray: LLAMA_TRAY_PORT is "${raw}", which is not a port: set it to a whole number from 0 (any free port) to 65535, or unset it.\n`,
+      `llama-tray: LLAMA_TRAY_PORT is "${raw}", which is not a port: set it to a whole number from 0 (any free port) to 65535, or ` +
+        `unset it.\n`,
     )
   })
 

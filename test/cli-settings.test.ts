@@ -49,7 +49,8 @@ describe('llama-tray settings on the built CLI (issue #25)', () => {
     [['set', 'port', '70000'], 'The port setting takes a whole number from 1 to 65535, like 8080; "70000" is not one.'],
     [
       ['set', 'endpointAllowedOrigins', 'https://ok.example', 'ftp://bad'],
-      'The endpointAllowedOrigins setting takes a list of web origins like https://chat.example, each its own argument (none for an empty list); "ftp://bad" is not one.',
+      'The endpointAllowedOrigins setting takes a list of web origins like https://chat.example, each its own argument (none for an ' +
+        'empty list); "ftp://bad" is not one.',
     ],
     [['set', 'prot', '8081'], 'There is no setting "prot" (did you mean port?); llama-tray settings lists them.'],
   ])('refuses settings %j in one sentence, exit 2, and leaves the file as it was', async (args, sentence) => {

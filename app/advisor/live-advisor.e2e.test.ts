@@ -31,14 +31,12 @@ function waitFor(snapshots: Snapshot[], what: string, test: (s: Snapshot) => boo
         done(hit)
       } else if (Date.now() - started > timeoutMs) {
         clearInterval(timer)
-        const last = snapshots
-          .slice(-3)
-          .map((s) => ({
-            tps: s.generation?.tokensPerSecond,
-            median: s.generation?.rolling?.medianTokensPerSecond,
-            heavy: s.cpu?.heavyApps,
-            warnings: s.warnings.map((w) => w.id),
-          }))
+        const last = snapshots.slice(-3).map((s) => ({
+          tps: s.generation?.tokensPerSecond,
+          median: s.generation?.rolling?.medianTokensPerSecond,
+          heavy: s.cpu?.heavyApps,
+          warnings: s.warnings.map((w) => w.id),
+        }))
         fail(new Error(`timed out waiting for ${what}; last snapshots: ${JSON.stringify(last)}`))
       }
     }, 100)
@@ -167,7 +165,10 @@ describe('end to end: a real server, a CPU-burning "Discord"', () => {
     await stopLoad()
     // The numbers for the report.
     console.log(
-      `e2e: load ${loadavg()[0]?.toFixed(1)}, ${count} burners; median ${median.toFixed(1)} tok/s; heavy-apps raised ${heavyAfterS.toFixed(1)} s and speed-drop ${slowAfterS.toFixed(1)} s after the burn began (${drop?.message}); both cleared ${clearedAfterS.toFixed(1)} s after it stopped`,
+      `e2e: load ${loadavg()[0]?.toFixed(1)}, ${count} burners; median ${median.toFixed(1)} tok/s; heavy-apps raised ` +
+        `${heavyAfterS.toFixed(1)} ` +
+        `s and speed-drop ${slowAfterS.toFixed(1)} s after the burn began (${drop?.message}); both cleared ${clearedAfterS.toFixed(1)} s ` +
+        `after it stopped`,
     )
     // Eventually raised and eventually cleared is what this test checks; how fast, and that noise at the
     // thresholds raises at most once a minute, is replayed deterministically in live-advisor.test.ts.

@@ -58,7 +58,9 @@ export interface LiveContext {
   /** Epoch ms the server was last seen generating. */
   readonly lastGeneratingAt: number | null
   readonly vramSuggestion: (freeMiB: number) => VramSuggestion | null
-  /** llama-server's shared (system) GPU memory now and its baseline after the load; null where not measured (everywhere but Windows PDH). */
+  /**
+   * llama-server's shared (system) GPU memory now and its baseline after the load; null where not measured (everywhere but Windows PDH).
+   */
   readonly sharedGpu: { readonly baselineMiB: number | null; readonly currentMiB: number | null }
   /** The lint fix that matches a failure (a rejected flag), if any. */
   readonly fixForFailure: (kind: FailureKind | null) => WarningFix | null
@@ -167,14 +169,18 @@ export const LIVE_RULES: readonly LiveRule[] = [
       const suggestion = ctx.vramSuggestion(tight.freeMiB)
       const why =
         ctx.platform === 'win32'
-          ? 'On Windows the NVIDIA driver then spills into system RAM (sysmem fallback) instead of failing: on an RTX 4060 Laptop (8 GB) generation fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it.'
+          ? 'On Windows the NVIDIA driver then spills into system RAM (sysmem fallback) instead of failing: on an RTX 4060 Laptop (8 GB) ' +
+            'generation fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it.'
           : 'A longer context or a second request may then run out of GPU memory.'
       const fit = suggestion
-        ? ` The fit suggests --n-cpu-moe ${suggestion.nCpuMoe} (about ${Math.round(suggestion.savedMiB)} MiB less on the GPU); on an RTX 4060 Laptop (8 GB), fewer experts on the GPU was even faster.`
+        ? ` The fit suggests --n-cpu-moe ${suggestion.nCpuMoe} (about ${Math.round(suggestion.savedMiB)} MiB less on the GPU); on an RTX ` +
+          `4060 Laptop (8 GB), fewer experts on the GPU was even faster.`
         : ''
       return {
         active: true,
-        message: `Free VRAM on GPU ${tight.device.index} is ${Math.round(tight.freeMiB)} MiB, under the ${ctx.settings.vramHeadroomMiB} MiB headroom. ${why}${fit}`,
+        message:
+          `Free VRAM on GPU ${tight.device.index} is ${Math.round(tight.freeMiB)} MiB, under the ${ctx.settings.vramHeadroomMiB} MiB ` +
+          `headroom. ${why}${fit}`,
         fix: suggestion?.fix ?? null,
       }
     },
@@ -191,7 +197,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (!generating || apps.length === 0) return { active: false }
       return {
         active: true,
-        message: `${apps.join(', ')} ${apps.length === 1 ? 'is' : 'are'} running while llama-server generates. With experts on the CPU the CPU is the bottleneck: on an RTX 4060 Laptop (8 GB), closing Discord and heavy browser tabs took generation from ~6 to ~18 tok/s.`,
+        message:
+          `${apps.join(', ')} ${apps.length === 1 ? 'is' : 'are'} running while llama-server generates. With experts on the CPU the CPU ` +
+          `is the bottleneck: on an RTX 4060 Laptop (8 GB), closing Discord and heavy browser tabs took generation from ~6 to ~18 tok/s.`,
         fix: null,
       }
     },
@@ -219,7 +227,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (tps >= ratio * base) return { active: false }
       return {
         active: true,
-        message: `Generation is at ${fmt(tps)} tok/s, ${Math.round((tps / base) * 100)}% of this profile's recent median (${fmt(base)} tok/s). Likely cause: ${likelyCause(ctx)}.`,
+        message:
+          `Generation is at ${fmt(tps)} tok/s, ${Math.round((tps / base) * 100)}% of this profile's recent median (${fmt(base)} tok/s). ` +
+          `Likely cause: ${likelyCause(ctx)}.`,
         fix: heavyApps(ctx).length > 0 ? leaveACoreFix(gen.threads ?? null) : null,
       }
     },
@@ -242,7 +252,11 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (ratio >= (raised ? ctx.thresholds.speedRecoverRatio : ctx.thresholds.speedDropRatio)) return { active: false }
       return {
         active: true,
-        message: `The last prompt (${last.promptTokens} tokens) was processed at ${fmt(last.promptTokensPerSecond)} tok/s, ${Math.round(ratio * 100)}% of this profile's usual ${fmt(base)} tok/s on long prompts. Prompt speed can break alone (on an RTX 3090, an ik_llama.cpp/buun update cost ~38% of prompt speed until fixed); if nothing else changed, likely cause: ${likelyCause(ctx)}.`,
+        message:
+          `The last prompt (${last.promptTokens} tokens) was processed at ${fmt(last.promptTokensPerSecond)} tok/s, ` +
+          `${Math.round(ratio * 100)}% ` +
+          `of this profile's usual ${fmt(base)} tok/s on long prompts. Prompt speed can break alone (on an RTX 3090, an ` +
+          `ik_llama.cpp/buun update cost ~38% of prompt speed until fixed); if nothing else changed, likely cause: ${likelyCause(ctx)}.`,
         fix: null,
       }
     },
@@ -259,7 +273,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (reasons.length === 0) return { active: false }
       return {
         active: true,
-        message: `The GPU is throttling (${reasons.join(', ')}): clocks are lowered to protect it. Improve cooling or airflow, or lower the power limit deliberately.`,
+        message:
+          `The GPU is throttling (${reasons.join(', ')}): clocks are lowered to protect it. Improve cooling or airflow, or lower the ` +
+          `power limit deliberately.`,
         fix: null,
       }
     },
@@ -276,7 +292,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (temp < limit) return { active: false }
       return {
         active: true,
-        message: `The GPU is at ${temp} °C (warning at ${ctx.settings.gpuTemperatureWarnC} °C); it will throttle soon. An RTX 4060 Laptop running Qwen3.6-35B-A3B stayed at 59 °C and never throttled.`,
+        message:
+          `The GPU is at ${temp} °C (warning at ${ctx.settings.gpuTemperatureWarnC} °C); it will throttle soon. An RTX 4060 Laptop ` +
+          `running Qwen3.6-35B-A3B stayed at 59 °C and never throttled.`,
         fix: null,
       }
     },
@@ -311,7 +329,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
       return {
         active: true,
         message: asSentence(
-          `llama-server exited unexpectedly${s.lastExit?.reason ? ` (${s.lastExit.reason})` : ''}; restarting${wait} (restart ${s.restarts + 1})`,
+          `llama-server exited unexpectedly${s.lastExit?.reason ? ` (${s.lastExit.reason})` : ''}; restarting${wait} (restart ` +
+            `${s.restarts + 1})`,
         ),
         fix: null,
       }
@@ -345,7 +364,11 @@ export const LIVE_RULES: readonly LiveRule[] = [
       ].join(' and ')
       return {
         active: true,
-        message: `Spilling into system RAM (sysmem fallback): llama-server now holds ${Math.round(grown)} MiB more shared GPU memory than after loading, and ${evidence}. This slows generation to a crawl (~7 tok/s on an RTX 4060 Laptop, 8 GB). ${suggestion ? `Use --n-cpu-moe ${suggestion.nCpuMoe}` : 'Raise --n-cpu-moe (more experts on the CPU)'}, or set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback" for llama-server.exe in the NVIDIA Control Panel.`,
+        message:
+          `Spilling into system RAM (sysmem fallback): llama-server now holds ${Math.round(grown)} MiB more shared GPU memory than after ` +
+          `loading, and ${evidence}. This slows generation to a crawl (~7 tok/s on an RTX 4060 Laptop, 8 GB). ` +
+          `${suggestion ? `Use --n-cpu-moe ${suggestion.nCpuMoe}` : 'Raise --n-cpu-moe (more experts on the CPU)'}, ` +
+          `or set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback" for llama-server.exe in the NVIDIA Control Panel.`,
         fix: suggestion?.fix ?? null,
       }
     },

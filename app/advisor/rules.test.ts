@@ -304,7 +304,8 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
     const f = rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], engine: engines.mainline, laptop: true })
     expect(f[0]).toMatchObject({ level: 'info', fix: { removeArgs: [], addArgs: ['--sleep-idle-seconds', '300'] } })
     expect(f[0]?.message).toContain('VRAM freed')
-    expect(rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], engine: null, laptop: true })).toHaveLength(1) // engine unknown: still worth saying
+    // engine unknown: still worth saying
+    expect(rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], engine: null, laptop: true })).toHaveLength(1)
     expect(rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], engine: engines.buun, laptop: true })).toHaveLength(1)
     // Already set (to sleep, or explicitly never), not a laptop, unknown machine, or an engine without the flag: silent.
     expect(rule('lint.sleep-idle', { args: ['--sleep-idle-seconds', '600'], engine: engines.mainline, laptop: true })).toEqual([])

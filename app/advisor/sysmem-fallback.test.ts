@@ -81,7 +81,11 @@ describe('live.sysmem-fallback (Windows: shared GPU memory from PDH)', () => {
     const { up, message } = run([...steady(12, { freeMiB: null }), ...spill])
     expect(up[0]).toBe(14) // growth > 256 MiB from sample 12 on; raised at the third such sample
     expect(message).toMatch(
-      /^Spilling into system RAM \(sysmem fallback\): llama-server now holds \d+ MiB more shared GPU memory than after loading, and generation is at 7\.0 tok\/s, 39% of this profile's median\./,
+      new RegExp(
+        String.raw`^Spilling into system RAM \(sysmem fallback\): llama-server now holds \d+ MiB more shared` +
+          String.raw` GPU memory than after loading, and generation is at 7\.0 tok\/s, 39% of this profile's` +
+          String.raw` median\.`,
+      ),
     )
     expect(message).toMatch(
       /Raise --n-cpu-moe \(more experts on the CPU\), or set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback"/,

@@ -106,7 +106,10 @@ describe('compare on the real tiny server (target with and without the draft)', 
         // profile filed under another) shows up as a gap of several times, which this still catches.
         const noise = Math.max(4 * 1.4826 * (spread?.mad ?? 0), 0.5 * m)
         lines.push(
-          `${r.label} ${p.prompt}: median ${m.toFixed(1)} tok/s, rounds ${a.toFixed(1)} / ${b.toFixed(1)} (Δ ${(((b - a) / m) * 100).toFixed(1)}%), runs ${spread?.min.toFixed(1)}–${spread?.max.toFixed(1)}, robust CV ${spread?.robustCvPct.toFixed(1)}%, allowed Δ ${((noise / m) * 100).toFixed(1)}%`,
+          `${r.label} ${p.prompt}: median ${m.toFixed(1)} tok/s, rounds ${a.toFixed(1)} / ${b.toFixed(1)} (Δ ` +
+            `${(((b - a) / m) * 100).toFixed(1)}%), ` +
+            `runs ${spread?.min.toFixed(1)}–${spread?.max.toFixed(1)}, robust CV ${spread?.robustCvPct.toFixed(1)}%, allowed Δ ` +
+            `${((noise / m) * 100).toFixed(1)}%`,
         )
         expect(Math.abs(a - b)).toBeLessThanOrEqual(noise)
       }

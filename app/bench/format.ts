@@ -64,23 +64,28 @@ export function formatReportText(report: BenchReport): string {
   for (const r of report.results) {
     if (r.previous)
       out.push(
-        `${r.label}: earlier on this machine (${r.previous.createdAt}): ${num(r.previous.median.tokensPerSecond)} tok/s decode, now ${num(r.median.tokensPerSecond)}`,
+        `${r.label}: earlier on this machine (${r.previous.createdAt}): ${num(r.previous.median.tokensPerSecond)} tok/s decode, now ` +
+          `${num(r.median.tokensPerSecond)}`,
       )
   }
   const tune = report.tune
   if (tune) {
     out.push(
       '',
-      `fit suggestion: ${tune.fitSuggestion === null ? 'none (no GPU data)' : `--n-cpu-moe ${tune.fitSuggestion}`}; free VRAM with the server stopped: ${num(tune.idleFreeVramMiB, 0)} MiB; headroom ${tune.headroomMiB} MiB`,
+      `fit suggestion: ${tune.fitSuggestion === null ? 'none (no GPU data)' : `--n-cpu-moe ${tune.fitSuggestion}`}; free VRAM with the ` +
+        `server stopped: ${num(tune.idleFreeVramMiB, 0)} MiB; headroom ${tune.headroomMiB} MiB`,
     )
     for (const c of tune.candidates) {
       out.push(
-        `  --n-cpu-moe ${c.nCpuMoe}${c.draft ? ' + draft' : ''}: ${c.status === 'benched' ? `${num(c.tokensPerSecond)} tok/s, ${num(c.minFreeVramMiB, 0)} MiB free` : `${c.status}: ${c.reason ?? ''}`}`,
+        `  --n-cpu-moe ${c.nCpuMoe}${c.draft ? ' + draft' : ''}: ` +
+          `${c.status === 'benched' ? `${num(c.tokensPerSecond)} tok/s, ${num(c.minFreeVramMiB, 0)} MiB free` : `${c.status}: ${c.reason ?? ''}`}`,
       )
     }
     out.push(
       tune.recommended
-        ? `recommended: --n-cpu-moe ${tune.recommended.nCpuMoe}${tune.recommended.draft ? ' with the draft' : ''} (${num(tune.recommended.tokensPerSecond)} tok/s)`
+        ? `recommended: --n-cpu-moe ${tune.recommended.nCpuMoe}${tune.recommended.draft ? ' with the draft' : ''} (` +
+            `${num(tune.recommended.tokensPerSecond)} ` +
+            `tok/s)`
         : 'no recommendation',
     )
     if (tune.savedProfileId) out.push(`saved as profile ${tune.savedProfileId}`)
@@ -100,8 +105,11 @@ export function formatReportMarkdown(report: BenchReport): string {
     `|${header.map((_, i) => (i >= 6 ? '---:' : '---')).join('|')}|`,
     ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`),
     '',
-    `${report.config.tokens} generated tokens per run, ${report.config.runs} run(s) per prompt × ${report.config.rounds} round(s), sampling RNG ${report.config.seed}; medians; ×: ratio to the first row.`,
-    `Machine: ${hw.cpuModel} (${hw.cpuCores} threads), ${hw.ramTotalMiB} MiB RAM, ${hw.gpus.map((g) => `${g.name ?? 'GPU'} ${g.memoryTotalMiB ?? '?'} MiB`).join(', ') || 'no GPU data'}; ${hw.platform} ${hw.release}.`,
+    `${report.config.tokens} generated tokens per run, ${report.config.runs} run(s) per prompt × ${report.config.rounds} round(s), ` +
+      `sampling RNG ${report.config.seed}; medians; ×: ratio to the first row.`,
+    `Machine: ${hw.cpuModel} (${hw.cpuCores} threads), ${hw.ramTotalMiB} MiB RAM, ` +
+      `${hw.gpus.map((g) => `${g.name ?? 'GPU'} ${g.memoryTotalMiB ?? '?'} MiB`).join(', ') || 'no GPU data'}; ${hw.platform} ` +
+      `${hw.release}.`,
   ]
   return lines.join('\n')
 }

@@ -38,7 +38,8 @@ const fig = (tokensPerSecond: number | null, promptTokensPerSecond: number | nul
 describe('regressionNotes', () => {
   it('names a prompt-speed regression alone, with both figures (seed 004: prefill broke, decode did not)', () => {
     expect(regressionNotes([result('ik I-Compact', fig(145, 1900), fig(146, 3060))])).toEqual([
-      'ik I-Compact is slower than at its last bench of the same launch on this machine (2026-11-20 18:04): decode 146 → 145 tok/s (−1%), prompt 3060 → 1900 tok/s (−38%). If the engine was updated since, it may have regressed; prompt speed can break alone.',
+      'ik I-Compact is slower than at its last bench of the same launch on this machine (2026-11-20 18:04): decode 146 → 145 tok/s ' +
+        '(−1%), prompt 3060 → 1900 tok/s (−38%). If the engine was updated since, it may have regressed; prompt speed can break alone.',
     ])
   })
 

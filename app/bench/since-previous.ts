@@ -32,7 +32,9 @@ export function regressionNotes(results: readonly BenchResult[]): string[] {
     }
     if (dropped) {
       notes.push(
-        `${r.label} is slower than at its last bench of the same launch on this machine (${prev.createdAt.slice(0, 16).replace('T', ' ')}): ${parts.join(', ')}. If the engine was updated since, it may have regressed; prompt speed can break alone.`,
+        `${r.label} is slower than at its last bench of the same launch on this machine (` +
+          `${prev.createdAt.slice(0, 16).replace('T', ' ')}): ${parts.join(', ')}. ` +
+          `If the engine was updated since, it may have regressed; prompt speed can break alone.`,
       )
     }
   }

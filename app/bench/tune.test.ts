@@ -75,7 +75,8 @@ describe('tune on the real tiny server with a fake GPU', () => {
       tune.candidates
         .map(
           (c) =>
-            `--n-cpu-moe ${c.nCpuMoe}: ${c.status}, ${c.minFreeVramMiB} MiB free${c.tokensPerSecond ? `, ${c.tokensPerSecond.toFixed(1)} tok/s` : ''}`,
+            `--n-cpu-moe ${c.nCpuMoe}: ${c.status}, ${c.minFreeVramMiB} MiB free` +
+            `${c.tokensPerSecond ? `, ${c.tokensPerSecond.toFixed(1)} tok/s` : ''}`,
         )
         .join('\n'),
     )

@@ -78,9 +78,7 @@ export function sweepSettings(center: number, radius: number, max: number, curre
   return [...set].sort((a, b) => a - b)
 }
 
-async function readModels(
-  args: readonly string[],
-): Promise<{
+async function readModels(args: readonly string[]): Promise<{
   launch: ReturnType<typeof parseLlamaArgs>
   maxNCpuMoe: number
   fit: (free: number, headroom: number, runtimeMiB: number | null) => { nCpuMoe: number; runtimeMiB: number }
@@ -248,7 +246,10 @@ export async function tuneProfile(deps: TuneDeps, idOrName: string, options: Tun
     )
   let savedProfileId: string | null = null
   if (best && options.saveAs) {
-    const note = `tuned by llama-tray on ${new Date().toISOString().slice(0, 10)}: --n-cpu-moe ${best.n}${best.draft ? ' with the draft' : ''}, ${best.tps.toFixed(1)} tok/s`
+    const note =
+      `tuned by llama-tray on ${new Date().toISOString().slice(0, 10)}: --n-cpu-moe ${best.n}${best.draft ? ' with the draft' : ''}, ` +
+      `${best.tps.toFixed(1)} ` +
+      `tok/s`
     savedProfileId = await saveTunedProfile(deps.home, base.profile, best.n, best.draft, options.saveAs, note)
   }
   const tune: TuneSummary = {

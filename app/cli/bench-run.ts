@@ -30,7 +30,10 @@ function seconds(ms: number | null): string {
 
 /** "[3/14 0:12, ~0:40 left] tiny · round 1/2: code run 2/3" */
 export function formatProgress(p: BenchProgress): string {
-  return `[${p.step}/${p.totalSteps} ${seconds(p.elapsedMs)}${p.remainingMs === null ? '' : `, ~${seconds(p.remainingMs)} left`}] ${p.message}`
+  return (
+    `[${p.step}/${p.totalSteps} ${seconds(p.elapsedMs)}${p.remainingMs === null ? '' : `, ~${seconds(p.remainingMs)} left`}] ` +
+    `${p.message}`
+  )
 }
 
 export function formatReport(report: BenchReport, format: OutputFormat): string {

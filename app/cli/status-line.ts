@@ -25,7 +25,8 @@ export function formatStatusLine(status: ServerStatus, snapshot: Snapshot | null
   const last = snapshot?.generation?.last
   if (last && status.state === 'ready')
     parts.push(
-      `last ${last.predictedTokensPerSecond.toFixed(1)} tok/s${last.draftAcceptance !== null ? ` (draft ${(last.draftAcceptance * 100).toFixed(0)}%)` : ''}`,
+      `last ${last.predictedTokensPerSecond.toFixed(1)} tok/s` +
+        `${last.draftAcceptance !== null ? ` (draft ${(last.draftAcceptance * 100).toFixed(0)}%)` : ''}`,
     )
   const gpu = snapshot?.gpu?.devices[0]
   if (gpu?.memoryFreeMiB !== null && gpu?.memoryFreeMiB !== undefined) parts.push(`VRAM free ${(gpu.memoryFreeMiB / 1024).toFixed(1)} GB`)

@@ -29,7 +29,8 @@ beforeAll(async () => {
   const tool = join(withTool, 'llama-fit-params')
   writeFileSync(
     tool,
-    `#!${process.execPath}\nprocess.stdout.write(${JSON.stringify(readFileSync(join(REC, 'fitp-seed.out'), 'utf8'))}); process.stderr.write(${JSON.stringify(readFileSync(join(REC, 'fitp-seed.err'), 'utf8'))})\n`,
+    `#!${process.execPath}\nprocess.stdout.write(${JSON.stringify(readFileSync(join(REC, 'fitp-seed.out'), 'utf8'))}); ` +
+      `process.stderr.write(${JSON.stringify(readFileSync(join(REC, 'fitp-seed.err'), 'utf8'))})\n`,
   )
   chmodSync(tool, 0o755)
   const store = await ProfileStore.open(home)
@@ -57,7 +58,9 @@ describe('fit:llama-plan (the fit panel’s “Ask llama.cpp’s own fit”)', (
     const r = await llamaFitPlan(home, 'without-tool', estimate, 1536)
     expect(r).toEqual({
       ok: false,
-      error: `llama.cpp's own fit cannot be asked: there is no llama-fit-params beside ${join(withoutTool, 'llama-server')} (llama.cpp's release archives ship it: installing llama.cpp from Llama Tray gets one).`,
+      error:
+        `llama.cpp's own fit cannot be asked: there is no llama-fit-params beside ${join(withoutTool, 'llama-server')} (llama.cpp's ` +
+        `release archives ship it: installing llama.cpp from Llama Tray gets one).`,
     })
   })
 

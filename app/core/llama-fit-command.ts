@@ -25,7 +25,9 @@ export async function llamaFitPlan(
     if (tool === null) {
       return {
         ok: false,
-        error: `llama.cpp's own fit cannot be asked: there is no llama-fit-params beside ${binary || 'this profile’s llama-server'} (llama.cpp's release archives ship it: installing llama.cpp from Llama Tray gets one).`,
+        error:
+          `llama.cpp's own fit cannot be asked: there is no llama-fit-params beside ${binary || 'this profile’s llama-server'} ` +
+          `(llama.cpp's release archives ship it: installing llama.cpp from Llama Tray gets one).`,
       }
     }
     const plan = await llamaFitDryRun(tool, args, headroomMiB, run)

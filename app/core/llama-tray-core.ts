@@ -137,7 +137,10 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   private unfollowFiles: Array<() => void> = []
 
-  /** Pushes what another process (the CLI, a second app) wrote to profiles.json or settings.json; own changes are pushed where they are made. */
+  /**
+   * Pushes what another process (the CLI, a second app) wrote to profiles.json or settings.json; own changes are pushed where they are
+   * made.
+   */
   private followFiles(profiles: ProfileStore): void {
     this.unfollowFiles.push(
       profiles.onDidChange((_file, source) => {

@@ -56,7 +56,9 @@ describe('models:pull over the core', () => {
     })
     expect(await core.handlers['models:pull']('test-org/Gated-GGUF', null)).toEqual({
       ok: false,
-      error: `test-org/Gated-GGUF is gated: accept its terms on ${hub.origin}/test-org/Gated-GGUF, then set HF_TOKEN to a token of that account and try again.`,
+      error:
+        `test-org/Gated-GGUF is gated: accept its terms on ${hub.origin}/test-org/Gated-GGUF, then set HF_TOKEN to a token of that ` +
+        `account and try again.`,
     })
     expect(await core.handlers['models:pull']('nonsense', null)).toMatchObject({
       ok: false,

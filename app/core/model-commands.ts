@@ -77,7 +77,9 @@ export function modelCommands(
         if (isDownloadError(err) && err.kind === 'digest-mismatch')
           return {
             ok: false,
-            error: `${decodeURIComponent(err.url.split('/').pop() ?? 'The file')} from ${ref} does not match the sha256 the Hub lists for it, so it was deleted and nothing was kept: try again, and report it to the repo's owners if it repeats.`,
+            error:
+              `${decodeURIComponent(err.url.split('/').pop() ?? 'The file')} from ${ref} does not match the sha256 the Hub lists for it, ` +
+              `so it was deleted and nothing was kept: try again, and report it to the repo's owners if it repeats.`,
           }
         if (err instanceof ModelsError || isDownloadError(err)) return { ok: false, error: err.message }
         throw err

@@ -82,7 +82,8 @@ describe('a load that runs out of GPU memory', () => {
     expect(n).toBeGreaterThan(10)
     expect(retry!.sentence).toMatch(
       new RegExp(
-        `^The GPU ran out of memory loading the model \\(5,000 MiB free, about [\\d,]+ MiB needed\\), so it was started with --n-cpu-moe ${n} \\(was 10\\), about [\\d,]+ MiB\\.$`,
+        `^The GPU ran out of memory loading the model \\(5,000 MiB free, about [\\d,]+ MiB needed\\), so it was started with ` +
+          `--n-cpu-moe ${n} \\(was 10\\), about [\\d,]+ MiB\\.$`,
       ),
     )
     const stored = await c.handlers['profiles:get'](id)

@@ -39,7 +39,10 @@ export interface ProfileCommandDeps {
   readonly chooseFile: (role: ProfileFileRole, current: string) => Promise<string | null>
   /** Called after every change, with the new list. */
   readonly onChanged: (store: ProfileStore) => Promise<void>
-  /** Where discovery looks (environment, home folder, added model folders); this process's by default. A function is asked on each discovery (model folders from the settings). */
+  /**
+   * Where discovery looks (environment, home folder, added model folders); this process's by default. A function is asked on each discovery
+   * (model folders from the settings).
+   */
   readonly discovery?: Omit<DiscoverOptions, 'home'> | (() => Omit<DiscoverOptions, 'home'>)
   /** The GPU a created profile is fitted to (free VRAM, headroom); none read by default (experts stay on the CPU). */
   readonly starterGpu?: () => Promise<StarterGpu>

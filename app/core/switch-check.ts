@@ -41,7 +41,9 @@ export async function switchRefusal(
   const report = fit.ok ? fit.value.report : null
   if (report?.fits === false && report.budgetMiB !== null) {
     return sentence(
-      `Profile "${profileId}" does not fit the GPU's free memory (budget ${Math.round(report.budgetMiB)} MiB after the headroom), ${keeps}: lower its GPU layers or context, or free GPU memory`,
+      `Profile "${profileId}" does not fit the GPU's free memory (budget ${Math.round(report.budgetMiB)} MiB after the headroom), ` +
+        `${keeps}: ` +
+        `lower its GPU layers or context, or free GPU memory`,
     )
   }
   return null

@@ -131,7 +131,8 @@ export class SwitchScheduler {
     const requests = runningRequests === 1 ? '1 running request' : `${runningRequests} running requests`
     const sentence = this.decided
       ? `Profile "${target}" starts after ${requests} on "${current}" finish, within ${withinS} s; "Switch now" cuts them.`
-      : `Profile "${target}" starts once "${current}" has stayed loaded its minimum time and its requests finish, within ${withinS} s; "Switch now" cuts them.`
+      : `Profile "${target}" starts once "${current}" has stayed loaded its minimum time and its requests finish, within ${withinS} s; ` +
+        `"Switch now" cuts them.`
     return { profileId: target, fromProfileId: current, runningRequests, heldRequests: this.held.length, withinS, sentence }
   }
 
@@ -236,7 +237,9 @@ export class SwitchScheduler {
   private cut(from: string, to: string): void {
     const why = this.forced
       ? `The server was switched from profile "${from}" to "${to}" with "Switch now" before this answer finished; send the request again.`
-      : `The server switched from profile "${from}" to "${to}" after this answer ran past the switch drain limit of ${this.deps.settings().switchDrainS} s; send it again, or raise the setting "switchDrainS".`
+      : `The server switched from profile "${from}" to "${to}" after this answer ran past the switch drain limit of ` +
+        `${this.deps.settings().switchDrainS} ` +
+        `s; send it again, or raise the setting "switchDrainS".`
     for (const r of this.running) if (r.profileId === from && !r.cut.signal.aborted) r.cut.abort(new AdmissionError(why, 'switch_cut'))
   }
 

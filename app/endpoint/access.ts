@@ -36,7 +36,8 @@ export function checkAccess(req: IncomingMessage, path: string, apiKey: string |
     throw new EndpointError(
       403,
       'permission_error',
-      'requests from other machines are refused: the endpoint listens for this machine only until an API key is set (llama-tray serve --api-key-file FILE)',
+      'requests from other machines are refused: the endpoint listens for this machine only until an API key is set (llama-tray serve ' +
+        '--api-key-file FILE)',
     )
   }
   // A CORS preflight carries no key (browsers never send one with it); it is answered without a grant unless its origin is allowed.

@@ -85,7 +85,8 @@ export function checkBrowserAccess(
     throw new EndpointError(
       403,
       'permission_error',
-      `The Host "${name}" is not a name of this endpoint, so the request was refused as a possible DNS-rebinding attack: connect through localhost or this machine's address, or add "${name}" to the setting endpointAllowedHosts.`,
+      `The Host "${name}" is not a name of this endpoint, so the request was refused as a possible DNS-rebinding attack: connect ` +
+        `through localhost or this machine's address, or add "${name}" to the setting endpointAllowedHosts.`,
       'host_not_allowed',
     )
   }
@@ -94,7 +95,8 @@ export function checkBrowserAccess(
     throw new EndpointError(
       403,
       'permission_error',
-      `A web page from ${origin} may not send requests to this endpoint: add that origin to the setting endpointAllowedOrigins if you trust the page.`,
+      `A web page from ${origin} may not send requests to this endpoint: add that origin to the setting endpointAllowedOrigins if you ` +
+        `trust the page.`,
       'origin_not_allowed',
     )
   }

@@ -95,7 +95,8 @@ describe(`the endpoint under ${REQUESTS} requests across ${SWITCHES} switches (r
     agent.destroy()
     const switches = served.filter((p, i) => i > 0 && p !== served[i - 1]).length
     console.log(
-      `soak: ${counts.sent} requests, ${switches} switches, ${seconds.toFixed(1)} s, ${JSON.stringify(Object.fromEntries(counts.byStatus))}`,
+      `soak: ${counts.sent} requests, ${switches} switches, ${seconds.toFixed(1)} s, ` +
+        `${JSON.stringify(Object.fromEntries(counts.byStatus))}`,
     )
     expect(wrong).toEqual([])
     expect(counts.connectionErrors).toBe(0)

@@ -7,7 +7,8 @@ function tooLarge(maxMiB: number): EndpointError {
   return new EndpointError(
     413,
     'invalid_request_error',
-    `The request body is larger than the endpoint's limit of ${maxMiB} MiB: send a smaller request, or raise the setting endpointMaxBodyMiB.`,
+    `The request body is larger than the endpoint's limit of ${maxMiB} MiB: send a smaller request, or raise the setting ` +
+      `endpointMaxBodyMiB.`,
     'body_too_large',
   )
 }

@@ -157,7 +157,8 @@ export class EndpointRouter {
         throw new EndpointError(
           503,
           'unavailable_error',
-          `profile "${target}" was not ready within ${Math.round(waitMs / 1000)} s; try again, or see Llama Tray's log (the wait is the setting "held request wait")`,
+          `profile "${target}" was not ready within ${Math.round(waitMs / 1000)} s; try again, or see Llama Tray's log (the wait is ` +
+            `the setting "held request wait")`,
           'wait_timeout',
         )
       }
@@ -178,14 +179,17 @@ export class EndpointRouter {
       return new EndpointError(
         409,
         'conflict_error',
-        `the server runs profile "${s.profileId}" and switching on request is off: send "model": "${s.profileId}", or switch to "${target}" in Llama Tray (or turn on the setting "switch on request")`,
+        `the server runs profile "${s.profileId}" and switching on request is off: send "model": "${s.profileId}", or switch to "` +
+          `${target}" ` +
+          `in Llama Tray (or turn on the setting "switch on request")`,
         'switch_off',
       )
     }
     return new EndpointError(
       503,
       'unavailable_error',
-      `profile "${target}" is not running and switching on request is off: start it in Llama Tray (or turn on the setting "switch on request")`,
+      `profile "${target}" is not running and switching on request is off: start it in Llama Tray (or turn on the setting "switch on ` +
+        `request")`,
       'switch_off',
     )
   }

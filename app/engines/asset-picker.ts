@@ -54,7 +54,8 @@ export function pickAssets(release: Release, backend: EngineBackend, platform: N
   if (!engine) {
     const has =
       available.length > 0
-        ? `it has ${[...new Set(available.map((a) => backendLabel(a.backend)))].join(', ')} for ${where} (--backend ${[...new Set(available.map((a) => a.backend))].join('|')})`
+        ? `it has ${[...new Set(available.map((a) => backendLabel(a.backend)))].join(', ')} for ${where} (--backend ` +
+          `${[...new Set(available.map((a) => a.backend))].join('|')})`
         : `it has nothing for ${where}; its files: ${release.assets.map((a) => a.name).join(', ') || 'none'}`
     throw new EngineError(`llama.cpp ${release.tag} has no ${backendLabel(backend)} build for ${where}: ${has}.`, 'no-asset')
   }
@@ -64,7 +65,8 @@ export function pickAssets(release: Release, backend: EngineBackend, platform: N
   const cudart = release.assets.find((a) => names.some((n) => a.name === `${n}.zip` || a.name === `${n}.tar.gz`)) ?? null
   if (!cudart && platform === 'win32')
     throw new EngineError(
-      `llama.cpp ${release.tag} has the CUDA ${engine.cuda} build for ${where} but not its CUDA runtime (${names[0]}.zip): choose --backend vulkan or another release.`,
+      `llama.cpp ${release.tag} has the CUDA ${engine.cuda} build for ${where} but not its CUDA runtime (${names[0]}.zip): choose ` +
+        `--backend vulkan or another release.`,
       'no-asset',
     )
   return { engine, cudart }

@@ -32,7 +32,8 @@ export async function downloadAsset(
     if (err instanceof DownloadError) {
       if (err.kind === 'digest-mismatch')
         throw new EngineError(
-          `${asset.name} does not match the sha256 digest the release lists for it, so it was deleted and nothing was installed: try again, and report it if it repeats.`,
+          `${asset.name} does not match the sha256 digest the release lists for it, so it was deleted and nothing was installed: try ` +
+            `again, and report it if it repeats.`,
           'download',
           null,
           err.message,

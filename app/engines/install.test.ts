@@ -166,7 +166,10 @@ describe('engines install against the GitHub stand-in', () => {
     const err = (await installEngine(opts({ client: new ReleaseClient({ apiUrl: gh.apiUrl }) })).catch((e: unknown) => e)) as EngineError
     expect(err.kind).toBe('rate-limited')
     expect(err.message).toMatch(
-      /^GitHub's API rate limit is used up \(60 requests an hour without a token; set GITHUB_TOKEN to raise it\): try again after \d\d:\d\d UTC \(in 1[78] min\)\.$/,
+      new RegExp(
+        String.raw`^GitHub's API rate limit is used up \(60 requests an hour without a token; set` +
+          String.raw` GITHUB_TOKEN to raise it\): try again after \d\d:\d\d UTC \(in 1[78] min\)\.$`,
+      ),
     )
     expect(Math.abs((err.retryAt?.getTime() ?? 0) - gh.rateLimitUntil.getTime())).toBeLessThan(1000)
     expect(await engineDirEntries()).toEqual([])

@@ -59,7 +59,8 @@ export async function verifyRuns(binary: string): Promise<{ version: string | nu
     help = await runForOutput(binary, ['--help'])
   } catch (err) {
     throw new EngineError(
-      `The downloaded llama-server does not start on this machine (${err instanceof EngineDetectError ? err.message : String(err)}): choose another --backend, or update the GPU driver.`,
+      `The downloaded llama-server does not start on this machine (${err instanceof EngineDetectError ? err.message : String(err)}): ` +
+        `choose another --backend, or update the GPU driver.`,
       'does-not-run',
     )
   }
@@ -67,7 +68,8 @@ export async function verifyRuns(binary: string): Promise<{ version: string | nu
   if (info.version === null && info.flags.size === 0) {
     const first = (versionText.trim() || help.trim()).split('\n')[0] ?? ''
     throw new EngineError(
-      `The downloaded llama-server does not run on this machine (${first || 'it printed nothing'}): choose another --backend, or update the GPU driver.`,
+      `The downloaded llama-server does not run on this machine (${first || 'it printed nothing'}): choose another --backend, or ` +
+        `update the GPU driver.`,
       'does-not-run',
       null,
       versionText,
@@ -224,7 +226,9 @@ async function installPlanned(opts: InstallOptions, plan: InstallPlan, driver: D
     }
     if (isNoSpace(err))
       throw new EngineError(
-        `Not enough disk space in ${root} to install llama.cpp ${release.tag} (about ${Math.ceil((assets.reduce((s, a) => s + a.size, 0) * 3) / 1048576)} MB needed while installing): free some space and try again; nothing was left behind.`,
+        `Not enough disk space in ${root} to install llama.cpp ${release.tag} (about ` +
+          `${Math.ceil((assets.reduce((s, a) => s + a.size, 0) * 3) / 1048576)} ` +
+          `MB needed while installing): free some space and try again; nothing was left behind.`,
         'disk-full',
         null,
         String(err),

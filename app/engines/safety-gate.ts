@@ -56,11 +56,14 @@ export function judgeUpdate(old: GateFigures, neu: GateFigures): GateVerdict {
     if (changePct < -tolPct) {
       adopt = false
       reasons.push(
-        `${what} is ${(-changePct).toFixed(1)} % slower on the new engine (${n.toFixed(1)} vs ${o.toFixed(1)} tok/s), more than this run's noise of ${tolPct.toFixed(1)} %`,
+        `${what} is ${(-changePct).toFixed(1)} % slower on the new engine (${n.toFixed(1)} vs ${o.toFixed(1)} tok/s), more than this ` +
+          `run's noise of ${tolPct.toFixed(1)} %`,
       )
     } else
       reasons.push(
-        `${what} ${n.toFixed(1)} vs ${o.toFixed(1)} tok/s (${changePct >= 0 ? '+' : ''}${changePct.toFixed(1)} %, noise ${tolPct.toFixed(1)} %)`,
+        `${what} ${n.toFixed(1)} vs ${o.toFixed(1)} tok/s (${changePct >= 0 ? '+' : ''}${changePct.toFixed(1)} %, noise ` +
+          `${tolPct.toFixed(1)} ` +
+          `%)`,
       )
   }
   judge('generation', old.median.tokensPerSecond, neu.median.tokensPerSecond, tol.decode)

@@ -15,7 +15,10 @@ export function dailyCheckDue(settings: Pick<AppSettings, 'engineUpdateCheck'>, 
   return state.lastCheckAt === null || now.getTime() - Date.parse(state.lastCheckAt) >= DAY_MS
 }
 
-/** The latest release against the installed engines: newer when no installed engine has its tag and it was published after the newest of them. */
+/**
+ * The latest release against the installed engines: newer when no installed engine has its tag and it was published after the newest of
+ * them.
+ */
 async function againstInstalled(
   home: string,
   latest: { tag: string; publishedAt: string | null },

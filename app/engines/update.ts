@@ -38,7 +38,8 @@ export async function updateProfileEngine(deps: BenchDeps, profileRef: string, o
   const profile = store.find(profileRef)
   if (!profile)
     throw new EngineError(
-      `No profile "${profileRef}" (known: ${store.file.profiles.map((p) => p.name).join(', ') || 'none'}): name one of llama-tray profiles list.`,
+      `No profile "${profileRef}" (known: ${store.file.profiles.map((p) => p.name).join(', ') || 'none'}): name one of llama-tray ` +
+        `profiles list.`,
       'unknown-engine',
     )
   const current = (await listInstalled(deps.home)).find((e) => isInside(e.dir, profile.binary))
@@ -57,7 +58,11 @@ export async function updateProfileEngine(deps: BenchDeps, profileRef: string, o
       ...base,
       adopted: false,
       verdict,
-      summary: `"${profile.name}" stays on its engine: ${verdict.reasons.filter((r) => /slower|no |rejects|did not/.test(r)).join('; ') || verdict.reasons.join('; ')}. ${engine.id} stays installed (llama-tray engines remove ${engine.id}).`,
+      summary:
+        `"${profile.name}" stays on its engine: ` +
+        `${verdict.reasons.filter((r) => /slower|no |rejects|did not/.test(r)).join('; ') || verdict.reasons.join('; ')}. ` +
+        `${engine.id} ` +
+        `stays installed (llama-tray engines remove ${engine.id}).`,
     }
   // The new engine may spell flags differently (mainline removed --no-mmap): the gate writes its spelling.
   await store.upsert((await gateProfile({ ...profile, binary: engine.path }, { home: deps.home })).profile)
@@ -68,7 +73,9 @@ export async function updateProfileEngine(deps: BenchDeps, profileRef: string, o
     ...base,
     adopted: true,
     verdict,
-    summary: `"${profile.name}" now runs llama.cpp ${engine.tag} (${engine.id}): ${verdict.reasons.join('; ')}. Undo with llama-tray engines rollback ${profile.id}.`,
+    summary:
+      `"${profile.name}" now runs llama.cpp ${engine.tag} (${engine.id}): ${verdict.reasons.join('; ')}. Undo with llama-tray engines ` +
+      `rollback ${profile.id}.`,
   }
 }
 

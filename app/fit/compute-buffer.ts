@@ -15,7 +15,9 @@ function hasKind(model: GgufModel, kind: 'attention' | 'recurrent'): boolean {
   return model.layers.some((l) => l.kind === kind)
 }
 
-/** The widest per-token activation row of the graph (f32 values): the GDN convolution channels, the dense FFN, or the routed experts in use. */
+/**
+ * The widest per-token activation row of the graph (f32 values): the GDN convolution channels, the dense FFN, or the routed experts in use.
+ */
 function widestRow(model: GgufModel): number {
   return Math.max(
     hasKind(model, 'recurrent') ? 3 * model.convChannels : 0,

@@ -102,7 +102,8 @@ export function buildFitReport(input: FitInput): FitReport {
       else if (last) {
         chosen = { ...settings, nCpuMoe: last.nCpuMoe }
         notes.push(
-          `nothing fits ${budgetMiB} MiB even with every expert on the CPU (${last.gpuTotalMiB} MiB): lower the context, quantize the KV cache, drop the draft or -ngl`,
+          `nothing fits ${budgetMiB} MiB even with every expert on the CPU (${last.gpuTotalMiB} MiB): lower the context, quantize the ` +
+            `KV cache, drop the draft or -ngl`,
         )
       }
     }
@@ -114,7 +115,8 @@ export function buildFitReport(input: FitInput): FitReport {
   if (settings.parallel === null) notes.push('-np unset: mainline uses 4 slots and a unified KV cache')
   if (est.context.ctx / (est.context.unified ? 1 : est.context.sequences) > model.trainingContext && model.trainingContext > 0)
     notes.push(
-      `the context per slot exceeds the training context (${model.trainingContext}): llama-server caps the slots but still allocates the KV cache`,
+      `the context per slot exceeds the training context (${model.trainingContext}): llama-server caps the slots but still allocates ` +
+        `the KV cache`,
     )
   if (est.model.gpu.compute > 0 && chosen.nCpuMoe > 0 && chosen.opOffload)
     notes.push('compute includes CPU expert weights staged on the GPU for large batches (op offload; --no-op-offload removes it)')

@@ -10,14 +10,18 @@ export function formatFitReport(r: FitReport): string {
   const p = r.placement
   const out: string[] = []
   out.push(
-    `${r.model.path}: ${r.model.architecture}, ${r.model.layers} layers (${r.model.attentionLayers} attention, ${r.model.recurrentLayers} recurrent, ${r.model.expertLayers} with experts), ${r.model.fileMiB.toFixed(0)} MiB`,
+    `${r.model.path}: ${r.model.architecture}, ${r.model.layers} layers (${r.model.attentionLayers} attention, ` +
+      `${r.model.recurrentLayers} ` +
+      `recurrent, ${r.model.expertLayers} with experts), ${r.model.fileMiB.toFixed(0)} MiB`,
   )
   if (r.draftModel)
     out.push(
       `draft ${r.draftModel.path}: ${r.draftModel.architecture}, ${r.draftModel.layers} layers, ${r.draftModel.fileMiB.toFixed(0)} MiB`,
     )
   out.push(
-    `placement: -ngl ${p.nGpuLayers} --n-cpu-moe ${p.nCpuMoe}${p.cpuMoe ? ' --cpu-moe' : ''}${p.overrideTensors.map((o) => ` -ot ${o}`).join('')} -c ${p.ctx} -np ${p.parallel}${p.kvUnified ? ' -kvu' : ''} -ctk ${p.cacheTypeK} -ctv ${p.cacheTypeV} -ub ${p.ubatch}${p.draftGpuLayers !== null ? ` -ngld ${p.draftGpuLayers}` : ''}`,
+    `placement: -ngl ${p.nGpuLayers} --n-cpu-moe ${p.nCpuMoe}${p.cpuMoe ? ' --cpu-moe' : ''}${p.overrideTensors.map((o) => ` -ot ${o}`).join('')} ` +
+      `-c ${p.ctx} -np ${p.parallel}${p.kvUnified ? ' -kvu' : ''} -ctk ` +
+      `${p.cacheTypeK} -ctv ${p.cacheTypeV} -ub ${p.ubatch}${p.draftGpuLayers !== null ? ` -ngld ${p.draftGpuLayers}` : ''}`,
   )
   out.push('  MiB          weights     KV  recur compute  total')
   out.push(line('GPU model', r.gpu))

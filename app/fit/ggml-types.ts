@@ -55,7 +55,9 @@ export function isKnownGgmlType(typeId: number): boolean {
   return TYPES[typeId] !== undefined
 }
 
-/** Bytes of a row of `elements` values of this type (ggml_row_size). Throws FitError for an unknown type or a row that is not whole blocks. */
+/**
+ * Bytes of a row of `elements` values of this type (ggml_row_size). Throws FitError for an unknown type or a row that is not whole blocks.
+ */
 export function rowBytes(typeId: number, elements: number): number {
   const t = TYPES[typeId]
   if (!t) throw new FitError(`unknown ggml tensor type id ${typeId}`)

@@ -26,7 +26,9 @@ beforeAll(async () => {
   const err = readFileSync(join(REC, 'fitp-seed.err'), 'utf8')
   writeFileSync(
     tool,
-    `#!${process.execPath}\nrequire('fs').writeFileSync(${JSON.stringify(join(home, 'argv.json'))}, JSON.stringify(process.argv.slice(2)))\nprocess.stdout.write(${JSON.stringify(out)}); process.stderr.write(${JSON.stringify(err)})\n`,
+    `#!${process.execPath}\nrequire('fs').writeFileSync(${JSON.stringify(join(home, 'argv.json'))}, ` +
+      `JSON.stringify(process.argv.slice(2)))\nprocess.stdout.write(${JSON.stringify(out)}); process.stderr.write(` +
+      `${JSON.stringify(err)})\n`,
   )
   chmodSync(tool, 0o755)
 })
@@ -57,7 +59,8 @@ describe('llama-tray fit --llama-fit: llama.cpp’s own plan beside ours', () =>
     const { code, out } = await run([modelPath, ...SEED, '--llama-fit', '--binary', join(bin, 'llama-server')])
     expect(code).toBe(0)
     expect(out).toContain(
-      "llama.cpp's own fit (-fitt 1536): experts of 33 layers on the CPU (one of them partly), 6048 MiB on CUDA0 + 650 MiB runtime ≈ 6698 MiB; fitting took 9.92 s, spent at every start.",
+      "llama.cpp's own fit (-fitt 1536): experts of 33 layers on the CPU (one of them partly), 6048 MiB on CUDA0 + 650 MiB runtime ≈ " +
+        '6698 MiB; fitting took 9.92 s, spent at every start.',
     )
     expect(out).toContain('  ours: --n-cpu-moe 33, 6263.84 MiB.')
     expect(out).toContain("Ours keeps the headroom; llama.cpp's plan would use 46 MiB of it")

@@ -90,7 +90,8 @@ describe('llama.cpp’s fit as a dry run (llama-fit-params)', () => {
     mkdirSync(join(tmp, 'bin'))
     writeFileSync(
       bin,
-      `#!${process.execPath}\nprocess.stdout.write(${JSON.stringify(read('fitp-seed.out'))}); process.stderr.write(JSON.stringify(process.argv.slice(2)) + '\\n' + ${JSON.stringify(read('fitp-seed.err'))})\n`,
+      `#!${process.execPath}\nprocess.stdout.write(${JSON.stringify(read('fitp-seed.out'))}); ` +
+        `process.stderr.write(JSON.stringify(process.argv.slice(2)) + '\\n' + ${JSON.stringify(read('fitp-seed.err'))})\n`,
     )
     chmodSync(bin, 0o755)
     const plan = await llamaFitDryRun(bin, ['-m', 'a model; rm -rf ~', '-c', '4096'], 1536)

@@ -84,7 +84,9 @@ describe('ours vs llama.cpp’s fit for the seed’s setup on an 8 GB budget (H2
     expect(withDraft.nCpuMoe).toBe(M.oursDraftNCpuMoe)
     expect(Math.abs(withDraft.gpuProcessMiB / M.oursDraftMiB - 1)).toBeLessThan(0.03)
     process.stdout.write(
-      `\n[fit] ours ${plain.nCpuMoe}: est ${plain.gpuProcessMiB} vs measured ${M.oursMiB}; draft ${withDraft.nCpuMoe}: est ${withDraft.gpuProcessMiB} vs ${M.oursDraftMiB}\n`,
+      `\n[fit] ours ${plain.nCpuMoe}: est ${plain.gpuProcessMiB} vs measured ${M.oursMiB}; draft ${withDraft.nCpuMoe}: est ` +
+        `${withDraft.gpuProcessMiB} ` +
+        `vs ${M.oursDraftMiB}\n`,
     )
   })
 

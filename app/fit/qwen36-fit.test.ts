@@ -77,7 +77,8 @@ describe('a synthetic GGUF with the real Qwen3.6-35B-A3B shapes', () => {
     expect(moved).toBeGreaterThan(400)
     expect(moved).toBeLessThan(560)
     process.stdout.write(
-      `\nseed placement (--n-cpu-moe 34): ${JSON.stringify({ gpu: r.gpu, draftGpu: r.draft?.gpu, totalGpu: r.total.gpu, totalHost: r.total.host })}\n`,
+      `\nseed placement (--n-cpu-moe 34): ` +
+        `${JSON.stringify({ gpu: r.gpu, draftGpu: r.draft?.gpu, totalGpu: r.total.gpu, totalHost: r.total.host })}\n`,
     )
   })
 

@@ -43,7 +43,8 @@ export const MAX_ARGUMENTS = 4096
 export function checkArgumentCount(count: number, position = 0): void {
   if (count > MAX_ARGUMENTS) {
     throw new CommandLineError(
-      `The command has more than ${MAX_ARGUMENTS.toLocaleString('en-US')} arguments, more than any llama-server command needs: paste the command itself, not a file or a log.`,
+      `The command has more than ${MAX_ARGUMENTS.toLocaleString('en-US')} arguments, more than any llama-server command needs: paste ` +
+        `the command itself, not a file or a log.`,
       position,
     )
   }
@@ -54,7 +55,8 @@ export function checkNoNul(text: string, position = 0): void {
   const at = text.indexOf('\0')
   if (at >= 0) {
     throw new CommandLineError(
-      `The command holds a NUL character (at character ${position + at + 1}), which no program argument can carry: copy the command again from its source.`,
+      `The command holds a NUL character (at character ${position + at + 1}), which no program argument can carry: copy the command ` +
+        `again from its source.`,
       position + at,
     )
   }
@@ -138,7 +140,8 @@ export function tokenizeCommandLine(input: string, options: TokenizeOptions = {}
       if ((c === '\n' || (c === '\r' && text[i + 1] !== '\n')) && args.length > 0 && i < end) {
         const line = text.slice(0, i + 1).split(/\r\n|\r|\n/).length
         throw new CommandLineError(
-          `Line ${line} of the pasted text starts a second command: paste one llama-server command, ending each line but the last with \\ (bash), ^ (cmd) or \` (PowerShell).`,
+          `Line ${line} of the pasted text starts a second command: paste one llama-server command, ending each line but the last with ` +
+            `\\ (bash), ^ (cmd) or \` (PowerShell).`,
           offset + i,
         )
       }

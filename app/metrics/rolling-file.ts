@@ -44,7 +44,9 @@ export function rollingHistoryStore(home: string): JsonStore<RollingFile> {
   })
 }
 
-/** Each profile's recent requests from <home>/generation-history.json, so the speed-drop baseline and the rolling medians survive a restart. */
+/**
+ * Each profile's recent requests from <home>/generation-history.json, so the speed-drop baseline and the rolling medians survive a restart.
+ */
 export async function loadRollingStore(home: string): Promise<ProfileRollingStore> {
   const store = new ProfileRollingStore()
   const file = await rollingHistoryStore(home).load()

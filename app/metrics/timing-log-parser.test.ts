@@ -141,7 +141,9 @@ describe('TimingLogParser on real logs', () => {
 
   it('unwraps --log-jsonl messages, including the multi-line timing block', () => {
     const msg =
-      'slot print_timing: id  1 | task 9 | \nprompt eval time =      10.00 ms /     4 tokens (    2.50 ms per token,   400.00 tokens per second)\n       eval time =     100.00 ms /    10 tokens (   10.00 ms per token,   100.00 tokens per second)\n      total time =     110.00 ms /    14 tokens\n'
+      'slot print_timing: id  1 | task 9 | \nprompt eval time =      10.00 ms /     4 tokens (    2.50 ms per token,   400.00 tokens ' +
+      'per second)\n       eval time =     100.00 ms /    10 tokens (   10.00 ms per token,   100.00 tokens per second)\n      total ' +
+      'time =     110.00 ms /    14 tokens\n'
     const lines = [
       JSON.stringify({ type: 'log', time: 1, level: 'info', msg }),
       JSON.stringify({
@@ -171,8 +173,10 @@ describe('TimingLogParser on real logs', () => {
   it('reads 0-token phases printed with nan/inf as 0 tokens per second', () => {
     const recs = records(
       parseAll([
-        'slot print_timing: id  0 | task 3 | prompt eval time =       0.00 ms /     0 tokens (    -nan ms per token,     -nan tokens per second)',
-        'slot print_timing: id  0 | task 3 |        eval time =      12.00 ms /     1 tokens (   12.00 ms per token,      inf tokens per second)',
+        'slot print_timing: id  0 | task 3 | prompt eval time =       0.00 ms /     0 tokens (    -nan ms per token,     -nan tokens ' +
+          'per second)',
+        'slot print_timing: id  0 | task 3 |        eval time =      12.00 ms /     1 tokens (   12.00 ms per token,      inf tokens ' +
+          'per second)',
         'slot      release: id  0 | task 3 | stop processing: n_tokens = 5, truncated = 0',
       ]),
     )
@@ -183,10 +187,12 @@ describe('TimingLogParser on real logs', () => {
     let now = 0
     const parser = new TimingLogParser({ now: () => now })
     parser.feed(
-      'slot print_timing: id  0 | task 1 | prompt eval time =       5.00 ms /     2 tokens (    2.50 ms per token,   400.00 tokens per second)',
+      'slot print_timing: id  0 | task 1 | prompt eval time =       5.00 ms /     2 tokens (    2.50 ms per token,   400.00 tokens per ' +
+        'second)',
     )
     parser.feed(
-      'slot print_timing: id  0 | task 1 |        eval time =      50.00 ms /     9 tokens (    5.56 ms per token,   180.00 tokens per second)',
+      'slot print_timing: id  0 | task 1 |        eval time =      50.00 ms /     9 tokens (    5.56 ms per token,   180.00 tokens per ' +
+        'second)',
     )
     expect(parser.flushStale(500)).toEqual([])
     now = 600

@@ -60,7 +60,8 @@ describe('pullModel', () => {
       sha256: file.sha256,
       cached: false,
     })
-    expect((await readFile(r.path)).equals(await readFile(model('tiny-target.gguf')))).toBe(true) // Buffer.equals: toEqual walks a buffer byte by byte
+    // Buffer.equals: toEqual walks a buffer byte by byte
+    expect((await readFile(r.path)).equals(await readFile(model('tiny-target.gguf')))).toBe(true)
     expect((await lstat(r.path)).isSymbolicLink()).toBe(true)
     expect(await readlink(r.path)).toBe(join('..', '..', 'blobs', file.sha256))
     expect(await readFile(cache.ref('main'), 'utf8')).toBe(want.commit)

@@ -99,8 +99,10 @@ export async function pullModel(opts: PullOptions): Promise<PullResult> {
         if (isDownloadError(err) && err.kind === 'http' && (err.status === 401 || err.status === 403)) {
           throw new ModelsError(
             access.token
-              ? `${opts.repo} is gated and HF_TOKEN may not download it; accept its terms on ${access.endpoint}/${opts.repo} with the token's account and try again.`
-              : `${opts.repo} is gated: accept its terms on ${access.endpoint}/${opts.repo}, then set HF_TOKEN to a token of that account and try again.`,
+              ? `${opts.repo} is gated and HF_TOKEN may not download it; accept its terms on ${access.endpoint}/${opts.repo} with the ` +
+                  `token's account and try again.`
+              : `${opts.repo} is gated: accept its terms on ${access.endpoint}/${opts.repo}, then set HF_TOKEN to a token of that ` +
+                  `account and try again.`,
             'gated',
           )
         }

@@ -24,7 +24,9 @@ export interface AppliedRecipe {
   readonly draftPath: string
 }
 
-/** Pulls the recipe's model and draft into the Hugging Face cache, then stores its fitted profile. The CLI and the dashboard both run this. */
+/**
+ * Pulls the recipe's model and draft into the Hugging Face cache, then stores its fitted profile. The CLI and the dashboard both run this.
+ */
 export async function applyRecipe(input: ApplyRecipeInput): Promise<AppliedRecipe> {
   const paths: string[] = []
   for (const m of [input.recipe.target, input.recipe.draft]) {

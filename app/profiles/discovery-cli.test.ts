@@ -14,7 +14,8 @@ let root: string
 let tray: string
 const saved = { HOME: process.env.HOME, PATH: process.env.PATH, HF_HOME: process.env.HF_HOME }
 
-// The CLI discovers in this process's environment: point HOME, PATH and HF_HOME at a fake machine (vitest runs each file in its own process).
+// The CLI discovers in this process's environment: point HOME, PATH and HF_HOME at a fake machine (vitest runs each file in its own
+// process).
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'llama-tray-discovery-cli-'))
   tray = join(root, 'tray')

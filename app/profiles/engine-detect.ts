@@ -107,7 +107,8 @@ export async function detectEngine(home: string, binary: string, run = runForOut
     flags: [...engine.flags].sort(),
     cacheTypes: engine.cacheTypes ? [...engine.cacheTypes] : null,
   }
-  // Added to the file as it is now, under its lock, so parallel detections keep each other's entries; a failed write only means probing again.
+  // Added to the file as it is now, under its lock, so parallel detections keep each other's entries; a failed write only means probing
+  // again.
   await engineCacheStore(home)
     .update((cache) => ({ ...cache, binaries: { ...cache.binaries, [path]: entry } }))
     .catch(() => undefined)

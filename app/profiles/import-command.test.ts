@@ -64,7 +64,8 @@ describe('importing real-world pastes', () => {
   const cases: Array<[string, string, string[]]> = [
     [
       'Windows cmd with ^ continuations and a quoted path with spaces',
-      '"C:\\Program Files\\llama.cpp\\llama-server.exe" ^\r\n  -m "D:\\My Models\\Qwen3.6-35B-A3B-Q4_K_M.gguf" ^\r\n  -ngl 999 --n-cpu-moe 34 -c 65536',
+      '"C:\\Program Files\\llama.cpp\\llama-server.exe" ^\r\n  -m "D:\\My Models\\Qwen3.6-35B-A3B-Q4_K_M.gguf" ^\r\n  -ngl 999 ' +
+        '--n-cpu-moe 34 -c 65536',
       [
         'C:\\Program Files\\llama.cpp\\llama-server.exe',
         '-m',
@@ -89,7 +90,8 @@ describe('importing real-world pastes', () => {
     ],
     [
       'environment assignments, JSON in single quotes, a UNC path',
-      `CUDA_VISIBLE_DEVICES=0 ./llama-server -m "\\\\nas\\models\\q.gguf" --chat-template-kwargs '{"enable_thinking":false}' --spec-type draft:n_max=8,p_min=0.0`,
+      `CUDA_VISIBLE_DEVICES=0 ./llama-server -m "\\\\nas\\models\\q.gguf" --chat-template-kwargs '{"enable_thinking":false}' ` +
+        `--spec-type draft:n_max=8,p_min=0.0`,
       [
         './llama-server',
         '-m',

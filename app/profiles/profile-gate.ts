@@ -86,7 +86,8 @@ export async function gateProfile(profile: Profile, options: GateOptions): Promi
               .join(', ')})`
           : ''
       throw new ProfileGateError(
-        `The profile was not saved: ${engineName(engine)} at ${engine.binary} rejects ${first.flag}${others} (${first.message}); remove it or choose a binary that accepts it.`,
+        `The profile was not saved: ${engineName(engine)} at ${engine.binary} rejects ${first.flag}${others} (${first.message}); ` +
+          `remove it or choose a binary that accepts it.`,
         untranslatable,
       )
     }

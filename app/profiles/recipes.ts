@@ -93,7 +93,9 @@ export async function recipeProfile(input: RecipeProfileInput): Promise<{ profil
     {
       ...template,
       binary: input.binary,
-      notes: `${template.notes} Pulled by the recipe ${input.recipe.id}; --n-cpu-moe ${fit.nCpuMoe} fitted for ${input.freeVramMiB === undefined ? input.recipe.freeVramSource : `${input.freeVramMiB} MiB free`}.`,
+      notes:
+        `${template.notes} Pulled by the recipe ${input.recipe.id}; --n-cpu-moe ${fit.nCpuMoe} fitted for ` +
+        `${input.freeVramMiB === undefined ? input.recipe.freeVramSource : `${input.freeVramMiB} MiB free`}.`,
     },
     args,
   )

@@ -35,7 +35,9 @@ async function loadProfile(home: string, idOrName: string): Promise<{ store: Pro
   }
   if (profile.extraArgs.length > MAX_ARGUMENTS) {
     throw new ProfileLaunchError(
-      `Profile "${profile.id}" has ${profile.extraArgs.length.toLocaleString('en-US')} arguments, more than the ${MAX_ARGUMENTS.toLocaleString('en-US')} a llama-server command can have: import its command again (llama-tray profiles import).`,
+      `Profile "${profile.id}" has ${profile.extraArgs.length.toLocaleString('en-US')} arguments, more than the ` +
+        `${MAX_ARGUMENTS.toLocaleString('en-US')} ` +
+        `a llama-server command can have: import its command again (llama-tray profiles import).`,
     )
   }
   if (profile.binary === '')
@@ -59,7 +61,8 @@ export function describeProblems(problems: readonly FlagProblem[]): string {
   return problems
     .map(
       (p) =>
-        `  ${p.flag}: ${p.message}${p.replacement && p.replacement.length > 0 ? ` (replace with: ${p.replacement.join(' ')})` : p.replacement ? ' (remove it)' : ''}`,
+        `  ${p.flag}: ` +
+        `${p.message}${p.replacement && p.replacement.length > 0 ? ` (replace with: ${p.replacement.join(' ')})` : p.replacement ? ' (remove it)' : ''}`,
     )
     .join('\n')
 }
@@ -73,11 +76,12 @@ export function assertLaunchable(resolved: ResolvedLaunch): LaunchSpec {
   if (blocking.length === 0) return resolved.spec
   const fixable = blocking.every((p) => p.replacement !== null)
   throw new ProfileLaunchError(
-    `profile "${resolved.profile.id}" has flags that ${resolved.engine.binary} (${resolved.engine.kind}${resolved.engine.version ? ` ${resolved.engine.version}` : ''}) rejects:\n${describeProblems(blocking)}\n${
-      fixable
-        ? `accept the replacements with: llama-tray profiles fix ${resolved.profile.id}`
-        : 'edit the profile or choose a binary that accepts these flags'
-    }`,
+    `profile "${resolved.profile.id}" has flags that ${resolved.engine.binary} (` +
+      `${resolved.engine.kind}${resolved.engine.version ? ` ${resolved.engine.version}` : ''}) rejects:\n${describeProblems(blocking)}\n${
+        fixable
+          ? `accept the replacements with: llama-tray profiles fix ${resolved.profile.id}`
+          : 'edit the profile or choose a binary that accepts these flags'
+      }`,
     blocking,
   )
 }

@@ -195,7 +195,8 @@ describe('kill -9 while saving in a loop', () => {
     expect(store.health).toBe('ok')
     expect((await readdir(h)).filter((n) => n.endsWith('.tmp'))).toEqual([])
     console.log(
-      `kill -9 test: ${iterations} kills, ${last} saves in all, ${killedMidRun} kills landed after a save the parent had not yet seen acknowledged`,
+      `kill -9 test: ${iterations} kills, ${last} saves in all, ${killedMidRun} kills landed after a save the parent had not yet seen ` +
+        `acknowledged`,
     )
   })
 })

@@ -18,7 +18,9 @@ export const PROFILE_TEMPLATES: readonly ProfileTemplate[] = [
     name: 'RTX 4060 Laptop 8 GB · Qwen3.6-35B-A3B Q4_K_M (experts on CPU, draft)',
     engine: 'mainline',
     description:
-      'Dense layers on the GPU, 34 layers of experts on the CPU, weights loaded into RAM (--no-mmap), q4_0 KV cache, Qwen3.5-0.8B draft (+26% on this machine), thinking off with --reasoning off (other ways fail with a draft). ~39 tok/s, ~5.4 GB VRAM; keep ≥1.5 GB VRAM free on Windows.',
+      'Dense layers on the GPU, 34 layers of experts on the CPU, weights loaded into RAM (--no-mmap), q4_0 KV cache, Qwen3.5-0.8B ' +
+      'draft (+26% on this machine), thinking off with --reasoning off (other ways fail with a draft). ~39 tok/s, ~5.4 GB VRAM; keep ' +
+      '≥1.5 GB VRAM free on Windows.',
     command: SEED_4060_QWEN36,
   },
   {

@@ -62,7 +62,8 @@ export function decodeSettings(json: unknown): Decoded<AppSettings> {
     else {
       const why = checked.error.issues[0]?.message ?? 'invalid'
       notices.push(
-        `the setting "${key}" is ${shown(raw[key])}, which is not valid (${why}), so its default ${shown(DEFAULT_SETTINGS[key])} is used; set it again in Settings.`,
+        `the setting "${key}" is ${shown(raw[key])}, which is not valid (${why}), so its default ${shown(DEFAULT_SETTINGS[key])} is ` +
+          `used; set it again in Settings.`,
       )
     }
   }

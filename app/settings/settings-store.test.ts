@@ -26,7 +26,10 @@ describe('SettingsStore', () => {
     expect(store.settings).toEqual({ ...DEFAULT_SETTINGS, port: 9090, notifications: false, modelDirs: ['/models'] })
     expect(store.messages).toHaveLength(1)
     expect(store.messages[0]).toMatch(
-      /^The settings file .*settings\.json: the setting "pollIntervalMs" is "fast", which is not valid \(.*\), so its default 1000 is used; set it again in Settings\.$/,
+      new RegExp(
+        String.raw`^The settings file .*settings\.json: the setting "pollIntervalMs" is "fast", which is not` +
+          String.raw` valid \(.*\), so its default 1000 is used; set it again in Settings\.$`,
+      ),
     )
     // The file is not set aside; the next save keeps it (bad field and all) as the backup.
     expect((await readdir(home)).filter((n) => n.includes('corrupt'))).toEqual([])

@@ -20,7 +20,10 @@ function settingsRefusal(changes: unknown, error: z.ZodError): string {
       .slice(1)
       .reduce<unknown>((v, step) => (v as Record<PropertyKey, unknown>)?.[step], (changes as Record<string, unknown>)[key])
     const text = typeof given === 'string' ? given : (JSON.stringify(given) ?? String(given))
-    return `The ${key} setting takes ${describeSetting(key as SettingKey)}; "${text.length > 60 ? `${text.slice(0, 57)}...` : text}" is not one.`
+    return (
+      `The ${key} setting takes ${describeSetting(key as SettingKey)}; "${text.length > 60 ? `${text.slice(0, 57)}...` : text}" is not ` +
+      `one.`
+    )
   }
   if (issue?.code === 'unrecognized_keys') return `There is no setting "${issue.keys[0] ?? ''}"; nothing was saved.`
   return 'A settings change must be an object of settings by name; nothing was saved.'

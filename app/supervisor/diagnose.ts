@@ -135,8 +135,10 @@ const RULES: readonly Rule[] = [
     }),
   },
   {
-    pattern:
-      /invalid magic characters|failed to read key-value pairs|failed to read tensor info|not within the file bounds|model is corrupted or incomplete|failed to read magic/,
+    pattern: new RegExp(
+      String.raw`invalid magic characters|failed to read key-value pairs|failed to read tensor info|not` +
+        String.raw` within the file bounds|model is corrupted or incomplete|failed to read magic`,
+    ),
     diagnose: () => ({
       kind: 'model-corrupt',
       reason: 'the model file is corrupt or incomplete (not a valid GGUF)',
@@ -158,7 +160,9 @@ const RULES: readonly Rule[] = [
     diagnose: (m) => ({
       kind: 'assertion',
       reason: `llama-server aborted on an internal check${m[1] ? `: ${m[1]}` : ''}`,
-      hint: 'this is a bug or an unsupported combination in this build: try without the last flag you changed (a draft model, a cache type), or another build',
+      hint:
+        'this is a bug or an unsupported combination in this build: try without the last flag you changed (a draft model, a cache type), ' +
+        'or another build',
       deterministic: true,
     }),
   },

@@ -20,7 +20,9 @@ const SHORT_EXIT = { ...ROOMY, windows: { taskkillTimeoutMs: 15_000, exitWaitMs:
 
 /** A "server" that starts one child and prints the child's pid, then idles. */
 async function serverWithChild(): Promise<{ proc: SpawnedProcess; childPid: number }> {
-  const script = `const c=require('child_process').spawn(process.execPath,['-e','setInterval(()=>{},1000)'],{stdio:'ignore'});console.log(c.pid);setInterval(()=>{},1000)`
+  const script =
+    `const ` +
+    `c=require('child_process').spawn(process.execPath,['-e','setInterval(()=>{},1000)'],{stdio:'ignore'});console.log(c.pid);setInterval(()=>{},1000)`
   const proc = await spawnProcess(NODE, ['-e', script], { PATH: process.env.PATH ?? '' })
   const childPid = await new Promise<number>((resolve) =>
     proc.child.stdout?.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))),

@@ -30,7 +30,12 @@ beforeAll(async () => {
   const table = rows.map((r) => {
     const rep = r.reported[0]!
     const e = r.estimate.model
-    return `${r.name.padEnd(28)} gpu compute ${f(e.gpu.compute)} vs ${f(rep.gpu.compute)}  host compute ${f(e.host.compute)} vs ${f(rep.host.compute)}  gpu total ${f(gpuBytes(r.estimate))} vs ${f(r.reported.reduce((a, x) => a + reportedTotal(x.gpu), 0))}  process ${r.processMiB ?? '-'}`
+    return (
+      `${r.name.padEnd(28)} gpu compute ${f(e.gpu.compute)} vs ${f(rep.gpu.compute)}  host compute ${f(e.host.compute)} vs ` +
+      `${f(rep.host.compute)}  ` +
+      `gpu total ${f(gpuBytes(r.estimate))} vs ${f(r.reported.reduce((a, x) => a + reportedTotal(x.gpu), 0))}  process ` +
+      `${r.processMiB ?? '-'}`
+    )
   })
   process.stdout.write(`\n${table.join('\n')}\n`)
 })

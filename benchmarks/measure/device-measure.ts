@@ -19,7 +19,8 @@ async function main(): Promise<void> {
   const log = (c: GpuCost): void => {
     costs.push(c)
     process.stdout.write(
-      `${c.name}: self ${c.selfMs.toFixed(4)} ms + child ${c.childMs?.toFixed(3) ?? '-'} ms = ${c.totalMs.toFixed(4)} ms CPU/sample (wall ${c.wallMsPerSample.toFixed(2)} ms, n=${c.samples})\n`,
+      `${c.name}: self ${c.selfMs.toFixed(4)} ms + child ${c.childMs?.toFixed(3) ?? '-'} ms = ${c.totalMs.toFixed(4)} ms CPU/sample ` +
+        `(wall ${c.wallMsPerSample.toFixed(2)} ms, n=${c.samples})\n`,
     )
   }
 

@@ -193,9 +193,7 @@ for (const [label, view] of [
           const d = (
             globalThis as unknown as {
               document: {
-                querySelectorAll: (
-                  q: string,
-                ) => ArrayLike<{
+                querySelectorAll: (q: string) => ArrayLike<{
                   getAttribute: (n: string) => string | null
                   getClientRects: () => ArrayLike<unknown>
                   closest: (q: string) => unknown

@@ -48,49 +48,53 @@ afterAll(async () => {
 })
 
 describe('llama.cpp engines in Settings (Chromium, real core)', () => {
-  it('installs llama.cpp from an empty home, lists it, refuses to remove it while a profile uses it, checks for updates, and the profile starts to ready', async () => {
-    const s = await openDashboard(browser, site.url, {
-      telemetry: null,
-      supervisor: { healthIntervalMs: 50 },
-      engines: { releases: { apiUrl: gh.apiUrl }, driver: async () => null },
-    })
-    sessions.push(s)
-    const { page, core, home } = s
-    await page.getByTestId('tab-settings').click()
-    await page.getByTestId('engines-none').waitFor()
-    expect(await page.getByTestId('engine-backend').inputValue()).toBe('auto')
-    await page.getByTestId('engine-install').click()
-    await expect(page.getByTestId('engine-message').textContent({ timeout: 60_000 })).resolves.toBe(
-      `Installed: ${TAG}-cpu (llama.cpp ${TAG}, CPU).`,
-    )
-    const row = page.locator(`[data-testid="engine-row"][data-id="${TAG}-cpu"]`)
-    await expect(row.textContent()).resolves.toMatch(
-      new RegExp(`${TAG}-cpu · llama\\.cpp ${TAG} · CPU · [\\d.]+ MB · not used by a profile`),
-    )
-    await page.getByTestId('engines-section').screenshot({ path: join(SCREENSHOTS, 'dashboard-engines.png') })
+  it(
+    'installs llama.cpp from an empty home, lists it, refuses to remove it while a profile uses it, checks for updates, and the profile ' +
+      'starts to ready',
+    async () => {
+      const s = await openDashboard(browser, site.url, {
+        telemetry: null,
+        supervisor: { healthIntervalMs: 50 },
+        engines: { releases: { apiUrl: gh.apiUrl }, driver: async () => null },
+      })
+      sessions.push(s)
+      const { page, core, home } = s
+      await page.getByTestId('tab-settings').click()
+      await page.getByTestId('engines-none').waitFor()
+      expect(await page.getByTestId('engine-backend').inputValue()).toBe('auto')
+      await page.getByTestId('engine-install').click()
+      await expect(page.getByTestId('engine-message').textContent({ timeout: 60_000 })).resolves.toBe(
+        `Installed: ${TAG}-cpu (llama.cpp ${TAG}, CPU).`,
+      )
+      const row = page.locator(`[data-testid="engine-row"][data-id="${TAG}-cpu"]`)
+      await expect(row.textContent()).resolves.toMatch(
+        new RegExp(`${TAG}-cpu · llama\\.cpp ${TAG} · CPU · [\\d.]+ MB · not used by a profile`),
+      )
+      await page.getByTestId('engines-section').screenshot({ path: join(SCREENSHOTS, 'dashboard-engines.png') })
 
-    const path = join(home, 'engines', `${TAG}-cpu`, 'llama-server')
-    // The profile comes in as a pasted command (the Profiles tab's import), through the core.
-    const imported = await core.handlers['profiles:import'](formatCommandLine([path, '-m', tinyTarget, ...SMALL]), 'tiny')
-    if (!imported.ok) throw new Error(imported.error)
-    await page.getByTestId('tab-profiles').click()
-    await page.getByTestId('tab-settings').click()
-    await expect(row.textContent()).resolves.toContain('used by tiny')
-    await row.getByTestId('engine-remove').click()
-    await expect(page.getByTestId('engine-message').textContent()).resolves.toBe(
-      `${TAG}-cpu is used by the profile "tiny": point it at another engine first, or remove it anyway with --force.`,
-    )
-    await page.getByTestId('engine-check-update').click()
-    await expect(page.getByTestId('engine-message').textContent()).resolves.toBe(`Up to date: ${TAG} is the latest release.`)
+      const path = join(home, 'engines', `${TAG}-cpu`, 'llama-server')
+      // The profile comes in as a pasted command (the Profiles tab's import), through the core.
+      const imported = await core.handlers['profiles:import'](formatCommandLine([path, '-m', tinyTarget, ...SMALL]), 'tiny')
+      if (!imported.ok) throw new Error(imported.error)
+      await page.getByTestId('tab-profiles').click()
+      await page.getByTestId('tab-settings').click()
+      await expect(row.textContent()).resolves.toContain('used by tiny')
+      await row.getByTestId('engine-remove').click()
+      await expect(page.getByTestId('engine-message').textContent()).resolves.toBe(
+        `${TAG}-cpu is used by the profile "tiny": point it at another engine first, or remove it anyway with --force.`,
+      )
+      await page.getByTestId('engine-check-update').click()
+      await expect(page.getByTestId('engine-message').textContent()).resolves.toBe(`Up to date: ${TAG} is the latest release.`)
 
-    await page.getByTestId('tab-profiles').click()
-    const profileRow = page.locator(`[data-testid="profile-row"][data-profile-id="${imported.value.id}"]`)
-    await profileRow.getByTestId('profile-start').click()
-    await page.getByTestId('server-state').and(page.locator('[data-state="ready"]')).waitFor({ timeout: 60_000 })
-    expect((await core.handlers['server:status']()).state).toBe('ready')
-    await profileRow.getByTestId('profile-stop').click()
-    await page.getByTestId('server-state').and(page.locator('[data-state="stopped"]')).waitFor({ timeout: 30_000 })
-  })
+      await page.getByTestId('tab-profiles').click()
+      const profileRow = page.locator(`[data-testid="profile-row"][data-profile-id="${imported.value.id}"]`)
+      await profileRow.getByTestId('profile-start').click()
+      await page.getByTestId('server-state').and(page.locator('[data-state="ready"]')).waitFor({ timeout: 60_000 })
+      expect((await core.handlers['server:status']()).state).toBe('ready')
+      await profileRow.getByTestId('profile-stop').click()
+      await page.getByTestId('server-state').and(page.locator('[data-state="stopped"]')).waitFor({ timeout: 30_000 })
+    },
+  )
 
   it('shows the notice of a newer release, tries it on a profile through the safety gate (scripted bench), and rolls back in one click', async () => {
     gh.releases = [

@@ -72,7 +72,8 @@ export const HOSTILE_GGUFS: readonly HostileGguf[] = [
   },
   // 2^63 tensors and 2^40 keys in a 24-byte file: the counts alone.
   { name: 'tensor-count-2e63.gguf', why: /claims 9,223,372,036,854,775,808 tensors/, write: writeBytes(raw(3, 2n ** 63n, 0n)) },
-  // Under the old reader's absolute limit of 10^7 (10^7 took 17 s and 390 MB), yet more than a 24-byte file holds: it read zeros past the end.
+  // Under the old reader's absolute limit of 10^7 (10^7 took 17 s and 390 MB), yet more than a 24-byte file holds: it read zeros past the
+  // end.
   {
     name: 'tensor-count-999999.gguf',
     why: /truncated or corrupt \(it claims 999,999 tensors, more than its 24 bytes can hold\)/,

@@ -103,7 +103,8 @@ describe('engines update <profile> (safety gate, scripted bench)', () => {
     })
     expect(report.adopted).toBe(false)
     expect(report.summary).toBe(
-      `"tiny" stays on its engine: prompt processing is 20.0 % slower on the new engine (240.0 vs 300.0 tok/s), more than this run's noise of 3.0 %. v0.5.1-cpu stays installed (llama-tray engines remove v0.5.1-cpu).`,
+      `"tiny" stays on its engine: prompt processing is 20.0 % slower on the new engine (240.0 vs 300.0 tok/s), more than this run's ` +
+        `noise of 3.0 %. v0.5.1-cpu stays installed (llama-tray engines remove v0.5.1-cpu).`,
     )
     expect(await binaryOf()).toBe(oldPath)
   })

@@ -110,8 +110,11 @@ describe('crash/restart soak (R1)', () => {
     expect(restartsAfterStop).toBe(0)
     expect(h.pids.alive()).toEqual([])
     console.log(
-      `[soak R1] seed ${SEED}: ${restarts} crash/restart cycles, ${userStops} user stops (phases ${JSON.stringify(Object.fromEntries(phasesAtStop))}), ` +
-        `max live children ${maxLive}, restarts after a stop ${restartsAfterStop}, processes left ${h.pids.alive().length}, ${elapsedS.toFixed(1)} s`,
+      `[soak R1] seed ${SEED}: ${restarts} crash/restart cycles, ${userStops} user stops (phases ` +
+        `${JSON.stringify(Object.fromEntries(phasesAtStop))}), ` +
+        `max live children ${maxLive}, restarts after a stop ${restartsAfterStop}, processes left ${h.pids.alive().length}, ` +
+        `${elapsedS.toFixed(1)} ` +
+        `s`,
     )
   }, 900_000)
 })

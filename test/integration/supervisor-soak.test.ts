@@ -33,7 +33,8 @@ describe('soak', () => {
     }
     expect(h.states.filter((s) => s === 'ready')).toHaveLength(CYCLES)
     console.log(
-      `soak: ${CYCLES} cycles in ${(elapsed / 1000).toFixed(1)} s (${(elapsed / CYCLES).toFixed(0)} ms per start+stop), handles before ${JSON.stringify(before)} after ${JSON.stringify(after)}`,
+      `soak: ${CYCLES} cycles in ${(elapsed / 1000).toFixed(1)} s (${(elapsed / CYCLES).toFixed(0)} ms per start+stop), handles ` +
+        `before ${JSON.stringify(before)} after ${JSON.stringify(after)}`,
     )
   }, 180_000)
 })

@@ -48,8 +48,10 @@ const loadConfig = async (): Promise<Config> =>
 async function loadKoffi(resources: string, platform: NodeJS.Platform): Promise<string> {
   const app = join(tmp, `app-${platform}`)
   if (!existsSync(app)) cpSync(join(REPO_ROOT, 'node_modules', 'koffi'), join(app, 'node_modules', 'koffi'), { recursive: true })
-  const script = `Object.defineProperty(process, 'platform', { value: ${JSON.stringify(platform)} }); process.resourcesPath = ${JSON.stringify(resources)}
-try { const k = require(${JSON.stringify(join(app, 'node_modules', 'koffi'))}); console.log('loaded ' + k.sizeof('int')) } catch (e) { console.log('error ' + e.message) }`
+  const script =
+    `Object.defineProperty(process, 'platform', { value: ${JSON.stringify(platform)} }); process.resourcesPath = ${JSON.stringify(resources)}
+try { const k = require(${JSON.stringify(join(app, 'node_modules', 'koffi'))}); console.log('loaded ' + k.sizeof('int')) } ` +
+    `catch (e) { console.log('error ' + e.message) }`
   return (await run(process.execPath, ['-e', script], { cwd: tmp })).stdout.trim()
 }
 

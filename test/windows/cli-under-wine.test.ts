@@ -83,120 +83,134 @@ describe.skipIf(!lane)(`the CLI under Windows Node and Wine${lane ? '' : ` (skip
     expect(leftovers(), 'llama-server.exe processes left by an earlier run').toEqual([])
   })
 
-  it('runs a cmd.exe paste to ready, serves a completion, names Discord.exe, and Ctrl+C stops it: exit 0, no process, no pid file (%APPDATA% home)', async () => {
-    // The default home, %APPDATA%\llama-tray, when neither --home nor LLAMA_TRAY_HOME is set. Wine sets
-    // APPDATA from its user profile (an APPDATA from Linux is not passed through), so ask Windows Node.
-    const appData = runWine(L(), [L().win.node, '-p', 'process.env.APPDATA']).output.trim()
-    const home = linuxPath(L(), `${appData}\\llama-tray`)
-    rmSync(home, { recursive: true, force: true })
-    const burner = spawn('wine', [L().win.discord, '300'], { env: wineEnv(L()), stdio: 'ignore' })
-    try {
-      const paste = `"${server}" ^\r\n  -m "${models}\\tiny-target.gguf" ^\r\n  -c 1024 -np 1 -t 1`
-      const cli = start(['run', '--cmd', paste, '--json', '--interval', '250'])
-      const { port } = await waitReady(cli, 'the cmd paste')
+  it(
+    'runs a cmd.exe paste to ready, serves a completion, names Discord.exe, and Ctrl+C stops it: exit 0, no process, no pid file ' +
+      '(%APPDATA% home)',
+    async () => {
+      // The default home, %APPDATA%\llama-tray, when neither --home nor LLAMA_TRAY_HOME is set. Wine sets
+      // APPDATA from its user profile (an APPDATA from Linux is not passed through), so ask Windows Node.
+      const appData = runWine(L(), [L().win.node, '-p', 'process.env.APPDATA']).output.trim()
+      const home = linuxPath(L(), `${appData}\\llama-tray`)
+      rmSync(home, { recursive: true, force: true })
+      const burner = spawn('wine', [L().win.discord, '300'], { env: wineEnv(L()), stdio: 'ignore' })
+      try {
+        const paste = `"${server}" ^\r\n  -m "${models}\\tiny-target.gguf" ^\r\n  -c 1024 -np 1 -t 1`
+        const cli = start(['run', '--cmd', paste, '--json', '--interval', '250'])
+        const { port } = await waitReady(cli, 'the cmd paste')
 
-      const reply = await fetch(`http://127.0.0.1:${port}/completion`, {
-        method: 'POST',
-        body: JSON.stringify({ prompt: 'Hello', n_predict: 4 }),
-      })
-      expect(reply.status).toBe(200)
-      expect(((await reply.json()) as { tokens_predicted: number }).tokens_predicted).toBeGreaterThan(0)
+        const reply = await fetch(`http://127.0.0.1:${port}/completion`, {
+          method: 'POST',
+          body: JSON.stringify({ prompt: 'Hello', n_predict: 4 }),
+        })
+        expect(reply.status).toBe(200)
+        expect(((await reply.json()) as { tokens_predicted: number }).tokens_predicted).toBeGreaterThan(0)
 
-      // Heavy apps come from the Toolhelp/GetProcessTimes binding (koffi's win32 binary) every 5 s.
-      const discord = (): { cpuPct: number | null } | undefined =>
-        cli
-          .snapshots()
-          .flatMap((s) => (s.cpu as CpuSnapshot | null)?.heavyApps ?? [])
-          .find((a) => a.name === 'Discord' && a.cpuPct !== null)
-      await waitUntil(() => discord() !== undefined || cli.child.exitCode !== null, 60_000, 'Discord.exe to be named with its CPU share')
-      expect(discord()?.cpuPct).toBeGreaterThan(0)
+        // Heavy apps come from the Toolhelp/GetProcessTimes binding (koffi's win32 binary) every 5 s.
+        const discord = (): { cpuPct: number | null } | undefined =>
+          cli
+            .snapshots()
+            .flatMap((s) => (s.cpu as CpuSnapshot | null)?.heavyApps ?? [])
+            .find((a) => a.name === 'Discord' && a.cpuPct !== null)
+        await waitUntil(() => discord() !== undefined || cli.child.exitCode !== null, 60_000, 'Discord.exe to be named with its CPU share')
+        expect(discord()?.cpuPct).toBeGreaterThan(0)
 
-      // Wine turns SIGINT into the console's Ctrl+C, which Windows Node raises as SIGINT: the user's Ctrl+C.
-      const t0 = Date.now()
-      cli.child.kill('SIGINT')
-      const result = await cli.done
-      expect(result.code, result.stderr).toBe(0)
-      expect(Date.now() - t0).toBeLessThan(30_000) // sanity only; the ≤ 5 s goal is measured by npm run bench
-      expect(cli.snapshots().at(-1)?.server.state).toBe('stopped')
-      expect(leftovers()).toEqual([])
-      expect(readdirSync(`${home}/run`)).toEqual([])
-      // Wine: taskkill rejects /T, so this is the fallback, and the log says so. The child is the
-      // server's console host (conhost.exe), which the Toolhelp walk finds; on Windows taskkill /T ends it.
-      expect(readFileSync(`${home}/logs/llama-server.log`, 'utf8')).toMatch(
-        /\[llama-tray\] llama-server terminated with TerminateProcess( and \d+ child process(es)?)? \(taskkill exited with 1: Error: Unknown or invalid command line option specified\.\) \(exit code [^)]+\)/,
-      )
-    } finally {
-      burner.kill('SIGKILL')
-    }
-  }, 240_000)
-
-  it('runs a PowerShell paste from drive D: (paths with spaces); a killed CLI takes its server along; an orphan is terminated only when its creation time matches', async () => {
-    const d = mapDrive(L(), 'D')
-    const bare: ChildProcess[] = []
-    try {
-      mkdirSync(`${d}/My Models`)
-      copyFileSync(linuxPath(L(), `${models}\\tiny-target.gguf`), `${d}/My Models/tiny-target.gguf`)
-      const paste = `& "${server}" \`\n  -m "D:\\My Models\\tiny-target.gguf" \`\n  -c 1024 -np 1 -t 1`
-      const home = 'D:\\Llama Tray Home'
-      const runDir = `${d}/Llama Tray Home/run`
-      const first = start(['--home', home, 'run', '--cmd', paste, '--json', '--interval', '250'])
-      await waitReady(first, 'the PowerShell paste')
-      expect(readdirSync(runDir)).toHaveLength(1)
-      // The CLI dies without stopping its server. Windows (and Wine) end the server with it:
-      // libuv puts children in a kill-on-close job. The pid file stays behind.
-      first.child.kill('SIGKILL')
-      await first.done
-      await waitUntil(() => leftovers().length === 0, 30_000, "the job to end the killed CLI's server")
-      expect(readdirSync(runDir)).toHaveLength(1)
-
-      // A real orphan: a llama-server.exe outside any job (started by Wine itself), and
-      // pid files as a killed supervisor leaves them, read by the next start in that home.
-      bare.push(
-        spawn(
-          'wine',
-          [server, '-m', `${models}\\tiny-target.gguf`, '-c', '1024', '-np', '1', '-t', '1', '--port', String(await freePort())],
-          { env: wineEnv(L()), stdio: 'ignore' },
-        ),
-      )
-      await waitUntil(() => leftovers().length === 1, READY_MS, 'the bare llama-server.exe')
-      const probe = runWine(L(), [L().win.node, `${L().win.cliDir}\\process-identity.mjs`, 'llama-server.exe'])
-      const orphan = JSON.parse(probe.output) as { pid: number; created: string }
-      const pidFile = (owner: number, created: string): void =>
-        writeFileSync(
-          `${runDir}/llama-server.${owner}.json`,
-          JSON.stringify({
-            pid: orphan.pid,
-            ownerPid: owner,
-            exe: server,
-            port: null,
-            identity: { name: 'llama-server', startToken: `filetime:${created}` },
-            startedAt: 0,
-          }),
+        // Wine turns SIGINT into the console's Ctrl+C, which Windows Node raises as SIGINT: the user's Ctrl+C.
+        const t0 = Date.now()
+        cli.child.kill('SIGINT')
+        const result = await cli.done
+        expect(result.code, result.stderr).toBe(0)
+        expect(Date.now() - t0).toBeLessThan(30_000) // sanity only; the ≤ 5 s goal is measured by npm run bench
+        expect(cli.snapshots().at(-1)?.server.state).toBe('stopped')
+        expect(leftovers()).toEqual([])
+        expect(readdirSync(`${home}/run`)).toEqual([])
+        // Wine: taskkill rejects /T, so this is the fallback, and the log says so. The child is the
+        // server's console host (conhost.exe), which the Toolhelp walk finds; on Windows taskkill /T ends it.
+        expect(readFileSync(`${home}/logs/llama-server.log`, 'utf8')).toMatch(
+          new RegExp(
+            String.raw`\[llama-tray\] llama-server terminated with TerminateProcess( and \d+ child process(es)?)?` +
+              String.raw` \(taskkill exited with 1: Error: Unknown or invalid command line option specified\.\)` +
+              String.raw` \(exit code [^)]+\)`,
+          ),
         )
+      } finally {
+        burner.kill('SIGKILL')
+      }
+    },
+    240_000,
+  )
 
-      // Same pid and name, another creation time: the pid now belongs to someone else. Never killed.
-      pidFile(999_991, String(BigInt(orphan.created) + 1n))
-      const reused = await start(['--home', home, 'run', '--cmd', paste, '--json', '--duration', '2']).done
-      expect(reused.code, reused.stderr).toBe(0)
-      expect(leftovers(), 'the bystander with the reused pid').toHaveLength(1)
-      expect(readdirSync(runDir)).toEqual([]) // the stale files (the killed CLI's and this one) are gone
+  it(
+    'runs a PowerShell paste from drive D: (paths with spaces); a killed CLI takes its server along; an orphan is terminated only when ' +
+      'its creation time matches',
+    async () => {
+      const d = mapDrive(L(), 'D')
+      const bare: ChildProcess[] = []
+      try {
+        mkdirSync(`${d}/My Models`)
+        copyFileSync(linuxPath(L(), `${models}\\tiny-target.gguf`), `${d}/My Models/tiny-target.gguf`)
+        const paste = `& "${server}" \`\n  -m "D:\\My Models\\tiny-target.gguf" \`\n  -c 1024 -np 1 -t 1`
+        const home = 'D:\\Llama Tray Home'
+        const runDir = `${d}/Llama Tray Home/run`
+        const first = start(['--home', home, 'run', '--cmd', paste, '--json', '--interval', '250'])
+        await waitReady(first, 'the PowerShell paste')
+        expect(readdirSync(runDir)).toHaveLength(1)
+        // The CLI dies without stopping its server. Windows (and Wine) end the server with it:
+        // libuv puts children in a kill-on-close job. The pid file stays behind.
+        first.child.kill('SIGKILL')
+        await first.done
+        await waitUntil(() => leftovers().length === 0, 30_000, "the job to end the killed CLI's server")
+        expect(readdirSync(runDir)).toHaveLength(1)
 
-      pidFile(999_992, orphan.created)
-      const reaping = await start(['--home', home, 'run', '--cmd', paste, '--json', '--duration', '2']).done
-      expect(reaping.code, reaping.stderr).toBe(0)
-      expect(leftovers()).toEqual([])
-      expect(readdirSync(runDir)).toEqual([])
-      // Wine: taskkill has no /T, so the orphan is ended by the TerminateProcess fallback.
-      expect(readFileSync(`${d}/Llama Tray Home/logs/llama-server.log`, 'utf8')).toMatch(
-        new RegExp(
-          `llama-server pid ${orphan.pid}, left behind by an earlier run \\(owner pid 999992\\): terminated with TerminateProcess`,
-        ),
-      )
-    } finally {
-      for (const b of bare) b.kill('SIGKILL')
-      unmapDrive(L(), 'D', d)
-    }
-  }, 400_000)
+        // A real orphan: a llama-server.exe outside any job (started by Wine itself), and
+        // pid files as a killed supervisor leaves them, read by the next start in that home.
+        bare.push(
+          spawn(
+            'wine',
+            [server, '-m', `${models}\\tiny-target.gguf`, '-c', '1024', '-np', '1', '-t', '1', '--port', String(await freePort())],
+            { env: wineEnv(L()), stdio: 'ignore' },
+          ),
+        )
+        await waitUntil(() => leftovers().length === 1, READY_MS, 'the bare llama-server.exe')
+        const probe = runWine(L(), [L().win.node, `${L().win.cliDir}\\process-identity.mjs`, 'llama-server.exe'])
+        const orphan = JSON.parse(probe.output) as { pid: number; created: string }
+        const pidFile = (owner: number, created: string): void =>
+          writeFileSync(
+            `${runDir}/llama-server.${owner}.json`,
+            JSON.stringify({
+              pid: orphan.pid,
+              ownerPid: owner,
+              exe: server,
+              port: null,
+              identity: { name: 'llama-server', startToken: `filetime:${created}` },
+              startedAt: 0,
+            }),
+          )
+
+        // Same pid and name, another creation time: the pid now belongs to someone else. Never killed.
+        pidFile(999_991, String(BigInt(orphan.created) + 1n))
+        const reused = await start(['--home', home, 'run', '--cmd', paste, '--json', '--duration', '2']).done
+        expect(reused.code, reused.stderr).toBe(0)
+        expect(leftovers(), 'the bystander with the reused pid').toHaveLength(1)
+        expect(readdirSync(runDir)).toEqual([]) // the stale files (the killed CLI's and this one) are gone
+
+        pidFile(999_992, orphan.created)
+        const reaping = await start(['--home', home, 'run', '--cmd', paste, '--json', '--duration', '2']).done
+        expect(reaping.code, reaping.stderr).toBe(0)
+        expect(leftovers()).toEqual([])
+        expect(readdirSync(runDir)).toEqual([])
+        // Wine: taskkill has no /T, so the orphan is ended by the TerminateProcess fallback.
+        expect(readFileSync(`${d}/Llama Tray Home/logs/llama-server.log`, 'utf8')).toMatch(
+          new RegExp(
+            `llama-server pid ${orphan.pid}, left behind by an earlier run \\(owner pid 999992\\): terminated with TerminateProcess`,
+          ),
+        )
+      } finally {
+        for (const b of bare) b.kill('SIGKILL')
+        unmapDrive(L(), 'D', d)
+      }
+    },
+    400_000,
+  )
 
   it('restarts a llama-server.exe killed from outside, and gives up after 5 quick kills (crash loop, exit 1)', async () => {
     const home = 'C:\\users\\lane\\crashloop-home'

@@ -96,7 +96,9 @@ async function install(args: readonly string[], io: CliContext): Promise<number>
   if (values.json) io.stdout.write(`${JSON.stringify({ id, tag, backend: built, path, version, ...notice })}\n`)
   else
     io.stdout.write(
-      `${engine.alreadyInstalled ? 'already installed' : 'installed'}: ${engine.id} (llama.cpp ${engine.tag}${engine.version ? `, version ${engine.version}` : ''})\n  ${engine.path}\n`,
+      `${engine.alreadyInstalled ? 'already installed' : 'installed'}: ${engine.id} (llama.cpp ` +
+        `${engine.tag}${engine.version ? `, version ${engine.version}` : ''})\n  ` +
+        `${engine.path}\n`,
     )
   return 0
 }
@@ -107,14 +109,27 @@ async function list(args: readonly string[], io: CliContext): Promise<number> {
   const elsewhere = await discoverElsewhere(io.home)
   if (values.json) {
     io.stdout.write(
-      `${JSON.stringify({ installed: installed.map((e) => ({ id: e.id, tag: e.tag, backend: e.backend, path: e.path, version: e.version, sizeBytes: e.sizeBytes, usedBy: e.usedBy })), elsewhere })}\n`,
+      JSON.stringify({
+        installed: installed.map((e) => ({
+          id: e.id,
+          tag: e.tag,
+          backend: e.backend,
+          path: e.path,
+          version: e.version,
+          sizeBytes: e.sizeBytes,
+          usedBy: e.usedBy,
+        })),
+        elsewhere,
+      }) + '\n',
     )
     return 0
   }
   io.stdout.write(installed.length === 0 ? 'Installed by Llama Tray: none (llama-tray engines install)\n' : 'Installed by Llama Tray:\n')
   for (const e of installed)
     io.stdout.write(
-      `  ${e.id}  llama.cpp ${e.tag}, ${e.backend}, ${mb(e.sizeBytes)}${e.usedBy.length ? `, used by ${e.usedBy.map((p) => `"${p.name}"`).join(', ')}` : ', not used by a profile'}\n    ${e.path}\n`,
+      `  ${e.id}  llama.cpp ${e.tag}, ${e.backend}, ` +
+        `${mb(e.sizeBytes)}${e.usedBy.length ? `, used by ${e.usedBy.map((p) => `"${p.name}"`).join(', ')}` : ', not used by a profile'}\n    ` +
+        `${e.path}\n`,
     )
   io.stdout.write(elsewhere.length === 0 ? 'Found elsewhere: none\n' : 'Found elsewhere (not managed by Llama Tray):\n')
   for (const b of elsewhere) io.stdout.write(`  ${b.path}  (${b.source}${b.engine ? `, ${b.engine}` : ''})\n`)
@@ -170,7 +185,8 @@ async function update(args: readonly string[], io: CliContext): Promise<number> 
     else
       io.stdout.write(
         check.newer
-          ? `llama.cpp ${check.latest.tag} is out (installed: ${check.installed}): llama-tray engines update <profile> tries it with your profile's bench first.\n`
+          ? `llama.cpp ${check.latest.tag} is out (installed: ${check.installed}): llama-tray engines update <profile> tries it with ` +
+              `your profile's bench first.\n`
           : `Up to date: ${check.installed} is the latest llama.cpp release (${check.latest.tag}).\n`,
       )
     return 0

@@ -39,7 +39,8 @@ async function llamaFitFor(serverBinary: string, args: readonly string[], headro
   const tool = fitParamsBeside(serverBinary)
   if (tool === null)
     throw new UsageError(
-      `--llama-fit: no llama-fit-params beside ${serverBinary} (llama.cpp's release archives ship it; a build needs the llama-fit-params target)`,
+      `--llama-fit: no llama-fit-params beside ${serverBinary} (llama.cpp's release archives ship it; a build needs the ` +
+        `llama-fit-params target)`,
     )
   return llamaFitDryRun(tool, args, headroomMiB)
 }

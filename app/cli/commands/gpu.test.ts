@@ -27,7 +27,10 @@ describe('llama-tray gpu (fake nvidia-smi on PATH)', () => {
     const { io, output } = context()
     expect(await gpuCommand.run(['--backend', 'nvidia-smi'], io)).toBe(0)
     expect(output()).toMatch(
-      /^GPU 0: NVIDIA H200 · 143771 MiB · driver 580\.159\.04 · CUDA 13\.0\nGPU 0 {2}VRAM \d+\/143771 MiB \(free \d+, reserved 616\) · \d+°C .* \[nvidia-smi\]\n$/,
+      new RegExp(
+        String.raw`^GPU 0: NVIDIA H200 · 143771 MiB · driver 580\.159\.04 · CUDA 13\.0\nGPU 0 {2}VRAM` +
+          String.raw` \d+\/143771 MiB \(free \d+, reserved 616\) · \d+°C .* \[nvidia-smi\]\n$`,
+      ),
     )
   })
 

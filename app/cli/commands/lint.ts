@@ -38,7 +38,8 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
     if (!profile) {
       const known = store.file.profiles.map((p) => p.id)
       throw new UsageError(
-        `no profile "${positionals[0]}"${known.length ? ` (known: ${known.join(', ')})` : ' (none yet: llama-tray profiles import -- <command>)'}`,
+        `no profile "${positionals[0]}"` +
+          `${known.length ? ` (known: ${known.join(', ')})` : ' (none yet: llama-tray profiles import -- <command>)'}`,
       )
     }
     profileId = profile.id
@@ -48,7 +49,14 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
   const errors = findings.filter((f) => f.level === 'error').length
   if (values.json)
     io.stdout.write(
-      `${JSON.stringify({ profileId, platform: gathered.input.platform, engine: gathered.input.engine?.kind ?? null, findings, notes: gathered.notes, errors })}\n`,
+      JSON.stringify({
+        profileId,
+        platform: gathered.input.platform,
+        engine: gathered.input.engine?.kind ?? null,
+        findings,
+        notes: gathered.notes,
+        errors,
+      }) + '\n',
     )
   else io.stdout.write(`${formatFindings(findings, gathered.notes)}\n`)
   return errors > 0 ? 1 : 0
@@ -57,7 +65,8 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
 export const lintCommand: CliCommand = {
   name: 'lint',
   summary:
-    'check a profile or a llama-server command against what was measured on RTX 4060 Laptop and RTX 3090 machines (and what the binary accepts)',
+    'check a profile or a llama-server command against what was measured on RTX 4060 Laptop and RTX 3090 machines (and what the binary ' +
+    'accepts)',
   usage: `  llama-tray lint <profile> | --cmd "<llama-server command>" [--platform win32|linux|darwin] [--json]
     Reads the binary (engine detection) and the model and draft GGUFs where they exist; rules needing what
     could not be read are skipped and named. Exit code 1 when an error-level finding remains.`,

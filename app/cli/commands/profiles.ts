@@ -210,12 +210,15 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
           const m = bestModel(found)
           const hint =
             b && m
-              ? `\ncreate a profile: llama-tray profiles create --binary b${found.binaries.indexOf(b) + 1} --model m${found.models.indexOf(m) + 1} [--draft mN] [--name NAME]  (or: profiles discover --create)`
+              ? `\ncreate a profile: llama-tray profiles create --binary b${found.binaries.indexOf(b) + 1} --model m` +
+                `${found.models.indexOf(m) + 1} ` +
+                `[--draft mN] [--name NAME]  (or: profiles discover --create)`
               : ''
           print(io, found, json, () => `${formatDiscovery(found)}${hint}`)
           return 0
         }
-        // create picks what the user named; discover --create picks the best binary and model (and a draft-sized model of the same vocabulary).
+        // create picks what the user named; discover --create picks the best binary and model (and a draft-sized model of the same
+        // vocabulary).
         const model = values.model ? null : bestModel(found)
         const choice = {
           binary: values.binary ? pickKey(values.binary, 'b') : (bestBinary(found)?.id ?? ''),
@@ -231,7 +234,8 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
           throw new UsageError('profiles create needs --binary and --model (numbers or ids from: llama-tray profiles discover)')
         if (choice.binary === '')
           throw new UsageError(
-            `no llama-server found on PATH or in the usual install folders: install llama.cpp with llama-tray engines install, put it on PATH, or import a command line`,
+            `no llama-server found on PATH or in the usual install folders: install llama.cpp with llama-tray engines install, put it ` +
+              `on PATH, or import a command line`,
           )
         if (choice.model === '') throw new UsageError(`no usable GGUF model found; add a folder with --models-dir DIR`)
         const store = await openStore(io)
@@ -279,12 +283,14 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
 export const profilesCommand: CliCommand = {
   name: 'profiles',
   summary: 'list, import, export and choose launch profiles',
-  usage: `  llama-tray profiles list | show <id> | rm <id> | use <id> [--json]
+  usage:
+    `  llama-tray profiles list | show <id> | rm <id> | use <id> [--json]
   llama-tray profiles import [--name N] [--force] [--replace] [--] <llama-server command…>   (or --file F with a pasted command)
       --force stores a command whose -m file is missing or whose first word is not a llama-server; --replace overwrites a profile of the same name
   llama-tray profiles export <id> [--format cmd|powershell|bash]
   llama-tray profiles fix <id>     apply the replacements for flags its binary rejects (--no-mmap → -lm none …)
-  llama-tray profiles discover [--models-dir DIR …] [--detect] [--create [--name N]]   find llama-server and GGUF models (PATH, install folders, LM Studio, HF cache)
+  llama-tray profiles discover [--models-dir DIR …] [--detect] [--create [--name N]]   find llama-server and GGUF models ` +
+    `(PATH, install folders, LM Studio, HF cache)
   llama-tray profiles create --binary bN --model mN [--draft mN] [--name N] [--models-dir DIR …]   a profile from what discover listed`,
   run,
 }

@@ -88,7 +88,9 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
   else {
     const names = store.file.profiles.map((p) => p.id)
     io.stderr.write(
-      `llama-tray: OpenAI-compatible endpoint at ${endpoint.url} (profiles: ${names.length ? names.join(', ') : 'none yet: llama-tray profiles import'}); a request's "model" picks the profile\n`,
+      `llama-tray: OpenAI-compatible endpoint at ${endpoint.url} (profiles: ` +
+        `${names.length ? names.join(', ') : 'none yet: llama-tray profiles import'}); ` +
+        `a request's "model" picks the profile\n`,
     )
     if (isWsl()) io.stderr.write(`llama-tray: ${wslNote(endpoint.port)}\n`)
   }

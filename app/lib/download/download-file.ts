@@ -249,7 +249,8 @@ async function bodyError(
   }
   if (err.code === 'ETIMEDOUT') {
     return new DownloadError(
-      `${hostOf(opts.url)} sent nothing for ${Math.round((opts.idleTimeoutMs ?? 30_000) / 1000)} s after ${bytes} bytes; run it again to resume from there.`,
+      `${hostOf(opts.url)} sent nothing for ${Math.round((opts.idleTimeoutMs ?? 30_000) / 1000)} s after ${bytes} bytes; run it again ` +
+        `to resume from there.`,
       { kind: 'timeout', url: opts.url, resumable: true, detail: err.code },
     )
   }
@@ -320,7 +321,8 @@ async function finish(
   if (expected !== undefined && sha256 !== expected) {
     await removePart(partPath)
     throw new DownloadError(
-      `The file from ${opts.url} has sha256 ${sha256}, not the expected ${expected}; it was deleted. The server sent a different or damaged file: try again, and report it if it repeats.`,
+      `The file from ${opts.url} has sha256 ${sha256}, not the expected ${expected}; it was deleted. The server sent a different or ` +
+        `damaged file: try again, and report it if it repeats.`,
       { kind: 'digest-mismatch', url: opts.url, expectedSha256: expected, actualSha256: sha256 },
     )
   }

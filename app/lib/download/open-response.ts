@@ -98,7 +98,8 @@ function connectError(err: NodeJS.ErrnoException, url: URL, req: OpenRequest): D
   }
   if (code === 'ETIMEDOUT') {
     return new DownloadError(
-      `${url.host} did not answer within ${Math.round(req.idleTimeoutMs / 1000)} s; check the connection and try again (the download resumes).`,
+      `${url.host} did not answer within ${Math.round(req.idleTimeoutMs / 1000)} s; check the connection and try again (the download ` +
+        `resumes).`,
       { kind: 'timeout', url: req.url, resumable: true, detail: code },
     )
   }

@@ -25,7 +25,8 @@ function bind(): GetExtendedTcpTable | null {
   try {
     const lib = koffi.load('iphlpapi.dll')
     bound = lib.func(
-      'uint32_t __stdcall GetExtendedTcpTable(_Out_ uint8_t *table, _Inout_ uint32_t *size, bool order, uint32_t family, int tableClass, uint32_t reserved)',
+      'uint32_t __stdcall GetExtendedTcpTable(_Out_ uint8_t *table, _Inout_ uint32_t *size, bool order, uint32_t family, int ' +
+        'tableClass, uint32_t reserved)',
     ) as GetExtendedTcpTable
   } catch {
     bound = null

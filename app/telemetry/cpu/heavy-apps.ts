@@ -12,7 +12,9 @@ export interface HeavyAppList {
   readonly detectWineGames: boolean
 }
 
-/** The built-in list (app/contract/heavy-apps.ts, which the Settings view shows); users override it with heavy-apps.json in the home folder. */
+/**
+ * The built-in list (app/contract/heavy-apps.ts, which the Settings view shows); users override it with heavy-apps.json in the home folder.
+ */
 export const DEFAULT_HEAVY_APPS: HeavyAppList = { detectWineGames: true, apps: BUILT_IN_HEAVY_APPS }
 
 const HeavyAppListSchema = z.object({
@@ -46,7 +48,9 @@ export function loadHeavyAppList(file: string): LoadedHeavyApps {
     const issue = parsed.error.issues[0]
     return {
       list: DEFAULT_HEAVY_APPS,
-      problem: `${file}: ${issue ? `${issue.path.join('.') || '(top)'}: ${issue.message}` : 'invalid'}; expected {"apps":[{"name":"Discord","processes":["Discord.exe"]}]}; using the built-in list`,
+      problem:
+        `${file}: ${issue ? `${issue.path.join('.') || '(top)'}: ${issue.message}` : 'invalid'}; expected ` +
+        `{"apps":[{"name":"Discord","processes":["Discord.exe"]}]}; using the built-in list`,
     }
   }
   return { list: parsed.data, problem: null }

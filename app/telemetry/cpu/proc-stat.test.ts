@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { parseProcStat, parseStatusRssKiB } from './proc-stat'
 
 const stat = (name: string) =>
-  `4242 (${name}) S 1 4242 4242 0 -1 4194560 1234 0 0 0 250 75 3 4 20 0 12 0 123456 987654321 5120 18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 0 17 3 0 0 0 0 0`
+  `4242 (${name}) S 1 4242 4242 0 -1 4194560 1234 0 0 0 250 75 3 4 20 0 12 0 123456 987654321 5120 18446744073709551615 1 1 0 0 0 0 0 ` +
+  `4096 0 0 0 0 17 3 0 0 0 0 0`
 
 describe('/proc parsing', () => {
   it('reads times, children times, rss and a name with spaces and parentheses', () => {

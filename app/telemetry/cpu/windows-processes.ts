@@ -40,7 +40,8 @@ function bindKernel32(): Kernel32 | string {
       open: k.func('void * __stdcall OpenProcess(uint32_t access, bool inherit, uint32_t pid)') as Kernel32['open'],
       // FILETIME is two little-endian DWORDs: read as one uint64.
       times: k.func(
-        'bool __stdcall GetProcessTimes(void *process, _Out_ uint64_t *creation, _Out_ uint64_t *exit, _Out_ uint64_t *kernel, _Out_ uint64_t *user)',
+        'bool __stdcall GetProcessTimes(void *process, _Out_ uint64_t *creation, _Out_ uint64_t *exit, _Out_ uint64_t *kernel, _Out_ ' +
+          'uint64_t *user)',
       ) as Kernel32['times'],
       memory: k.func('bool __stdcall K32GetProcessMemoryInfo(void *process, _Out_ uint8_t *counters, uint32_t size)') as Kernel32['memory'],
       close: k.func('bool __stdcall CloseHandle(void *handle)') as Kernel32['close'],

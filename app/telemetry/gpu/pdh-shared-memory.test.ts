@@ -12,7 +12,8 @@ describe('PDH GPU memory counters: parsing', () => {
     const items = [
       { name: 'pid_4242_luid_0x00000000_0x0000C2A1_phys_0', status: 0, value: 700n * BigInt(MIB) },
       { name: 'pid_4242_luid_0x00000000_0x0000D1F0_phys_0', status: 1, value: 12 * MIB },
-      { name: 'pid_4242_luid_0x00000000_0x0000E000_phys_0', status: 0xc0000bba, value: 5000n * BigInt(MIB) }, // PDH_CSTATUS_INVALID_DATA: ignored
+      // PDH_CSTATUS_INVALID_DATA: ignored
+      { name: 'pid_4242_luid_0x00000000_0x0000E000_phys_0', status: 0xc0000bba, value: 5000n * BigInt(MIB) },
       { name: 'pid_77_luid_0x00000000_0x0000C2A1_phys_0', status: 0, value: 0n },
       { name: '_Total', status: 0, value: 1n },
     ]
@@ -36,7 +37,8 @@ describe('PDH GPU memory counters: parsing', () => {
 
   it('names PDH status codes, as Wine returns them for the missing GPU counters', () => {
     expect(describePdhStatus(0xc0000bb9)).toBe(
-      'PDH_CSTATUS_NO_COUNTER (0xC0000BB9): this Windows has no GPU memory counters (Windows 10 1709 or later with a WDDM 2 driver has them)',
+      'PDH_CSTATUS_NO_COUNTER (0xC0000BB9): this Windows has no GPU memory counters (Windows 10 1709 or later with a WDDM 2 driver has ' +
+        'them)',
     )
     expect(describePdhStatus(-1073738823)).toMatch(/^PDH_CSTATUS_NO_COUNTER \(0xC0000BB9\)/) // the same code as a signed int
     expect(describePdhStatus(0x1234)).toBe('PDH error 0x00001234')
@@ -77,7 +79,8 @@ describe('PDH binding: failing gracefully', () => {
     }
     const fake = { load: () => lib, struct: () => ({}) } as unknown as Koffi
     expect(PdhSharedGpuMemory.open(() => fake)).toBe(
-      'the counter \\GPU Process Memory(*)\\Shared Usage is not available: PDH_CSTATUS_NO_COUNTER (0xC0000BB9): this Windows has no GPU memory counters (Windows 10 1709 or later with a WDDM 2 driver has them)',
+      'the counter \\GPU Process Memory(*)\\Shared Usage is not available: PDH_CSTATUS_NO_COUNTER (0xC0000BB9): this Windows has no ' +
+        'GPU memory counters (Windows 10 1709 or later with a WDDM 2 driver has them)',
     )
     expect(calls).toEqual(['PdhOpenQueryW', 'PdhAddEnglishCounterW', 'PdhCloseQuery'])
   })

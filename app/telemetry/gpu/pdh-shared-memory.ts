@@ -39,7 +39,8 @@ function bind(koffi: Koffi): PdhBindings {
     ) as PdhBindings['addCounter'],
     collect: pdh.func('uint32_t __stdcall PdhCollectQueryData(void *query)') as PdhBindings['collect'],
     getArray: pdh.func(
-      'uint32_t __stdcall PdhGetFormattedCounterArrayW(void *counter, uint32_t format, _Inout_ uint32_t *size, _Out_ uint32_t *count, void *items)',
+      'uint32_t __stdcall PdhGetFormattedCounterArrayW(void *counter, uint32_t format, _Inout_ uint32_t *size, _Out_ uint32_t *count, ' +
+        'void *items)',
     ) as PdhBindings['getArray'],
     closeQuery: pdh.func('uint32_t __stdcall PdhCloseQuery(void *query)') as PdhBindings['closeQuery'],
   }

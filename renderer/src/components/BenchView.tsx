@@ -218,7 +218,10 @@ export function BenchView(): React.JSX.Element {
             onClick={tune}
             disabled={running || chosen.length !== 1}
             data-testid="bench-tune"
-            title="Sweep --n-cpu-moe around the fit's suggestion (and the draft on and off), skip settings that leave less than the VRAM headroom free, and recommend the fastest"
+            title={
+              "Sweep --n-cpu-moe around the fit's suggestion (and the draft on and off), skip settings that leave less than the VRAM " +
+              'headroom free, and recommend the fastest'
+            }
           >
             Tune --n-cpu-moe
           </button>

@@ -309,7 +309,8 @@ function StartStep({
       <h3>3. Run it</h3>
       <p className="note">
         {ready
-          ? 'A profile for the chosen model with starter settings (8K context, one slot, experts placed to fit this GPU); change them later under Profiles.'
+          ? 'A profile for the chosen model with starter settings (8K context, one slot, experts placed to fit this GPU); change them ' +
+            'later under Profiles.'
           : 'Once llama.cpp and a model are here.'}
       </p>
       <div className="row">
@@ -348,7 +349,8 @@ export function FirstRunView({ onStarted }: { readonly onStarted: () => void }):
     const pick = defaultPick(found)
     const path = (id: string | null): string | null => found.models.find((m) => m.id === id)?.path ?? null
     const pulledHere = found.models.some((m) => m.path === pulled) ? pulled : null
-    return { modelPath: pulledHere ?? path(pick.modelId), draftPath: null } // a draft only when the user picks one (its vocabulary must match)
+    // a draft only when the user picks one (its vocabulary must match)
+    return { modelPath: pulledHere ?? path(pick.modelId), draftPath: null }
   }, [found, pulled])
   const choice = picked ?? suggested
   useEffect(() => {

@@ -44,7 +44,10 @@ function Breakdown({ estimate }: { readonly estimate: FitEstimate }): React.JSX.
           <tr data-testid="fit-row-runtime">
             <th
               scope="row"
-              title="GPU memory the server holds beyond its buffers: CUDA context, cuBLAS, memory pools. Learned from this GPU after a launch; until then the figure measured on an H200."
+              title={
+                'GPU memory the server holds beyond its buffers: CUDA context, cuBLAS, memory pools. Learned from this GPU after a ' +
+                'launch; until then the figure measured on an H200.'
+              }
             >
               CUDA runtime{' '}
               {report.gpuRuntimeSource === 'measured' ? '(this GPU)' : report.gpuRuntimeSource === 'default' ? '(default)' : ''}

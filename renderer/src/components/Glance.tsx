@@ -79,7 +79,10 @@ function VramTile(): React.JSX.Element {
           <div
             className="vram-bar"
             role="img"
-            aria-label={`${formatMiB(used)} of ${formatMiB(total)} used, ${formatMiB(free)} free${headroom !== null ? `, headroom ${formatMiB(headroom)}` : ''}`}
+            aria-label={
+              `${formatMiB(used)} of ${formatMiB(total)} used, ${formatMiB(free)} free` +
+              `${headroom !== null ? `, headroom ${formatMiB(headroom)}` : ''}`
+            }
           >
             <span className={tight ? 'vram-used tight' : 'vram-used'} style={{ width: `${Math.min(100, (used / total) * 100)}%` }} />
             {headroom !== null && (

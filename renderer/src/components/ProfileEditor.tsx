@@ -233,7 +233,10 @@ function RawCommand({ profileId, updatedAt }: { readonly profileId: string; read
   )
 }
 
-/** The editor: sections of typed fields (common ones first, the rest under More), the fit beside the offload, the raw command, flag checks, files. */
+/**
+ * The editor: sections of typed fields (common ones first, the rest under More), the fit beside the offload, the raw command, flag checks,
+ * files.
+ */
 export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.JSX.Element {
   const updatedAt = useProfileStore((s) => s.summary?.profiles.find((p) => p.id === profileId)?.updatedAt ?? null)
   const engine = useProfileStore((s) => s.summary?.profiles.find((p) => p.id === profileId)?.engine ?? null)

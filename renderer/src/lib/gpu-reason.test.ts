@@ -4,7 +4,8 @@ import { gpuReasonSummary } from './gpu-reason'
 describe('gpuReasonSummary', () => {
   it.each([
     [
-      'No NVIDIA GPU data: NVML unavailable: libnvidia-ml.so.1: cannot open shared object file; nvidia-smi not found (looked on PATH and in the NVIDIA driver folders)',
+      'No NVIDIA GPU data: NVML unavailable: libnvidia-ml.so.1: cannot open shared object file; nvidia-smi not found (looked on PATH ' +
+        'and in the NVIDIA driver folders)',
       'no NVIDIA driver found',
     ],
     ['No NVIDIA GPU data: NVML is not available on darwin', 'no NVIDIA driver found'],

@@ -139,7 +139,10 @@ export function qwen36MoeGguf(): SyntheticGguf {
   })
 }
 
-/** Qwen3.5-0.8B (qwen35, dense hybrid), the seed's draft. Its linear-attention heads (16 × 128 for keys and values) and tied embeddings are assumptions: the seed notes do not give them. */
+/**
+ * Qwen3.5-0.8B (qwen35, dense hybrid), the seed's draft. Its linear-attention heads (16 × 128 for keys and values) and tied embeddings are
+ * assumptions: the seed notes do not give them.
+ */
 export function qwen35SmallGguf(): SyntheticGguf {
   return hybridGguf({
     arch: 'qwen35',
