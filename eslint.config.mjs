@@ -38,14 +38,22 @@ const testSupportZone = { target: './**', from: ['./test/**'], message: 'Product
 // core's ports (app/core/server-control.ts, cli-core.ts, app/bench/bench-host.ts), so no launch bypasses the core.
 const supervisorLayer = APP_LAYERS.findIndex((layer) => layer.includes('supervisor'))
 const supervisorZone = {
-  target: [...APP_LAYERS.slice(supervisorLayer + 1).flat().filter((f) => f !== 'core').map((f) => `./app/${f}`), './main'],
+  target: [
+    ...APP_LAYERS.slice(supervisorLayer + 1)
+      .flat()
+      .filter((f) => f !== 'core')
+      .map((f) => `./app/${f}`),
+    './main',
+  ],
   from: './app/supervisor/supervisor.ts',
-  message: 'Only app/core/ owns a ServerSupervisor: drive the core\'s server through its ports (core.server, startSpec, server:start).',
+  message: "Only app/core/ owns a ServerSupervisor: drive the core's server through its ports (core.server, startSpec, server:start).",
 }
 const resolver = createNodeResolver({ extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs'] })
 const layerZones = APP_LAYERS.flatMap((layer, i) =>
   layer.map((folder) => {
-    const notBelow = APP_LAYERS.slice(i).flat().filter((f) => f !== folder)
+    const notBelow = APP_LAYERS.slice(i)
+      .flat()
+      .filter((f) => f !== folder)
     return {
       target: `./app/${folder}`,
       from: notBelow.map((f) => `./app/${f}`),
@@ -68,12 +76,15 @@ export default tseslint.config(
   {
     files: ['app/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          banned(frameworks, 'app/ is the framework-free core: no Electron, React or zustand here.'),
-          banned(['**/main/**', '**/renderer/**', '../main', '../renderer'], 'app/ must not depend on main/ or renderer/.'),
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            banned(frameworks, 'app/ is the framework-free core: no Electron, React or zustand here.'),
+            banned(['**/main/**', '**/renderer/**', '../main', '../renderer'], 'app/ must not depend on main/ or renderer/.'),
+          ],
+        },
+      ],
     },
   },
   {
@@ -83,14 +94,21 @@ export default tseslint.config(
     settings: { 'import-x/resolver-next': [resolver] },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-restricted-paths': ['error', {
-        zones: [
-          ...layerZones,
-          supervisorZone,
-          { target: './app', from: './benchmarks', message: 'app/ must not depend on the project\'s benchmarks (benchmarks/ imports app/, not the other way).' },
-          testSupportZone,
-        ],
-      }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...layerZones,
+            supervisorZone,
+            {
+              target: './app',
+              from: './benchmarks',
+              message: "app/ must not depend on the project's benchmarks (benchmarks/ imports app/, not the other way).",
+            },
+            testSupportZone,
+          ],
+        },
+      ],
     },
   },
   {
@@ -103,36 +121,47 @@ export default tseslint.config(
   {
     files: ['app/contract/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: nodeBuiltins,
-        patterns: [
-          banned(frameworks, 'The contract is plain types shared by every process.'),
-          banned(['../*', '!../contract/*'], 'The contract imports only from app/contract/.'),
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins,
+          patterns: [
+            banned(frameworks, 'The contract is plain types shared by every process.'),
+            banned(['../*', '!../contract/*'], 'The contract imports only from app/contract/.'),
+          ],
+        },
+      ],
     },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: ['electron', ...nodeBuiltins],
-        patterns: [
-          banned(['**/main/**'], 'The renderer talks to main only through window.llamaTray (preload).'),
-          banned(['**/app/*', '!**/app/contract'], 'The renderer sees the core only through app/contract/.'),
-          banned(['**/app/*/**', '!**/app/contract/**'], 'The renderer sees the core only through app/contract/.'),
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['electron', ...nodeBuiltins],
+          patterns: [
+            banned(['**/main/**'], 'The renderer talks to main only through window.llamaTray (preload).'),
+            banned(['**/app/*', '!**/app/contract'], 'The renderer sees the core only through app/contract/.'),
+            banned(['**/app/*/**', '!**/app/contract/**'], 'The renderer sees the core only through app/contract/.'),
+          ],
+        },
+      ],
     },
   },
   {
     files: ['main/**/*.ts'],
     ignores: ['main/ipc-main.ts', 'main/preload.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'Use main/ipc-main.ts: typed, validated channels only.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'Use main/ipc-main.ts: typed, validated channels only.' },
+          ],
+        },
+      ],
     },
   },
   {

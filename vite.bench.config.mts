@@ -9,7 +9,16 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'node20',
     rollupOptions: {
-      external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`), 'zod', 'tree-kill', 'koffi', 'node-nvidia-smi', '@huggingface/gguf', 'playwright-core'],
+      external: [
+        ...builtinModules,
+        ...builtinModules.map((m) => `node:${m}`),
+        'zod',
+        'tree-kill',
+        'koffi',
+        'node-nvidia-smi',
+        '@huggingface/gguf',
+        'playwright-core',
+      ],
       output: { format: 'es', entryFileNames: 'run.mjs' },
     },
   },

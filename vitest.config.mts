@@ -37,9 +37,28 @@ export default defineConfig({
     hookTimeout: 30_000,
     reporters: ['default'],
     projects: [
-      { extends: true, test: { name: 'unit', include: ALL, exclude: [...REAL_SERVER, ...WINDOWS, '**/node_modules/**'], maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ALL,
+          exclude: [...REAL_SERVER, ...WINDOWS, '**/node_modules/**'],
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
       // Real processes on a machine that may be busy: deadlines are sanity bounds (10× the usual), never goals.
-      { extends: true, test: { name: 'real-server', include: [...REAL_SERVER, ...WINDOWS], maxWorkers: 2, testTimeout: 120_000, hookTimeout: 300_000, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: {
+          name: 'real-server',
+          include: [...REAL_SERVER, ...WINDOWS],
+          maxWorkers: 2,
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 })

@@ -17,7 +17,9 @@ export interface BenchServer {
  */
 export async function startBenchServer(bin: string, model: string, extraArgs: readonly string[] = []): Promise<BenchServer> {
   const port = await findFreePort()
-  const child = spawn(bin, ['-m', model, '-c', '4096', '-np', '1', ...extraArgs, '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' })
+  const child = spawn(bin, ['-m', model, '-c', '4096', '-np', '1', ...extraArgs, '--host', '127.0.0.1', '--port', String(port)], {
+    stdio: 'ignore',
+  })
   trackChild(child)
   const exited = new Promise<void>((r) => child.once('exit', () => r()))
   const stop = async (): Promise<void> => {

@@ -6,21 +6,24 @@
  * returns the time from the push to the end of a forced layout, after React's
  * commit and uPlot's redraw (both run in microtasks before the next task).
  */
-export const DASHBOARD_PAGE_SCRIPT = String.raw`
+export const DASHBOARD_PAGE_SCRIPT =
+  String.raw`
 (() => {
   const start = Date.now() - 3600 * 1000
   let second = 0
   const perSecond = []
   const requests = []
   const emit = window.__llamaTrayEmit
-  const status = (t) => ({ state: 'ready', profileId: 'qwen', pid: 4242, host: '127.0.0.1', port: 8081, exe: '/opt/llama-server', readySince: start, restartAt: null, lastExit: null, restarts: 0 })
+  const status = (t) => ({ state: 'ready', profileId: 'qwen', pid: 4242, host: '127.0.0.1', port: 8081, ` +
+  String.raw`exe: '/opt/llama-server', readySince: start, restartAt: null, lastExit: null, restarts: 0 })
   function snapshot() {
     const time = start + second * 1000
     const tps = 30 + 8 * Math.sin(second / 17)
     perSecond.push({ time, tokensPerSecond: tps, activeSlots: 1 })
     if (perSecond.length > 300) perSecond.shift()
     if (second % 20 === 0) {
-      requests.push({ time, slotId: 0, taskId: second, promptTokens: 812, promptMs: 2100, promptTokensPerSecond: 386.7, predictedTokens: 640, predictedMs: 19000, predictedTokensPerSecond: 33.6, draftTokens: 500, draftAccepted: 340, draftAcceptance: 0.68 })
+      requests.push({ time, slotId: 0, taskId: second, promptTokens: 812, promptMs: 2100, promptTokensPerSecond: 386.7, ` +
+  String.raw`predictedTokens: 640, predictedMs: 19000, predictedTokensPerSecond: 33.6, draftTokens: 500, draftAccepted: 340, draftAcceptance: 0.68 })
       if (requests.length > 50) requests.shift()
     }
     const free = 2400 - 300 * Math.sin(second / 40)
@@ -29,21 +32,29 @@ export const DASHBOARD_PAGE_SCRIPT = String.raw`
       server: status(time),
       generation: {
         active: true, tokensPerSecond: tps,
-        slots: [{ id: 0, taskId: second, state: 'generating', tokensPerSecond: tps, decoded: second % 600, remaining: 1000, promptProgress: null, contextUsed: 4000 + (second % 600), contextSize: 32768 }],
+        slots: [{ id: 0, taskId: second, state: 'generating', tokensPerSecond: tps, decoded: second % 600, remaining: 1000, ` +
+  String.raw`promptProgress: null, contextUsed: 4000 + (second % 600), contextSize: 32768 }],
         last: requests[requests.length - 1] ?? null, contextUsed: 4000, contextSize: 32768,
         poll: { state: 'ok', detail: null },
         history: { perSecond: perSecond.slice(), requests: requests.slice() },
         rolling: { profileId: 'qwen', requests: requests.length, medianTokensPerSecond: 33.6, medianPromptTokensPerSecond: 386.7, draftAcceptance: 0.68 },
       },
-      gpu: { available: true, reason: null, backend: 'nvml', stale: false, sampledAt: time, devices: [{ index: 0, name: 'RTX 4060 Laptop GPU', memoryTotalMiB: 8188, memoryUsedMiB: 8188 - free, memoryFreeMiB: free, memoryReservedMiB: 0, temperatureC: 58 + (second % 5), utilizationPct: 40, powerW: 40 + (second % 9), powerLimitW: 115, smClockMHz: 2100, pstate: 'P0', throttleReasons: [] }] },
-      cpu: { systemPct: 60 + (second % 13), ramTotalMiB: 32000, ramFreeMiB: 9000, server: { pid: 4242, cpuPct: 45 + (second % 7), rssMiB: 20000 }, heavyApps: [], topProcesses: [] },
-      warnings: second % 120 < 30 ? [{ id: 'vram-headroom', level: 'warn', message: 'Only ' + Math.round(free) + ' MiB of VRAM free', fix: { label: 'Use --n-cpu-moe 34', removeArgs: ['--n-cpu-moe'], addArgs: ['--n-cpu-moe', '34'] } }] : [],
+      gpu: { available: true, reason: null, backend: 'nvml', stale: false, sampledAt: time, devices: [{ index: 0, ` +
+  String.raw`name: 'RTX 4060 Laptop GPU', memoryTotalMiB: 8188, memoryUsedMiB: 8188 - free, memoryFreeMiB: free, memoryReservedMiB: 0, ` +
+  String.raw`temperatureC: 58 + (second % 5), utilizationPct: 40, powerW: 40 + (second % 9), powerLimitW: 115, smClockMHz: 2100, ` +
+  String.raw`pstate: 'P0', throttleReasons: [] }] },
+      cpu: { systemPct: 60 + (second % 13), ramTotalMiB: 32000, ramFreeMiB: 9000, server: { pid: 4242, ` +
+  String.raw`cpuPct: 45 + (second % 7), rssMiB: 20000 }, heavyApps: [], topProcesses: [] },
+      warnings: second % 120 < 30 ? [{ id: 'vram-headroom', level: 'warn', ` +
+  String.raw`message: 'Only ' + Math.round(free) + ' MiB of VRAM free', fix: { label: 'Use --n-cpu-moe 34', removeArgs: ['--n-cpu-moe'], ` +
+  String.raw`addArgs: ['--n-cpu-moe', '34'] } }] : [],
     }
   }
   const nextTask = () => new Promise((resolve) => { const c = new MessageChannel(); c.port1.onmessage = () => resolve(); c.port2.postMessage(0) })
   async function step() {
     const s = snapshot()
-    const line = window.__dashBenchLogEvery > 0 && second % window.__dashBenchLogEvery === 0 ? ['slot print_timing: id  0 | task ' + second + ' | n_gen = ' + second + ', tg = 33.6 t/s, tg_3s = 33.1 t/s'] : null
+    const line = window.__dashBenchLogEvery > 0 && second % window.__dashBenchLogEvery === 0 ? ` +
+  String.raw`['slot print_timing: id  0 | task ' + second + ' | n_gen = ' + second + ', tg = 33.6 t/s, tg_3s = 33.1 t/s'] : null
     second++
     emit('snapshot', s)
     if (line) emit('server:log', line)
@@ -56,7 +67,8 @@ export const DASHBOARD_PAGE_SCRIPT = String.raw`
       const times = []
       for (let i = 0; i < count; i++) {
         const s = snapshot()
-        const line = window.__dashBenchLogEvery > 0 && second % window.__dashBenchLogEvery === 0 ? ['slot print_timing: id  0 | task ' + second + ' | n_gen = ' + second + ', tg = 33.6 t/s, tg_3s = 33.1 t/s'] : null
+        const line = window.__dashBenchLogEvery > 0 && second % window.__dashBenchLogEvery === 0 ? ` +
+  String.raw`['slot print_timing: id  0 | task ' + second + ' | n_gen = ' + second + ', tg = 33.6 t/s, tg_3s = 33.1 t/s'] : null
         second++
         const t0 = performance.now()
         emit('snapshot', s)

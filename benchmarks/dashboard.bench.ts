@@ -15,8 +15,29 @@ const MEASURED = 120
 
 /** Answers the dashboard's start-up queries with a running profile; snapshots are pushed by the page script. */
 async function fakeMain(channel: string): Promise<unknown> {
-  const status = { state: 'ready', profileId: 'qwen', pid: 4242, host: '127.0.0.1', port: 8081, exe: '/opt/llama-server', readySince: Date.now(), restartAt: null, lastExit: null, restarts: 0 }
-  const profile = { id: 'qwen', name: 'Qwen3.6-35B-A3B Q4_K_M', binary: '/opt/llama-server', model: '/models/qwen.gguf', draftModel: '/models/draft.gguf', engine: 'mainline', notes: '', active: true, updatedAt: new Date().toISOString() }
+  const status = {
+    state: 'ready',
+    profileId: 'qwen',
+    pid: 4242,
+    host: '127.0.0.1',
+    port: 8081,
+    exe: '/opt/llama-server',
+    readySince: Date.now(),
+    restartAt: null,
+    lastExit: null,
+    restarts: 0,
+  }
+  const profile = {
+    id: 'qwen',
+    name: 'Qwen3.6-35B-A3B Q4_K_M',
+    binary: '/opt/llama-server',
+    model: '/models/qwen.gguf',
+    draftModel: '/models/draft.gguf',
+    engine: 'mainline',
+    notes: '',
+    active: true,
+    updatedAt: new Date().toISOString(),
+  }
   const answers: Record<string, unknown> = {
     'server:status': status,
     'snapshot:latest': null,
@@ -36,7 +57,11 @@ async function heapMiB(cdp: CDPSession): Promise<number> {
   return usedSize / 1024 / 1024
 }
 
-function delta(before: { metrics: { name: string; value: number }[] }, after: { metrics: { name: string; value: number }[] }, name: string): number {
+function delta(
+  before: { metrics: { name: string; value: number }[] },
+  after: { metrics: { name: string; value: number }[] },
+  name: string,
+): number {
   const v = (m: typeof before): number => m.metrics.find((x) => x.name === name)?.value ?? NaN
   return (v(after) - v(before)) * 1000
 }
@@ -46,7 +71,11 @@ function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN
 }
 
-const run = (page: Page, count: number, measure: boolean): Promise<number[]> => page.evaluate(([c, m]) => (globalThis as unknown as { __dashBench: { run: (c: number, m: boolean) => Promise<number[]> } }).__dashBench.run(c, m), [count, measure] as const)
+const run = (page: Page, count: number, measure: boolean): Promise<number[]> =>
+  page.evaluate(
+    ([c, m]) => (globalThis as unknown as { __dashBench: { run: (c: number, m: boolean) => Promise<number[]> } }).__dashBench.run(c, m),
+    [count, measure] as const,
+  )
 
 /**
  * Render cost of the dashboard in Chromium: the time per 1 Hz update (push,
@@ -91,7 +120,9 @@ export async function benchDashboard(): Promise<BenchRow[]> {
       const before = await cdp.send('Performance.getMetrics')
       wall.push(...(await run(page, 1, true)))
       const after = await cdp.send('Performance.getMetrics')
-      scripting.push(delta(before, after, 'ScriptDuration') + delta(before, after, 'LayoutDuration') + delta(before, after, 'RecalcStyleDuration'))
+      scripting.push(
+        delta(before, after, 'ScriptDuration') + delta(before, after, 'LayoutDuration') + delta(before, after, 'RecalcStyleDuration'),
+      )
     }
     done += MEASURED + 1
     await until(20)
@@ -99,12 +130,38 @@ export async function benchDashboard(): Promise<BenchRow[]> {
     const h = (m: number): number => heap.get(m) ?? NaN
     process.stderr.write(`dashboard heap by simulated minute: ${[...heap].map(([m, v]) => `${m}: ${v.toFixed(2)} MiB`).join(', ')}\n`)
     return [
-      { group: 'dashboard', name: `1 Hz update: script+style+layout, ${HISTORY} s history, median of ${MEASURED} (goal ≤ 4)`, value: median(scripting), unit: 'ms' },
+      {
+        group: 'dashboard',
+        name: `1 Hz update: script+style+layout, ${HISTORY} s history, median of ${MEASURED} (goal ≤ 4)`,
+        value: median(scripting),
+        unit: 'ms',
+      },
       { group: 'dashboard', name: '1 Hz update: script+style+layout, p95', value: percentile(scripting, 0.95), unit: 'ms' },
       { group: 'dashboard', name: '1 Hz update: wall time push→layout, median', value: median(wall), unit: 'ms' },
-      { group: 'dashboard', name: 'JS heap after 10 simulated min', value: h(10), unit: 'MiB', baseline: h(1), baselineName: 'after 1 min' },
-      { group: 'dashboard', name: 'JS heap after 30 simulated min (goal ratio 0.9–1.1)', value: h(30), unit: 'MiB', baseline: h(1), baselineName: 'after 1 min' },
-      { group: 'dashboard', name: 'JS heap after 30 simulated min, history full', value: h(30), unit: 'MiB', baseline: h(10), baselineName: 'after 10 min' },
+      {
+        group: 'dashboard',
+        name: 'JS heap after 10 simulated min',
+        value: h(10),
+        unit: 'MiB',
+        baseline: h(1),
+        baselineName: 'after 1 min',
+      },
+      {
+        group: 'dashboard',
+        name: 'JS heap after 30 simulated min (goal ratio 0.9–1.1)',
+        value: h(30),
+        unit: 'MiB',
+        baseline: h(1),
+        baselineName: 'after 1 min',
+      },
+      {
+        group: 'dashboard',
+        name: 'JS heap after 30 simulated min, history full',
+        value: h(30),
+        unit: 'MiB',
+        baseline: h(10),
+        baselineName: 'after 10 min',
+      },
     ]
   } finally {
     await browser.close()

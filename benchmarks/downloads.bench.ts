@@ -75,7 +75,21 @@ export async function benchDownloads(): Promise<BenchRow[]> {
   }
   const mbps = (ms: number): number => Math.round((SIZE / 1048576 / (ms / 1000)) * 10) / 10
   return [
-    { group: 'downloads', name: `models pull, ${SIZE / 1048576} MiB over loopback (median of ${ROUNDS})`, value: mbps(median(ours)), unit: 'MB/s', baseline: mbps(median(theirs)), baselineName: 'curl -L -o (same URL)' },
-    { group: 'downloads', name: `resume after a cut at ${Math.round((resumedFrom / SIZE) * 100)} % (hashes the part, fetches the rest)`, value: Math.round(median(resumed)), unit: 'ms', baseline: Math.round(median(fresh)), baselineName: 'the whole file again' },
+    {
+      group: 'downloads',
+      name: `models pull, ${SIZE / 1048576} MiB over loopback (median of ${ROUNDS})`,
+      value: mbps(median(ours)),
+      unit: 'MB/s',
+      baseline: mbps(median(theirs)),
+      baselineName: 'curl -L -o (same URL)',
+    },
+    {
+      group: 'downloads',
+      name: `resume after a cut at ${Math.round((resumedFrom / SIZE) * 100)} % (hashes the part, fetches the rest)`,
+      value: Math.round(median(resumed)),
+      unit: 'ms',
+      baseline: Math.round(median(fresh)),
+      baselineName: 'the whole file again',
+    },
   ]
 }

@@ -83,9 +83,30 @@ export async function benchEngines(bin: string): Promise<BenchRow[]> {
   const mbps = (ms: number): number => Math.round((tarball.length / 1048576 / (ms / 1000)) * 10) / 10
   const size = `${(tarball.length / 1048576).toFixed(1)} MB tar.gz`
   return [
-    { group: 'engines', name: `extract (${size}, median of ${ROUNDS})`, value: Math.round(median(ours)), unit: 'ms', baseline: Math.round(median(gnu)), baselineName: 'GNU tar -xzf' },
-    { group: 'engines', name: 'download throughput from the loopback stand-in', value: mbps(median(dl)), unit: 'MB/s', baseline: mbps(median(curl)), baselineName: 'curl -o' },
-    { group: 'engines', name: 'whole install (API, download, extract, run --version/--help, rename)', value: Math.round(median(install)), unit: 'ms', baseline: Math.round(median(curl) + median(gnu)), baselineName: 'curl + tar -xzf' },
+    {
+      group: 'engines',
+      name: `extract (${size}, median of ${ROUNDS})`,
+      value: Math.round(median(ours)),
+      unit: 'ms',
+      baseline: Math.round(median(gnu)),
+      baselineName: 'GNU tar -xzf',
+    },
+    {
+      group: 'engines',
+      name: 'download throughput from the loopback stand-in',
+      value: mbps(median(dl)),
+      unit: 'MB/s',
+      baseline: mbps(median(curl)),
+      baselineName: 'curl -o',
+    },
+    {
+      group: 'engines',
+      name: 'whole install (API, download, extract, run --version/--help, rename)',
+      value: Math.round(median(install)),
+      unit: 'ms',
+      baseline: Math.round(median(curl) + median(gnu)),
+      baselineName: 'curl + tar -xzf',
+    },
     {
       group: 'engines',
       name: 'whole install with the GPU check (the shipped 1.5 MB model, /health, 4 tokens; CPU build)',

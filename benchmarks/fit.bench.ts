@@ -8,7 +8,14 @@ import type { BenchRow } from './bench-row'
  */
 export async function benchFit(bin: string, modelsDir: string): Promise<BenchRow[]> {
   const rows = await calibrate(bin, modelsDir)
-  const out: BenchRow[] = rows.map((r) => ({ group: 'fit', name: `${r.config} ${r.which} ${r.part}`, value: r.estimatedMiB, unit: 'MiB', baseline: r.reportedMiB, baselineName: 'llama-server -lv 4' }))
+  const out: BenchRow[] = rows.map((r) => ({
+    group: 'fit',
+    name: `${r.config} ${r.which} ${r.part}`,
+    value: r.estimatedMiB,
+    unit: 'MiB',
+    baseline: r.reportedMiB,
+    baselineName: 'llama-server -lv 4',
+  }))
   for (const part of PARTS) {
     const worst = Math.max(...rows.filter((r) => r.part === part).map((r) => Math.abs(r.error)))
     out.push({ group: 'fit', name: `worst ${part} error`, value: Math.round(worst * 1000) / 10, unit: '%' })

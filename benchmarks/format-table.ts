@@ -15,6 +15,10 @@ export function formatTable(rows: readonly BenchRow[]): string {
     r.baselineName ?? '',
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] as string).length)))
-  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ').trimEnd()
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] as number))
+      .join('  ')
+      .trimEnd()
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n')
 }

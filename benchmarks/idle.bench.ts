@@ -92,13 +92,20 @@ function buildCliAt(rev: string): { cli: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'llama-tray-idle-baseline-'))
   execFileSync('sh', ['-c', `git archive ${rev} | tar -x -C ${JSON.stringify(dir)}`], { stdio: 'inherit' })
   symlinkSync(resolve('node_modules'), join(dir, 'node_modules'))
-  execFileSync(process.execPath, [resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.cli.config.mts', '--logLevel', 'warn'], { cwd: dir, stdio: 'inherit' })
+  execFileSync(
+    process.execPath,
+    [resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.cli.config.mts', '--logLevel', 'warn'],
+    { cwd: dir, stdio: 'inherit' },
+  )
   return { cli: join(dir, 'out', 'cli', 'llama-tray.mjs'), cleanup: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
 function baselineRev(): string {
   if (process.env.IDLE_BASELINE_REV) return process.env.IDLE_BASELINE_REV
-  const added = execFileSync('git', ['log', '--diff-filter=A', '--format=%H', '--', 'benchmarks/idle.bench.ts'], { encoding: 'utf8' }).trim().split('\n').pop()
+  const added = execFileSync('git', ['log', '--diff-filter=A', '--format=%H', '--', 'benchmarks/idle.bench.ts'], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop()
   return added ? `${added}^` : 'HEAD'
 }
 
@@ -114,7 +121,10 @@ type GpuReader = 'none' | 'nvidia-smi'
 async function measureIdle(cli: string, bin: string, model: string, seconds: number, gpu: GpuReader): Promise<IdleFigures> {
   const home = mkdtempSync(join(tmpdir(), 'llama-tray-idle-home-'))
   const cmd = `${bin} -m ${model} -c 4096 -np 1 -t 1`
-  const child = spawn(process.execPath, [cli, 'run', '--cmd', cmd, '--json'], { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LLAMA_TRAY_HOME: home, PATH: pathFor(gpu) } })
+  const child = spawn(process.execPath, [cli, 'run', '--cmd', cmd, '--json'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, LLAMA_TRAY_HOME: home, PATH: pathFor(gpu) },
+  })
   trackChild(child)
   const lines = createInterface({ input: child.stdout })
   const pid = child.pid as number
@@ -142,9 +152,19 @@ async function measureIdle(cli: string, bin: string, model: string, seconds: num
   }
 }
 
-export async function benchIdle(bin: string, model: string, rounds = Number(process.env.IDLE_ROUNDS ?? 2), seconds = Number(process.env.IDLE_SECONDS ?? 30)): Promise<BenchRow[]> {
+export async function benchIdle(
+  bin: string,
+  model: string,
+  rounds = Number(process.env.IDLE_ROUNDS ?? 2),
+  seconds = Number(process.env.IDLE_SECONDS ?? 30),
+): Promise<BenchRow[]> {
   const after = resolve('out', 'cli', 'llama-tray.mjs')
-  if (!existsSync(after)) execFileSync(process.execPath, [resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.cli.config.mts', '--logLevel', 'warn'], { stdio: 'inherit' })
+  if (!existsSync(after))
+    execFileSync(
+      process.execPath,
+      [resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.cli.config.mts', '--logLevel', 'warn'],
+      { stdio: 'inherit' },
+    )
   const rev = baselineRev()
   const before = buildCliAt(rev)
   try {
@@ -158,10 +178,25 @@ export async function benchIdle(bin: string, model: string, rounds = Number(proc
         now.push(await measureIdle(after, bin, model, seconds, gpu))
       }
       const reader = gpu === 'none' ? 'no GPU reader' : 'nvidia-smi answering'
-      rows.push(
-        { group: 'idle', name: `llama-tray run, ready server, no requests, ${reader}: CPU per second of the CLI and its helpers (${seconds} s, ${rounds} rounds)`, value: median(now.map((f) => f.cpuMsPerS)), unit: 'ms/s', baseline: median(then.map((f) => f.cpuMsPerS)), baselineName: label },
-      )
-      if (gpu === 'none') rows.push({ group: 'idle', name: 'one idle --json snapshot line', value: median(now.map((f) => f.lineBytes)), unit: 'bytes', baseline: median(then.map((f) => f.lineBytes)), baselineName: label })
+      rows.push({
+        group: 'idle',
+        name:
+          `llama-tray run, ready server, no requests, ${reader}: CPU per second of the CLI and its helpers (${seconds} s, ${rounds} ` +
+          `rounds)`,
+        value: median(now.map((f) => f.cpuMsPerS)),
+        unit: 'ms/s',
+        baseline: median(then.map((f) => f.cpuMsPerS)),
+        baselineName: label,
+      })
+      if (gpu === 'none')
+        rows.push({
+          group: 'idle',
+          name: 'one idle --json snapshot line',
+          value: median(now.map((f) => f.lineBytes)),
+          unit: 'bytes',
+          baseline: median(then.map((f) => f.lineBytes)),
+          baselineName: label,
+        })
     }
     return rows
   } finally {

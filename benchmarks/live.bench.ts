@@ -38,7 +38,9 @@ export async function benchLiveFigures(bin: string, model: string, runs = 7, nPr
     tracker = new GenerationTracker({ baseUrl: server.baseUrl, profileId: 'bench' })
     const t = tracker
     const stamped: { at: number; rate: number | null; decoded: number | null }[] = []
-    t.on('rate', (sample) => stamped.push({ at: performance.now(), rate: sample.tokensPerSecond, decoded: t.snapshot().slots[0]?.decoded ?? null }))
+    t.on('rate', (sample) =>
+      stamped.push({ at: performance.now(), rate: sample.tokensPerSecond, decoded: t.snapshot().slots[0]?.decoded ?? null }),
+    )
     t.start(server.supervisor.getRequestSignal())
     await streamCompletion(server.baseUrl, { prompt: 'Hello', n_predict: 32, ignore_eos: true }) // warm-up
     for (let i = 0; i < runs; i++) {
@@ -64,10 +66,29 @@ export async function benchLiveFigures(bin: string, model: string, runs = 7, nPr
   }
   const worstDev = (xs: number[]): number => Math.max(...xs.map((x) => Math.abs(x - 1)))
   return [
-    { group: 'live', name: `first live figure after the first token, median of ${appear.length} (goal ≤ 1,000 ms)`, value: median(appear), unit: 'ms' },
+    {
+      group: 'live',
+      name: `first live figure after the first token, median of ${appear.length} (goal ≤ 1,000 ms)`,
+      value: median(appear),
+      unit: 'ms',
+    },
     { group: 'live', name: 'first live figure after the first token, worst', value: Math.max(...appear), unit: 'ms' },
-    { group: 'live', name: `Σ live tokens / Σ time vs the server's rate, median of ${cumulative.length} (goal within 2 %)`, value: median(cumulative), unit: 'ratio', baseline: 1, baselineName: "server's predicted_per_second" },
+    {
+      group: 'live',
+      name: `Σ live tokens / Σ time vs the server's rate, median of ${cumulative.length} (goal within 2 %)`,
+      value: median(cumulative),
+      unit: 'ratio',
+      baseline: 1,
+      baselineName: "server's predicted_per_second",
+    },
     { group: 'live', name: 'Σ live tokens / Σ time vs the server, worst |ratio − 1|', value: worstDev(cumulative), unit: 'ratio' },
-    { group: 'live', name: "median live figure vs the server's rate, median over requests", value: median(medians), unit: 'ratio', baseline: 1, baselineName: "server's predicted_per_second" },
+    {
+      group: 'live',
+      name: "median live figure vs the server's rate, median over requests",
+      value: median(medians),
+      unit: 'ratio',
+      baseline: 1,
+      baselineName: "server's predicted_per_second",
+    },
   ]
 }

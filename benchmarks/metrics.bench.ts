@@ -58,10 +58,39 @@ export async function benchMetrics(bin: string, model: string, rounds = 9, nPred
   // Each round ran both, in alternating order: the median of the per-round ratios cancels drift best.
   const paired = (a: readonly number[], b: readonly number[]): number => median(a.map((x, i) => x / (b[i] as number)))
   return [
-    { group: 'metrics', name: `generation with /slots poller (${nPredict} tokens, median of ${rounds})`, value: ours, unit: 'tok/s', baseline: base, baselineName: 'no poller' },
-    { group: 'metrics', name: 'generation ratio with/without poller, median of per-round ratios (goal ≥ 0.98)', value: paired(withP, without), unit: 'ratio' },
-    { group: 'metrics', name: 'live figure median / server predicted_per_second', value: agreement.length > 0 ? median(agreement) : NaN, unit: 'ratio' },
-    { group: 'metrics', name: `prompt processing with /slots poller (~2,000-token prompt, median of ${rounds})`, value: median(promptWith), unit: 'tok/s', baseline: median(promptWithout), baselineName: 'no poller' },
-    { group: 'metrics', name: 'prompt ratio with/without poller, median of per-round ratios (goal ≥ 0.98)', value: paired(promptWith, promptWithout), unit: 'ratio' },
+    {
+      group: 'metrics',
+      name: `generation with /slots poller (${nPredict} tokens, median of ${rounds})`,
+      value: ours,
+      unit: 'tok/s',
+      baseline: base,
+      baselineName: 'no poller',
+    },
+    {
+      group: 'metrics',
+      name: 'generation ratio with/without poller, median of per-round ratios (goal ≥ 0.98)',
+      value: paired(withP, without),
+      unit: 'ratio',
+    },
+    {
+      group: 'metrics',
+      name: 'live figure median / server predicted_per_second',
+      value: agreement.length > 0 ? median(agreement) : NaN,
+      unit: 'ratio',
+    },
+    {
+      group: 'metrics',
+      name: `prompt processing with /slots poller (~2,000-token prompt, median of ${rounds})`,
+      value: median(promptWith),
+      unit: 'tok/s',
+      baseline: median(promptWithout),
+      baselineName: 'no poller',
+    },
+    {
+      group: 'metrics',
+      name: 'prompt ratio with/without poller, median of per-round ratios (goal ≥ 0.98)',
+      value: paired(promptWith, promptWithout),
+      unit: 'ratio',
+    },
   ]
 }

@@ -78,6 +78,13 @@ export async function benchSupervisor(bin: string, model: string, rounds = 7): P
   return [
     { group, name: `start → ready, median of ${rounds}`, value: ourReady, unit: 'ms', baseline: rawReady, baselineName },
     { group, name: 'our start overhead (median difference)', value: ourReady - rawReady, unit: 'ms' },
-    { group, name: `stop → exited, median of ${rounds}`, value: median(ours.map((c) => c.stopMs)), unit: 'ms', baseline: median(raw.map((c) => c.stopMs)), baselineName: 'bare SIGTERM + wait' },
+    {
+      group,
+      name: `stop → exited, median of ${rounds}`,
+      value: median(ours.map((c) => c.stopMs)),
+      unit: 'ms',
+      baseline: median(raw.map((c) => c.stopMs)),
+      baselineName: 'bare SIGTERM + wait',
+    },
   ]
 }

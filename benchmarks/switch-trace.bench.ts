@@ -18,7 +18,14 @@ export function benchSwitchTrace(): BenchRow[] {
   const grouped = replay(trace, 15_000)
   const atOnce = replay(trace, 0)
   const waits = (r: typeof grouped): number[] => r.waits.filter((w): w is number => w !== null).map((w) => w / 1000)
-  const rows = (name: string, unit: string, g: number, o: number): BenchRow => ({ group: 'switch scheduling (A B A A C)', name, value: g, unit, baseline: o, baselineName: 'switch at once' })
+  const rows = (name: string, unit: string, g: number, o: number): BenchRow => ({
+    group: 'switch scheduling (A B A A C)',
+    name,
+    value: g,
+    unit,
+    baseline: o,
+    baselineName: 'switch at once',
+  })
   return [
     rows('loads', 'loads', grouped.loads.length, atOnce.loads.length),
     rows('p50 wait', 's', percentile(waits(grouped), 50), percentile(waits(atOnce), 50)),

@@ -23,7 +23,10 @@ export async function benchSwitch(bin: string, modelsDir: string, switches = 8):
     const store = await ProfileStore.open(home)
     const base = [bin, '-m', join(modelsDir, 'tiny-target.gguf'), '-c', '4096', '-np', '1']
     const plain = importArgv(base, { name: 'plain' })
-    const draft = importArgv([...base, '-md', join(modelsDir, 'tiny-draft.gguf'), '--spec-type', 'draft-simple'], { name: 'draft', takenIds: [plain.id] })
+    const draft = importArgv([...base, '-md', join(modelsDir, 'tiny-draft.gguf'), '--spec-type', 'draft-simple'], {
+      name: 'draft',
+      takenIds: [plain.id],
+    })
     await store.upsert(plain)
     await store.upsert(draft)
     await switchProfile(supervisor, home, plain.id) // warm: engine detection is cached after the first switch
@@ -40,7 +43,14 @@ export async function benchSwitch(bin: string, modelsDir: string, switches = 8):
   }
   const group = 'switch'
   return [
-    { group, name: `our part of a profile switch (resolve + check + record), median of ${switches} (goal < 150)`, value: median(ours), unit: 'ms', baseline: median(server), baselineName: "server's own stop + load in the same switches" },
+    {
+      group,
+      name: `our part of a profile switch (resolve + check + record), median of ${switches} (goal < 150)`,
+      value: median(ours),
+      unit: 'ms',
+      baseline: median(server),
+      baselineName: "server's own stop + load in the same switches",
+    },
     { group, name: 'our part, worst', value: Math.max(...ours), unit: 'ms' },
   ]
 }

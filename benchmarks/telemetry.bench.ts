@@ -30,8 +30,22 @@ export async function benchTelemetry(): Promise<BenchRow[]> {
   const stream = await measureSmiStream(fakeSmi, SMI_FIELDS, 50, 60, env)
   const oneShot = await measureSmiOneShot(fakeSmi, SMI_FIELDS, 10, env)
   const rows: BenchRow[] = [
-    { group, name: 'GPU sample: long-lived nvidia-smi -lms reader, our process', value: stream.selfMs, unit: 'ms CPU', baseline: node.selfMs, baselineName: 'node-nvidia-smi way, our process (exec + xml2js)' },
-    { group, name: 'GPU sample: nvidia-smi spawned per sample, ours + child (fake)', value: oneShot.totalMs, unit: 'ms CPU', baseline: node.totalMs, baselineName: 'node-nvidia-smi way, ours + shell + child (fake)' },
+    {
+      group,
+      name: 'GPU sample: long-lived nvidia-smi -lms reader, our process',
+      value: stream.selfMs,
+      unit: 'ms CPU',
+      baseline: node.selfMs,
+      baselineName: 'node-nvidia-smi way, our process (exec + xml2js)',
+    },
+    {
+      group,
+      name: 'GPU sample: nvidia-smi spawned per sample, ours + child (fake)',
+      value: oneShot.totalMs,
+      unit: 'ms CPU',
+      baseline: node.totalMs,
+      baselineName: 'node-nvidia-smi way, ours + shell + child (fake)',
+    },
     { group, name: 'GPU sample: node-nvidia-smi way, our process', value: node.selfMs, unit: 'ms CPU' },
   ]
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-nvml-'))
@@ -41,7 +55,14 @@ export async function benchTelemetry(): Promise<BenchRow[]> {
     const nvml = openNvml([lib])
     if (nvml.ok) {
       const c = measureNvml(nvml.nvml, 20_000)
-      rows.unshift({ group, name: 'GPU sample: NVML through koffi (fake libnvidia-ml: FFI cost only)', value: c.selfMs, unit: 'ms CPU', baseline: node.selfMs, baselineName: 'node-nvidia-smi way, our process (exec + xml2js)' })
+      rows.unshift({
+        group,
+        name: 'GPU sample: NVML through koffi (fake libnvidia-ml: FFI cost only)',
+        value: c.selfMs,
+        unit: 'ms CPU',
+        baseline: node.selfMs,
+        baselineName: 'node-nvidia-smi way, our process (exec + xml2js)',
+      })
       nvml.nvml.close()
     }
   } catch {
@@ -56,16 +77,27 @@ export async function benchTelemetry(): Promise<BenchRow[]> {
 function generate(port: number, nPredict: number): Promise<number> {
   const body = JSON.stringify({ prompt: 'Hello', n_predict: nPredict, ignore_eos: true, cache_prompt: false })
   return new Promise((resolve, reject) => {
-    const req = request({ hostname: '127.0.0.1', port, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => {
-        const pps = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timings?: { predicted_per_second?: number } }).timings?.predicted_per_second
-        if (typeof pps === 'number') resolve(pps)
-        else reject(new Error(`no timings in the answer (HTTP ${res.statusCode})`))
-      })
-      res.on('error', reject)
-    })
+    const req = request(
+      {
+        hostname: '127.0.0.1',
+        port,
+        path: '/completion',
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => {
+          const pps = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timings?: { predicted_per_second?: number } }).timings
+            ?.predicted_per_second
+          if (typeof pps === 'number') resolve(pps)
+          else reject(new Error(`no timings in the answer (HTTP ${res.statusCode})`))
+        })
+        res.on('error', reject)
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -98,7 +130,9 @@ export async function benchTelemetryOverhead(
           off.push(await generate(port, nPredict))
           continue
         }
-        const service = new TelemetryService(telemetry ?? { gpuBackend: 'nvidia-smi', intervalMs: 1000, scanIntervalMs: 5000, gpu: { smiExe: fakeSmi, env } })
+        const service = new TelemetryService(
+          telemetry ?? { gpuBackend: 'nvidia-smi', intervalMs: 1000, scanIntervalMs: 5000, gpu: { smiExe: fakeSmi, env } },
+        )
         service.setServerPid(child.pid ?? null)
         await service.start()
         try {
@@ -116,7 +150,14 @@ export async function benchTelemetryOverhead(
   const base = median(off)
   const ours = median(on)
   return [
-    { group: 'telemetry', name: `generation with telemetry on, ${label} [read via ${[...seen].join(', ')}] (${nPredict} tokens, median of ${rounds})`, value: ours, unit: 'tok/s', baseline: base, baselineName: 'telemetry off' },
+    {
+      group: 'telemetry',
+      name: `generation with telemetry on, ${label} [read via ${[...seen].join(', ')}] (${nPredict} tokens, median of ${rounds})`,
+      value: ours,
+      unit: 'tok/s',
+      baseline: base,
+      baselineName: 'telemetry off',
+    },
     { group: 'telemetry', name: `generation ratio telemetry on/off, ${label} (goal ≥ 0.98)`, value: ours / base, unit: 'ratio' },
   ]
 }

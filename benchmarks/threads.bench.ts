@@ -46,8 +46,22 @@ export async function benchThreads(bin: string, model: string, rounds = 6, nPred
   const rows: BenchRow[] = []
   for (const c of configs) {
     const { idle, busy } = speeds.get(c.name)!
-    rows.push({ group: 'threads', name: `${c.name}, idle (${nPredict} tokens, median of ${idle.length}, ${cores} cores)`, value: median(idle), unit: 'tok/s', baseline: base, baselineName: 'default threads, idle' })
-    rows.push({ group: 'threads', name: `${c.name}, one core busy (yes > /dev/null)`, value: median(busy), unit: 'tok/s', baseline: median(idle), baselineName: `${c.name}, idle` })
+    rows.push({
+      group: 'threads',
+      name: `${c.name}, idle (${nPredict} tokens, median of ${idle.length}, ${cores} cores)`,
+      value: median(idle),
+      unit: 'tok/s',
+      baseline: base,
+      baselineName: 'default threads, idle',
+    })
+    rows.push({
+      group: 'threads',
+      name: `${c.name}, one core busy (yes > /dev/null)`,
+      value: median(busy),
+      unit: 'tok/s',
+      baseline: median(idle),
+      baselineName: `${c.name}, idle`,
+    })
   }
   return rows
 }

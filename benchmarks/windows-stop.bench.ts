@@ -37,12 +37,21 @@ async function supervisedStop(lane: Lane, home: string, args: readonly string[])
 async function bareTaskkill(lane: Lane, args: readonly string[]): Promise<number> {
   const log = join(tmpdir(), `llama-tray-bench-wine-${process.pid}.log`)
   const fd = openSync(log, 'w')
-  const child = spawn('wine', [lane.win.llamaServer, ...args.slice(1).map((a) => a.replace(/^"|"$/g, '')), '--port', '18765'], { env: wineEnv(lane), stdio: ['ignore', fd, fd] })
+  const child = spawn('wine', [lane.win.llamaServer, ...args.slice(1).map((a) => a.replace(/^"|"$/g, '')), '--port', '18765'], {
+    env: wineEnv(lane),
+    stdio: ['ignore', fd, fd],
+  })
   closeSync(fd)
   try {
     await waitFor(() => prefixProcesses(lane, 'llama-server.exe').length > 0, 60_000, 'bare llama-server.exe')
     for (let i = 0; i < 600; i++) {
-      if ((await fetch('http://127.0.0.1:18765/health').then((r) => r.status, () => 0)) === 200) break
+      if (
+        (await fetch('http://127.0.0.1:18765/health').then(
+          (r) => r.status,
+          () => 0,
+        )) === 200
+      )
+        break
       await sleep(100)
     }
     const t0 = performance.now()
@@ -86,8 +95,22 @@ export async function benchWindowsStop(rounds = 20): Promise<BenchRow[]> {
   }
   const group = 'windows stop (Wine)'
   return [
-    { group, name: `stop → exited, median of ${rounds}`, value: median(ours), unit: 'ms', baseline: median(bare), baselineName: `bare wine taskkill /F, median of ${bare.length}` },
-    { group, name: `stop → exited, worst of ${rounds}`, value: Math.max(...ours), unit: 'ms', baseline: Math.max(...bare), baselineName: 'bare wine taskkill /F, worst' },
+    {
+      group,
+      name: `stop → exited, median of ${rounds}`,
+      value: median(ours),
+      unit: 'ms',
+      baseline: median(bare),
+      baselineName: `bare wine taskkill /F, median of ${bare.length}`,
+    },
+    {
+      group,
+      name: `stop → exited, worst of ${rounds}`,
+      value: Math.max(...ours),
+      unit: 'ms',
+      baseline: Math.max(...bare),
+      baselineName: 'bare wine taskkill /F, worst',
+    },
     { group, name: `processes or pid files left after ${rounds} stops`, value: left, unit: '' },
   ]
 }

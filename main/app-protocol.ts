@@ -73,7 +73,10 @@ export function serveDashboard(session: Session, root: string): void {
     if (!file || !type) return new Response('Not found', { status: 404 })
     try {
       const body = await readFile(file)
-      return new Response(body, { status: 200, headers: { 'Content-Type': type, 'Content-Security-Policy': DASHBOARD_CSP, 'X-Content-Type-Options': 'nosniff' } })
+      return new Response(body, {
+        status: 200,
+        headers: { 'Content-Type': type, 'Content-Security-Policy': DASHBOARD_CSP, 'X-Content-Type-Options': 'nosniff' },
+      })
     } catch {
       return new Response('Not found', { status: 404 })
     }

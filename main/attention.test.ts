@@ -3,19 +3,39 @@ import type { ServerStatus } from '../app/contract/server-state'
 import type { Warning } from '../app/contract/warnings'
 import { AttentionTracker } from './attention'
 
-const base: ServerStatus = { state: 'stopped', profileId: 'qwen', pid: null, host: null, port: null, exe: null, readySince: null, restartAt: null, lastExit: null, restarts: 0 }
+const base: ServerStatus = {
+  state: 'stopped',
+  profileId: 'qwen',
+  pid: null,
+  host: null,
+  port: null,
+  exe: null,
+  readySince: null,
+  restartAt: null,
+  lastExit: null,
+  restarts: 0,
+}
 const exit = { code: 1, signal: null, reason: 'llama-server crashed (exit code 1)', hint: null, kind: 'crashed' as const, lastLines: [] }
 const warn = (id: string, level: Warning['level'] = 'warn'): Warning => ({ id, level, message: `${id} message`, fix: null })
 
 describe('AttentionTracker', () => {
   it('announces each crash transition once, and never a requested stop', () => {
     let now = 1000
-    const t = new AttentionTracker((id) => id ?? '?', () => now)
+    const t = new AttentionTracker(
+      (id) => id ?? '?',
+      () => now,
+    )
     expect(t.onStatus({ ...base, state: 'ready' })).toBeNull()
-    expect(t.onStatus({ ...base, state: 'backoff', lastExit: exit, restartAt: 5000 })).toEqual({ title: 'qwen crashed', body: 'Llama-server crashed (exit code 1). Restarting in 4 s.', urgent: false })
+    expect(t.onStatus({ ...base, state: 'backoff', lastExit: exit, restartAt: 5000 })).toEqual({
+      title: 'qwen crashed',
+      body: 'Llama-server crashed (exit code 1). Restarting in 4 s.',
+      urgent: false,
+    })
     expect(t.onStatus({ ...base, state: 'backoff', lastExit: exit, restartAt: 5000 })).toBeNull()
     now = 9000
-    expect(t.onStatus({ ...base, state: 'crashloop', lastExit: { ...exit, hint: 'Check the log.' }, restarts: 5 })?.body).toBe('Gave up after 5 restarts: llama-server crashed (exit code 1). Check the log.')
+    expect(t.onStatus({ ...base, state: 'crashloop', lastExit: { ...exit, hint: 'Check the log.' }, restarts: 5 })?.body).toBe(
+      'Gave up after 5 restarts: llama-server crashed (exit code 1). Check the log.',
+    )
     expect(t.onStatus({ ...base, state: 'stopping' })).toBeNull()
     expect(t.onStatus({ ...base, state: 'stopped' })).toBeNull()
     expect(t.onStatus({ ...base, state: 'errored', lastExit: exit })?.urgent).toBe(true)
@@ -23,7 +43,11 @@ describe('AttentionTracker', () => {
 
   it('announces a warning once while it lasts, spaced out, and not while the dashboard has focus', () => {
     let now = 0
-    const t = new AttentionTracker((id) => id ?? '?', () => now, 60_000)
+    const t = new AttentionTracker(
+      (id) => id ?? '?',
+      () => now,
+      60_000,
+    )
     expect(t.onWarnings([warn('info-only', 'info')], false)).toBeNull()
     expect(t.onWarnings([warn('vram')], false)?.body).toBe('vram message')
     expect(t.onWarnings([warn('vram')], false)).toBeNull()

@@ -39,7 +39,11 @@ export class AttentionTracker {
         return { title: `${name} crashed`, body: sentences(reason, `restarting${wait !== null ? ` in ${wait} s` : ''}`), urgent: false }
       }
       case 'crashloop':
-        return { title: `${name} keeps crashing`, body: sentences(`gave up after ${status.restarts} restarts: ${reason}`, hint), urgent: true }
+        return {
+          title: `${name} keeps crashing`,
+          body: sentences(`gave up after ${status.restarts} restarts: ${reason}`, hint),
+          urgent: true,
+        }
       case 'errored':
         return { title: `${name} could not start`, body: failureSentence(reason, hint), urgent: true }
       default:
@@ -61,6 +65,10 @@ export class AttentionTracker {
     this.shownWarnings.add(first.id)
     this.lastWarningAt = this.now()
     const more = fresh.length > 1 ? ` (+${fresh.length - 1} more in the dashboard)` : ''
-    return { title: first.level === 'error' ? 'Llama Tray: needs attention' : 'Llama Tray: warning', body: `${first.message}${more}`, urgent: first.level === 'error' }
+    return {
+      title: first.level === 'error' ? 'Llama Tray: needs attention' : 'Llama Tray: warning',
+      body: `${first.message}${more}`,
+      urgent: first.level === 'error',
+    }
   }
 }

@@ -99,7 +99,10 @@ export class DashboardWindow {
   }
 
   private create(): BrowserWindow {
-    const fitted = fitToDisplays(this.state, screen.getAllDisplays().map((d) => d.workArea))
+    const fitted = fitToDisplays(
+      this.state,
+      screen.getAllDisplays().map((d) => d.workArea),
+    )
     const win = new BrowserWindow(dashboardWindowOptions(fitted, this.options.preload, this.options.packaged))
     this.window = win
     if (fitted.maximized) win.maximize()
@@ -123,7 +126,9 @@ export class DashboardWindow {
     win.on('moved', remember)
     win.on('maximize', remember)
     win.on('unmaximize', remember)
-    win.webContents.on('did-fail-load', (_event, code, description, url) => this.options.onLoadFailed?.(`dashboard failed to load ${url}: ${description} (${code})`))
+    win.webContents.on('did-fail-load', (_event, code, description, url) =>
+      this.options.onLoadFailed?.(`dashboard failed to load ${url}: ${description} (${code})`),
+    )
     void win.loadURL(this.options.url).catch((err: Error) => this.options.onLoadFailed?.(`dashboard failed to load: ${err.message}`))
     return win
   }

@@ -24,7 +24,15 @@ const VALID: { readonly [C in CommandName]: Parameters<CommandChannels[C]> } = {
   'profiles:list': [],
   'profiles:get': ['gpt-oss-20b'],
   'profiles:check': ['gpt-oss-20b'],
-  'profiles:update': ['gpt-oss-20b', { name: 'GPT-OSS 20B', settings: { nCpuMoe: 12, ctxSize: 32768, flashAttn: 'on' }, draftModel: null, env: { CUDA_VISIBLE_DEVICES: '0' } }],
+  'profiles:update': [
+    'gpt-oss-20b',
+    {
+      name: 'GPT-OSS 20B',
+      settings: { nCpuMoe: 12, ctxSize: 32768, flashAttn: 'on' },
+      draftModel: null,
+      env: { CUDA_VISIBLE_DEVICES: '0' },
+    },
+  ],
   'profiles:choose-file': ['gpt-oss-20b', 'model'],
   'profiles:import': ['llama-server -m model.gguf -ngl 99 --n-cpu-moe 20', null],
   'profiles:set-command': ['gpt-oss-20b', 'llama-server -m model.gguf -c 8192'],
@@ -168,14 +176,18 @@ describe.each(COMMAND_NAMES.map((c) => [c]))('%s', (channel) => {
 
   it('refuses invalid arguments before the core sees them', async () => {
     await expect(fake.ipcMain.invoke(channel, dashboard, dashboard.mainFrame, ...INVALID[channel])).rejects.toThrow(/invalid arguments/)
-    await expect(fake.ipcMain.invoke(channel, dashboard, dashboard.mainFrame, ...VALID[channel], 'extra')).rejects.toThrow(/invalid arguments/)
+    await expect(fake.ipcMain.invoke(channel, dashboard, dashboard.mainFrame, ...VALID[channel], 'extra')).rejects.toThrow(
+      /invalid arguments/,
+    )
     expect(calls).toEqual([])
     expect(warnings.length).toBe(2)
   })
 
   it('refuses a foreign window, a sub-frame, another origin and a vanished frame', async () => {
     const foreign = new FakeWebContents('app://dashboard/index.html')
-    await expect(fake.ipcMain.invoke(channel, foreign, foreign.mainFrame, ...VALID[channel])).rejects.toThrow(/refused \(not the dashboard window\)/)
+    await expect(fake.ipcMain.invoke(channel, foreign, foreign.mainFrame, ...VALID[channel])).rejects.toThrow(
+      /refused \(not the dashboard window\)/,
+    )
     const subFrame = new FakeFrame('app://dashboard/index.html', dashboard.mainFrame)
     await expect(fake.ipcMain.invoke(channel, dashboard, subFrame, ...VALID[channel])).rejects.toThrow(/not the main frame/)
     const navigated = new FakeFrame('https://example.com/')
@@ -221,7 +233,9 @@ describe('arbitrary payloads', () => {
 describe('event forwarding', () => {
   it('pushes every core event to the dashboard, and nothing to a destroyed or missing one', () => {
     const listeners = new Map<string, (...args: unknown[]) => void>()
-    const source = { on: (event: string, listener: (...args: unknown[]) => void) => (listeners.set(event, listener), () => void listeners.delete(event)) }
+    const source = {
+      on: (event: string, listener: (...args: unknown[]) => void) => (listeners.set(event, listener), () => void listeners.delete(event)),
+    }
     let target: FakeWebContents | null = dashboard
     const off = forwardEvents(source as never, () => target as never)
     expect([...listeners.keys()].sort()).toEqual([...EVENT_NAMES].sort())

@@ -1,5 +1,12 @@
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron'
-import { COMMAND_NAMES, EVENT_NAMES, type CommandChannels, type CommandName, type EventChannels, type EventName } from '../app/contract/commands'
+import {
+  COMMAND_NAMES,
+  EVENT_NAMES,
+  type CommandChannels,
+  type CommandName,
+  type EventChannels,
+  type EventName,
+} from '../app/contract/commands'
 import type { IpcArgsSchemas } from './ipc-schemas'
 
 /**
@@ -42,7 +49,12 @@ export interface IpcLog {
 }
 
 /** Registers every command channel; returns a function that removes them all. */
-export function registerCommandHandlers(handlers: CommandChannels, schemas: IpcArgsSchemas, senders: DashboardSenders, log: IpcLog): () => void {
+export function registerCommandHandlers(
+  handlers: CommandChannels,
+  schemas: IpcArgsSchemas,
+  senders: DashboardSenders,
+  log: IpcLog,
+): () => void {
   for (const channel of COMMAND_NAMES) {
     ipcMain.handle(channel, (event, ...raw: unknown[]) => dispatch(channel, event, raw, handlers, schemas, senders, log))
   }
@@ -51,7 +63,15 @@ export function registerCommandHandlers(handlers: CommandChannels, schemas: IpcA
   }
 }
 
-async function dispatch(channel: CommandName, event: IpcMainInvokeEvent, raw: unknown[], handlers: CommandChannels, schemas: IpcArgsSchemas, senders: DashboardSenders, log: IpcLog): Promise<unknown> {
+async function dispatch(
+  channel: CommandName,
+  event: IpcMainInvokeEvent,
+  raw: unknown[],
+  handlers: CommandChannels,
+  schemas: IpcArgsSchemas,
+  senders: DashboardSenders,
+  log: IpcLog,
+): Promise<unknown> {
   const refusal = senders.refusal(event)
   if (refusal) {
     log.warn(`ipc ${channel} refused: ${refusal}`)

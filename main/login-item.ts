@@ -10,6 +10,11 @@ export interface LoginItemApp {
  * off in Task Manager. The name is fixed so the Run entry never doubles; the
  * portable build registers its own exe, not the copy extracted to %TEMP%.
  */
-export function applyLoginItem(app: LoginItemApp, openAtLogin: boolean, env: NodeJS.ProcessEnv = process.env, execPath = process.execPath): void {
+export function applyLoginItem(
+  app: LoginItemApp,
+  openAtLogin: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+  execPath = process.execPath,
+): void {
   app.setLoginItemSettings({ openAtLogin, name: PRODUCT_NAME, path: env.PORTABLE_EXECUTABLE_FILE ?? execPath, args: [HIDDEN_ARG] })
 }

@@ -27,7 +27,12 @@ export class Notifier {
     const short = { ...notice, title: notice.title.slice(0, 120), body: notice.body.slice(0, 400) }
     if (!this.options.toasts || !Notification.isSupported()) return this.options.fallback?.(short) ?? false
     const icon = this.options.icon
-    const n = new Notification({ title: short.title, body: short.body, urgency: notice.urgent ? 'critical' : 'normal', ...(icon ? { icon } : {}) })
+    const n = new Notification({
+      title: short.title,
+      body: short.body,
+      urgency: notice.urgent ? 'critical' : 'normal',
+      ...(icon ? { icon } : {}),
+    })
     this.live.add(n)
     const release = (): void => void this.live.delete(n)
     n.on('click', () => {

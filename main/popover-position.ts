@@ -46,7 +46,10 @@ export function popoverPosition(tray: Rect, size: Size, workArea: Rect): { x: nu
     x = cx - size.width / 2
     y = tray.y - size.height - MARGIN >= workArea.y ? tray.y - size.height - MARGIN : tray.y + tray.height + MARGIN
   }
-  return { x: Math.round(clamp(x, workArea.x + MARGIN, right - size.width - MARGIN)), y: Math.round(clamp(y, workArea.y + MARGIN, bottom - size.height - MARGIN)) }
+  return {
+    x: Math.round(clamp(x, workArea.x + MARGIN, right - size.width - MARGIN)),
+    y: Math.round(clamp(y, workArea.y + MARGIN, bottom - size.height - MARGIN)),
+  }
 }
 
 function clamp(value: number, min: number, max: number): number {

@@ -6,7 +6,17 @@ import { COMMAND_NAMES, type CommandChannels, type EventChannels } from '../app/
 import { DEFAULT_SETTINGS, type AppSettings } from '../app/contract/settings'
 import type { ServerStatus } from '../app/contract/server-state'
 import { Listeners } from '../app/lib/listeners'
-import { fake, fakeEvent, FakeBrowserWindow, FakeFrame, fakeLogger, FakeNotification, FakeTray, FakeWebContents, resetFakeElectron } from '../test/support/main/fake-electron'
+import {
+  fake,
+  fakeEvent,
+  FakeBrowserWindow,
+  FakeFrame,
+  fakeLogger,
+  FakeNotification,
+  FakeTray,
+  FakeWebContents,
+  resetFakeElectron,
+} from '../test/support/main/fake-electron'
 
 vi.mock('electron', async () => (await import('../test/support/main/fake-electron')).fakeElectronModule())
 vi.mock('electron-log/main', async () => (await import('../test/support/main/fake-electron')).fakeElectronLogModule())
@@ -14,7 +24,18 @@ vi.mock('electron-log/main', async () => (await import('../test/support/main/fak
 const { startShell } = await import('./shell')
 const { APP_ID } = await import('./app-identity')
 
-const stopped: ServerStatus = { state: 'stopped', profileId: null, pid: null, host: null, port: null, exe: null, readySince: null, restartAt: null, lastExit: null, restarts: 0 }
+const stopped: ServerStatus = {
+  state: 'stopped',
+  profileId: null,
+  pid: null,
+  host: null,
+  port: null,
+  exe: null,
+  readySince: null,
+  restartAt: null,
+  lastExit: null,
+  restarts: 0,
+}
 
 interface FakeCore {
   readonly handlers: CommandChannels
@@ -33,7 +54,14 @@ function fakeCore(settings: Partial<AppSettings> = {}, disposeHangs = false): Fa
   let finish: () => void = () => undefined
   const answers: Partial<Record<string, unknown>> = {
     'server:status': stopped,
-    'profiles:list': { health: 'ok', messages: [], activeProfileId: 'qwen', profiles: [{ id: 'qwen', name: 'Qwen3 30B', binary: '', model: '', draftModel: null, engine: null, notes: '', active: true, updatedAt: '' }] },
+    'profiles:list': {
+      health: 'ok',
+      messages: [],
+      activeProfileId: 'qwen',
+      profiles: [
+        { id: 'qwen', name: 'Qwen3 30B', binary: '', model: '', draftModel: null, engine: null, notes: '', active: true, updatedAt: '' },
+      ],
+    },
     'server:start': { ok: true, value: stopped },
   }
   const handlers = Object.fromEntries(
@@ -81,7 +109,10 @@ afterEach(() => {
   rmSync(home, { recursive: true, force: true })
 })
 
-function start(core: FakeCore, extra: { argv?: string[]; platform?: NodeJS.Platform; quitTimeoutMs?: number; env?: NodeJS.ProcessEnv } = {}) {
+function start(
+  core: FakeCore,
+  extra: { argv?: string[]; platform?: NodeJS.Platform; quitTimeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+) {
   const createCore = vi.fn(async () => core)
   const handle = startShell({
     argv: extra.argv ?? ['electron', '.'],
@@ -224,7 +255,16 @@ describe('window', () => {
     const { handle } = start(fakeCore())
     await handle.ready
     const prefs = dashboardWindow().options.webPreferences as Record<string, unknown>
-    expect(prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, webSecurity: true, webviewTag: false, allowRunningInsecureContent: false, devTools: false })
+    expect(prefs).toMatchObject({
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      webviewTag: false,
+      allowRunningInsecureContent: false,
+      devTools: false,
+    })
     expect(prefs.preload).toBe(join('/fake/app/out/main', '..', 'preload', 'index.js'))
   })
 
@@ -295,7 +335,14 @@ describe('system integration', () => {
     const core = fakeCore()
     const { handle } = start(core)
     await handle.ready
-    const exit = { code: 1, signal: null, reason: 'out of GPU memory for the KV cache', hint: 'Lower -c', kind: 'out-of-memory-kv' as const, lastLines: [] }
+    const exit = {
+      code: 1,
+      signal: null,
+      reason: 'out of GPU memory for the KV cache',
+      hint: 'Lower -c',
+      kind: 'out-of-memory-kv' as const,
+      lastLines: [],
+    }
     core.events.emit('server:state-changed', { ...stopped, state: 'errored', profileId: 'qwen', lastExit: exit })
     expect(FakeNotification.instances.map((n) => [n.options.title, n.shown])).toEqual([['Qwen3 30B could not start', true]])
     expect(FakeNotification.instances[0]!.options.body).toContain('Out of GPU memory')
@@ -311,7 +358,14 @@ describe('system integration', () => {
     await handle.ready
     const tray = FakeTray.instances[0]!
     core.events.emit('server:state-changed', { ...stopped, state: 'ready', profileId: 'qwen', port: 8081, pid: 7 })
-    core.events.emit('snapshot', { time: 0, server: { ...stopped, state: 'ready' }, generation: { tokensPerSecond: 31.2 } as never, gpu: { devices: [{ memoryFreeMiB: 2048 }] } as never, cpu: null, warnings: [] })
+    core.events.emit('snapshot', {
+      time: 0,
+      server: { ...stopped, state: 'ready' },
+      generation: { tokensPerSecond: 31.2 } as never,
+      gpu: { devices: [{ memoryFreeMiB: 2048 }] } as never,
+      cpu: null,
+      warnings: [],
+    })
     expect(tray.tooltips.at(-1)).toBe('Llama Tray: Ready\nQwen3 30B\n31.2 tok/s · 2.0 GiB VRAM free')
     const image = tray.images.at(-1) as { representations: { scaleFactor: number; buffer: Buffer }[] }
     expect(image.representations.map((r) => [r.scaleFactor, r.buffer.toString()])).toEqual(
@@ -335,19 +389,32 @@ describe('system integration', () => {
 
   it('a failed start from the tray is announced', async () => {
     const core = fakeCore()
-    ;(core.handlers['server:start'] as unknown as ReturnType<typeof vi.fn>).mockResolvedValue({ ok: false, error: 'flag-removed: --no-mmap: use -lm none' })
+    ;(core.handlers['server:start'] as unknown as ReturnType<typeof vi.fn>).mockResolvedValue({
+      ok: false,
+      error: 'flag-removed: --no-mmap: use -lm none',
+    })
     const { handle } = start(core)
     await handle.ready
     const menu = FakeTray.instances[0]!.menus.at(-1)!.template as { id?: string; click?: () => void }[]
     menu.find((i) => i.id === 'profile:qwen')!.click!()
     await vi.waitFor(() => expect(FakeNotification.instances.length).toBe(1))
-    expect(FakeNotification.instances[0]!.options).toMatchObject({ title: 'Could not start Qwen3 30B', body: 'flag-removed: --no-mmap: use -lm none' })
+    expect(FakeNotification.instances[0]!.options).toMatchObject({
+      title: 'Could not start Qwen3 30B',
+      body: 'flag-removed: --no-mmap: use -lm none',
+    })
     await tick()
   })
 })
 
 const errored = (core: FakeCore): void => {
-  const exit = { code: 1, signal: null, reason: 'out of GPU memory for the KV cache', hint: 'Lower -c', kind: 'out-of-memory-kv' as const, lastLines: [] }
+  const exit = {
+    code: 1,
+    signal: null,
+    reason: 'out of GPU memory for the KV cache',
+    hint: 'Lower -c',
+    kind: 'out-of-memory-kv' as const,
+    lastLines: [],
+  }
   core.events.emit('server:state-changed', { ...stopped, state: 'errored', profileId: 'qwen', lastExit: exit })
 }
 
@@ -407,19 +474,24 @@ describe('notifications on Windows', () => {
     expect(FakeTray.instances[0]!.balloons).toEqual([])
   })
 
-  it.each([{ PORTABLE_EXECUTABLE_FILE: 'D:\\Tools\\Llama Tray.exe' }, { PORTABLE_EXECUTABLE_DIR: 'D:\\Tools' }])('the portable build (%o), which has no shortcut, uses the tray balloon; a click on it opens the dashboard', async (env) => {
-    fake.app.isPackaged = true
-    const core = fakeCore()
-    const { handle } = start(core, { platform: 'win32', env, argv: ['electron', '.', '--hidden'] })
-    await handle.ready
-    errored(core)
-    expect(FakeNotification.instances).toEqual([])
-    const tray = FakeTray.instances[0]!
-    expect(tray.balloons).toEqual([{ title: 'Qwen3 30B could not start', content: 'Out of GPU memory for the KV cache. Lower -c.', iconType: 'error' }])
-    expect(FakeBrowserWindow.instances).toEqual([])
-    tray.emit('balloon-click')
-    expect(dashboardWindow().visible).toBe(true)
-  })
+  it.each([{ PORTABLE_EXECUTABLE_FILE: 'D:\\Tools\\Llama Tray.exe' }, { PORTABLE_EXECUTABLE_DIR: 'D:\\Tools' }])(
+    'the portable build (%o), which has no shortcut, uses the tray balloon; a click on it opens the dashboard',
+    async (env) => {
+      fake.app.isPackaged = true
+      const core = fakeCore()
+      const { handle } = start(core, { platform: 'win32', env, argv: ['electron', '.', '--hidden'] })
+      await handle.ready
+      errored(core)
+      expect(FakeNotification.instances).toEqual([])
+      const tray = FakeTray.instances[0]!
+      expect(tray.balloons).toEqual([
+        { title: 'Qwen3 30B could not start', content: 'Out of GPU memory for the KV cache. Lower -c.', iconType: 'error' },
+      ])
+      expect(FakeBrowserWindow.instances).toEqual([])
+      tray.emit('balloon-click')
+      expect(dashboardWindow().visible).toBe(true)
+    },
+  )
 
   it('the portable build honours the notifications setting for balloons too', async () => {
     fake.app.isPackaged = true
@@ -432,7 +504,8 @@ describe('notifications on Windows', () => {
 })
 
 describe('tray popover (Windows)', () => {
-  const popoverWindow = (): FakeBrowserWindow | undefined => FakeBrowserWindow.instances.find((w) => w.options.width === 360 && w.options.frame === false)
+  const popoverWindow = (): FakeBrowserWindow | undefined =>
+    FakeBrowserWindow.instances.find((w) => w.options.width === 360 && w.options.frame === false)
 
   it('a left click opens the 360 px popover by the tray icon; it hides when it loses focus', async () => {
     const core = fakeCore()

@@ -136,7 +136,13 @@ export function startShell(options: ShellOptions): ShellHandle {
     if (running) {
       let timer: NodeJS.Timeout | undefined
       const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), options.quitTimeoutMs ?? 15_000)))
-      const result = await Promise.race([running.dispose().then(() => 'stopped' as const, (err: Error) => (log.error(`stopping the core failed: ${err.message}`), 'stopped' as const)), timeout])
+      const result = await Promise.race([
+        running.dispose().then(
+          () => 'stopped' as const,
+          (err: Error) => (log.error(`stopping the core failed: ${err.message}`), 'stopped' as const),
+        ),
+        timeout,
+      ])
       clearTimeout(timer)
       if (result === 'timeout') log.error('llama-server did not stop in time; exiting anyway (the next start stops an orphan)')
     }
@@ -345,6 +351,11 @@ export function fileDialogOptions(role: ProfileFileRole, current: string, platfo
           { name: 'GGUF model', extensions: ['gguf'] },
           { name: 'All files', extensions: ['*'] },
         ]
-  const title = role === 'binary' ? 'Choose the llama-server executable' : role === 'model' ? 'Choose the model (.gguf)' : 'Choose the draft model (.gguf)'
+  const title =
+    role === 'binary'
+      ? 'Choose the llama-server executable'
+      : role === 'model'
+        ? 'Choose the model (.gguf)'
+        : 'Choose the draft model (.gguf)'
   return { title, properties: ['openFile', 'dontAddToRecent'], filters, ...(current ? { defaultPath: current } : {}) }
 }

@@ -16,9 +16,12 @@ export function trayActionsFor(deps: TrayActionDeps): TrayActions {
   const failed = (what: string) => (err: Error) => deps.log.error(`${what} failed: ${err.message}`)
   return {
     start: (profileId) =>
-      void deps.handlers['server:start'](profileId).then((result) => {
-        if (!result.ok) deps.onStartFailed(profileId, result.error)
-      }, failed(`start ${profileId}`)),
+      void deps.handlers['server:start'](profileId).then(
+        (result) => {
+          if (!result.ok) deps.onStartFailed(profileId, result.error)
+        },
+        failed(`start ${profileId}`),
+      ),
     stop: () => void deps.handlers['server:stop']().catch(failed('stop')),
     restart: () =>
       void deps.handlers['server:restart']().then((result) => {

@@ -4,7 +4,9 @@ import type { TrayIconState } from './tray-view'
 /** The pixel sizes scripts/make-icons.mjs draws for each state (100–200 % DPI on Windows). */
 export const TRAY_ICON_SIZES = [16, 20, 24, 32] as const
 
-export type TrayIconSource = { readonly kind: 'ico'; readonly path: string } | { readonly kind: 'png'; readonly images: readonly { readonly path: string; readonly scaleFactor: number }[] }
+export type TrayIconSource =
+  | { readonly kind: 'ico'; readonly path: string }
+  | { readonly kind: 'png'; readonly images: readonly { readonly path: string; readonly scaleFactor: number }[] }
 
 /**
  * Windows takes the .ico and picks the size for the DPI itself; elsewhere the

@@ -23,7 +23,10 @@ export function selectedProfileId(view: TrayView): string | null {
 function header(view: TrayView): string {
   const name = profileName(view, selectedProfileId(view))
   const port = view.endpointPort ?? view.status.port
-  const state = (view.status.state === 'ready' || view.status.state === 'sleeping') && port !== null ? `${stateLabel(view.status.state)} on port ${port}` : stateLabel(view.status.state)
+  const state =
+    (view.status.state === 'ready' || view.status.state === 'sleeping') && port !== null
+      ? `${stateLabel(view.status.state)} on port ${port}`
+      : stateLabel(view.status.state)
   return name ? `${menuText(name, 48)}: ${state}` : `Server: ${state}`
 }
 
@@ -58,7 +61,14 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
     : state === 'stopping'
       ? [{ id: 'stop', label: 'Stopping…', enabled: false }]
       : startable
-        ? [{ id: 'start', label: `Start ${menuText(profileName(view, startable) ?? startable, 48)}`, enabled: true, click: () => actions.start(startable) }]
+        ? [
+            {
+              id: 'start',
+              label: `Start ${menuText(profileName(view, startable) ?? startable, 48)}`,
+              enabled: true,
+              click: () => actions.start(startable),
+            },
+          ]
         : [{ id: 'start', label: 'Start server', enabled: false }]
 
   const warning = currentWarning(view)
@@ -104,5 +114,13 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
  * reword their figures every second, and replacing the menu closes it under the user.
  */
 export function templateKey(template: readonly MenuItemConstructorOptions[]): string {
-  return JSON.stringify(template.map((i) => [i.id ?? null, i.type ?? 'normal', i.id?.startsWith(WARNING_ITEM) ? null : (i.label ?? null), i.enabled ?? true, i.checked ?? null]))
+  return JSON.stringify(
+    template.map((i) => [
+      i.id ?? null,
+      i.type ?? 'normal',
+      i.id?.startsWith(WARNING_ITEM) ? null : (i.label ?? null),
+      i.enabled ?? true,
+      i.checked ?? null,
+    ]),
+  )
 }

@@ -78,7 +78,10 @@ export class TrayPopover {
     if (this.isVisible()) return this.hide()
     if (this.now() - this.hiddenByBlurAt < REOPEN_AFTER_BLUR_MS) return
     const win = this.browserWindow ?? this.create()
-    const { workArea } = screen.getDisplayNearestPoint({ x: Math.round(trayBounds.x + trayBounds.width / 2), y: Math.round(trayBounds.y + trayBounds.height / 2) })
+    const { workArea } = screen.getDisplayNearestPoint({
+      x: Math.round(trayBounds.x + trayBounds.width / 2),
+      y: Math.round(trayBounds.y + trayBounds.height / 2),
+    })
     win.setBounds({ ...popoverPosition(trayBounds, POPOVER_SIZE, workArea), ...POPOVER_SIZE })
     win.show()
     win.focus()
@@ -103,7 +106,9 @@ export class TrayPopover {
       if (this.window === win) this.window = null
       this.options.onVisibility(false)
     })
-    win.webContents.on('did-fail-load', (_event, code, description, url) => this.options.onLoadFailed?.(`tray popover failed to load ${url}: ${description} (${code})`))
+    win.webContents.on('did-fail-load', (_event, code, description, url) =>
+      this.options.onLoadFailed?.(`tray popover failed to load ${url}: ${description} (${code})`),
+    )
     void win
       .loadURL(popoverUrl(this.options.url))
       .catch((err: Error) => this.options.onLoadFailed?.(`tray popover failed to load: ${err.message}`))

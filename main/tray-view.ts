@@ -84,8 +84,10 @@ export function trayTooltip(view: TrayView): string {
   const figures: string[] = []
   if (view.status.state === 'sleeping') figures.push(sleepingDetail(view.status.sleepIdleSeconds))
   if (view.status.state === 'downloading') figures.push(downloadDetail(view.status.download))
-  if (view.status.state === 'ready' && view.tokensPerSecond !== null && Number.isFinite(view.tokensPerSecond) && view.tokensPerSecond > 0) figures.push(formatRate(view.tokensPerSecond))
-  if (view.freeVramMiB !== null && Number.isFinite(view.freeVramMiB) && view.freeVramMiB >= 0) figures.push(formatFreeVram(view.freeVramMiB))
+  if (view.status.state === 'ready' && view.tokensPerSecond !== null && Number.isFinite(view.tokensPerSecond) && view.tokensPerSecond > 0)
+    figures.push(formatRate(view.tokensPerSecond))
+  if (view.freeVramMiB !== null && Number.isFinite(view.freeVramMiB) && view.freeVramMiB >= 0)
+    figures.push(formatFreeVram(view.freeVramMiB))
   const tail = figures.length > 0 ? `\n${figures.join(' · ')}` : ''
   const name = profileName(view, view.status.profileId ?? view.activeProfileId)
   if (name === null) return clip(head + tail, TOOLTIP_MAX)

@@ -15,11 +15,33 @@ const { TrayPopover } = await import('./tray-popover')
 type TrayView = import('./tray-view').TrayView
 
 function profile(id: string, name: string, active = false): ProfileSummary {
-  return { id, name, binary: '/opt/llama-server', model: `/models/${id}.gguf`, draftModel: null, engine: 'mainline', notes: '', active, updatedAt: '2025-01-01T00:00:00Z' }
+  return {
+    id,
+    name,
+    binary: '/opt/llama-server',
+    model: `/models/${id}.gguf`,
+    draftModel: null,
+    engine: 'mainline',
+    notes: '',
+    active,
+    updatedAt: '2025-01-01T00:00:00Z',
+  }
 }
 
 function status(state: ServerStateKind, profileId: string | null = 'qwen', extra: Partial<ServerStatus> = {}): ServerStatus {
-  return { state, profileId, pid: state === 'stopped' ? null : 4242, host: '127.0.0.1', port: state === 'ready' ? 8081 : null, exe: '/opt/llama-server', readySince: null, restartAt: null, lastExit: null, restarts: 0, ...extra }
+  return {
+    state,
+    profileId,
+    pid: state === 'stopped' ? null : 4242,
+    host: '127.0.0.1',
+    port: state === 'ready' ? 8081 : null,
+    exe: '/opt/llama-server',
+    readySince: null,
+    restartAt: null,
+    lastExit: null,
+    restarts: 0,
+    ...extra,
+  }
 }
 
 function view(state: ServerStateKind, extra: Partial<TrayView> = {}): TrayView {
@@ -82,7 +104,13 @@ describe.each(SERVER_STATE_KINDS.map((s) => [s]))('tray in state %s', (state) =>
     expect(log).toEqual(expected.enabled ? [expected.id === 'stop' ? 'stop' : 'start:qwen'] : [])
     // Restart only where a server runs: never for a stopped or failed one.
     const restart = template.find((i) => i.id === 'restart')
-    const running = state === 'starting' || state === 'downloading' || state === 'loading' || state === 'ready' || state === 'sleeping' || state === 'backoff'
+    const running =
+      state === 'starting' ||
+      state === 'downloading' ||
+      state === 'loading' ||
+      state === 'ready' ||
+      state === 'sleeping' ||
+      state === 'backoff'
     expect(restart?.label ?? null).toBe(running ? 'Restart server' : null)
     const before = [...log]
     if (restart) click(restart)
@@ -103,7 +131,13 @@ describe.each(SERVER_STATE_KINDS.map((s) => [s]))('tray in state %s', (state) =>
     const template = buildTrayTemplate(view(state), actions)
     click(item(template, 'profile:gpt-oss'))
     click(item(template, 'profile:qwen'))
-    const running = state === 'starting' || state === 'downloading' || state === 'loading' || state === 'ready' || state === 'sleeping' || state === 'backoff'
+    const running =
+      state === 'starting' ||
+      state === 'downloading' ||
+      state === 'loading' ||
+      state === 'ready' ||
+      state === 'sleeping' ||
+      state === 'backoff'
     expect(log).toEqual(running ? ['start:gpt-oss'] : ['start:gpt-oss', 'start:qwen'])
   })
 
@@ -117,8 +151,13 @@ describe.each(SERVER_STATE_KINDS.map((s) => [s]))('tray in state %s', (state) =>
 
 describe('tray menu edge cases', () => {
   it('names the active profile while nothing runs', () => {
-    expect(item(buildTrayTemplate(view('stopped', { status: status('stopped', null) }), recorder().actions), 'status').label).toBe('Qwen3 30B A3B: Stopped')
-    expect(item(buildTrayTemplate(view('stopped', { activeProfileId: null, status: status('stopped', null) }), recorder().actions), 'status').label).toBe('Server: Stopped')
+    expect(item(buildTrayTemplate(view('stopped', { status: status('stopped', null) }), recorder().actions), 'status').label).toBe(
+      'Qwen3 30B A3B: Stopped',
+    )
+    expect(
+      item(buildTrayTemplate(view('stopped', { activeProfileId: null, status: status('stopped', null) }), recorder().actions), 'status')
+        .label,
+    ).toBe('Server: Stopped')
     expect(item(buildTrayTemplate(view('errored'), recorder().actions), 'status').label).toBe('Qwen3 30B A3B: Failed')
   })
 
@@ -137,13 +176,18 @@ describe('tray menu edge cases', () => {
     template = buildTrayTemplate(view('ready', { warnings: warnings.slice(0, 2) }), actions)
     // "&" would be read as a mnemonic marker on Windows.
     expect(item(template, 'warning:live.heavy-apps@qwen').label).toBe('⚠ Discord.exe uses 31% of the CPU && slows generation')
-    expect(buildTrayTemplate(view('ready', { warnings: warnings.slice(0, 1) }), actions).some((i) => i.id?.startsWith('warning:'))).toBe(false)
+    expect(buildTrayTemplate(view('ready', { warnings: warnings.slice(0, 1) }), actions).some((i) => i.id?.startsWith('warning:'))).toBe(
+      false,
+    )
     const long = buildTrayTemplate(view('ready', { warnings: [{ ...warnings[1]!, message: 'x'.repeat(500) }] }), actions)
     expect(item(long, 'warning:live.heavy-apps@qwen').label!.length).toBeLessThanOrEqual(92)
   })
 
   it('without profiles: Start is disabled and a hint replaces the radio group', () => {
-    const template = buildTrayTemplate(view('stopped', { profiles: [], activeProfileId: null, status: status('stopped', null) }), recorder().actions)
+    const template = buildTrayTemplate(
+      view('stopped', { profiles: [], activeProfileId: null, status: status('stopped', null) }),
+      recorder().actions,
+    )
     expect(item(template, 'start')).toMatchObject({ label: 'Start server', enabled: false })
     expect(item(template, 'no-profiles').enabled).toBe(false)
     expect(template.some((i) => i.type === 'radio')).toBe(false)
@@ -152,17 +196,26 @@ describe('tray menu edge cases', () => {
   it('checks the running profile, not the store active one', () => {
     const v = view('ready', { status: status('ready', 'gpt-oss') })
     expect(selectedProfileId(v)).toBe('gpt-oss')
-    expect(buildTrayTemplate(v, recorder().actions).filter((i) => i.checked).map((i) => i.id)).toEqual(['profile:gpt-oss'])
+    expect(
+      buildTrayTemplate(v, recorder().actions)
+        .filter((i) => i.checked)
+        .map((i) => i.id),
+    ).toEqual(['profile:gpt-oss'])
     expect(item(buildTrayTemplate(v, recorder().actions), 'status').label).toBe('GPT-OSS 20B: Ready on port 8081')
     // Behind the endpoint, the one port clients use, not the server's private one.
-    expect(item(buildTrayTemplate({ ...v, endpointPort: 8080 }, recorder().actions), 'status').label).toBe('GPT-OSS 20B: Ready on port 8080')
+    expect(item(buildTrayTemplate({ ...v, endpointPort: 8080 }, recorder().actions), 'status').label).toBe(
+      'GPT-OSS 20B: Ready on port 8080',
+    )
   })
 
   it('shows a sleeping server calmly: its port, what sleeping means, Stop and Restart as for a ready one', () => {
     const v = view('sleeping', { status: status('sleeping', 'qwen', { port: 8081, sleepIdleSeconds: 300 }) })
     const template = buildTrayTemplate(v, recorder().actions)
     expect(item(template, 'status').label).toBe('Qwen3 30B A3B: Sleeping on port 8081')
-    expect(item(template, 'sleeping')).toMatchObject({ label: 'Model unloaded after 300 s idle, VRAM freed; the next request wakes it', enabled: false })
+    expect(item(template, 'sleeping')).toMatchObject({
+      label: 'Model unloaded after 300 s idle, VRAM freed; the next request wakes it',
+      enabled: false,
+    })
     expect(trayIconState(v)).toBe('ready')
     expect(buildTrayTemplate(view('ready'), recorder().actions).some((i) => i.id === 'sleeping')).toBe(false)
   })
@@ -175,19 +228,29 @@ describe('tray menu edge cases', () => {
 
 describe('tray tooltip', () => {
   it('names the state, the profile, the live rate and the free VRAM', () => {
-    expect(trayTooltip(view('ready', { tokensPerSecond: 23.456, freeVramMiB: 1536 }))).toBe('Llama Tray: Ready\nQwen3 30B A3B\n23.5 tok/s · 1.5 GiB VRAM free')
-    expect(trayTooltip(view('ready', { tokensPerSecond: null, freeVramMiB: 512 }))).toBe('Llama Tray: Ready\nQwen3 30B A3B\n512 MiB VRAM free')
+    expect(trayTooltip(view('ready', { tokensPerSecond: 23.456, freeVramMiB: 1536 }))).toBe(
+      'Llama Tray: Ready\nQwen3 30B A3B\n23.5 tok/s · 1.5 GiB VRAM free',
+    )
+    expect(trayTooltip(view('ready', { tokensPerSecond: null, freeVramMiB: 512 }))).toBe(
+      'Llama Tray: Ready\nQwen3 30B A3B\n512 MiB VRAM free',
+    )
     expect(trayTooltip(view('stopped', { activeProfileId: null, status: status('stopped', null) }))).toBe('Llama Tray: Stopped')
     // No rate outside ready (a stale one would mislead).
     expect(trayTooltip(view('loading', { tokensPerSecond: 40 }))).toBe('Llama Tray: Loading model\nQwen3 30B A3B')
     // Sleeping: what it means instead of a rate (none while the model is unloaded), and the VRAM it freed.
-    expect(trayTooltip(view('sleeping', { status: status('sleeping', 'qwen', { sleepIdleSeconds: 2 }), tokensPerSecond: 12, freeVramMiB: 6144 }))).toBe(
-      'Llama Tray: Sleeping\nQwen3 30B A3B\nmodel unloaded after 2 s idle, VRAM freed; the next request wakes it · 6.0 GiB VRAM free',
-    )
+    expect(
+      trayTooltip(
+        view('sleeping', { status: status('sleeping', 'qwen', { sleepIdleSeconds: 2 }), tokensPerSecond: 12, freeVramMiB: 6144 }),
+      ),
+    ).toBe('Llama Tray: Sleeping\nQwen3 30B A3B\nmodel unloaded after 2 s idle, VRAM freed; the next request wakes it · 6.0 GiB VRAM free')
     // Downloading (-hf): how far and how fast.
-    expect(trayTooltip(view('downloading', { status: status('downloading', 'qwen', { download: { repo: 'o/r', file: 'a.gguf', bytes: 1.2e9, total: 20.1e9, rateBps: 2.5e7 } }) }))).toBe(
-      'Llama Tray: Downloading model\nQwen3 30B A3B\n1.2 GB of 20.1 GB (5 %), 25 MB/s',
-    )
+    expect(
+      trayTooltip(
+        view('downloading', {
+          status: status('downloading', 'qwen', { download: { repo: 'o/r', file: 'a.gguf', bytes: 1.2e9, total: 20.1e9, rateBps: 2.5e7 } }),
+        }),
+      ),
+    ).toBe('Llama Tray: Downloading model\nQwen3 30B A3B\n1.2 GB of 20.1 GB (5 %), 25 MB/s')
   })
 
   it('never exceeds 127 UTF-16 units nor splits a surrogate pair (fast-check)', () => {
@@ -229,7 +292,12 @@ describe('TrayController', () => {
   it("a live warning's changing figures do not replace the open menu; a different warning does", () => {
     const tray = new FakeTray(null)
     const controller = new TrayController(tray as never, (state) => ({ state }) as never, recorder().actions)
-    const heavy = (share: number) => ({ id: 'live.heavy-apps@qwen', level: 'warn' as const, message: `Discord.exe uses ${share}% of the CPU`, fix: null })
+    const heavy = (share: number) => ({
+      id: 'live.heavy-apps@qwen',
+      level: 'warn' as const,
+      message: `Discord.exe uses ${share}% of the CPU`,
+      fix: null,
+    })
     controller.update(view('ready', { warnings: [heavy(30)] }))
     controller.update(view('ready', { warnings: [heavy(31)] }))
     expect(tray.menus.length).toBe(1)
@@ -246,9 +314,18 @@ describe('tray popover position', () => {
     p.x >= area.x && p.y >= area.y && p.x + size.width <= area.x + area.width && p.y + size.height <= area.y + area.height
 
   it('sits above a bottom taskbar, below a top one, beside a side one, by the icon', () => {
-    expect(popoverPosition({ x: 1000, y: 1048, width: 24, height: 32 }, size, { ...screenBounds, height: 1040 })).toEqual({ x: 832, y: 472 })
-    expect(popoverPosition({ x: 1000, y: 4, width: 24, height: 32 }, size, { ...screenBounds, y: 40, height: 1040 })).toEqual({ x: 832, y: 48 })
-    expect(popoverPosition({ x: 8, y: 900, width: 32, height: 24 }, size, { ...screenBounds, x: 48, width: 1872 })).toEqual({ x: 56, y: 512 })
+    expect(popoverPosition({ x: 1000, y: 1048, width: 24, height: 32 }, size, { ...screenBounds, height: 1040 })).toEqual({
+      x: 832,
+      y: 472,
+    })
+    expect(popoverPosition({ x: 1000, y: 4, width: 24, height: 32 }, size, { ...screenBounds, y: 40, height: 1040 })).toEqual({
+      x: 832,
+      y: 48,
+    })
+    expect(popoverPosition({ x: 8, y: 900, width: 32, height: 24 }, size, { ...screenBounds, x: 48, width: 1872 })).toEqual({
+      x: 56,
+      y: 512,
+    })
     expect(popoverPosition({ x: 1880, y: 300, width: 32, height: 24 }, size, { ...screenBounds, width: 1872 })).toEqual({ x: 1504, y: 32 })
   })
 
@@ -259,8 +336,17 @@ describe('tray popover position', () => {
   it('stays inside the work area wherever the icon is, on any display (fast-check)', () => {
     fc.assert(
       fc.property(
-        fc.record({ x: fc.integer({ min: -3000, max: 3000 }), y: fc.integer({ min: -2000, max: 2000 }), width: fc.integer({ min: 800, max: 4000 }), height: fc.integer({ min: 700, max: 3000 }) }),
-        fc.record({ dx: fc.integer({ min: -100, max: 4100 }), dy: fc.integer({ min: -100, max: 3100 }), size: fc.integer({ min: 0, max: 48 }) }),
+        fc.record({
+          x: fc.integer({ min: -3000, max: 3000 }),
+          y: fc.integer({ min: -2000, max: 2000 }),
+          width: fc.integer({ min: 800, max: 4000 }),
+          height: fc.integer({ min: 700, max: 3000 }),
+        }),
+        fc.record({
+          dx: fc.integer({ min: -100, max: 4100 }),
+          dy: fc.integer({ min: -100, max: 3100 }),
+          size: fc.integer({ min: 0, max: 48 }),
+        }),
         (area, icon) => {
           const p = popoverPosition({ x: area.x + icon.dx, y: area.y + icon.dy, width: icon.size, height: icon.size }, size, area)
           expect(inside(p, area)).toBe(true)
@@ -275,7 +361,14 @@ describe('TrayPopover', () => {
   it('a click toggles it; the click that blurred it does not reopen it, a later one does', () => {
     let now = 1000
     const visibility: boolean[] = []
-    const popover = new TrayPopover({ preload: '/p.js', url: 'app://dashboard/index.html', packaged: true, onCreated: () => undefined, onVisibility: (v) => visibility.push(v), now: () => now })
+    const popover = new TrayPopover({
+      preload: '/p.js',
+      url: 'app://dashboard/index.html',
+      packaged: true,
+      onCreated: () => undefined,
+      onVisibility: (v) => visibility.push(v),
+      now: () => now,
+    })
     const icon = { x: 1800, y: 1048, width: 24, height: 32 }
     popover.toggle(icon)
     expect(popover.isVisible()).toBe(true)

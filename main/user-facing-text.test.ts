@@ -25,12 +25,16 @@ describe('text main shows to users', () => {
   it('never mentions seeds', () => {
     const hits = readdirSync(mainDir)
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-      .flatMap((file) => strings(file, readFileSync(join(mainDir, file), 'utf8')).filter((s) => SEEDS.test(s)).map((s) => `${file}: ${s}`))
+      .flatMap((file) =>
+        strings(file, readFileSync(join(mainDir, file), 'utf8'))
+          .filter((s) => SEEDS.test(s))
+          .map((s) => `${file}: ${s}`),
+      )
     expect(hits).toEqual([])
   })
 
   it('the check finds such a string, in a literal or a template, and skips comments', () => {
-    const code = "// seed 000 found this\nnotify('as seen in seed 000', `the ${n} seed users`, \"app://x\") /* seeds */"
+    const code = '// seed 000 found this\nnotify(\'as seen in seed 000\', `the ${n} seed users`, "app://x") /* seeds */'
     expect(strings('x.ts', code).filter((s) => SEEDS.test(s))).toEqual(['as seen in seed 000', ' seed users'])
   })
 })

@@ -34,9 +34,12 @@ describe('app:// URL → bundle file', () => {
     expect(resolveAppRequest(url, root)).toBe(resolve(root, file))
   })
 
-  it.each(['app://dashboard/../secret.txt', 'app://dashboard/%2e%2e/secret.txt', 'app://dashboard/assets/%2e%2e/%2e%2e/secret.txt'])('%s cannot climb out: the URL parser folds the dots inside the bundle', (url) => {
-    expect(resolveAppRequest(url, root)).toBe(resolve(root, 'secret.txt'))
-  })
+  it.each(['app://dashboard/../secret.txt', 'app://dashboard/%2e%2e/secret.txt', 'app://dashboard/assets/%2e%2e/%2e%2e/secret.txt'])(
+    '%s cannot climb out: the URL parser folds the dots inside the bundle',
+    (url) => {
+      expect(resolveAppRequest(url, root)).toBe(resolve(root, 'secret.txt'))
+    },
+  )
 
   it.each([
     'app://dashboard/..%2fsecret.txt',
@@ -62,8 +65,11 @@ describe('serving the dashboard', () => {
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
     expect(page.headers.get('content-security-policy')).toBe(DASHBOARD_CSP)
     expect(await page.text()).toContain('<title>x</title>')
-    expect((await handler(new Request('app://dashboard/assets/index.js'))).headers.get('content-type')).toBe('text/javascript; charset=utf-8')
-    for (const url of ['app://dashboard/missing.js', 'app://dashboard/assets/data.bin', 'app://dashboard/%2e%2e/x']) expect((await handler(new Request(url))).status).toBe(404)
+    expect((await handler(new Request('app://dashboard/assets/index.js'))).headers.get('content-type')).toBe(
+      'text/javascript; charset=utf-8',
+    )
+    for (const url of ['app://dashboard/missing.js', 'app://dashboard/assets/data.bin', 'app://dashboard/%2e%2e/x'])
+      expect((await handler(new Request(url))).status).toBe(404)
   })
 
   it('the policy allows scripts only from the bundle and nothing framed, posted or embedded', () => {
@@ -91,7 +97,13 @@ describe('web contents guard', () => {
     const contents = new FakeWebContents()
     guardWebContents(contents as never, { packaged: true })
     const open = (url: string) => contents.windowOpenHandler!({ url })
-    for (const url of [...EXTERNAL_LINKS, 'https://evil.example/', 'file:///C:/Windows/System32/calc.exe', `${EXTERNAL_LINKS[0]}/../../evil`, 'http://github.com/ggml-org/llama.cpp']) {
+    for (const url of [
+      ...EXTERNAL_LINKS,
+      'https://evil.example/',
+      'file:///C:/Windows/System32/calc.exe',
+      `${EXTERNAL_LINKS[0]}/../../evil`,
+      'http://github.com/ggml-org/llama.cpp',
+    ]) {
       expect(open(url)).toEqual({ action: 'deny' })
     }
     await Promise.resolve()
@@ -118,7 +130,8 @@ describe('web contents guard', () => {
       expect(granted.length).toBe(1)
       return granted[0]!
     }
-    const check = (contents: unknown, permission: string, origin: string, details: unknown): boolean => fake.session.defaultSession.permissionCheckHandler!(contents, permission, origin, details)
+    const check = (contents: unknown, permission: string, origin: string, details: unknown): boolean =>
+      fake.session.defaultSession.permissionCheckHandler!(contents, permission, origin, details)
 
     it("grants clipboard writes to the dashboard's own page, so its Copy buttons work", () => {
       hardenSession(fake.session.defaultSession as never, policy)
@@ -139,7 +152,9 @@ describe('web contents guard', () => {
       expect(request(ours, 'clipboard-sanitized-write', { ...page, isMainFrame: false })).toBe(false)
       expect(request(ours, 'clipboard-sanitized-write', undefined)).toBe(false)
       expect(check(ours, 'clipboard-sanitized-write', 'https://evil.example', { isMainFrame: true })).toBe(false)
-      expect(check(ours, 'clipboard-sanitized-write', 'app://dashboard', { requestingUrl: 'https://evil.example/', isMainFrame: true })).toBe(false)
+      expect(
+        check(ours, 'clipboard-sanitized-write', 'app://dashboard', { requestingUrl: 'https://evil.example/', isMainFrame: true }),
+      ).toBe(false)
       expect(check(null, 'clipboard-sanitized-write', 'app://dashboard', page)).toBe(false)
       expect(check(foreign, 'clipboard-sanitized-write', 'app://dashboard', page)).toBe(false)
       expect(check(dead, 'clipboard-sanitized-write', 'app://dashboard', page)).toBe(false)
@@ -150,7 +165,16 @@ describe('web contents guard', () => {
 
     it('refuses every other permission, even to the dashboard (reading the clipboard included)', () => {
       hardenSession(fake.session.defaultSession as never, policy)
-      for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'deprecated-sync-clipboard-read', 'openExternal', 'fullscreen', 'unknown']) {
+      for (const p of [
+        'media',
+        'geolocation',
+        'notifications',
+        'clipboard-read',
+        'deprecated-sync-clipboard-read',
+        'openExternal',
+        'fullscreen',
+        'unknown',
+      ]) {
         expect(request(ours, p, page), p).toBe(false)
         expect(check(ours, p, 'app://dashboard', page), p).toBe(false)
       }
@@ -161,7 +185,20 @@ describe('web contents guard', () => {
 describe('window options', () => {
   it('sandbox, isolation, no Node, no webview, Auxclick off; DevTools only unpackaged', () => {
     const prefs = dashboardWindowOptions(DEFAULT_WINDOW_STATE, '/p/index.js', false).webPreferences!
-    expect(prefs).toMatchObject({ preload: '/p/index.js', sandbox: true, contextIsolation: true, nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false, webSecurity: true, allowRunningInsecureContent: false, experimentalFeatures: false, webviewTag: false, disableBlinkFeatures: 'Auxclick', devTools: true })
+    expect(prefs).toMatchObject({
+      preload: '/p/index.js',
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      disableBlinkFeatures: 'Auxclick',
+      devTools: true,
+    })
     expect(dashboardWindowOptions(DEFAULT_WINDOW_STATE, '/p/index.js', true).webPreferences!.devTools).toBe(false)
     expect(dashboardWindowOptions(DEFAULT_WINDOW_STATE, '/p/index.js', true).show).toBe(false)
   })
@@ -174,15 +211,24 @@ describe('every window main creates', () => {
     .map((f) => ({ file: f, text: readFileSync(join(mainDir, f), 'utf8') }))
 
   it('is built from an options function that uses secureWebPreferences (no second, weaker window config)', () => {
-    const constructions = sources.flatMap(({ file, text }) => [...text.matchAll(/new BrowserWindow\(([^)]*)/g)].map((m) => `${file}: ${m[1]!.split('(')[0]}`))
+    const constructions = sources.flatMap(({ file, text }) =>
+      [...text.matchAll(/new BrowserWindow\(([^)]*)/g)].map((m) => `${file}: ${m[1]!.split('(')[0]}`),
+    )
     expect(constructions.sort()).toEqual(['dashboard-window.ts: dashboardWindowOptions', 'tray-popover.ts: popoverWindowOptions'])
-    const prefs = sources.flatMap(({ file, text }) => [...text.matchAll(/webPreferences:\s*([^\n]*)/g)].map((m) => `${file}: ${m[1]!.trim()}`))
-    expect(prefs.sort()).toEqual(['dashboard-window.ts: secureWebPreferences(preload, packaged),', 'tray-popover.ts: secureWebPreferences(preload, packaged),'])
+    const prefs = sources.flatMap(({ file, text }) =>
+      [...text.matchAll(/webPreferences:\s*([^\n]*)/g)].map((m) => `${file}: ${m[1]!.trim()}`),
+    )
+    expect(prefs.sort()).toEqual([
+      'dashboard-window.ts: secureWebPreferences(preload, packaged),',
+      'tray-popover.ts: secureWebPreferences(preload, packaged),',
+    ])
   })
 
   it('the popover has the same secure preferences as the dashboard', () => {
     expect(popoverWindowOptions('/p/index.js', true).webPreferences).toEqual(secureWebPreferences('/p/index.js', true))
-    expect(popoverWindowOptions('/p/index.js', false).webPreferences).toEqual(dashboardWindowOptions(DEFAULT_WINDOW_STATE, '/p/index.js', false).webPreferences)
+    expect(popoverWindowOptions('/p/index.js', false).webPreferences).toEqual(
+      dashboardWindowOptions(DEFAULT_WINDOW_STATE, '/p/index.js', false).webPreferences,
+    )
     expect(popoverWindowOptions('/p/index.js', true)).toMatchObject({ width: 360, show: false, frame: false, skipTaskbar: true })
   })
 })

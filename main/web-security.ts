@@ -32,7 +32,13 @@ export interface PermissionPolicy {
  */
 const DASHBOARD_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write'])
 
-export function isPermissionGranted(permission: string, contents: WebContents | null, requestingUrl: string | undefined, isMainFrame: boolean | undefined, policy: PermissionPolicy): boolean {
+export function isPermissionGranted(
+  permission: string,
+  contents: WebContents | null,
+  requestingUrl: string | undefined,
+  isMainFrame: boolean | undefined,
+  policy: PermissionPolicy,
+): boolean {
   if (!DASHBOARD_PERMISSIONS.has(permission)) return false
   if (!contents || contents.isDestroyed() || !policy.isOurs(contents)) return false
   return isMainFrame === true && requestingUrl !== undefined && policy.isDashboardUrl(requestingUrl)
@@ -40,7 +46,9 @@ export function isPermissionGranted(permission: string, contents: WebContents | 
 
 /** Every permission request and check is refused except clipboard writes from the dashboard page itself. */
 export function hardenSession(session: Session, policy: PermissionPolicy): void {
-  session.setPermissionRequestHandler((contents, permission, callback, details) => callback(isPermissionGranted(permission, contents, details?.requestingUrl, details?.isMainFrame, policy)))
+  session.setPermissionRequestHandler((contents, permission, callback, details) =>
+    callback(isPermissionGranted(permission, contents, details?.requestingUrl, details?.isMainFrame, policy)),
+  )
   // A check names the origin ("app://dashboard"); the URL, where Chromium gives it, must be the dashboard's too.
   session.setPermissionCheckHandler((contents, permission, requestingOrigin, details) => {
     const url = details?.requestingUrl

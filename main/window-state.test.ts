@@ -20,7 +20,12 @@ describe('window state', () => {
     await saver.flush() // nothing pending: no write, no error
   })
 
-  it.each([['missing', null], ['not json', '{'], ['wrong shape', '{"width":"big"}'], ['absurd size', '{"x":0,"y":0,"width":1,"height":1,"maximized":false}']])('%s file gives the defaults', (_name, text) => {
+  it.each([
+    ['missing', null],
+    ['not json', '{'],
+    ['wrong shape', '{"width":"big"}'],
+    ['absurd size', '{"x":0,"y":0,"width":1,"height":1,"maximized":false}'],
+  ])('%s file gives the defaults', (_name, text) => {
     if (text !== null) writeFileSync(join(home, WINDOW_STATE_FILE), text)
     expect(loadWindowState(home)).toEqual(DEFAULT_WINDOW_STATE)
   })
@@ -29,7 +34,12 @@ describe('window state', () => {
     expect(fitToDisplays({ x: 100, y: 100, width: 1000, height: 700, maximized: false }, laptop)).toMatchObject({ x: 100, y: 100 })
     expect(fitToDisplays({ x: 2500, y: 100, width: 1000, height: 700, maximized: false }, laptop)).toMatchObject({ x: null, y: null })
     expect(fitToDisplays({ x: 0, y: 0, width: 3800, height: 2100, maximized: false }, laptop)).toMatchObject({ width: 1920, height: 1040 })
-    expect(fitToDisplays({ x: -1900, y: 0, width: 1000, height: 700, maximized: false }, [...laptop, { x: -1920, y: 0, width: 1920, height: 1080 }])).toMatchObject({ x: -1900 })
+    expect(
+      fitToDisplays({ x: -1900, y: 0, width: 1000, height: 700, maximized: false }, [
+        ...laptop,
+        { x: -1920, y: 0, width: 1920, height: 1080 },
+      ]),
+    ).toMatchObject({ x: -1900 })
   })
 
   it('reports a failed write instead of throwing', async () => {

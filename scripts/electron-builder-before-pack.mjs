@@ -8,7 +8,8 @@ const ARCH_X64 = 1
 // electron-builder takes the export named after the hook.
 export async function beforePack(context) {
   if (context.electronPlatformName !== 'win32') return
-  if (context.arch !== ARCH_X64) throw new Error(`Windows builds are x64 only (koffi's binary is staged for win32_x64), got arch ${context.arch}`)
+  if (context.arch !== ARCH_X64)
+    throw new Error(`Windows builds are x64 only (koffi's binary is staged for win32_x64), got arch ${context.arch}`)
   const staged = stageKoffiWin32()
   console.log(`  • koffi Windows binary staged  path=${staged}`)
 }

@@ -70,7 +70,10 @@ export function importCycles(root) {
   const known = new Set(files)
   const fileGraph = new Map()
   const folderGraph = new Map()
-  const folderOf = (f) => relative(app, f).split(sep)[0].replace(/\.tsx?$/, '')
+  const folderOf = (f) =>
+    relative(app, f)
+      .split(sep)[0]
+      .replace(/\.tsx?$/, '')
   for (const file of files) {
     const imports = ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles
     const targets = new Set()

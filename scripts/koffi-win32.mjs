@@ -8,7 +8,19 @@
 // <resources>/koffi/win32_x64/koffi.node (electron-builder.yml, win.extraResources).
 // Run directly, it prints the binary's path.
 import { spawnSync } from 'node:child_process'
-import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync } from 'node:fs'
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -44,19 +56,25 @@ export function peInfo(path) {
 
 function assertWin64Dll(path) {
   const info = peInfo(path)
-  if (!info || info.machine !== 'x64' || !info.dll) throw new Error(`${path} is not a Windows x64 DLL (${info ? `${info.machine}${info.dll ? ' DLL' : ''}` : 'not a PE file'})`)
+  if (!info || info.machine !== 'x64' || !info.dll)
+    throw new Error(`${path} is not a Windows x64 DLL (${info ? `${info.machine}${info.dll ? ' DLL' : ''}` : 'not a PE file'})`)
 }
 
 /** npm's own CLI script, run with this Node (no shell: npm is a .cmd file on Windows). */
 function npmCli() {
-  const candidates = [process.env.npm_execpath, join(dirname(process.execPath), 'node_modules', 'npm', 'bin', 'npm-cli.js'), join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js')]
+  const candidates = [
+    process.env.npm_execpath,
+    join(dirname(process.execPath), 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+    join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+  ]
   return candidates.find((c) => c && /npm-cli\.js$/.test(c) && existsSync(c)) ?? null
 }
 
 function run(cmd, args, cwd) {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', windowsHide: true })
   if (r.error) throw new Error(`${cmd}: ${r.error.message}`)
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-5).join('\n')}`)
+  if (r.status !== 0)
+    throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-5).join('\n')}`)
   return r.stdout
 }
 
@@ -68,7 +86,11 @@ function run(cmd, args, cwd) {
 export function ensureKoffiWin32Package({ root = REPO_ROOT } = {}) {
   const version = koffiVersion(root)
   const installed = join(root, 'node_modules', '@koromix', 'koffi-win32-x64')
-  if (existsSync(join(installed, KOFFI_WIN32_TRIPLET, 'koffi.node')) && JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version === version) return installed
+  if (
+    existsSync(join(installed, KOFFI_WIN32_TRIPLET, 'koffi.node')) &&
+    JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version === version
+  )
+    return installed
 
   const cacheDir = join(cacheRoot(), `koffi-win32-x64-${version}`)
   if (existsSync(join(cacheDir, 'package.json')) && existsSync(join(cacheDir, KOFFI_WIN32_TRIPLET, 'koffi.node'))) return cacheDir

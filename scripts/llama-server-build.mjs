@@ -8,7 +8,19 @@
 // A fresh build is cached only after it answered a completion on the tiny
 // fixture model (scripts/llama-server-smoke.mjs).
 import { spawnSync } from 'node:child_process'
-import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs'
 import { homedir, tmpdir, cpus } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -42,7 +54,10 @@ function smokeTest(bin) {
   }
   const script = join(dirname(fileURLToPath(import.meta.url)), 'llama-server-smoke.mjs')
   const r = spawnSync(process.execPath, [script, bin, SMOKE_MODEL], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] })
-  if (r.status !== 0) throw new Error(`the llama-server just built does not work on this machine, so it was not cached: ${(r.stderr ?? '').trim() || r.error?.message}`)
+  if (r.status !== 0)
+    throw new Error(
+      `the llama-server just built does not work on this machine, so it was not cached: ${(r.stderr ?? '').trim() || r.error?.message}`,
+    )
 }
 
 export function run(cmd, args, opts = {}) {
@@ -81,7 +96,9 @@ export function fetchLlamaSource(work, say = log) {
   if (!tgz) throw new Error('npm pack produced no tarball')
   run('tar', ['-xzf', tgz, 'package/llama/gitRelease.bundle'], { cwd: work })
   say('cloning the llama.cpp bundle')
-  run('git', ['-c', 'advice.detachedHead=false', 'clone', '--quiet', join(work, 'package/llama/gitRelease.bundle'), 'llama.cpp'], { cwd: work })
+  run('git', ['-c', 'advice.detachedHead=false', 'clone', '--quiet', join(work, 'package/llama/gitRelease.bundle'), 'llama.cpp'], {
+    cwd: work,
+  })
   return join(work, 'llama.cpp')
 }
 
@@ -104,9 +121,27 @@ export function ensureLlamaServer() {
     const build = join(src, 'build')
     log(`configuring (CPU only, ${FLAVOUR}, no curl)`)
     const buildLog = join(work, 'build.log')
-    runLogged('cmake', ['-S', src, '-B', build, '-DCMAKE_BUILD_TYPE=Release', '-DLLAMA_CURL=OFF', '-DLLAMA_OPENSSL=OFF',
-      '-DGGML_CUDA=OFF', '-DGGML_METAL=OFF', '-DGGML_VULKAN=OFF', '-DBUILD_SHARED_LIBS=OFF', '-DGGML_NATIVE=OFF', ...ISA_FLAGS,
-      '-DLLAMA_BUILD_TESTS=OFF', '-DLLAMA_BUILD_EXAMPLES=OFF'], buildLog)
+    runLogged(
+      'cmake',
+      [
+        '-S',
+        src,
+        '-B',
+        build,
+        '-DCMAKE_BUILD_TYPE=Release',
+        '-DLLAMA_CURL=OFF',
+        '-DLLAMA_OPENSSL=OFF',
+        '-DGGML_CUDA=OFF',
+        '-DGGML_METAL=OFF',
+        '-DGGML_VULKAN=OFF',
+        '-DBUILD_SHARED_LIBS=OFF',
+        '-DGGML_NATIVE=OFF',
+        ...ISA_FLAGS,
+        '-DLLAMA_BUILD_TESTS=OFF',
+        '-DLLAMA_BUILD_EXAMPLES=OFF',
+      ],
+      buildLog,
+    )
     const jobs = String(Math.max(1, cpus().length))
     log(`building target llama-server with ${jobs} jobs (several minutes on 2 cores)`)
     runLogged('cmake', ['--build', build, '--target', 'llama-server', '-j', jobs], buildLog)

@@ -31,7 +31,9 @@ function freePort() {
 }
 
 const port = await freePort()
-const child = spawn(bin, ['-m', model, '-c', '512', '-np', '1', '-t', '1', '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] })
+const child = spawn(bin, ['-m', model, '-c', '512', '-np', '1', '-t', '1', '--host', '127.0.0.1', '--port', String(port)], {
+  stdio: ['ignore', 'ignore', 'pipe'],
+})
 const log = []
 child.stderr.setEncoding('utf8')
 child.stderr.on('data', (chunk) => log.push(...chunk.split('\n').filter(Boolean)))
@@ -52,12 +54,21 @@ async function untilExitOr(promise) {
 const timer = setTimeout(() => fail(`not ready and answering within ${DEADLINE_MS / 1000} s`), DEADLINE_MS)
 const base = `http://127.0.0.1:${port}`
 for (;;) {
-  const status = await untilExitOr(fetch(`${base}/health`).then((r) => r.status, () => 0))
+  const status = await untilExitOr(
+    fetch(`${base}/health`).then(
+      (r) => r.status,
+      () => 0,
+    ),
+  )
   if (status === 200) break
   await untilExitOr(new Promise((r) => setTimeout(r, 100)))
 }
 const answer = await untilExitOr(
-  fetch(`${base}/completion`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'Hello', n_predict: 4 }) }).then(
+  fetch(`${base}/completion`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt: 'Hello', n_predict: 4 }),
+  }).then(
     async (r) => ({ status: r.status, body: await r.json().catch(() => null) }),
     (err) => ({ status: 0, body: String(err) }),
   ),

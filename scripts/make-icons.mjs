@@ -20,22 +20,27 @@ const length = (x, y) => Math.hypot(x, y)
 const circle = (x, y, r) => length(x - 0.5, y - 0.5) - r
 const ring = (x, y, r, t) => Math.abs(length(x - 0.5, y - 0.5) - r) - t / 2
 function segment(x, y, ax, ay, bx, by, r) {
-  const px = x - ax, py = y - ay, dx = bx - ax, dy = by - ay
+  const px = x - ax,
+    py = y - ay,
+    dx = bx - ax,
+    dy = by - ay
   const h = Math.max(0, Math.min(1, (px * dx + py * dy) / (dx * dx + dy * dy)))
   return length(px - dx * h, py - dy * h) - r
 }
 function triangle(x, y, size) {
   // Equilateral triangle pointing up, centred a little low so it looks centred.
   const k = Math.sqrt(3)
-  let px = Math.abs(x - 0.5) / size, py = -(y - 0.6) / size
+  let px = Math.abs(x - 0.5) / size,
+    py = -(y - 0.6) / size
   px = px - 1
   py = py + 1 / k
   if (px + k * py > 0) [px, py] = [(px - k * py) / 2, (-k * px - py) / 2]
   px -= Math.max(-2, Math.min(0, px))
-  return (-length(px, py) * Math.sign(py)) * size
+  return -length(px, py) * Math.sign(py) * size
 }
 function roundedSquare(x, y, half, radius) {
-  const qx = Math.abs(x - 0.5) - half + radius, qy = Math.abs(y - 0.5) - half + radius
+  const qx = Math.abs(x - 0.5) - half + radius,
+    qy = Math.abs(y - 0.5) - half + radius
   return length(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - radius
 }
 const inGap = (x, y) => {
@@ -51,9 +56,15 @@ function trayLayers(state, pixel) {
   const e = 1.1 / pixel // outline width: about one pixel at any size
   switch (spec.glyph) {
     case 'disc':
-      return [[(x, y) => circle(x, y, 0.4) < e, outline], [(x, y) => circle(x, y, 0.4) < 0, color]]
+      return [
+        [(x, y) => circle(x, y, 0.4) < e, outline],
+        [(x, y) => circle(x, y, 0.4) < 0, color],
+      ]
     case 'ring':
-      return [[(x, y) => ring(x, y, 0.34, 0.16) < e, outline], [(x, y) => ring(x, y, 0.34, 0.16) < 0, color]]
+      return [
+        [(x, y) => ring(x, y, 0.34, 0.16) < e, outline],
+        [(x, y) => ring(x, y, 0.34, 0.16) < 0, color],
+      ]
     case 'arc':
       return [
         [(x, y) => ring(x, y, 0.34, 0.18) < e && !inGap(x, y), outline],
@@ -98,22 +109,36 @@ export function rasterize(size, layers) {
   const n = 4
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
-      let r = 0, g = 0, b = 0, a = 0 // premultiplied accumulation over samples
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0 // premultiplied accumulation over samples
       for (let sy = 0; sy < n; sy++) {
         for (let sx = 0; sx < n; sx++) {
           const x = (px + (sx + 0.5) / n) / size
           const y = (py + (sy + 0.5) / n) / size
-          let cr = 0, cg = 0, cb = 0, ca = 0
+          let cr = 0,
+            cg = 0,
+            cb = 0,
+            ca = 0
           for (const [inside, color] of layers) {
             if (!inside(x, y)) continue
-            cr = color[0]; cg = color[1]; cb = color[2]; ca = 1
+            cr = color[0]
+            cg = color[1]
+            cb = color[2]
+            ca = 1
           }
-          r += cr * ca; g += cg * ca; b += cb * ca; a += ca
+          r += cr * ca
+          g += cg * ca
+          b += cb * ca
+          a += ca
         }
       }
       const o = (py * size + px) * 4
       if (a > 0) {
-        out[o] = Math.round(r / a); out[o + 1] = Math.round(g / a); out[o + 2] = Math.round(b / a)
+        out[o] = Math.round(r / a)
+        out[o + 1] = Math.round(g / a)
+        out[o + 2] = Math.round(b / a)
       }
       out[o + 3] = Math.round((a / (n * n)) * 255)
     }
@@ -140,7 +165,12 @@ export function encodePng(size, rgba) {
   ihdr.writeUInt32BE(size, 0)
   ihdr.writeUInt32BE(size, 4)
   ihdr.set([8, 6, 0, 0, 0], 8) // 8-bit RGBA
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(raw, { level: 9 })), pngChunk('IEND', Buffer.alloc(0))])
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(raw, { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ])
 }
 
 /** A 32-bit DIB icon image: BITMAPINFOHEADER, BGRA rows bottom-up, then the 1-bit AND mask. */
@@ -152,8 +182,12 @@ function encodeDib(size, rgba) {
   for (let y = 0; y < size; y++) {
     const row = size - 1 - y
     for (let x = 0; x < size; x++) {
-      const s = (y * size + x) * 4, d = (row * size + x) * 4
-      xor[d] = rgba[s + 2]; xor[d + 1] = rgba[s + 1]; xor[d + 2] = rgba[s]; xor[d + 3] = rgba[s + 3]
+      const s = (y * size + x) * 4,
+        d = (row * size + x) * 4
+      xor[d] = rgba[s + 2]
+      xor[d + 1] = rgba[s + 1]
+      xor[d + 2] = rgba[s]
+      xor[d + 3] = rgba[s + 3]
       if (rgba[s + 3] === 0) and[row * maskRow + (x >> 3)] |= 0x80 >> (x & 7)
     }
   }

@@ -36,7 +36,10 @@ export function ensureAptPackages(wanted) {
   }
   log(`installing ${missing.join(' ')} with apt-get (once)`)
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...missing]]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', '--no-install-recommends', ...missing],
+  ]) {
     const r = spawnSync('apt-get', args, { env, stdio: ['ignore', 'ignore', 'inherit'] })
     if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} exited with ${r.status}`)
   }

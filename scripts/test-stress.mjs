@@ -42,7 +42,10 @@ function runSuite(n, mode) {
   const args = [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]
   if (filter) args.push(filter)
   // The fuzzers (test/fuzz) try 200 inputs each in npm test; a stress run tries many more.
-  const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, FUZZ_RUNS: process.env.FUZZ_RUNS ?? '5000' } })
+  const r = spawnSync(process.execPath, args, {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, FUZZ_RUNS: process.env.FUZZ_RUNS ?? '5000' },
+  })
   hog?.kill('SIGKILL')
   const wallS = (Date.now() - started) / 1000
   let json = null
@@ -51,10 +54,27 @@ function runSuite(n, mode) {
   } catch {
     // no report: the runner itself failed
   }
-  const tests = (json?.testResults ?? []).flatMap((file) => (file.assertionResults ?? []).map((t) => ({ file: file.name.replace(`${process.cwd()}/`, ''), name: t.fullName ?? t.title, status: t.status, ms: t.duration ?? 0 })))
+  const tests = (json?.testResults ?? []).flatMap((file) =>
+    (file.assertionResults ?? []).map((t) => ({
+      file: file.name.replace(`${process.cwd()}/`, ''),
+      name: t.fullName ?? t.title,
+      status: t.status,
+      ms: t.duration ?? 0,
+    })),
+  )
   // A file that fails to load has no test results of its own: count it as one failure.
-  const brokenFiles = (json?.testResults ?? []).filter((file) => file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'))
-  const failed = [...tests.filter((t) => t.status === 'failed'), ...brokenFiles.map((file) => ({ file: file.name.replace(`${process.cwd()}/`, ''), name: `(the file failed: ${(file.message ?? '').split('\n')[0]})`, status: 'failed', ms: 0 }))]
+  const brokenFiles = (json?.testResults ?? []).filter(
+    (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'),
+  )
+  const failed = [
+    ...tests.filter((t) => t.status === 'failed'),
+    ...brokenFiles.map((file) => ({
+      file: file.name.replace(`${process.cwd()}/`, ''),
+      name: `(the file failed: ${(file.message ?? '').split('\n')[0]})`,
+      status: 'failed',
+      ms: 0,
+    })),
+  ]
   return { n, mode, ok: r.status === 0, wallS, passed: tests.filter((t) => t.status === 'passed').length, failed, tests }
 }
 
@@ -67,7 +87,9 @@ for (let i = 1; i <= runs; i++) {
     process.stderr.write(`stress: run ${i}/${runs} (${mode})…\n`)
     const r = runSuite(i, mode)
     results.push(r)
-    process.stderr.write(`stress: run ${i} (${mode}): ${r.ok ? 'passed' : 'FAILED'}, ${r.passed} passed, ${r.failed.length} failed, ${r.wallS.toFixed(0)} s\n`)
+    process.stderr.write(
+      `stress: run ${i} (${mode}): ${r.ok ? 'passed' : 'FAILED'}, ${r.passed} passed, ${r.failed.length} failed, ${r.wallS.toFixed(0)} s\n`,
+    )
     for (const f of r.failed) process.stderr.write(`  failed: ${f.file} › ${f.name}\n`)
   }
 }
@@ -76,10 +98,15 @@ const lines = ['', '| mode | runs | passed runs | tests per run | wall time (med
 for (const mode of modes) {
   const rs = results.filter((r) => r.mode === mode)
   const walls = rs.map((r) => r.wallS).sort((a, b) => a - b)
-  lines.push(`| ${mode === 'hog' ? 'one core busy' : 'idle'} | ${rs.length} | ${rs.filter((r) => r.ok).length} | ${rs.map((r) => r.passed + r.failed.length).join(', ')} | ${walls[Math.floor(walls.length / 2)]?.toFixed(0)} s, ${walls.at(-1)?.toFixed(0)} s |`)
+  lines.push(
+    `| ${mode === 'hog' ? 'one core busy' : 'idle'} | ${rs.length} | ${rs.filter((r) => r.ok).length} | ` +
+      `${rs.map((r) => r.passed + r.failed.length).join(', ')} ` +
+      `| ${walls[Math.floor(walls.length / 2)]?.toFixed(0)} s, ${walls.at(-1)?.toFixed(0)} s |`,
+  )
 }
 const slowest = new Map()
-for (const r of results) for (const t of r.tests) slowest.set(`${t.file} › ${t.name}`, Math.max(slowest.get(`${t.file} › ${t.name}`) ?? 0, t.ms))
+for (const r of results)
+  for (const t of r.tests) slowest.set(`${t.file} › ${t.name}`, Math.max(slowest.get(`${t.file} › ${t.name}`) ?? 0, t.ms))
 lines.push('', 'Slowest tests (worst over all runs):')
 for (const [name, ms] of [...slowest].sort((a, b) => b[1] - a[1]).slice(0, 5)) lines.push(`  ${(ms / 1000).toFixed(1)} s  ${name}`)
 process.stdout.write(`${lines.join('\n')}\n`)

@@ -14,7 +14,19 @@
 // Only Linux x64 with apt can build the rig; elsewhere it says so and writes
 // no lane.json, and the Windows tests are skipped with that reason.
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -126,25 +138,50 @@ typedef struct _THREAD_POWER_THROTTLING_STATE {
 `
 
 function ensureLlamaServerExe(root) {
-  return cached(join(root, 'llama-server.exe'), 'cross-building llama-server.exe with mingw-w64 (about 5 min on 2 cores, once)', (partial) => {
-    const work = mkdtempSync(join(tmpdir(), 'windows-lane-llama-'))
-    try {
-      const src = fetchLlamaSource(work, log)
-      const build = join(work, 'build-win')
-      const compat = join(work, 'throttling-compat.h')
-      writeFileSync(compat, THROTTLING_COMPAT_H)
-      const buildLog = join(work, 'build.log')
-      runLogged('cmake', ['-S', src, '-B', build, '-DCMAKE_SYSTEM_NAME=Windows', '-DCMAKE_SYSTEM_PROCESSOR=x86_64',
-        `-DCMAKE_C_COMPILER=${MINGW_PREFIX}-gcc-posix`, `-DCMAKE_CXX_COMPILER=${MINGW_PREFIX}-g++-posix`, `-DCMAKE_RC_COMPILER=${MINGW_PREFIX}-windres`,
-        `-DCMAKE_C_FLAGS=-include ${compat}`, `-DCMAKE_CXX_FLAGS=-include ${compat}`, '-DCMAKE_EXE_LINKER_FLAGS=-static',
-        '-DCMAKE_BUILD_TYPE=Release', '-DGGML_NATIVE=OFF', '-DGGML_OPENMP=OFF', '-DBUILD_SHARED_LIBS=OFF',
-        '-DLLAMA_CURL=OFF', '-DLLAMA_OPENSSL=OFF', '-DLLAMA_BUILD_TESTS=OFF', '-DLLAMA_BUILD_EXAMPLES=OFF'], buildLog)
-      runLogged('cmake', ['--build', build, '--target', 'llama-server', '-j', String(Math.max(1, cpus().length))], buildLog)
-      cpSync(join(build, 'bin', 'llama-server.exe'), partial)
-    } finally {
-      rmSync(work, { recursive: true, force: true })
-    }
-  })
+  return cached(
+    join(root, 'llama-server.exe'),
+    'cross-building llama-server.exe with mingw-w64 (about 5 min on 2 cores, once)',
+    (partial) => {
+      const work = mkdtempSync(join(tmpdir(), 'windows-lane-llama-'))
+      try {
+        const src = fetchLlamaSource(work, log)
+        const build = join(work, 'build-win')
+        const compat = join(work, 'throttling-compat.h')
+        writeFileSync(compat, THROTTLING_COMPAT_H)
+        const buildLog = join(work, 'build.log')
+        runLogged(
+          'cmake',
+          [
+            '-S',
+            src,
+            '-B',
+            build,
+            '-DCMAKE_SYSTEM_NAME=Windows',
+            '-DCMAKE_SYSTEM_PROCESSOR=x86_64',
+            `-DCMAKE_C_COMPILER=${MINGW_PREFIX}-gcc-posix`,
+            `-DCMAKE_CXX_COMPILER=${MINGW_PREFIX}-g++-posix`,
+            `-DCMAKE_RC_COMPILER=${MINGW_PREFIX}-windres`,
+            `-DCMAKE_C_FLAGS=-include ${compat}`,
+            `-DCMAKE_CXX_FLAGS=-include ${compat}`,
+            '-DCMAKE_EXE_LINKER_FLAGS=-static',
+            '-DCMAKE_BUILD_TYPE=Release',
+            '-DGGML_NATIVE=OFF',
+            '-DGGML_OPENMP=OFF',
+            '-DBUILD_SHARED_LIBS=OFF',
+            '-DLLAMA_CURL=OFF',
+            '-DLLAMA_OPENSSL=OFF',
+            '-DLLAMA_BUILD_TESTS=OFF',
+            '-DLLAMA_BUILD_EXAMPLES=OFF',
+          ],
+          buildLog,
+        )
+        runLogged('cmake', ['--build', build, '--target', 'llama-server', '-j', String(Math.max(1, cpus().length))], buildLog)
+        cpSync(join(build, 'bin', 'llama-server.exe'), partial)
+      } finally {
+        rmSync(work, { recursive: true, force: true })
+      }
+    },
+  )
 }
 
 // A stand-in for a CPU-hungry app: keeps one core about half busy until killed
@@ -254,7 +291,8 @@ export function stageCli(prefix, koffiWin32) {
 }
 
 export function setUpLane({ stage = true } = {}) {
-  if (process.platform !== 'linux' || process.arch !== 'x64') throw new LaneUnavailable(`the Windows lane runs on Linux x64 with Wine; this is ${process.platform}-${process.arch}`)
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    throw new LaneUnavailable(`the Windows lane runs on Linux x64 with Wine; this is ${process.platform}-${process.arch}`)
   if (spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).error && spawnSync('wine', ['--version'], { stdio: 'ignore' }).error) {
     throw new LaneUnavailable('the Windows lane needs Wine and mingw-w64 from apt (Debian/Ubuntu); no apt-get and no wine here')
   }
@@ -262,7 +300,12 @@ export function setUpLane({ stage = true } = {}) {
   ensureAptPackages(LANE_PACKAGES)
   const root = laneRoot()
   mkdirSync(root, { recursive: true })
-  const files = { nodeExe: ensureNodeExe(root), koffiWin32: ensureKoffiWin32(root), burner: ensureBurner(root), llamaServer: ensureLlamaServerExe(root) }
+  const files = {
+    nodeExe: ensureNodeExe(root),
+    koffiWin32: ensureKoffiWin32(root),
+    burner: ensureBurner(root),
+    llamaServer: ensureLlamaServerExe(root),
+  }
   const prefix = ensurePrefix(root, files)
   const manifest = { prefix, win: WIN, nodeWinVersion: NODE_WIN_VERSION, setupSeconds: Math.round((Date.now() - started) / 1000) }
   if (stage) {

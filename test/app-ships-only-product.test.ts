@@ -22,7 +22,9 @@ const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]*)['"]/g
 
 function resolveImport(fromFile: string, specifier: string): string | undefined {
   for (const ext of ['', '.ts', '.tsx', '/index.ts']) {
-    const candidate = join(dirname(fromFile), specifier + ext).split('\\').join('/')
+    const candidate = join(dirname(fromFile), specifier + ext)
+      .split('\\')
+      .join('/')
     const full = join(REPO_ROOT, candidate)
     if (existsSync(full) && statSync(full).isFile()) return candidate
   }

@@ -7,7 +7,11 @@ import { runCli } from './helpers/cli'
 describe('llama-tray <command> --help (the built CLI)', () => {
   it.each(COMMANDS.map((c) => c.name))('%s --help and help %s print that command’s usage and exit 0', async (name) => {
     const command = COMMANDS.find((c) => c.name === name)!
-    for (const args of [[name, '--help'], [name, '-h'], ['help', name]]) {
+    for (const args of [
+      [name, '--help'],
+      [name, '-h'],
+      ['help', name],
+    ]) {
       const r = await runCli(args)
       expect(r.code, args.join(' ')).toBe(0)
       expect(r.stdout.startsWith(`llama-tray ${name}: ${command.summary}\n`)).toBe(true)

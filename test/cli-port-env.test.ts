@@ -11,7 +11,10 @@ describe('the built CLI and $LLAMA_TRAY_PORT', () => {
   it.each(['abc', '70000', '1e3'])('refuses LLAMA_TRAY_PORT=%s with one line naming the variable and the range', async (raw) => {
     const result = await runCli(['--home', home, 'profiles', 'list'], { LLAMA_TRAY_PORT: raw })
     expect(result.code).toBe(2)
-    expect(result.stderr).toBe(`llama-tray: LLAMA_TRAY_PORT is "${raw}", which is not a port: set it to a whole number from 0 (any free port) to 65535, or unset it.\n`)
+    expect(result.stderr).toBe(
+      `llama-tray: LLAMA_TRAY_PORT is "${raw}", which is not a port: set it to a whole number from 0 (any free port) to 65535, or ` +
+        `unset it.\n`,
+    )
   })
 
   it('refuses serve --port 1e3 instead of listening on 1000', async () => {

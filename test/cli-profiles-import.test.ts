@@ -13,7 +13,9 @@ let n = 0
 const freshHome = (): string => join(scratch, `home-${n++}`)
 const storedNames = (home: string): string[] => {
   try {
-    return (JSON.parse(readFileSync(join(home, 'profiles.json'), 'utf8')) as { profiles: Array<{ name: string }> }).profiles.map((p) => p.name)
+    return (JSON.parse(readFileSync(join(home, 'profiles.json'), 'utf8')) as { profiles: Array<{ name: string }> }).profiles.map(
+      (p) => p.name,
+    )
   } catch {
     return []
   }
@@ -49,7 +51,9 @@ describe('llama-tray profiles import', () => {
     expect(forced.code).toBe(0)
     const list = await runCli(['--home', home, 'profiles', 'list'])
     expect(list.stdout).toMatch(/ moving {2}moving\.gguf \(missing\) {2}engine not detected yet\n/)
-    const json = JSON.parse((await runCli(['--home', home, 'profiles', 'list', '--json'])).stdout) as { profiles: Array<{ modelMissing: boolean }> }
+    const json = JSON.parse((await runCli(['--home', home, 'profiles', 'list', '--json'])).stdout) as {
+      profiles: Array<{ modelMissing: boolean }>
+    }
     expect(json.profiles.map((p) => p.modelMissing)).toEqual([true])
   }, 60_000)
 
@@ -73,16 +77,42 @@ describe('llama-tray profiles import', () => {
     expect(again.code).toBe(2)
     expect(again.stderr).toMatch(oneSentence)
     expect(again.stderr).toContain('A profile named "dup" exists already')
-    const replaced = await runCli(['--home', home, 'profiles', 'import', '--replace', '--name', 'dup', bin, '-m', model('tiny-target.gguf'), '-c', '4096'])
+    const replaced = await runCli([
+      '--home',
+      home,
+      'profiles',
+      'import',
+      '--replace',
+      '--name',
+      'dup',
+      bin,
+      '-m',
+      model('tiny-target.gguf'),
+      '-c',
+      '4096',
+    ])
     expect(replaced.code).toBe(0)
     expect(replaced.stdout).toMatch(/^replaced "dup" as dup: /)
     expect(storedNames(home)).toEqual(['dup'])
     expect((await runCli(['--home', home, 'profiles', 'export', 'dup'])).stdout).toMatch(/-c 4096/)
   }, 60_000)
 
-  it('writes a seed-style --no-mmap and bare -md in the binary\'s spelling, says so once, and lists model, engine and active', async () => {
+  it("writes a seed-style --no-mmap and bare -md in the binary's spelling, says so once, and lists model, engine and active", async () => {
     const home = freshHome()
-    const r = await runCli(['--home', home, 'profiles', 'import', '--name', 'seedlike', bin, '-m', model('tiny-target.gguf'), '--no-mmap', '-md', model('tiny-draft.gguf')])
+    const r = await runCli([
+      '--home',
+      home,
+      'profiles',
+      'import',
+      '--name',
+      'seedlike',
+      bin,
+      '-m',
+      model('tiny-target.gguf'),
+      '--no-mmap',
+      '-md',
+      model('tiny-draft.gguf'),
+    ])
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const notices = r.stdout.split('\n').slice(1).filter(Boolean)

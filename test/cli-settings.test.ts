@@ -9,7 +9,8 @@ import { runCli } from './helpers/cli'
 const root = mkdtempSync(join(tmpdir(), 'llama-tray-cli-settings-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 const freshHome = (): string => mkdtempSync(join(root, 'home-'))
-const fileOf = (home: string): Record<string, unknown> => JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')) as Record<string, unknown>
+const fileOf = (home: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')) as Record<string, unknown>
 
 describe('llama-tray settings on the built CLI (issue #25)', () => {
   it('lists every setting with its value and what it does, and the built-in heavy apps', async () => {
@@ -17,7 +18,11 @@ describe('llama-tray settings on the built CLI (issue #25)', () => {
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
-    for (const key of SETTING_KEYS) expect(lines.some((l) => l.startsWith(`${key} `)), key).toBe(true)
+    for (const key of SETTING_KEYS)
+      expect(
+        lines.some((l) => l.startsWith(`${key} `)),
+        key,
+      ).toBe(true)
     expect(lines.find((l) => l.startsWith('port '))).toMatch(/^port +8080 +Port: the one port clients use/)
     expect(lines.find((l) => l.startsWith('switchOnRequest '))).toMatch(/^switchOnRequest +on /)
     expect(r.stdout).toMatch(/built in: Discord, Chrome,/)
@@ -44,7 +49,8 @@ describe('llama-tray settings on the built CLI (issue #25)', () => {
     [['set', 'port', '70000'], 'The port setting takes a whole number from 1 to 65535, like 8080; "70000" is not one.'],
     [
       ['set', 'endpointAllowedOrigins', 'https://ok.example', 'ftp://bad'],
-      'The endpointAllowedOrigins setting takes a list of web origins like https://chat.example, each its own argument (none for an empty list); "ftp://bad" is not one.',
+      'The endpointAllowedOrigins setting takes a list of web origins like https://chat.example, each its own argument (none for an ' +
+        'empty list); "ftp://bad" is not one.',
     ],
     [['set', 'prot', '8081'], 'There is no setting "prot" (did you mean port?); llama-tray settings lists them.'],
   ])('refuses settings %j in one sentence, exit 2, and leaves the file as it was', async (args, sentence) => {

@@ -51,7 +51,21 @@ describe('the flag registry', () => {
 
 describe('the tokenizer', () => {
   it('reads values, joined values, switches and optional values', () => {
-    const uses = flagUses(['-m', 'a.gguf', '--ctx-size=4096', '--no-mmap', '-fa', '-ngl', '99', '-fa', 'off', '--spec-draft-model', 'd.gguf', '--temp', '-1'])
+    const uses = flagUses([
+      '-m',
+      'a.gguf',
+      '--ctx-size=4096',
+      '--no-mmap',
+      '-fa',
+      '-ngl',
+      '99',
+      '-fa',
+      'off',
+      '--spec-draft-model',
+      'd.gguf',
+      '--temp',
+      '-1',
+    ])
     expect(uses.map((u) => [u.flag, u.value, u.def?.field ?? u.def?.name])).toEqual([
       ['-m', 'a.gguf', 'model'],
       ['--ctx-size', '4096', 'ctxSize'],

@@ -11,7 +11,9 @@ interface CycleReport {
 
 // scripts/import-cycles.mjs reads every import of app/ (type-only ones too; *.test.ts files left out).
 function report(): CycleReport {
-  return JSON.parse(execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'import-cycles.mjs'), '--json', REPO_ROOT], { encoding: 'utf8' })) as CycleReport
+  return JSON.parse(
+    execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'import-cycles.mjs'), '--json', REPO_ROOT], { encoding: 'utf8' }),
+  ) as CycleReport
 }
 
 describe('app/ import graph', () => {

@@ -39,11 +39,21 @@ describe('the repository stands alone', () => {
   const files = sourceFiles()
 
   it('looks at the sources, scripts, configuration and READMEs', () => {
-    expect(files).toEqual(expect.arrayContaining([
-      'README.md', 'package.json', 'eslint.config.mjs', '.ci/run', 'test/helpers/paths.ts', 'scripts/windows-lane.mjs',
-      'scripts/llama-server-build.mjs', 'benchmarks/run.ts', 'benchmarks/gpu-calibration/stage.sh',
-      'test/fixtures/fake-nvidia-smi/nvidia-smi', 'test/support/metrics/fixtures.ts',
-    ]))
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'package.json',
+        'eslint.config.mjs',
+        '.ci/run',
+        'test/helpers/paths.ts',
+        'scripts/windows-lane.mjs',
+        'scripts/llama-server-build.mjs',
+        'benchmarks/run.ts',
+        'benchmarks/gpu-calibration/stage.sh',
+        'test/fixtures/fake-nvidia-smi/nvidia-smi',
+        'test/support/metrics/fixtures.ts',
+      ]),
+    )
     expect(files.filter((f) => f.startsWith('docs/') || f.endsWith('.log') || f.endsWith('.gguf'))).toEqual([])
   })
 
@@ -53,7 +63,10 @@ describe('the repository stands alone', () => {
   })
 
   it('git ignores no fixture (*.log is ignored elsewhere), so every one is committed', () => {
-    const ignored = execFileSync('git', ['ls-files', '--others', '--ignored', '--exclude-standard', 'test/fixtures'], { cwd: REPO_ROOT, encoding: 'utf8' })
+    const ignored = execFileSync('git', ['ls-files', '--others', '--ignored', '--exclude-standard', 'test/fixtures'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    })
     expect(ignored.split('\n').filter(Boolean)).toEqual([])
     expect(existsSync(join(REPO_ROOT, 'test', 'fixtures', 'llama-server', 'logs', 'target_default.log'))).toBe(true)
   })

@@ -14,7 +14,12 @@ export function fixProfile(profile: Profile, fix: WarningFix, now: Date): Profil
 }
 
 /** Applies a fix to a stored profile and saves it; the change takes effect at the next start. */
-export async function applyFixToStoredProfile(home: string, profileId: string, fix: WarningFix, now = new Date()): Promise<Result<ProfileSummary>> {
+export async function applyFixToStoredProfile(
+  home: string,
+  profileId: string,
+  fix: WarningFix,
+  now = new Date(),
+): Promise<Result<ProfileSummary>> {
   try {
     const store = await ProfileStore.open(home)
     const profile = store.file.profiles.find((p) => p.id === profileId)
@@ -24,6 +29,9 @@ export async function applyFixToStoredProfile(home: string, profileId: string, f
     const summary = profileSummary(gated.profile, store.file.activeProfileId)
     return { ok: true, value: gated.notices.length > 0 ? { ...summary, notices: gated.notices } : summary }
   } catch (err) {
-    return { ok: false, error: err instanceof ProfileGateError ? err.message : `cannot save the profile: ${err instanceof Error ? err.message : String(err)}` }
+    return {
+      ok: false,
+      error: err instanceof ProfileGateError ? err.message : `cannot save the profile: ${err instanceof Error ? err.message : String(err)}`,
+    }
   }
 }

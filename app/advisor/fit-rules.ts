@@ -15,7 +15,11 @@ import type { LintFinding, LintInput, LintRule } from './lint-input'
 const OFFLOAD = [F.gpuLayers, F.nCpuMoe, F.cpuMoe, F.overrideTensor, F.tensorSplit] as const
 
 function handPicked(args: readonly string[]): string[] {
-  return OFFLOAD.flatMap((names) => usesOf(args, names).slice(0, 1).map((u) => (u.value === null ? u.flag : `${u.flag} ${u.value}`)))
+  return OFFLOAD.flatMap((names) =>
+    usesOf(args, names)
+      .slice(0, 1)
+      .map((u) => (u.value === null ? u.flag : `${u.flag} ${u.value}`)),
+  )
 }
 
 /** Whether llama.cpp's fit runs for these arguments: an engine that has --fit (mainline: on unless turned off). */
@@ -31,9 +35,13 @@ const FITTED_MODEL_BYTES = 4 * 1024 ** 3
 const fix = (label: string, removeArgs: readonly string[], addArgs: readonly string[]): WarningFix => ({ label, removeArgs, addArgs })
 
 const measured =
-  `Measured on ${M.gpu} with ${M.model}: llama.cpp's plan held ${M.llamaMiB} MiB after the first request, ${M.llamaMiB - M.budgetMiB} MiB into the ${M.headroomMiB} MiB headroom ` +
-  `(its fit counts memory at load, not the ~${M.firstRequestMiB} MiB the first request adds), and fitting took ${M.llamaFitS} s at every start ` +
-  `(ready in ${M.readyWithFitS} s against ${M.readyHandPickedS} s); Llama Tray's fit chose --n-cpu-moe ${M.oursNCpuMoe}, which held ${M.oursMiB} MiB.`
+  `Measured on ${M.gpu} with ${M.model}: llama.cpp's plan held ${M.llamaMiB} MiB after the first request, ${M.llamaMiB - M.budgetMiB} ` +
+  `MiB into the ${M.headroomMiB} MiB headroom ` +
+  `(its fit counts memory at load, not the ~${M.firstRequestMiB} MiB the first request adds), and fitting took ${M.llamaFitS} s at ` +
+  `every start ` +
+  `(ready in ${M.readyWithFitS} s against ${M.readyHandPickedS} s); Llama Tray's fit chose --n-cpu-moe ${M.oursNCpuMoe}, which held ` +
+  `${M.oursMiB} ` +
+  `MiB.`
 
 export const FIT_RULES: readonly LintRule[] = [
   {
@@ -50,9 +58,15 @@ export const FIT_RULES: readonly LintRule[] = [
         rule: 'lint.fit-hand-picked',
         level: 'info',
         message:
-          `${picked.join(', ')} picks the GPU offload by hand, so llama.cpp's own fit (on by default) keeps it when it fits and gives up ("already set by user") when it does not. ` +
-          `The alternative is to drop these flags and let llama.cpp place the layers with -fitt ${target}. ${measured} Keep the hand-picked flags for the faster start, or compare both with llama-tray bench.`,
-        fix: fix(`Let llama.cpp fit (-fitt ${target})`, [...F.gpuLayers, ...F.nCpuMoe, ...F.cpuMoe, ...F.overrideTensor, ...F.tensorSplit, ...F.fitTarget], ['-fitt', String(target)]),
+          `${picked.join(', ')} picks the GPU offload by hand, so llama.cpp's own fit (on by default) keeps it when it fits and gives ` +
+          `up ("already set by user") when it does not. ` +
+          `The alternative is to drop these flags and let llama.cpp place the layers with -fitt ${target}. ${measured} Keep the ` +
+          `hand-picked flags for the faster start, or compare both with llama-tray bench.`,
+        fix: fix(
+          `Let llama.cpp fit (-fitt ${target})`,
+          [...F.gpuLayers, ...F.nCpuMoe, ...F.cpuMoe, ...F.overrideTensor, ...F.tensorSplit, ...F.fitTarget],
+          ['-fitt', String(target)],
+        ),
       }
       return [finding]
     },
@@ -74,7 +88,9 @@ export const FIT_RULES: readonly LintRule[] = [
         rule: 'lint.fit-target-headroom',
         level: 'warn',
         message:
-          `llama.cpp's fit places the layers to leave ${current} MiB free${given === null ? ' (its default)' : ''}, under the ${DEFAULT_HEADROOM_MIB} MiB this app keeps free for the desktop and the KV cache, ` +
+          `llama.cpp's fit places the layers to leave ${current} MiB free${given === null ? ' (its default)' : ''}, under the ` +
+          `${DEFAULT_HEADROOM_MIB} ` +
+          `MiB this app keeps free for the desktop and the KV cache, ` +
           `and the first request adds about ${M.firstRequestMiB} MiB more. Set -fitt ${target}. ${measured}`,
         fix: fix(`Keep ${DEFAULT_HEADROOM_MIB} MiB free (-fitt ${target})`, [...F.fitTarget], ['-fitt', String(target)]),
       }

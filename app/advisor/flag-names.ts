@@ -38,5 +38,15 @@ export const F = {
 
 /** Flags llama-server takes more than once on purpose (lists, or mainline's exception for --spec-type). */
 export const REPEATABLE = new Set(
-  spellingsOf('override-tensor', 'spec-type', 'lora', 'lora-scaled', 'control-vector', 'control-vector-scaled', 'logit-bias', 'api-key', 'spec-draft-hf'),
+  spellingsOf(
+    'override-tensor',
+    'spec-type',
+    'lora',
+    'lora-scaled',
+    'control-vector',
+    'control-vector-scaled',
+    'logit-bias',
+    'api-key',
+    'spec-draft-hf',
+  ),
 )

@@ -2,7 +2,10 @@ import type { WarningFix } from '../contract/warnings'
 import type { LintFinding } from './lint-input'
 
 export function describeFix(fix: WarningFix): string {
-  const parts = [fix.removeArgs.length > 0 ? `remove ${fix.removeArgs.join(' ')}` : null, fix.addArgs.length > 0 ? `add ${fix.addArgs.join(' ')}` : null].filter(Boolean)
+  const parts = [
+    fix.removeArgs.length > 0 ? `remove ${fix.removeArgs.join(' ')}` : null,
+    fix.addArgs.length > 0 ? `add ${fix.addArgs.join(' ')}` : null,
+  ].filter(Boolean)
   return `${fix.label}${parts.length > 0 ? ` (${parts.join('; ')})` : ''}`
 }
 

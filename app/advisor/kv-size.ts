@@ -21,7 +21,8 @@ export function kvCells(model: GgufModel, ctx: number | null, parallel: number |
 export function kvCacheMiB(model: GgufModel, cells: number, typeK: string, typeV: string): number | null {
   if (!isStandardCacheType(typeK) || !isStandardCacheType(typeV)) return null
   let bytes = 0
-  for (const l of model.layers) if (l.kind === 'attention') bytes += cells * (cacheRowBytes(typeK, l.kvEmbdK) + cacheRowBytes(typeV, l.kvEmbdV))
+  for (const l of model.layers)
+    if (l.kind === 'attention') bytes += cells * (cacheRowBytes(typeK, l.kvEmbdK) + cacheRowBytes(typeV, l.kvEmbdV))
   return bytes / MIB
 }
 

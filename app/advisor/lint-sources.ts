@@ -61,7 +61,12 @@ async function readModel(path: string | null, role: string, notes: string[]): Pr
 }
 
 /** Lint facts for a binary (may be '') and its arguments: engine, target and draft GGUFs, their vocabularies. */
-export async function gatherLintInput(home: string, binary: string, args: readonly string[], options: GatherOptions = {}): Promise<GatheredInput> {
+export async function gatherLintInput(
+  home: string,
+  binary: string,
+  args: readonly string[],
+  options: GatherOptions = {},
+): Promise<GatheredInput> {
   const notes: string[] = []
   let engine: EngineInfo | null = null
   if (binary === '') notes.push('no llama-server binary: flags were not checked against an engine')
@@ -85,7 +90,10 @@ export async function gatherLintInput(home: string, binary: string, args: readon
       notes.push(`cannot compare the vocabularies: ${err instanceof Error ? err.message : String(err)}`)
     }
   }
-  return { input: { args: [...args], platform: options.platform ?? hostPlatform(), engine, model, draft, vocab, laptop: options.laptop ?? null }, notes }
+  return {
+    input: { args: [...args], platform: options.platform ?? hostPlatform(), engine, model, draft, vocab, laptop: options.laptop ?? null },
+    notes,
+  }
 }
 
 /** Lint facts for a stored profile. */

@@ -31,7 +31,12 @@ function waitFor(snapshots: Snapshot[], what: string, test: (s: Snapshot) => boo
         done(hit)
       } else if (Date.now() - started > timeoutMs) {
         clearInterval(timer)
-        const last = snapshots.slice(-3).map((s) => ({ tps: s.generation?.tokensPerSecond, median: s.generation?.rolling?.medianTokensPerSecond, heavy: s.cpu?.heavyApps, warnings: s.warnings.map((w) => w.id) }))
+        const last = snapshots.slice(-3).map((s) => ({
+          tps: s.generation?.tokensPerSecond,
+          median: s.generation?.rolling?.medianTokensPerSecond,
+          heavy: s.cpu?.heavyApps,
+          warnings: s.warnings.map((w) => w.id),
+        }))
         fail(new Error(`timed out waiting for ${what}; last snapshots: ${JSON.stringify(last)}`))
       }
     }, 100)
@@ -47,7 +52,12 @@ describe('end to end: a real server, a CPU-burning "Discord"', () => {
     const fakeDiscord = join(home, 'Discord')
     await symlink(process.execPath, fakeDiscord)
 
-    const telemetry = new TelemetryService({ gpuBackend: 'off', intervalMs: 1000, scanIntervalMs: 1000, heavyApps: { detectWineGames: false, apps: [{ name: 'Discord', processes: ['Discord'] }] } })
+    const telemetry = new TelemetryService({
+      gpuBackend: 'off',
+      intervalMs: 1000,
+      scanIntervalMs: 1000,
+      heavyApps: { detectWineGames: false, apps: [{ name: 'Discord', processes: ['Discord'] }] },
+    })
     const advisor = createLiveAdvisor({ home, platform: 'linux' })
     const core = await LlamaTrayCore.create({ home, telemetry, warnings: advisor.warnings, applyWarningFix: advisor.applyWarningFix })
     cleanups.push(() => core.dispose())
@@ -55,7 +65,11 @@ describe('end to end: a real server, a CPU-burning "Discord"', () => {
     core.on('snapshot', (s) => snapshots.push(s))
 
     // One thread: a busy machine then slows it in proportion, without thread-barrier stalls.
-    const status = await core.startSpec({ profileId: 'e2e', exe: llamaServerBin(), args: ['-m', TINY('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1'] })
+    const status = await core.startSpec({
+      profileId: 'e2e',
+      exe: llamaServerBin(),
+      args: ['-m', TINY('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1'],
+    })
     expect(status.state).toBe('ready')
     const url = `http://127.0.0.1:${status.port}/completion`
 
@@ -64,7 +78,12 @@ describe('end to end: a real server, a CPU-burning "Discord"', () => {
     const abort = new AbortController()
     const load = (async () => {
       while (generating) {
-        await fetch(url, { method: 'POST', signal: abort.signal, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'Hello', n_predict: 48, ignore_eos: true, cache_prompt: false }) })
+        await fetch(url, {
+          method: 'POST',
+          signal: abort.signal,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ prompt: 'Hello', n_predict: 48, ignore_eos: true, cache_prompt: false }),
+        })
           .then((r) => r.text())
           .catch(() => '')
       }
@@ -92,7 +111,9 @@ describe('end to end: a real server, a CPU-burning "Discord"', () => {
     burn(6)
     const killBurners = async (): Promise<void> => {
       for (const b of burners) if (b.exitCode === null && b.signalCode === null) b.kill('SIGKILL')
-      await Promise.all(burners.map((b) => (b.exitCode !== null || b.signalCode !== null ? Promise.resolve() : new Promise((r) => b.once('exit', r)))))
+      await Promise.all(
+        burners.map((b) => (b.exitCode !== null || b.signalCode !== null ? Promise.resolve() : new Promise((r) => b.once('exit', r)))),
+      )
     }
     cleanups.push(killBurners)
     const burnStart = Date.now()
@@ -100,17 +121,31 @@ describe('end to end: a real server, a CPU-burning "Discord"', () => {
     const heavy = await waitFor(snapshots, 'the heavy-apps warning', (s) => has(s, 'live.heavy-apps'), 60_000)
     // The first process scan sees the burners without a CPU share yet (an app of unknown share counts):
     // the message names the app at once and its share from the next scan on.
-    expect(heavy.warnings.find((w) => w.rule === 'live.heavy-apps')?.message).toMatch(/^Discord (\(\d+% CPU\) )?is running while llama-server generates/)
-    const withShare = await waitFor(snapshots, 'the heavy-apps warning with a CPU share', (s) => /^Discord \(\d+% CPU\)/.test(s.warnings.find((w) => w.rule === 'live.heavy-apps')?.message ?? ''), 60_000)
+    expect(heavy.warnings.find((w) => w.rule === 'live.heavy-apps')?.message).toMatch(
+      /^Discord (\(\d+% CPU\) )?is running while llama-server generates/,
+    )
+    const withShare = await waitFor(
+      snapshots,
+      'the heavy-apps warning with a CPU share',
+      (s) => /^Discord \(\d+% CPU\)/.test(s.warnings.find((w) => w.rule === 'live.heavy-apps')?.message ?? ''),
+      60_000,
+    )
     expect(withShare.time).toBeGreaterThanOrEqual(heavy.time)
     // Six burners slow the server well under 60 % of its median on an idle or a half-busy machine; where
     // other load already held the server back while the median was taken, more burners join every 15 s
     // (up to 48) until it is, so the test checks the warning, not how busy the machine was before.
     const more = setInterval(() => {
       const last = snapshots.at(-1)?.generation?.tokensPerSecond ?? null
-      if (burners.length < 48 && !snapshots.some((s) => s.time >= burnStart && has(s, 'live.speed-drop')) && (last === null || last > 0.5 * median)) burn(6)
+      if (
+        burners.length < 48 &&
+        !snapshots.some((s) => s.time >= burnStart && has(s, 'live.speed-drop')) &&
+        (last === null || last > 0.5 * median)
+      )
+        burn(6)
     }, 15_000)
-    const slow = await waitFor(snapshots, 'the speed-drop warning', (s) => has(s, 'live.speed-drop'), 180_000).finally(() => clearInterval(more))
+    const slow = await waitFor(snapshots, 'the speed-drop warning', (s) => has(s, 'live.speed-drop'), 180_000).finally(() =>
+      clearInterval(more),
+    )
     const count = burners.length
     const drop = slow.warnings.find((w) => w.rule === 'live.speed-drop')
     expect(drop?.message).toContain('Likely cause: CPU-heavy apps: Discord')
@@ -119,15 +154,28 @@ describe('end to end: a real server, a CPU-burning "Discord"', () => {
 
     await killBurners()
     const stopAt = Date.now()
-    const cleared = await waitFor(snapshots, 'both warnings to clear', (s) => s.time > stopAt && !has(s, 'live.heavy-apps') && !has(s, 'live.speed-drop'), 180_000)
+    const cleared = await waitFor(
+      snapshots,
+      'both warnings to clear',
+      (s) => s.time > stopAt && !has(s, 'live.heavy-apps') && !has(s, 'live.speed-drop'),
+      180_000,
+    )
     const clearedAfterS = (cleared.time - stopAt) / 1000
 
     await stopLoad()
     // The numbers for the report.
-    console.log(`e2e: load ${loadavg()[0]?.toFixed(1)}, ${count} burners; median ${median.toFixed(1)} tok/s; heavy-apps raised ${heavyAfterS.toFixed(1)} s and speed-drop ${slowAfterS.toFixed(1)} s after the burn began (${drop?.message}); both cleared ${clearedAfterS.toFixed(1)} s after it stopped`)
+    console.log(
+      `e2e: load ${loadavg()[0]?.toFixed(1)}, ${count} burners; median ${median.toFixed(1)} tok/s; heavy-apps raised ` +
+        `${heavyAfterS.toFixed(1)} ` +
+        `s and speed-drop ${slowAfterS.toFixed(1)} s after the burn began (${drop?.message}); both cleared ${clearedAfterS.toFixed(1)} s ` +
+        `after it stopped`,
+    )
     // Eventually raised and eventually cleared is what this test checks; how fast, and that noise at the
     // thresholds raises at most once a minute, is replayed deterministically in live-advisor.test.ts.
-    const raises = advisor.transitions().filter((t) => t.transition === 'raised').map((t) => t.id)
+    const raises = advisor
+      .transitions()
+      .filter((t) => t.transition === 'raised')
+      .map((t) => t.id)
     expect(raises.filter((id) => id === 'live.heavy-apps@e2e').length).toBeGreaterThanOrEqual(1)
     expect(raises.filter((id) => id === 'live.speed-drop@e2e').length).toBeGreaterThanOrEqual(1)
     await core.dispose()

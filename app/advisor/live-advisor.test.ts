@@ -33,7 +33,12 @@ function newAdvisor(clock: { t: number }, platform: 'win32' | 'linux' = 'linux')
 }
 
 /** Runs specs through an advisor whose clock follows the sample times; gives the sample indices where `id` was raised and cleared. */
-function transitionsOf(specs: readonly SampleSpec[], rule: string, platform: 'win32' | 'linux' = 'linux', settings = SETTINGS): { raised: number[]; cleared: number[]; out: Warning[][] } {
+function transitionsOf(
+  specs: readonly SampleSpec[],
+  rule: string,
+  platform: 'win32' | 'linux' = 'linux',
+  settings = SETTINGS,
+): { raised: number[]; cleared: number[]; out: Warning[][] } {
   const clock = { t: 0 }
   const advisor = newAdvisor(clock, platform)
   const out: Warning[][] = []
@@ -52,12 +57,18 @@ function transitionsOf(specs: readonly SampleSpec[], rule: string, platform: 'wi
   return { raised, cleared, out }
 }
 
-const seq = (start: number, values: readonly Partial<SampleSpec>[]): SampleSpec[] => values.map((v, i) => ({ time: start + i * 1000, ...v }))
-const times = <T,>(n: number, v: T): T[] => Array.from({ length: n }, () => v)
+const seq = (start: number, values: readonly Partial<SampleSpec>[]): SampleSpec[] =>
+  values.map((v, i) => ({ time: start + i * 1000, ...v }))
+const times = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v)
 
 describe('live.vram-low', () => {
   it('raises after 3 low samples, holds inside the 256 MiB band, clears after 5 samples above it', () => {
-    const specs = seq(0, [...times(5, { freeMiB: 3000 }), ...times(10, { freeMiB: 740 }), ...times(3, { freeMiB: 1700 }), ...times(6, { freeMiB: 2000 })])
+    const specs = seq(0, [
+      ...times(5, { freeMiB: 3000 }),
+      ...times(10, { freeMiB: 740 }),
+      ...times(3, { freeMiB: 1700 }),
+      ...times(6, { freeMiB: 2000 }),
+    ])
     const { raised, cleared, out } = transitionsOf(specs, 'live.vram-low', 'win32')
     expect(raised).toEqual([7])
     expect(cleared).toEqual([22])
@@ -86,16 +97,24 @@ describe('live.vram-low', () => {
     const settings = { ...SETTINGS, vramHeadroomMiB: 100_000 }
     const specs: SampleSpec[] = recorded.map((r, i) => ({
       time: i * 250,
-      gpu: { available: true, reason: null, backend: 'nvidia-smi', stale: false, sampledAt: i * 250, devices: [device({ memoryTotalMiB: 143771, memoryFreeMiB: r.free, temperatureC: r.temp, throttleReasons: r.reasons })] },
+      gpu: {
+        available: true,
+        reason: null,
+        backend: 'nvidia-smi',
+        stale: false,
+        sampledAt: i * 250,
+        devices: [device({ memoryTotalMiB: 143771, memoryFreeMiB: r.free, temperatureC: r.temp, throttleReasons: r.reasons })],
+      },
     }))
     const { raised, cleared } = transitionsOf(specs, 'live.vram-low', 'linux', settings)
     // Expected from the data: the 3rd consecutive sample under 100,000, and the 5th consecutive one at or above 100,256.
     const firstLow = recorded.findIndex((r, i) => i >= 2 && [0, 1, 2].every((k) => (recorded[i - k]?.free ?? Infinity) < 100_000))
     let clearAt = -1
-    for (let i = firstLow + 5; i < recorded.length; i++) if ([0, 1, 2, 3, 4].every((k) => (recorded[i - k]?.free ?? 0) >= 100_256)) {
-      clearAt = i
-      break
-    }
+    for (let i = firstLow + 5; i < recorded.length; i++)
+      if ([0, 1, 2, 3, 4].every((k) => (recorded[i - k]?.free ?? 0) >= 100_256)) {
+        clearAt = i
+        break
+      }
     expect(firstLow).toBeGreaterThan(0)
     expect(clearAt).toBeGreaterThan(firstLow)
     expect(raised).toEqual([firstLow])
@@ -104,7 +123,10 @@ describe('live.vram-low', () => {
 
   it('suggests a higher --n-cpu-moe from the fit, and the fix is applied to the stored profile', async () => {
     const store = await ProfileStore.open(home)
-    const profile = importCommand(`/nowhere/llama-server -m ${seed.qwen36Path} -ngl 999 --n-cpu-moe 30 -c 65536 -np 1 --no-mmap -ctk q4_0 -ctv q4_0`, { name: 'qwen-8gb', takenIds: store.file.profiles.map((p) => p.id) })
+    const profile = importCommand(
+      `/nowhere/llama-server -m ${seed.qwen36Path} -ngl 999 --n-cpu-moe 30 -c 65536 -np 1 --no-mmap -ctk q4_0 -ctv q4_0`,
+      { name: 'qwen-8gb', takenIds: store.file.profiles.map((p) => p.id) },
+    )
     await store.upsert(profile)
     const clock = { t: 0 }
     const advisor = newAdvisor(clock, 'win32')
@@ -132,11 +154,21 @@ describe('live.vram-low', () => {
 describe('lint.sleep-idle on a laptop', () => {
   it('suggests --sleep-idle-seconds when the GPU is a laptop part, not on a desktop, and the finding is mutable', async () => {
     const store = await ProfileStore.open(home)
-    const profile = importCommand(`/nowhere/llama-server -m ${seed.qwen36Path} -c 4096 -np 1`, { name: 'sleepless', takenIds: store.file.profiles.map((p) => p.id) })
+    const profile = importCommand(`/nowhere/llama-server -m ${seed.qwen36Path} -c 4096 -np 1`, {
+      name: 'sleepless',
+      takenIds: store.file.profiles.map((p) => p.id),
+    })
     await store.upsert(profile)
     const id = `lint.sleep-idle@${profile.id}`
     const lintOf = async (gpuName: string, advisor = newAdvisor({ t: 0 })): Promise<Warning | undefined> => {
-      const gpu = { available: true, reason: null, backend: 'nvml' as const, stale: false, sampledAt: 0, devices: [device({ name: gpuName })] }
+      const gpu = {
+        available: true,
+        reason: null,
+        backend: 'nvml' as const,
+        stale: false,
+        sampledAt: 0,
+        devices: [device({ name: gpuName })],
+      }
       advisor.warnings(sample({ time: 0, profileId: profile.id, gpu }), SETTINGS)
       await advisor.settled()
       return advisor.warnings(sample({ time: 1000, profileId: profile.id, gpu }), SETTINGS).find((w) => w.id === id)
@@ -152,7 +184,10 @@ describe('lint.sleep-idle on a laptop', () => {
 
   it('re-lints once telemetry first names the GPU (the first samples may have none)', async () => {
     const store = await ProfileStore.open(home)
-    const profile = importCommand(`/nowhere/llama-server -m ${seed.qwen36Path} -c 4096 -np 1`, { name: 'late-gpu', takenIds: store.file.profiles.map((p) => p.id) })
+    const profile = importCommand(`/nowhere/llama-server -m ${seed.qwen36Path} -c 4096 -np 1`, {
+      name: 'late-gpu',
+      takenIds: store.file.profiles.map((p) => p.id),
+    })
     await store.upsert(profile)
     const clock = { t: 0 }
     const advisor = newAdvisor(clock)
@@ -160,7 +195,9 @@ describe('lint.sleep-idle on a laptop', () => {
     advisor.warnings(sample({ time: 0, profileId: profile.id, gpu: noGpu }), SETTINGS)
     await advisor.settled()
     clock.t = 1000
-    expect(advisor.warnings(sample({ time: 1000, profileId: profile.id, gpu: noGpu }), SETTINGS).some((w) => w.rule === 'lint.sleep-idle')).toBe(false)
+    expect(
+      advisor.warnings(sample({ time: 1000, profileId: profile.id, gpu: noGpu }), SETTINGS).some((w) => w.rule === 'lint.sleep-idle'),
+    ).toBe(false)
     clock.t = 2000
     advisor.warnings(sample({ time: 2000, profileId: profile.id }), SETTINGS) // the replay's RTX 4060 Laptop GPU
     await advisor.settled()
@@ -169,10 +206,13 @@ describe('lint.sleep-idle on a laptop', () => {
   })
 })
 
-describe('the running profile\'s lint, rechecked', () => {
+describe("the running profile's lint, rechecked", () => {
   it('re-lints a profile edited outside the advisor at the next recheck, and skips rechecks of an unchanged file', async () => {
     const store = await ProfileStore.open(home)
-    const profile = importCommand(`/nowhere/llama-server -m ${seed.qwen36Path} -c 4096 -np 1`, { name: 'edited-later', takenIds: store.file.profiles.map((p) => p.id) })
+    const profile = importCommand(`/nowhere/llama-server -m ${seed.qwen36Path} -c 4096 -np 1`, {
+      name: 'edited-later',
+      takenIds: store.file.profiles.map((p) => p.id),
+    })
     await store.upsert(profile)
     const clock = { t: 0 }
     const advisor = new LiveAdvisor({ home, now: () => clock.t, platform: 'linux' })
@@ -184,14 +224,21 @@ describe('the running profile\'s lint, rechecked', () => {
     }
     expect(await sleepLint(0)).toBe(true)
     expect(await sleepLint(2000)).toBe(true) // unchanged file: the same facts
-    const edited = importCommand(`/nowhere/llama-server -m ${seed.qwen36Path} -c 4096 -np 1 --sleep-idle-seconds 600`, { name: 'edited-later', takenIds: [] })
+    const edited = importCommand(`/nowhere/llama-server -m ${seed.qwen36Path} -c 4096 -np 1 --sleep-idle-seconds 600`, {
+      name: 'edited-later',
+      takenIds: [],
+    })
     await (await ProfileStore.open(home)).upsert({ ...edited, id: profile.id, updatedAt: new Date(Date.now() + 1000).toISOString() })
     expect(await sleepLint(4000)).toBe(false) // the edit is seen at the next recheck
     // An edit by another process (written straight to the file, not through this process's store)
     // reaches the advisor through the store's folder watch: no stat poll of profiles.json.
     const file = JSON.parse(await readFile(join(home, 'profiles.json'), 'utf8')) as ProfilesFile
     const original = (await ProfileStore.open(home)).find(profile.id) as Profile
-    file.profiles = file.profiles.map((p) => (p.id === profile.id ? { ...original, extraArgs: [], settings: profile.settings, updatedAt: new Date(Date.now() + 2000).toISOString() } : p))
+    file.profiles = file.profiles.map((p) =>
+      p.id === profile.id
+        ? { ...original, extraArgs: [], settings: profile.settings, updatedAt: new Date(Date.now() + 2000).toISOString() }
+        : p,
+    )
     const seen = new Promise<void>((done) => {
       const off = store.onDidChange(() => {
         off()
@@ -207,17 +254,34 @@ describe('the running profile\'s lint, rechecked', () => {
 describe('live.heavy-apps', () => {
   const discord = { name: 'Discord', pids: [7], cpuPct: 42 }
   it('raises after 2 samples while generating, names the apps and their CPU, clears 3 samples after they stop', () => {
-    const specs = seq(0, [...times(3, { active: true, tokensPerSecond: 18 }), ...times(4, { active: true, tokensPerSecond: 8, heavyApps: [discord, { name: 'Chrome', pids: [8, 9], cpuPct: 12.4 }] }), ...times(4, { active: true, tokensPerSecond: 18 })])
+    const specs = seq(0, [
+      ...times(3, { active: true, tokensPerSecond: 18 }),
+      ...times(4, { active: true, tokensPerSecond: 8, heavyApps: [discord, { name: 'Chrome', pids: [8, 9], cpuPct: 12.4 }] }),
+      ...times(4, { active: true, tokensPerSecond: 18 }),
+    ])
     const { raised, cleared, out } = transitionsOf(specs, 'live.heavy-apps')
     expect(raised).toEqual([4])
     expect(cleared).toEqual([9])
-    expect(out[4]?.find((w) => w.rule === 'live.heavy-apps')?.message).toMatch(/^Discord \(42% CPU\), Chrome \(12% CPU\) are running while llama-server generates.*~6 to ~18 tok\/s/)
+    expect(out[4]?.find((w) => w.rule === 'live.heavy-apps')?.message).toMatch(
+      /^Discord \(42% CPU\), Chrome \(12% CPU\) are running while llama-server generates.*~6 to ~18 tok\/s/,
+    )
   })
 
   it('stays silent for idle apps (under 5% CPU) and when nothing was generated for 30 s', () => {
-    expect(transitionsOf(seq(0, times(10, { active: true, tokensPerSecond: 18, heavyApps: [{ name: 'Chrome', pids: [1], cpuPct: 2 }] })), 'live.heavy-apps').raised).toEqual([])
+    expect(
+      transitionsOf(
+        seq(0, times(10, { active: true, tokensPerSecond: 18, heavyApps: [{ name: 'Chrome', pids: [1], cpuPct: 2 }] })),
+        'live.heavy-apps',
+      ).raised,
+    ).toEqual([])
     expect(transitionsOf(seq(0, times(10, { active: false, heavyApps: [discord] })), 'live.heavy-apps').raised).toEqual([])
-    const late = transitionsOf([...seq(0, times(3, { active: true, tokensPerSecond: 18, heavyApps: [discord] })), ...seq(40_000, times(4, { active: false, heavyApps: [discord] }))], 'live.heavy-apps')
+    const late = transitionsOf(
+      [
+        ...seq(0, times(3, { active: true, tokensPerSecond: 18, heavyApps: [discord] })),
+        ...seq(40_000, times(4, { active: false, heavyApps: [discord] })),
+      ],
+      'live.heavy-apps',
+    )
     expect(late.raised).toEqual([1])
     expect(late.cleared).toEqual([5])
   })
@@ -235,14 +299,19 @@ describe('live.speed-drop', () => {
     const { raised, cleared, out } = transitionsOf(specs, 'live.speed-drop')
     expect(raised).toEqual([15]) // the 11th slow sample: 10 s after the first
     expect(cleared).toEqual([24])
-    expect(out[15]?.find((w) => w.rule === 'live.speed-drop')?.message).toBe("Generation is at 20.0 tok/s, 50% of this profile's recent median (40.0 tok/s). Likely cause: CPU-heavy apps: Discord (55% CPU).")
+    expect(out[15]?.find((w) => w.rule === 'live.speed-drop')?.message).toBe(
+      "Generation is at 20.0 tok/s, 50% of this profile's recent median (40.0 tok/s). Likely cause: CPU-heavy apps: Discord (55% CPU).",
+    )
   })
 
   it('counts slow generation across the short gaps between back-to-back requests, not across a long idle spell', () => {
     // Short requests: one second generating, one second between requests (a finished request just before).
     const slow = { active: true, tokensPerSecond: 20, rollingMedian: 40 }
     const gap = { active: false, rollingMedian: 40, lastPrompt: { tokens: 5, tokensPerSecond: 100 } }
-    const specs = seq(0, [...times(3, { active: true, tokensPerSecond: 40, rollingMedian: 40 }), ...Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? slow : gap))])
+    const specs = seq(0, [
+      ...times(3, { active: true, tokensPerSecond: 40, rollingMedian: 40 }),
+      ...Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? slow : gap)),
+    ])
     // Each gap sample has a request that just finished: the gaps carry the evidence over.
     const t = transitionsOf(specs, 'live.speed-drop')
     expect(t.raised).toEqual([13]) // the 6th slow sample, 10 s after the first
@@ -254,9 +323,20 @@ describe('live.speed-drop', () => {
 
   it('offers one thread fewer when CPU-heavy apps are the likely cause', () => {
     const hot = { heavyApps: [{ name: 'Discord', pids: [7], cpuPct: 55 }] }
-    const slowSamples = (over: Partial<SampleSpec>) => seq(0, [...times(3, { active: true, tokensPerSecond: 40, rollingMedian: 40 }), ...times(14, { active: true, tokensPerSecond: 10, rollingMedian: 40, ...over })])
-    const fixOf = (over: Partial<SampleSpec>) => transitionsOf(slowSamples(over), 'live.speed-drop').out.at(-1)?.find((w) => w.rule === 'live.speed-drop')?.fix ?? null
-    expect(fixOf({ ...hot, threads: 8 })).toEqual({ label: 'Leave a core to other apps (-t 7)', removeArgs: ['-t', '--threads'], addArgs: ['-t', '7'] })
+    const slowSamples = (over: Partial<SampleSpec>) =>
+      seq(0, [
+        ...times(3, { active: true, tokensPerSecond: 40, rollingMedian: 40 }),
+        ...times(14, { active: true, tokensPerSecond: 10, rollingMedian: 40, ...over }),
+      ])
+    const fixOf = (over: Partial<SampleSpec>) =>
+      transitionsOf(slowSamples(over), 'live.speed-drop')
+        .out.at(-1)
+        ?.find((w) => w.rule === 'live.speed-drop')?.fix ?? null
+    expect(fixOf({ ...hot, threads: 8 })).toEqual({
+      label: 'Leave a core to other apps (-t 7)',
+      removeArgs: ['-t', '--threads'],
+      addArgs: ['-t', '7'],
+    })
     // No heavy app (nothing takes a core), one thread already, or a fork that does not say: no such fix.
     expect(fixOf({ threads: 8 })).toBeNull()
     expect(fixOf({ ...hot, threads: 1 })).toBeNull()
@@ -277,14 +357,29 @@ describe('live.speed-drop', () => {
 
 describe('GPU throttling and temperature', () => {
   it('raises on thermal clock events (not on the power cap a busy GPU normally sits at)', () => {
-    const t = transitionsOf(seq(0, [...times(4, { throttleReasons: ['sw_power_cap'] }), ...times(4, { throttleReasons: ['hw_thermal_slowdown', 'sw_power_cap'] }), ...times(6, {})]), 'live.gpu-throttle')
+    const t = transitionsOf(
+      seq(0, [
+        ...times(4, { throttleReasons: ['sw_power_cap'] }),
+        ...times(4, { throttleReasons: ['hw_thermal_slowdown', 'sw_power_cap'] }),
+        ...times(6, {}),
+      ]),
+      'live.gpu-throttle',
+    )
     expect(t.raised).toEqual([6])
     expect(t.cleared).toEqual([12])
     expect(t.out[6]?.find((w) => w.rule === 'live.gpu-throttle')?.message).toContain('hw_thermal_slowdown')
   })
 
   it('raises above the temperature threshold and clears 3 °C below it', () => {
-    const t = transitionsOf(seq(0, [...times(3, { temperatureC: 80 }), ...times(3, { temperatureC: 86 }), ...times(5, { temperatureC: 83 }), ...times(5, { temperatureC: 81 })]), 'live.gpu-hot')
+    const t = transitionsOf(
+      seq(0, [
+        ...times(3, { temperatureC: 80 }),
+        ...times(3, { temperatureC: 86 }),
+        ...times(5, { temperatureC: 83 }),
+        ...times(5, { temperatureC: 81 }),
+      ]),
+      'live.gpu-hot',
+    )
     expect(t.raised).toEqual([5])
     expect(t.cleared).toEqual([15])
   })
@@ -294,33 +389,75 @@ describe('server failures', () => {
   it('a failed start is an error at once, with the diagnosis and the lint fix for a rejected flag', async () => {
     const store = await ProfileStore.open(home)
     const binary = llamaServerBin()
-    const profile = importCommand(`${binary} -m /nowhere/m.gguf --no-mmap -c 4096 -np 1`, { name: 'old-flags', takenIds: store.file.profiles.map((p) => p.id) })
+    const profile = importCommand(`${binary} -m /nowhere/m.gguf --no-mmap -c 4096 -np 1`, {
+      name: 'old-flags',
+      takenIds: store.file.profiles.map((p) => p.id),
+    })
     await store.upsert(profile)
     const mainlineHelp = readFileSync(join(FIXTURES, 'llama-server', 'responses', 'llama-server-help.txt'), 'utf8')
     const version = readFileSync(join(FIXTURES, 'llama-server', 'responses', 'version.txt'), 'utf8')
     const { engineFromOutput } = await import('../profiles/engine-detect')
     const clock = { t: 0 }
-    const advisor = new LiveAdvisor({ home, now: () => clock.t, platform: 'linux', detect: async (_h, b) => engineFromOutput(b, mainlineHelp, version) })
-    const exit = { code: 1, signal: null, reason: 'llama-server does not accept --no-mmap (removed)', hint: 'use --load-mode none (-lm none)', kind: 'flag-removed' as const, lastLines: [] }
+    const advisor = new LiveAdvisor({
+      home,
+      now: () => clock.t,
+      platform: 'linux',
+      detect: async (_h, b) => engineFromOutput(b, mainlineHelp, version),
+    })
+    const exit = {
+      code: 1,
+      signal: null,
+      reason: 'llama-server does not accept --no-mmap (removed)',
+      hint: 'use --load-mode none (-lm none)',
+      kind: 'flag-removed' as const,
+      lastLines: [],
+    }
     advisor.warnings(sample({ time: 0, profileId: profile.id, state: 'starting' }), SETTINGS)
     await advisor.settled()
     clock.t = 1000
     const w = advisor.warnings(sample({ time: 1000, profileId: profile.id, state: 'errored', lastExit: exit }), SETTINGS)
     const failed = w.find((x) => x.rule === 'live.server-failed')
-    expect(failed).toMatchObject({ level: 'error', since: 1000, message: 'Llama-server failed to start: llama-server does not accept --no-mmap (removed). Use --load-mode none (-lm none).' })
+    expect(failed).toMatchObject({
+      level: 'error',
+      since: 1000,
+      message: 'Llama-server failed to start: llama-server does not accept --no-mmap (removed). Use --load-mode none (-lm none).',
+    })
     expect(failed?.fix).toMatchObject({ removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] })
     expect(w[0]?.rule).toBe('live.server-failed')
     clock.t = 2000
-    expect(advisor.warnings(sample({ time: 2000, profileId: profile.id, state: 'starting' }), SETTINGS).some((x) => x.rule === 'live.server-failed')).toBe(false)
+    expect(
+      advisor
+        .warnings(sample({ time: 2000, profileId: profile.id, state: 'starting' }), SETTINGS)
+        .some((x) => x.rule === 'live.server-failed'),
+    ).toBe(false)
   })
 
   it('a crash loop is an error; backoff is a warning that holds through the restart until ready', () => {
-    const crash = { code: null, signal: 'SIGSEGV', reason: 'llama-server crashed (SIGSEGV)', hint: null, kind: 'crashed' as const, lastLines: [] }
-    const t = transitionsOf(seq(0, [{}, { state: 'backoff', lastExit: crash }, { state: 'starting' }, { state: 'loading' }, { state: 'ready' }, { state: 'crashloop', lastExit: crash, restarts: 4 }]), 'live.server-restarting')
+    const crash = {
+      code: null,
+      signal: 'SIGSEGV',
+      reason: 'llama-server crashed (SIGSEGV)',
+      hint: null,
+      kind: 'crashed' as const,
+      lastLines: [],
+    }
+    const t = transitionsOf(
+      seq(0, [
+        {},
+        { state: 'backoff', lastExit: crash },
+        { state: 'starting' },
+        { state: 'loading' },
+        { state: 'ready' },
+        { state: 'crashloop', lastExit: crash, restarts: 4 },
+      ]),
+      'live.server-restarting',
+    )
     expect(t.raised).toEqual([1])
     expect(t.cleared).toEqual([4])
     const loop = transitionsOf(seq(0, [{}, { state: 'crashloop', lastExit: crash, restarts: 4 }]), 'live.server-failed')
-    expect(loop.out[1]?.find((w) => w.rule === 'live.server-failed')?.message).toBe('Llama-server crashed 5 times in a row; Llama Tray stopped restarting it: llama-server crashed (SIGSEGV).')
+    expect(loop.out[1]?.find((w) => w.rule === 'live.server-failed')?.message).toBe(
+      'Llama-server crashed 5 times in a row; Llama Tray stopped restarting it: llama-server crashed (SIGSEGV).',
+    )
   })
 })
 
@@ -356,11 +493,16 @@ describe('live.prompt-slow', () => {
     const { raised, cleared, out } = transitionsOf(specs, 'live.prompt-slow')
     expect(raised).toEqual([4])
     expect(cleared).toEqual([12])
-    expect(out[5]?.find((w) => w.rule === 'live.prompt-slow')?.message).toMatch(/^The last prompt \(2000 tokens\) was processed at 200 tok\/s, 44% of this profile's usual 450 tok\/s/)
+    expect(out[5]?.find((w) => w.rule === 'live.prompt-slow')?.message).toMatch(
+      /^The last prompt \(2000 tokens\) was processed at 200 tok\/s, 44% of this profile's usual 450 tok\/s/,
+    )
   })
 
   it('needs five long prompts of this profile before it judges one', () => {
-    const specs = seq(0, times(6, { lastPrompt: { tokens: 2000, tokensPerSecond: 100 }, longPromptMedian: { tokensPerSecond: 450, count: 4 } }))
+    const specs = seq(
+      0,
+      times(6, { lastPrompt: { tokens: 2000, tokensPerSecond: 100 }, longPromptMedian: { tokensPerSecond: 450, count: 4 } }),
+    )
     expect(transitionsOf(specs, 'live.prompt-slow').raised).toEqual([])
   })
 })
@@ -391,7 +533,8 @@ describe('a noisy signal hovering at a threshold', () => {
   /** The most raises of one rule inside any 60 s window. */
   function maxRaisesPerMinute(raisedTimes: readonly number[]): number {
     let best = 0
-    for (let i = 0; i < raisedTimes.length; i++) best = Math.max(best, raisedTimes.filter((t) => t >= (raisedTimes[i] as number) && t < (raisedTimes[i] as number) + 60_000).length)
+    for (let i = 0; i < raisedTimes.length; i++)
+      best = Math.max(best, raisedTimes.filter((t) => t >= (raisedTimes[i] as number) && t < (raisedTimes[i] as number) + 60_000).length)
     return best
   }
 
@@ -399,32 +542,36 @@ describe('a noisy signal hovering at a threshold', () => {
     let raises = 0
     let worst = 0
     fc.assert(
-      fc.property(fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 600, maxLength: 600 }), fc.integer({ min: 50, max: 600 }), (noise, amplitude) => {
-        const clock = { t: 0 }
-        const advisor = newAdvisor(clock, 'win32')
-        const raised = new Map<string, number[]>()
-        const up = new Set<string>()
-        noise.forEach((n, i) => {
-          clock.t = i * 1000
-          const s: LiveSnapshot = sample({
-            time: clock.t,
-            freeMiB: SETTINGS.vramHeadroomMiB + n * amplitude,
-            temperatureC: Math.round(SETTINGS.gpuTemperatureWarnC + n * (amplitude / 60)),
-            active: true,
-            tokensPerSecond: 40 * (0.6 + n * (amplitude / 1500)),
-            rollingMedian: 40,
+      fc.property(
+        fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 600, maxLength: 600 }),
+        fc.integer({ min: 50, max: 600 }),
+        (noise, amplitude) => {
+          const clock = { t: 0 }
+          const advisor = newAdvisor(clock, 'win32')
+          const raised = new Map<string, number[]>()
+          const up = new Set<string>()
+          noise.forEach((n, i) => {
+            clock.t = i * 1000
+            const s: LiveSnapshot = sample({
+              time: clock.t,
+              freeMiB: SETTINGS.vramHeadroomMiB + n * amplitude,
+              temperatureC: Math.round(SETTINGS.gpuTemperatureWarnC + n * (amplitude / 60)),
+              active: true,
+              tokensPerSecond: 40 * (0.6 + n * (amplitude / 1500)),
+              rollingMedian: 40,
+            })
+            const now = new Set(advisor.warnings(s, SETTINGS).map((w) => w.rule as string))
+            for (const r of now) if (!up.has(r)) raised.set(r, [...(raised.get(r) ?? []), clock.t])
+            up.clear()
+            for (const r of now) up.add(r)
           })
-          const now = new Set(advisor.warnings(s, SETTINGS).map((w) => w.rule as string))
-          for (const r of now) if (!up.has(r)) raised.set(r, [...(raised.get(r) ?? []), clock.t])
-          up.clear()
-          for (const r of now) up.add(r)
-        })
-        for (const [, list] of raised) {
-          raises += list.length
-          worst = Math.max(worst, maxRaisesPerMinute(list))
-        }
-        return worst <= 1
-      }),
+          for (const [, list] of raised) {
+            raises += list.length
+            worst = Math.max(worst, maxRaisesPerMinute(list))
+          }
+          return worst <= 1
+        },
+      ),
       { numRuns: 200 },
     )
     // Not vacuous: the noise does raise warnings, just never twice in a minute.

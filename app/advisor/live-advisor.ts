@@ -11,7 +11,14 @@ import { applyFixToStoredProfile } from './apply-profile-fix'
 import { Hysteresis, type Transition } from './hysteresis'
 import type { LintFinding, LintInput, LintPlatform } from './lint-input'
 import { gatherProfileInput } from './lint-sources'
-import { DEFAULT_LIVE_THRESHOLDS, LIVE_RULES, type LiveContext, type LiveRule, type LiveThresholds, type VramSuggestion } from './live-rules'
+import {
+  DEFAULT_LIVE_THRESHOLDS,
+  LIVE_RULES,
+  type LiveContext,
+  type LiveRule,
+  type LiveThresholds,
+  type VramSuggestion,
+} from './live-rules'
 import { MuteStore } from './mutes'
 import { lintArgs } from './rules'
 import { suggestNCpuMoe } from './vram-suggestion'
@@ -148,14 +155,32 @@ export class LiveAdvisor {
       if (t) this.logTransition({ time: now, id, transition: t })
       const stale = rule.onlyWhileRunning === true && !hasProcess(snapshot.server.state)
       if (state.h.raised && !stale && !this.mutes.isMuted(profileId, rule.id, rule.id)) {
-        out.push({ id, level: rule.level, message: state.message, fix: state.fix, rule: rule.id, source: 'live', profileId, since: state.h.since ?? now })
+        out.push({
+          id,
+          level: rule.level,
+          message: state.message,
+          fix: state.fix,
+          rule: rule.id,
+          source: 'live',
+          profileId,
+          since: state.h.since ?? now,
+        })
       }
     }
     const facts = this.facts
     if (facts && facts.profileId === profileId) {
       for (const f of facts.findings) {
         if (this.mutes.isMuted(profileId, f.rule, f.id)) continue
-        out.push({ id: `${f.id}@${profileId}`, level: f.level, message: f.message, fix: f.fix, rule: f.rule, source: 'lint', profileId, since: facts.lintedAt })
+        out.push({
+          id: `${f.id}@${profileId}`,
+          level: f.level,
+          message: f.message,
+          fix: f.fix,
+          rule: f.rule,
+          source: 'lint',
+          profileId,
+          since: facts.lintedAt,
+        })
       }
     }
     out.sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level])
@@ -241,7 +266,8 @@ export class LiveAdvisor {
   /** The profile's rolling median of finished requests (3 or more), else the median of its live samples (30 or more). */
   private baseline(profileId: string, snapshot: LiveSnapshot): number | null {
     const rolling = snapshot.generation?.rolling
-    if (rolling && rolling.profileId === profileId && rolling.requests >= 3 && rolling.medianTokensPerSecond !== null) return rolling.medianTokensPerSecond
+    if (rolling && rolling.profileId === profileId && rolling.requests >= 3 && rolling.medianTokensPerSecond !== null)
+      return rolling.medianTokensPerSecond
     const samples = this.liveSamples.get(profileId) ?? []
     return samples.length >= 30 ? median(samples) : null
   }
@@ -256,7 +282,8 @@ export class LiveAdvisor {
     if (this.shared?.pid !== pid) this.shared = { pid, baselineMiB: null }
     const current = read(pid)
     const readySince = snapshot.server.readySince
-    if (this.shared.baselineMiB === null && current !== null && readySince !== null && now - readySince >= SHARED_BASELINE_AFTER_MS) this.shared.baselineMiB = current
+    if (this.shared.baselineMiB === null && current !== null && readySince !== null && now - readySince >= SHARED_BASELINE_AFTER_MS)
+      this.shared.baselineMiB = current
     return { baselineMiB: this.shared.baselineMiB, currentMiB: current }
   }
 
@@ -265,16 +292,19 @@ export class LiveAdvisor {
     if (!facts || facts.profileId !== profileId || !facts.input.model) return null
     // Free VRAM moves a little every sample; the answer only changes with a step of experts (~0.5 GB).
     const key = `${profileId}:${facts.lintedAt}:${Math.round(freeMiB / 128)}:${headroomMiB}`
-    if (this.suggestionCache?.key !== key) this.suggestionCache = { key, value: suggestNCpuMoe(facts.input.model, facts.input.draft, facts.input.args, freeMiB, headroomMiB) }
+    if (this.suggestionCache?.key !== key)
+      this.suggestionCache = { key, value: suggestNCpuMoe(facts.input.model, facts.input.draft, facts.input.args, freeMiB, headroomMiB) }
     return this.suggestionCache.value
   }
 
   private fixForFailure(profileId: string, kind: FailureKind | null): WarningFix | null {
     const facts = this.facts
     if (!facts || facts.profileId !== profileId) return null
-    if (kind === 'flag-unknown' || kind === 'flag-removed' || kind === 'flag-value') return facts.findings.find((f) => f.rule === 'lint.flag-rejected' && f.fix)?.fix ?? null
+    if (kind === 'flag-unknown' || kind === 'flag-removed' || kind === 'flag-value')
+      return facts.findings.find((f) => f.rule === 'lint.flag-rejected' && f.fix)?.fix ?? null
     if (kind === 'exposed-without-key') return facts.findings.find((f) => f.rule === 'lint.exposed-without-key')?.fix ?? null
-    if (kind?.startsWith('out-of-memory') && facts.input.model) return suggestNCpuMoe(facts.input.model, facts.input.draft, facts.input.args, 0, 1536)?.fix ?? null
+    if (kind?.startsWith('out-of-memory') && facts.input.model)
+      return suggestNCpuMoe(facts.input.model, facts.input.draft, facts.input.args, 0, 1536)?.fix ?? null
     return null
   }
 
@@ -282,7 +312,11 @@ export class LiveAdvisor {
     const store = await ProfileStore.open(home)
     const profile = store.file.profiles.find((p) => p.id === profileId)
     if (!profile) return null
-    const { input } = await gatherProfileInput(home, profile, { platform: this.platform, laptop: this.laptop, ...(this.options.detect ? { detect: this.options.detect } : {}) })
+    const { input } = await gatherProfileInput(home, profile, {
+      platform: this.platform,
+      laptop: this.laptop,
+      ...(this.options.detect ? { detect: this.options.detect } : {}),
+    })
     return lintArgs(input).find((f) => f.id === key)?.fix ?? null
   }
 
@@ -312,7 +346,11 @@ export class LiveAdvisor {
         return
       }
       if (known && known.profileId === profileId && known.updatedAt === profile.updatedAt) return
-      const { input } = await gatherProfileInput(this.options.home, profile, { platform: this.platform, laptop: this.laptop, ...(this.options.detect ? { detect: this.options.detect } : {}) })
+      const { input } = await gatherProfileInput(this.options.home, profile, {
+        platform: this.platform,
+        laptop: this.laptop,
+        ...(this.options.detect ? { detect: this.options.detect } : {}),
+      })
       this.facts = { profileId, updatedAt: profile.updatedAt, input, findings: lintArgs(input), lintedAt: this.now() }
     })()
       .catch(() => {
@@ -329,4 +367,3 @@ export class LiveAdvisor {
 export function createLiveAdvisor(options: LiveAdvisorOptions): LiveAdvisor {
   return new LiveAdvisor(options)
 }
-

@@ -58,7 +58,9 @@ export interface LiveContext {
   /** Epoch ms the server was last seen generating. */
   readonly lastGeneratingAt: number | null
   readonly vramSuggestion: (freeMiB: number) => VramSuggestion | null
-  /** llama-server's shared (system) GPU memory now and its baseline after the load; null where not measured (everywhere but Windows PDH). */
+  /**
+   * llama-server's shared (system) GPU memory now and its baseline after the load; null where not measured (everywhere but Windows PDH).
+   */
   readonly sharedGpu: { readonly baselineMiB: number | null; readonly currentMiB: number | null }
   /** The lint fix that matches a failure (a rejected flag), if any. */
   readonly fixForFailure: (kind: FailureKind | null) => WarningFix | null
@@ -82,7 +84,6 @@ export interface LiveRule {
   readonly onlyWhileRunning?: boolean
 }
 
-
 function gpuDevices(ctx: LiveContext): readonly GpuDevice[] | null {
   const gpu = ctx.snapshot.gpu
   return gpu && gpu.available && !gpu.stale ? gpu.devices : null
@@ -91,14 +92,17 @@ function gpuDevices(ctx: LiveContext): readonly GpuDevice[] | null {
 /** The device with the least free VRAM. */
 export function tightestDevice(devices: readonly GpuDevice[]): { device: GpuDevice; freeMiB: number } | null {
   let best: { device: GpuDevice; freeMiB: number } | null = null
-  for (const d of devices) if (d.memoryFreeMiB !== null && (best === null || d.memoryFreeMiB < best.freeMiB)) best = { device: d, freeMiB: d.memoryFreeMiB }
+  for (const d of devices)
+    if (d.memoryFreeMiB !== null && (best === null || d.memoryFreeMiB < best.freeMiB)) best = { device: d, freeMiB: d.memoryFreeMiB }
   return best
 }
 
 const ready = (ctx: LiveContext): boolean => ctx.snapshot.server.state === 'ready'
 
 function heavyApps(ctx: LiveContext): string[] {
-  return (ctx.snapshot.cpu?.heavyApps ?? []).filter((a) => a.cpuPct === null || a.cpuPct >= ctx.thresholds.heavyAppMinCpuPct).map((a) => (a.cpuPct === null ? a.name : `${a.name} (${Math.round(a.cpuPct)}% CPU)`))
+  return (ctx.snapshot.cpu?.heavyApps ?? [])
+    .filter((a) => a.cpuPct === null || a.cpuPct >= ctx.thresholds.heavyAppMinCpuPct)
+    .map((a) => (a.cpuPct === null ? a.name : `${a.name} (${Math.round(a.cpuPct)}% CPU)`))
 }
 
 function throttling(devices: readonly GpuDevice[] | null): string[] {
@@ -117,7 +121,8 @@ export function likelyCause(ctx: LiveContext): string {
   if (apps.length > 0) causes.push(`CPU-heavy apps: ${apps.join(', ')}`)
   const devices = gpuDevices(ctx)
   const tight = devices ? tightestDevice(devices) : null
-  if (tight && tight.freeMiB < ctx.settings.vramHeadroomMiB) causes.push(`low free VRAM (${Math.round(tight.freeMiB)} MiB${ctx.platform === 'win32' ? ': sysmem fallback' : ''})`)
+  if (tight && tight.freeMiB < ctx.settings.vramHeadroomMiB)
+    causes.push(`low free VRAM (${Math.round(tight.freeMiB)} MiB${ctx.platform === 'win32' ? ': sysmem fallback' : ''})`)
   const reasons = throttling(devices)
   if (reasons.length > 0) causes.push(`GPU throttling (${reasons.join(', ')})`)
   const temp = hottest(devices)
@@ -164,10 +169,20 @@ export const LIVE_RULES: readonly LiveRule[] = [
       const suggestion = ctx.vramSuggestion(tight.freeMiB)
       const why =
         ctx.platform === 'win32'
-          ? 'On Windows the NVIDIA driver then spills into system RAM (sysmem fallback) instead of failing: on an RTX 4060 Laptop (8 GB) generation fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it.'
+          ? 'On Windows the NVIDIA driver then spills into system RAM (sysmem fallback) instead of failing: on an RTX 4060 Laptop (8 GB) ' +
+            'generation fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it.'
           : 'A longer context or a second request may then run out of GPU memory.'
-      const fit = suggestion ? ` The fit suggests --n-cpu-moe ${suggestion.nCpuMoe} (about ${Math.round(suggestion.savedMiB)} MiB less on the GPU); on an RTX 4060 Laptop (8 GB), fewer experts on the GPU was even faster.` : ''
-      return { active: true, message: `Free VRAM on GPU ${tight.device.index} is ${Math.round(tight.freeMiB)} MiB, under the ${ctx.settings.vramHeadroomMiB} MiB headroom. ${why}${fit}`, fix: suggestion?.fix ?? null }
+      const fit = suggestion
+        ? ` The fit suggests --n-cpu-moe ${suggestion.nCpuMoe} (about ${Math.round(suggestion.savedMiB)} MiB less on the GPU); on an RTX ` +
+          `4060 Laptop (8 GB), fewer experts on the GPU was even faster.`
+        : ''
+      return {
+        active: true,
+        message:
+          `Free VRAM on GPU ${tight.device.index} is ${Math.round(tight.freeMiB)} MiB, under the ${ctx.settings.vramHeadroomMiB} MiB ` +
+          `headroom. ${why}${fit}`,
+        fix: suggestion?.fix ?? null,
+      }
     },
   },
   {
@@ -182,7 +197,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (!generating || apps.length === 0) return { active: false }
       return {
         active: true,
-        message: `${apps.join(', ')} ${apps.length === 1 ? 'is' : 'are'} running while llama-server generates. With experts on the CPU the CPU is the bottleneck: on an RTX 4060 Laptop (8 GB), closing Discord and heavy browser tabs took generation from ~6 to ~18 tok/s.`,
+        message:
+          `${apps.join(', ')} ${apps.length === 1 ? 'is' : 'are'} running while llama-server generates. With experts on the CPU the CPU ` +
+          `is the bottleneck: on an RTX 4060 Laptop (8 GB), closing Discord and heavy browser tabs took generation from ~6 to ~18 tok/s.`,
         fix: null,
       }
     },
@@ -210,7 +227,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (tps >= ratio * base) return { active: false }
       return {
         active: true,
-        message: `Generation is at ${fmt(tps)} tok/s, ${Math.round((tps / base) * 100)}% of this profile's recent median (${fmt(base)} tok/s). Likely cause: ${likelyCause(ctx)}.`,
+        message:
+          `Generation is at ${fmt(tps)} tok/s, ${Math.round((tps / base) * 100)}% of this profile's recent median (${fmt(base)} tok/s). ` +
+          `Likely cause: ${likelyCause(ctx)}.`,
         fix: heavyApps(ctx).length > 0 ? leaveACoreFix(gen.threads ?? null) : null,
       }
     },
@@ -226,13 +245,18 @@ export const LIVE_RULES: readonly LiveRule[] = [
       const usual = gen?.rolling
       // Only a long prompt is evidence either way; until the next one the state stands.
       if (!ready(ctx) || !last || last.promptTokens < LONG_PROMPT_TOKENS) return { active: null }
-      if (!usual || usual.longPrompts < 5 || usual.medianLongPromptTokensPerSecond === null || usual.medianLongPromptTokensPerSecond <= 0) return { active: null }
+      if (!usual || usual.longPrompts < 5 || usual.medianLongPromptTokensPerSecond === null || usual.medianLongPromptTokensPerSecond <= 0)
+        return { active: null }
       const base = usual.medianLongPromptTokensPerSecond
       const ratio = last.promptTokensPerSecond / base
       if (ratio >= (raised ? ctx.thresholds.speedRecoverRatio : ctx.thresholds.speedDropRatio)) return { active: false }
       return {
         active: true,
-        message: `The last prompt (${last.promptTokens} tokens) was processed at ${fmt(last.promptTokensPerSecond)} tok/s, ${Math.round(ratio * 100)}% of this profile's usual ${fmt(base)} tok/s on long prompts. Prompt speed can break alone (on an RTX 3090, an ik_llama.cpp/buun update cost ~38% of prompt speed until fixed); if nothing else changed, likely cause: ${likelyCause(ctx)}.`,
+        message:
+          `The last prompt (${last.promptTokens} tokens) was processed at ${fmt(last.promptTokensPerSecond)} tok/s, ` +
+          `${Math.round(ratio * 100)}% ` +
+          `of this profile's usual ${fmt(base)} tok/s on long prompts. Prompt speed can break alone (on an RTX 3090, an ` +
+          `ik_llama.cpp/buun update cost ~38% of prompt speed until fixed); if nothing else changed, likely cause: ${likelyCause(ctx)}.`,
         fix: null,
       }
     },
@@ -247,7 +271,13 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (!devices) return { active: null }
       const reasons = throttling(devices)
       if (reasons.length === 0) return { active: false }
-      return { active: true, message: `The GPU is throttling (${reasons.join(', ')}): clocks are lowered to protect it. Improve cooling or airflow, or lower the power limit deliberately.`, fix: null }
+      return {
+        active: true,
+        message:
+          `The GPU is throttling (${reasons.join(', ')}): clocks are lowered to protect it. Improve cooling or airflow, or lower the ` +
+          `power limit deliberately.`,
+        fix: null,
+      }
     },
   },
   {
@@ -260,7 +290,13 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (temp === null) return { active: null }
       const limit = ctx.settings.gpuTemperatureWarnC - (raised ? ctx.thresholds.temperatureClearBandC : 0)
       if (temp < limit) return { active: false }
-      return { active: true, message: `The GPU is at ${temp} °C (warning at ${ctx.settings.gpuTemperatureWarnC} °C); it will throttle soon. An RTX 4060 Laptop running Qwen3.6-35B-A3B stayed at 59 °C and never throttled.`, fix: null }
+      return {
+        active: true,
+        message:
+          `The GPU is at ${temp} °C (warning at ${ctx.settings.gpuTemperatureWarnC} °C); it will throttle soon. An RTX 4060 Laptop ` +
+          `running Qwen3.6-35B-A3B stayed at 59 °C and never throttled.`,
+        fix: null,
+      }
     },
   },
   {
@@ -272,7 +308,10 @@ export const LIVE_RULES: readonly LiveRule[] = [
       const s = ctx.snapshot.server
       if (s.state !== 'errored' && s.state !== 'crashloop') return { active: false }
       const exit = s.lastExit
-      const head = s.state === 'crashloop' ? `llama-server crashed ${s.restarts + 1} times in a row; Llama Tray stopped restarting it` : 'llama-server failed to start'
+      const head =
+        s.state === 'crashloop'
+          ? `llama-server crashed ${s.restarts + 1} times in a row; Llama Tray stopped restarting it`
+          : 'llama-server failed to start'
       const reason = exit?.reason ? `: ${exit.reason}` : ''
       return { active: true, message: sentences(`${head}${reason}`, exit?.hint), fix: ctx.fixForFailure(exit?.kind ?? null) }
     },
@@ -287,7 +326,14 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (s.state === 'starting' || s.state === 'downloading' || s.state === 'loading') return { active: null }
       if (s.state !== 'backoff') return { active: false }
       const wait = s.restartAt !== null ? ` in ${Math.max(0, Math.round((s.restartAt - ctx.now) / 1000))} s` : ''
-      return { active: true, message: asSentence(`llama-server exited unexpectedly${s.lastExit?.reason ? ` (${s.lastExit.reason})` : ''}; restarting${wait} (restart ${s.restarts + 1})`), fix: null }
+      return {
+        active: true,
+        message: asSentence(
+          `llama-server exited unexpectedly${s.lastExit?.reason ? ` (${s.lastExit.reason})` : ''}; restarting${wait} (restart ` +
+            `${s.restarts + 1})`,
+        ),
+        fix: null,
+      }
     },
   },
   {
@@ -311,12 +357,18 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (grown <= ctx.thresholds.sysmemGrowthMiB || (!vramFull && !slowed)) return { active: false }
       const suggestion = tight ? ctx.vramSuggestion(tight.freeMiB) : null
       const evidence = [
-        ...(slowed && tps !== null && base !== null ? [`generation is at ${fmt(tps)} tok/s, ${Math.round((tps / base) * 100)}% of this profile's median`] : []),
+        ...(slowed && tps !== null && base !== null
+          ? [`generation is at ${fmt(tps)} tok/s, ${Math.round((tps / base) * 100)}% of this profile's median`]
+          : []),
         ...(vramFull && tight ? [`VRAM is full (${Math.round(tight.freeMiB)} MiB free)`] : []),
       ].join(' and ')
       return {
         active: true,
-        message: `Spilling into system RAM (sysmem fallback): llama-server now holds ${Math.round(grown)} MiB more shared GPU memory than after loading, and ${evidence}. This slows generation to a crawl (~7 tok/s on an RTX 4060 Laptop, 8 GB). ${suggestion ? `Use --n-cpu-moe ${suggestion.nCpuMoe}` : 'Raise --n-cpu-moe (more experts on the CPU)'}, or set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback" for llama-server.exe in the NVIDIA Control Panel.`,
+        message:
+          `Spilling into system RAM (sysmem fallback): llama-server now holds ${Math.round(grown)} MiB more shared GPU memory than after ` +
+          `loading, and ${evidence}. This slows generation to a crawl (~7 tok/s on an RTX 4060 Laptop, 8 GB). ` +
+          `${suggestion ? `Use --n-cpu-moe ${suggestion.nCpuMoe}` : 'Raise --n-cpu-moe (more experts on the CPU)'}, ` +
+          `or set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback" for llama-server.exe in the NVIDIA Control Panel.`,
         fix: suggestion?.fix ?? null,
       }
     },

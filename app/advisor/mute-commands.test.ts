@@ -19,7 +19,13 @@ async function setup(): Promise<{ core: LlamaTrayCore; advisor: LiveAdvisor; hom
   homes.push(home)
   const clock = { t: 0 }
   const advisor = new LiveAdvisor({ home, now: () => clock.t, platform: 'linux' })
-  const core = await LlamaTrayCore.create({ home, telemetry: null, warnings: advisor.warnings, applyWarningFix: advisor.applyWarningFix, mutes: advisor.mutes })
+  const core = await LlamaTrayCore.create({
+    home,
+    telemetry: null,
+    warnings: advisor.warnings,
+    applyWarningFix: advisor.applyWarningFix,
+    mutes: advisor.mutes,
+  })
   // Five hot samples raise live.gpu-hot for the profile (if it is not muted): the ids shown after them.
   const hot = (profileId: string): string[] => {
     let ids: string[] = []

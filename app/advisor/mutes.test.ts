@@ -17,7 +17,10 @@ afterEach(() => {
 describe('advisor-mutes.json', () => {
   it('reads a file written by earlier versions and keeps its format when changed', async () => {
     const h = home()
-    writeFileSync(join(h, MUTES_FILE), `${JSON.stringify({ version: 1, profiles: { qwen: ['live.gpu-hot', 'lint.duplicate-flag:-c'] } }, null, 2)}\n`)
+    writeFileSync(
+      join(h, MUTES_FILE),
+      `${JSON.stringify({ version: 1, profiles: { qwen: ['live.gpu-hot', 'lint.duplicate-flag:-c'] } }, null, 2)}\n`,
+    )
     const mutes = new MuteStore(h)
     await mutes.ready
     expect(mutes.isMuted('qwen', 'live.gpu-hot', 'live.gpu-hot')).toBe(true)
@@ -25,7 +28,10 @@ describe('advisor-mutes.json', () => {
     expect(mutes.isMuted('other', 'live.gpu-hot', 'live.gpu-hot')).toBe(false)
     await mutes.unmute('qwen', 'live.gpu-hot')
     await mutes.mute('draft', 'live.heavy-apps')
-    expect(JSON.parse(readFileSync(join(h, MUTES_FILE), 'utf8'))).toEqual({ version: 1, profiles: { qwen: ['lint.duplicate-flag:-c'], draft: ['live.heavy-apps'] } })
+    expect(JSON.parse(readFileSync(join(h, MUTES_FILE), 'utf8'))).toEqual({
+      version: 1,
+      profiles: { qwen: ['lint.duplicate-flag:-c'], draft: ['live.heavy-apps'] },
+    })
     await mutes.unmute('draft', 'live.heavy-apps')
     expect(JSON.parse(readFileSync(join(h, MUTES_FILE), 'utf8')).profiles).toEqual({ qwen: ['lint.duplicate-flag:-c'] })
     expect(mutes.messages).toEqual([])

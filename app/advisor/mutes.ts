@@ -23,7 +23,12 @@ export class MuteStore {
   readonly ready: Promise<void>
 
   constructor(home: string) {
-    this.store = openJsonStore<MutesFile>({ path: join(home, MUTES_FILE), label: 'warning mutes file', codec: mutesCodec, defaults: () => ({ version: 1, profiles: {} }) })
+    this.store = openJsonStore<MutesFile>({
+      path: join(home, MUTES_FILE),
+      label: 'warning mutes file',
+      codec: mutesCodec,
+      defaults: () => ({ version: 1, profiles: {} }),
+    })
     // An unreadable file (permissions) leaves no mutes; the error comes back on the next mute.
     this.ready = this.store.load().then(
       () => undefined,

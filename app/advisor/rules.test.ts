@@ -29,41 +29,94 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true })
 })
 
-const base = (over: Partial<LintInput> & Pick<LintInput, 'args'>): LintInput => ({ platform: 'linux', engine: null, model: null, draft: null, vocab: null, ...over })
+const base = (over: Partial<LintInput> & Pick<LintInput, 'args'>): LintInput => ({
+  platform: 'linux',
+  engine: null,
+  model: null,
+  draft: null,
+  vocab: null,
+  ...over,
+})
 const rule = (id: string, over: Partial<LintInput> & Pick<LintInput, 'args'>) => lintArgs(base(over)).filter((f) => f.rule === id)
 
 describe('every rule fires on its case and stays silent on the fixed one', () => {
   it('has a test below for every rule in the table', () => {
     expect(LINT_RULES.map((r) => r.id).sort()).toEqual(
       [
-        'lint.auto-slots', 'lint.ctx-above-training', 'lint.draft-kv-f16', 'lint.draft-reasoning', 'lint.draft-unused', 'lint.draft-vocab-mismatch', 'lint.duplicate-flag', 'lint.exposed-without-key', 'lint.fit-aborts', 'lint.fit-hand-picked', 'lint.fit-target-headroom',
-        'lint.flag-rejected', 'lint.hybrid-flash-attn', 'lint.hybrid-kv-quant', 'lint.iquant-cpu-experts', 'lint.mlock-no-mmap-windows', 'lint.mmap-with-cpu-experts', 'lint.mtp-enabled', 'lint.sleep-idle',
+        'lint.auto-slots',
+        'lint.ctx-above-training',
+        'lint.draft-kv-f16',
+        'lint.draft-reasoning',
+        'lint.draft-unused',
+        'lint.draft-vocab-mismatch',
+        'lint.duplicate-flag',
+        'lint.exposed-without-key',
+        'lint.fit-aborts',
+        'lint.fit-hand-picked',
+        'lint.fit-target-headroom',
+        'lint.flag-rejected',
+        'lint.hybrid-flash-attn',
+        'lint.hybrid-kv-quant',
+        'lint.iquant-cpu-experts',
+        'lint.mlock-no-mmap-windows',
+        'lint.mmap-with-cpu-experts',
+        'lint.mtp-enabled',
+        'lint.sleep-idle',
       ].sort(),
     )
   })
 
   it('lint.flag-rejected', () => {
-    expect(rule('lint.flag-rejected', { args: ['--no-mmap', '-c', '4096'], engine: engines.mainline })[0]).toMatchObject({ level: 'error', fix: { removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] } })
-    expect(rule('lint.flag-rejected', { args: ['-vhad'], engine: engines.buun })[0]?.fix).toEqual({ label: 'Remove -vhad', removeArgs: ['-vhad'], addArgs: [] })
+    expect(rule('lint.flag-rejected', { args: ['--no-mmap', '-c', '4096'], engine: engines.mainline })[0]).toMatchObject({
+      level: 'error',
+      fix: { removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] },
+    })
+    expect(rule('lint.flag-rejected', { args: ['-vhad'], engine: engines.buun })[0]?.fix).toEqual({
+      label: 'Remove -vhad',
+      removeArgs: ['-vhad'],
+      addArgs: [],
+    })
     expect(rule('lint.flag-rejected', { args: ['--no-mmap'], engine: engines.ik })).toEqual([])
     expect(rule('lint.flag-rejected', { args: ['-lm', 'none'], engine: engines.mainline })).toEqual([])
     expect(rule('lint.flag-rejected', { args: ['--no-mmap'], engine: null })).toEqual([])
   })
 
   it('lint.draft-unused', () => {
-    expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], engine: engines.mainline })[0]?.fix?.addArgs).toEqual(['--spec-type', 'draft-simple'])
+    expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], engine: engines.mainline })[0]?.fix?.addArgs).toEqual([
+      '--spec-type',
+      'draft-simple',
+    ])
     expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], engine: engines.ik })[0]?.fix?.addArgs).toEqual(['--spec-type', 'draft'])
     expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf', '--spec-type', 'draft-simple'], engine: engines.mainline })).toEqual([])
     expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], engine: engines.buun })).toEqual([])
   })
 
   it('lint.draft-kv-f16 sizes the draft cache at the target’s context', () => {
-    const f = rule('lint.draft-kv-f16', { args: ['-c', '65536', '-np', '1', '-md', 'd.gguf'], model: seed.qwen36, draft: seed.draft, engine: engines.mainline })
+    const f = rule('lint.draft-kv-f16', {
+      args: ['-c', '65536', '-np', '1', '-md', 'd.gguf'],
+      model: seed.qwen36,
+      draft: seed.draft,
+      engine: engines.mainline,
+    })
     // The size llama-server itself reported on CUDA for this draft at 64K (test/fixtures/llama-server-cuda-h200/q36-seed-draft.log).
     expect(f[0]?.message).toContain('768 MiB of VRAM at f16')
     expect(f[0]?.fix?.addArgs).toEqual(['-ctkd', 'q8_0', '-ctvd', 'q8_0'])
-    expect(rule('lint.draft-kv-f16', { args: ['-c', '65536', '-np', '1', '-md', 'd.gguf', '-ctkd', 'q8_0', '-ctvd', 'q8_0'], model: seed.qwen36, draft: seed.draft, engine: engines.mainline })).toEqual([])
-    expect(rule('lint.draft-kv-f16', { args: ['-c', '8192', '-np', '1', '-md', 'd.gguf'], model: seed.qwen36, draft: seed.draft, engine: engines.mainline })).toEqual([])
+    expect(
+      rule('lint.draft-kv-f16', {
+        args: ['-c', '65536', '-np', '1', '-md', 'd.gguf', '-ctkd', 'q8_0', '-ctvd', 'q8_0'],
+        model: seed.qwen36,
+        draft: seed.draft,
+        engine: engines.mainline,
+      }),
+    ).toEqual([])
+    expect(
+      rule('lint.draft-kv-f16', {
+        args: ['-c', '8192', '-np', '1', '-md', 'd.gguf'],
+        model: seed.qwen36,
+        draft: seed.draft,
+        engine: engines.mainline,
+      }),
+    ).toEqual([])
     expect(rule('lint.draft-kv-f16', { args: ['-c', '65536', '-np', '1'], model: seed.qwen36, draft: null })).toEqual([])
   })
 
@@ -84,14 +137,26 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
   it('lint.mmap-with-cpu-experts quotes the load time -lm none cost on the GPU machine (its recording)', async () => {
     const { readFile } = await import('node:fs/promises')
     const tsv = await readFile(join(CUDA_H200, 'summary.tsv'), 'utf8')
-    const readyS = (name: string) => tsv.split('\n').find((l) => l.startsWith(`${name}\t`))?.split('\t')[1]
+    const readyS = (name: string) =>
+      tsv
+        .split('\n')
+        .find((l) => l.startsWith(`${name}\t`))
+        ?.split('\t')[1]
     const message = rule('lint.mmap-with-cpu-experts', { args: ['--n-cpu-moe', '34'] })[0]?.message ?? ''
     expect(message).toContain(`ready in ${readyS('q36-seed-lm-none')} s against ${readyS('q36-seed')} s memory-mapped`)
   })
 
   it('lint.mmap-with-cpu-experts', () => {
-    for (const args of [['--n-cpu-moe', '34'], ['--cpu-moe'], ['-ot', 'blk\\.(1|2)\\.ffn_.*_exps=CPU']]) expect(rule('lint.mmap-with-cpu-experts', { args })).toHaveLength(1)
-    for (const args of [['--n-cpu-moe', '34', '--no-mmap'], ['--cpu-moe', '-lm', 'none'], ['--n-cpu-moe', '0'], ['-ot', 'exps=CUDA0'], ['--cpu-moe', '-rtr']]) expect(rule('lint.mmap-with-cpu-experts', { args })).toEqual([])
+    for (const args of [['--n-cpu-moe', '34'], ['--cpu-moe'], ['-ot', 'blk\\.(1|2)\\.ffn_.*_exps=CPU']])
+      expect(rule('lint.mmap-with-cpu-experts', { args })).toHaveLength(1)
+    for (const args of [
+      ['--n-cpu-moe', '34', '--no-mmap'],
+      ['--cpu-moe', '-lm', 'none'],
+      ['--n-cpu-moe', '0'],
+      ['-ot', 'exps=CUDA0'],
+      ['--cpu-moe', '-rtr'],
+    ])
+      expect(rule('lint.mmap-with-cpu-experts', { args })).toEqual([])
   })
 
   it('lint.mlock-no-mmap-windows', () => {
@@ -115,20 +180,34 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
     expect(f[0]?.message).toContain('less with turbo3/turbo3')
     expect(rule('lint.hybrid-kv-quant', { args: ['-c', '65536', '-np', '1'], model: seed.qwen36 })).toEqual([])
     // At 192K the f16 cache is 3.75 GiB, 18% of the weights: not small.
-    expect(rule('lint.hybrid-kv-quant', { args: ['-c', '196608', '-np', '1', '-ctk', 'q8_0', '-ctv', 'q5_0'], model: seed.qwen36 })).toEqual([])
+    expect(
+      rule('lint.hybrid-kv-quant', { args: ['-c', '196608', '-np', '1', '-ctk', 'q8_0', '-ctv', 'q5_0'], model: seed.qwen36 }),
+    ).toEqual([])
     // Not a hybrid (every layer has a KV cache).
-    expect(rule('lint.hybrid-kv-quant', { args: ['-c', '4096', '-ctk', 'q8_0'], model: seed.draft.layers.some((l) => l.kind === 'recurrent') ? null : seed.draft })).toEqual([])
+    expect(
+      rule('lint.hybrid-kv-quant', {
+        args: ['-c', '4096', '-ctk', 'q8_0'],
+        model: seed.draft.layers.some((l) => l.kind === 'recurrent') ? null : seed.draft,
+      }),
+    ).toEqual([])
   })
 
   it('lint.hybrid-flash-attn', () => {
-    expect(rule('lint.hybrid-flash-attn', { args: ['-c', '65536', '-np', '1', '-fa', 'on'], model: seed.qwen36 })[0]?.fix?.addArgs).toEqual(['-fa', 'auto'])
+    expect(rule('lint.hybrid-flash-attn', { args: ['-c', '65536', '-np', '1', '-fa', 'on'], model: seed.qwen36 })[0]?.fix?.addArgs).toEqual(
+      ['-fa', 'auto'],
+    )
     expect(rule('lint.hybrid-flash-attn', { args: ['-c', '65536', '-np', '1', '-fa', 'auto'], model: seed.qwen36 })).toEqual([])
-    expect(rule('lint.hybrid-flash-attn', { args: ['-c', '65536', '-np', '1', '-fa', 'on', '-ctv', 'q4_0'], model: seed.qwen36 })).toEqual([])
+    expect(rule('lint.hybrid-flash-attn', { args: ['-c', '65536', '-np', '1', '-fa', 'on', '-ctv', 'q4_0'], model: seed.qwen36 })).toEqual(
+      [],
+    )
   })
 
   it('lint.draft-reasoning', () => {
     const budget = rule('lint.draft-reasoning', { args: ['-md', 'd.gguf', '--reasoning-budget', '0'] })
-    expect(budget[0]?.fix).toMatchObject({ removeArgs: expect.arrayContaining(['--reasoning-budget', '--reasoning']), addArgs: ['--reasoning', 'off'] })
+    expect(budget[0]?.fix).toMatchObject({
+      removeArgs: expect.arrayContaining(['--reasoning-budget', '--reasoning']),
+      addArgs: ['--reasoning', 'off'],
+    })
     const kwargs = rule('lint.draft-reasoning', { args: ['-md', 'd.gguf', '--chat-template-kwargs', '{"enable_thinking":false,"x":1}'] })
     expect(kwargs[0]?.fix?.addArgs).toEqual(['--chat-template-kwargs', '{"x":1}', '--reasoning', 'off'])
     expect(rule('lint.draft-reasoning', { args: ['--reasoning-budget', '0'] })).toEqual([])
@@ -179,9 +258,14 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
 
   it('lint.fit-target-headroom: llama.cpp’s default 1024 MiB target is under the app’s headroom', () => {
     const f = rule('lint.fit-target-headroom', { args: ['-c', '65536'], engine: engines.mainline, model: seed.qwen36 })
-    expect(f[0]).toMatchObject({ level: 'warn', fix: { removeArgs: expect.arrayContaining(['-fitt', '--fit-target']), addArgs: ['-fitt', '1640'] } })
+    expect(f[0]).toMatchObject({
+      level: 'warn',
+      fix: { removeArgs: expect.arrayContaining(['-fitt', '--fit-target']), addArgs: ['-fitt', '1640'] },
+    })
     expect(f[0]?.message).toContain('1024 MiB free (its default)')
-    expect(rule('lint.fit-target-headroom', { args: ['-fitt', '512'], engine: engines.mainline })[0]?.message).toContain('leave 512 MiB free')
+    expect(rule('lint.fit-target-headroom', { args: ['-fitt', '512'], engine: engines.mainline })[0]?.message).toContain(
+      'leave 512 MiB free',
+    )
     expect(rule('lint.fit-target-headroom', { args: ['-fitt', '1640'], engine: engines.mainline })).toEqual([])
     expect(rule('lint.fit-target-headroom', { args: ['-c', '4096'], engine: engines.mainline, model: tiny })).toEqual([])
     expect(rule('lint.fit-target-headroom', { args: ['-fit', 'off'], engine: engines.mainline })).toEqual([])
@@ -206,8 +290,13 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
   })
 
   it('lint.mtp-enabled', () => {
-    expect(rule('lint.mtp-enabled', { args: ['--spec-type', 'draft-mtp'] })[0]?.fix).toMatchObject({ removeArgs: expect.arrayContaining(['--spec-type']), addArgs: [] })
-    expect(rule('lint.mtp-enabled', { args: ['--spec-type', 'ngram-mod:n_max=64', '--spec-type', 'mtp:n_max=1'] })[0]?.fix?.addArgs).toEqual(['--spec-type', 'ngram-mod:n_max=64'])
+    expect(rule('lint.mtp-enabled', { args: ['--spec-type', 'draft-mtp'] })[0]?.fix).toMatchObject({
+      removeArgs: expect.arrayContaining(['--spec-type']),
+      addArgs: [],
+    })
+    expect(
+      rule('lint.mtp-enabled', { args: ['--spec-type', 'ngram-mod:n_max=64', '--spec-type', 'mtp:n_max=1'] })[0]?.fix?.addArgs,
+    ).toEqual(['--spec-type', 'ngram-mod:n_max=64'])
     expect(rule('lint.mtp-enabled', { args: ['--spec-type', 'draft-simple'] })).toEqual([])
   })
 
@@ -215,7 +304,8 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
     const f = rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], engine: engines.mainline, laptop: true })
     expect(f[0]).toMatchObject({ level: 'info', fix: { removeArgs: [], addArgs: ['--sleep-idle-seconds', '300'] } })
     expect(f[0]?.message).toContain('VRAM freed')
-    expect(rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], engine: null, laptop: true })).toHaveLength(1) // engine unknown: still worth saying
+    // engine unknown: still worth saying
+    expect(rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], engine: null, laptop: true })).toHaveLength(1)
     expect(rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], engine: engines.buun, laptop: true })).toHaveLength(1)
     // Already set (to sleep, or explicitly never), not a laptop, unknown machine, or an engine without the flag: silent.
     expect(rule('lint.sleep-idle', { args: ['--sleep-idle-seconds', '600'], engine: engines.mainline, laptop: true })).toEqual([])
@@ -228,29 +318,68 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
 
 describe('fixes', () => {
   const TOKENS: readonly (readonly string[])[] = [
-    ['--n-cpu-moe', '30'], ['--cpu-moe'], ['--no-mmap'], ['--mlock'], ['-lm', 'mlock'], ['-c', '65536'], ['-c', '4096'], ['-np', '1'], ['-np', '4'], ['-ctk', 'q4_0'], ['-ctv', 'q4_0'],
-    ['-fa', 'on'], ['-md', 'd.gguf'], ['--reasoning-budget', '0'], ['--chat-template-kwargs', '{"enable_thinking":false}'], ['--host', '0.0.0.0'], ['-vhad'], ['-fit', 'on'], ['-ngl', '99'],
-    ['--spec-type', 'draft-mtp'], ['--reasoning', 'off'], ['-ot', 'exps=CPU'], ['--merge-qkv'], ['--draft-max', '8'],
+    ['--n-cpu-moe', '30'],
+    ['--cpu-moe'],
+    ['--no-mmap'],
+    ['--mlock'],
+    ['-lm', 'mlock'],
+    ['-c', '65536'],
+    ['-c', '4096'],
+    ['-np', '1'],
+    ['-np', '4'],
+    ['-ctk', 'q4_0'],
+    ['-ctv', 'q4_0'],
+    ['-fa', 'on'],
+    ['-md', 'd.gguf'],
+    ['--reasoning-budget', '0'],
+    ['--chat-template-kwargs', '{"enable_thinking":false}'],
+    ['--host', '0.0.0.0'],
+    ['-vhad'],
+    ['-fit', 'on'],
+    ['-ngl', '99'],
+    ['--spec-type', 'draft-mtp'],
+    ['--reasoning', 'off'],
+    ['-ot', 'exps=CPU'],
+    ['--merge-qkv'],
+    ['--draft-max', '8'],
   ]
   it('applying any finding’s fix removes that finding (5,000 random commands, every engine and platform)', () => {
     const engineArb = fc.constantFrom<'mainline' | 'ik' | 'buun' | null>('mainline', 'ik', 'buun', null)
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...TOKENS), { maxLength: 10 }), engineArb, fc.constantFrom<'win32' | 'linux'>('win32', 'linux'), fc.boolean(), (parts, e, platform, withModel) => {
-        const args = parts.flat()
-        const input = base({ args, platform, engine: e === null ? null : engines[e], model: withModel ? seed.qwen36 : tiny })
-        for (const f of lintArgs(input)) {
-          if (!f.fix) continue
-          const after = lintArgs({ ...input, args: applyFixToArgs(args, f.fix) }).map((x) => x.id)
-          if (after.includes(f.id)) throw new Error(`${f.id} still fires after its fix on ${args.join(' ')}`)
-        }
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...TOKENS), { maxLength: 10 }),
+        engineArb,
+        fc.constantFrom<'win32' | 'linux'>('win32', 'linux'),
+        fc.boolean(),
+        (parts, e, platform, withModel) => {
+          const args = parts.flat()
+          const input = base({ args, platform, engine: e === null ? null : engines[e], model: withModel ? seed.qwen36 : tiny })
+          for (const f of lintArgs(input)) {
+            if (!f.fix) continue
+            const after = lintArgs({ ...input, args: applyFixToArgs(args, f.fix) }).map((x) => x.id)
+            if (after.includes(f.id)) throw new Error(`${f.id} still fires after its fix on ${args.join(' ')}`)
+          }
+        },
+      ),
       { numRuns: 5_000 },
     )
   })
 
   it('applyFixToArgs puts the replacement where the removed flag was, with --flag=value forms too', () => {
-    expect(applyFixToArgs(['-m', 'a', '--no-mmap', '-c', '1'], { removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] })).toEqual(['-m', 'a', '-lm', 'none', '-c', '1'])
-    expect(applyFixToArgs(['--ctx-size=4096', '-np', '2'], { removeArgs: ['-c', '--ctx-size'], addArgs: ['-c', '8'] })).toEqual(['-c', '8', '-np', '2'])
+    expect(applyFixToArgs(['-m', 'a', '--no-mmap', '-c', '1'], { removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] })).toEqual([
+      '-m',
+      'a',
+      '-lm',
+      'none',
+      '-c',
+      '1',
+    ])
+    expect(applyFixToArgs(['--ctx-size=4096', '-np', '2'], { removeArgs: ['-c', '--ctx-size'], addArgs: ['-c', '8'] })).toEqual([
+      '-c',
+      '8',
+      '-np',
+      '2',
+    ])
     expect(applyFixToArgs(['-m', 'a'], { removeArgs: [], addArgs: ['-np', '1'] })).toEqual(['-m', 'a', '-np', '1'])
   })
 })

@@ -26,7 +26,9 @@ const INLINE_KEY = fieldSpellings('apiKey')
 const fix = (label: string, removeArgs: readonly string[], addArgs: readonly string[] = []): WarningFix => ({ label, removeArgs, addArgs })
 
 /** Measured on the H200 machine (16 cores, test/fixtures/llama-server-cuda-h200/summary.tsv: q36-seed vs q36-seed-lm-none). */
-const LOAD_MODE_NONE_LOAD = 'on a 16-core host, Qwen3.6-35B-A3B (20 GB) was ready in 12.5 s against 2.5 s memory-mapped, and longer still while other apps keep the CPU busy'
+const LOAD_MODE_NONE_LOAD =
+  'on a 16-core host, Qwen3.6-35B-A3B (20 GB) was ready in 12.5 s against 2.5 s memory-mapped, and longer still while other apps keep ' +
+  'the CPU busy'
 
 /** Experts (or other weights) kept in host memory: --n-cpu-moe N>0, --cpu-moe, or -ot …=CPU. */
 function cpuExperts(args: readonly string[]): string | null {
@@ -60,14 +62,17 @@ const IQ_TYPES = new Set(['iq1_s', 'iq1_m', 'iq2_xxs', 'iq2_xs', 'iq2_s', 'iq3_x
 /** The dominant type (by bytes) of the routed-expert tensors, or null without experts. */
 function expertType(input: LintInput): { name: string; iq: boolean } | null {
   const bytes = new Map<string, number>()
-  for (const t of input.model?.tensors ?? []) if (t.expert) bytes.set(ggmlTypeName(t.typeId), (bytes.get(ggmlTypeName(t.typeId)) ?? 0) + t.bytes)
+  for (const t of input.model?.tensors ?? [])
+    if (t.expert) bytes.set(ggmlTypeName(t.typeId), (bytes.get(ggmlTypeName(t.typeId)) ?? 0) + t.bytes)
   let best: string | null = null
   for (const [name, b] of bytes) if (best === null || b > (bytes.get(best) ?? 0)) best = name
   return best === null ? null : { name: best, iq: IQ_TYPES.has(best.toLowerCase()) }
 }
 
 /** The KV cache of a hybrid model, at f16 and as configured. */
-function hybridKv(input: LintInput): { cells: number; f16: number; configured: number | null; typeK: string; typeV: string; share: number } | null {
+function hybridKv(
+  input: LintInput,
+): { cells: number; f16: number; configured: number | null; typeK: string; typeV: string; share: number } | null {
   const model = input.model
   if (!model || !isHybrid(model)) return null
   const cells = kvCells(model, intValue(input.args, F.ctx), intValue(input.args, F.parallel))
@@ -125,7 +130,14 @@ export const LINT_RULES: readonly LintRule[] = [
       if (!engine || engine.flags.size === 0) return []
       const p = checkArgs(args, engine).find((x) => x.kind === 'ineffective')
       if (!p || !p.replacement) return []
-      return [finding('lint.draft-unused', 'warn', `${p.message}: the draft takes memory and is never used (llama.cpp issue #25345)`, fix(`Add ${p.replacement.join(' ')}`, [], p.replacement))]
+      return [
+        finding(
+          'lint.draft-unused',
+          'warn',
+          `${p.message}: the draft takes memory and is never used (llama.cpp issue #25345)`,
+          fix(`Add ${p.replacement.join(' ')}`, [], p.replacement),
+        ),
+      ]
     },
   },
   {
@@ -143,7 +155,10 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.draft-kv-f16',
           'info',
-          `The draft model's KV cache follows the target's context: at ${cells} tokens it takes ${fmtMiB(f16)} of VRAM at f16 (llama.cpp on CUDA reported 768 MiB for Qwen3.5-0.8B at 64K). A q8_0 draft cache takes ${fmtMiB(q8)}, leaving ${fmtMiB(f16 - q8)} more for experts on the GPU.`,
+          `The draft model's KV cache follows the target's context: at ${cells} tokens it takes ${fmtMiB(f16)} of VRAM at f16 ` +
+            `(llama.cpp on CUDA reported 768 MiB for Qwen3.5-0.8B at 64K). A q8_0 draft cache takes ${fmtMiB(q8)}, leaving ` +
+            `${fmtMiB(f16 - q8)} ` +
+            `more for experts on the GPU.`,
           fix('Use a q8_0 draft KV cache', [], ['-ctkd', 'q8_0', '-ctvd', 'q8_0']),
         ),
       ]
@@ -159,7 +174,9 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.draft-vocab-mismatch',
           'warn',
-          `The draft model's vocabulary differs from the target's (${vocab.reason}): llama-server logs "the target and draft vocabs are not compatible" and serves without speculation, so the draft only costs memory. Use a draft of the same family (Qwen3.5-0.8B for Qwen3.6-35B-A3B gave +26% on an RTX 4060 Laptop, 8 GB).`,
+          `The draft model's vocabulary differs from the target's (${vocab.reason}): llama-server logs "the target and draft vocabs ` +
+            `are not compatible" and serves without speculation, so the draft only costs memory. Use a draft of the same family ` +
+            `(Qwen3.5-0.8B for Qwen3.6-35B-A3B gave +26% on an RTX 4060 Laptop, 8 GB).`,
           fix('Remove the draft model', [...F.draft, ...F.draftGpuLayers, ...F.specType]),
         ),
       ]
@@ -173,12 +190,17 @@ export const LINT_RULES: readonly LintRule[] = [
       const where = cpuExperts(input.args)
       if (!where || mmapOff(input.args)) return []
       const lm = usesLoadMode(input)
-      const f = lm ? fix('Load the weights into RAM (-lm none)', [...F.loadMode, ...F.mmap], ['-lm', 'none']) : fix('Load the weights into RAM (--no-mmap)', [...F.mmap], ['--no-mmap'])
+      const f = lm
+        ? fix('Load the weights into RAM (-lm none)', [...F.loadMode, ...F.mmap], ['-lm', 'none'])
+        : fix('Load the weights into RAM (--no-mmap)', [...F.mmap], ['--no-mmap'])
       return [
         finding(
           'lint.mmap-with-cpu-experts',
           'warn',
-          `Experts run on the CPU (${where}) but the model is memory-mapped: each token page-faults on expert weights. Loading them into RAM took generation from ~11 to ~43 tok/s on an RTX 4060 Laptop (8 GB); llama.cpp itself hints at it. Add ${lm ? '-lm none' : '--no-mmap'}. It costs load time, since every weight is read into RAM before the server answers: ${LOAD_MODE_NONE_LOAD}.`,
+          `Experts run on the CPU (${where}) but the model is memory-mapped: each token page-faults on expert weights. Loading them ` +
+            `into RAM took generation from ~11 to ~43 tok/s on an RTX 4060 Laptop (8 GB); llama.cpp itself hints at it. Add ` +
+            `${lm ? '-lm none' : '--no-mmap'}. ` +
+            `It costs load time, since every weight is read into RAM before the server answers: ${LOAD_MODE_NONE_LOAD}.`,
           f,
         ),
       ]
@@ -199,7 +221,9 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.mlock-no-mmap-windows',
           'error',
-          'Locking the weights in RAM (--mlock) together with --no-mmap failed with a CUDA out-of-memory error on an RTX 4060 Laptop (8 GB, Windows 11), and on Windows --mlock also needs the "Lock pages in memory" privilege. --no-mmap alone already keeps the weights in RAM.',
+          'Locking the weights in RAM (--mlock) together with --no-mmap failed with a CUDA out-of-memory error on an RTX 4060 Laptop ' +
+            '(8 GB, Windows 11), and on Windows --mlock also needs the "Lock pages in memory" privilege. --no-mmap alone already keeps ' +
+            'the weights in RAM.',
           f,
         ),
       ]
@@ -217,7 +241,9 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.iquant-cpu-experts',
           'warn',
-          `The experts are ${t.name.toUpperCase()} (an i-quant) and run on the CPU (${where}). I-quants decode through lookup tables, slow on a CPU; K-quants have optimised, repacked CPU kernels. On an RTX 4060 Laptop (8 GB) with Qwen3.6-35B-A3B, IQ4_XS was ~35% slower than Q4_K_M (4.1 vs 6.3 tok/s) even though Q4_K_M is larger. Prefer a Q4_K_M/Q5_K_M file of this model.`,
+          `The experts are ${t.name.toUpperCase()} (an i-quant) and run on the CPU (${where}). I-quants decode through lookup tables, ` +
+            `slow on a CPU; K-quants have optimised, repacked CPU kernels. On an RTX 4060 Laptop (8 GB) with Qwen3.6-35B-A3B, IQ4_XS was ` +
+            `~35% slower than Q4_K_M (4.1 vs 6.3 tok/s) even though Q4_K_M is larger. Prefer a Q4_K_M/Q5_K_M file of this model.`,
           null,
         ),
       ]
@@ -232,12 +258,16 @@ export const LINT_RULES: readonly LintRule[] = [
       if (!kv || (kv.typeK === 'f16' && kv.typeV === 'f16') || kv.share >= SMALL_KV_SHARE) return []
       const m = input.model
       const attn = m ? m.layers.filter((l) => l.kind === 'attention').length : 0
-      const configured = kv.configured !== null ? `${fmtMiB(kv.configured)} with ${kv.typeK}/${kv.typeV}` : `less with ${kv.typeK}/${kv.typeV}`
+      const configured =
+        kv.configured !== null ? `${fmtMiB(kv.configured)} with ${kv.typeK}/${kv.typeV}` : `less with ${kv.typeK}/${kv.typeV}`
       return [
         finding(
           'lint.hybrid-kv-quant',
           'info',
-          `This is a hybrid model: only ${attn} of ${m?.blockCount ?? '?'} layers have a KV cache, so at ${kv.cells} tokens it is ${fmtMiB(kv.f16)} at f16 (${configured}), ${Math.round(kv.share * 100)}% of the weights. Quantising it saves little (Qwen3.6-35B-A3B: ~295 MiB at 64K, almost no speed gain on an RTX 4060 Laptop) and costs quality.`,
+          `This is a hybrid model: only ${attn} of ${m?.blockCount ?? '?'} layers have a KV cache, so at ${kv.cells} tokens it is ` +
+            `${fmtMiB(kv.f16)} ` +
+            `at f16 (${configured}), ${Math.round(kv.share * 100)}% of the weights. Quantising it saves little (Qwen3.6-35B-A3B: ~295 ` +
+            `MiB at 64K, almost no speed gain on an RTX 4060 Laptop) and costs quality.`,
           fix('Use the default f16 KV cache', [...F.cacheTypeK, ...F.cacheTypeV]),
         ),
       ]
@@ -257,7 +287,8 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.hybrid-flash-attn',
           'info',
-          `Flash attention only speeds up the ${attn} attention layers of this hybrid model (KV ${fmtMiB(kv.f16)} at ${kv.cells} tokens); on an RTX 4060 Laptop (8 GB) with Qwen3.6-35B-A3B it was no help and slightly slower.`,
+          `Flash attention only speeds up the ${attn} attention layers of this hybrid model (KV ${fmtMiB(kv.f16)} at ${kv.cells} ` +
+            `tokens); on an RTX 4060 Laptop (8 GB) with Qwen3.6-35B-A3B it was no help and slightly slower.`,
           fix('Let llama-server decide (-fa auto)', [...F.flashAttn], ['-fa', 'auto']),
         ),
       ]
@@ -287,12 +318,18 @@ export const LINT_RULES: readonly LintRule[] = [
         remove.push(...F.reasoning)
         add.push('--reasoning', 'off')
       }
-      const what = [badBudget ? `--reasoning-budget ${budget ?? lastValue(args, F.reasoningBudget)}` : null, thinking !== undefined ? `enable_thinking in --chat-template-kwargs` : null].filter(Boolean).join(' and ')
+      const what = [
+        badBudget ? `--reasoning-budget ${budget ?? lastValue(args, F.reasoningBudget)}` : null,
+        thinking !== undefined ? `enable_thinking in --chat-template-kwargs` : null,
+      ]
+        .filter(Boolean)
+        .join(' and ')
       return [
         finding(
           'lint.draft-reasoning',
           'warn',
-          `${what} with a draft model was reported to fail with "invalid argument" (Qwen3.6-35B-A3B with a Qwen3.5-0.8B draft: the template is applied to the draft too); only --reasoning off worked.`,
+          `${what} with a draft model was reported to fail with "invalid argument" (Qwen3.6-35B-A3B with a Qwen3.5-0.8B draft: the ` +
+            `template is applied to the draft too); only --reasoning off worked.`,
           fix(wantsOff ? 'Use --reasoning off' : `Remove ${what}`, remove, add),
         ),
       ]
@@ -307,17 +344,25 @@ export const LINT_RULES: readonly LintRule[] = [
       if (host === null || isLoopbackHost(host)) return []
       if (has(args, F.apiKey)) {
         // A key that is there but empty or short opens the server as surely as none (api-key-rules.ts); files are read at start.
-        const weak = usesOf(args, INLINE_KEY).map((u) => (u.value === null ? null : keyListProblem(u.value, u.flag))).find((p) => p)
+        const weak = usesOf(args, INLINE_KEY)
+          .map((u) => (u.value === null ? null : keyListProblem(u.value, u.flag)))
+          .find((p) => p)
         if (!weak) return []
         return [
-          finding('lint.exposed-without-key', 'error', `${keyProblemSentence(weak)} Llama Tray refuses to start it on ${host}.`, fix('Listen on 127.0.0.1 only', [...F.host], ['--host', '127.0.0.1'])),
+          finding(
+            'lint.exposed-without-key',
+            'error',
+            `${keyProblemSentence(weak)} Llama Tray refuses to start it on ${host}.`,
+            fix('Listen on 127.0.0.1 only', [...F.host], ['--host', '127.0.0.1']),
+          ),
         ]
       }
       return [
         finding(
           'lint.exposed-without-key',
           'error',
-          `--host ${host} lets anyone on the network use the server (a shared RTX 3090 setup used 0.0.0.0) and there is no --api-key: Llama Tray refuses to start it. Listen on 127.0.0.1, or add --api-key-file.`,
+          `--host ${host} lets anyone on the network use the server (a shared RTX 3090 setup used 0.0.0.0) and there is no --api-key: ` +
+            `Llama Tray refuses to start it. Listen on 127.0.0.1, or add --api-key-file.`,
           fix('Listen on 127.0.0.1 only', [...F.host], ['--host', '127.0.0.1']),
         ),
       ]
@@ -341,11 +386,30 @@ export const LINT_RULES: readonly LintRule[] = [
         const last = uses[uses.length - 1] as (typeof uses)[number]
         const spellings = [...new Set(uses.map((u) => u.flag))]
         if (uses.every((u) => u.value === null)) {
-          out.push(finding('lint.duplicate-flag', 'warn', `${first.flag} is given ${uses.length} times; that may be intended (an ik_llama.cpp command for Qwen3.6-35B-A3B APEX passes -vhad -vhad), but it has no further effect.`, null, first.flag))
+          out.push(
+            finding(
+              'lint.duplicate-flag',
+              'warn',
+              `${first.flag} is given ${uses.length} times; that may be intended (an ik_llama.cpp command for Qwen3.6-35B-A3B APEX ` +
+                `passes -vhad -vhad), but it has no further effect.`,
+              null,
+              first.flag,
+            ),
+          )
         } else {
           const values = uses.map((u) => `${u.flag}${u.value === null ? '' : ` ${u.value}`}`).join(', ')
           out.push(
-            finding('lint.duplicate-flag', 'warn', `${first.flag} is given ${uses.length} times (${values}); llama-server keeps the last (${last.flag} ${last.value ?? ''}).`, fix(`Keep only ${last.flag} ${last.value ?? ''}`.trim(), spellings, last.value === null ? [last.flag] : [last.flag, last.value]), first.flag),
+            finding(
+              'lint.duplicate-flag',
+              'warn',
+              `${first.flag} is given ${uses.length} times (${values}); llama-server keeps the last (${last.flag} ${last.value ?? ''}).`,
+              fix(
+                `Keep only ${last.flag} ${last.value ?? ''}`.trim(),
+                spellings,
+                last.value === null ? [last.flag] : [last.flag, last.value],
+              ),
+              first.flag,
+            ),
           )
         }
       }
@@ -368,7 +432,8 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.ctx-above-training',
           'warn',
-          `-c ${ctx} gives ${perSlot} tokens per slot, above the model's training context (${model.trainingContext}): llama-server warns of "training context overflow" and caps the slot, and quality past it is not trained.`,
+          `-c ${ctx} gives ${perSlot} tokens per slot, above the model's training context (${model.trainingContext}): llama-server ` +
+            `warns of "training context overflow" and caps the slot, and quality past it is not trained.`,
           fix(`Set -c ${wanted}`, [...F.ctx], ['-c', String(wanted)]),
         ),
       ]
@@ -382,13 +447,19 @@ export const LINT_RULES: readonly LintRule[] = [
       if (engine?.kind === 'ik_llama') return []
       const fitValue = lastValue(args, F.fit)
       if (fitValue === null || !/^(on|1|true)$/i.test(fitValue)) return []
-      const set = [F.gpuLayers, F.tensorSplit, F.overrideTensor, F.nCpuMoe, F.cpuMoe].flatMap((names) => usesOf(args, names).slice(0, 1).map((u) => u.flag))
+      const set = [F.gpuLayers, F.tensorSplit, F.overrideTensor, F.nCpuMoe, F.cpuMoe].flatMap((names) =>
+        usesOf(args, names)
+          .slice(0, 1)
+          .map((u) => u.flag),
+      )
       if (set.length === 0) return []
       return [
         finding(
           'lint.fit-aborts',
           'warn',
-          `-fit on only changes what the user left unset: with ${set.join(', ')} given it keeps them when they fit ("no changes needed") and otherwise logs "failed to fit params to free device memory: … already set by user, abort" and loads them anyway. Drop those flags to let it fit, or turn it off.`,
+          `-fit on only changes what the user left unset: with ${set.join(', ')} given it keeps them when they fit ("no changes ` +
+            `needed") and otherwise logs "failed to fit params to free device memory: … already set by user, abort" and loads them ` +
+            `anyway. Drop those flags to let it fit, or turn it off.`,
           fix('Turn auto-fit off (-fit off)', [...F.fit], ['-fit', 'off']),
         ),
       ]
@@ -402,12 +473,16 @@ export const LINT_RULES: readonly LintRule[] = [
       if (!engine || (engine.kind !== 'mainline' && engine.kind !== 'buun')) return []
       const ctx = intValue(args, F.ctx)
       if (ctx === null || ctx <= 0 || has(args, F.parallel)) return []
-      const recurrent = model && isHybrid(model) ? ` and on this hybrid model 3 more copies of the recurrent state (${fmtMiB(3 * recurrentMiBPerSequence(model))})` : ''
+      const recurrent =
+        model && isHybrid(model)
+          ? ` and on this hybrid model 3 more copies of the recurrent state (${fmtMiB(3 * recurrentMiBPerSequence(model))})`
+          : ''
       return [
         finding(
           'lint.auto-slots',
           'warn',
-          `-c ${ctx} without -np: this llama-server defaults to 4 slots sharing that context (unified KV), so compute buffers are sized for 4 sequences${recurrent}. For one user, set -np 1.`,
+          `-c ${ctx} without -np: this llama-server defaults to 4 slots sharing that context (unified KV), so compute buffers are ` +
+            `sized for 4 sequences${recurrent}. For one user, set -np 1.`,
           fix('Use one slot (-np 1)', [], ['-np', '1']),
         ),
       ]
@@ -427,7 +502,8 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.mtp-enabled',
           'info',
-          'The MTP head is on. On an RTX 3090 with Qwen3.6-35B-A3B APEX it was slower: prefill almost always, generation often. Compare both with llama-tray bench before keeping it.',
+          'The MTP head is on. On an RTX 3090 with Qwen3.6-35B-A3B APEX it was slower: prefill almost always, generation often. ' +
+            'Compare both with llama-tray bench before keeping it.',
           fix('Turn MTP off', [...F.specType, ...F.mtp], keep.length > 0 ? ['--spec-type', keep.join(',')] : []),
         ),
       ]
@@ -445,8 +521,16 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.sleep-idle',
           'info',
-          `On a laptop the model holds the GPU's memory while nothing asks it anything. With --sleep-idle-seconds ${SLEEP_IDLE_SUGGESTED_S} llama-server unloads it after ${SLEEP_IDLE_SUGGESTED_S / 60} idle minutes (VRAM freed for other apps; the log says "entering sleeping state") and reloads it for the next request, which then waits one model load. Llama Tray never wakes it by itself.`,
-          fix(`Sleep after ${SLEEP_IDLE_SUGGESTED_S / 60} idle minutes (--sleep-idle-seconds ${SLEEP_IDLE_SUGGESTED_S})`, [], ['--sleep-idle-seconds', String(SLEEP_IDLE_SUGGESTED_S)]),
+          `On a laptop the model holds the GPU's memory while nothing asks it anything. With --sleep-idle-seconds ` +
+            `${SLEEP_IDLE_SUGGESTED_S} ` +
+            `llama-server unloads it after ${SLEEP_IDLE_SUGGESTED_S / 60} idle minutes (VRAM freed for other apps; the log says ` +
+            `"entering sleeping state") and reloads it for the next request, which then waits one model load. Llama Tray never wakes it ` +
+            `by itself.`,
+          fix(
+            `Sleep after ${SLEEP_IDLE_SUGGESTED_S / 60} idle minutes (--sleep-idle-seconds ${SLEEP_IDLE_SUGGESTED_S})`,
+            [],
+            ['--sleep-idle-seconds', String(SLEEP_IDLE_SUGGESTED_S)],
+          ),
         ),
       ]
     },
@@ -463,7 +547,15 @@ export function lintArgs(input: LintInput, rules: readonly LintRule[] = LINT_RUL
     try {
       out.push(...rule.check(input))
     } catch (err) {
-      out.push(finding('lint.rule-failed', 'info', `rule ${rule.id} could not run: ${err instanceof Error ? err.message : String(err)}`, null, rule.id))
+      out.push(
+        finding(
+          'lint.rule-failed',
+          'info',
+          `rule ${rule.id} could not run: ${err instanceof Error ? err.message : String(err)}`,
+          null,
+          rule.id,
+        ),
+      )
     }
   }
   return out.sort((a, b) => ORDER[a.level] - ORDER[b.level])

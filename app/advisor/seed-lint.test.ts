@@ -30,7 +30,14 @@ describe('seed 000 (RTX 4060 Laptop, Windows, Qwen3.6-35B-A3B with a Qwen3.5-0.8
   const args = argsOf(SEED_4060_QWEN36)
 
   it('on its own b9484 build (engine unknown here): only notes, the small hybrid KV cache and the draft’s f16 cache at 64K', () => {
-    const findings = lintArgs({ args, platform: 'win32', engine: null, model: models.qwen36, draft: models.draft, vocab: { compatible: true, reason: null } })
+    const findings = lintArgs({
+      args,
+      platform: 'win32',
+      engine: null,
+      model: models.qwen36,
+      draft: models.draft,
+      vocab: { compatible: true, reason: null },
+    })
     expect(findings.map((f) => f.id).sort()).toEqual(['lint.draft-kv-f16', 'lint.hybrid-kv-quant'])
     expect(findings.every((f) => f.level === 'info')).toBe(true)
     // The draft's cache at the target's 64K: the 768 MiB llama.cpp reported on CUDA (q36-seed-draft.log), 408 MiB at q8_0.
@@ -43,10 +50,30 @@ describe('seed 000 (RTX 4060 Laptop, Windows, Qwen3.6-35B-A3B with a Qwen3.5-0.8
   })
 
   it('on mainline v0.5.0: --no-mmap is rejected (error, -lm none) and the draft would never be used (--spec-type draft-simple)', () => {
-    const findings = lintArgs({ args, platform: 'win32', engine: engines.mainline, model: models.qwen36, draft: models.draft, vocab: { compatible: true, reason: null } })
-    expect(findings.map((f) => f.id).sort()).toEqual(['lint.draft-kv-f16', 'lint.draft-unused', 'lint.fit-hand-picked', 'lint.flag-rejected:--no-mmap', 'lint.hybrid-kv-quant'])
-    expect(findings[0]).toMatchObject({ id: 'lint.flag-rejected:--no-mmap', level: 'error', fix: { removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] } })
-    expect(findings.find((f) => f.id === 'lint.draft-unused')?.fix).toMatchObject({ removeArgs: [], addArgs: ['--spec-type', 'draft-simple'] })
+    const findings = lintArgs({
+      args,
+      platform: 'win32',
+      engine: engines.mainline,
+      model: models.qwen36,
+      draft: models.draft,
+      vocab: { compatible: true, reason: null },
+    })
+    expect(findings.map((f) => f.id).sort()).toEqual([
+      'lint.draft-kv-f16',
+      'lint.draft-unused',
+      'lint.fit-hand-picked',
+      'lint.flag-rejected:--no-mmap',
+      'lint.hybrid-kv-quant',
+    ])
+    expect(findings[0]).toMatchObject({
+      id: 'lint.flag-rejected:--no-mmap',
+      level: 'error',
+      fix: { removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] },
+    })
+    expect(findings.find((f) => f.id === 'lint.draft-unused')?.fix).toMatchObject({
+      removeArgs: [],
+      addArgs: ['--spec-type', 'draft-simple'],
+    })
   })
 
   it('before the seed author found --no-mmap, the advisor would have said so (~11 → ~43 tok/s)', () => {
@@ -68,17 +95,32 @@ describe('seed 004 (RTX 3090, Linux, APEX models; the synthetic Qwen3.6 GGUF sta
     const findings = lintArgs({ args: ik, platform: 'linux', engine: engines.ik, model: models.qwen36, draft: null, vocab: null })
     expect(findings.map((f) => f.id).sort()).toEqual(['lint.duplicate-flag:-vhad', 'lint.exposed-without-key'])
     expect(findings.find((f) => f.id === 'lint.duplicate-flag:-vhad')?.fix).toBeNull()
-    expect(findings.find((f) => f.id === 'lint.exposed-without-key')).toMatchObject({ level: 'error', fix: { addArgs: ['--host', '127.0.0.1'] } })
+    expect(findings.find((f) => f.id === 'lint.exposed-without-key')).toMatchObject({
+      level: 'error',
+      fix: { addArgs: ['--host', '127.0.0.1'] },
+    })
   })
 
   it('the same command on Windows adds --mlock with --no-mmap (error)', () => {
-    expect(ids({ args: ik, platform: 'win32', engine: engines.ik, model: models.qwen36 })).toEqual(['lint.duplicate-flag:-vhad', 'lint.exposed-without-key', 'lint.mlock-no-mmap-windows'])
+    expect(ids({ args: ik, platform: 'win32', engine: engines.ik, model: models.qwen36 })).toEqual([
+      'lint.duplicate-flag:-vhad',
+      'lint.exposed-without-key',
+      'lint.mlock-no-mmap-windows',
+    ])
   })
 
   it('the ik command on a mainline binary names every ik-only or removed flag', () => {
     const got = ids({ args: ik, engine: engines.mainline })
     expect(got).toEqual(
-      expect.arrayContaining(['lint.flag-rejected:--parallel-tool-calls', 'lint.flag-rejected:--recurrent-ckpt-mode', 'lint.flag-rejected:--merge-qkv', 'lint.flag-rejected:--no-mmap', 'lint.flag-rejected:--mlock', 'lint.flag-rejected:-vhad', 'lint.exposed-without-key']),
+      expect.arrayContaining([
+        'lint.flag-rejected:--parallel-tool-calls',
+        'lint.flag-rejected:--recurrent-ckpt-mode',
+        'lint.flag-rejected:--merge-qkv',
+        'lint.flag-rejected:--no-mmap',
+        'lint.flag-rejected:--mlock',
+        'lint.flag-rejected:-vhad',
+        'lint.exposed-without-key',
+      ]),
     )
   })
 
@@ -89,6 +131,9 @@ describe('seed 004 (RTX 3090, Linux, APEX models; the synthetic Qwen3.6 GGUF sta
   })
 
   it('both seed 004 commands have an error-level finding, so `llama-tray lint` exits 1 for them', () => {
-    for (const args of [ik, buun]) expect(lintArgs({ args, platform: 'linux', engine: null, model: null, draft: null, vocab: null }).some((f) => f.level === 'error')).toBe(true)
+    for (const args of [ik, buun])
+      expect(
+        lintArgs({ args, platform: 'linux', engine: null, model: null, draft: null, vocab: null }).some((f) => f.level === 'error'),
+      ).toBe(true)
   })
 })

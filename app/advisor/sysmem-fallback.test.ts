@@ -40,13 +40,28 @@ interface Step {
 function run(steps: readonly Step[], platform: 'win32' | 'linux' = 'win32'): { up: number[]; message: string | undefined } {
   const clock = { t: 0 }
   let items = pdhItems(0)
-  const advisor = new LiveAdvisor({ home, now: () => clock.t, platform, sharedGpuMemoryMiB: (pid) => sharedUsageByPid(items).get(pid) ?? 0 })
+  const advisor = new LiveAdvisor({
+    home,
+    now: () => clock.t,
+    platform,
+    sharedGpuMemoryMiB: (pid) => sharedUsageByPid(items).get(pid) ?? 0,
+  })
   const up: number[] = []
   let message: string | undefined
   steps.forEach((step, i) => {
     clock.t = 1000 + i * 1000
     items = pdhItems(step.sharedMiB)
-    const snapshot = sample({ time: clock.t, active: true, tokensPerSecond: step.tokensPerSecond, rollingMedian: 18, freeMiB: step.freeMiB, gpu: step.freeMiB === null ? { available: false, reason: 'no NVML', backend: null, stale: false, sampledAt: null, devices: [] } : undefined })
+    const snapshot = sample({
+      time: clock.t,
+      active: true,
+      tokensPerSecond: step.tokensPerSecond,
+      rollingMedian: 18,
+      freeMiB: step.freeMiB,
+      gpu:
+        step.freeMiB === null
+          ? { available: false, reason: 'no NVML', backend: null, stale: false, sampledAt: null, devices: [] }
+          : undefined,
+    })
     const w = advisor.warnings(snapshot, DEFAULT_SETTINGS).find((x) => x.rule === 'live.sysmem-fallback')
     if (w) {
       up.push(i)
@@ -56,7 +71,8 @@ function run(steps: readonly Step[], platform: 'win32' | 'linux' = 'win32'): { u
   return { up, message }
 }
 
-const steady = (n: number, over: Partial<Step> = {}): Step[] => Array.from({ length: n }, () => ({ sharedMiB: 180, tokensPerSecond: 18, freeMiB: 1500, ...over }))
+const steady = (n: number, over: Partial<Step> = {}): Step[] =>
+  Array.from({ length: n }, () => ({ sharedMiB: 180, tokensPerSecond: 18, freeMiB: 1500, ...over }))
 
 describe('live.sysmem-fallback (Windows: shared GPU memory from PDH)', () => {
   it('raises when the server spills into shared memory while generation slows, even without a VRAM reading, with the fix', () => {
@@ -64,8 +80,16 @@ describe('live.sysmem-fallback (Windows: shared GPU memory from PDH)', () => {
     const spill = Array.from({ length: 8 }, (_, i) => ({ sharedMiB: 180 + (i + 1) * 300, tokensPerSecond: 7, freeMiB: null }))
     const { up, message } = run([...steady(12, { freeMiB: null }), ...spill])
     expect(up[0]).toBe(14) // growth > 256 MiB from sample 12 on; raised at the third such sample
-    expect(message).toMatch(/^Spilling into system RAM \(sysmem fallback\): llama-server now holds \d+ MiB more shared GPU memory than after loading, and generation is at 7\.0 tok\/s, 39% of this profile's median\./)
-    expect(message).toMatch(/Raise --n-cpu-moe \(more experts on the CPU\), or set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback"/)
+    expect(message).toMatch(
+      new RegExp(
+        String.raw`^Spilling into system RAM \(sysmem fallback\): llama-server now holds \d+ MiB more shared` +
+          String.raw` GPU memory than after loading, and generation is at 7\.0 tok\/s, 39% of this profile's` +
+          String.raw` median\.`,
+      ),
+    )
+    expect(message).toMatch(
+      /Raise --n-cpu-moe \(more experts on the CPU\), or set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback"/,
+    )
   })
 
   it('stays quiet when shared usage grows but generation keeps its speed and VRAM has room', () => {

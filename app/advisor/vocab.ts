@@ -42,14 +42,19 @@ const CHECK_START = 5
 
 /** Whether llama-server would speculate with this draft, by the same checks it makes at load. */
 export function compareVocab(target: VocabInfo, draft: VocabInfo): VocabComparison {
-  if (target.type !== null && draft.type !== null && target.type !== draft.type) return { compatible: false, reason: `tokenizer ${target.type} vs ${draft.type}` }
-  if (Math.abs(target.size - draft.size) > MAX_SIZE_DIFFERENCE) return { compatible: false, reason: `${target.size} vs ${draft.size} tokens` }
-  if (target.bos !== draft.bos && target.bos !== null && draft.bos !== null) return { compatible: false, reason: `BOS token ${target.bos} vs ${draft.bos}` }
-  if (target.eos !== draft.eos && target.eos !== null && draft.eos !== null) return { compatible: false, reason: `EOS token ${target.eos} vs ${draft.eos}` }
+  if (target.type !== null && draft.type !== null && target.type !== draft.type)
+    return { compatible: false, reason: `tokenizer ${target.type} vs ${draft.type}` }
+  if (Math.abs(target.size - draft.size) > MAX_SIZE_DIFFERENCE)
+    return { compatible: false, reason: `${target.size} vs ${draft.size} tokens` }
+  if (target.bos !== draft.bos && target.bos !== null && draft.bos !== null)
+    return { compatible: false, reason: `BOS token ${target.bos} vs ${draft.bos}` }
+  if (target.eos !== draft.eos && target.eos !== null && draft.eos !== null)
+    return { compatible: false, reason: `EOS token ${target.eos} vs ${draft.eos}` }
   if (target.tokens && draft.tokens) {
     const n = Math.min(target.tokens.length, draft.tokens.length)
     for (let i = CHECK_START; i < n; i++) {
-      if (target.tokens[i] !== draft.tokens[i]) return { compatible: false, reason: `token ${i} is ${JSON.stringify(target.tokens[i])} vs ${JSON.stringify(draft.tokens[i])}` }
+      if (target.tokens[i] !== draft.tokens[i])
+        return { compatible: false, reason: `token ${i} is ${JSON.stringify(target.tokens[i])} vs ${JSON.stringify(draft.tokens[i])}` }
     }
   }
   return { compatible: true, reason: null }

@@ -14,7 +14,13 @@ const MIB = 1024 * 1024
  * minus the deficit"). Null when the model has no experts, all are on the CPU
  * already, the arguments cannot be read, or even all experts on the CPU would not do.
  */
-export function suggestNCpuMoe(model: GgufModel, draft: GgufModel | null, args: readonly string[], freeMiB: number, headroomMiB: number): VramSuggestion | null {
+export function suggestNCpuMoe(
+  model: GgufModel,
+  draft: GgufModel | null,
+  args: readonly string[],
+  freeMiB: number,
+  headroomMiB: number,
+): VramSuggestion | null {
   if (expertLayers(model).length === 0) return null
   let settings: LaunchSettings
   try {
@@ -31,6 +37,10 @@ export function suggestNCpuMoe(model: GgufModel, draft: GgufModel | null, args: 
   return {
     nCpuMoe: chosen,
     savedMiB: (current - after) / MIB,
-    fix: { label: `Move more experts to the CPU (--n-cpu-moe ${chosen})`, removeArgs: [...F.nCpuMoe], addArgs: ['--n-cpu-moe', String(chosen)] },
+    fix: {
+      label: `Move more experts to the CPU (--n-cpu-moe ${chosen})`,
+      removeArgs: [...F.nCpuMoe],
+      addArgs: ['--n-cpu-moe', String(chosen)],
+    },
   }
 }

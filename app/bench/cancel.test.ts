@@ -49,7 +49,11 @@ describe('cancelling a bench', () => {
   it('during a tune warm-up with nothing running before: stopped again, no process', async () => {
     const { t, a } = await setup()
     const abort = new AbortController()
-    const job = tuneProfile({ core: t.core, home: t.home, signal: abort.signal, onProgress: (p) => p.phase === 'warmup' && abort.abort() }, a, { runs: 1, tokens: 32 })
+    const job = tuneProfile(
+      { core: t.core, home: t.home, signal: abort.signal, onProgress: (p) => p.phase === 'warmup' && abort.abort() },
+      a,
+      { runs: 1, tokens: 32 },
+    )
     await expect(job).rejects.toBeInstanceOf(BenchCancelledError)
     expect(t.core.server.getStatus().state).toBe('stopped')
     expect(llamaServerChildren()).toEqual([])

@@ -20,9 +20,24 @@ function io(): { ctx: ReturnType<typeof cliIo>; out: () => string; err: () => st
 
 describe('bench, compare and tune options', () => {
   it('parses the documented options', () => {
-    expect(parseBenchArgs(['tiny', '--runs', '5', '--tokens', '64', '--json'])).toEqual({ profile: 'tiny', runs: 5, tokens: 64, format: 'json' })
-    expect(parseCompareArgs(['a', 'b', 'c', '--markdown'])).toMatchObject({ profiles: ['a', 'b', 'c'], runs: 3, rounds: 2, format: 'markdown' })
-    expect(parseTuneArgs(['tiny', '--save', 'fast one', '--headroom-mib', '2048'])).toMatchObject({ profile: 'tiny', saveAs: 'fast one', headroomMiB: 2048, radius: 2 })
+    expect(parseBenchArgs(['tiny', '--runs', '5', '--tokens', '64', '--json'])).toEqual({
+      profile: 'tiny',
+      runs: 5,
+      tokens: 64,
+      format: 'json',
+    })
+    expect(parseCompareArgs(['a', 'b', 'c', '--markdown'])).toMatchObject({
+      profiles: ['a', 'b', 'c'],
+      runs: 3,
+      rounds: 2,
+      format: 'markdown',
+    })
+    expect(parseTuneArgs(['tiny', '--save', 'fast one', '--headroom-mib', '2048'])).toMatchObject({
+      profile: 'tiny',
+      saveAs: 'fast one',
+      headroomMiB: 2048,
+      radius: 2,
+    })
   })
 
   it.each([
@@ -54,7 +69,9 @@ describe('llama-tray bench / compare on the real tiny server', () => {
     expect(r?.profileId).toBe(id)
     expect(r?.runs).toHaveLength(2)
     for (const run of r?.runs ?? []) {
-      expect(Object.keys(run)).toEqual(expect.arrayContaining(['prompt', 'promptTokensPerSecond', 'tokensPerSecond', 'draftAcceptance', 'minFreeVramMiB', 'disturbed']))
+      expect(Object.keys(run)).toEqual(
+        expect.arrayContaining(['prompt', 'promptTokensPerSecond', 'tokensPerSecond', 'draftAcceptance', 'minFreeVramMiB', 'disturbed']),
+      )
       expect(run.tokensPerSecond).toBeGreaterThan(0)
     }
     expect(Object.keys(r?.median ?? {})).toEqual(expect.arrayContaining(['promptTokensPerSecond', 'tokensPerSecond', 'draftAcceptance']))
@@ -68,7 +85,11 @@ describe('llama-tray bench / compare on the real tiny server', () => {
       const id = await addProfile(own, 'cli tiny heavy', [llamaServerBin(), '-m', tinyTarget, ...SMALL])
       const { ctx, err } = io()
       expect(await benchCommand.run([id, '--runs', '1', '--tokens', '16', '--json'], { ...ctx, home: own })).toBe(0)
-      expect(err().split('\n').filter((l) => l.includes('heavy-apps.json'))).toEqual([expect.stringMatching(/^llama-tray: .*heavy-apps\.json: apps\.0\.processes: .*using the built-in list$/)])
+      expect(
+        err()
+          .split('\n')
+          .filter((l) => l.includes('heavy-apps.json')),
+      ).toEqual([expect.stringMatching(/^llama-tray: .*heavy-apps\.json: apps\.0\.processes: .*using the built-in list$/)])
       expect(llamaServerChildren()).toEqual([])
     } finally {
       rmSync(own, { recursive: true, force: true })

@@ -32,7 +32,11 @@ beforeAll(async () => {
   t = await makeCore()
   const plain = await addProfile(t.home, 'tiny', [bin, '-m', tinyTarget, ...SMALL])
   const draft = await addProfile(t.home, 'tiny + draft', [bin, '-m', tinyTarget, '-md', tinyDraft, '--spec-type', 'draft-simple', ...SMALL])
-  report = await compareProfiles({ core: t.core, home: t.home, onProgress: (p) => progress.push(p) }, [plain, draft], { runs: RUNS, tokens: TOKENS, rounds: 2 })
+  report = await compareProfiles({ core: t.core, home: t.home, onProgress: (p) => progress.push(p) }, [plain, draft], {
+    runs: RUNS,
+    tokens: TOKENS,
+    rounds: 2,
+  })
 }, 600_000)
 
 afterAll(async () => {
@@ -66,7 +70,9 @@ describe('compare on the real tiny server (target with and without the draft)', 
     // The table's medians are the medians of those per-run records.
     for (const r of report.results) {
       for (const p of r.prompts) {
-        const raw = median(r.runs.filter((x) => x.prompt === p.prompt && (r.medianOver === 'all' || !x.disturbed)).map((x) => x.tokensPerSecond)) as number
+        const raw = median(
+          r.runs.filter((x) => x.prompt === p.prompt && (r.medianOver === 'all' || !x.disturbed)).map((x) => x.tokensPerSecond),
+        ) as number
         expect(within(p.median.tokensPerSecond as number, raw, 0.01)).toBe(true)
       }
     }
@@ -81,7 +87,10 @@ describe('compare on the real tiny server (target with and without the draft)', 
     expect(draft?.median.draftAcceptance).toBeGreaterThan(0)
     expect(draft?.median.draftAcceptance).toBeLessThanOrEqual(1)
     expect(report.ratios[0]?.tokensPerSecond).toBe(1)
-    expect(report.ratios[1]?.tokensPerSecond).toBeCloseTo((draft?.median.tokensPerSecond as number) / (plain?.median.tokensPerSecond as number), 6)
+    expect(report.ratios[1]?.tokensPerSecond).toBeCloseTo(
+      (draft?.median.tokensPerSecond as number) / (plain?.median.tokensPerSecond as number),
+      6,
+    )
   })
 
   it('repeated rounds of the same profile agree (a sanity bound; the noise itself is reported)', () => {
@@ -96,7 +105,12 @@ describe('compare on the real tiny server (target with and without the draft)', 
         // by 1.4–14.2%; a busy one stretches that. A broken bench (a cold first round, results of one
         // profile filed under another) shows up as a gap of several times, which this still catches.
         const noise = Math.max(4 * 1.4826 * (spread?.mad ?? 0), 0.5 * m)
-        lines.push(`${r.label} ${p.prompt}: median ${m.toFixed(1)} tok/s, rounds ${a.toFixed(1)} / ${b.toFixed(1)} (Δ ${(((b - a) / m) * 100).toFixed(1)}%), runs ${spread?.min.toFixed(1)}–${spread?.max.toFixed(1)}, robust CV ${spread?.robustCvPct.toFixed(1)}%, allowed Δ ${((noise / m) * 100).toFixed(1)}%`)
+        lines.push(
+          `${r.label} ${p.prompt}: median ${m.toFixed(1)} tok/s, rounds ${a.toFixed(1)} / ${b.toFixed(1)} (Δ ` +
+            `${(((b - a) / m) * 100).toFixed(1)}%), ` +
+            `runs ${spread?.min.toFixed(1)}–${spread?.max.toFixed(1)}, robust CV ${spread?.robustCvPct.toFixed(1)}%, allowed Δ ` +
+            `${((noise / m) * 100).toFixed(1)}%`,
+        )
         expect(Math.abs(a - b)).toBeLessThanOrEqual(noise)
       }
     }

@@ -9,16 +9,35 @@ import { minOrNull, maxOrNull } from './stats'
 import { prepareProfile, type PreparedTarget } from './target'
 
 /** Finishes a report: the hardware, earlier results of the same launches, ratios; stores it. */
-export async function finishReport(session: BenchSession, kind: BenchKind, parts: readonly ResultParts[], notes: string[], tune: BenchReport['tune'] = null): Promise<BenchReport> {
+export async function finishReport(
+  session: BenchSession,
+  kind: BenchKind,
+  parts: readonly ResultParts[],
+  notes: string[],
+  tune: BenchReport['tune'] = null,
+): Promise<BenchReport> {
   const { home, core } = session.deps
   const hardware = hardwareSnapshot(core.snapshot().gpu)
   const stored = await loadReports(home)
   const results = parts.map((p) => buildResult({ ...p, previous: p.runs.length > 0 ? findPrevious(stored, p.target, hardware) : null }))
   notes.push(...regressionNotes(results))
   const disturbed = results.reduce((n, r) => n + r.disturbedRuns, 0)
-  if (disturbed > 0) notes.push(`${disturbed} run(s) were disturbed (a busy heavy app, GPU throttling or heat): medians use the undisturbed runs where there are any`)
+  if (disturbed > 0)
+    notes.push(
+      `${disturbed} run(s) were disturbed (a busy heavy app, GPU throttling or heat): medians use the undisturbed runs where there are any`,
+    )
   if (hardware.gpus.length === 0) notes.push('no GPU data: VRAM figures are empty')
-  const report: BenchReport = { kind, createdAt: new Date().toISOString(), hardware, config: session.config, results, ratios: ratiosAgainstFirst(results), file: null, notes, tune }
+  const report: BenchReport = {
+    kind,
+    createdAt: new Date().toISOString(),
+    hardware,
+    config: session.config,
+    results,
+    ratios: ratiosAgainstFirst(results),
+    file: null,
+    notes,
+    tune,
+  }
   try {
     return { ...report, file: await saveReport(home, report) }
   } catch (err) {
@@ -36,7 +55,12 @@ export async function benchTargets(session: BenchSession, targets: readonly Prep
   const before = captureServerState(core)
   const rounds = session.config.rounds
   for (let i = 0; i < rounds * targets.length; i++) session.planTarget()
-  const collected = targets.map(() => ({ runs: [] as BenchRun[], loadMs: null as number | null, minFree: [] as (number | null)[], peak: [] as (number | null)[] }))
+  const collected = targets.map(() => ({
+    runs: [] as BenchRun[],
+    loadMs: null as number | null,
+    minFree: [] as (number | null)[],
+    peak: [] as (number | null)[],
+  }))
   try {
     for (let round = 0; round < rounds; round++) {
       const order = targets.map((_, i) => i)

@@ -42,10 +42,24 @@ export interface CompletionRequest {
  * every run). Returns the server's own timings.
  */
 export async function complete(req: CompletionRequest): Promise<ServerTimings> {
-  const body = JSON.stringify({ prompt: req.prompt, n_predict: req.nPredict, ignore_eos: true, seed: req.seed, cache_prompt: false, stream: false })
+  const body = JSON.stringify({
+    prompt: req.prompt,
+    n_predict: req.nPredict,
+    ignore_eos: true,
+    seed: req.seed,
+    cache_prompt: false,
+    stream: false,
+  })
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (req.apiKey) headers.authorization = `Bearer ${req.apiKey}`
-  const r = await httpRequest({ url: `${serverOrigin(req.host, req.port)}/completion`, method: 'POST', headers, body, timeoutMs: req.timeoutMs ?? 600_000, signal: req.signal })
+  const r = await httpRequest({
+    url: `${serverOrigin(req.host, req.port)}/completion`,
+    method: 'POST',
+    headers,
+    body,
+    timeoutMs: req.timeoutMs ?? 600_000,
+    signal: req.signal,
+  })
   if (r.kind === 'failed') {
     if (r.reason === 'aborted') throw abortError()
     if (r.reason === 'timeout') throw new CompletionError('the /completion request timed out')

@@ -12,7 +12,20 @@ function promptFigure(r: BenchResult, prompt: string, key: 'tokensPerSecond' | '
 export function tableCells(report: BenchReport): { header: string[]; rows: string[][] } {
   const prompts = report.config.prompts
   const base = report.results[0]
-  const header = ['profile', 'engine', 'model', 'KV cache', 'draft', 'n-cpu-moe', ...prompts.map((p) => `decode ${p} tok/s`), ...prompts.map((p) => `prompt ${p} tok/s`), 'draft accept', 'spread ±%', 'min free VRAM MiB', 'disturbed']
+  const header = [
+    'profile',
+    'engine',
+    'model',
+    'KV cache',
+    'draft',
+    'n-cpu-moe',
+    ...prompts.map((p) => `decode ${p} tok/s`),
+    ...prompts.map((p) => `prompt ${p} tok/s`),
+    'draft accept',
+    'spread ±%',
+    'min free VRAM MiB',
+    'disturbed',
+  ]
   const rows = report.results.map((r) => [
     r.label,
     r.engine ?? '?',
@@ -42,18 +55,39 @@ export function tableCells(report: BenchReport): { header: string[]; rows: strin
 export function formatReportText(report: BenchReport): string {
   const { header, rows } = tableCells(report)
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)))
-  const line = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ').trimEnd()
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] as number))
+      .join('  ')
+      .trimEnd()
   const out = [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)]
   for (const r of report.results) {
-    if (r.previous) out.push(`${r.label}: earlier on this machine (${r.previous.createdAt}): ${num(r.previous.median.tokensPerSecond)} tok/s decode, now ${num(r.median.tokensPerSecond)}`)
+    if (r.previous)
+      out.push(
+        `${r.label}: earlier on this machine (${r.previous.createdAt}): ${num(r.previous.median.tokensPerSecond)} tok/s decode, now ` +
+          `${num(r.median.tokensPerSecond)}`,
+      )
   }
   const tune = report.tune
   if (tune) {
-    out.push('', `fit suggestion: ${tune.fitSuggestion === null ? 'none (no GPU data)' : `--n-cpu-moe ${tune.fitSuggestion}`}; free VRAM with the server stopped: ${num(tune.idleFreeVramMiB, 0)} MiB; headroom ${tune.headroomMiB} MiB`)
+    out.push(
+      '',
+      `fit suggestion: ${tune.fitSuggestion === null ? 'none (no GPU data)' : `--n-cpu-moe ${tune.fitSuggestion}`}; free VRAM with the ` +
+        `server stopped: ${num(tune.idleFreeVramMiB, 0)} MiB; headroom ${tune.headroomMiB} MiB`,
+    )
     for (const c of tune.candidates) {
-      out.push(`  --n-cpu-moe ${c.nCpuMoe}${c.draft ? ' + draft' : ''}: ${c.status === 'benched' ? `${num(c.tokensPerSecond)} tok/s, ${num(c.minFreeVramMiB, 0)} MiB free` : `${c.status}: ${c.reason ?? ''}`}`)
+      out.push(
+        `  --n-cpu-moe ${c.nCpuMoe}${c.draft ? ' + draft' : ''}: ` +
+          `${c.status === 'benched' ? `${num(c.tokensPerSecond)} tok/s, ${num(c.minFreeVramMiB, 0)} MiB free` : `${c.status}: ${c.reason ?? ''}`}`,
+      )
     }
-    out.push(tune.recommended ? `recommended: --n-cpu-moe ${tune.recommended.nCpuMoe}${tune.recommended.draft ? ' with the draft' : ''} (${num(tune.recommended.tokensPerSecond)} tok/s)` : 'no recommendation')
+    out.push(
+      tune.recommended
+        ? `recommended: --n-cpu-moe ${tune.recommended.nCpuMoe}${tune.recommended.draft ? ' with the draft' : ''} (` +
+            `${num(tune.recommended.tokensPerSecond)} ` +
+            `tok/s)`
+        : 'no recommendation',
+    )
     if (tune.savedProfileId) out.push(`saved as profile ${tune.savedProfileId}`)
   }
   for (const n of report.notes) out.push(`note: ${n}`)
@@ -71,8 +105,11 @@ export function formatReportMarkdown(report: BenchReport): string {
     `|${header.map((_, i) => (i >= 6 ? '---:' : '---')).join('|')}|`,
     ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`),
     '',
-    `${report.config.tokens} generated tokens per run, ${report.config.runs} run(s) per prompt × ${report.config.rounds} round(s), sampling RNG ${report.config.seed}; medians; ×: ratio to the first row.`,
-    `Machine: ${hw.cpuModel} (${hw.cpuCores} threads), ${hw.ramTotalMiB} MiB RAM, ${hw.gpus.map((g) => `${g.name ?? 'GPU'} ${g.memoryTotalMiB ?? '?'} MiB`).join(', ') || 'no GPU data'}; ${hw.platform} ${hw.release}.`,
+    `${report.config.tokens} generated tokens per run, ${report.config.runs} run(s) per prompt × ${report.config.rounds} round(s), ` +
+      `sampling RNG ${report.config.seed}; medians; ×: ratio to the first row.`,
+    `Machine: ${hw.cpuModel} (${hw.cpuCores} threads), ${hw.ramTotalMiB} MiB RAM, ` +
+      `${hw.gpus.map((g) => `${g.name ?? 'GPU'} ${g.memoryTotalMiB ?? '?'} MiB`).join(', ') || 'no GPU data'}; ${hw.platform} ` +
+      `${hw.release}.`,
   ]
   return lines.join('\n')
 }
@@ -85,13 +122,61 @@ const csvCell = (v: string | number | null): string => {
 
 /** One row per run, with the result's identity and medians: for spreadsheets. */
 export function formatReportCsv(report: BenchReport): string {
-  const header = ['profile_id', 'label', 'engine', 'model', 'kv_cache', 'draft', 'n_cpu_moe', 'prompt', 'round', 'run', 'prompt_tokens', 'prompt_tok_s', 'generated_tokens', 'decode_tok_s', 'draft_acceptance', 'min_free_vram_mib', 'peak_vram_used_mib', 'max_gpu_temp_c', 'cpu_system_pct', 'disturbed', 'median_decode_tok_s', 'decode_ratio_vs_first', 'args']
+  const header = [
+    'profile_id',
+    'label',
+    'engine',
+    'model',
+    'kv_cache',
+    'draft',
+    'n_cpu_moe',
+    'prompt',
+    'round',
+    'run',
+    'prompt_tokens',
+    'prompt_tok_s',
+    'generated_tokens',
+    'decode_tok_s',
+    'draft_acceptance',
+    'min_free_vram_mib',
+    'peak_vram_used_mib',
+    'max_gpu_temp_c',
+    'cpu_system_pct',
+    'disturbed',
+    'median_decode_tok_s',
+    'decode_ratio_vs_first',
+    'args',
+  ]
   const lines = [header.join(',')]
   report.results.forEach((r, i) => {
     const ratio = report.ratios[i]?.tokensPerSecond ?? null
     for (const run of r.runs) {
       lines.push(
-        [r.profileId, r.label, r.engine, r.model, r.kvCache, r.draftModel, r.nCpuMoe, run.prompt, run.round, run.index, run.promptTokens, run.promptTokensPerSecond, run.generatedTokens, run.tokensPerSecond, run.draftAcceptance, run.minFreeVramMiB, run.peakVramUsedMiB, run.maxGpuTemperatureC, run.cpuSystemPct === null ? null : Number(run.cpuSystemPct.toFixed(1)), run.disturbed ? 1 : 0, r.median.tokensPerSecond, ratio, [r.exe, ...r.args].join(' ')]
+        [
+          r.profileId,
+          r.label,
+          r.engine,
+          r.model,
+          r.kvCache,
+          r.draftModel,
+          r.nCpuMoe,
+          run.prompt,
+          run.round,
+          run.index,
+          run.promptTokens,
+          run.promptTokensPerSecond,
+          run.generatedTokens,
+          run.tokensPerSecond,
+          run.draftAcceptance,
+          run.minFreeVramMiB,
+          run.peakVramUsedMiB,
+          run.maxGpuTemperatureC,
+          run.cpuSystemPct === null ? null : Number(run.cpuSystemPct.toFixed(1)),
+          run.disturbed ? 1 : 0,
+          r.median.tokensPerSecond,
+          ratio,
+          [r.exe, ...r.args].join(' '),
+        ]
           .map(csvCell)
           .join(','),
       )

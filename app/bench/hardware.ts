@@ -18,5 +18,9 @@ export function hardwareSnapshot(gpu: GpuSnapshot | null): BenchHardware {
 
 /** Same CPU and GPUs: figures are comparable. */
 export function sameHardware(a: BenchHardware, b: BenchHardware): boolean {
-  return a.cpuModel === b.cpuModel && a.cpuCores === b.cpuCores && JSON.stringify(a.gpus.map((g) => g.name)) === JSON.stringify(b.gpus.map((g) => g.name))
+  return (
+    a.cpuModel === b.cpuModel &&
+    a.cpuCores === b.cpuCores &&
+    JSON.stringify(a.gpus.map((g) => g.name)) === JSON.stringify(b.gpus.map((g) => g.name))
+  )
 }

@@ -10,7 +10,11 @@ export type StepKind = 'start' | 'warmup' | 'run'
 export class ProgressTracker {
   private readonly t0: number
   private done = 0
-  private readonly seen: Record<StepKind, { n: number; ms: number }> = { start: { n: 0, ms: 0 }, warmup: { n: 0, ms: 0 }, run: { n: 0, ms: 0 } }
+  private readonly seen: Record<StepKind, { n: number; ms: number }> = {
+    start: { n: 0, ms: 0 },
+    warmup: { n: 0, ms: 0 },
+    run: { n: 0, ms: 0 },
+  }
   private remainingByKind: Record<StepKind, number> = { start: 0, warmup: 0, run: 0 }
 
   constructor(
@@ -52,7 +56,15 @@ export class ProgressTracker {
   report(phase: BenchPhase, message: string, profileId: string | null): void {
     if (!this.emit) return
     const left = (Object.keys(this.remainingByKind) as StepKind[]).reduce((sum, k) => sum + this.remainingByKind[k], 0)
-    this.emit({ phase, message, profileId, step: Math.min(this.done + 1, this.done + left), totalSteps: this.done + left, elapsedMs: this.elapsedMs, remainingMs: this.estimateMs() })
+    this.emit({
+      phase,
+      message,
+      profileId,
+      step: Math.min(this.done + 1, this.done + left),
+      totalSteps: this.done + left,
+      elapsedMs: this.elapsedMs,
+      remainingMs: this.estimateMs(),
+    })
   }
 
   private estimateMs(): number | null {

@@ -50,7 +50,11 @@ export async function loadReports(home: string): Promise<{ file: string; report:
 }
 
 /** The newest earlier result of exactly this launch (binary and arguments) on the same hardware. */
-export function findPrevious(stored: readonly { file: string; report: BenchReport }[], target: BenchTarget, hardware: BenchHardware): BenchResult['previous'] {
+export function findPrevious(
+  stored: readonly { file: string; report: BenchReport }[],
+  target: BenchTarget,
+  hardware: BenchHardware,
+): BenchResult['previous'] {
   const key = JSON.stringify([target.exe, target.args])
   for (const { file, report } of stored) {
     if (!sameHardware(report.hardware, hardware)) continue

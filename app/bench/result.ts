@@ -38,7 +38,12 @@ export function buildResult(parts: ResultParts): BenchResult {
     medianOver: over,
     tokensPerSecondSpread: spreadOf(used.map((r) => r.tokensPerSecond)),
     promptTokensPerSecondSpread: spreadOf(used.map((r) => r.promptTokensPerSecond)),
-    prompts: prompts.map((p) => promptSummary(p, parts.runs.filter((r) => r.prompt === p))),
+    prompts: prompts.map((p) =>
+      promptSummary(
+        p,
+        parts.runs.filter((r) => r.prompt === p),
+      ),
+    ),
     disturbedRuns: parts.runs.filter((r) => r.disturbed).length,
     minFreeVramMiB: minOrNull([parts.minFreeVramMiB, ...parts.runs.map((r) => r.minFreeVramMiB)]),
     peakVramUsedMiB: maxOrNull([parts.peakVramUsedMiB, ...parts.runs.map((r) => r.peakVramUsedMiB)]),
@@ -56,6 +61,11 @@ export function ratiosAgainstFirst(results: readonly BenchResult[]): BenchRatio[
     label: r.label,
     tokensPerSecond: ratio(r.median.tokensPerSecond, base.median.tokensPerSecond),
     promptTokensPerSecond: ratio(r.median.promptTokensPerSecond, base.median.promptTokensPerSecond),
-    byPrompt: Object.fromEntries(r.prompts.map((p) => [p.prompt, ratio(p.median.tokensPerSecond, base.prompts.find((b) => b.prompt === p.prompt)?.median.tokensPerSecond ?? null)])),
+    byPrompt: Object.fromEntries(
+      r.prompts.map((p) => [
+        p.prompt,
+        ratio(p.median.tokensPerSecond, base.prompts.find((b) => b.prompt === p.prompt)?.median.tokensPerSecond ?? null),
+      ]),
+    ),
   }))
 }

@@ -7,7 +7,17 @@ import { maxOrNull, minOrNull } from './stats'
 export const HEAVY_APP_BUSY_PCT = 5
 
 /** What a run's conditions add to its figures (the BenchRun fields measured beside the request). */
-export type RunConditions = Pick<BenchRun, 'peakVramUsedMiB' | 'minFreeVramMiB' | 'maxGpuTemperatureC' | 'throttleReasons' | 'cpuSystemPct' | 'cpuServerPct' | 'heavyApps' | 'disturbedReasons'>
+export type RunConditions = Pick<
+  BenchRun,
+  | 'peakVramUsedMiB'
+  | 'minFreeVramMiB'
+  | 'maxGpuTemperatureC'
+  | 'throttleReasons'
+  | 'cpuSystemPct'
+  | 'cpuServerPct'
+  | 'heavyApps'
+  | 'disturbedReasons'
+>
 
 const mean = (v: readonly number[]): number | null => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : null)
 

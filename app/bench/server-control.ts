@@ -55,7 +55,11 @@ export async function restoreServerState(core: BenchHost, before: ServerState): 
  * it is ready. A cancel while it loads stops it; a failed start throws with the
  * supervisor's diagnosis.
  */
-export async function startForBench(core: BenchHost, spec: LaunchSpec, signal: AbortSignal): Promise<{ status: ServerStatus; reused: boolean; loadMs: number }> {
+export async function startForBench(
+  core: BenchHost,
+  spec: LaunchSpec,
+  signal: AbortSignal,
+): Promise<{ status: ServerStatus; reused: boolean; loadMs: number }> {
   throwIfCancelled(signal)
   const before = core.server.getStatus()
   const reused = servesRequests(before.state) && JSON.stringify(core.server.getLaunchSpec()) === JSON.stringify(spec)
@@ -67,7 +71,10 @@ export async function startForBench(core: BenchHost, spec: LaunchSpec, signal: A
     throwIfCancelled(signal)
     if (!servesRequests(status.state)) {
       const exit = status.lastExit
-      throw new BenchStartError(`${spec.profileId}: llama-server did not start (${exit?.reason ?? status.state})${exit?.hint ? ` — ${exit.hint}` : ''}`, status)
+      throw new BenchStartError(
+        `${spec.profileId}: llama-server did not start (${exit?.reason ?? status.state})${exit?.hint ? ` — ${exit.hint}` : ''}`,
+        status,
+      )
     }
     return { status, reused, loadMs: performance.now() - t0 }
   } finally {

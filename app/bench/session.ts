@@ -77,7 +77,11 @@ export class BenchSession {
     this.signal = deps.signal ?? new AbortController().signal
     this.sampleIntervalMs = options.sampleIntervalMs ?? 200
     // First guesses until measured: a load, a warm-up, a run at ~50 tok/s.
-    this.progress = new ProgressTracker(deps.onProgress, { start: 5000, warmup: 2000, run: 1000 + (options.tokens / 50) * 1000 } satisfies Record<StepKind, number>)
+    this.progress = new ProgressTracker(deps.onProgress, {
+      start: 5000,
+      warmup: 2000,
+      run: 1000 + (options.tokens / 50) * 1000,
+    } satisfies Record<StepKind, number>)
   }
 
   get core(): BenchHost {
@@ -92,9 +96,16 @@ export class BenchSession {
   }
 
   /** Starts the target's server (or keeps it when it already runs), warms it up and runs the prompt set. */
-  async benchTarget(prepared: PreparedTarget, round: number, what: string, onReady?: (loaded: { minFreeVramMiB: number | null }) => Promise<boolean>): Promise<TargetSession> {
+  async benchTarget(
+    prepared: PreparedTarget,
+    round: number,
+    what: string,
+    onReady?: (loaded: { minFreeVramMiB: number | null }) => Promise<boolean>,
+  ): Promise<TargetSession> {
     const id = prepared.target.profileId
-    const started = await this.progress.step('start', 'starting', `${what}: starting llama-server`, id, () => startForBench(this.core, prepared.spec, this.signal))
+    const started = await this.progress.step('start', 'starting', `${what}: starting llama-server`, id, () =>
+      startForBench(this.core, prepared.spec, this.signal),
+    )
     const readyAt = started.status.readySince ?? Date.now()
     const loadMs = started.reused ? null : started.loadMs
     const whole = new RunSampler(() => this.core.snapshot(), 250)
@@ -114,7 +125,11 @@ export class BenchSession {
       const runs: BenchRun[] = []
       for (let i = 0; i < this.config.runs; i++) {
         for (const prompt of this.prompts) {
-          runs.push(await this.progress.step('run', 'run', `${what}: ${prompt.name} run ${i + 1}/${this.config.runs}`, id, () => this.runOnce(prepared, prompt, round, i, readyAt)))
+          runs.push(
+            await this.progress.step('run', 'run', `${what}: ${prompt.name} run ${i + 1}/${this.config.runs}`, id, () =>
+              this.runOnce(prepared, prompt, round, i, readyAt),
+            ),
+          )
         }
       }
       const conditions = summariseConditions(sinceReady((wholeSamples ??= whole.stop()), readyAt), Infinity)
@@ -144,7 +159,8 @@ export class BenchSession {
   private async request(prepared: PreparedTarget, prompt: string, nPredict: number): Promise<ServerTimings> {
     throwIfCancelled(this.signal)
     const status = this.core.server.getStatus()
-    if (status.state !== 'ready' || status.port === null) throw new Error(`llama-server is ${status.state}${status.lastExit?.reason ? `: ${status.lastExit.reason}` : ''}`)
+    if (status.state !== 'ready' || status.port === null)
+      throw new Error(`llama-server is ${status.state}${status.lastExit?.reason ? `: ${status.lastExit.reason}` : ''}`)
     const serverSignal = this.core.server.getRequestSignal()
     const signal = serverSignal ? AbortSignal.any([this.signal, serverSignal]) : this.signal
     const apiKey = await resolveApiKey(prepared.spec.args, prepared.spec.env ?? {})

@@ -6,18 +6,40 @@ const spread = (robustCvPct: number): BenchSpread => ({ min: 0, max: 0, mad: 0, 
 
 function result(label: string, now: BenchFigures, before: BenchFigures | null, cv = 2): BenchResult {
   return {
-    profileId: label, profileName: label, label, exe: 'llama-server', args: ['-m', 'm.gguf'], engine: null, model: null, draftModel: null, kvCache: 'f16/f16', nCpuMoe: null,
-    runs: [], median: now, medianOver: 'clean', tokensPerSecondSpread: spread(cv), promptTokensPerSecondSpread: spread(cv), prompts: [], disturbedRuns: 0,
-    minFreeVramMiB: null, peakVramUsedMiB: null, loadMs: null,
+    profileId: label,
+    profileName: label,
+    label,
+    exe: 'llama-server',
+    args: ['-m', 'm.gguf'],
+    engine: null,
+    model: null,
+    draftModel: null,
+    kvCache: 'f16/f16',
+    nCpuMoe: null,
+    runs: [],
+    median: now,
+    medianOver: 'clean',
+    tokensPerSecondSpread: spread(cv),
+    promptTokensPerSecondSpread: spread(cv),
+    prompts: [],
+    disturbedRuns: 0,
+    minFreeVramMiB: null,
+    peakVramUsedMiB: null,
+    loadMs: null,
     previous: before === null ? null : { file: 'f.json', createdAt: '2026-11-20T18:04:05.000Z', median: before },
   }
 }
-const fig = (tokensPerSecond: number | null, promptTokensPerSecond: number | null): BenchFigures => ({ tokensPerSecond, promptTokensPerSecond, draftAcceptance: null })
+const fig = (tokensPerSecond: number | null, promptTokensPerSecond: number | null): BenchFigures => ({
+  tokensPerSecond,
+  promptTokensPerSecond,
+  draftAcceptance: null,
+})
 
 describe('regressionNotes', () => {
   it('names a prompt-speed regression alone, with both figures (seed 004: prefill broke, decode did not)', () => {
     expect(regressionNotes([result('ik I-Compact', fig(145, 1900), fig(146, 3060))])).toEqual([
-      'ik I-Compact is slower than at its last bench of the same launch on this machine (2026-11-20 18:04): decode 146 → 145 tok/s (−1%), prompt 3060 → 1900 tok/s (−38%). If the engine was updated since, it may have regressed; prompt speed can break alone.',
+      'ik I-Compact is slower than at its last bench of the same launch on this machine (2026-11-20 18:04): decode 146 → 145 tok/s ' +
+        '(−1%), prompt 3060 → 1900 tok/s (−38%). If the engine was updated since, it may have regressed; prompt speed can break alone.',
     ])
   })
 

@@ -31,7 +31,11 @@ export function regressionNotes(results: readonly BenchResult[]): string[] {
       parts.push(`${what} ${rate(before)} → ${rate(now)} tok/s (${pct(ratio)})`)
     }
     if (dropped) {
-      notes.push(`${r.label} is slower than at its last bench of the same launch on this machine (${prev.createdAt.slice(0, 16).replace('T', ' ')}): ${parts.join(', ')}. If the engine was updated since, it may have regressed; prompt speed can break alone.`)
+      notes.push(
+        `${r.label} is slower than at its last bench of the same launch on this machine (` +
+          `${prev.createdAt.slice(0, 16).replace('T', ' ')}): ${parts.join(', ')}. ` +
+          `If the engine was updated since, it may have regressed; prompt speed can break alone.`,
+      )
     }
   }
   return notes

@@ -41,7 +41,12 @@ function describe(profile: Profile, engine: EngineInfo, spec: LaunchSpec, label:
 export async function prepareProfile(home: string, idOrName: string): Promise<PreparedTarget> {
   const resolved = await resolveProfileLaunch(home, idOrName)
   const spec = assertLaunchable(resolved)
-  return { profile: resolved.profile, engine: resolved.engine, spec, target: describe(resolved.profile, resolved.engine, spec, resolved.profile.name) }
+  return {
+    profile: resolved.profile,
+    engine: resolved.engine,
+    spec,
+    target: describe(resolved.profile, resolved.engine, spec, resolved.profile.name),
+  }
 }
 
 /** A changed copy of a prepared profile (a tune setting), launched under the same profile id. */

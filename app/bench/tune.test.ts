@@ -33,7 +33,13 @@ beforeAll(async () => {
   const started = await t.core.handlers['server:start'](id)
   expect(started.ok).toBe(true)
   specBefore = JSON.stringify(t.core.server.getLaunchSpec())
-  report = await tuneProfile({ core: t.core, home: t.home, telemetry, onProgress: (p) => phases.push(p) }, id, { runs: 1, tokens: 32, radius: 1, headroomMiB: HEADROOM, saveAs: 'tiny tuned' })
+  report = await tuneProfile({ core: t.core, home: t.home, telemetry, onProgress: (p) => phases.push(p) }, id, {
+    runs: 1,
+    tokens: 32,
+    radius: 1,
+    headroomMiB: HEADROOM,
+    saveAs: 'tiny tuned',
+  })
 }, 600_000)
 
 afterAll(async () => {
@@ -44,7 +50,16 @@ describe('tune on the real tiny server with a fake GPU', () => {
   it('sweeps around the fit suggestion, skipping every setting whose measured free VRAM is under the headroom', async () => {
     const tune = report.tune
     if (!tune) throw new Error('no tune summary')
-    const fit = buildFitReport({ model: await readGgufModel(tinyTarget), draft: null, settings: parseLlamaArgs(args).settings, freeVramMiB: tune.idleFreeVramMiB, headroomMiB: HEADROOM, vramSource: 'telemetry', runtimeMiB: LEARNED_RUNTIME_MIB, runtimeSource: 'measured' })
+    const fit = buildFitReport({
+      model: await readGgufModel(tinyTarget),
+      draft: null,
+      settings: parseLlamaArgs(args).settings,
+      freeVramMiB: tune.idleFreeVramMiB,
+      headroomMiB: HEADROOM,
+      vramSource: 'telemetry',
+      runtimeMiB: LEARNED_RUNTIME_MIB,
+      runtimeSource: 'measured',
+    })
     expect(tune.fitRuntimeMiB).toBe(LEARNED_RUNTIME_MIB)
     expect(tune.fitSuggestion).toBe(fit.nCpuMoe)
     const planned = sweepSettings(fit.nCpuMoe, 1, 40, 0)
@@ -56,7 +71,15 @@ describe('tune on the real tiny server with a fake GPU', () => {
       expect(c.status).toBe(free < HEADROOM ? 'skipped-vram' : 'benched')
     }
     expect(tune.candidates.some((c) => c.status === 'skipped-vram')).toBe(true)
-    console.log(tune.candidates.map((c) => `--n-cpu-moe ${c.nCpuMoe}: ${c.status}, ${c.minFreeVramMiB} MiB free${c.tokensPerSecond ? `, ${c.tokensPerSecond.toFixed(1)} tok/s` : ''}`).join('\n'))
+    console.log(
+      tune.candidates
+        .map(
+          (c) =>
+            `--n-cpu-moe ${c.nCpuMoe}: ${c.status}, ${c.minFreeVramMiB} MiB free` +
+            `${c.tokensPerSecond ? `, ${c.tokensPerSecond.toFixed(1)} tok/s` : ''}`,
+        )
+        .join('\n'),
+    )
   })
 
   it('recommends the fastest setting that keeps the headroom and saves it as a new profile', async () => {

@@ -42,7 +42,10 @@ export interface TuneDeps extends BenchDeps {
 }
 
 /** Free VRAM of the first GPU now (the server is stopped) and its name, from a fresh telemetry reading; null without GPU data. */
-async function idleFreeVram(telemetry: TelemetrySource | null | undefined, session: BenchSession): Promise<{ mib: number; gpuName: string | null } | null> {
+async function idleFreeVram(
+  telemetry: TelemetrySource | null | undefined,
+  session: BenchSession,
+): Promise<{ mib: number; gpuName: string | null } | null> {
   if (!telemetry) return null
   const wasRunning = telemetry.running
   const after = Date.now()
@@ -75,7 +78,11 @@ export function sweepSettings(center: number, radius: number, max: number, curre
   return [...set].sort((a, b) => a - b)
 }
 
-async function readModels(args: readonly string[]): Promise<{ launch: ReturnType<typeof parseLlamaArgs>; maxNCpuMoe: number; fit: (free: number, headroom: number, runtimeMiB: number | null) => { nCpuMoe: number; runtimeMiB: number } }> {
+async function readModels(args: readonly string[]): Promise<{
+  launch: ReturnType<typeof parseLlamaArgs>
+  maxNCpuMoe: number
+  fit: (free: number, headroom: number, runtimeMiB: number | null) => { nCpuMoe: number; runtimeMiB: number }
+}> {
   try {
     const launch = parseLlamaArgs(args)
     if (!launch.model) throw new TuneError('tune needs a profile with a local model file (-m)')
@@ -86,7 +93,15 @@ async function readModels(args: readonly string[]): Promise<{ launch: ReturnType
       launch,
       maxNCpuMoe: layers.length ? Math.max(...layers) + 1 : 0,
       fit: (free, headroom, runtimeMiB) => {
-        const r = buildFitReport({ model, draft, settings: launch.settings, freeVramMiB: free, headroomMiB: headroom, vramSource: 'telemetry', ...(runtimeMiB === null ? {} : { runtimeMiB, runtimeSource: 'measured' as const }) })
+        const r = buildFitReport({
+          model,
+          draft,
+          settings: launch.settings,
+          freeVramMiB: free,
+          headroomMiB: headroom,
+          vramSource: 'telemetry',
+          ...(runtimeMiB === null ? {} : { runtimeMiB, runtimeSource: 'measured' as const }),
+        })
         return { nCpuMoe: r.nCpuMoe, runtimeMiB: r.gpuRuntimeMiB }
       },
     }
@@ -97,12 +112,22 @@ async function readModels(args: readonly string[]): Promise<{ launch: ReturnType
 }
 
 /** Saves a tune's winner as a new profile (a copy of the base with the setting); returns its id. */
-export async function saveTunedProfile(home: string, base: Profile, nCpuMoe: number, draft: boolean, name: string, note: string): Promise<string> {
+export async function saveTunedProfile(
+  home: string,
+  base: Profile,
+  nCpuMoe: number,
+  draft: boolean,
+  name: string,
+  note: string,
+): Promise<string> {
   const store = await ProfileStore.open(home)
   if (store.find(name)) throw new TuneError(`a profile named "${name}" already exists: choose another --save name`)
   const now = new Date().toISOString()
   const tuned = withNCpuMoe(draft ? base : withoutDraft(base), nCpuMoe)
-  const id = makeProfileId(name, store.file.profiles.map((p) => p.id))
+  const id = makeProfileId(
+    name,
+    store.file.profiles.map((p) => p.id),
+  )
   await store.upsert({ ...tuned, id, name, notes: [base.notes, note].filter(Boolean).join('\n'), createdAt: now, updatedAt: now })
   return id
 }
@@ -164,12 +189,25 @@ export async function tuneProfile(deps: TuneDeps, idOrName: string, options: Tun
           return minFree === null || minFree >= headroom
         })
         if (s.runs.length === 0) {
-          candidates.push({ nCpuMoe: n, draft, status: 'skipped-vram', minFreeVramMiB: minFree, reason: `${minFree} MiB free once loaded, under the ${headroom} MiB headroom`, tokensPerSecond: null })
+          candidates.push({
+            nCpuMoe: n,
+            draft,
+            status: 'skipped-vram',
+            minFreeVramMiB: minFree,
+            reason: `${minFree} MiB free once loaded, under the ${headroom} MiB headroom`,
+            tokensPerSecond: null,
+          })
           return
         }
         const tps = median(medianRuns(s.runs).runs.map((r) => r.tokensPerSecond)) ?? 0
         candidates.push({ nCpuMoe: n, draft, status: 'benched', minFreeVramMiB: s.minFreeVramMiB, reason: null, tokensPerSecond: tps })
-        parts.push({ target: target.target, runs: s.runs, loadMs: s.loadMs, minFreeVramMiB: s.minFreeVramMiB, peakVramUsedMiB: s.peakVramUsedMiB })
+        parts.push({
+          target: target.target,
+          runs: s.runs,
+          loadMs: s.loadMs,
+          minFreeVramMiB: s.minFreeVramMiB,
+          peakVramUsedMiB: s.peakVramUsedMiB,
+        })
         benched.push({ n, draft, tps, target })
       } catch (err) {
         if (!(err instanceof BenchStartError)) throw err
@@ -182,7 +220,14 @@ export async function tuneProfile(deps: TuneDeps, idOrName: string, options: Tun
     for (const n of plan) for (const draft of drafts) await tryOne(n, draft)
     // Every setting left too little VRAM: more experts on the CPU free more, so keep going up.
     let next = (plan[plan.length - 1] ?? 0) + 1
-    for (let extra = 0; benched.length === 0 && candidates.some((c) => c.status === 'skipped-vram') && extra < (options.maxExtraSteps ?? 8) && next <= models.maxNCpuMoe; extra++, next++) {
+    for (
+      let extra = 0;
+      benched.length === 0 &&
+      candidates.some((c) => c.status === 'skipped-vram') &&
+      extra < (options.maxExtraSteps ?? 8) &&
+      next <= models.maxNCpuMoe;
+      extra++, next++
+    ) {
       for (let i = 0; i < drafts.length; i++) session.planTarget()
       for (const draft of drafts) await tryOne(next, draft)
     }
@@ -193,10 +238,18 @@ export async function tuneProfile(deps: TuneDeps, idOrName: string, options: Tun
   throwIfCancelled(session.signal)
 
   const best = benched.reduce<(typeof benched)[number] | null>((a, b) => (a === null || b.tps > a.tps ? b : a), null)
-  if (!best) notes.push(candidates.every((c) => c.status === 'failed') ? 'no setting started: see the reasons' : `no setting kept ${headroom} MiB of VRAM free`)
+  if (!best)
+    notes.push(
+      candidates.every((c) => c.status === 'failed')
+        ? 'no setting started: see the reasons'
+        : `no setting kept ${headroom} MiB of VRAM free`,
+    )
   let savedProfileId: string | null = null
   if (best && options.saveAs) {
-    const note = `tuned by llama-tray on ${new Date().toISOString().slice(0, 10)}: --n-cpu-moe ${best.n}${best.draft ? ' with the draft' : ''}, ${best.tps.toFixed(1)} tok/s`
+    const note =
+      `tuned by llama-tray on ${new Date().toISOString().slice(0, 10)}: --n-cpu-moe ${best.n}${best.draft ? ' with the draft' : ''}, ` +
+      `${best.tps.toFixed(1)} ` +
+      `tok/s`
     savedProfileId = await saveTunedProfile(deps.home, base.profile, best.n, best.draft, options.saveAs, note)
   }
   const tune: TuneSummary = {

@@ -1,10 +1,18 @@
 import type { Profile } from '../profiles/schema'
 
 /** Draft-only flags that may sit in a profile's untouched extra arguments. */
-const DRAFT_FLAG = /^(?:-md|--model-draft|-ngld|--gpu-layers-draft|--n-gpu-layers-draft|-cd|--ctx-size-draft|-ctkd|--cache-type-k-draft|-ctvd|--cache-type-v-draft|-devd|--device-draft|-td|--threads-draft|-tbd|--threads-batch-draft|--spec-type|--spec-replace|--draft[-a-z]*)$/
+const DRAFT_FLAG = new RegExp(
+  String.raw`^(?:-md|--model-draft|-ngld|--gpu-layers-draft|--n-gpu-layers-draft|-cd|--ctx-size-draft` +
+    String.raw`|-ctkd|--cache-type-k-draft|-ctvd|--cache-type-v-draft|-devd|--device-draft|-td` +
+    String.raw`|--threads-draft|-tbd|--threads-batch-draft|--spec-type|--spec-replace|--draft[-a-z]*)$`,
+)
 /** Whether a profile decodes speculatively (a draft model, or an MTP/ngram --spec-type). */
 export function hasDraft(profile: Profile): boolean {
-  return profile.draftModel !== undefined || profile.settings.specType !== undefined || profile.extraArgs.some((a) => DRAFT_FLAG.test(a.split('=')[0] as string))
+  return (
+    profile.draftModel !== undefined ||
+    profile.settings.specType !== undefined ||
+    profile.extraArgs.some((a) => DRAFT_FLAG.test(a.split('=')[0] as string))
+  )
 }
 
 function withoutDraftExtras(extra: readonly string[]): string[] {

@@ -30,7 +30,10 @@ function seconds(ms: number | null): string {
 
 /** "[3/14 0:12, ~0:40 left] tiny · round 1/2: code run 2/3" */
 export function formatProgress(p: BenchProgress): string {
-  return `[${p.step}/${p.totalSteps} ${seconds(p.elapsedMs)}${p.remainingMs === null ? '' : `, ~${seconds(p.remainingMs)} left`}] ${p.message}`
+  return (
+    `[${p.step}/${p.totalSteps} ${seconds(p.elapsedMs)}${p.remainingMs === null ? '' : `, ~${seconds(p.remainingMs)} left`}] ` +
+    `${p.message}`
+  )
 }
 
 export function formatReport(report: BenchReport, format: OutputFormat): string {
@@ -52,7 +55,11 @@ export function formatReport(report: BenchReport, format: OutputFormat): string 
  * stdout. Resolves to the exit code: 0, 1 when a server or request failed,
  * 130 when cancelled; bad input throws UsageError (exit 2).
  */
-export async function runBenchCli(io: BenchCliIo, options: BenchCliOptions, job: (deps: TuneDeps) => Promise<BenchReport>): Promise<number> {
+export async function runBenchCli(
+  io: BenchCliIo,
+  options: BenchCliOptions,
+  job: (deps: TuneDeps) => Promise<BenchReport>,
+): Promise<number> {
   // The same factory as `run` and the app: the user's heavy-apps.json counts in the runs' conditions.
   const warn = (m: string): void => void io.stderr.write(`llama-tray: ${m}\n`)
   const telemetry = options.telemetry ? options.telemetry() : standardTelemetry(io.home, { warn })

@@ -25,14 +25,24 @@ describe('parseOptions says what was mistyped and what to type instead (issue #2
   })
 
   it('lists the options when no option is close', () => {
-    expect(refusal(() => parseGpuArgs(['--bogus']))).toBe('Unknown option --bogus; this command takes --json, --watch, --interval, --backend, --verbose.')
-    expect(refusal(() => parseOptions(['-z'], { json: { type: 'boolean', short: 'j' } }))).toBe('Unknown option -z; this command takes --json.')
+    expect(refusal(() => parseGpuArgs(['--bogus']))).toBe(
+      'Unknown option --bogus; this command takes --json, --watch, --interval, --backend, --verbose.',
+    )
+    expect(refusal(() => parseOptions(['-z'], { json: { type: 'boolean', short: 'j' } }))).toBe(
+      'Unknown option -z; this command takes --json.',
+    )
   })
 
-  it('judges a negative number by the option\'s own rule instead of calling it ambiguous', () => {
-    expect(refusal(() => parseGpuArgs(['--interval', '-5']))).toBe('--interval takes a number of milliseconds above 0, like 1000; "-5" is not one.')
-    expect(refusal(() => parseRunArgs(['x', '--duration', '0']))).toBe('--duration takes a number of seconds above 0, like 60; "0" is not one.')
-    expect(refusal(() => parseRunArgs(['x', '--duration', 'soon']))).toBe('--duration takes a number of seconds above 0, like 60; "soon" is not one.')
+  it("judges a negative number by the option's own rule instead of calling it ambiguous", () => {
+    expect(refusal(() => parseGpuArgs(['--interval', '-5']))).toBe(
+      '--interval takes a number of milliseconds above 0, like 1000; "-5" is not one.',
+    )
+    expect(refusal(() => parseRunArgs(['x', '--duration', '0']))).toBe(
+      '--duration takes a number of seconds above 0, like 60; "0" is not one.',
+    )
+    expect(refusal(() => parseRunArgs(['x', '--duration', 'soon']))).toBe(
+      '--duration takes a number of seconds above 0, like 60; "soon" is not one.',
+    )
     expect(parseGpuArgs(['--interval', '250']).intervalMs).toBe(250)
     expect(parseGpuArgs(['--interval=500']).intervalMs).toBe(500)
   })

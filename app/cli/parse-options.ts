@@ -14,7 +14,7 @@ function checkTokens(args: readonly string[], options: OptionsConfig, allowPosit
   const unknown = (typed: string): never => {
     const guess = closestName(typed, longNames)
     if (guess) throw new UsageError(`Unknown option ${typed} (did you mean ${guess}?); --help lists this command's options.`)
-    const list = longNames.length === 0 ? 'no options' : longNames.length <= 8 ? longNames.join(', ') : "the options --help lists"
+    const list = longNames.length === 0 ? 'no options' : longNames.length <= 8 ? longNames.join(', ') : 'the options --help lists'
     throw new UsageError(`Unknown option ${typed}; this command takes ${list}.`)
   }
   const out: string[] = []

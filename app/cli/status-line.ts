@@ -23,7 +23,11 @@ export function formatStatusLine(status: ServerStatus, snapshot: Snapshot | null
   const tps = snapshot?.generation?.tokensPerSecond
   if (tps !== null && tps !== undefined) parts.push(`${tps.toFixed(1)} tok/s`)
   const last = snapshot?.generation?.last
-  if (last && status.state === 'ready') parts.push(`last ${last.predictedTokensPerSecond.toFixed(1)} tok/s${last.draftAcceptance !== null ? ` (draft ${(last.draftAcceptance * 100).toFixed(0)}%)` : ''}`)
+  if (last && status.state === 'ready')
+    parts.push(
+      `last ${last.predictedTokensPerSecond.toFixed(1)} tok/s` +
+        `${last.draftAcceptance !== null ? ` (draft ${(last.draftAcceptance * 100).toFixed(0)}%)` : ''}`,
+    )
   const gpu = snapshot?.gpu?.devices[0]
   if (gpu?.memoryFreeMiB !== null && gpu?.memoryFreeMiB !== undefined) parts.push(`VRAM free ${(gpu.memoryFreeMiB / 1024).toFixed(1)} GB`)
   const cpu = snapshot?.cpu?.systemPct
@@ -46,5 +50,8 @@ export function fitToWidth(line: string, columns: number | undefined): string {
   const width = Math.max(10, (columns !== undefined && columns > 0 ? columns : DEFAULT_COLUMNS) - 1)
   const chars = Array.from(line) // by code point, so a cut never splits a surrogate pair
   if (chars.length <= width) return line
-  return `${chars.slice(0, width - 1).join('').trimEnd()}…`
+  return `${chars
+    .slice(0, width - 1)
+    .join('')
+    .trimEnd()}…`
 }

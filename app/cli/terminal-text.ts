@@ -22,5 +22,6 @@ export function terminalText(text: string): string {
  */
 export function guardTerminalOutput(stream: NodeJS.WriteStream): void {
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean
-  stream.write = ((chunk: unknown, ...rest: unknown[]) => write(typeof chunk === 'string' ? terminalText(chunk) : chunk, ...rest)) as typeof stream.write
+  stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+    write(typeof chunk === 'string' ? terminalText(chunk) : chunk, ...rest)) as typeof stream.write
 }

@@ -177,7 +177,12 @@ export interface TuneSummary {
   readonly idleFreeVramMiB: number | null
   readonly headroomMiB: number
   readonly candidates: readonly TuneCandidate[]
-  readonly recommended: { readonly nCpuMoe: number; readonly draft: boolean; readonly tokensPerSecond: number; readonly args: readonly string[] } | null
+  readonly recommended: {
+    readonly nCpuMoe: number
+    readonly draft: boolean
+    readonly tokensPerSecond: number
+    readonly args: readonly string[]
+  } | null
   /** The profile saved with --save; null when not saved. */
   readonly savedProfileId: string | null
 }

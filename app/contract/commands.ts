@@ -1,9 +1,27 @@
-import type { BackendChoice, EngineInstallPlan, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, EngineUpdateReport, InstalledEngineSummary } from './engines'
+import type {
+  BackendChoice,
+  EngineInstallPlan,
+  EngineInstallProgress,
+  EngineInstallResult,
+  EngineListing,
+  EngineUpdateCheck,
+  EngineUpdateReport,
+  InstalledEngineSummary,
+} from './engines'
 import type { FitEstimate, LlamaFitComparison } from './fit'
 import type { GenerationHistory } from './generation'
 import type { AppliedRecipeResult, ModelPullProgress, ModelPullResult, ModelRecipeSummary } from './models'
 import type { BenchProgress, BenchReport } from './bench'
-import type { Discovery, ExportFormat, FlagProblemSummary, ProfileDocument, ProfileEdit, ProfileFileRole, ProfileStoreSummary, ProfileSummary } from './profile'
+import type {
+  Discovery,
+  ExportFormat,
+  FlagProblemSummary,
+  ProfileDocument,
+  ProfileEdit,
+  ProfileFileRole,
+  ProfileStoreSummary,
+  ProfileSummary,
+} from './profile'
 import type { ServerStatus } from './server-state'
 import type { AppSettings } from './settings'
 import type { Snapshot } from './snapshot'
@@ -63,15 +81,29 @@ export interface CommandChannels {
   'profiles:undo-delete': (profileId: string) => Promise<Result<ProfileSummary>>
   /** Applies the known replacements for the flags the profile's binary rejects. */
   'profiles:apply-flag-fixes': (profileId: string) => Promise<Result<ProfileSummary>>
-  /** Finds llama-server binaries and GGUF models on this machine (PATH, install folders, LM Studio and HF caches); main keeps the list so items are named by id. */
+  /**
+   * Finds llama-server binaries and GGUF models on this machine (PATH, install folders, LM Studio and HF caches); main keeps the list so
+   * items are named by id.
+   */
   'profiles:discover': () => Promise<Result<Discovery>>
   /** Creates a profile from items of the last discovery, by id, with starter settings for the model. */
-  'profiles:create-discovered': (binaryId: string, modelId: string, draftModelId: string | null, name: string | null) => Promise<Result<ProfileSummary>>
+  'profiles:create-discovered': (
+    binaryId: string,
+    modelId: string,
+    draftModelId: string | null,
+    name: string | null,
+  ) => Promise<Result<ProfileSummary>>
   /** The VRAM estimate of a profile and the --n-cpu-moe that keeps the headroom free (see FitEstimate). */
   'fit:estimate': (profileId: string) => Promise<Result<FitEstimate>>
-  /** Asks llama.cpp's own fit (llama-fit-params beside the profile's llama-server) what it would place, beside ours. Takes seconds: it makes test allocations on the GPU. */
+  /**
+   * Asks llama.cpp's own fit (llama-fit-params beside the profile's llama-server) what it would place, beside ours. Takes seconds: it makes
+   * test allocations on the GPU.
+   */
   'fit:llama-plan': (profileId: string) => Promise<Result<LlamaFitComparison>>
-  /** Benchmarks profiles one after another (one profile: a bench; several: a compare with ratios against the first). Progress comes as bench:progress events. */
+  /**
+   * Benchmarks profiles one after another (one profile: a bench; several: a compare with ratios against the first). Progress comes as
+   * bench:progress events.
+   */
   'bench:run': (profileIds: readonly string[], options: { readonly runs: number; readonly tokens: number }) => Promise<Result<BenchReport>>
   /** Cancels the running bench; the server is left as it was before. */
   'bench:cancel': () => Promise<void>
@@ -82,7 +114,10 @@ export interface CommandChannels {
    * than the headroom free, and recommends the fastest; with saveAs, stores it as a new profile. Progress and
    * cancellation as bench:run.
    */
-  'bench:tune': (profileId: string, options: { readonly runs: number; readonly tokens: number; readonly saveAs: string | null }) => Promise<Result<BenchReport>>
+  'bench:tune': (
+    profileId: string,
+    options: { readonly runs: number; readonly tokens: number; readonly saveAs: string | null },
+  ) => Promise<Result<BenchReport>>
   /** A stored report (named by its createdAt) as a Markdown table or CSV rows, for pasting into an issue or a spreadsheet. */
   'bench:export': (createdAt: string, format: 'markdown' | 'csv') => Promise<Result<string>>
   /** Applies a warning's one-click fix to the profile it concerns. */
@@ -93,9 +128,15 @@ export interface CommandChannels {
   'warnings:muted': (profileId: string) => Promise<readonly string[]>
   /** Shows a muted warning again; answers the profile's remaining mutes. */
   'warnings:unmute': (profileId: string, key: string) => Promise<Result<readonly string[]>>
-  /** Downloads and installs llama.cpp's release for this machine (backend `auto`: from the GPU; tag null: the latest); progress comes as engines:progress events. */
+  /**
+   * Downloads and installs llama.cpp's release for this machine (backend `auto`: from the GPU; tag null: the latest); progress comes as
+   * engines:progress events.
+   */
   'engines:install': (options: { readonly backend: BackendChoice; readonly tag: string | null }) => Promise<Result<EngineInstallResult>>
-  /** What engines:install would download for these options (the backend `auto` picks, the GPU that decided it, the archives and their sizes); downloads nothing. */
+  /**
+   * What engines:install would download for these options (the backend `auto` picks, the GPU that decided it, the archives and their
+   * sizes); downloads nothing.
+   */
   'engines:plan': (options: { readonly backend: BackendChoice; readonly tag: string | null }) => Promise<Result<EngineInstallPlan>>
   /** Installed engines and, apart, binaries found elsewhere. */
   'engines:list': () => Promise<Result<EngineListing>>
@@ -103,15 +144,27 @@ export interface CommandChannels {
   'engines:remove': (engineId: string, force: boolean) => Promise<Result<InstalledEngineSummary>>
   /** Asks GitHub whether a newer release exists; downloads nothing. */
   'engines:check-update': () => Promise<Result<EngineUpdateCheck>>
-  /** Pulls a GGUF ("org/name[:quant]", or `file` by name) from the Hugging Face Hub into its cache, resumed and sha256-verified; progress comes as models:progress events. */
+  /**
+   * Pulls a GGUF ("org/name[:quant]", or `file` by name) from the Hugging Face Hub into its cache, resumed and sha256-verified; progress
+   * comes as models:progress events.
+   */
   'models:pull': (ref: string, file: string | null) => Promise<Result<ModelPullResult>>
   /** The one-click setups (a model, its draft and a fitted profile). */
   'models:recipes': () => Promise<readonly ModelRecipeSummary[]>
-  /** Pulls a recipe's model and draft (progress as models:progress events) and stores its profile with --n-cpu-moe fitted to this GPU's free VRAM. */
+  /**
+   * Pulls a recipe's model and draft (progress as models:progress events) and stores its profile with --n-cpu-moe fitted to this GPU's free
+   * VRAM.
+   */
   'models:apply-recipe': (recipeId: string) => Promise<Result<AppliedRecipeResult>>
-  /** The notice of a newer release: checked at most once a day (setting engineUpdateCheck; null when off, not yet known or nothing is installed). */
+  /**
+   * The notice of a newer release: checked at most once a day (setting engineUpdateCheck; null when off, not yet known or nothing is
+   * installed).
+   */
   'engines:update-notice': () => Promise<EngineUpdateCheck | null>
-  /** Installs the newest release beside the profile's engine and moves the profile only if its bench (old and new alternated, bench:progress events) finds it loads and is not slower. */
+  /**
+   * Installs the newest release beside the profile's engine and moves the profile only if its bench (old and new alternated, bench:progress
+   * events) finds it loads and is not slower.
+   */
   'engines:update': (profileId: string) => Promise<Result<EngineUpdateReport>>
   /** Points a profile back at the binary it had before its last engine update. */
   'engines:rollback': (profileId: string) => Promise<Result<{ readonly profileId: string; readonly binary: string }>>
@@ -223,4 +276,13 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'diagnostics:save',
 ]
 
-export const EVENT_NAMES: readonly EventName[] = ['server:state-changed', 'server:log', 'snapshot', 'profiles:changed', 'settings:changed', 'bench:progress', 'engines:progress', 'models:progress']
+export const EVENT_NAMES: readonly EventName[] = [
+  'server:state-changed',
+  'server:log',
+  'snapshot',
+  'profiles:changed',
+  'settings:changed',
+  'bench:progress',
+  'engines:progress',
+  'models:progress',
+]

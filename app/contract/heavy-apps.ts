@@ -21,5 +21,21 @@ export const BUILT_IN_HEAVY_APPS: readonly HeavyApp[] = [
   { name: 'OBS', processes: ['obs64.exe', 'obs'] },
   { name: 'Zoom', processes: ['Zoom.exe', 'zoom', 'ZoomWebviewHost'] },
   // Another inference server beside ours competes for the same cores and VRAM (ours is excluded by pid).
-  { name: 'Another LLM server', processes: ['llama-server.exe', 'llama-server', 'llama-cli.exe', 'llama-cli', 'ollama.exe', 'ollama', 'ollama_llama_server.exe', 'ollama_llama_server', 'koboldcpp.exe', 'koboldcpp', 'LM Studio.exe', 'lm-studio'] },
+  {
+    name: 'Another LLM server',
+    processes: [
+      'llama-server.exe',
+      'llama-server',
+      'llama-cli.exe',
+      'llama-cli',
+      'ollama.exe',
+      'ollama',
+      'ollama_llama_server.exe',
+      'ollama_llama_server',
+      'koboldcpp.exe',
+      'koboldcpp',
+      'LM Studio.exe',
+      'lm-studio',
+    ],
+  },
 ]

@@ -15,16 +15,7 @@
  *   at load…) that restarting cannot fix.
  */
 export type ServerStateKind =
-  | 'stopped'
-  | 'starting'
-  | 'downloading'
-  | 'loading'
-  | 'ready'
-  | 'sleeping'
-  | 'stopping'
-  | 'backoff'
-  | 'crashloop'
-  | 'errored'
+  'stopped' | 'starting' | 'downloading' | 'loading' | 'ready' | 'sleeping' | 'stopping' | 'backoff' | 'crashloop' | 'errored'
 
 export const SERVER_STATE_KINDS: readonly ServerStateKind[] = [
   'stopped',
@@ -125,7 +116,14 @@ export function downloadingSentence(d: DownloadInfo | null | undefined): string 
 
 /** States in which a llama-server process of ours is alive. */
 export function hasProcess(state: ServerStateKind): boolean {
-  return state === 'starting' || state === 'downloading' || state === 'loading' || state === 'ready' || state === 'sleeping' || state === 'stopping'
+  return (
+    state === 'starting' ||
+    state === 'downloading' ||
+    state === 'loading' ||
+    state === 'ready' ||
+    state === 'sleeping' ||
+    state === 'stopping'
+  )
 }
 
 /** The server answers requests: ready, or sleeping (the request wakes it; it is forwarded, never held). */

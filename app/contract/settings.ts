@@ -4,7 +4,10 @@ export interface AppSettings {
   readonly vramHeadroomMiB: number
   /** Warn when the GPU is hotter than this. */
   readonly gpuTemperatureWarnC: number
-  /** Extra process names counted as CPU-heavy apps, besides the built-in list (Discord, browsers, Steam…; heavy-apps.json replaces that list). */
+  /**
+   * Extra process names counted as CPU-heavy apps, besides the built-in list (Discord, browsers, Steam…; heavy-apps.json replaces that
+   * list).
+   */
   readonly heavyApps: readonly string[]
   /** Telemetry and snapshot cadence while a server runs or the dashboard is visible. */
   readonly pollIntervalMs: number
@@ -30,9 +33,14 @@ export interface AppSettings {
   readonly switchDrainS: number
   /** While requests for another profile wait, the running profile stays loaded at least this long (no back-and-forth). */
   readonly switchMinResidencyS: number
-  /** At most once a day, ask GitHub whether a newer llama.cpp release exists (a notice only: nothing is downloaded); the last check is in <home>/engine-updates.json. */
+  /**
+   * At most once a day, ask GitHub whether a newer llama.cpp release exists (a notice only: nothing is downloaded); the last check is in
+   * <home>/engine-updates.json.
+   */
   readonly engineUpdateCheck: boolean
-  /** Web origins (e.g. https://chat.example) whose pages may call the endpoint from a browser; none by default (see README "The endpoint"). */
+  /**
+   * Web origins (e.g. https://chat.example) whose pages may call the endpoint from a browser; none by default (see README "The endpoint").
+   */
   readonly endpointAllowedOrigins: readonly string[]
   /** Host names the endpoint answers to besides localhost and this machine's names and addresses (against DNS rebinding). */
   readonly endpointAllowedHosts: readonly string[]

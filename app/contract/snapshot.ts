@@ -20,7 +20,9 @@ export interface Snapshot {
   readonly load?: LoadProgress | null
   /** The running server was started with a safer placement after its load ran out of GPU memory; null otherwise. */
   readonly placementRetry?: PlacementRetryNotice | null
-  /** The last start or switch the user asked for, refused before any process ran; null once another start, a stop or a ready server ends it. */
+  /**
+   * The last start or switch the user asked for, refused before any process ran; null once another start, a stop or a ready server ends it.
+   */
   readonly startFailure?: StartFailure | null
   /** A switch that waits for the running profile's requests (or its minimum residency); null when none. */
   readonly pendingSwitch?: PendingSwitch | null

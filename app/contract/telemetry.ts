@@ -26,7 +26,12 @@ export interface GpuDevice {
  * (heat, a hardware slowdown or power brake). The power cap a busy GPU sits
  * at is not one: it is how it normally runs.
  */
-export const SLOWDOWN_THROTTLE_REASONS: ReadonlySet<string> = new Set(['hw_slowdown', 'sw_thermal_slowdown', 'hw_thermal_slowdown', 'hw_power_brake_slowdown'])
+export const SLOWDOWN_THROTTLE_REASONS: ReadonlySet<string> = new Set([
+  'hw_slowdown',
+  'sw_thermal_slowdown',
+  'hw_thermal_slowdown',
+  'hw_power_brake_slowdown',
+])
 
 export interface GpuSnapshot {
   readonly available: boolean

@@ -3,14 +3,18 @@ import { asSentence, failureSentence, sentences } from './wording'
 
 describe('asSentence', () => {
   it('capitalises the start and after every full stop, and ends with one', () => {
-    expect(asSentence('the model file does not exist: a.gguf. check the -m path')).toBe('The model file does not exist: a.gguf. Check the -m path.')
+    expect(asSentence('the model file does not exist: a.gguf. check the -m path')).toBe(
+      'The model file does not exist: a.gguf. Check the -m path.',
+    )
     expect(asSentence('  done!  ')).toBe('Done!')
     expect(asSentence('use -fa on (or off).')).toBe('Use -fa on (or off).')
     expect(asSentence('it said "stop." then left')).toBe('It said "stop." Then left.')
   })
 
   it('keeps llama.cpp in lower case, at the start and after a full stop', () => {
-    expect(asSentence('llama.cpp v0.5.0 has no CPU build. llama.cpp b7000 has one')).toBe('llama.cpp v0.5.0 has no CPU build. llama.cpp b7000 has one.')
+    expect(asSentence('llama.cpp v0.5.0 has no CPU build. llama.cpp b7000 has one')).toBe(
+      'llama.cpp v0.5.0 has no CPU build. llama.cpp b7000 has one.',
+    )
   })
 
   it('leaves numbers, paths, flags and abbreviations alone', () => {
@@ -21,7 +25,9 @@ describe('asSentence', () => {
 
 describe('sentences and failureSentence', () => {
   it('join fragments as sentences and leave out the empty ones', () => {
-    expect(sentences('llama-server was killed by SIGKILL', null, '', 'see the last log lines')).toBe('Llama-server was killed by SIGKILL. See the last log lines.')
+    expect(sentences('llama-server was killed by SIGKILL', null, '', 'see the last log lines')).toBe(
+      'Llama-server was killed by SIGKILL. See the last log lines.',
+    )
     expect(failureSentence('port 8080 is in use', null)).toBe('Port 8080 is in use.')
   })
 })

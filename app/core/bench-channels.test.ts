@@ -30,23 +30,30 @@ afterAll(async () => {
 })
 
 describe('bench:tune and bench:export over the core', () => {
-  it('tunes one profile with the core’s own telemetry: skips settings under the headroom, recommends, saves, reports progress, one job at a time', async () => {
-    expect(busy).toEqual({ ok: false, error: 'a benchmark is already running' })
-    const tune = report.tune
-    expect(report.kind).toBe('tune')
-    expect(tune?.idleFreeVramMiB).toBe(GPU.totalMiB - GPU.idleMiB)
-    expect(tune?.candidates.some((c) => c.status === 'skipped-vram')).toBe(true)
-    expect(tune?.candidates.some((c) => c.status === 'benched')).toBe(true)
-    expect(tune?.recommended).not.toBeNull()
-    const saved = (await t.core.handlers['profiles:list']()).profiles.find((p) => p.id === tune?.savedProfileId)
-    expect(saved?.name).toBe('tiny (tuned)')
-    expect(progress.length).toBeGreaterThan(3)
-    expect(progress.at(-1)?.phase).toBe('done')
-    expect(llamaServerChildren()).toEqual([])
-  })
+  it(
+    'tunes one profile with the core’s own telemetry: skips settings under the headroom, recommends, saves, reports progress, one job at ' +
+      'a time',
+    async () => {
+      expect(busy).toEqual({ ok: false, error: 'a benchmark is already running' })
+      const tune = report.tune
+      expect(report.kind).toBe('tune')
+      expect(tune?.idleFreeVramMiB).toBe(GPU.totalMiB - GPU.idleMiB)
+      expect(tune?.candidates.some((c) => c.status === 'skipped-vram')).toBe(true)
+      expect(tune?.candidates.some((c) => c.status === 'benched')).toBe(true)
+      expect(tune?.recommended).not.toBeNull()
+      const saved = (await t.core.handlers['profiles:list']()).profiles.find((p) => p.id === tune?.savedProfileId)
+      expect(saved?.name).toBe('tiny (tuned)')
+      expect(progress.length).toBeGreaterThan(3)
+      expect(progress.at(-1)?.phase).toBe('done')
+      expect(llamaServerChildren()).toEqual([])
+    },
+  )
 
   it('exports the stored report as the same Markdown and CSV the CLI prints, and names a missing one', async () => {
-    expect(await t.core.handlers['bench:export'](report.createdAt, 'markdown')).toEqual({ ok: true, value: `${formatReportMarkdown(report)}\n` })
+    expect(await t.core.handlers['bench:export'](report.createdAt, 'markdown')).toEqual({
+      ok: true,
+      value: `${formatReportMarkdown(report)}\n`,
+    })
     expect(await t.core.handlers['bench:export'](report.createdAt, 'csv')).toEqual({ ok: true, value: formatReportCsv(report) })
     const missing = await t.core.handlers['bench:export']('2001-01-01T00:00:00.000Z', 'markdown')
     expect(missing).toEqual({ ok: false, error: 'no stored report from 2001-01-01T00:00:00.000Z' })

@@ -11,7 +11,12 @@ import type { TelemetrySource } from '../telemetry/telemetry-service'
 type BenchChannels = Pick<CommandChannels, 'bench:run' | 'bench:cancel' | 'bench:history' | 'bench:tune' | 'bench:export'>
 
 /** The Bench view's commands: one bench or tune at a time, cancellable, the server put back as it was. */
-export function benchCommands(core: BenchHost, home: string, telemetry: TelemetrySource | null, onProgress: (p: BenchProgress) => void): BenchChannels {
+export function benchCommands(
+  core: BenchHost,
+  home: string,
+  telemetry: TelemetrySource | null,
+  onProgress: (p: BenchProgress) => void,
+): BenchChannels {
   let running: AbortController | null = null
   const exclusive = async (job: (signal: AbortSignal) => Promise<BenchReport>): Promise<Result<BenchReport>> => {
     if (running) return { ok: false, error: 'a benchmark is already running' }
@@ -34,7 +39,13 @@ export function benchCommands(core: BenchHost, home: string, telemetry: Telemetr
       })
     },
     'bench:tune': async (profileId, options) =>
-      exclusive((signal) => tuneProfile({ core, home, signal, onProgress, telemetry }, profileId, { runs: options.runs, tokens: options.tokens, saveAs: options.saveAs })),
+      exclusive((signal) =>
+        tuneProfile({ core, home, signal, onProgress, telemetry }, profileId, {
+          runs: options.runs,
+          tokens: options.tokens,
+          saveAs: options.saveAs,
+        }),
+      ),
     'bench:cancel': async () => {
       running?.abort()
     },

@@ -13,7 +13,10 @@ export interface StandardCoreOptions extends Partial<Omit<CoreOptions, 'home'>> 
 }
 
 /** The telemetry the core drives on its cadence, with the user's heavy-app list (<home>/heavy-apps.json). */
-export function standardTelemetry(home: string, options: { readonly intervalMs?: number | undefined; readonly warn?: ((message: string) => void) | undefined } = {}): TelemetryService {
+export function standardTelemetry(
+  home: string,
+  options: { readonly intervalMs?: number | undefined; readonly warn?: ((message: string) => void) | undefined } = {},
+): TelemetryService {
   const heavy = loadHeavyAppList(join(home, 'heavy-apps.json'))
   if (heavy.problem) options.warn?.(heavy.problem)
   return new TelemetryService({ intervalMs: options.intervalMs, heavyApps: heavy.list, driven: true })
@@ -25,7 +28,8 @@ export function standardTelemetry(home: string, options: { readonly intervalMs?:
  */
 export function createStandardCore(options: StandardCoreOptions): Promise<LlamaTrayCore> {
   const { home, intervalMs, warn, ...rest } = options
-  const telemetry = rest.telemetry === undefined ? standardTelemetry(home, { intervalMs: rest.cadenceMs ?? intervalMs, warn }) : rest.telemetry
+  const telemetry =
+    rest.telemetry === undefined ? standardTelemetry(home, { intervalMs: rest.cadenceMs ?? intervalMs, warn }) : rest.telemetry
   const advisor = createLiveAdvisor({ home, sharedGpuMemoryMiB: (pid) => telemetry?.sharedGpuMemoryMiB?.(pid) ?? null })
   // The mutes are read before the first warnings, so that a muted one never shows at start.
   return advisor.mutes.ready.then(() =>

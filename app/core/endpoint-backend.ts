@@ -6,7 +6,12 @@ import type { ServerSupervisor } from '../supervisor/supervisor'
 import type { SwitchScheduler } from './switch-scheduler'
 
 /** The endpoint's view of the core: the supervisor, the profile store, the settings, and the core's switch scheduler. */
-export function endpointBackend(home: string, supervisor: ServerSupervisor, settings: () => AppSettings, scheduler: SwitchScheduler): EndpointBackend {
+export function endpointBackend(
+  home: string,
+  supervisor: ServerSupervisor,
+  settings: () => AppSettings,
+  scheduler: SwitchScheduler,
+): EndpointBackend {
   let keyFor: { spec: unknown; key: Promise<string | null> } | null = null
   return {
     status: () => supervisor.getStatus(),

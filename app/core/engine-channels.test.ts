@@ -22,16 +22,27 @@ let home: string
 let core: LlamaTrayCore
 const progress: EngineInstallProgress[] = []
 let tarball: Buffer
-const figures = (decode: number, prompt: number): GateFigures => ({ median: { tokensPerSecond: decode, promptTokensPerSecond: prompt }, tokensPerSecondSpread: { robustCvPct: 1 }, promptTokensPerSecondSpread: { robustCvPct: 1 } })
+const figures = (decode: number, prompt: number): GateFigures => ({
+  median: { tokensPerSecond: decode, promptTokensPerSecond: prompt },
+  tokensPerSecondSpread: { robustCvPct: 1 },
+  promptTokensPerSecondSpread: { robustCvPct: 1 },
+})
 /** What the scripted gate bench answers next for [old, new]. */
 let nextBench: readonly [GateFigures, GateFigures] = [figures(20, 300), figures(20, 300)]
 
 beforeAll(async () => {
   tarball = await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }])
   tarballSize = tarball.length
-  gh = await new GitHubReleasesStandIn().start([{ tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: tarball }] }])
+  gh = await new GitHubReleasesStandIn().start([
+    { tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: tarball }] },
+  ])
   home = mkdtempSync(join(tmpdir(), 'llama-tray-engine-channels-'))
-  core = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { healthIntervalMs: 50 }, engines: { releases: { apiUrl: gh.apiUrl }, driver: async () => null, gate: { runs: 1, tokens: 8, bench: async () => nextBench } } })
+  core = await LlamaTrayCore.create({
+    home,
+    telemetry: null,
+    supervisor: { healthIntervalMs: 50 },
+    engines: { releases: { apiUrl: gh.apiUrl }, driver: async () => null, gate: { runs: 1, tokens: 8, bench: async () => nextBench } },
+  })
   core.on('engines:progress', (p) => progress.push(p))
 }, 900_000)
 
@@ -45,13 +56,31 @@ describe('engines:* over the core', () => {
   it('plans the install for the first-run offer (backend, archives and sizes from the listing) without downloading', async () => {
     const before = gh.requests.length
     const plan = await core.handlers['engines:plan']({ backend: 'auto', tag: null })
-    expect(plan).toEqual({ ok: true, value: { id: `${TAG}-cpu`, tag: TAG, backend: 'cpu', gpuName: null, driverCuda: null, assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, sizeBytes: tarballSize }], downloadBytes: tarballSize, installed: false } })
+    expect(plan).toEqual({
+      ok: true,
+      value: {
+        id: `${TAG}-cpu`,
+        tag: TAG,
+        backend: 'cpu',
+        gpuName: null,
+        driverCuda: null,
+        assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, sizeBytes: tarballSize }],
+        downloadBytes: tarballSize,
+        installed: false,
+      },
+    })
     expect(gh.requests.slice(before).map((r) => r.host)).toEqual(['api'])
-    expect(await core.handlers['engines:plan']({ backend: 'vulkan', tag: null })).toEqual({ ok: false, error: `llama.cpp ${TAG} has no Vulkan build for Linux x64: it has CPU for Linux x64 (--backend cpu).` })
+    expect(await core.handlers['engines:plan']({ backend: 'vulkan', tag: null })).toEqual({
+      ok: false,
+      error: `llama.cpp ${TAG} has no Vulkan build for Linux x64: it has CPU for Linux x64 (--backend cpu).`,
+    })
   })
 
   it('installs with progress events, lists, checks for updates, and never removes the engine the server runs', async () => {
-    const [installed, busy] = await Promise.all([core.handlers['engines:install']({ backend: 'auto', tag: null }), core.handlers['engines:install']({ backend: 'auto', tag: null })])
+    const [installed, busy] = await Promise.all([
+      core.handlers['engines:install']({ backend: 'auto', tag: null }),
+      core.handlers['engines:install']({ backend: 'auto', tag: null }),
+    ])
     expect(busy).toEqual({ ok: false, error: 'an engine is already being installed: wait for it to finish' })
     if (!installed.ok) throw new Error(installed.error)
     expect(installed.value).toMatchObject({ id: `${TAG}-cpu`, tag: TAG, backend: 'cpu', alreadyInstalled: false })
@@ -62,21 +91,37 @@ describe('engines:* over the core', () => {
     // Discovery lists the installed engine first, so the first run's profile runs it.
     const found = await core.handlers['profiles:discover']()
     if (!found.ok) throw new Error(found.error)
-    expect(found.value.binaries[0]).toMatchObject({ path: installed.value.path, source: `installed by Llama Tray (llama.cpp ${TAG}, CPU)`, engine: 'mainline' })
+    expect(found.value.binaries[0]).toMatchObject({
+      path: installed.value.path,
+      source: `installed by Llama Tray (llama.cpp ${TAG}, CPU)`,
+      engine: 'mainline',
+    })
 
     const id = await addProfile(home, 'tiny', [installed.value.path, '-m', tinyTarget, ...SMALL])
     const listed = await core.handlers['engines:list']()
     if (!listed.ok) throw new Error(listed.error)
     expect(listed.value.installed.map((e) => [e.id, e.usedBy])).toEqual([[`${TAG}-cpu`, [{ id, name: 'tiny' }]]])
     expect(listed.value.elsewhere.every((b) => !b.path.startsWith(join(home, 'engines')))).toBe(true)
-    expect(await core.handlers['engines:plan']({ backend: 'auto', tag: null })).toMatchObject({ ok: true, value: { id: `${TAG}-cpu`, installed: true } })
-    expect(await core.handlers['engines:check-update']()).toMatchObject({ ok: true, value: { latest: { tag: TAG }, installed: TAG, newer: false } })
+    expect(await core.handlers['engines:plan']({ backend: 'auto', tag: null })).toMatchObject({
+      ok: true,
+      value: { id: `${TAG}-cpu`, installed: true },
+    })
+    expect(await core.handlers['engines:check-update']()).toMatchObject({
+      ok: true,
+      value: { latest: { tag: TAG }, installed: TAG, newer: false },
+    })
 
     const started = await core.handlers['server:start'](id)
     expect(started.ok && started.value.state).toBe('ready')
-    expect(await core.handlers['engines:remove'](`${TAG}-cpu`, true)).toEqual({ ok: false, error: `${TAG}-cpu runs the server now: stop it first, then remove the engine.` })
+    expect(await core.handlers['engines:remove'](`${TAG}-cpu`, true)).toEqual({
+      ok: false,
+      error: `${TAG}-cpu runs the server now: stop it first, then remove the engine.`,
+    })
     await core.handlers['server:stop']()
-    expect(await core.handlers['engines:remove'](`${TAG}-cpu`, false)).toEqual({ ok: false, error: `${TAG}-cpu is used by the profile "tiny": point it at another engine first, or remove it anyway with --force.` })
+    expect(await core.handlers['engines:remove'](`${TAG}-cpu`, false)).toEqual({
+      ok: false,
+      error: `${TAG}-cpu is used by the profile "tiny": point it at another engine first, or remove it anyway with --force.`,
+    })
     expect(await core.handlers['engines:remove'](`${TAG}-cpu`, true)).toMatchObject({ ok: true, value: { id: `${TAG}-cpu` } })
     expect(await core.handlers['engines:list']()).toMatchObject({ ok: true, value: { installed: [] } })
     expect(await core.handlers['engines:plan']({ backend: 'auto', tag: null })).toMatchObject({ ok: true, value: { installed: false } })
@@ -88,7 +133,19 @@ describe('engines:* over the core', () => {
     const imported = await core.handlers['profiles:import'](formatCommandLine([installed.value.path, '-m', tinyTarget, ...SMALL]), 'tiny2')
     if (!imported.ok) throw new Error(imported.error)
     const id = imported.value.id
-    gh.releases = [...gh.releases, { tag: 'v0.5.1', publishedAt: '2026-11-30T12:00:00Z', assets: [{ name: 'llama-v0.5.1-bin-ubuntu-x64.tar.gz', body: await linuxTarGz('v0.5.1', [{ name: 'llama-server', from: llamaServerBin() }]) }] }]
+    gh.releases = [
+      ...gh.releases,
+      {
+        tag: 'v0.5.1',
+        publishedAt: '2026-11-30T12:00:00Z',
+        assets: [
+          {
+            name: 'llama-v0.5.1-bin-ubuntu-x64.tar.gz',
+            body: await linuxTarGz('v0.5.1', [{ name: 'llama-server', from: llamaServerBin() }]),
+          },
+        ],
+      },
+    ]
 
     // Checked less than a day ago (the first test): the stored answer, no request.
     gh.requests.length = 0

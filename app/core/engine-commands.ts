@@ -15,7 +15,17 @@ import type { BenchHost } from '../bench/bench-host'
 import type { BenchProgress } from '../contract/bench'
 import type { AppSettings } from '../contract/settings'
 
-type EngineChannels = Pick<CommandChannels, 'engines:install' | 'engines:plan' | 'engines:list' | 'engines:remove' | 'engines:check-update' | 'engines:update-notice' | 'engines:update' | 'engines:rollback'>
+type EngineChannels = Pick<
+  CommandChannels,
+  | 'engines:install'
+  | 'engines:plan'
+  | 'engines:list'
+  | 'engines:remove'
+  | 'engines:check-update'
+  | 'engines:update-notice'
+  | 'engines:update'
+  | 'engines:rollback'
+>
 
 export interface EngineCommandOptions {
   /** Where releases come from (default: GITHUB_API_URL / GITHUB_TOKEN from the environment). */
@@ -39,7 +49,15 @@ export interface EngineCommandHost {
   profilesChanged(): Promise<void>
 }
 
-const summary = (e: InstalledEngine) => ({ id: e.id, tag: e.tag, backend: e.backend, path: e.path, version: e.version, sizeBytes: e.sizeBytes, usedBy: e.usedBy })
+const summary = (e: InstalledEngine) => ({
+  id: e.id,
+  tag: e.tag,
+  backend: e.backend,
+  path: e.path,
+  version: e.version,
+  sizeBytes: e.sizeBytes,
+  usedBy: e.usedBy,
+})
 
 async function asResult<T>(job: () => Promise<T>): Promise<Result<T>> {
   try {
@@ -69,9 +87,17 @@ export function engineCommands(host: EngineCommandHost, options: EngineCommandOp
       if (installing) return { ok: false, error: 'an engine is already being installed: wait for it to finish' }
       installing = true
       try {
-        const push = (p: InstallProgress): void => onProgress({ phase: p.phase, asset: p.asset ?? null, bytes: p.bytes ?? null, total: p.total ?? null, rateBps: p.rateBps ?? null })
+        const push = (p: InstallProgress): void =>
+          onProgress({ phase: p.phase, asset: p.asset ?? null, bytes: p.bytes ?? null, total: p.total ?? null, rateBps: p.rateBps ?? null })
         return await asResult(async () => {
-          const e = await installEngine({ home, client: client(), backend, tag: tag ?? undefined, driver: options.driver ?? readDriverCuda, onProgress: push })
+          const e = await installEngine({
+            home,
+            client: client(),
+            backend,
+            tag: tag ?? undefined,
+            driver: options.driver ?? readDriverCuda,
+            onProgress: push,
+          })
           const { id, tag: built, backend: kind, path, version, alreadyInstalled, notice, noticeDetail } = e
           return { id, tag: built, backend: kind, path, version, alreadyInstalled, notice, noticeDetail }
         })
@@ -82,15 +108,29 @@ export function engineCommands(host: EngineCommandHost, options: EngineCommandOp
     'engines:plan': ({ backend, tag }) =>
       asResult(async () => {
         const plan = await planInstall({ home, client: client(), backend, tag: tag ?? undefined, driver: options.driver ?? readDriverCuda })
-        const assets = [plan.picked.engine.asset, ...(plan.picked.cudart ? [plan.picked.cudart] : [])].map((a) => ({ name: a.name, sizeBytes: a.size }))
-        return { id: plan.id, tag: plan.release.tag, backend: plan.backend, gpuName: plan.driver?.gpuName ?? null, driverCuda: plan.driver?.cudaVersion ?? null, assets, downloadBytes: assets.reduce((sum, a) => sum + a.sizeBytes, 0), installed: plan.existing !== null }
+        const assets = [plan.picked.engine.asset, ...(plan.picked.cudart ? [plan.picked.cudart] : [])].map((a) => ({
+          name: a.name,
+          sizeBytes: a.size,
+        }))
+        return {
+          id: plan.id,
+          tag: plan.release.tag,
+          backend: plan.backend,
+          gpuName: plan.driver?.gpuName ?? null,
+          driverCuda: plan.driver?.cudaVersion ?? null,
+          assets,
+          downloadBytes: assets.reduce((sum, a) => sum + a.sizeBytes, 0),
+          installed: plan.existing !== null,
+        }
       }),
-    'engines:list': () => asResult(async () => ({ installed: (await listInstalled(home)).map(summary), elsewhere: await discoverElsewhere(home) })),
+    'engines:list': () =>
+      asResult(async () => ({ installed: (await listInstalled(home)).map(summary), elsewhere: await discoverElsewhere(home) })),
     'engines:remove': (engineId, force) =>
       asResult(async () => {
         const spec = runningSpec()
         const target = (await listInstalled(home)).find((e) => e.id === engineId)
-        if (target && spec && isInside(target.dir, spec.exe)) throw new EngineError(`${engineId} runs the server now: stop it first, then remove the engine.`, 'in-use')
+        if (target && spec && isInside(target.dir, spec.exe))
+          throw new EngineError(`${engineId} runs the server now: stop it first, then remove the engine.`, 'in-use')
         return summary(await removeEngine(home, engineId, { force }))
       }),
     'engines:check-update': () => asResult(() => checkForUpdate(home, client())),
@@ -106,10 +146,24 @@ export function engineCommands(host: EngineCommandHost, options: EngineCommandOp
       if (installing) return { ok: false, error: 'an engine is already being installed: wait for it to finish' }
       installing = true
       try {
-        const push = (p: InstallProgress): void => onProgress({ phase: p.phase, asset: p.asset ?? null, bytes: p.bytes ?? null, total: p.total ?? null, rateBps: p.rateBps ?? null })
+        const push = (p: InstallProgress): void =>
+          onProgress({ phase: p.phase, asset: p.asset ?? null, bytes: p.bytes ?? null, total: p.total ?? null, rateBps: p.rateBps ?? null })
         const result = await asResult(async () => {
-          const r = await updateProfileEngine({ core: host.bench, home, onProgress: (p) => host.onBenchProgress(p) }, profileId, { client: client(), driver: options.driver ?? readDriverCuda, onProgress: push, gate: options.gate ?? { runs: 2, tokens: 64, rounds: 2 } })
-          return { profileId: r.profileId, profileName: r.profileName, from: r.from, to: r.to, engineId: r.engine.id, adopted: r.adopted, summary: r.summary }
+          const r = await updateProfileEngine({ core: host.bench, home, onProgress: (p) => host.onBenchProgress(p) }, profileId, {
+            client: client(),
+            driver: options.driver ?? readDriverCuda,
+            onProgress: push,
+            gate: options.gate ?? { runs: 2, tokens: 64, rounds: 2 },
+          })
+          return {
+            profileId: r.profileId,
+            profileName: r.profileName,
+            from: r.from,
+            to: r.to,
+            engineId: r.engine.id,
+            adopted: r.adopted,
+            summary: r.summary,
+          }
         })
         if (result.ok && result.value.adopted) await host.profilesChanged()
         return result

@@ -20,11 +20,14 @@ afterAll(() => rmSync(home, { recursive: true, force: true }))
 
 function complete(port: number): Promise<{ predicted_per_second: number }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = ''
-      res.setEncoding('utf8').on('data', (c: string) => (text += c))
-      res.on('end', () => resolve((JSON.parse(text) as { timings: { predicted_per_second: number } }).timings))
-    })
+    const req = request(
+      { host: '127.0.0.1', port, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (c: string) => (text += c))
+        res.on('end', () => resolve((JSON.parse(text) as { timings: { predicted_per_second: number } }).timings))
+      },
+    )
     req.on('error', reject)
     req.end(JSON.stringify({ prompt: 'Hello', n_predict: 48, ignore_eos: true }))
   })
@@ -33,7 +36,10 @@ function complete(port: number): Promise<{ predicted_per_second: number }> {
 describe('generation history across restarts of the app', () => {
   it('keeps a profile’s finished requests when the core is disposed, and the next core starts from them', async () => {
     const first = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { healthIntervalMs: 20 } })
-    const imported = await first.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1']), 'tiny')
+    const imported = await first.handlers['profiles:import'](
+      formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1']),
+      'tiny',
+    )
     if (!imported.ok) throw new Error(imported.error)
     try {
       expect((await first.handlers['server:start'](imported.value.id)).ok).toBe(true)
@@ -43,7 +49,9 @@ describe('generation history across restarts of the app', () => {
       // Written a few seconds after a burst of requests, or at quit: checked after dispose.
       await first.handlers['server:stop']()
       await first.dispose()
-      const file = JSON.parse(readFileSync(join(home, ROLLING_FILE), 'utf8')) as { profiles: { profileId: string; requests: { predictedTokensPerSecond: number }[] }[] }
+      const file = JSON.parse(readFileSync(join(home, ROLLING_FILE), 'utf8')) as {
+        profiles: { profileId: string; requests: { predictedTokensPerSecond: number }[] }[]
+      }
       expect(file.profiles).toHaveLength(1)
       expect(file.profiles[0]?.profileId).toBe(imported.value.id)
       expect(file.profiles[0]?.requests[0]?.predictedTokensPerSecond).toBeCloseTo(timings.predicted_per_second, 2)

@@ -27,7 +27,11 @@ beforeAll(async () => {
   }
   // The real llama-fit-params needs a GPU; this stand-in replays what it printed on the H200.
   const tool = join(withTool, 'llama-fit-params')
-  writeFileSync(tool, `#!${process.execPath}\nprocess.stdout.write(${JSON.stringify(readFileSync(join(REC, 'fitp-seed.out'), 'utf8'))}); process.stderr.write(${JSON.stringify(readFileSync(join(REC, 'fitp-seed.err'), 'utf8'))})\n`)
+  writeFileSync(
+    tool,
+    `#!${process.execPath}\nprocess.stdout.write(${JSON.stringify(readFileSync(join(REC, 'fitp-seed.out'), 'utf8'))}); ` +
+      `process.stderr.write(${JSON.stringify(readFileSync(join(REC, 'fitp-seed.err'), 'utf8'))})\n`,
+  )
   chmodSync(tool, 0o755)
   const store = await ProfileStore.open(home)
   const flags = `-m ${model} -ngl 999 --n-cpu-moe 33 -c 65536 -np 1 -ctk q4_0 -ctv q4_0`
@@ -36,7 +40,10 @@ beforeAll(async () => {
 })
 
 // Our estimate against an 8 GB laptop GPU's free memory, as the core's fit:estimate gives it.
-const estimate = async (id: string): Promise<Result<FitEstimate>> => ({ ok: true, value: { report: await fitProfile(home, id, { freeVramMiB: 8188, headroomMiB: 1536 }), freeVramMiB: 8188, measuredServerGpuMiB: null } })
+const estimate = async (id: string): Promise<Result<FitEstimate>> => ({
+  ok: true,
+  value: { report: await fitProfile(home, id, { freeVramMiB: 8188, headroomMiB: 1536 }), freeVramMiB: 8188, measuredServerGpuMiB: null },
+})
 
 describe('fit:llama-plan (the fit panel’s “Ask llama.cpp’s own fit”)', () => {
   it('gives llama.cpp’s plan and the comparison sentences for a profile', async () => {
@@ -49,7 +56,12 @@ describe('fit:llama-plan (the fit panel’s “Ask llama.cpp’s own fit”)', (
 
   it('a llama-server without llama-fit-params: one sentence with where to get it', async () => {
     const r = await llamaFitPlan(home, 'without-tool', estimate, 1536)
-    expect(r).toEqual({ ok: false, error: `llama.cpp's own fit cannot be asked: there is no llama-fit-params beside ${join(withoutTool, 'llama-server')} (llama.cpp's release archives ship it: installing llama.cpp from Llama Tray gets one).` })
+    expect(r).toEqual({
+      ok: false,
+      error:
+        `llama.cpp's own fit cannot be asked: there is no llama-fit-params beside ${join(withoutTool, 'llama-server')} (llama.cpp's ` +
+        `release archives ship it: installing llama.cpp from Llama Tray gets one).`,
+    })
   })
 
   it('an unknown profile is the estimate’s own error', async () => {

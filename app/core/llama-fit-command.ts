@@ -23,7 +23,12 @@ export async function llamaFitPlan(
     const { args, binary } = await profileLaunchArgs(home, profileId)
     const tool = binary === '' ? null : fitParamsBeside(binary)
     if (tool === null) {
-      return { ok: false, error: `llama.cpp's own fit cannot be asked: there is no llama-fit-params beside ${binary || 'this profile’s llama-server'} (llama.cpp's release archives ship it: installing llama.cpp from Llama Tray gets one).` }
+      return {
+        ok: false,
+        error:
+          `llama.cpp's own fit cannot be asked: there is no llama-fit-params beside ${binary || 'this profile’s llama-server'} ` +
+          `(llama.cpp's release archives ship it: installing llama.cpp from Llama Tray gets one).`,
+      }
     }
     const plan = await llamaFitDryRun(tool, args, headroomMiB, run)
     return { ok: true, value: { plan, lines: formatLlamaFit(plan, ours.value.report, headroomMiB) } }

@@ -24,11 +24,14 @@ async function makeCore(): Promise<{ core: LlamaTrayCore; home: string }> {
 
 function complete(port: number, nPredict: number): Promise<{ predicted_per_second: number; predicted_n: number }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = ''
-      res.setEncoding('utf8').on('data', (c: string) => (text += c))
-      res.on('end', () => resolve((JSON.parse(text) as { timings: { predicted_per_second: number; predicted_n: number } }).timings))
-    })
+    const req = request(
+      { host: '127.0.0.1', port, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (c: string) => (text += c))
+        res.on('end', () => resolve((JSON.parse(text) as { timings: { predicted_per_second: number; predicted_n: number } }).timings))
+      },
+    )
     req.on('error', reject)
     req.end(JSON.stringify({ prompt: 'Hello', n_predict: nPredict, ignore_eos: true }))
   })
@@ -71,7 +74,10 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     const snapshots: Snapshot[] = []
     core.on('snapshot', (s) => snapshots.push(s))
 
-    const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1']), 'tiny')
+    const imported = await core.handlers['profiles:import'](
+      formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1']),
+      'tiny',
+    )
     expect(imported.ok).toBe(true)
     if (!imported.ok) return
     expect(changes).toEqual([1])
@@ -117,7 +123,10 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
 
   it('edits, duplicates, deletes with undo, exports, and refuses bad edits', async () => {
     const { core } = await makeCore()
-    const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '--n-cpu-moe', '4']), 'edit me')
+    const imported = await core.handlers['profiles:import'](
+      formatCommandLine([bin, '-m', model('tiny-target.gguf'), '--n-cpu-moe', '4']),
+      'edit me',
+    )
     if (!imported.ok) throw new Error(imported.error)
     const id = imported.value.id
     const updated = await core.handlers['profiles:update'](id, { settings: { nCpuMoe: 6, ctxSize: 8192 }, notes: 'tuned' })
@@ -135,11 +144,17 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     expect((await core.handlers['profiles:get'](id))?.settings).toMatchObject({ nCpuMoe: 6 })
     // One it spells differently is written its way, and the user is told once.
     const edited = await core.handlers['profiles:set-command'](id, `${rawCommand} --no-mmap`)
-    expect(edited).toMatchObject({ ok: true, value: { id, name: 'edit me', notices: [expect.stringMatching(/^--no-mmap was written as -lm none, /)] } })
+    expect(edited).toMatchObject({
+      ok: true,
+      value: { id, name: 'edit me', notices: [expect.stringMatching(/^--no-mmap was written as -lm none, /)] },
+    })
     const after = await core.handlers['profiles:get'](id)
     expect(after).toMatchObject({ notes: 'tuned', settings: { nCpuMoe: 9, ctxSize: 8192, loadMode: 'none' } })
     // A command that cannot be read changes nothing and says why.
-    expect(await core.handlers['profiles:set-command'](id, `${bin} -m "unterminated`)).toMatchObject({ ok: false, error: expect.stringMatching(/cannot read the command/) })
+    expect(await core.handlers['profiles:set-command'](id, `${bin} -m "unterminated`)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/cannot read the command/),
+    })
     expect((await core.handlers['profiles:get'](id))?.settings).toMatchObject({ nCpuMoe: 9 })
     expect(await core.handlers['profiles:set-command']('no-such-profile', `${bin} -m x.gguf`)).toMatchObject({ ok: false })
     const copy = await core.handlers['profiles:duplicate'](id)
@@ -164,7 +179,10 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
 describe('fit:estimate', () => {
   it('estimates a stored profile from its GGUF; a profile without a local model is a Result error', async () => {
     const { core } = await makeCore()
-    const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '8192', '-np', '1', '-t', '1', '--n-cpu-moe', '4']), 'fit me')
+    const imported = await core.handlers['profiles:import'](
+      formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '8192', '-np', '1', '-t', '1', '--n-cpu-moe', '4']),
+      'fit me',
+    )
     if (!imported.ok) throw new Error(imported.error)
     const estimate = await core.handlers['fit:estimate'](imported.value.id)
     expect(estimate.ok).toBe(true)
@@ -175,6 +193,9 @@ describe('fit:estimate', () => {
     expect(estimate.value.report.gpu.kvMiB + estimate.value.report.host.kvMiB).toBeCloseTo(20, 0)
     const hfOnly = await core.handlers['profiles:import'](formatCommandLine([bin, '-hf', 'user/model']), 'remote')
     if (!hfOnly.ok) throw new Error(hfOnly.error)
-    expect(await core.handlers['fit:estimate'](hfOnly.value.id)).toMatchObject({ ok: false, error: expect.stringMatching(/no local model/) })
+    expect(await core.handlers['fit:estimate'](hfOnly.value.id)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/no local model/),
+    })
   })
 })

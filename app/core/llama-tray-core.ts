@@ -54,7 +54,6 @@ import { storeSummary } from '../profiles/profile-summary'
 import { StateHistory } from '../diagnostics/state-history'
 import { diagnosticsCommands } from './diagnostics-commands'
 
-
 /** How long an out-of-memory retry waits for a GPU reading taken after the failure (several nvidia-smi intervals). */
 const FRESH_GPU_READING_WAIT_MS = 10_000
 
@@ -126,18 +125,30 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   /** Opens the settings, then builds the core. */
   static async create(options: CoreOptions): Promise<LlamaTrayCore> {
-    const core = new LlamaTrayCore(options, await SettingsStore.open(options.home), await loadRollingStore(options.home), await LoadTimes.open(options.home))
+    const core = new LlamaTrayCore(
+      options,
+      await SettingsStore.open(options.home),
+      await loadRollingStore(options.home),
+      await LoadTimes.open(options.home),
+    )
     core.followFiles(await ProfileStore.open(options.home))
     return core
   }
 
   private unfollowFiles: Array<() => void> = []
 
-  /** Pushes what another process (the CLI, a second app) wrote to profiles.json or settings.json; own changes are pushed where they are made. */
+  /**
+   * Pushes what another process (the CLI, a second app) wrote to profiles.json or settings.json; own changes are pushed where they are
+   * made.
+   */
   private followFiles(profiles: ProfileStore): void {
     this.unfollowFiles.push(
       profiles.onDidChange((_file, source) => {
-        if (source === 'disk') void storeSummary(profiles, this.options.home).then((summary) => this.events.emit('profiles:changed', summary), () => {})
+        if (source === 'disk')
+          void storeSummary(profiles, this.options.home).then(
+            (summary) => this.events.emit('profiles:changed', summary),
+            () => {},
+          )
       }),
       this.settingsStore.onDidChange((settings, source) => {
         if (source === 'disk') this.events.emit('settings:changed', settings)
@@ -190,7 +201,10 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       chooseFile: options.chooseFile ?? (async () => null),
       onChanged: async (store) => this.events.emit('profiles:changed', await storeSummary(store, options.home)),
       discovery: () => ({ extraModelDirs: this.settingsStore.settings.modelDirs }),
-      starterGpu: async () => ({ freeMiB: (await this.placementBudget())?.freeVramMiB ?? null, headroomMiB: this.settingsStore.settings.vramHeadroomMiB }),
+      starterGpu: async () => ({
+        freeMiB: (await this.placementBudget())?.freeVramMiB ?? null,
+        headroomMiB: this.settingsStore.settings.vramHeadroomMiB,
+      }),
     })
     this.handlers = {
       'server:start': (profileId) => this.startProfile(profileId),
@@ -218,7 +232,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       'dashboard:open': async () => undefined,
       ...profiles,
       'fit:estimate': (profileId) => this.estimateFit(profileId),
-      'fit:llama-plan': (profileId) => llamaFitPlan(options.home, profileId, (id) => this.estimateFit(id), this.settingsStore.settings.vramHeadroomMiB),
+      'fit:llama-plan': (profileId) =>
+        llamaFitPlan(options.home, profileId, (id) => this.estimateFit(id), this.settingsStore.settings.vramHeadroomMiB),
       ...benchCommands(this, options.home, options.telemetry, (progress) => this.events.emit('bench:progress', progress)),
       ...engineCommands(
         {
@@ -228,7 +243,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
           settings: () => this.settingsStore.settings,
           onProgress: (progress) => this.events.emit('engines:progress', progress),
           onBenchProgress: (progress) => this.events.emit('bench:progress', progress),
-          profilesChanged: async () => this.events.emit('profiles:changed', await storeSummary(await ProfileStore.open(options.home), options.home)),
+          profilesChanged: async () =>
+            this.events.emit('profiles:changed', await storeSummary(await ProfileStore.open(options.home), options.home)),
         },
         options.engines,
       ),
@@ -315,8 +331,15 @@ export class LlamaTrayCore implements CliCore, BenchHost {
    */
   async startEndpoint(options: Partial<EndpointOptions> = {}): Promise<ListenResult> {
     await this.stopEndpoint()
-    const full: EndpointOptions = { host: options.host ?? '127.0.0.1', port: options.port ?? (portOverride() || this.settingsStore.settings.port), apiKey: options.apiKey ?? null }
-    const endpoint = new Endpoint(full, endpointBackend(this.options.home, this.supervisor, () => this.settingsStore.settings, this.scheduler))
+    const full: EndpointOptions = {
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? (portOverride() || this.settingsStore.settings.port),
+      apiKey: options.apiKey ?? null,
+    }
+    const endpoint = new Endpoint(
+      full,
+      endpointBackend(this.options.home, this.supervisor, () => this.settingsStore.settings, this.scheduler),
+    )
     const result = await endpoint.listen()
     if (!result.ok) {
       await endpoint.close()
@@ -445,7 +468,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     const device = (await this.freshGpuReading())?.devices[0] ?? null
     if (!device || device.memoryFreeMiB === null) return null
     const runtimes = await GpuRuntimeStore.open(this.options.home)
-    return { freeVramMiB: device.memoryFreeMiB, headroomMiB: this.settingsStore.settings.vramHeadroomMiB, runtimeMiB: device.name === null ? null : runtimes.runtimeMiB(device.name) }
+    return {
+      freeVramMiB: device.memoryFreeMiB,
+      headroomMiB: this.settingsStore.settings.vramHeadroomMiB,
+      runtimeMiB: device.name === null ? null : runtimes.runtimeMiB(device.name),
+    }
   }
 
   /**
@@ -504,9 +531,16 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       const runtimes = await GpuRuntimeStore.open(this.options.home)
       const gpuName = device?.name ?? null
       const running = status.profileId === profileId && status.state === 'ready'
-      const report = await fitProfile(this.options.home, profileId, { freeVramMiB, headroomMiB: this.settingsStore.settings.vramHeadroomMiB, runtimeMiB: gpuName === null ? null : runtimes.runtimeMiB(gpuName) })
+      const report = await fitProfile(this.options.home, profileId, {
+        freeVramMiB,
+        headroomMiB: this.settingsStore.settings.vramHeadroomMiB,
+        runtimeMiB: gpuName === null ? null : runtimes.runtimeMiB(gpuName),
+      })
       // 0 is no measurement (the reading did not move, or predates the launch), not a server that holds nothing.
-      return { ok: true, value: { report, freeVramMiB, measuredServerGpuMiB: running && measured !== null && measured > 0 ? measured : null } }
+      return {
+        ok: true,
+        value: { report, freeVramMiB, measuredServerGpuMiB: running && measured !== null && measured > 0 ? measured : null },
+      }
     } catch (err) {
       if (err instanceof FitError) return { ok: false, error: err.message }
       throw err
@@ -528,7 +562,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       this.launchedAt = Date.now()
     }
     // Launch to ready: the next load of this profile shows it as its estimate.
-    if (status.state === 'ready' && this.launchedAt !== null && status.profileId !== null) void this.loadTimes.record(status.profileId, Date.now() - this.launchedAt)
+    if (status.state === 'ready' && this.launchedAt !== null && status.profileId !== null)
+      void this.loadTimes.record(status.profileId, Date.now() - this.launchedAt)
     this.events.emit('server:state-changed', status)
     this.options.telemetry?.setServerPid(status.pid)
     // A sleeping server keeps its tracker, which asks nothing of it until it wakes.
@@ -547,7 +582,14 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       if (!servesRequests(now.state) || now.pid !== status.pid) return // it stopped or was replaced meanwhile
       // A server that sleeps when idle is polled only when its log says a task started or ended.
       const pollWhenIdle = (status.sleepIdleSeconds ?? null) === null
-      const tracker = new GenerationTracker({ baseUrl: serverOrigin(status.host, status.port as number), apiKey, pollWhenIdle, profileId: status.profileId ?? 'unknown', rolling: this.rolling, threads: threadsFromLog(this.supervisor.getLogs()) })
+      const tracker = new GenerationTracker({
+        baseUrl: serverOrigin(status.host, status.port as number),
+        apiKey,
+        pollWhenIdle,
+        profileId: status.profileId ?? 'unknown',
+        rolling: this.rolling,
+        threads: threadsFromLog(this.supervisor.getLogs()),
+      })
       this.tracker = tracker
       tracker.start(this.supervisor.getRequestSignal())
       tracker.setAsleep(now.state === 'sleeping')
@@ -597,7 +639,10 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.events.emit('snapshot', this.latest)
   }
 
-  private buildSnapshot(sampleWarnings: boolean, generation: GenerationSnapshot | null = this.tracker?.snapshot() ?? this.lastGeneration): Snapshot {
+  private buildSnapshot(
+    sampleWarnings: boolean,
+    generation: GenerationSnapshot | null = this.tracker?.snapshot() ?? this.lastGeneration,
+  ): Snapshot {
     const reading: TelemetryReading = this.options.telemetry?.latest() ?? { gpu: null, cpu: null }
     const status = this.supervisor.getStatus()
     const base = buildSnapshot(status, {
@@ -605,7 +650,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       gpu: reading.gpu,
       cpu: reading.cpu,
     })
-    const advised = !sampleWarnings ? (this.latest?.warnings ?? []) : this.options.warnings ? this.options.warnings(base, this.settingsStore.settings) : []
+    const advised = !sampleWarnings
+      ? (this.latest?.warnings ?? [])
+      : this.options.warnings
+        ? this.options.warnings(base, this.settingsStore.settings)
+        : []
     const warnings = this.pendingFixes.merge(advised, status, this.launchedAt)
     return {
       ...base,
@@ -628,6 +677,13 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private loadProgress(status: ServerStatus): Pick<Snapshot, 'load'> {
     if ((status.state !== 'starting' && status.state !== 'loading') || this.launchedAt === null) return {}
     const id = status.profileId
-    return { load: { profileId: id, startedAt: this.launchedAt, expectedMs: id === null ? null : this.loadTimes.expectedMs(id), previousLoads: id === null ? 0 : this.loadTimes.loads(id) } }
+    return {
+      load: {
+        profileId: id,
+        startedAt: this.launchedAt,
+        expectedMs: id === null ? null : this.loadTimes.expectedMs(id),
+        previousLoads: id === null ? 0 : this.loadTimes.loads(id),
+      },
+    }
   }
 }

@@ -18,7 +18,11 @@ const progress: ModelPullProgress[] = []
 beforeAll(async () => {
   hub = await startTinyHub(recipeStandInRepos())
   home = mkdtempSync(join(tmpdir(), 'llama-tray-model-channels-'))
-  core = await LlamaTrayCore.create({ home, telemetry: null, models: { env: { HF_ENDPOINT: hub.origin, HF_HUB_CACHE: join(home, 'hub') } } })
+  core = await LlamaTrayCore.create({
+    home,
+    telemetry: null,
+    models: { env: { HF_ENDPOINT: hub.origin, HF_HUB_CACHE: join(home, 'hub') } },
+  })
   core.on('models:progress', (p) => progress.push(p))
 })
 
@@ -30,23 +34,49 @@ afterAll(async () => {
 
 describe('models:pull over the core', () => {
   it('pulls with progress events, one at a time, and refuses in one sentence', async () => {
-    const [pulled, busy] = await Promise.all([core.handlers['models:pull']('test-org/Tiny-GGUF:Q4_K_M', null), core.handlers['models:pull']('test-org/Tiny-GGUF:Q4_K_M', null)])
+    const [pulled, busy] = await Promise.all([
+      core.handlers['models:pull']('test-org/Tiny-GGUF:Q4_K_M', null),
+      core.handlers['models:pull']('test-org/Tiny-GGUF:Q4_K_M', null),
+    ])
     expect(busy).toEqual({ ok: false, error: 'a model is already being downloaded: wait for it to finish' })
     if (!pulled.ok) throw new Error(pulled.error)
     const want = hub.repo('test-org/Tiny-GGUF').files.find((f) => f.path === 'tiny-target-Q4_K_M.gguf')!
-    expect(pulled.value).toMatchObject({ repo: 'test-org/Tiny-GGUF', file: want.path, sizeBytes: want.size, sha256: want.sha256, cached: false })
+    expect(pulled.value).toMatchObject({
+      repo: 'test-org/Tiny-GGUF',
+      file: want.path,
+      sizeBytes: want.size,
+      sha256: want.sha256,
+      cached: false,
+    })
     expect((await readFile(pulled.value.path)).equals(await readFile(model('tiny-target.gguf')))).toBe(true)
     expect(progress.at(-1)).toMatchObject({ repo: 'test-org/Tiny-GGUF', file: want.path, bytes: want.size, total: want.size })
-    expect(await core.handlers['models:pull']('test-org/Tiny-GGUF', 'tiny-target-Q4_K_M.gguf')).toMatchObject({ ok: true, value: { cached: true } })
-    expect(await core.handlers['models:pull']('test-org/Gated-GGUF', null)).toEqual({ ok: false, error: `test-org/Gated-GGUF is gated: accept its terms on ${hub.origin}/test-org/Gated-GGUF, then set HF_TOKEN to a token of that account and try again.` })
-    expect(await core.handlers['models:pull']('nonsense', null)).toMatchObject({ ok: false, error: expect.stringMatching(/is not a Hugging Face repo name/) })
+    expect(await core.handlers['models:pull']('test-org/Tiny-GGUF', 'tiny-target-Q4_K_M.gguf')).toMatchObject({
+      ok: true,
+      value: { cached: true },
+    })
+    expect(await core.handlers['models:pull']('test-org/Gated-GGUF', null)).toEqual({
+      ok: false,
+      error:
+        `test-org/Gated-GGUF is gated: accept its terms on ${hub.origin}/test-org/Gated-GGUF, then set HF_TOKEN to a token of that ` +
+        `account and try again.`,
+    })
+    expect(await core.handlers['models:pull']('nonsense', null)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/is not a Hugging Face repo name/),
+    })
   })
 })
 
 describe('models:apply-recipe over the core', () => {
   it('lists the recipe, pulls both files with progress and stores the fitted profile on the llama-server it finds', async () => {
     const recipes = await core.handlers['models:recipes']()
-    expect(recipes).toEqual([expect.objectContaining({ id: 'qwen36-35b-a3b-8gb', target: 'unsloth/Qwen3.6-35B-A3B-GGUF:Q4_K_M', draft: 'unsloth/Qwen3.5-0.8B-GGUF:Q4_K_M' })])
+    expect(recipes).toEqual([
+      expect.objectContaining({
+        id: 'qwen36-35b-a3b-8gb',
+        target: 'unsloth/Qwen3.6-35B-A3B-GGUF:Q4_K_M',
+        draft: 'unsloth/Qwen3.5-0.8B-GGUF:Q4_K_M',
+      }),
+    ])
     const path = process.env.PATH
     process.env.PATH = `${join(llamaServerBin(), '..')}:${path ?? ''}` // the llama-server discovery finds
     onTestFinished(() => {

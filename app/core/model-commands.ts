@@ -20,10 +20,20 @@ export interface RecipeDeps {
 }
 
 /** The dashboard's model pull (first run): one at a time, progress pushed, refusals as one sentence. */
-export function modelCommands(onProgress: (p: ModelPullProgress) => void, recipes: RecipeDeps, options: ModelCommandOptions = {}): ModelChannels {
+export function modelCommands(
+  onProgress: (p: ModelPullProgress) => void,
+  recipes: RecipeDeps,
+  options: ModelCommandOptions = {},
+): ModelChannels {
   let pulling = false
   return {
-    'models:recipes': async () => RECIPES.map((r) => ({ id: r.id, title: r.title, target: `${r.target.repo}:${r.target.quant}`, draft: `${r.draft.repo}:${r.draft.quant}` })),
+    'models:recipes': async () =>
+      RECIPES.map((r) => ({
+        id: r.id,
+        title: r.title,
+        target: `${r.target.repo}:${r.target.quant}`,
+        draft: `${r.draft.repo}:${r.draft.quant}`,
+      })),
     'models:apply-recipe': async (recipeId) => {
       const recipe = RECIPES.find((r) => r.id === recipeId)
       if (!recipe) return { ok: false, error: `no recipe "${recipeId}"` }
@@ -33,7 +43,14 @@ export function modelCommands(onProgress: (p: ModelPullProgress) => void, recipe
       pulling = true
       try {
         const free = recipes.freeVramMiB()
-        const applied = await applyRecipe({ home: recipes.home, recipe, binary, ...(free !== null ? { freeVramMiB: free } : {}), ...(options.env ? { env: options.env } : {}), onProgress: (repo, p) => onProgress({ repo, ...p }) })
+        const applied = await applyRecipe({
+          home: recipes.home,
+          recipe,
+          binary,
+          ...(free !== null ? { freeVramMiB: free } : {}),
+          ...(options.env ? { env: options.env } : {}),
+          onProgress: (repo, p) => onProgress({ repo, ...p }),
+        })
         return { ok: true, value: { profileId: applied.profile.id, nCpuMoe: applied.fit.nCpuMoe, fits: applied.fit.fits } }
       } catch (err) {
         if (err instanceof ModelsError || isDownloadError(err)) return { ok: false, error: err.message }
@@ -47,11 +64,23 @@ export function modelCommands(onProgress: (p: ModelPullProgress) => void, recipe
       pulling = true
       try {
         const { repo, quant } = parseModelRef(ref)
-        const r = await pullModel({ repo, quant, file, ...(options.env ? { env: options.env } : {}), onProgress: (p) => onProgress({ repo, ...p }) })
+        const r = await pullModel({
+          repo,
+          quant,
+          file,
+          ...(options.env ? { env: options.env } : {}),
+          onProgress: (p) => onProgress({ repo, ...p }),
+        })
         return { ok: true, value: { repo: r.repo, file: r.file, path: r.path, sizeBytes: r.sizeBytes, sha256: r.sha256, cached: r.cached } }
       } catch (err) {
         // A damaged download reads as its one sentence with the fix first; the hashes are the CLI's details.
-        if (isDownloadError(err) && err.kind === 'digest-mismatch') return { ok: false, error: `${decodeURIComponent(err.url.split('/').pop() ?? 'The file')} from ${ref} does not match the sha256 the Hub lists for it, so it was deleted and nothing was kept: try again, and report it to the repo's owners if it repeats.` }
+        if (isDownloadError(err) && err.kind === 'digest-mismatch')
+          return {
+            ok: false,
+            error:
+              `${decodeURIComponent(err.url.split('/').pop() ?? 'The file')} from ${ref} does not match the sha256 the Hub lists for it, ` +
+              `so it was deleted and nothing was kept: try again, and report it to the repo's owners if it repeats.`,
+          }
         if (err instanceof ModelsError || isDownloadError(err)) return { ok: false, error: err.message }
         throw err
       } finally {

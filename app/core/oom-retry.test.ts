@@ -44,8 +44,23 @@ async function coreWithLaptopGpu(): Promise<{ core: LlamaTrayCore; home: string;
 }
 
 const profileArgs = (fitsFrom: number): string[] => [
-  FAKE_SERVER, '-m', modelPath, '-ngl', '999', '--n-cpu-moe', '10', '-c', '8192', '-np', '1',
-  '--fake-mode', 'oom-at-load', '--fake-log', OOM_LOG, '--fake-fits-from-ncmoe', String(fitsFrom),
+  FAKE_SERVER,
+  '-m',
+  modelPath,
+  '-ngl',
+  '999',
+  '--n-cpu-moe',
+  '10',
+  '-c',
+  '8192',
+  '-np',
+  '1',
+  '--fake-mode',
+  'oom-at-load',
+  '--fake-log',
+  OOM_LOG,
+  '--fake-fits-from-ncmoe',
+  String(fitsFrom),
 ]
 
 describe('a load that runs out of GPU memory', () => {
@@ -65,7 +80,12 @@ describe('a load that runs out of GPU memory', () => {
     expect(retry?.profileId).toBe(id)
     const n = Number(retry!.args[retry!.args.indexOf('--n-cpu-moe') + 1])
     expect(n).toBeGreaterThan(10)
-    expect(retry!.sentence).toMatch(new RegExp(`^The GPU ran out of memory loading the model \\(5,000 MiB free, about [\\d,]+ MiB needed\\), so it was started with --n-cpu-moe ${n} \\(was 10\\), about [\\d,]+ MiB\\.$`))
+    expect(retry!.sentence).toMatch(
+      new RegExp(
+        `^The GPU ran out of memory loading the model \\(5,000 MiB free, about [\\d,]+ MiB needed\\), so it was started with ` +
+          `--n-cpu-moe ${n} \\(was 10\\), about [\\d,]+ MiB\\.$`,
+      ),
+    )
     const stored = await c.handlers['profiles:get'](id)
     expect(stored?.settings.nCpuMoe).toBe(10)
     // A stop ends the notice: it describes the server that runs.
@@ -78,8 +98,13 @@ describe('a load that runs out of GPU memory', () => {
     const id = await addProfile(home, 'never-fits', profileArgs(1000))
     const result = await c.startProfile(id)
     expect(result.ok).toBe(false)
-    expect(states.filter((s) => s.state === 'errored').map((s) => s.lastExit?.kind)).toEqual(['out-of-memory-weights', 'out-of-memory-weights'])
-    expect(result.ok ? '' : result.error).toMatch(/Out of GPU memory loading the model weights .*also after a retry \(The GPU ran out of memory/)
+    expect(states.filter((s) => s.state === 'errored').map((s) => s.lastExit?.kind)).toEqual([
+      'out-of-memory-weights',
+      'out-of-memory-weights',
+    ])
+    expect(result.ok ? '' : result.error).toMatch(
+      /Out of GPU memory loading the model weights .*also after a retry \(The GPU ran out of memory/,
+    )
     expect(c.snapshot().placementRetry ?? null).toBeNull()
   })
 

@@ -4,9 +4,24 @@ import type { Warning } from '../contract/warnings'
 import { PendingFixes } from './pending-fixes'
 
 const status = (state: ServerStatus['state'], profileId: string | null = 'qwen'): ServerStatus => ({
-  state, profileId, pid: state === 'stopped' ? null : 42, host: null, port: null, exe: null, readySince: null, restartAt: null, lastExit: null, restarts: 0,
+  state,
+  profileId,
+  pid: state === 'stopped' ? null : 42,
+  host: null,
+  port: null,
+  exe: null,
+  readySince: null,
+  restartAt: null,
+  lastExit: null,
+  restarts: 0,
 })
-const mmap: Warning = { id: 'lint.mmap@qwen', level: 'warn', message: 'Memory-mapped weights with experts on the CPU.', fix: { label: 'Use -lm none', removeArgs: ['--mmap'], addArgs: ['-lm', 'none'] }, profileId: 'qwen' }
+const mmap: Warning = {
+  id: 'lint.mmap@qwen',
+  level: 'warn',
+  message: 'Memory-mapped weights with experts on the CPU.',
+  fix: { label: 'Use -lm none', removeArgs: ['--mmap'], addArgs: ['-lm', 'none'] },
+  profileId: 'qwen',
+}
 
 describe('PendingFixes', () => {
   it('keeps a fixed warning of the running profile, marked, until a launch after the fix is ready', () => {

@@ -39,7 +39,10 @@ export interface ProfileCommandDeps {
   readonly chooseFile: (role: ProfileFileRole, current: string) => Promise<string | null>
   /** Called after every change, with the new list. */
   readonly onChanged: (store: ProfileStore) => Promise<void>
-  /** Where discovery looks (environment, home folder, added model folders); this process's by default. A function is asked on each discovery (model folders from the settings). */
+  /**
+   * Where discovery looks (environment, home folder, added model folders); this process's by default. A function is asked on each discovery
+   * (model folders from the settings).
+   */
   readonly discovery?: Omit<DiscoverOptions, 'home'> | (() => Omit<DiscoverOptions, 'home'>)
   /** The GPU a created profile is fitted to (free VRAM, headroom); none read by default (experts stay on the CPU). */
   readonly starterGpu?: () => Promise<StarterGpu>
@@ -53,7 +56,15 @@ async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T>> {
   try {
     return await job()
   } catch (err) {
-    if (err instanceof ImportError || err instanceof ExportError || err instanceof ProfileStoreError || err instanceof ProfileLaunchError || err instanceof DiscoveryPickError || err instanceof ProfileGateError || err instanceof z.ZodError) {
+    if (
+      err instanceof ImportError ||
+      err instanceof ExportError ||
+      err instanceof ProfileStoreError ||
+      err instanceof ProfileLaunchError ||
+      err instanceof DiscoveryPickError ||
+      err instanceof ProfileGateError ||
+      err instanceof z.ZodError
+    ) {
       return fail(err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : err.message)
     }
     throw err
@@ -102,7 +113,13 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         const store = await open()
         const current = find(store, id)
         const { draftModel, ...rest } = e
-        const next: Profile = touch({ ...current, ...rest, settings: e.settings ?? current.settings, extraArgs: e.extraArgs ? [...e.extraArgs] : current.extraArgs, env: e.env ? { ...e.env } : current.env })
+        const next: Profile = touch({
+          ...current,
+          ...rest,
+          settings: e.settings ?? current.settings,
+          extraArgs: e.extraArgs ? [...e.extraArgs] : current.extraArgs,
+          env: e.env ? { ...e.env } : current.env,
+        })
         if (draftModel === null) delete (next as { draftModel?: string }).draftModel
         else if (draftModel !== undefined) next.draftModel = draftModel
         // Typed edits change the argument order: drop the pasted order so the profile renders canonically.
@@ -140,7 +157,16 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         const source = find(store, id)
         const name = `${source.name} (copy)`
         const now = new Date().toISOString()
-        const copy: Profile = { ...structuredClone(source), id: makeProfileId(name, store.file.profiles.map((p) => p.id)), name, createdAt: now, updatedAt: now }
+        const copy: Profile = {
+          ...structuredClone(source),
+          id: makeProfileId(
+            name,
+            store.file.profiles.map((p) => p.id),
+          ),
+          name,
+          createdAt: now,
+          updatedAt: now,
+        }
         await store.upsert(copy)
         return changed(store, copy)
       }),
@@ -178,7 +204,11 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
       guarded(async () => {
         if (!lastDiscovery) return fail('nothing discovered yet: run profiles:discover first')
         const store = await open()
-        const created = profileFromDiscovery(lastDiscovery, { binary: binaryId, model: modelId, draftModel: draftModelId, name }, store.file.profiles.map((p) => p.id))
+        const created = profileFromDiscovery(
+          lastDiscovery,
+          { binary: binaryId, model: modelId, draftModel: draftModelId, name },
+          store.file.profiles.map((p) => p.id),
+        )
         return save(store, await fitStarterProfile(created, deps.starterGpu ? await deps.starterGpu() : { freeMiB: null }))
       }),
   }

@@ -7,16 +7,39 @@ import { Listeners } from '../lib/listeners'
 import { buildSnapshot } from '../snapshot/build-snapshot'
 import { learnGpuRuntime } from './runtime-learner'
 
-const READY: ServerStatus = { state: 'ready', profileId: 'tiny', pid: 7, host: '127.0.0.1', port: 8080, exe: 'llama-server', readySince: 0, restartAt: null, lastExit: null, restarts: 0 }
+const READY: ServerStatus = {
+  state: 'ready',
+  profileId: 'tiny',
+  pid: 7,
+  host: '127.0.0.1',
+  port: 8080,
+  exe: 'llama-server',
+  readySince: 0,
+  restartAt: null,
+  lastExit: null,
+  restarts: 0,
+}
 const answeredAt = (time: number): GenerationSnapshot => ({ last: { time } as RequestTimings }) as GenerationSnapshot
 const gpuAt = (sampledAt: number, name: string | null = 'RTX 4060 Laptop GPU'): Snapshot['gpu'] =>
-  ({ available: true, reason: null, backend: 'nvml', stale: false, sampledAt, devices: [{ name, memoryUsedMiB: 900 }] }) as unknown as Snapshot['gpu']
+  ({
+    available: true,
+    reason: null,
+    backend: 'nvml',
+    stale: false,
+    sampledAt,
+    devices: [{ name, memoryUsedMiB: 900 }],
+  }) as unknown as Snapshot['gpu']
 
 function setup(): { emit: (s: Snapshot) => void; measured: ReturnType<typeof vi.fn>; launch: (at: number) => void } {
   const events = new Listeners<EventChannels>()
   let launchedAt: number | null = 1000
   const measured = vi.fn(() => 450)
-  learnGpuRuntime(events, { home: '/nonexistent', serverGpuMiB: measured, launchedAt: () => launchedAt, editedSinceLaunch: async () => true })
+  learnGpuRuntime(events, {
+    home: '/nonexistent',
+    serverGpuMiB: measured,
+    launchedAt: () => launchedAt,
+    editedSinceLaunch: async () => true,
+  })
   return { emit: (s) => events.emit('snapshot', s), measured, launch: (at) => (launchedAt = at) }
 }
 

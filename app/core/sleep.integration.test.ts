@@ -29,7 +29,8 @@ describe('a sleeping llama-server under Llama Tray', () => {
 
   const state = (): ServerStateKind => core.server.getStatus().state
   const logs = (): readonly string[] => core.server.getLogs(5000)
-  const waitForState = (wanted: ServerStateKind, what: string, timeoutMs = 10 * (SLEEP_S * 1000 + 3000)): Promise<void> => waitUntil(() => state() === wanted, timeoutMs, what)
+  const waitForState = (wanted: ServerStateKind, what: string, timeoutMs = 10 * (SLEEP_S * 1000 + 3000)): Promise<void> =>
+    waitUntil(() => state() === wanted, timeoutMs, what)
 
   beforeAll(async () => {
     const bin = llamaServerBin()
@@ -40,7 +41,24 @@ describe('a sleeping llama-server under Llama Tray', () => {
       if (states[states.length - 1] !== s.state) states.push(s.state)
     })
     core.on('snapshot', (s) => snapshots.push(s))
-    const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '512', '-np', '1', '-t', '1', '--seed', '1', '--sleep-idle-seconds', String(SLEEP_S)]), 'sleepy')
+    const imported = await core.handlers['profiles:import'](
+      formatCommandLine([
+        bin,
+        '-m',
+        model('tiny-target.gguf'),
+        '-c',
+        '512',
+        '-np',
+        '1',
+        '-t',
+        '1',
+        '--seed',
+        '1',
+        '--sleep-idle-seconds',
+        String(SLEEP_S),
+      ]),
+      'sleepy',
+    )
     if (!imported.ok) throw new Error(imported.error)
     const listened = await core.startEndpoint({ port: 0 })
     if (!listened.ok) throw new Error(listened.error)
@@ -73,7 +91,10 @@ describe('a sleeping llama-server under Llama Tray', () => {
     // Four times the sleep: the idle /slots poll (1, 2, 4 s apart) and the advisor's rechecks had their chances.
     await new Promise((r) => setTimeout(r, 4 * SLEEP_S * 1000))
     const since = logs().slice(from)
-    expect(since.filter((l) => EXITING.test(l)), since.join('\n')).toEqual([])
+    expect(
+      since.filter((l) => EXITING.test(l)),
+      since.join('\n'),
+    ).toEqual([])
     expect(state()).toBe('sleeping')
     expect(snapshots.length - ticks).toBeGreaterThan(4) // the app kept ticking all along
     expect(snapshots.at(-1)?.warnings.filter((w) => w.level !== 'info')).toEqual([])
@@ -92,7 +113,11 @@ describe('a sleeping llama-server under Llama Tray', () => {
 
   it('wakes for a request through the endpoint (never held as if the server were down), then sleeps again', async () => {
     const before = states.length
-    const answer = await call(endpointPort, 'POST', '/v1/chat/completions', { model: 'sleepy', messages: [{ role: 'user', content: 'Say hi' }], max_tokens: 4 })
+    const answer = await call(endpointPort, 'POST', '/v1/chat/completions', {
+      model: 'sleepy',
+      messages: [{ role: 'user', content: 'Say hi' }],
+      max_tokens: 4,
+    })
     expect(answer.status, answer.body).toBe(200)
     expect((JSON.parse(answer.body) as { choices: unknown[] }).choices.length).toBe(1)
     await waitForState('sleeping', 'the server to fall asleep after the endpoint request')
@@ -101,6 +126,10 @@ describe('a sleeping llama-server under Llama Tray', () => {
     const from = logs().length
     expect((await call(endpointPort, 'GET', '/health')).status).toBe(200)
     await new Promise((r) => setTimeout(r, 500))
-    expect(logs().slice(from).filter((l) => EXITING.test(l))).toEqual([])
+    expect(
+      logs()
+        .slice(from)
+        .filter((l) => EXITING.test(l)),
+    ).toEqual([])
   })
 })

@@ -9,12 +9,20 @@ export function startFailureOf(profileId: string, profileName: string, reason: s
   // Each problem's message already names the binary and the replacement ("mainline removed --no-mmap: use -lm none").
   const what = problems.map((p) => p.message).join('; ')
   const fixable = problems.every((p) => p.replacement !== null)
-  if (!fixable) return { profileId, sentence: sentences(`${named}: ${what}`, 'edit the profile, or choose a binary that accepts these flags'), fix: null }
+  if (!fixable)
+    return {
+      profileId,
+      sentence: sentences(`${named}: ${what}`, 'edit the profile, or choose a binary that accepts these flags'),
+      fix: null,
+    }
   const added = problems.flatMap((p) => p.replacement ?? [])
   const label = added.length > 0 ? `Use ${added.join(' ')} and start` : `Remove ${problems.map((p) => p.flag).join(' ')} and start`
   return {
     profileId,
-    sentence: sentences(`${named}: ${what}`, `the button below stores the replacement and starts it (the same as llama-tray profiles fix ${profileId})`),
+    sentence: sentences(
+      `${named}: ${what}`,
+      `the button below stores the replacement and starts it (the same as llama-tray profiles fix ${profileId})`,
+    ),
     fix: { kind: 'flag-replacements', label },
   }
 }

@@ -16,7 +16,12 @@ const sentence = (text: string): string => {
  * (the supervisor's own preflight), and a fit that says it does not fit. One
  * sentence, or null when nothing stands in the way.
  */
-export async function switchRefusal(home: string, profileId: string, running: string, estimateFit: (id: string) => Promise<Result<FitEstimate>>): Promise<string | null> {
+export async function switchRefusal(
+  home: string,
+  profileId: string,
+  running: string,
+  estimateFit: (id: string) => Promise<Result<FitEstimate>>,
+): Promise<string | null> {
   const keeps = `so "${running}" keeps running`
   let resolved
   try {
@@ -35,7 +40,11 @@ export async function switchRefusal(home: string, profileId: string, running: st
   const fit = await estimateFit(profileId)
   const report = fit.ok ? fit.value.report : null
   if (report?.fits === false && report.budgetMiB !== null) {
-    return sentence(`Profile "${profileId}" does not fit the GPU's free memory (budget ${Math.round(report.budgetMiB)} MiB after the headroom), ${keeps}: lower its GPU layers or context, or free GPU memory`)
+    return sentence(
+      `Profile "${profileId}" does not fit the GPU's free memory (budget ${Math.round(report.budgetMiB)} MiB after the headroom), ` +
+        `${keeps}: ` +
+        `lower its GPU layers or context, or free GPU memory`,
+    )
   }
   return null
 }

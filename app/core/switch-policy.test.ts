@@ -2,16 +2,35 @@ import { describe, expect, it } from 'vitest'
 import { decideSwitch, type HeldRequest, type PolicyInput } from './switch-policy'
 import { replay } from '../../test/support/core/switch-replay'
 
-const base: PolicyInput = { now: 0, running: 'a', ready: true, loadedAt: 0, inFlight: 0, held: [], decided: null, forced: false, minResidencyMs: 10_000, drainMs: 60_000 }
-const held = (...list: [number, string, number][]): HeldRequest[] => list.map(([id, profileId, arrivedAt]) => ({ id, profileId, arrivedAt }))
+const base: PolicyInput = {
+  now: 0,
+  running: 'a',
+  ready: true,
+  loadedAt: 0,
+  inFlight: 0,
+  held: [],
+  decided: null,
+  forced: false,
+  minResidencyMs: 10_000,
+  drainMs: 60_000,
+}
+const held = (...list: [number, string, number][]): HeldRequest[] =>
+  list.map(([id, profileId, arrivedAt]) => ({ id, profileId, arrivedAt }))
 
 describe('the switch policy', () => {
   it('serves held requests for the running profile at once while nothing else waits', () => {
-    expect(decideSwitch({ ...base, held: held([1, 'a', 0], [2, 'a', 0]) })).toMatchObject({ admit: [1, 2], switchTo: null, startNow: false })
+    expect(decideSwitch({ ...base, held: held([1, 'a', 0], [2, 'a', 0]) })).toMatchObject({
+      admit: [1, 2],
+      switchTo: null,
+      startNow: false,
+    })
   })
 
   it('starts the oldest held profile when nothing runs', () => {
-    expect(decideSwitch({ ...base, running: null, loadedAt: null, held: held([1, 'b', 0], [2, 'c', 1]) })).toMatchObject({ switchTo: 'b', startNow: true })
+    expect(decideSwitch({ ...base, running: null, loadedAt: null, held: held([1, 'b', 0], [2, 'c', 1]) })).toMatchObject({
+      switchTo: 'b',
+      startNow: true,
+    })
   })
 
   it('keeps the running profile its minimum residency while others wait, serving its own requests meanwhile', () => {
@@ -29,14 +48,19 @@ describe('the switch policy', () => {
   })
 
   it('switches once the running requests are done', () => {
-    expect(decideSwitch({ ...base, now: 12_000, decided: { target: 'b', at: 10_000 }, held: held([2, 'b', 1000], [3, 'a', 9000]) })).toMatchObject({ admit: [], switchTo: 'b', startNow: true })
+    expect(
+      decideSwitch({ ...base, now: 12_000, decided: { target: 'b', at: 10_000 }, held: held([2, 'b', 1000], [3, 'a', 9000]) }),
+    ).toMatchObject({ admit: [], switchTo: 'b', startNow: true })
   })
 
   it('cuts the running requests past the drain limit, and at once on "switch now"', () => {
     const decided = { target: 'b', at: 10_000 }
     expect(decideSwitch({ ...base, now: 69_999, inFlight: 1, decided })).toMatchObject({ cutInFlight: false, wakeAt: 70_000 })
     expect(decideSwitch({ ...base, now: 70_000, inFlight: 1, decided })).toMatchObject({ cutInFlight: true, startNow: false })
-    expect(decideSwitch({ ...base, now: 1000, inFlight: 1, held: held([1, 'b', 500]), forced: true })).toMatchObject({ switchTo: 'b', cutInFlight: true })
+    expect(decideSwitch({ ...base, now: 1000, inFlight: 1, held: held([1, 'b', 500]), forced: true })).toMatchObject({
+      switchTo: 'b',
+      cutInFlight: true,
+    })
   })
 
   it('does not switch while a start of the running profile is still under way (a watchdog restart is not a switch)', () => {
@@ -44,7 +68,13 @@ describe('the switch policy', () => {
   })
 
   it('on A B A A C from five clients, loads each profile once where switching at once loads A twice', () => {
-    const trace: [string, number][] = [['a', 0], ['b', 100], ['a', 200], ['a', 300], ['c', 400]]
+    const trace: [string, number][] = [
+      ['a', 0],
+      ['b', 100],
+      ['a', 200],
+      ['a', 300],
+      ['c', 400],
+    ]
     const grouped = replay(trace, 10_000)
     expect(grouped.loads).toEqual(['b', 'c'])
     expect(grouped.waits.every((w) => w !== null)).toBe(true)

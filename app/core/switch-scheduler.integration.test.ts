@@ -11,10 +11,17 @@ import { model } from '../../test/helpers/paths'
 import { isRunning } from '../../test/helpers/processes'
 import { LlamaTrayCore } from './llama-tray-core'
 
-const chat = (profile: string, extra: Record<string, unknown> = {}) => ({ model: profile, messages: [{ role: 'user', content: 'Say hi' }], max_tokens: 4, ...extra })
+const chat = (profile: string, extra: Record<string, unknown> = {}) => ({
+  model: profile,
+  messages: [{ role: 'user', content: 'Say hi' }],
+  max_tokens: 4,
+  ...extra,
+})
 const longStream = (profile: string, tokens: number) => chat(profile, { stream: true, max_tokens: tokens, ignore_eos: true })
 /** The tokens the server says it generated for a stream (its last chunk's timings). */
-const predicted = (a: ClientAnswer): number | undefined => (a.events.find((e) => typeof e === 'object' && e !== null && 'timings' in e) as { timings?: { predicted_n?: number } } | undefined)?.timings?.predicted_n
+const predicted = (a: ClientAnswer): number | undefined =>
+  (a.events.find((e) => typeof e === 'object' && e !== null && 'timings' in e) as { timings?: { predicted_n?: number } } | undefined)
+    ?.timings?.predicted_n
 
 describe('the switch scheduler in front of the real llama-server', () => {
   let core: LlamaTrayCore
@@ -38,7 +45,12 @@ describe('the switch scheduler in front of the real llama-server', () => {
       if (s.state === 'starting' && s.profileId && starts.at(-1) !== s.profileId) starts.push(s.profileId)
     })
     const common = ['-c', '2048', '-np', '4', '-t', '1', '--seed', '1']
-    const files = [['alpha', model('tiny-target.gguf')], ['beta', model('tiny-draft.gguf')], ['gamma', model('tiny-target-iq.gguf')], ['broken', join(home, 'missing.gguf')]]
+    const files = [
+      ['alpha', model('tiny-target.gguf')],
+      ['beta', model('tiny-draft.gguf')],
+      ['gamma', model('tiny-target-iq.gguf')],
+      ['broken', join(home, 'missing.gguf')],
+    ]
     for (const [name, file] of files) {
       const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', file as string, ...common]), name as string)
       if (!imported.ok) throw new Error(imported.error)
@@ -98,7 +110,9 @@ describe('the switch scheduler in front of the real llama-server', () => {
     })
     const last = a.events.at(-1) as { error?: { code: string; message: string } }
     expect(last.error?.code).toBe('switch_cut')
-    expect(last.error?.message).toMatch(/^The server switched from profile "alpha" to "beta" after this answer ran past the switch drain limit of 0 s;/)
+    expect(last.error?.message).toMatch(
+      /^The server switched from profile "alpha" to "beta" after this answer ran past the switch drain limit of 0 s;/,
+    )
     expect((await (forB as unknown as Promise<ClientAnswer>)).status).toBe(200)
     expect(core.server.getStatus().profileId).toBe('beta')
   }, 300_000)

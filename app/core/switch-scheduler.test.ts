@@ -3,7 +3,19 @@ import type { ServerStatus } from '../contract/server-state'
 import { Listeners } from '../lib/listeners'
 import { SwitchScheduler } from './switch-scheduler'
 
-const status = (over: Partial<ServerStatus>): ServerStatus => ({ state: 'stopped', profileId: null, pid: null, host: null, port: null, exe: null, readySince: null, restartAt: null, lastExit: null, restarts: 0, ...over })
+const status = (over: Partial<ServerStatus>): ServerStatus => ({
+  state: 'stopped',
+  profileId: null,
+  pid: null,
+  host: null,
+  port: null,
+  exe: null,
+  readySince: null,
+  restartAt: null,
+  lastExit: null,
+  restarts: 0,
+  ...over,
+})
 
 /** A supervisor the test moves by hand, and a scheduler over it that records its loads. */
 function setup(refusals: Record<string, string> = {}) {
@@ -41,7 +53,10 @@ describe('the switch scheduler', () => {
 
   it('refuses a profile that cannot start with its reason, and stops nothing', async () => {
     const { scheduler, loads } = setup({ b: 'Profile "b" cannot start, so "a" keeps running: the model file does not exist.' })
-    await expect(scheduler.request('b')).resolves.toEqual({ ok: false, error: 'Profile "b" cannot start, so "a" keeps running: the model file does not exist.' })
+    await expect(scheduler.request('b')).resolves.toEqual({
+      ok: false,
+      error: 'Profile "b" cannot start, so "a" keeps running: the model file does not exist.',
+    })
     expect(loads).toEqual([])
   })
 
@@ -51,7 +66,9 @@ describe('the switch scheduler', () => {
     const click = scheduler.request('b')
     await new Promise((r) => setImmediate(r))
     expect(scheduler.pending()).toMatchObject({ profileId: 'b', fromProfileId: 'a', runningRequests: 1 })
-    expect(scheduler.pending()?.sentence).toMatch(/^Profile "b" starts after 1 running request on "a" finish, within \d+ s; "Switch now" cuts them\.$/)
+    expect(scheduler.pending()?.sentence).toMatch(
+      /^Profile "b" starts after 1 running request on "a" finish, within \d+ s; "Switch now" cuts them\.$/,
+    )
     expect(loads).toEqual([])
     expect(scheduler.switchNow()).toEqual({ ok: true, value: 'b' })
     expect(running.signal.aborted).toBe(true)

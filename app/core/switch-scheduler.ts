@@ -29,7 +29,8 @@ interface Running {
 }
 
 /** A server that does not answer now and will not on its own (a start is needed). */
-const isDown = (s: ServerStatus): boolean => s.profileId === null || s.state === 'stopped' || s.state === 'errored' || s.state === 'crashloop'
+const isDown = (s: ServerStatus): boolean =>
+  s.profileId === null || s.state === 'stopped' || s.state === 'errored' || s.state === 'crashloop'
 
 /**
  * The one place that decides when the server switches profile (the endpoint's
@@ -64,7 +65,8 @@ export class SwitchScheduler {
    * switch cuts the request; release it when the request ends.
    */
   async acquire(profileId: string, signal: AbortSignal): Promise<Lease> {
-    if (this.disposed) throw new AdmissionError('Llama Tray is stopping, so no request is served now; send it again once Llama Tray runs.', 'shutting_down')
+    if (this.disposed)
+      throw new AdmissionError('Llama Tray is stopping, so no request is served now; send it again once Llama Tray runs.', 'shutting_down')
     const current = this.currentProfile()
     if (current !== null && current !== profileId && this.loading !== profileId) {
       const refusal = await this.checkOnce(profileId)
@@ -105,7 +107,8 @@ export class SwitchScheduler {
   /** "Switch now": the waiting switch happens at once, its running requests cut with an error naming it. */
   switchNow(): Result<string> {
     const pending = this.pending()
-    if (pending === null) return { ok: false, error: 'No switch is waiting, so there is nothing to switch now; choose a profile to switch to first.' }
+    if (pending === null)
+      return { ok: false, error: 'No switch is waiting, so there is nothing to switch now; choose a profile to switch to first.' }
     this.forced = true
     this.evaluate()
     return { ok: true, value: pending.profileId }
@@ -129,7 +132,8 @@ export class SwitchScheduler {
     const requests = runningRequests === 1 ? '1 running request' : `${runningRequests} running requests`
     const sentence = this.decided
       ? `Profile "${target}" starts after ${requests} on "${current}" finish, within ${withinS} s; "Switch now" cuts them.`
-      : `Profile "${target}" starts once "${current}" has stayed loaded its minimum time and its requests finish, within ${withinS} s; "Switch now" cuts them.`
+      : `Profile "${target}" starts once "${current}" has stayed loaded its minimum time and its requests finish, within ${withinS} s; ` +
+        `"Switch now" cuts them.`
     return { profileId: target, fromProfileId: current, runningRequests, heldRequests: this.held.length, withinS, sentence }
   }
 
@@ -139,7 +143,9 @@ export class SwitchScheduler {
     this.clearTimer()
     for (const w of this.held.splice(0)) {
       w.detach()
-      w.reject(new AdmissionError('Llama Tray is stopping, so this request was not served; send it again once Llama Tray runs.', 'shutting_down'))
+      w.reject(
+        new AdmissionError('Llama Tray is stopping, so this request was not served; send it again once Llama Tray runs.', 'shutting_down'),
+      )
     }
   }
 
@@ -172,7 +178,8 @@ export class SwitchScheduler {
   }
 
   private onState(s: ServerStatus): void {
-    if (s.state === 'ready' && s.profileId !== null && this.loaded?.profileId !== s.profileId) this.loaded = { profileId: s.profileId, at: this.now() }
+    if (s.state === 'ready' && s.profileId !== null && this.loaded?.profileId !== s.profileId)
+      this.loaded = { profileId: s.profileId, at: this.now() }
     if (isDown(s) && this.loading === null) this.loaded = null
     this.evaluate()
   }
@@ -203,7 +210,8 @@ export class SwitchScheduler {
       const waiter = this.held.find((h) => h.id === id)
       if (waiter) this.admit(waiter)
     }
-    if (decision.switchTo !== null && this.decided?.target !== decision.switchTo) this.decided = { target: decision.switchTo, at: this.now() }
+    if (decision.switchTo !== null && this.decided?.target !== decision.switchTo)
+      this.decided = { target: decision.switchTo, at: this.now() }
     if (decision.cutInFlight && running !== null && this.decided) this.cut(running, this.decided.target)
     this.clearTimer()
     if (decision.startNow && decision.switchTo !== null) void this.load(decision.switchTo)
@@ -230,7 +238,9 @@ export class SwitchScheduler {
   private cut(from: string, to: string): void {
     const why = this.forced
       ? `The server was switched from profile "${from}" to "${to}" with "Switch now" before this answer finished; send the request again.`
-      : `The server switched from profile "${from}" to "${to}" after this answer ran past the switch drain limit of ${this.deps.settings().switchDrainS} s; send it again, or raise the setting "switchDrainS".`
+      : `The server switched from profile "${from}" to "${to}" after this answer ran past the switch drain limit of ` +
+        `${this.deps.settings().switchDrainS} ` +
+        `s; send it again, or raise the setting "switchDrainS".`
     for (const r of this.running) if (r.profileId === from && !r.cut.signal.aborted) r.cut.abort(new AdmissionError(why, 'switch_cut'))
   }
 
@@ -247,7 +257,9 @@ export class SwitchScheduler {
     this.decided = null
     this.forced = false
     if (!result.ok) {
-      const said = `Profile "${target}" failed to start: ${result.error.replace(/\.$/, '')}; fix the profile, or send the request for another one.`
+      const said =
+        `Profile "${target}" failed to start: ${result.error.replace(/\.$/, '')}; ` +
+        'fix the profile, or send the request for another one.'
       // A user's click hears the start's own sentence; an API client, the request-shaped one.
       const error = Object.assign(new AdmissionError(said, 'profile_failed'), { startError: result.error })
       for (const w of this.held.filter((h) => h.profileId === target)) {

@@ -19,11 +19,23 @@ let bundle: DiagnosticsBundle
 let entries: Map<string, string>
 
 const status = (state: ServerStatus['state'], lastExit: ServerStatus['lastExit'] = null): ServerStatus => ({
-  state, profileId: 'inline', pid: state === 'stopped' || state === 'errored' ? null : 4242, host: '127.0.0.1', port: 8080,
-  exe: `/home/${USER}/llama.cpp/build/bin/llama-server`, readySince: null, restartAt: null, lastExit, restarts: 1,
+  state,
+  profileId: 'inline',
+  pid: state === 'stopped' || state === 'errored' ? null : 4242,
+  host: '127.0.0.1',
+  port: 8080,
+  exe: `/home/${USER}/llama.cpp/build/bin/llama-server`,
+  readySince: null,
+  restartAt: null,
+  lastExit,
+  restarts: 1,
 })
 const crash = {
-  code: 1, signal: null, kind: 'crashed' as const, hint: null, lastLines: [],
+  code: 1,
+  signal: null,
+  kind: 'crashed' as const,
+  hint: null,
+  lastLines: [],
   reason: `llama-server exited with code 1 (--api-key ${SECRETS.inline})`,
 }
 

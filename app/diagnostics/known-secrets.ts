@@ -22,7 +22,10 @@ export function secretFlagValues(args: readonly string[]): string[] {
 
 /** A comma-separated key list is also redacted key by key (llama-server accepts `--api-key a,b`). */
 function withParts(value: string): string[] {
-  const parts = value.split(',').map((p) => p.trim()).filter((p) => p !== '')
+  const parts = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
   return parts.length > 1 ? [value, ...parts] : [value]
 }
 

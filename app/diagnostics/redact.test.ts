@@ -43,8 +43,9 @@ describe('Redactor', () => {
   it("removes the user's name from Linux, macOS and Windows paths (JSON-escaped too) and alone, not a 2-letter name in words", () => {
     const r = new Redactor({ secrets: [], userNames: ['Alice', 'al', null] })
     const paths = '/home/alice/x /Users/Alice/y C:\\Users\\ALICE\\z C:/Users/alice/w "C:\\\\Users\\\\alice\\\\m.gguf" user alice.'
-    expect(r.text(paths))
-      .toBe('/home/<user>/x /Users/<user>/y C:\\Users\\<user>\\z C:/Users/<user>/w "C:\\\\Users\\\\<user>\\\\m.gguf" user <user>.')
+    expect(r.text(paths)).toBe(
+      '/home/<user>/x /Users/<user>/y C:\\Users\\<user>\\z C:/Users/<user>/w "C:\\\\Users\\\\<user>\\\\m.gguf" user <user>.',
+    )
     expect(r.text('all metal loaded')).toBe('all metal loaded')
     expect(r.text('/home/al/models')).toBe('/home/<user>/models')
   })

@@ -26,7 +26,10 @@ export function isSecretEnvName(name: string): boolean {
 const MIN_LITERAL_LENGTH = 4
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-const flagAlternation = [...SECRET_FLAG_SPELLINGS].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|')
+const flagAlternation = [...SECRET_FLAG_SPELLINGS]
+  .sort((a, b) => b.length - a.length)
+  .map(escapeRegExp)
+  .join('|')
 
 /** A value after a secret flag: `--api-key K`, `--api-key=K`, `"--api-key", "K"` (JSON arrays), quoted or not. */
 const FLAG_VALUE = new RegExp(`(^|[\\s"'\\[,(])(${flagAlternation})(=|\\s+|"\\s*,\\s*"|'\\s*,\\s*')("[^"]*"|'[^']*'|[^\\s"',\\])]+)`, 'g')

@@ -4,7 +4,16 @@ import { STATE_HISTORY_CAPACITY, StateHistory } from './state-history'
 
 const exit = (reason: string): ExitInfo => ({ code: 1, signal: null, reason, hint: null, kind: 'crashed', lastLines: [] })
 const status = (state: ServerStatus['state'], lastExit: ExitInfo | null = null): ServerStatus => ({
-  state, profileId: 'p', pid: null, host: null, port: null, exe: null, readySince: null, restartAt: null, lastExit, restarts: 0,
+  state,
+  profileId: 'p',
+  pid: null,
+  host: null,
+  port: null,
+  exe: null,
+  readySince: null,
+  restartAt: null,
+  lastExit,
+  restarts: 0,
 })
 
 describe('StateHistory', () => {

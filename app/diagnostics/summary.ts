@@ -38,9 +38,11 @@ function gpuLines(report: DiagnosticsReport): string[] {
   const lines: string[] = []
   if ('error' in inventory) lines.push(`GPU inventory: ${inventory.error}`)
   else if (inventory.gpus.length === 0) lines.push('GPU inventory: no NVIDIA GPU listed')
-  else for (const g of inventory.gpus) lines.push(
-      `GPU ${g.index}: ${g.productName ?? 'unknown'}, ${g.memoryTotalMiB ?? '?'} MiB${g.driverModel ? `, ${g.driverModel}` : ''}`,
-    )
+  else
+    for (const g of inventory.gpus)
+      lines.push(
+        `GPU ${g.index}: ${g.productName ?? 'unknown'}, ${g.memoryTotalMiB ?? '?'} MiB${g.driverModel ? `, ${g.driverModel}` : ''}`,
+      )
   if (reading?.available) {
     for (const d of reading.devices) {
       const memory = `${d.memoryUsedMiB ?? '?'}/${d.memoryTotalMiB ?? '?'} MiB used`
@@ -99,8 +101,8 @@ export function formatSummary(report: DiagnosticsReport, redact: (line: string) 
   lines.push(
     `Profiles: ${report.profiles.list.length} (${report.profiles.health})${ids.length > 0 ? `: ${ids.join(', ')}` : ''}`,
     `Engines: ${report.engines.length === 0 ? 'none installed by Llama Tray' : report.engines.map((e) => e.id).join(', ')}`,
-    `Settings: headroom ${s.vramHeadroomMiB} MiB, port ${s.port}, endpoint ${s.endpoint ? 'on' : 'off'}, poll ${s.pollIntervalMs} ms`
-      + problem,
+    `Settings: headroom ${s.vramHeadroomMiB} MiB, port ${s.port}, endpoint ${s.endpoint ? 'on' : 'off'}, poll ${s.pollIntervalMs} ms` +
+      problem,
   )
   const room = SUMMARY_MAX_LINES - lines.length - 1
   const logLines = report.log.lines.slice(-Math.min(SUMMARY_LOG_LINES, Math.max(0, room)))
@@ -108,5 +110,8 @@ export function formatSummary(report: DiagnosticsReport, redact: (line: string) 
   const noLog = report.log.problem ? `Log: unreadable (${report.log.problem})` : 'Log: none yet'
   if (room > 0) lines.push(report.log.sizeBytes === null ? noLog : logTitle)
   lines.push(...logLines.map((l) => `  ${l}`))
-  return `${lines.slice(0, SUMMARY_MAX_LINES).map((l) => clip(redact(l))).join('\n')}\n`
+  return `${lines
+    .slice(0, SUMMARY_MAX_LINES)
+    .map((l) => clip(redact(l)))
+    .join('\n')}\n`
 }

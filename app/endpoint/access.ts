@@ -33,10 +33,21 @@ function keyOf(req: IncomingMessage): string | null {
 export function checkAccess(req: IncomingMessage, path: string, apiKey: string | null): void {
   if (apiKey === null) {
     if (isLoopbackAddress(req.socket.remoteAddress)) return
-    throw new EndpointError(403, 'permission_error', 'requests from other machines are refused: the endpoint listens for this machine only until an API key is set (llama-tray serve --api-key-file FILE)')
+    throw new EndpointError(
+      403,
+      'permission_error',
+      'requests from other machines are refused: the endpoint listens for this machine only until an API key is set (llama-tray serve ' +
+        '--api-key-file FILE)',
+    )
   }
   // A CORS preflight carries no key (browsers never send one with it); it is answered without a grant unless its origin is allowed.
   if (PUBLIC_PATHS.has(path) || req.method === 'OPTIONS') return
   const given = keyOf(req)
-  if (given === null || !sameKey(given, apiKey)) throw new EndpointError(401, 'authentication_error', 'invalid or missing API key: send it as "Authorization: Bearer <key>"', 'invalid_api_key')
+  if (given === null || !sameKey(given, apiKey))
+    throw new EndpointError(
+      401,
+      'authentication_error',
+      'invalid or missing API key: send it as "Authorization: Bearer <key>"',
+      'invalid_api_key',
+    )
 }

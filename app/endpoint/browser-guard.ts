@@ -51,7 +51,8 @@ export function isOwnHost(header: string | undefined, listenerHost: string, allo
   if (header === undefined) return true
   const name = hostName(header)
   // 0.0.0.0 and :: reach this machine too (curl http://0.0.0.0:8080); an address cannot be rebound, and pages are held by the Origin check.
-  if (name === 'localhost' || name === '::1' || name === '0.0.0.0' || name === '::' || (isIP(name) === 4 && name.startsWith('127.'))) return true
+  if (name === 'localhost' || name === '::1' || name === '0.0.0.0' || name === '::' || (isIP(name) === 4 && name.startsWith('127.')))
+    return true
   if (allowedHosts.some((h) => hostName(h) === name)) return true
   const bound = hostName(listenerHost)
   if (isWildcard(listenerHost.trim())) return machineNames().includes(name)
@@ -73,13 +74,19 @@ export function grantedOrigin(req: IncomingMessage, allowedOrigins: readonly str
  * state-changing one (a completion runs, a profile switches) from a page
  * whose origin the user did not allow.
  */
-export function checkBrowserAccess(req: IncomingMessage, listenerHost: string, allowedHosts: readonly string[], allowedOrigins: readonly string[]): void {
+export function checkBrowserAccess(
+  req: IncomingMessage,
+  listenerHost: string,
+  allowedHosts: readonly string[],
+  allowedOrigins: readonly string[],
+): void {
   if (!isOwnHost(req.headers.host, listenerHost, allowedHosts)) {
     const name = hostName(req.headers.host ?? '')
     throw new EndpointError(
       403,
       'permission_error',
-      `The Host "${name}" is not a name of this endpoint, so the request was refused as a possible DNS-rebinding attack: connect through localhost or this machine's address, or add "${name}" to the setting endpointAllowedHosts.`,
+      `The Host "${name}" is not a name of this endpoint, so the request was refused as a possible DNS-rebinding attack: connect ` +
+        `through localhost or this machine's address, or add "${name}" to the setting endpointAllowedHosts.`,
       'host_not_allowed',
     )
   }
@@ -88,7 +95,8 @@ export function checkBrowserAccess(req: IncomingMessage, listenerHost: string, a
     throw new EndpointError(
       403,
       'permission_error',
-      `A web page from ${origin} may not send requests to this endpoint: add that origin to the setting endpointAllowedOrigins if you trust the page.`,
+      `A web page from ${origin} may not send requests to this endpoint: add that origin to the setting endpointAllowedOrigins if you ` +
+        `trust the page.`,
       'origin_not_allowed',
     )
   }

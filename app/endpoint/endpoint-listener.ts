@@ -23,7 +23,8 @@ export interface EndpointEvents {
   request: (figures: EndpointRequestFigures) => void
 }
 
-export type ListenResult = { readonly ok: true; readonly status: EndpointStatus } | { readonly ok: false; readonly error: string; readonly freePort: number | null }
+export type ListenResult =
+  { readonly ok: true; readonly status: EndpointStatus } | { readonly ok: false; readonly error: string; readonly freePort: number | null }
 
 /**
  * The one OpenAI-compatible listener clients use. It stays on its port while
@@ -73,7 +74,8 @@ export class Endpoint {
       })
     })
     if (error) {
-      if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') return { ok: false, error: `cannot listen on ${host}:${port}: ${error.message}`, freePort: null }
+      if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES')
+        return { ok: false, error: `cannot listen on ${host}:${port}: ${error.message}`, freePort: null }
       const taken = await portTakenMessage(port, host)
       return { ok: false, error: `${taken.reason}: stop that program, or use port ${taken.freePort} (free now)`, freePort: taken.freePort }
     }
@@ -85,7 +87,15 @@ export class Endpoint {
 
   status(): EndpointStatus {
     const { host } = this.options
-    return { url: clientBaseUrl(host, this.boundPort), host, port: this.boundPort, listening: this.listening, problem: null, held: this.router.held, lastRequest: this.lastRequest }
+    return {
+      url: clientBaseUrl(host, this.boundPort),
+      host,
+      port: this.boundPort,
+      listening: this.listening,
+      problem: null,
+      held: this.router.held,
+      lastRequest: this.lastRequest,
+    }
   }
 
   /** Answers the held requests, closes every connection (streams included) and the port. */

@@ -26,8 +26,14 @@ describe(`the endpoint under ${REQUESTS} requests across ${SWITCHES} switches (r
     const bin = llamaServerBin()
     home = mkdtempSync(join(tmpdir(), 'llama-tray-soak-'))
     core = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { readyTimeoutMs: 60_000 } })
-    for (const [name, file] of [['alpha', 'tiny-target.gguf'], ['beta', 'tiny-draft.gguf']] as const) {
-      const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model(file), '-c', '512', '-np', '1', '-t', '1']), name)
+    for (const [name, file] of [
+      ['alpha', 'tiny-target.gguf'],
+      ['beta', 'tiny-draft.gguf'],
+    ] as const) {
+      const imported = await core.handlers['profiles:import'](
+        formatCommandLine([bin, '-m', model(file), '-c', '512', '-np', '1', '-t', '1']),
+        name,
+      )
       if (!imported.ok) throw new Error(imported.error)
     }
     const listened = await core.startEndpoint({ port: 0 })
@@ -52,7 +58,9 @@ describe(`the endpoint under ${REQUESTS} requests across ${SWITCHES} switches (r
     for (let round = 0; round < rounds && counts.sent < REQUESTS; round++) {
       const target = round % 2 === 0 ? 'alpha' : 'beta'
       // Mostly cheap requests, a completion (1 token) in every third one; the round's first request names the new profile.
-      const kinds: Kind[] = Array.from({ length: Math.min(perRound, REQUESTS - counts.sent) }, (_, i) => (i % 3 === 0 ? 'chat' : i % 3 === 1 ? 'models' : 'health'))
+      const kinds: Kind[] = Array.from({ length: Math.min(perRound, REQUESTS - counts.sent) }, (_, i) =>
+        i % 3 === 0 ? 'chat' : i % 3 === 1 ? 'models' : 'health',
+      )
       let next = 0
       const worker = async (): Promise<void> => {
         while (next < kinds.length) {
@@ -61,7 +69,13 @@ describe(`the endpoint under ${REQUESTS} requests across ${SWITCHES} switches (r
           try {
             const answer =
               kind === 'chat'
-                ? await call(port, 'POST', '/v1/chat/completions', { model: target, max_tokens: 1, messages: [{ role: 'user', content: 'hi' }] }, agent)
+                ? await call(
+                    port,
+                    'POST',
+                    '/v1/chat/completions',
+                    { model: target, max_tokens: 1, messages: [{ role: 'user', content: 'hi' }] },
+                    agent,
+                  )
                 : await call(port, 'GET', kind === 'models' ? '/v1/models' : '/health', undefined, agent)
             counts.answered++
             const key = `${kind} ${answer.status}`
@@ -80,7 +94,10 @@ describe(`the endpoint under ${REQUESTS} requests across ${SWITCHES} switches (r
     const seconds = (performance.now() - started) / 1000
     agent.destroy()
     const switches = served.filter((p, i) => i > 0 && p !== served[i - 1]).length
-    console.log(`soak: ${counts.sent} requests, ${switches} switches, ${seconds.toFixed(1)} s, ${JSON.stringify(Object.fromEntries(counts.byStatus))}`)
+    console.log(
+      `soak: ${counts.sent} requests, ${switches} switches, ${seconds.toFixed(1)} s, ` +
+        `${JSON.stringify(Object.fromEntries(counts.byStatus))}`,
+    )
     expect(wrong).toEqual([])
     expect(counts.connectionErrors).toBe(0)
     expect(counts.answered).toBe(counts.sent)

@@ -11,7 +11,12 @@ import { isRunning, waitUntil } from '../../test/helpers/processes'
 import { call, leaveStreamAfter } from '../../test/support/endpoint/client'
 
 // Two fixture profiles on the real llama-server, one thread, short contexts, few tokens.
-const chat = (model: string, extra: Record<string, unknown> = {}) => ({ model, messages: [{ role: 'user', content: 'Say hi' }], max_tokens: 4, ...extra })
+const chat = (model: string, extra: Record<string, unknown> = {}) => ({
+  model,
+  messages: [{ role: 'user', content: 'Say hi' }],
+  max_tokens: 4,
+  ...extra,
+})
 
 describe('the endpoint in front of the real llama-server', () => {
   let core: LlamaTrayCore
@@ -26,7 +31,10 @@ describe('the endpoint in front of the real llama-server', () => {
     core = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { readyTimeoutMs: 60_000 } })
     core.on('server:state-changed', (s) => s.pid && pids.add(s.pid))
     const common = ['-c', '2048', '-np', '1', '-t', '1', '--seed', '1']
-    for (const [name, file] of [['alpha', 'tiny-target.gguf'], ['beta', 'tiny-draft.gguf']] as const) {
+    for (const [name, file] of [
+      ['alpha', 'tiny-target.gguf'],
+      ['beta', 'tiny-draft.gguf'],
+    ] as const) {
       const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model(file), ...common]), name)
       if (!imported.ok) throw new Error(imported.error)
     }
@@ -75,7 +83,11 @@ describe('the endpoint in front of the real llama-server', () => {
     expect(last).toMatchObject({ profileId: 'alpha', stream: true, status: 200 })
     expect(last.timeToFirstTokenMs).toBeGreaterThan(0)
     // The figures from what passed through agree with what the server logged for the request (the /slots + log tracker).
-    await waitUntil(() => core.snapshot().generation?.last?.predictedTokens === last.predictedTokens, 10_000, 'the tracker to record the request')
+    await waitUntil(
+      () => core.snapshot().generation?.last?.predictedTokens === last.predictedTokens,
+      10_000,
+      'the tracker to record the request',
+    )
     expect(core.snapshot().generation?.last?.predictedTokensPerSecond).toBeCloseTo(last.predictedTokensPerSecond as number, 0)
   }, 180_000)
 
@@ -89,7 +101,9 @@ describe('the endpoint in front of the real llama-server', () => {
       })
     }
     // Busy while the client reads (1,500 tokens take far longer than this test waits), idle soon after it leaves.
-    await leaveStreamAfter(port, chat('alpha', { stream: true, max_tokens: 1500, ignore_eos: true }), 3, async () => expect(await slots()).toContain(true))
+    await leaveStreamAfter(port, chat('alpha', { stream: true, max_tokens: 1500, ignore_eos: true }), 3, async () =>
+      expect(await slots()).toContain(true),
+    )
     const deadline = Date.now() + 20_000
     while ((await slots()).includes(true)) {
       if (Date.now() > deadline) throw new Error('the slot stayed busy after the client left')
@@ -104,7 +118,14 @@ describe('the endpoint in front of the real llama-server', () => {
   it('a crash mid-stream ends the stream with an error event, and the next request waits for the restart', async () => {
     const pid = core.server.getStatus().pid as number
     // Killed once the first tokens have passed through.
-    const streaming = call(port, 'POST', '/v1/chat/completions', chat('alpha', { stream: true, max_tokens: 1500, ignore_eos: true }), false, () => process.kill(pid, 'SIGKILL'))
+    const streaming = call(
+      port,
+      'POST',
+      '/v1/chat/completions',
+      chat('alpha', { stream: true, max_tokens: 1500, ignore_eos: true }),
+      false,
+      () => process.kill(pid, 'SIGKILL'),
+    )
     const broken = await streaming
     expect(broken.status).toBe(200)
     expect(broken.events.at(-1)).toMatchObject({ error: { code: 'upstream_broken' } })
@@ -120,7 +141,9 @@ describe('the endpoint in front of the real llama-server', () => {
     const held = await Promise.all([0, 1].map(() => call(port, 'POST', '/v1/chat/completions', chat('broken'))))
     for (const r of held) {
       expect(r.status).toBe(409)
-      expect((JSON.parse(r.body) as { error: { message: string } }).error.message).toMatch(/^Profile "broken" cannot start, so "alpha" keeps running: .*model/i)
+      expect((JSON.parse(r.body) as { error: { message: string } }).error.message).toMatch(
+        /^Profile "broken" cannot start, so "alpha" keeps running: .*model/i,
+      )
     }
     expect(core.server.getStatus().pid).toBe(pid)
     const back = await call(port, 'POST', '/v1/chat/completions', chat('alpha'))

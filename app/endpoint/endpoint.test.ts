@@ -26,8 +26,10 @@ function send(port: number, method: string, path: string, body?: unknown, header
   })
 }
 
-const chat = (port: number, model: string | undefined, stream = false): Promise<Answer> => send(port, 'POST', '/v1/chat/completions', { model, stream, messages: [{ role: 'user', content: 'hi' }] })
-const errorOf = (a: Answer): { message: string; type: string; code: unknown } => (JSON.parse(a.body) as { error: { message: string; type: string; code: unknown } }).error
+const chat = (port: number, model: string | undefined, stream = false): Promise<Answer> =>
+  send(port, 'POST', '/v1/chat/completions', { model, stream, messages: [{ role: 'user', content: 'hi' }] })
+const errorOf = (a: Answer): { message: string; type: string; code: unknown } =>
+  (JSON.parse(a.body) as { error: { message: string; type: string; code: unknown } }).error
 
 describe('the endpoint in front of the server (in-process fakes)', () => {
   let backend: FakeBackend
@@ -72,7 +74,15 @@ describe('the endpoint in front of the server (in-process fakes)', () => {
     expect(JSON.parse((await chat(port, undefined)).body)).toMatchObject({ profile: 'a' })
     expect(JSON.parse((await chat(port, 'Profile A')).body)).toMatchObject({ profile: 'a' }) // by name, any case
     expect(backend.switches).toEqual([])
-    expect(figures[0]).toMatchObject({ profileId: 'a', path: '/v1/chat/completions', status: 200, stream: false, predictedTokens: 4, predictedTokensPerSecond: 40, promptTokens: 3 })
+    expect(figures[0]).toMatchObject({
+      profileId: 'a',
+      path: '/v1/chat/completions',
+      status: 200,
+      stream: false,
+      predictedTokens: 4,
+      predictedTokensPerSecond: 40,
+      promptTokens: 3,
+    })
   })
 
   it('refuses an unknown model with an OpenAI-style 404 that lists the profiles', async () => {
@@ -109,7 +119,9 @@ describe('the endpoint in front of the server (in-process fakes)', () => {
     const answers = await Promise.all([chat(port, 'broken'), chat(port, 'broken')])
     for (const a of answers) {
       expect(a.status).toBe(503)
-      expect(errorOf(a).message).toBe('Profile "broken" failed to start: model file missing for broken; fix the profile, or send the request for another one.')
+      expect(errorOf(a).message).toBe(
+        'Profile "broken" failed to start: model file missing for broken; fix the profile, or send the request for another one.',
+      )
     }
   })
 
@@ -148,15 +160,18 @@ describe('the endpoint in front of the server (in-process fakes)', () => {
     upstream.behaviour = 'wait-for-release'
     const events: string[] = []
     const ended = new Promise<void>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' } }, (res) => {
-        expect(res.headers['content-type']).toContain('text/event-stream')
-        res.setEncoding('utf8')
-        res.on('data', (c: string) => {
-          events.push(c)
-          if (events.length === 1) upstream.release() // the first event came through before the server sent the second
-        })
-        res.on('end', resolve)
-      })
+      const req = request(
+        { host: '127.0.0.1', port, method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          expect(res.headers['content-type']).toContain('text/event-stream')
+          res.setEncoding('utf8')
+          res.on('data', (c: string) => {
+            events.push(c)
+            if (events.length === 1) upstream.release() // the first event came through before the server sent the second
+          })
+          res.on('end', resolve)
+        },
+      )
       req.on('error', reject)
       req.end(JSON.stringify({ model: 'a', stream: true }))
     })
@@ -179,12 +194,15 @@ describe('the endpoint in front of the server (in-process fakes)', () => {
     if (!upstream) throw new Error('no upstream')
     upstream.behaviour = 'wait-for-release'
     await new Promise<void>((resolve) => {
-      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' } }, (res) => {
-        res.once('data', () => {
-          req.destroy()
-          resolve()
-        })
-      })
+      const req = request(
+        { host: '127.0.0.1', port, method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          res.once('data', () => {
+            req.destroy()
+            resolve()
+          })
+        },
+      )
       req.on('error', () => {})
       req.end(JSON.stringify({ model: 'a', stream: true }))
     })

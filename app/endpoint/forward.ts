@@ -13,7 +13,21 @@ export interface Upstream {
 }
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) and those the endpoint sets itself.
-const DROPPED = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'authorization', 'x-api-key', 'content-length'])
+const DROPPED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'authorization',
+  'x-api-key',
+  'content-length',
+])
 
 function passedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
@@ -41,7 +55,12 @@ export type ForwardResult =
   | { readonly kind: 'cut'; readonly reason: AdmissionError }
 
 /** Yields the server's answer; if it breaks mid-stream (or a switch cuts it), ends an SSE answer with an error event instead. */
-async function* untilBroken(answer: IncomingMessage, sse: boolean, cut: AbortSignal | undefined, onBreak: () => void): AsyncGenerator<Buffer> {
+async function* untilBroken(
+  answer: IncomingMessage,
+  sse: boolean,
+  cut: AbortSignal | undefined,
+  onBreak: () => void,
+): AsyncGenerator<Buffer> {
   try {
     for await (const chunk of answer) yield chunk as Buffer
   } catch (err) {
@@ -52,7 +71,12 @@ async function* untilBroken(answer: IncomingMessage, sse: boolean, cut: AbortSig
       errorEvent(
         reason
           ? new EndpointError(503, 'unavailable_error', reason.message, reason.code)
-          : new EndpointError(502, 'server_error', `llama-server stopped in the middle of this answer (${(err as Error).message}); the next request waits for its restart`, 'upstream_broken'),
+          : new EndpointError(
+              502,
+              'server_error',
+              `llama-server stopped in the middle of this answer (${(err as Error).message}); the next request waits for its restart`,
+              'upstream_broken',
+            ),
       ),
     )
   }
@@ -64,15 +88,21 @@ async function* untilBroken(answer: IncomingMessage, sse: boolean, cut: AbortSig
  * server's request aborted when the client goes away. `cut` (a switch's) ends
  * the request: an SSE answer with an error event naming the switch.
  */
-export function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, upstream: Upstream, agent: Agent, cut?: AbortSignal): Promise<ForwardResult> {
+export function forward(
+  req: IncomingMessage,
+  body: Buffer,
+  res: ServerResponse,
+  upstream: Upstream,
+  agent: Agent,
+  cut?: AbortSignal,
+): Promise<ForwardResult> {
   return new Promise((resolve) => {
     let answering: IncomingMessage | null = null
     const onCut = (): void => {
       if (answering) {
         answering.destroy(cut?.reason as Error)
         up.destroy()
-      }
-      else {
+      } else {
         res.off('close', clientGone)
         resolve({ kind: 'cut', reason: cut?.reason as AdmissionError })
         up.destroy()
@@ -105,10 +135,12 @@ export function forward(req: IncomingMessage, body: Buffer, res: ServerResponse,
         untilBroken(answer, sse, cut, () => (broke = true)),
         tap,
         res,
-      ).finally(() => cut?.removeEventListener('abort', onCut)).then(
-        () => resolve({ kind: 'answered', status, tap, stream: sse, broke }),
-        () => resolve({ kind: 'answered', status, tap, stream: sse, broke: broke || !res.writableFinished }),
       )
+        .finally(() => cut?.removeEventListener('abort', onCut))
+        .then(
+          () => resolve({ kind: 'answered', status, tap, stream: sse, broke }),
+          () => resolve({ kind: 'answered', status, tap, stream: sse, broke: broke || !res.writableFinished }),
+        )
     })
     if (cut?.aborted) onCut()
     else cut?.addEventListener('abort', onCut, { once: true })

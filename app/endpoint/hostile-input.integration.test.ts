@@ -13,7 +13,13 @@ import { isRunning } from '../../test/helpers/processes'
 const KEY = 'profile-key-4242'
 const EVIL = 'https://evil.example'
 
-function send(port: number, method: string, path: string, headers: Record<string, string> = {}, body = ''): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body = '',
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path, agent: false, headers }, (res) => {
       let text = ''
@@ -53,7 +59,7 @@ describe('hostile input against the real llama-server behind the endpoint', () =
     rmSync(home, { recursive: true, force: true })
   })
 
-  it('llama-server reads the profile\'s key from the 0600 file, not its command line; the file goes with the server', async () => {
+  it("llama-server reads the profile's key from the 0600 file, not its command line; the file goes with the server", async () => {
     const chat = JSON.stringify({ model: 'keyed', max_tokens: 2, messages: [{ role: 'user', content: 'hi' }] })
     const answer = await send(port, 'POST', '/v1/chat/completions', { 'content-type': 'application/json' }, chat)
     expect(answer.status, answer.body).toBe(200) // the endpoint sends the key; the server took it from the file
@@ -67,7 +73,9 @@ describe('hostile input against the real llama-server behind the endpoint', () =
     expect((await send(status.port as number, 'GET', '/v1/models', { authorization: `Bearer ${KEY}` })).status).toBe(200)
 
     // llama-server grants any origin; the endpoint passes on none of it and refuses the page's completion.
-    expect(corsHeaders((await send(status.port as number, 'GET', '/health', { origin: EVIL })).headers)).toContain('access-control-allow-origin')
+    expect(corsHeaders((await send(status.port as number, 'GET', '/health', { origin: EVIL })).headers)).toContain(
+      'access-control-allow-origin',
+    )
     expect(corsHeaders((await send(port, 'GET', '/health', { origin: EVIL })).headers)).toEqual([])
     expect((await send(port, 'POST', '/v1/chat/completions', { origin: EVIL, 'content-type': 'text/plain' }, chat)).status).toBe(403)
     expect((await send(port, 'GET', '/health', { host: `evil.example:${port}` })).status).toBe(403)

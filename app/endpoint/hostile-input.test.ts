@@ -15,7 +15,13 @@ const MIB = 1024 * 1024
 const CHAT = JSON.stringify({ model: 'a', messages: [{ role: 'user', content: 'hi' }] })
 
 /** One request as a browser or a hostile client sends it: any method, any headers, a body given whole or as a generator of chunks. */
-function send(port: number, method: string, path: string, headers: Record<string, string> = {}, body: string | Buffer | (() => Buffer | null) = ''): Promise<Answer> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body: string | Buffer | (() => Buffer | null) = '',
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path, agent: false, headers }, (res) => {
       const chunks: Buffer[] = []
@@ -40,7 +46,8 @@ function send(port: number, method: string, path: string, headers: Record<string
   })
 }
 
-const errorOf = (a: Answer): { message: string; type: string; code: unknown } => (JSON.parse(a.body) as { error: { message: string; type: string; code: unknown } }).error
+const errorOf = (a: Answer): { message: string; type: string; code: unknown } =>
+  (JSON.parse(a.body) as { error: { message: string; type: string; code: unknown } }).error
 const corsHeaders = (a: Answer): string[] => Object.keys(a.headers).filter((k) => k.startsWith('access-control-'))
 const oneSentence = (message: string): void => {
   expect(message).toMatch(/^[A-Z].*\.$/)
@@ -69,7 +76,7 @@ describe('the endpoint against hostile input (real HTTP on loopback, in-process 
   describe('web pages on other origins (CORS)', () => {
     const EVIL = 'https://evil.example'
 
-    it('does not pass on llama-server\'s grant: a page cannot read /health or an answer', async () => {
+    it("does not pass on llama-server's grant: a page cannot read /health or an answer", async () => {
       const health = await send(port, 'GET', '/health', { origin: EVIL })
       expect(health.status).toBe(200)
       expect(corsHeaders(health)).toEqual([])
@@ -78,15 +85,29 @@ describe('the endpoint against hostile input (real HTTP on loopback, in-process 
     })
 
     it('answers a preflight itself, without a grant, and never asks llama-server', async () => {
-      const preflight = await send(port, 'OPTIONS', '/v1/chat/completions', { origin: EVIL, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' })
+      const preflight = await send(port, 'OPTIONS', '/v1/chat/completions', {
+        origin: EVIL,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      })
       expect(preflight.status).toBe(204)
       expect(corsHeaders(preflight)).toEqual([])
     })
 
     it('refuses a completion (which may switch profiles) from a page whose origin is not allowed, with one sentence', async () => {
-      for (const [path, model] of [['/v1/chat/completions', 'a'], ['/v1/chat/completions', 'b'], ['/completion', undefined]] as const) {
+      for (const [path, model] of [
+        ['/v1/chat/completions', 'a'],
+        ['/v1/chat/completions', 'b'],
+        ['/completion', undefined],
+      ] as const) {
         // text/plain is what a page may send without a preflight.
-        const answer = await send(port, 'POST', path, { origin: EVIL, 'content-type': 'text/plain' }, JSON.stringify({ model, prompt: 'hi' }))
+        const answer = await send(
+          port,
+          'POST',
+          path,
+          { origin: EVIL, 'content-type': 'text/plain' },
+          JSON.stringify({ model, prompt: 'hi' }),
+        )
         expect(answer.status).toBe(403)
         expect(corsHeaders(answer)).toEqual([])
         expect(errorOf(answer)).toMatchObject({ type: 'permission_error', code: 'origin_not_allowed' })
@@ -98,14 +119,28 @@ describe('the endpoint against hostile input (real HTTP on loopback, in-process 
 
     it('grants the origins the user allowed (and only the grant, no credentials), preflight included', async () => {
       backend.settingsValue = { ...backend.settingsValue, endpointAllowedOrigins: ['https://chat.example/'] }
-      const answer = await send(port, 'POST', '/v1/chat/completions', { origin: 'https://chat.example', 'content-type': 'application/json' }, CHAT)
+      const answer = await send(
+        port,
+        'POST',
+        '/v1/chat/completions',
+        { origin: 'https://chat.example', 'content-type': 'application/json' },
+        CHAT,
+      )
       expect(answer.status).toBe(200)
       expect(answer.headers['access-control-allow-origin']).toBe('https://chat.example')
       expect(corsHeaders(answer)).toEqual(['access-control-allow-origin'])
-      const preflight = await send(port, 'OPTIONS', '/v1/chat/completions', { origin: 'https://chat.example', 'access-control-request-headers': 'authorization, x-stainless-os' })
+      const preflight = await send(port, 'OPTIONS', '/v1/chat/completions', {
+        origin: 'https://chat.example',
+        'access-control-request-headers': 'authorization, x-stainless-os',
+      })
       expect(preflight.status).toBe(204)
-      expect(preflight.headers).toMatchObject({ 'access-control-allow-origin': 'https://chat.example', 'access-control-allow-headers': 'authorization, x-stainless-os' })
-      expect((await send(port, 'POST', '/v1/chat/completions', { origin: EVIL, 'content-type': 'application/json' }, CHAT)).status).toBe(403)
+      expect(preflight.headers).toMatchObject({
+        'access-control-allow-origin': 'https://chat.example',
+        'access-control-allow-headers': 'authorization, x-stainless-os',
+      })
+      expect((await send(port, 'POST', '/v1/chat/completions', { origin: EVIL, 'content-type': 'application/json' }, CHAT)).status).toBe(
+        403,
+      )
     })
 
     it('lets clients that are not pages (no Origin) in as before', async () => {
@@ -114,9 +149,20 @@ describe('the endpoint against hostile input (real HTTP on loopback, in-process 
   })
 
   describe('DNS rebinding (the Host header)', () => {
-    it('refuses a Host that is not this listener\'s, on every path, /health included', async () => {
-      for (const [method, path] of [['GET', '/health'], ['GET', '/v1/models'], ['POST', '/v1/chat/completions'], ['OPTIONS', '/v1/chat/completions']] as const) {
-        const answer = await send(port, method, path, { host: `evil.example:${port}`, 'content-type': 'application/json' }, method === 'POST' ? CHAT : '')
+    it("refuses a Host that is not this listener's, on every path, /health included", async () => {
+      for (const [method, path] of [
+        ['GET', '/health'],
+        ['GET', '/v1/models'],
+        ['POST', '/v1/chat/completions'],
+        ['OPTIONS', '/v1/chat/completions'],
+      ] as const) {
+        const answer = await send(
+          port,
+          method,
+          path,
+          { host: `evil.example:${port}`, 'content-type': 'application/json' },
+          method === 'POST' ? CHAT : '',
+        )
         expect(answer.status, `${method} ${path}`).toBe(403)
         expect(errorOf(answer)).toMatchObject({ type: 'permission_error', code: 'host_not_allowed' })
         expect(errorOf(answer).message).toContain('endpointAllowedHosts')
@@ -125,7 +171,15 @@ describe('the endpoint against hostile input (real HTTP on loopback, in-process 
     })
 
     it('answers its own names and addresses, with or without the port, and the configured names', async () => {
-      for (const host of ['localhost', `localhost:${port}`, `127.0.0.1:${port}`, '127.0.0.1', `[::1]:${port}`, 'LOCALHOST.', `0.0.0.0:${port}`]) {
+      for (const host of [
+        'localhost',
+        `localhost:${port}`,
+        `127.0.0.1:${port}`,
+        '127.0.0.1',
+        `[::1]:${port}`,
+        'LOCALHOST.',
+        `0.0.0.0:${port}`,
+      ]) {
         expect((await send(port, 'GET', '/health', { host })).status, host).toBe(200)
       }
       expect((await send(port, 'GET', '/health', { host: `llm.lan:${port}` })).status).toBe(403)
@@ -133,7 +187,7 @@ describe('the endpoint against hostile input (real HTTP on loopback, in-process 
       expect((await send(port, 'GET', '/health', { host: `llm.lan:${port}` })).status).toBe(200)
     })
 
-    it('on a wildcard bind, answers this machine\'s host name but not another', async () => {
+    it("on a wildcard bind, answers this machine's host name but not another", async () => {
       const lan = new Endpoint({ host: '0.0.0.0', port: 0, apiKey: 'a-long-enough-key' }, backend)
       const listened = await lan.listen()
       if (!listened.ok) throw new Error(listened.error)
@@ -150,7 +204,13 @@ describe('the endpoint against hostile input (real HTTP on loopback, in-process 
   describe('the request body cap', () => {
     it('refuses a 50 MB prompt by default with a 413 naming the limit and the setting', async () => {
       const prompt = Buffer.concat([Buffer.from('{"model":"a","prompt":"'), Buffer.alloc(50_000_000, 'x'), Buffer.from('"}')])
-      const answer = await send(port, 'POST', '/completion', { 'content-type': 'application/json', 'content-length': String(prompt.length) }, prompt)
+      const answer = await send(
+        port,
+        'POST',
+        '/completion',
+        { 'content-type': 'application/json', 'content-length': String(prompt.length) },
+        prompt,
+      )
       expect(answer.status).toBe(413)
       expect(errorOf(answer)).toMatchObject({ type: 'invalid_request_error', code: 'body_too_large' })
       expect(errorOf(answer).message).toContain('32 MiB')
@@ -173,7 +233,13 @@ describe('the endpoint against hostile input (real HTTP on loopback, in-process 
     it('answers while an endless body is still being sent (it does not wait for, or keep, the rest)', async () => {
       backend.settingsValue = { ...backend.settingsValue, endpointMaxBodyMiB: 1 }
       const chunk = Buffer.alloc(64 * 1024, 'x')
-      const answer = await send(port, 'POST', '/completion', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, () => chunk)
+      const answer = await send(
+        port,
+        'POST',
+        '/completion',
+        { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        () => chunk,
+      )
       expect(answer.status).toBe(413)
     })
   })

@@ -19,16 +19,28 @@ export interface ProfileList {
 export function profileForModel(model: unknown, list: ProfileList, runningProfileId: string | null): string {
   if (model === undefined || model === null || model === '') {
     const fallback = runningProfileId ?? list.activeProfileId
-    if (fallback === null) throw new EndpointError(503, 'unavailable_error', `no profile is running and the request names none: set "model" to one of ${known(list)}`, 'no_model')
+    if (fallback === null)
+      throw new EndpointError(
+        503,
+        'unavailable_error',
+        `no profile is running and the request names none: set "model" to one of ${known(list)}`,
+        'no_model',
+      )
     return fallback
   }
-  if (typeof model !== 'string') throw new EndpointError(400, 'invalid_request_error', '"model" must be a string: the id of a profile (GET /v1/models lists them)')
+  if (typeof model !== 'string')
+    throw new EndpointError(400, 'invalid_request_error', '"model" must be a string: the id of a profile (GET /v1/models lists them)')
   const byId = list.profiles.find((p) => p.id === model)
   if (byId) return byId.id
   const lower = model.toLowerCase()
   const byName = list.profiles.find((p) => p.name.toLowerCase() === lower)
   if (byName) return byName.id
-  throw new EndpointError(404, 'not_found_error', `no profile "${model}": use one of ${known(list)} (GET /v1/models lists them)`, 'model_not_found')
+  throw new EndpointError(
+    404,
+    'not_found_error',
+    `no profile "${model}": use one of ${known(list)} (GET /v1/models lists them)`,
+    'model_not_found',
+  )
 }
 
 function known(list: ProfileList): string {
@@ -40,6 +52,13 @@ export function modelList(list: ProfileList, runningProfileId: string | null): u
   const active = runningProfileId ?? list.activeProfileId
   return {
     object: 'list',
-    data: list.profiles.map((p) => ({ id: p.id, object: 'model', created: 0, owned_by: 'llama-tray', name: p.name, active: p.id === active })),
+    data: list.profiles.map((p) => ({
+      id: p.id,
+      object: 'model',
+      created: 0,
+      owned_by: 'llama-tray',
+      name: p.name,
+      active: p.id === active,
+    })),
   }
 }

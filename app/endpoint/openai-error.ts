@@ -1,7 +1,14 @@
 import type { ServerResponse } from 'node:http'
 
 /** OpenAI's error types, as clients (and llama-server) use them. */
-export type OpenAiErrorType = 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'not_found_error' | 'conflict_error' | 'unavailable_error' | 'server_error'
+export type OpenAiErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'conflict_error'
+  | 'unavailable_error'
+  | 'server_error'
 
 /** A request the endpoint answers itself with an OpenAI-style error. */
 export class EndpointError extends Error {

@@ -7,7 +7,8 @@ function tooLarge(maxMiB: number): EndpointError {
   return new EndpointError(
     413,
     'invalid_request_error',
-    `The request body is larger than the endpoint's limit of ${maxMiB} MiB: send a smaller request, or raise the setting endpointMaxBodyMiB.`,
+    `The request body is larger than the endpoint's limit of ${maxMiB} MiB: send a smaller request, or raise the setting ` +
+      `endpointMaxBodyMiB.`,
     'body_too_large',
   )
 }
@@ -42,7 +43,8 @@ export function readBody(req: IncomingMessage, maxMiB: number): Promise<Buffer> 
     }
     const onEnd = (): void => done(null)
     const onError = (err: Error): void => done(err)
-    const onClose = (): void => done(new EndpointError(499, 'invalid_request_error', 'The client went away before its request body arrived.', 'client_closed'))
+    const onClose = (): void =>
+      done(new EndpointError(499, 'invalid_request_error', 'The client went away before its request body arrived.', 'client_closed'))
     req.on('data', onData)
     req.once('end', onEnd)
     req.once('error', onError)

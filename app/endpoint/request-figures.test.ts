@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { FiguresTap, lastTimings } from './request-figures'
 
-describe("the figures taken from what passes through", () => {
+describe('the figures taken from what passes through', () => {
   it('reads the last complete timings of a JSON answer or an SSE stream', () => {
     const json = '{"choices":[],"usage":{},"timings":{"prompt_n":14,"predicted_n":8,"predicted_per_second":60.85,"note":"a } in a string"}}'
     expect(lastTimings(json)).toEqual({ promptTokens: 14, predictedTokens: 8, predictedTokensPerSecond: 60.85 })
-    const sse = 'data: {"timings":{"predicted_n":1,"predicted_per_second":5}}\n\ndata: {"timings":{"predicted_n":2,"predicted_per_second":6}}\n\ndata: [DONE]\n\n'
+    const sse =
+      'data: {"timings":{"predicted_n":1,"predicted_per_second":5}}\n\ndata: ' +
+      '{"timings":{"predicted_n":2,"predicted_per_second":6}}\n\ndata: [DONE]\n\n'
     expect(lastTimings(sse)).toMatchObject({ predictedTokens: 2, predictedTokensPerSecond: 6 })
     expect(lastTimings('data: {"timings":{"predicted_n":3')).toBeNull() // cut off
     expect(lastTimings('{"content":"no figures"}')).toBeNull()

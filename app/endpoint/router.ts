@@ -41,8 +41,7 @@ export class EndpointRouter {
     private readonly listenerHost: string,
     private readonly apiKey: string | null,
     private readonly onFigures: (figures: EndpointRequestFigures) => void,
-  ) {
-  }
+  ) {}
 
   get held(): number {
     return this.waiting
@@ -65,7 +64,8 @@ export class EndpointRouter {
       grantOrigin(req, res, settings.endpointAllowedOrigins)
       checkAccess(req, path, this.apiKey)
       if (req.method === 'OPTIONS') return answerPreflight(req, res, settings.endpointAllowedOrigins)
-      if (req.method === 'GET' && MODEL_LISTS.has(path)) return sendJson(res, 200, modelList(await this.backend.profiles(), this.runningProfile()))
+      if (req.method === 'GET' && MODEL_LISTS.has(path))
+        return sendJson(res, 200, modelList(await this.backend.profiles(), this.runningProfile()))
       const body = await readBody(req, settings.endpointMaxBodyMiB)
       const target = await this.targetOf(req, path, body)
       let heldMs = 0
@@ -85,7 +85,13 @@ export class EndpointRouter {
           return
         }
         if (abort.signal.aborted) return
-        if (attempt >= ATTEMPTS) throw new EndpointError(502, 'server_error', `llama-server did not answer (${result.error.message}); see Llama Tray's log`, 'upstream_unreachable')
+        if (attempt >= ATTEMPTS)
+          throw new EndpointError(
+            502,
+            'server_error',
+            `llama-server did not answer (${result.error.message}); see Llama Tray's log`,
+            'upstream_unreachable',
+          )
         await sleep(100 * attempt) // a crash is noticed within a few hundred ms: then the next attempt is held
       }
     } catch (err) {
@@ -114,14 +120,24 @@ export class EndpointRouter {
       // A health check answers now; other requests that name no profile go to whatever is on its way.
       const s = this.backend.status()
       if (isReady(s) && this.backend.switchingTo() === null) return { upstream: await this.upstream(s), lease: null }
-      throw new EndpointError(503, 'unavailable_error', target === null ? 'no server is running: start a profile in Llama Tray or send a request whose "model" names one' : 'Loading model', 'unavailable')
+      throw new EndpointError(
+        503,
+        'unavailable_error',
+        target === null ? 'no server is running: start a profile in Llama Tray or send a request whose "model" names one' : 'Loading model',
+        'unavailable',
+      )
     }
     const s = this.backend.status()
     const switches = s.profileId !== target || s.state === 'stopped' || s.state === 'errored' || s.state === 'crashloop'
     if (switches && !this.backend.settings().switchOnRequest) throw this.switchRefused(s, target)
     const { max, waitMs } = this.holdLimits()
     if (this.waiting >= max) {
-      throw new EndpointError(503, 'unavailable_error', `${max} requests are already waiting for the server to be ready; try again shortly (the limit is the setting "held requests")`, 'queue_full')
+      throw new EndpointError(
+        503,
+        'unavailable_error',
+        `${max} requests are already waiting for the server to be ready; try again shortly (the limit is the setting "held requests")`,
+        'queue_full',
+      )
     }
     const timeout = AbortSignal.timeout(waitMs)
     this.waiting++
@@ -135,9 +151,16 @@ export class EndpointRouter {
       }
     } catch (err) {
       if (signal.aborted) throw new EndpointError(499, 'invalid_request_error', 'the client went away', 'client_closed')
-      if (this.closing.signal.aborted) throw new EndpointError(503, 'unavailable_error', 'Llama Tray is stopping the endpoint', 'shutting_down')
+      if (this.closing.signal.aborted)
+        throw new EndpointError(503, 'unavailable_error', 'Llama Tray is stopping the endpoint', 'shutting_down')
       if (timeout.aborted) {
-        throw new EndpointError(503, 'unavailable_error', `profile "${target}" was not ready within ${Math.round(waitMs / 1000)} s; try again, or see Llama Tray's log (the wait is the setting "held request wait")`, 'wait_timeout')
+        throw new EndpointError(
+          503,
+          'unavailable_error',
+          `profile "${target}" was not ready within ${Math.round(waitMs / 1000)} s; try again, or see Llama Tray's log (the wait is ` +
+            `the setting "held request wait")`,
+          'wait_timeout',
+        )
       }
       if (err instanceof AdmissionError) throw admissionError(err)
       throw err
@@ -153,16 +176,38 @@ export class EndpointRouter {
 
   private switchRefused(s: ServerStatus, target: string): EndpointError {
     if (hasProcess(s.state) && s.profileId !== null && s.profileId !== target) {
-      return new EndpointError(409, 'conflict_error', `the server runs profile "${s.profileId}" and switching on request is off: send "model": "${s.profileId}", or switch to "${target}" in Llama Tray (or turn on the setting "switch on request")`, 'switch_off')
+      return new EndpointError(
+        409,
+        'conflict_error',
+        `the server runs profile "${s.profileId}" and switching on request is off: send "model": "${s.profileId}", or switch to "` +
+          `${target}" ` +
+          `in Llama Tray (or turn on the setting "switch on request")`,
+        'switch_off',
+      )
     }
-    return new EndpointError(503, 'unavailable_error', `profile "${target}" is not running and switching on request is off: start it in Llama Tray (or turn on the setting "switch on request")`, 'switch_off')
+    return new EndpointError(
+      503,
+      'unavailable_error',
+      `profile "${target}" is not running and switching on request is off: start it in Llama Tray (or turn on the setting "switch on ` +
+        `request")`,
+      'switch_off',
+    )
   }
 
   private async upstream(s: ServerStatus): Promise<Upstream> {
     return { host: connectHost(s.host), port: s.port as number, apiKey: await this.backend.upstreamApiKey() }
   }
 
-  private figures(req: IncomingMessage, path: string, profileId: string | null, status: number, stream: boolean, tap: FiguresTap, arrived: number, heldMs: number): EndpointRequestFigures {
+  private figures(
+    req: IncomingMessage,
+    path: string,
+    profileId: string | null,
+    status: number,
+    stream: boolean,
+    tap: FiguresTap,
+    arrived: number,
+    heldMs: number,
+  ): EndpointRequestFigures {
     const t = tap.timings()
     const end = performance.now()
     return {

@@ -12,7 +12,13 @@ export function unsafePathReason(name: string): string | null {
   const p = name.replace(/\\/g, '/')
   if (p.startsWith('/') || /^[a-zA-Z]:/.test(p)) return 'is an absolute path'
   if (p.split('/').includes('..')) return 'climbs out with ".."'
-  if (p.replace(/\/+$/, '').split('/').every((s) => s === '' || s === '.')) return 'names no file'
+  if (
+    p
+      .replace(/\/+$/, '')
+      .split('/')
+      .every((s) => s === '' || s === '.')
+  )
+    return 'names no file'
   return null
 }
 
@@ -122,7 +128,11 @@ export class ArchiveWriter {
    */
   private linkOnTheWay(name: string, target: string): string | null {
     const at = keyOf(name).split('/').slice(0, -1)
-    const steps = target.replace(/\\/g, '/').toLowerCase().split('/').filter((s) => s !== '' && s !== '.')
+    const steps = target
+      .replace(/\\/g, '/')
+      .toLowerCase()
+      .split('/')
+      .filter((s) => s !== '' && s !== '.')
     for (const [i, step] of steps.entries()) {
       if (step === '..') at.pop()
       else at.push(step)
@@ -157,9 +167,11 @@ export class ArchiveWriter {
   private tooLarge(name: string): UnsafeArchiveError {
     const limit = this.limits.totalBytes
     const rule =
-      limit >= MAX_UNPACKED_BYTES ? 'the most any archive may unpack to'
-      : limit <= MIN_ALLOWANCE_BYTES ? 'the least any archive may unpack to'
-      : `${MAX_RATIO} times its size`
+      limit >= MAX_UNPACKED_BYTES
+        ? 'the most any archive may unpack to'
+        : limit <= MIN_ALLOWANCE_BYTES
+          ? 'the least any archive may unpack to'
+          : `${MAX_RATIO} times its size`
     const why = `takes it past ${formatBytes(limit)} unpacked (${rule}; the archive is ${formatBytes(this.archiveBytes)})`
     return new UnsafeArchiveError(this.archive, name, `${why}, so it looks like an archive bomb`)
   }

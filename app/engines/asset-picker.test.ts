@@ -19,7 +19,11 @@ const names = [
   `llama-${TAG}-bin-ubuntu-cuda-13.4-x64.tar.gz`,
   `llama-${TAG}-xcframework.zip`,
 ]
-const release: Release = { tag: TAG, publishedAt: null, assets: names.map((name) => ({ name, size: 1, url: `https://example.invalid/${name}`, sha256: '0'.repeat(64) })) }
+const release: Release = {
+  tag: TAG,
+  publishedAt: null,
+  assets: names.map((name) => ({ name, size: 1, url: `https://example.invalid/${name}`, sha256: '0'.repeat(64) })),
+}
 
 describe('chooseBackend (auto)', () => {
   it.each([
@@ -63,16 +67,25 @@ describe('pickAssets', () => {
   })
 
   it('without a build for the platform, lists what the release has for it', () => {
-    const linuxOnlyCpu: Release = { ...release, assets: release.assets.filter((a) => !a.name.includes('ubuntu-cuda') && !a.name.includes('ubuntu-vulkan')) }
-    expect(() => pickAssets(linuxOnlyCpu, 'cuda-12', 'linux', 'x64')).toThrow(`llama.cpp ${TAG} has no CUDA 12 build for Linux x64: it has CPU for Linux x64 (--backend cpu).`)
+    const linuxOnlyCpu: Release = {
+      ...release,
+      assets: release.assets.filter((a) => !a.name.includes('ubuntu-cuda') && !a.name.includes('ubuntu-vulkan')),
+    }
+    expect(() => pickAssets(linuxOnlyCpu, 'cuda-12', 'linux', 'x64')).toThrow(
+      `llama.cpp ${TAG} has no CUDA 12 build for Linux x64: it has CPU for Linux x64 (--backend cpu).`,
+    )
   })
 
   it('for a machine the release does not build for at all, lists its files', () => {
-    expect(() => pickAssets(release, 'cpu', 'linux', 'arm64')).toThrow(/has no CPU build for Linux arm64: it has nothing for Linux arm64; its files: llama-v0\.5\.0-bin-win-cpu-x64\.zip, /)
+    expect(() => pickAssets(release, 'cpu', 'linux', 'arm64')).toThrow(
+      /has no CPU build for Linux arm64: it has nothing for Linux arm64; its files: llama-v0\.5\.0-bin-win-cpu-x64\.zip, /,
+    )
   })
 
   it('refuses a Windows CUDA build whose cudart is missing', () => {
     const noCudart: Release = { ...release, assets: release.assets.filter((a) => !a.name.startsWith('cudart-llama-bin-win-cuda-12.4')) }
-    expect(() => pickAssets(noCudart, 'cuda-12', 'win32', 'x64')).toThrow(/not its CUDA runtime \(cudart-llama-bin-win-cuda-12\.4-x64\.zip\)/)
+    expect(() => pickAssets(noCudart, 'cuda-12', 'win32', 'x64')).toThrow(
+      /not its CUDA runtime \(cudart-llama-bin-win-cuda-12\.4-x64\.zip\)/,
+    )
   })
 })

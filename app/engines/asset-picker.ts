@@ -26,7 +26,9 @@ export function engineAssets(release: Release, platform: NodeJS.Platform, arch: 
   const os = OS_TOKEN[platform]
   if (!os) return []
   // llama-<tag>-bin-<os>[-<cpu|vulkan|cuda-X.Y>]-<arch>.<zip|tar.gz>; Linux's CPU build has no backend part.
-  const pattern = new RegExp(`^llama-${escape(release.tag)}-bin-${os}-(?:(cpu|vulkan|cuda-(\\d+)\\.(\\d+))-)?${escape(arch)}\\.(zip|tar\\.gz)$`)
+  const pattern = new RegExp(
+    `^llama-${escape(release.tag)}-bin-${os}-(?:(cpu|vulkan|cuda-(\\d+)\\.(\\d+))-)?${escape(arch)}\\.(zip|tar\\.gz)$`,
+  )
   const out: EngineAsset[] = []
   for (const asset of release.assets) {
     const m = pattern.exec(asset.name)
@@ -50,14 +52,23 @@ export function pickAssets(release: Release, backend: EngineBackend, platform: N
   const where = `${OS_LABEL[platform] ?? platform} ${arch}`
   const engine = matching[0]
   if (!engine) {
-    const has = available.length > 0 ? `it has ${[...new Set(available.map((a) => backendLabel(a.backend)))].join(', ')} for ${where} (--backend ${[...new Set(available.map((a) => a.backend))].join('|')})` : `it has nothing for ${where}; its files: ${release.assets.map((a) => a.name).join(', ') || 'none'}`
+    const has =
+      available.length > 0
+        ? `it has ${[...new Set(available.map((a) => backendLabel(a.backend)))].join(', ')} for ${where} (--backend ` +
+          `${[...new Set(available.map((a) => a.backend))].join('|')})`
+        : `it has nothing for ${where}; its files: ${release.assets.map((a) => a.name).join(', ') || 'none'}`
     throw new EngineError(`llama.cpp ${release.tag} has no ${backendLabel(backend)} build for ${where}: ${has}.`, 'no-asset')
   }
   if (engine.cuda === null) return { engine, cudart: null }
   const os = OS_TOKEN[platform] as string
   const names = [`cudart-llama-bin-${os}-cuda-${engine.cuda}-${arch}`, `cudart-llama-${release.tag}-bin-${os}-cuda-${engine.cuda}-${arch}`]
   const cudart = release.assets.find((a) => names.some((n) => a.name === `${n}.zip` || a.name === `${n}.tar.gz`)) ?? null
-  if (!cudart && platform === 'win32') throw new EngineError(`llama.cpp ${release.tag} has the CUDA ${engine.cuda} build for ${where} but not its CUDA runtime (${names[0]}.zip): choose --backend vulkan or another release.`, 'no-asset')
+  if (!cudart && platform === 'win32')
+    throw new EngineError(
+      `llama.cpp ${release.tag} has the CUDA ${engine.cuda} build for ${where} but not its CUDA runtime (${names[0]}.zip): choose ` +
+        `--backend vulkan or another release.`,
+      'no-asset',
+    )
   return { engine, cudart }
 }
 

@@ -50,7 +50,7 @@ export async function checkEngine(opts: CheckEngineOptions): Promise<{ readonly 
   }
   const model = shippedCheckModel()
   if (model === null) {
-    const missing = 'The GPU check\'s model (resources/engine-check/tiny-check.gguf) is missing from this Llama Tray'
+    const missing = "The GPU check's model (resources/engine-check/tiny-check.gguf) is missing from this Llama Tray"
     throw new EngineError(`${missing}: reinstall Llama Tray.`, 'does-not-run')
   }
   const request = { binary: opts.binary, backend: opts.backend, model, ...(opts.signal ? { signal: opts.signal } : {}) }

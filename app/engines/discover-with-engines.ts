@@ -9,6 +9,9 @@ import { listInstalled } from './installed'
  * dashboard and `llama-tray profiles discover` alike.
  */
 export async function discoverWithEngines(options: Omit<DiscoverOptions, 'installedEngines'>): Promise<Discovery> {
-  const installed = (await listInstalled(options.home)).map((e) => ({ path: e.path, source: `installed by Llama Tray (llama.cpp ${e.tag}, ${backendLabel(e.backend)})` }))
+  const installed = (await listInstalled(options.home)).map((e) => ({
+    path: e.path,
+    source: `installed by Llama Tray (llama.cpp ${e.tag}, ${backendLabel(e.backend)})`,
+  }))
   return discover({ ...options, installedEngines: installed })
 }

@@ -1,6 +1,8 @@
 import { readGpuInventory } from '../telemetry/gpu/inventory'
 
-/** What the NVIDIA driver reports, for `--backend auto`: its CUDA version ("13.0") and the first GPU's name; null without an NVIDIA driver. */
+/**
+ * What the NVIDIA driver reports, for `--backend auto`: its CUDA version ("13.0") and the first GPU's name; null without an NVIDIA driver.
+ */
 export interface DriverCuda {
   readonly cudaVersion: string | null
   /** The driver's own version ("580.95.05"): the GPU check's cache key (absent: unknown). */

@@ -23,10 +23,25 @@ async function fakeBinary(mode: string): Promise<string> {
 }
 const pidIn = (log: readonly string[]): number => Number(/fake pid (\d+)/.exec(log.join('\n'))?.[1])
 
-describe('the GPU check server\'s arguments', () => {
+describe("the GPU check server's arguments", () => {
   it('puts one layer on the GPU for a GPU build and asks for the load log (-lv 4); a CPU build gets neither', () => {
     // At default verbosity a real CUDA build logs nothing of its load (engine-check-default-verbosity.log).
-    expect(gpuCheckArgs('m.gguf', 1234, 'cuda-12')).toEqual(['-m', 'm.gguf', '--host', '127.0.0.1', '--port', '1234', '-c', '512', '-np', '1', '-ngl', '1', '-lv', '4'])
+    expect(gpuCheckArgs('m.gguf', 1234, 'cuda-12')).toEqual([
+      '-m',
+      'm.gguf',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '1234',
+      '-c',
+      '512',
+      '-np',
+      '1',
+      '-ngl',
+      '1',
+      '-lv',
+      '4',
+    ])
     expect(gpuCheckArgs('m.gguf', 1234, 'cpu')).toEqual(['-m', 'm.gguf', '--host', '127.0.0.1', '--port', '1234', '-c', '512', '-np', '1'])
   })
 })

@@ -73,14 +73,19 @@ export const runGpuCheck: GpuCheck = async (request) => {
       done()
     })
   })
-  const drained = Promise.all([child.stdout, child.stderr].map((stream) => new Promise<void>((done) => {
-    const splitter = new LineSplitter(keep)
-    stream.on('data', (c: Buffer) => splitter.write(c))
-    stream.once('close', () => {
-      splitter.end()
-      done()
-    })
-  })))
+  const drained = Promise.all(
+    [child.stdout, child.stderr].map(
+      (stream) =>
+        new Promise<void>((done) => {
+          const splitter = new LineSplitter(keep)
+          stream.on('data', (c: Buffer) => splitter.write(c))
+          stream.once('close', () => {
+            splitter.end()
+            done()
+          })
+        }),
+    ),
+  )
   // A server that died on the completion (a CUDA error aborts it) has its last lines still in the pipe.
   const whenGone = (): Promise<unknown> => Promise.race([drained, atMost(5000)])
   const fail = (reason: string): GpuCheckResult => ({ ok: false, reason: findGpuError(lines)?.reason ?? reason, log: lines })

@@ -44,7 +44,8 @@ export async function planInstall(opts: PlanOptions): Promise<InstallPlan> {
   const driver = opts.backend === 'auto' ? await (opts.driver ?? (async () => null))() : null
   const backend = chooseBackend(opts.backend, driver?.cudaVersion ?? null, platform)
   const release = await opts.client.release(opts.tag)
-  if (!isSafeTag(release.tag)) throw new EngineError(`The release tag "${release.tag}" cannot name a folder: choose another release with --tag.`, 'bad-answer')
+  if (!isSafeTag(release.tag))
+    throw new EngineError(`The release tag "${release.tag}" cannot name a folder: choose another release with --tag.`, 'bad-answer')
   const picked = pickAssets(release, backend, platform, arch)
   const id = engineId(release.tag, backend)
   const dir = join(enginesDir(opts.home), id)

@@ -31,9 +31,19 @@ let linuxCpu: Buffer
 let winCuda: Buffer
 let cudart: Buffer
 beforeAll(async () => {
-  linuxCpu = await linuxTarGz(TAG, [{ name: 'llama-server', content: '#!/bin/sh\necho fake\n' }, { name: 'libggml-base.so', content: randomBytes(512 * 1024), mode: 0o644 }])
-  winCuda = await windowsZip([{ name: 'llama-server.exe', content: 'MZ server' }, { name: 'ggml-cuda.dll', content: 'MZ cuda' }, { name: 'ggml-cpu.dll', content: 'MZ cpu' }])
-  cudart = await windowsZip([{ name: 'cudart64_12.dll', content: 'MZ rt' }, { name: 'cublas64_12.dll', content: 'MZ blas' }])
+  linuxCpu = await linuxTarGz(TAG, [
+    { name: 'llama-server', content: '#!/bin/sh\necho fake\n' },
+    { name: 'libggml-base.so', content: randomBytes(512 * 1024), mode: 0o644 },
+  ])
+  winCuda = await windowsZip([
+    { name: 'llama-server.exe', content: 'MZ server' },
+    { name: 'ggml-cuda.dll', content: 'MZ cuda' },
+    { name: 'ggml-cpu.dll', content: 'MZ cpu' },
+  ])
+  cudart = await windowsZip([
+    { name: 'cudart64_12.dll', content: 'MZ rt' },
+    { name: 'cublas64_12.dll', content: 'MZ blas' },
+  ])
   gh = await new GitHubReleasesStandIn().start()
 })
 afterAll(() => gh.close())
@@ -85,7 +95,14 @@ describe('engines install against the GitHub stand-in', () => {
   it('installs the Linux tarball flat into engines/<tag>-cpu with a manifest, and lists it', async () => {
     const phases: string[] = []
     const engine = await installEngine(opts({ onProgress: (p) => phases.push(p.phase) }))
-    expect(engine).toMatchObject({ id: `${TAG}-cpu`, tag: TAG, backend: 'cpu', path: join(home, 'engines', `${TAG}-cpu`, 'llama-server'), version: '7000 (abc1234)', alreadyInstalled: false })
+    expect(engine).toMatchObject({
+      id: `${TAG}-cpu`,
+      tag: TAG,
+      backend: 'cpu',
+      path: join(home, 'engines', `${TAG}-cpu`, 'llama-server'),
+      version: '7000 (abc1234)',
+      alreadyInstalled: false,
+    })
     expect((await readdir(engine.dir)).sort()).toEqual(['libggml-base.so', 'llama-server', 'llama-tray-engine.json'])
     expect(await engineDirEntries()).toEqual([`${TAG}-cpu`]) // no temp folder, no download left
     expect([...new Set(phases)]).toEqual(['release', 'download', 'extract', 'verify', 'done'])
@@ -104,9 +121,22 @@ describe('engines install against the GitHub stand-in', () => {
   })
 
   it('installs the Windows CUDA 12 zip with its cudart beside llama-server.exe (auto, driver CUDA 12.6)', async () => {
-    const engine = await installEngine(opts({ backend: 'auto', platform: 'win32', driver: async () => ({ cudaVersion: '12.6', gpuName: 'NVIDIA GeForce RTX 4060 Laptop GPU' }) }))
+    const engine = await installEngine(
+      opts({
+        backend: 'auto',
+        platform: 'win32',
+        driver: async () => ({ cudaVersion: '12.6', gpuName: 'NVIDIA GeForce RTX 4060 Laptop GPU' }),
+      }),
+    )
     expect(engine.id).toBe(`${TAG}-cuda-12`)
-    expect((await readdir(engine.dir)).sort()).toEqual(['cublas64_12.dll', 'cudart64_12.dll', 'ggml-cpu.dll', 'ggml-cuda.dll', 'llama-server.exe', 'llama-tray-engine.json'])
+    expect((await readdir(engine.dir)).sort()).toEqual([
+      'cublas64_12.dll',
+      'cudart64_12.dll',
+      'ggml-cpu.dll',
+      'ggml-cuda.dll',
+      'llama-server.exe',
+      'llama-tray-engine.json',
+    ])
     const manifest = JSON.parse(await readFile(join(engine.dir, 'llama-tray-engine.json'), 'utf8')) as { assets: { name: string }[] }
     expect(manifest.assets.map((a) => a.name)).toEqual([`llama-${TAG}-bin-win-cuda-12.4-x64.zip`, 'cudart-llama-bin-win-cuda-12.4-x64.zip'])
   })
@@ -135,7 +165,12 @@ describe('engines install against the GitHub stand-in', () => {
     gh.rateLimitUntil = new Date(Date.now() + 17 * 60_000)
     const err = (await installEngine(opts({ client: new ReleaseClient({ apiUrl: gh.apiUrl }) })).catch((e: unknown) => e)) as EngineError
     expect(err.kind).toBe('rate-limited')
-    expect(err.message).toMatch(/^GitHub's API rate limit is used up \(60 requests an hour without a token; set GITHUB_TOKEN to raise it\): try again after \d\d:\d\d UTC \(in 1[78] min\)\.$/)
+    expect(err.message).toMatch(
+      new RegExp(
+        String.raw`^GitHub's API rate limit is used up \(60 requests an hour without a token; set` +
+          String.raw` GITHUB_TOKEN to raise it\): try again after \d\d:\d\d UTC \(in 1[78] min\)\.$`,
+      ),
+    )
     expect(Math.abs((err.retryAt?.getTime() ?? 0) - gh.rateLimitUntil.getTime())).toBeLessThan(1000)
     expect(await engineDirEntries()).toEqual([])
   })
@@ -147,7 +182,9 @@ describe('engines install against the GitHub stand-in', () => {
         srv.close(() => done(port))
       })
     })
-    const err = (await installEngine(opts({ client: new ReleaseClient({ apiUrl: `http://127.0.0.1:${closed}` }) })).catch((e: unknown) => e)) as EngineError
+    const err = (await installEngine(opts({ client: new ReleaseClient({ apiUrl: `http://127.0.0.1:${closed}` }) })).catch(
+      (e: unknown) => e,
+    )) as EngineError
     expect(err).toBeInstanceOf(EngineError)
     expect(err.kind).toBe('offline')
     expect(err.message.split('\n')).toHaveLength(1)
@@ -156,7 +193,12 @@ describe('engines install against the GitHub stand-in', () => {
   })
 
   it('refuses an archive whose digest does not match, naming it, with nothing left in engines/', async () => {
-    gh.releases = [{ ...release(TAG, '2026-11-01T00:00:00Z'), assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: linuxCpu, digest: `sha256:${'ab'.repeat(32)}` }] }]
+    gh.releases = [
+      {
+        ...release(TAG, '2026-11-01T00:00:00Z'),
+        assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: linuxCpu, digest: `sha256:${'ab'.repeat(32)}` }],
+      },
+    ]
     const err = (await installEngine(opts()).catch((e: unknown) => e)) as EngineError
     expect(err).toBeInstanceOf(EngineError)
     expect(err.kind).toBe('download')
@@ -172,10 +214,15 @@ describe('engines install against the GitHub stand-in', () => {
     let largest = 0
     try {
       // The guard only ends the old behaviour (writing until the disk is full); the install must fail by itself first.
-      const err = (await installEngine(opts({ signal: ac.signal, onProgress: (p) => {
-        largest = Math.max(largest, p.bytes ?? 0)
-        if ((p.bytes ?? 0) > linuxCpu.length + 1024 * 1024) ac.abort()
-      } })).catch((e: unknown) => e)) as EngineError
+      const err = (await installEngine(
+        opts({
+          signal: ac.signal,
+          onProgress: (p) => {
+            largest = Math.max(largest, p.bytes ?? 0)
+            if ((p.bytes ?? 0) > linuxCpu.length + 1024 * 1024) ac.abort()
+          },
+        }),
+      ).catch((e: unknown) => e)) as EngineError
       expect(err).toBeInstanceOf(EngineError)
       expect(err.kind).toBe('download')
       const said = `sent more than the ${linuxCpu.length} bytes listed for it for \\S+${name}, so the download was stopped`
@@ -189,9 +236,32 @@ describe('engines install against the GitHub stand-in', () => {
   })
 
   it.each([
-    ['a "../" path (tar.gz)', 'linux', async () => rawTarGz([{ name: `llama-${TAG}/llama-server`, type: 'file', content: 'x' }, { name: `llama-${TAG}/../../../escaped.txt`, type: 'file', content: 'x' }]), 'climbs out'],
-    ['an absolute path (tar.gz)', 'linux', async () => rawTarGz([{ name: '/tmp/llama-tray-escaped.txt', type: 'file', content: 'x' }]), 'absolute path'],
-    ['a "../" path (zip)', 'win32', async () => zipWithNames([{ name: 'llama-server.exe', content: 'MZ' }, { name: '../../escaped.txt', content: 'x' }]), 'climbs out'],
+    [
+      'a "../" path (tar.gz)',
+      'linux',
+      async () =>
+        rawTarGz([
+          { name: `llama-${TAG}/llama-server`, type: 'file', content: 'x' },
+          { name: `llama-${TAG}/../../../escaped.txt`, type: 'file', content: 'x' },
+        ]),
+      'climbs out',
+    ],
+    [
+      'an absolute path (tar.gz)',
+      'linux',
+      async () => rawTarGz([{ name: '/tmp/llama-tray-escaped.txt', type: 'file', content: 'x' }]),
+      'absolute path',
+    ],
+    [
+      'a "../" path (zip)',
+      'win32',
+      async () =>
+        zipWithNames([
+          { name: 'llama-server.exe', content: 'MZ' },
+          { name: '../../escaped.txt', content: 'x' },
+        ]),
+      'climbs out',
+    ],
     [
       'a symlink through a symlink (tar.gz)',
       'linux',
@@ -270,7 +340,9 @@ describe('engines remove', () => {
     expect((await listInstalled(home))[0]?.usedBy).toEqual([{ id: profile.id, name: 'Qwen small' }])
     const err = (await removeEngine(home, engine.id).catch((e: unknown) => e)) as EngineError
     expect(err.kind).toBe('in-use')
-    expect(err.message).toBe(`${engine.id} is used by the profile "Qwen small": point it at another engine first, or remove it anyway with --force.`)
+    expect(err.message).toBe(
+      `${engine.id} is used by the profile "Qwen small": point it at another engine first, or remove it anyway with --force.`,
+    )
     expect(existsSync(engine.path)).toBe(true)
     await removeEngine(home, engine.id, { force: true })
     expect(await engineDirEntries()).toEqual([])
@@ -278,7 +350,9 @@ describe('engines remove', () => {
 
   it('names the installed engines when the id is unknown', async () => {
     await installEngine(opts())
-    await expect(removeEngine(home, 'b1-cpu')).rejects.toThrow(`No installed engine is called "b1-cpu" (installed: ${TAG}-cpu): see llama-tray engines list.`)
+    await expect(removeEngine(home, 'b1-cpu')).rejects.toThrow(
+      `No installed engine is called "b1-cpu" (installed: ${TAG}-cpu): see llama-tray engines list.`,
+    )
   })
 })
 
@@ -316,7 +390,10 @@ describe('engines install: the GPU check after extraction', () => {
     const lib = (name: string, content: string): ArchiveFile => ({ name, content, mode: 0o644 })
     cudaBuild = await linuxTarGz(TAG, [{ name: 'llama-server', content: fakeBuild('cuda-error') }, lib('libggml-cuda.so', 'ELF cuda')])
     const cpuBuild = await linuxTarGz(TAG, [{ name: 'llama-server', content: fakeBuild('normal') }, lib('libggml-cpu.so', 'ELF cpu')])
-    const assets = [{ name: CUDA_TARBALL, body: cudaBuild }, { name: CPU_TARBALL, body: cpuBuild }]
+    const assets = [
+      { name: CUDA_TARBALL, body: cudaBuild },
+      { name: CPU_TARBALL, body: cpuBuild },
+    ]
     checkRelease = { tag: TAG, publishedAt: '2026-11-01T00:00:00Z', assets }
   })
   const checked: string[] = []
@@ -370,7 +447,15 @@ describe('engines install: the GPU check after extraction', () => {
   })
 
   it('no build runs: says so for each, and installs nothing', async () => {
-    gh.releases = [{ ...checkRelease, assets: [{ name: CUDA_TARBALL, body: cudaBuild }, { name: CPU_TARBALL, body: cudaBuild }] }]
+    gh.releases = [
+      {
+        ...checkRelease,
+        assets: [
+          { name: CUDA_TARBALL, body: cudaBuild },
+          { name: CPU_TARBALL, body: cudaBuild },
+        ],
+      },
+    ]
     const err = (await installEngine(auto('560.35.03', { gpuCheck: undefined })).catch((e: unknown) => e)) as EngineError
     expect(err.kind).toBe('gpu-check-failed')
     const cause = `No build of llama.cpp ${TAG} ran on this GPU (CUDA 12: ${NO_KERNEL}; CPU: ${NO_KERNEL}), so nothing was installed`
@@ -378,7 +463,7 @@ describe('engines install: the GPU check after extraction', () => {
     expect(await engineDirEntries()).toEqual([])
   })
 
-  it('records every file\'s SHA-256 at install; engines verify finds a file whose bytes changed, and checks the GPU again', async () => {
+  it("records every file's SHA-256 at install; engines verify finds a file whose bytes changed, and checks the GPU again", async () => {
     const engine = await installEngine(opts({ backend: 'cpu', gpuCheck: counting }))
     const manifest = JSON.parse(await readFile(join(engine.dir, 'llama-tray-engine.json'), 'utf8')) as { files: Record<string, string> }
     expect(Object.keys(manifest.files)).toEqual(['libggml-cpu.so', 'llama-server'])

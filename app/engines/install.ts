@@ -58,12 +58,22 @@ export async function verifyRuns(binary: string): Promise<{ version: string | nu
     versionText = await runForOutput(binary, ['--version'])
     help = await runForOutput(binary, ['--help'])
   } catch (err) {
-    throw new EngineError(`The downloaded llama-server does not start on this machine (${err instanceof EngineDetectError ? err.message : String(err)}): choose another --backend, or update the GPU driver.`, 'does-not-run')
+    throw new EngineError(
+      `The downloaded llama-server does not start on this machine (${err instanceof EngineDetectError ? err.message : String(err)}): ` +
+        `choose another --backend, or update the GPU driver.`,
+      'does-not-run',
+    )
   }
   const info = engineFromOutput(binary, help, versionText)
   if (info.version === null && info.flags.size === 0) {
     const first = (versionText.trim() || help.trim()).split('\n')[0] ?? ''
-    throw new EngineError(`The downloaded llama-server does not run on this machine (${first || 'it printed nothing'}): choose another --backend, or update the GPU driver.`, 'does-not-run', null, versionText)
+    throw new EngineError(
+      `The downloaded llama-server does not run on this machine (${first || 'it printed nothing'}): choose another --backend, or ` +
+        `update the GPU driver.`,
+      'does-not-run',
+      null,
+      versionText,
+    )
   }
   return { version: info.version }
 }
@@ -126,7 +136,16 @@ async function installPlanned(opts: InstallOptions, plan: InstallPlan, driver: D
   const { id, release, backend, picked, dir: finalDir, existing } = plan
   const root = enginesDir(opts.home)
   const exe = serverExeName(platform)
-  if (existing) return { id, tag: existing.tag, backend: existing.backend, dir: finalDir, path: join(finalDir, existing.binary), version: existing.engineVersion, alreadyInstalled: true }
+  if (existing)
+    return {
+      id,
+      tag: existing.tag,
+      backend: existing.backend,
+      dir: finalDir,
+      path: join(finalDir, existing.binary),
+      version: existing.engineVersion,
+      alreadyInstalled: true,
+    }
 
   const assets: ReleaseAsset[] = [picked.engine.asset, ...(picked.cudart ? [picked.cudart] : [])]
   const downloads = join(root, DOWNLOADS_DIR)
@@ -136,7 +155,11 @@ async function installPlanned(opts: InstallOptions, plan: InstallPlan, driver: D
     const files: string[] = []
     for (const asset of assets) {
       const dest = join(downloads, asset.name)
-      await downloadAsset(asset, dest, { signal: opts.signal, onProgress: (p: DownloadProgress) => progress({ phase: 'download', asset: asset.name, bytes: p.bytes, total: p.total, rateBps: p.rateBps }) })
+      await downloadAsset(asset, dest, {
+        signal: opts.signal,
+        onProgress: (p: DownloadProgress) =>
+          progress({ phase: 'download', asset: asset.name, bytes: p.bytes, total: p.total, rateBps: p.rateBps }),
+      })
       files.push(dest)
     }
     await mkdir(work)
@@ -144,9 +167,10 @@ async function installPlanned(opts: InstallOptions, plan: InstallPlan, driver: D
     if (files[1]) {
       // cudart's DLLs (or .so files) go beside llama-server, where the loader finds them.
       const rt = await extractInto(files[1], join(work, 'cudart'), null, progress, assets[1]?.name ?? '')
-      for (const name of await readdir(rt)) await rename(join(rt, name), join(engineDir, name)).catch(async (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'EEXIST' && err.code !== 'ENOTEMPTY') throw err // a file both archives carry: the engine's copy stays
-      })
+      for (const name of await readdir(rt))
+        await rename(join(rt, name), join(engineDir, name)).catch(async (err: NodeJS.ErrnoException) => {
+          if (err.code !== 'EEXIST' && err.code !== 'ENOTEMPTY') throw err // a file both archives carry: the engine's copy stays
+        })
     }
     progress({ phase: 'verify' })
     const binary = join(engineDir, exe)
@@ -200,7 +224,15 @@ async function installPlanned(opts: InstallOptions, plan: InstallPlan, driver: D
       const fix = 'so the release itself is broken and nothing was installed; choose another --tag.'
       throw new EngineError(`${unreadable}, ${fix}`, 'bad-answer', null, err.detail)
     }
-    if (isNoSpace(err)) throw new EngineError(`Not enough disk space in ${root} to install llama.cpp ${release.tag} (about ${Math.ceil((assets.reduce((s, a) => s + a.size, 0) * 3) / 1048576)} MB needed while installing): free some space and try again; nothing was left behind.`, 'disk-full', null, String(err))
+    if (isNoSpace(err))
+      throw new EngineError(
+        `Not enough disk space in ${root} to install llama.cpp ${release.tag} (about ` +
+          `${Math.ceil((assets.reduce((s, a) => s + a.size, 0) * 3) / 1048576)} ` +
+          `MB needed while installing): free some space and try again; nothing was left behind.`,
+        'disk-full',
+        null,
+        String(err),
+      )
     throw err
   } finally {
     await rm(work, { recursive: true, force: true })
@@ -211,7 +243,13 @@ async function installPlanned(opts: InstallOptions, plan: InstallPlan, driver: D
 }
 
 /** Extracts one archive into `dir` and returns the folder holding its files (a tarball's one top folder is looked into). */
-async function extractInto(archive: string, dir: string, exe: string | null, progress: (p: InstallProgress) => void, name: string): Promise<string> {
+async function extractInto(
+  archive: string,
+  dir: string,
+  exe: string | null,
+  progress: (p: InstallProgress) => void,
+  name: string,
+): Promise<string> {
   progress({ phase: 'extract', asset: name })
   await mkdir(dir)
   await extractArchive(archive, dir)
@@ -222,5 +260,8 @@ async function extractInto(archive: string, dir: string, exe: string | null, pro
     if (exe === null || (await readdir(inner)).includes(exe)) return inner
   }
   if (exe === null) return dir
-  throw new EngineError(`The archive ${name} holds no ${exe} (it has: ${top.slice(0, 8).join(', ') || 'nothing'}): choose another --backend or --tag.`, 'bad-answer')
+  throw new EngineError(
+    `The archive ${name} holds no ${exe} (it has: ${top.slice(0, 8).join(', ') || 'nothing'}): choose another --backend or --tag.`,
+    'bad-answer',
+  )
 }

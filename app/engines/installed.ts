@@ -58,7 +58,18 @@ export async function listInstalled(home: string): Promise<InstalledEngine[]> {
     const m = await readManifest(dir)
     if (!m || m.id !== e.name) continue
     const usedBy = profiles.filter((p) => p.binary !== '' && isInside(dir, p.binary)).map((p) => ({ id: p.id, name: p.name }))
-    out.push({ id: m.id, tag: m.tag, backend: m.backend, dir, path: join(dir, m.binary), version: m.engineVersion, publishedAt: m.publishedAt, installedAt: m.installedAt, sizeBytes: await folderSize(dir), usedBy })
+    out.push({
+      id: m.id,
+      tag: m.tag,
+      backend: m.backend,
+      dir,
+      path: join(dir, m.binary),
+      version: m.engineVersion,
+      publishedAt: m.publishedAt,
+      installedAt: m.installedAt,
+      sizeBytes: await folderSize(dir),
+      usedBy,
+    })
   }
   return out.sort((a, b) => b.installedAt.localeCompare(a.installedAt))
 }

@@ -14,15 +14,29 @@ import { enginesDir } from './layout'
 export async function removeEngine(home: string, id: string, opts: { readonly force?: boolean } = {}): Promise<InstalledEngine> {
   const installed = await listInstalled(home)
   const engine = installed.find((e) => e.id === id)
-  if (!engine) throw new EngineError(`No installed engine is called "${id}"${installed.length ? ` (installed: ${installed.map((e) => e.id).join(', ')})` : ' (none is installed)'}: see llama-tray engines list.`, 'unknown-engine')
+  if (!engine)
+    throw new EngineError(
+      `No installed engine is called "${id}"` +
+        `${installed.length ? ` (installed: ${installed.map((e) => e.id).join(', ')})` : ' (none is installed)'}: ` +
+        `see llama-tray engines list.`,
+      'unknown-engine',
+    )
   if (engine.usedBy.length > 0 && !opts.force) {
-    throw new EngineError(`${id} is used by the profile${engine.usedBy.length > 1 ? 's' : ''} ${engine.usedBy.map((p) => `"${p.name}"`).join(', ')}: point ${engine.usedBy.length > 1 ? 'them' : 'it'} at another engine first, or remove it anyway with --force.`, 'in-use')
+    throw new EngineError(
+      `${id} is used by the profile${engine.usedBy.length > 1 ? 's' : ''} ${engine.usedBy.map((p) => `"${p.name}"`).join(', ')}: ` +
+        `point ${engine.usedBy.length > 1 ? 'them' : 'it'} at another engine first, or remove it anyway with --force.`,
+      'in-use',
+    )
   }
   const trash = join(enginesDir(home), `.removing-${id}-${randomBytes(4).toString('hex')}`)
   try {
     await rename(engine.dir, trash)
   } catch (err) {
-    throw new EngineError(`${id} cannot be removed now (${(err as NodeJS.ErrnoException).code ?? String(err)}): stop the llama-server that runs it and try again.`, 'in-use')
+    throw new EngineError(
+      `${id} cannot be removed now (${(err as NodeJS.ErrnoException).code ?? String(err)}): stop the llama-server that runs it and try ` +
+        `again.`,
+      'in-use',
+    )
   }
   await rm(trash, { recursive: true, force: true })
   return engine

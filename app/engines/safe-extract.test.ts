@@ -39,14 +39,30 @@ async function outside(): Promise<string[]> {
 
 describe('extractArchive', () => {
   it('extracts a release tarball with its top folder, execute bits and an inside symlink', async () => {
-    const tgz = await archive('ok.tar.gz', await linuxTarGz('b1', [{ name: 'llama-server', content: '#!/bin/sh\n', mode: 0o755 }, { name: 'libggml.so.1', content: 'lib', mode: 0o644 }], [{ name: 'libggml.so', target: 'libggml.so.1' }]))
+    const tgz = await archive(
+      'ok.tar.gz',
+      await linuxTarGz(
+        'b1',
+        [
+          { name: 'llama-server', content: '#!/bin/sh\n', mode: 0o755 },
+          { name: 'libggml.so.1', content: 'lib', mode: 0o644 },
+        ],
+        [{ name: 'libggml.so', target: 'libggml.so.1' }],
+      ),
+    )
     await extractArchive(tgz, dest)
     expect((await stat(join(dest, 'llama-b1', 'llama-server'))).mode & 0o111).not.toBe(0)
     expect(await readlink(join(dest, 'llama-b1', 'libggml.so'))).toBe('libggml.so.1')
   })
 
   it('extracts a flat Windows zip', async () => {
-    const zip = await archive('ok.zip', await windowsZip([{ name: 'llama-server.exe', content: 'MZ' }, { name: 'ggml-cpu.dll', content: 'dll' }]))
+    const zip = await archive(
+      'ok.zip',
+      await windowsZip([
+        { name: 'llama-server.exe', content: 'MZ' },
+        { name: 'ggml-cpu.dll', content: 'dll' },
+      ]),
+    )
     await extractArchive(zip, dest)
     expect((await readdir(dest)).sort()).toEqual(['ggml-cpu.dll', 'llama-server.exe'])
     expect(await readFile(join(dest, 'llama-server.exe'), 'utf8')).toBe('MZ')
@@ -55,7 +71,14 @@ describe('extractArchive', () => {
   it.each([
     ['a "../" path', [{ name: '../../evil.txt', type: 'file' as const, content: 'x' }], 'climbs out'],
     ['an absolute path', [{ name: `${'/tmp'}/llama-tray-evil-${process.pid}.txt`, type: 'file' as const, content: 'x' }], 'absolute path'],
-    ['a symlink leading out', [{ name: 'llama/lib', type: 'symlink' as const, linkname: '../../../' }, { name: 'llama/lib/evil.txt', type: 'file' as const, content: 'x' }], 'symlink leading outside'],
+    [
+      'a symlink leading out',
+      [
+        { name: 'llama/lib', type: 'symlink' as const, linkname: '../../../' },
+        { name: 'llama/lib/evil.txt', type: 'file' as const, content: 'x' },
+      ],
+      'symlink leading outside',
+    ],
     ['an absolute symlink', [{ name: 'llama/etc', type: 'symlink' as const, linkname: '/etc' }], 'absolute path'],
     ['a hard link leading out', [{ name: 'llama/h', type: 'hardlink' as const, linkname: '../outside.txt' }], 'hardlink leading outside'],
   ])('refuses a tarball with %s and writes nothing outside', async (_what, entries, why) => {
@@ -71,7 +94,13 @@ describe('extractArchive', () => {
     ['a "../" path', '../../evil.txt', 'climbs out'],
     ['an absolute path', '/tmp/llama-evil.txt', 'absolute path'],
   ])('refuses a zip with %s and writes nothing outside', async (_what, name, why) => {
-    const zip = await archive('bad.zip', await zipWithNames([{ name: 'ok.txt', content: 'fine' }, { name, content: 'x' }]))
+    const zip = await archive(
+      'bad.zip',
+      await zipWithNames([
+        { name: 'ok.txt', content: 'fine' },
+        { name, content: 'x' },
+      ]),
+    )
     const err = await extractArchive(zip, dest).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(UnsafeArchiveError)
     expect((err as Error).message).toContain(why)
@@ -166,7 +195,11 @@ describe('extractArchive against bombs and tricks', () => {
   it('calls a cut or garbled archive damaged, leaving nothing', async () => {
     const whole = rawTarGz([{ name: 'llama/x', type: 'file', content: 'x'.repeat(100_000) }])
     const cut = whole.subarray(0, whole.length - 40)
-    const cases = [['cut.tar.gz', cut], ['junk.tar.gz', randomBytes(5000)], ['junk.zip', randomBytes(5000)]] as const
+    const cases = [
+      ['cut.tar.gz', cut],
+      ['junk.tar.gz', randomBytes(5000)],
+      ['junk.zip', randomBytes(5000)],
+    ] as const
     for (const [name, bytes] of cases) {
       const err = await refused(await archive(name, bytes))
       expect(err, name).toBeInstanceOf(DamagedArchiveError)

@@ -161,9 +161,11 @@ function zipError(archive: string, err: unknown): unknown {
   const unsafe = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/.exec(message)
   if (unsafe) {
     const why =
-      unsafe[1] === 'absolute path' ? 'is an absolute path'
-      : unsafe[1] === 'invalid relative path' ? 'climbs out with ".."'
-      : 'has a backslash or another character a zip may not hold'
+      unsafe[1] === 'absolute path'
+        ? 'is an absolute path'
+        : unsafe[1] === 'invalid relative path'
+          ? 'climbs out with ".."'
+          : 'has a backslash or another character a zip may not hold'
     return new UnsafeArchiveError(archive, unsafe[2] as string, why)
   }
   return asArchiveError(archive, err)

@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest'
 import { judgeUpdate, type GateFigures } from './safety-gate'
 
-const figures = (decode: number, prompt: number, cv = 1): GateFigures => ({ median: { tokensPerSecond: decode, promptTokensPerSecond: prompt }, tokensPerSecondSpread: { robustCvPct: cv }, promptTokensPerSecondSpread: { robustCvPct: cv } })
+const figures = (decode: number, prompt: number, cv = 1): GateFigures => ({
+  median: { tokensPerSecond: decode, promptTokensPerSecond: prompt },
+  tokensPerSecondSpread: { robustCvPct: cv },
+  promptTokensPerSecondSpread: { robustCvPct: cv },
+})
 
 describe('the safety gate (judgeUpdate)', () => {
   it('adopts a new engine that is faster', () => {
     const v = judgeUpdate(figures(20, 300), figures(22, 310))
     expect(v.adopt).toBe(true)
-    expect(v.reasons).toEqual(['generation 22.0 vs 20.0 tok/s (+10.0 %, noise 3.0 %)', 'prompt processing 310.0 vs 300.0 tok/s (+3.3 %, noise 3.0 %)'])
+    expect(v.reasons).toEqual([
+      'generation 22.0 vs 20.0 tok/s (+10.0 %, noise 3.0 %)',
+      'prompt processing 310.0 vs 300.0 tok/s (+3.3 %, noise 3.0 %)',
+    ])
   })
 
   it('adopts one that is slower only within the run’s noise', () => {

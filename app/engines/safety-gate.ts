@@ -38,7 +38,10 @@ function tolerance(a: Pick<BenchSpread, 'robustCvPct'> | null, b: Pick<BenchSpre
  * the larger robust spread of the two (at least 3 %) refuses it.
  */
 export function judgeUpdate(old: GateFigures, neu: GateFigures): GateVerdict {
-  const tol = { decode: tolerance(old.tokensPerSecondSpread, neu.tokensPerSecondSpread), prompt: tolerance(old.promptTokensPerSecondSpread, neu.promptTokensPerSecondSpread) }
+  const tol = {
+    decode: tolerance(old.tokensPerSecondSpread, neu.tokensPerSecondSpread),
+    prompt: tolerance(old.promptTokensPerSecondSpread, neu.promptTokensPerSecondSpread),
+  }
   const reasons: string[] = []
   let adopt = true
   const judge = (what: string, o: number | null, n: number | null, tolPct: number): void => {
@@ -52,8 +55,16 @@ export function judgeUpdate(old: GateFigures, neu: GateFigures): GateVerdict {
     const changePct = ((n - o) / o) * 100
     if (changePct < -tolPct) {
       adopt = false
-      reasons.push(`${what} is ${(-changePct).toFixed(1)} % slower on the new engine (${n.toFixed(1)} vs ${o.toFixed(1)} tok/s), more than this run's noise of ${tolPct.toFixed(1)} %`)
-    } else reasons.push(`${what} ${n.toFixed(1)} vs ${o.toFixed(1)} tok/s (${changePct >= 0 ? '+' : ''}${changePct.toFixed(1)} %, noise ${tolPct.toFixed(1)} %)`)
+      reasons.push(
+        `${what} is ${(-changePct).toFixed(1)} % slower on the new engine (${n.toFixed(1)} vs ${o.toFixed(1)} tok/s), more than this ` +
+          `run's noise of ${tolPct.toFixed(1)} %`,
+      )
+    } else
+      reasons.push(
+        `${what} ${n.toFixed(1)} vs ${o.toFixed(1)} tok/s (${changePct >= 0 ? '+' : ''}${changePct.toFixed(1)} %, noise ` +
+          `${tolPct.toFixed(1)} ` +
+          `%)`,
+      )
   }
   judge('generation', old.median.tokensPerSecond, neu.median.tokensPerSecond, tol.decode)
   judge('prompt processing', old.median.promptTokensPerSecond, neu.median.promptTokensPerSecond, tol.prompt)
@@ -90,9 +101,21 @@ export async function runSafetyGate(deps: BenchDeps, profile: string, newBinary:
   const engine = await detectEngine(deps.home, newBinary)
   const newProfile = { ...old.profile, binary: newBinary }
   const blocking = blockingProblems(checkFlags(newProfile, engine))
-  if (blocking.length > 0) return { adopt: false, reasons: [`the new engine rejects the profile's flags ${blocking.map((p) => p.flag).join(', ')}`], old: null, new: null, tolerancePct: null }
+  if (blocking.length > 0)
+    return {
+      adopt: false,
+      reasons: [`the new engine rejects the profile's flags ${blocking.map((p) => p.flag).join(', ')}`],
+      old: null,
+      new: null,
+      tolerancePct: null,
+    }
   const variant = prepareVariant(old, newProfile, `${old.profile.name} (new engine)`)
-  const neu: PreparedTarget = { ...variant, engine, spec: profileToLaunchSpec(newProfile, engine), target: { ...variant.target, exe: newBinary, engine: engine.kind } }
+  const neu: PreparedTarget = {
+    ...variant,
+    engine,
+    spec: profileToLaunchSpec(newProfile, engine),
+    target: { ...variant.target, exe: newBinary, engine: engine.kind },
+  }
   let figures: readonly [GateFigures, GateFigures]
   try {
     figures = await (options.bench ?? realPairBench(deps, options))(old, neu)

@@ -15,8 +15,15 @@ export function dailyCheckDue(settings: Pick<AppSettings, 'engineUpdateCheck'>, 
   return state.lastCheckAt === null || now.getTime() - Date.parse(state.lastCheckAt) >= DAY_MS
 }
 
-/** The latest release against the installed engines: newer when no installed engine has its tag and it was published after the newest of them. */
-async function againstInstalled(home: string, latest: { tag: string; publishedAt: string | null }, checkedAt: string): Promise<UpdateCheck> {
+/**
+ * The latest release against the installed engines: newer when no installed engine has its tag and it was published after the newest of
+ * them.
+ */
+async function againstInstalled(
+  home: string,
+  latest: { tag: string; publishedAt: string | null },
+  checkedAt: string,
+): Promise<UpdateCheck> {
   const installed = await listInstalled(home)
   const newest = [...installed].sort((a, b) => (b.publishedAt ?? '').localeCompare(a.publishedAt ?? ''))[0] ?? null
   const newer = newest !== null && !installed.some((e) => e.tag === latest.tag) && (latest.publishedAt ?? '') > (newest.publishedAt ?? '')
@@ -41,13 +48,19 @@ export async function checkForUpdate(home: string, client: Pick<ReleaseClient, '
  * and the answer is compared with the installed engines. Null while nothing
  * is known or nothing is installed (then nothing is asked).
  */
-export async function updateNotice(home: string, settings: Pick<AppSettings, 'engineUpdateCheck'>, client: Pick<ReleaseClient, 'release'>, now: Date = new Date()): Promise<UpdateCheck | null> {
+export async function updateNotice(
+  home: string,
+  settings: Pick<AppSettings, 'engineUpdateCheck'>,
+  client: Pick<ReleaseClient, 'release'>,
+  now: Date = new Date(),
+): Promise<UpdateCheck | null> {
   if (!settings.engineUpdateCheck) return null
   // Nothing installed here: nothing to update, so GitHub is not asked.
   if ((await listInstalled(home)).length === 0) return null
   const state = await readUpdateState(home)
   let check: UpdateCheck | null = null
   if (dailyCheckDue(settings, state, now)) check = await checkForUpdate(home, client, now).catch(() => null)
-  if (!check && state.latestTag && state.lastCheckAt) check = await againstInstalled(home, { tag: state.latestTag, publishedAt: state.latestPublishedAt }, state.lastCheckAt)
+  if (!check && state.latestTag && state.lastCheckAt)
+    check = await againstInstalled(home, { tag: state.latestTag, publishedAt: state.latestPublishedAt }, state.lastCheckAt)
   return check && check.installed !== null ? check : null
 }

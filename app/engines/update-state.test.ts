@@ -20,7 +20,9 @@ const OLD_FILE = {
   lastCheckAt: '2026-11-30T08:00:00.000Z',
   latestTag: 'b7000',
   latestPublishedAt: '2026-11-29T12:00:00Z',
-  rollbacks: { qwen: { previousBinary: '/engines/b6900/llama-server', updatedBinary: '/engines/b7000/llama-server', at: '2026-11-30T08:01:00.000Z' } },
+  rollbacks: {
+    qwen: { previousBinary: '/engines/b6900/llama-server', updatedBinary: '/engines/b7000/llama-server', at: '2026-11-30T08:01:00.000Z' },
+  },
 }
 
 describe('engine-updates.json', () => {
@@ -43,7 +45,9 @@ describe('engine-updates.json', () => {
     const aside = readdirSync(h).filter((f) => f.startsWith(`${ENGINE_UPDATES_FILE}.corrupt-`))
     expect(aside).toHaveLength(1)
     expect(readFileSync(join(h, aside[0]!), 'utf8')).toBe('{"version":1,"lastCheckAt":')
-    expect(updateStateStore(h).notices).toEqual([expect.stringMatching(/^The engine update state .+ could not be read \(.+\); it was moved to .+\.$/)])
+    expect(updateStateStore(h).notices).toEqual([
+      expect.stringMatching(/^The engine update state .+ could not be read \(.+\); it was moved to .+\.$/),
+    ])
   })
 
   it('a state read is a copy: changing it does not change the store', async () => {

@@ -31,7 +31,12 @@ const updateStateCodec = versionedCodec({ schema: StateSchema, version: 1 })
  * asks again, and only the rollbacks it held are lost (their binaries stay installed).
  */
 export function updateStateStore(home: string): JsonStore<EngineUpdateState> {
-  return openJsonStore<EngineUpdateState>({ path: join(home, ENGINE_UPDATES_FILE), label: 'engine update state', codec: updateStateCodec, defaults: () => structuredClone(EMPTY) })
+  return openJsonStore<EngineUpdateState>({
+    path: join(home, ENGINE_UPDATES_FILE),
+    label: 'engine update state',
+    codec: updateStateCodec,
+    defaults: () => structuredClone(EMPTY),
+  })
 }
 
 export async function readUpdateState(home: string): Promise<EngineUpdateState> {

@@ -39,8 +39,7 @@ function sentence(id: string, changed: EngineVerifyReport['files'], gpu: EngineV
   if (changed.state === 'match') {
     const one = 'its one file matches the hash recorded at install'
     parts.push(changed.count === 1 ? one : `its ${files(changed.count)} match the hashes recorded at install`)
-  }
-  else if (changed.state === 'unrecorded') parts.push(UNRECORDED)
+  } else if (changed.state === 'unrecorded') parts.push(UNRECORDED)
   else {
     if (changed.changed.length > 0) parts.push(`${files(changed.changed.length)} changed since install (${names(changed.changed)})`)
     if (changed.missing.length > 0) parts.push(`${files(changed.missing.length)} missing (${names(changed.missing)})`)

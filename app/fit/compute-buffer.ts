@@ -15,9 +15,15 @@ function hasKind(model: GgufModel, kind: 'attention' | 'recurrent'): boolean {
   return model.layers.some((l) => l.kind === kind)
 }
 
-/** The widest per-token activation row of the graph (f32 values): the GDN convolution channels, the dense FFN, or the routed experts in use. */
+/**
+ * The widest per-token activation row of the graph (f32 values): the GDN convolution channels, the dense FFN, or the routed experts in use.
+ */
 function widestRow(model: GgufModel): number {
-  return Math.max(hasKind(model, 'recurrent') ? 3 * model.convChannels : 0, 3 * model.feedForward + 3 * model.embedding, 3 * model.expertUsed * model.expertFeedForward + 3 * model.embedding)
+  return Math.max(
+    hasKind(model, 'recurrent') ? 3 * model.convChannels : 0,
+    3 * model.feedForward + 3 * model.embedding,
+    3 * model.expertUsed * model.expertFeedForward + 3 * model.embedding,
+  )
 }
 
 /** Recurrent state read (and, on the CPU, written) for every sequence, plus the logits of one output per sequence. */
@@ -36,7 +42,11 @@ function stateAndLogits(model: GgufModel, sequences: number, copies: number): nu
  * - recurrent state and logits.
  */
 export function computeBufferBytes(model: GgufModel, shape: ComputeShape): number {
-  const attention = !hasKind(model, 'attention') ? 0 : shape.flashAttn ? shape.cellsPerStream * shape.ubatch * 2 : shape.cellsPerStream * shape.ubatch * Math.max(1, model.headCount) * F32
+  const attention = !hasKind(model, 'attention')
+    ? 0
+    : shape.flashAttn
+      ? shape.cellsPerStream * shape.ubatch * 2
+      : shape.cellsPerStream * shape.ubatch * Math.max(1, model.headCount) * F32
   return attention + shape.ubatch * widestRow(model) * F32 + stateAndLogits(model, shape.sequences, 2)
 }
 
@@ -78,11 +88,16 @@ export function gpuComputeBytes(model: GgufModel, input: GpuComputeInput): numbe
   let attention = 0
   if (hasKind(model, 'attention')) {
     const kvWidth = Math.max(0, ...model.layers.map((l) => l.kvEmbdK + l.kvEmbdV))
-    const temp = !input.flashAttn ? input.cellsPerStream * ub * Math.max(1, model.headCount) * F32 : input.quantizedKv ? input.cells * kvWidth * 2 : 0
+    const temp = !input.flashAttn
+      ? input.cellsPerStream * ub * Math.max(1, model.headCount) * F32
+      : input.quantizedKv
+        ? input.cells * kvWidth * 2
+        : 0
     attention = temp + ub * F32 * 2 * (3 * model.queryWidth + 2 * kvWidth)
   }
   const rest = ub * F32 * (widestRow(model) + 6 * routed) + stateAndLogits(model, input.sequences, 1)
-  const staging = input.largestStagedTensor > 0 && ub >= 32 ? Math.min(2, input.stagedLayers) * input.largestStagedTensor + ub * F32 * 5 * routed : 0
+  const staging =
+    input.largestStagedTensor > 0 && ub >= 32 ? Math.min(2, input.stagedLayers) * input.largestStagedTensor + ub * F32 * 5 * routed : 0
   return maskBytes(model, input) + Math.max(attention, rest, staging)
 }
 

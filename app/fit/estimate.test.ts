@@ -80,7 +80,22 @@ describe('estimateLaunch', () => {
   })
 
   it('the draft gets its own -ngld, -cd and cache types', () => {
-    const s = parseLlamaArgs(['-m', 'x.gguf', '-c', '8192', '-np', '1', '-md', 'd.gguf', '-ngld', '0', '-cd', '2048', '-ctkd', 'q8_0']).settings
+    const s = parseLlamaArgs([
+      '-m',
+      'x.gguf',
+      '-c',
+      '8192',
+      '-np',
+      '1',
+      '-md',
+      'd.gguf',
+      '-ngld',
+      '0',
+      '-cd',
+      '2048',
+      '-ctkd',
+      'q8_0',
+    ]).settings
     const e = estimateLaunch(target, draft, s)
     expect(e.draft && deviceTotal(e.draft.gpu)).toBe(0)
     expect(e.draftContext?.ctx).toBe(2048)
@@ -90,9 +105,40 @@ describe('estimateLaunch', () => {
 
 describe('parseLlamaArgs', () => {
   it('reads spellings, = forms, -ot lists and the draft', () => {
-    const p = parseLlamaArgs(['-m', 'a.gguf', '--ctx-size=65536', '-np', '1', '-ctk', 'q4_0', '--cache-type-v', 'q4_0', '-ngl', 'all', '--n-cpu-moe', '34', '-ot', 'exps=CPU', '-fa', '-md', 'd.gguf', '-ngld', '99', '--jinja'])
+    const p = parseLlamaArgs([
+      '-m',
+      'a.gguf',
+      '--ctx-size=65536',
+      '-np',
+      '1',
+      '-ctk',
+      'q4_0',
+      '--cache-type-v',
+      'q4_0',
+      '-ngl',
+      'all',
+      '--n-cpu-moe',
+      '34',
+      '-ot',
+      'exps=CPU',
+      '-fa',
+      '-md',
+      'd.gguf',
+      '-ngld',
+      '99',
+      '--jinja',
+    ])
     expect(p.model).toBe('a.gguf')
-    expect(p.settings).toMatchObject({ ctx: 65536, parallel: 1, cacheTypeK: 'q4_0', cacheTypeV: 'q4_0', nGpuLayers: 999, nCpuMoe: 34, overrideTensors: ['exps=CPU'], flashAttn: 'on' })
+    expect(p.settings).toMatchObject({
+      ctx: 65536,
+      parallel: 1,
+      cacheTypeK: 'q4_0',
+      cacheTypeV: 'q4_0',
+      nGpuLayers: 999,
+      nCpuMoe: 34,
+      overrideTensors: ['exps=CPU'],
+      flashAttn: 'on',
+    })
     expect(p.settings.draft).toMatchObject({ path: 'd.gguf', nGpuLayers: 99, ctx: null, cacheTypeK: 'f16' })
   })
 
@@ -103,7 +149,26 @@ describe('parseLlamaArgs', () => {
   })
 
   it('never throws anything but a FitError on random argument vectors', () => {
-    const token = fc.oneof(fc.constantFrom('-c', '-np', '-ctk', '-ngl', '--n-cpu-moe', '-ot', '-md', '-fa', '-ub', '-kvu', '--cpu-moe', 'q4_0', '12', '-1', 'x=CPU'), fc.string())
+    const token = fc.oneof(
+      fc.constantFrom(
+        '-c',
+        '-np',
+        '-ctk',
+        '-ngl',
+        '--n-cpu-moe',
+        '-ot',
+        '-md',
+        '-fa',
+        '-ub',
+        '-kvu',
+        '--cpu-moe',
+        'q4_0',
+        '12',
+        '-1',
+        'x=CPU',
+      ),
+      fc.string(),
+    )
     fc.assert(
       fc.property(fc.array(token, { maxLength: 12 }), (args) => {
         try {

@@ -91,7 +91,8 @@ export function estimateModel(model: GgufModel, ctx: ContextShape, o: ModelOptio
   }
   // Tied embeddings: llama.cpp loads token_embd a second time as the output on the output device.
   const embd = model.tensors.find((t) => t.name === 'token_embd.weight')
-  if (embd && !model.tensors.some((t) => t.name === 'output.weight') && anyGpu && o.nGpuLayers > model.blockCount) dev.gpu.weights += padUp(embd.bytes, TENSOR_ALIGN)
+  if (embd && !model.tensors.some((t) => t.name === 'output.weight') && anyGpu && o.nGpuLayers > model.blockCount)
+    dev.gpu.weights += padUp(embd.bytes, TENSOR_ALIGN)
 
   const streams = ctx.unified ? 1 : ctx.sequences
   const cellsPerStream = Math.floor(ctx.ctx / streams)
@@ -112,9 +113,19 @@ export function estimateModel(model: GgufModel, ctx: ContextShape, o: ModelOptio
   } else {
     const partial = firstGpuLayer(model, o.nGpuLayers) > 0
     // Op offload: for batches of 32+ tokens the GPU computes what sits on the CPU, staging those weights in its compute buffer.
-    const staged = !o.opOffload ? { largest: 0, layers: 0 } : partial ? largestHostTensor(model, o.nGpuLayers) : { largest: largestCpuExpert, layers: cpuExpertLayers.size }
+    const staged = !o.opOffload
+      ? { largest: 0, layers: 0 }
+      : partial
+        ? largestHostTensor(model, o.nGpuLayers)
+        : { largest: largestCpuExpert, layers: cpuExpertLayers.size }
     const quantizedKv = o.cacheTypeK !== 'f16' || o.cacheTypeV !== 'f16'
-    dev.gpu.compute = gpuComputeBytes(model, { ...shape, cells, quantizedKv, largestStagedTensor: staged.largest, stagedLayers: staged.layers })
+    dev.gpu.compute = gpuComputeBytes(model, {
+      ...shape,
+      cells,
+      quantizedKv,
+      largestStagedTensor: staged.largest,
+      stagedLayers: staged.layers,
+    })
     dev.host.compute = hostComputeBytes(model, shape, { partial, cpuExperts: !o.opOffload && cpuExpertLayers.size > 0 })
   }
   return { gpu: dev.gpu, host: dev.host }
@@ -133,7 +144,10 @@ export function estimateLaunch(model: GgufModel, draft: GgufModel | null, s: Lau
   const flashAttn = s.flashAttn !== 'off'
   const main = estimateModel(model, context, { ...s, flashAttn })
   if (!draft || !s.draft) return { context, model: main, draftContext: null, draft: null }
-  const draftContext: ContextShape = { ...context, ctx: s.draft.ctx !== null && s.draft.ctx > 0 ? padUp(s.draft.ctx, CTX_PAD) : context.ctx }
+  const draftContext: ContextShape = {
+    ...context,
+    ctx: s.draft.ctx !== null && s.draft.ctx > 0 ? padUp(s.draft.ctx, CTX_PAD) : context.ctx,
+  }
   const est = estimateModel(draft, draftContext, {
     nGpuLayers: s.nGpuLayers <= 0 ? 0 : s.draft.nGpuLayers,
     nCpuMoe: 0,

@@ -33,7 +33,20 @@ describe('llama-tray fit', () => {
   })
 
   it('with --vram-mib it searches --n-cpu-moe and reports the draft separately', async () => {
-    const { code, out } = await run([target, '--draft', tinyDraft, '--vram-mib', '1600', '--headroom-mib', '1536', '--ctx', '8192', '--parallel', '1', '--json'])
+    const { code, out } = await run([
+      target,
+      '--draft',
+      tinyDraft,
+      '--vram-mib',
+      '1600',
+      '--headroom-mib',
+      '1536',
+      '--ctx',
+      '8192',
+      '--parallel',
+      '1',
+      '--json',
+    ])
     const r = JSON.parse(out) as FitReport
     expect(code).toBe(r.fits ? 0 : 1)
     expect(r.budgetMiB).toBe(64)

@@ -24,7 +24,13 @@ const MIB = 1024 * 1024
 const r2 = (n: number): number => Math.round(n * 100) / 100
 
 function toMiB(d: DeviceBytes): FitDeviceMemory {
-  return { weightsMiB: r2(d.weights / MIB), kvMiB: r2(d.kv / MIB), recurrentMiB: r2(d.recurrent / MIB), computeMiB: r2(d.compute / MIB), totalMiB: r2(deviceTotal(d) / MIB) }
+  return {
+    weightsMiB: r2(d.weights / MIB),
+    kvMiB: r2(d.kv / MIB),
+    recurrentMiB: r2(d.recurrent / MIB),
+    computeMiB: r2(d.compute / MIB),
+    totalMiB: r2(deviceTotal(d) / MIB),
+  }
 }
 
 function sum(a: DeviceBytes, b: DeviceBytes | undefined): DeviceBytes {
@@ -55,7 +61,13 @@ function summary(m: GgufModel): FitModelSummary {
  * estimate, model plus draft, fits the budget. Returns every step tried; the
  * chosen one is the first that fits, or null when none does.
  */
-export function searchNCpuMoe(model: GgufModel, draft: GgufModel | null, settings: LaunchSettings, budgetBytes: number, runtimeBytes = 0): { chosen: number | null; candidates: FitCandidate[] } {
+export function searchNCpuMoe(
+  model: GgufModel,
+  draft: GgufModel | null,
+  settings: LaunchSettings,
+  budgetBytes: number,
+  runtimeBytes = 0,
+): { chosen: number | null; candidates: FitCandidate[] } {
   const max = Math.max(0, ...expertLayers(model).map((l) => l + 1))
   const candidates: FitCandidate[] = []
   for (let n = 0; n <= max; n++) {
@@ -76,9 +88,11 @@ export function buildFitReport(input: FitInput): FitReport {
   let candidates: FitCandidate[] = []
   const experts = expertLayers(model).length
   const runtimeMiB = settings.nGpuLayers > 0 ? (input.runtimeMiB ?? CUDA_RUNTIME_MIB) : 0
-  const runtimeSource: FitReport['gpuRuntimeSource'] = settings.nGpuLayers <= 0 ? 'none' : input.runtimeMiB === undefined ? 'default' : (input.runtimeSource ?? 'flag')
+  const runtimeSource: FitReport['gpuRuntimeSource'] =
+    settings.nGpuLayers <= 0 ? 'none' : input.runtimeMiB === undefined ? 'default' : (input.runtimeSource ?? 'flag')
   if (budgetMiB !== null) {
-    if (experts === 0) notes.push(`${model.architecture} has no expert tensors: --n-cpu-moe changes nothing, only the given placement is estimated`)
+    if (experts === 0)
+      notes.push(`${model.architecture} has no expert tensors: --n-cpu-moe changes nothing, only the given placement is estimated`)
     else if (settings.cpuMoe) notes.push('--cpu-moe keeps every expert on the CPU: no --n-cpu-moe search')
     else {
       const found = searchNCpuMoe(model, draft, settings, budgetMiB * MIB, runtimeMiB * MIB)
@@ -87,7 +101,10 @@ export function buildFitReport(input: FitInput): FitReport {
       if (found.chosen !== null) chosen = { ...settings, nCpuMoe: found.chosen }
       else if (last) {
         chosen = { ...settings, nCpuMoe: last.nCpuMoe }
-        notes.push(`nothing fits ${budgetMiB} MiB even with every expert on the CPU (${last.gpuTotalMiB} MiB): lower the context, quantize the KV cache, drop the draft or -ngl`)
+        notes.push(
+          `nothing fits ${budgetMiB} MiB even with every expert on the CPU (${last.gpuTotalMiB} MiB): lower the context, quantize the ` +
+            `KV cache, drop the draft or -ngl`,
+        )
       }
     }
   }
@@ -96,11 +113,23 @@ export function buildFitReport(input: FitInput): FitReport {
   const draftMem: FitModelMemory | null = est.draft ? { gpu: toMiB(est.draft.gpu), host: toMiB(est.draft.host) } : null
   if (settings.ctx === null) notes.push(`-c unset: llama-server uses the training context per slot (${est.context.ctx} tokens)`)
   if (settings.parallel === null) notes.push('-np unset: mainline uses 4 slots and a unified KV cache')
-  if (est.context.ctx / (est.context.unified ? 1 : est.context.sequences) > model.trainingContext && model.trainingContext > 0) notes.push(`the context per slot exceeds the training context (${model.trainingContext}): llama-server caps the slots but still allocates the KV cache`)
-  if (est.model.gpu.compute > 0 && chosen.nCpuMoe > 0 && chosen.opOffload) notes.push('compute includes CPU expert weights staged on the GPU for large batches (op offload; --no-op-offload removes it)')
+  if (est.context.ctx / (est.context.unified ? 1 : est.context.sequences) > model.trainingContext && model.trainingContext > 0)
+    notes.push(
+      `the context per slot exceeds the training context (${model.trainingContext}): llama-server caps the slots but still allocates ` +
+        `the KV cache`,
+    )
+  if (est.model.gpu.compute > 0 && chosen.nCpuMoe > 0 && chosen.opOffload)
+    notes.push('compute includes CPU expert weights staged on the GPU for large batches (op offload; --no-op-offload removes it)')
   if (runtimeMiB > 0) {
-    const origin = runtimeSource === 'measured' ? 'learned from launches on this GPU' : runtimeSource === 'flag' ? 'as given' : 'measured on an H200; replaced by this GPU’s own figure after a launch'
-    notes.push(`the GPU total adds ${runtimeMiB} MiB for the CUDA runtime (context, cuBLAS, pools) beyond llama-server's buffers: ${origin}`)
+    const origin =
+      runtimeSource === 'measured'
+        ? 'learned from launches on this GPU'
+        : runtimeSource === 'flag'
+          ? 'as given'
+          : 'measured on an H200; replaced by this GPU’s own figure after a launch'
+    notes.push(
+      `the GPU total adds ${runtimeMiB} MiB for the CUDA runtime (context, cuBLAS, pools) beyond llama-server's buffers: ${origin}`,
+    )
   }
   const placement: FitPlacement = {
     nGpuLayers: chosen.nGpuLayers,

@@ -27,7 +27,10 @@ export function formatLlamaFit(plan: LlamaFitPlan, report: FitReport, headroomMi
   }
   const process = llamaPlanProcessMiB(plan, report)
   const used = plan.devices.map((d) => `${d.usedMiB} MiB on ${d.id}`).join(', ')
-  lines.push(`llama.cpp's own fit (-fitt ${headroomMiB}): ${placementText(plan)}, ${used || 'buffers not printed'}${process === null ? '' : ` + ${report.gpuRuntimeMiB} MiB runtime ≈ ${process} MiB`}${took}.`)
+  lines.push(
+    `llama.cpp's own fit (-fitt ${headroomMiB}): ${placementText(plan)}, ` +
+      `${used || 'buffers not printed'}${process === null ? '' : ` + ${report.gpuRuntimeMiB} MiB runtime ≈ ${process} MiB`}${took}.`,
+  )
   lines.push(`  ours: --n-cpu-moe ${report.nCpuMoe}, ${report.gpuProcessMiB} MiB.`)
   if (process !== null && report.budgetMiB !== null) {
     // Same basis as ours: llama.cpp's buffers plus the runtime, which includes what the first request adds.
@@ -35,11 +38,17 @@ export function formatLlamaFit(plan: LlamaFitPlan, report: FitReport, headroomMi
     const asGood = (plan.cpuExpertLayers ?? Infinity) <= report.nCpuMoe && afterFirst <= report.budgetMiB
     lines.push(
       asGood
-        ? `  As good here: a profile without -ngl/--n-cpu-moe and with -fitt ${fitTargetFor(headroomMiB)} lets llama.cpp place it (at the cost of the fit at every start).`
-        : `  Ours keeps the headroom; llama.cpp's plan would use ${Math.max(0, Math.round(afterFirst - report.budgetMiB))} MiB of it once the first request runs (it counts memory at load).`,
+        ? `  As good here: a profile without -ngl/--n-cpu-moe and with -fitt ${fitTargetFor(headroomMiB)} lets llama.cpp place it (at ` +
+            `the cost of the fit at every start).`
+        : `  Ours keeps the headroom; llama.cpp's plan would use ${Math.max(0, Math.round(afterFirst - report.budgetMiB))} MiB of it ` +
+            `once the first request runs (it counts memory at load).`,
     )
   }
-  if (!plan.includesDraft && report.draft !== null) lines.push("  llama-fit-params takes no draft (-md), so its plan is without it; llama-server's fit at start counts the draft.")
-  lines.push(`  Measured on ${M.gpu} with ${M.model}: llama.cpp's plan held ${M.llamaMiB} MiB after the first request (budget ${M.budgetMiB}), ours ${M.oursMiB} MiB.`)
+  if (!plan.includesDraft && report.draft !== null)
+    lines.push("  llama-fit-params takes no draft (-md), so its plan is without it; llama-server's fit at start counts the draft.")
+  lines.push(
+    `  Measured on ${M.gpu} with ${M.model}: llama.cpp's plan held ${M.llamaMiB} MiB after the first request (budget ${M.budgetMiB}), ` +
+      `ours ${M.oursMiB} MiB.`,
+  )
   return lines
 }

@@ -43,7 +43,9 @@ const TYPES: Readonly<Record<number, TypeSize>> = {
 }
 
 /** GGUF type ids by lowercase name (for writing synthetic files). */
-export const GGML_TYPE_ID: Readonly<Record<string, number>> = Object.fromEntries(Object.entries(TYPES).map(([id, t]) => [t.name.toLowerCase(), Number(id)]))
+export const GGML_TYPE_ID: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries(TYPES).map(([id, t]) => [t.name.toLowerCase(), Number(id)]),
+)
 
 export function ggmlTypeName(typeId: number): string {
   return TYPES[typeId]?.name ?? `type${typeId}`
@@ -53,11 +55,14 @@ export function isKnownGgmlType(typeId: number): boolean {
   return TYPES[typeId] !== undefined
 }
 
-/** Bytes of a row of `elements` values of this type (ggml_row_size). Throws FitError for an unknown type or a row that is not whole blocks. */
+/**
+ * Bytes of a row of `elements` values of this type (ggml_row_size). Throws FitError for an unknown type or a row that is not whole blocks.
+ */
 export function rowBytes(typeId: number, elements: number): number {
   const t = TYPES[typeId]
   if (!t) throw new FitError(`unknown ggml tensor type id ${typeId}`)
-  if (elements % t.blockSize !== 0) throw new FitError(`a row of ${elements} values is not a whole number of ${t.name} blocks (${t.blockSize})`)
+  if (elements % t.blockSize !== 0)
+    throw new FitError(`a row of ${elements} values is not a whole number of ${t.name} blocks (${t.blockSize})`)
   return (elements / t.blockSize) * t.typeSize
 }
 
@@ -86,7 +91,9 @@ export type CacheType = (typeof CACHE_TYPES)[number]
 export function parseCacheType(text: string, flag: string): CacheType {
   const t = text.toLowerCase()
   if ((CACHE_TYPES as readonly string[]).includes(t)) return t as CacheType
-  throw new FitError(`${flag}: unsupported cache type "${text}" (one of ${CACHE_TYPES.join(', ')}; fork-only types such as turbo4 are not estimated)`)
+  throw new FitError(
+    `${flag}: unsupported cache type "${text}" (one of ${CACHE_TYPES.join(', ')}; fork-only types such as turbo4 are not estimated)`,
+  )
 }
 
 /** Bytes of `elements` cache values of a cache type. */

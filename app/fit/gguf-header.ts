@@ -109,7 +109,11 @@ class Cursor {
     const n = this.u64()
     const fits = Math.floor(this.left() / each)
     if (n > BigInt(Math.min(max, fits))) {
-      this.fail(n > BigInt(max) ? `it claims ${thousands(n)} ${what}, more than the ${thousands(max)} a model can have` : `it is truncated or corrupt (it claims ${thousands(n)} ${what}, more than its ${thousands(this.fileSize)} bytes can hold)`)
+      this.fail(
+        n > BigInt(max)
+          ? `it claims ${thousands(n)} ${what}, more than the ${thousands(max)} a model can have`
+          : `it is truncated or corrupt (it claims ${thousands(n)} ${what}, more than its ${thousands(this.fileSize)} bytes can hold)`,
+      )
     }
     return Number(n)
   }
@@ -123,19 +127,32 @@ class Cursor {
 
 function readScalar(c: Cursor, type: number, what: string): number | bigint | string | boolean {
   switch (type) {
-    case T.U8: return c.u8()
-    case T.I8: return c.i8()
-    case T.U16: return c.u16()
-    case T.I16: return c.i16()
-    case T.U32: return c.u32()
-    case T.I32: return c.i32()
-    case T.F32: return c.f32()
-    case T.BOOL: return c.u8() !== 0
-    case T.STRING: return c.string(what)
-    case T.U64: return c.u64()
-    case T.I64: return c.i64()
-    case T.F64: return c.f64()
-    default: return c.fail(`${what} has an unknown value type ${type}`)
+    case T.U8:
+      return c.u8()
+    case T.I8:
+      return c.i8()
+    case T.U16:
+      return c.u16()
+    case T.I16:
+      return c.i16()
+    case T.U32:
+      return c.u32()
+    case T.I32:
+      return c.i32()
+    case T.F32:
+      return c.f32()
+    case T.BOOL:
+      return c.u8() !== 0
+    case T.STRING:
+      return c.string(what)
+    case T.U64:
+      return c.u64()
+    case T.I64:
+      return c.i64()
+    case T.F64:
+      return c.f64()
+    default:
+      return c.fail(`${what} has an unknown value type ${type}`)
   }
 }
 
@@ -193,7 +210,8 @@ function parse(bytes: Buffer, fileSize: number, file: string): GgufHeader {
     const typeId = c.u32()
     const offset = c.u64()
     // An offset past the file's end is truncation, which the caller reports with the tensor sizes.
-    if (offset % BigInt(alignment) !== 0n) c.fail(`tensor ${quoted(name)} has a data offset ${thousands(offset)} off its ${alignment}-byte alignment`)
+    if (offset % BigInt(alignment) !== 0n)
+      c.fail(`tensor ${quoted(name)} has a data offset ${thousands(offset)} off its ${alignment}-byte alignment`)
     tensors[i] = { name, shape, typeId, offset: Number(offset) }
   }
   const dataOffset = Math.ceil(c.pos / alignment) * alignment
@@ -226,7 +244,8 @@ export async function readGgufHeader(path: string): Promise<GgufHeader> {
         return parseGgufHeader(bytes, fileSize, file)
       } catch (err) {
         // The file changed under us (shorter than its size said): report it as truncated.
-        if (!(err instanceof NeedMoreBytes) || bytes.length < want) throw err instanceof NeedMoreBytes ? new GgufError(file, 'it is truncated (it was shorter than its size when read)') : err
+        if (!(err instanceof NeedMoreBytes) || bytes.length < want)
+          throw err instanceof NeedMoreBytes ? new GgufError(file, 'it is truncated (it was shorter than its size when read)') : err
         want = Math.min(fileSize, GGUF_LIMITS.headerBytes, Math.max(err.upTo, want * 2))
       }
     }

@@ -40,7 +40,8 @@ export function outOfRange(md: Readonly<Record<string, GgufValue>>, arch: string
   if (v === undefined) return null
   const [min, max] = MODEL_LIMITS[key]
   const values = Array.isArray(v) ? v : [v]
-  if (Array.isArray(v) && v.length > MODEL_LIMITS.block_count[1]) return `its ${full} has ${v.length.toLocaleString('en-US')} items, more than layers a model can have`
+  if (Array.isArray(v) && v.length > MODEL_LIMITS.block_count[1])
+    return `its ${full} has ${v.length.toLocaleString('en-US')} items, more than layers a model can have`
   for (const item of values) {
     const n = asNumber(item)
     if (n === undefined || !Number.isInteger(n) || n < min || n > max) {

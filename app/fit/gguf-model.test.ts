@@ -69,7 +69,10 @@ describe('bad input gives a FitError with a clear message', () => {
 
   it('an unknown architecture names the known ones', async () => {
     const p = join(tmp, 'bogus.gguf')
-    await writeSyntheticGguf(p, { metadata: { 'general.architecture': 'bogusformer', 'bogusformer.block_count': 1 }, tensors: [{ name: 'token_embd.weight', shape: [32, 8], typeId: GGML_TYPE_ID.f32 as number }] })
+    await writeSyntheticGguf(p, {
+      metadata: { 'general.architecture': 'bogusformer', 'bogusformer.block_count': 1 },
+      tensors: [{ name: 'token_embd.weight', shape: [32, 8], typeId: GGML_TYPE_ID.f32 as number }],
+    })
     await expectFitError(p, /unknown architecture "bogusformer".*qwen35moe/)
   })
 })

@@ -53,7 +53,28 @@ export interface GgufModel {
 }
 
 /** Architectures the estimator knows. Hybrid ones have recurrent layers. */
-const TRANSFORMERS = new Set(['llama', 'mistral', 'mistral3', 'qwen2', 'qwen2moe', 'qwen3', 'qwen3moe', 'gemma', 'gemma2', 'gemma3', 'phi3', 'gpt-oss', 'glm4', 'glm4moe', 'deepseek2', 'granite', 'olmo2', 'command-r', 'cohere2', 'starcoder2'])
+const TRANSFORMERS = new Set([
+  'llama',
+  'mistral',
+  'mistral3',
+  'qwen2',
+  'qwen2moe',
+  'qwen3',
+  'qwen3moe',
+  'gemma',
+  'gemma2',
+  'gemma3',
+  'phi3',
+  'gpt-oss',
+  'glm4',
+  'glm4moe',
+  'deepseek2',
+  'granite',
+  'olmo2',
+  'command-r',
+  'cohere2',
+  'starcoder2',
+])
 const HYBRID_GDN = new Set(['qwen35', 'qwen35moe', 'qwen3next'])
 export const KNOWN_ARCHITECTURES: readonly string[] = [...TRANSFORMERS, ...HYBRID_GDN].sort()
 
@@ -115,7 +136,8 @@ async function readHeader(path: string): Promise<GgufHeader> {
 function tensorTable(header: GgufHeader, file: string, size: number): ModelTensor[] {
   let dataEnd = header.dataOffset
   const tensors = header.tensors.map((t): ModelTensor => {
-    if (!isKnownGgmlType(t.typeId)) throw new FitError(`${file}: tensor ${quoted(t.name)} has an unknown type id ${t.typeId} (a newer llama.cpp quantisation?)`)
+    if (!isKnownGgmlType(t.typeId))
+      throw new FitError(`${file}: tensor ${quoted(t.name)} has an unknown type id ${t.typeId} (a newer llama.cpp quantisation?)`)
     let bytes: number
     try {
       bytes = tensorBytes(t.typeId, t.shape)
@@ -126,7 +148,10 @@ function tensorTable(header: GgufHeader, file: string, size: number): ModelTenso
     return { name: t.name, layer: layerOf(t.name), expert: EXPERT_TENSOR.test(t.name), typeId: t.typeId, shape: t.shape, bytes }
   })
   if (dataEnd > size) {
-    throw new GgufError(file, `it is truncated (its tensors need ${dataEnd.toLocaleString('en-US')} bytes but the file has ${size.toLocaleString('en-US')})`)
+    throw new GgufError(
+      file,
+      `it is truncated (its tensors need ${dataEnd.toLocaleString('en-US')} bytes but the file has ${size.toLocaleString('en-US')})`,
+    )
   }
   return tensors
 }
@@ -183,8 +208,14 @@ export async function readGgufModel(path: string): Promise<GgufModel> {
     const headsKv = perLayer(md, `${arch}.attention.head_count_kv`, il) ?? heads
     const headK = num(md, `${arch}.attention.key_length`) ?? (heads > 0 ? embedding / heads : 0)
     const headV = num(md, `${arch}.attention.value_length`) ?? headK
-    const kind: LayerShape['kind'] = il >= blocks - nextn ? 'nextn' : attention && !attention.has(il) ? 'recurrent' : headsKv === 0 ? 'recurrent' : 'attention'
-    layers.push({ index: il, kind, kvEmbdK: kind === 'recurrent' ? 0 : headsKv * headK, kvEmbdV: kind === 'recurrent' ? 0 : headsKv * headV })
+    const kind: LayerShape['kind'] =
+      il >= blocks - nextn ? 'nextn' : attention && !attention.has(il) ? 'recurrent' : headsKv === 0 ? 'recurrent' : 'attention'
+    layers.push({
+      index: il,
+      kind,
+      kvEmbdK: kind === 'recurrent' ? 0 : headsKv * headK,
+      kvEmbdV: kind === 'recurrent' ? 0 : headsKv * headV,
+    })
   }
 
   // Gated DeltaNet state (llama.cpp's n_embd_r / n_embd_s, f32).

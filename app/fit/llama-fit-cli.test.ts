@@ -24,7 +24,12 @@ beforeAll(async () => {
   const tool = join(bin, 'llama-fit-params')
   const out = readFileSync(join(REC, 'fitp-seed.out'), 'utf8')
   const err = readFileSync(join(REC, 'fitp-seed.err'), 'utf8')
-  writeFileSync(tool, `#!${process.execPath}\nrequire('fs').writeFileSync(${JSON.stringify(join(home, 'argv.json'))}, JSON.stringify(process.argv.slice(2)))\nprocess.stdout.write(${JSON.stringify(out)}); process.stderr.write(${JSON.stringify(err)})\n`)
+  writeFileSync(
+    tool,
+    `#!${process.execPath}\nrequire('fs').writeFileSync(${JSON.stringify(join(home, 'argv.json'))}, ` +
+      `JSON.stringify(process.argv.slice(2)))\nprocess.stdout.write(${JSON.stringify(out)}); process.stderr.write(` +
+      `${JSON.stringify(err)})\n`,
+  )
   chmodSync(tool, 0o755)
 })
 
@@ -34,13 +39,29 @@ async function run(args: string[]): Promise<{ code: number; out: string }> {
   return { code, out: io.out() }
 }
 
-const SEED = ['--ctx', '65536', '--parallel', '1', '--cache-type-k', 'q4_0', '--cache-type-v', 'q4_0', '--vram-mib', '8188', '--headroom-mib', '1536']
+const SEED = [
+  '--ctx',
+  '65536',
+  '--parallel',
+  '1',
+  '--cache-type-k',
+  'q4_0',
+  '--cache-type-v',
+  'q4_0',
+  '--vram-mib',
+  '8188',
+  '--headroom-mib',
+  '1536',
+]
 
 describe('llama-tray fit --llama-fit: llama.cpp’s own plan beside ours', () => {
   it('prints both placements and says which keeps the headroom', async () => {
     const { code, out } = await run([modelPath, ...SEED, '--llama-fit', '--binary', join(bin, 'llama-server')])
     expect(code).toBe(0)
-    expect(out).toContain("llama.cpp's own fit (-fitt 1536): experts of 33 layers on the CPU (one of them partly), 6048 MiB on CUDA0 + 650 MiB runtime ≈ 6698 MiB; fitting took 9.92 s, spent at every start.")
+    expect(out).toContain(
+      "llama.cpp's own fit (-fitt 1536): experts of 33 layers on the CPU (one of them partly), 6048 MiB on CUDA0 + 650 MiB runtime ≈ " +
+        '6698 MiB; fitting took 9.92 s, spent at every start.',
+    )
     expect(out).toContain('  ours: --n-cpu-moe 33, 6263.84 MiB.')
     expect(out).toContain("Ours keeps the headroom; llama.cpp's plan would use 46 MiB of it")
     const argv = JSON.parse(readFileSync(join(home, 'argv.json'), 'utf8')) as string[]
@@ -55,7 +76,9 @@ describe('llama-tray fit --llama-fit: llama.cpp’s own plan beside ours', () =>
   })
 
   it('a llama-server without llama-fit-params beside it: one sentence saying where it comes from', async () => {
-    await expect(run([modelPath, ...SEED, '--llama-fit', '--binary', '/nowhere/llama-server'])).rejects.toThrow(/no llama-fit-params beside \/nowhere\/llama-server \(llama.cpp's release archives ship it/)
+    await expect(run([modelPath, ...SEED, '--llama-fit', '--binary', '/nowhere/llama-server'])).rejects.toThrow(
+      /no llama-fit-params beside \/nowhere\/llama-server \(llama.cpp's release archives ship it/,
+    )
     await expect(run([modelPath, ...SEED, '--llama-fit'])).rejects.toThrow(/--llama-fit needs the llama-server/)
   })
 })

@@ -11,11 +11,51 @@ const read = (name: string): string => readFileSync(join(DIR, name), 'utf8')
 const tmp = mkdtempSync(join(tmpdir(), 'llama-tray-fit-dry-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
-const PROFILE = ['-m', 'M.gguf', '-ngl', '999', '--n-cpu-moe', '33', '-c', '65536', '-np', '1', '-ctk', 'q4_0', '-ctv', 'q4_0', '-md', 'D.gguf', '-ngld', '99', '--port', '8080', '-fa', 'on']
+const PROFILE = [
+  '-m',
+  'M.gguf',
+  '-ngl',
+  '999',
+  '--n-cpu-moe',
+  '33',
+  '-c',
+  '65536',
+  '-np',
+  '1',
+  '-ctk',
+  'q4_0',
+  '-ctv',
+  'q4_0',
+  '-md',
+  'D.gguf',
+  '-ngld',
+  '99',
+  '--port',
+  '8080',
+  '-fa',
+  'on',
+]
 
 describe('llama.cpp’s fit as a dry run (llama-fit-params)', () => {
   it('passes the memory flags, leaves out offload, draft and server flags, and sets the target', () => {
-    expect(dryRunArgs(PROFILE, 1536)).toEqual(['-m', 'M.gguf', '-c', '65536', '-np', '1', '-ctk', 'q4_0', '-ctv', 'q4_0', '-fa', 'on', '-fitt', '1536', '-lv', '4'])
+    expect(dryRunArgs(PROFILE, 1536)).toEqual([
+      '-m',
+      'M.gguf',
+      '-c',
+      '65536',
+      '-np',
+      '1',
+      '-ctk',
+      'q4_0',
+      '-ctv',
+      'q4_0',
+      '-fa',
+      'on',
+      '-fitt',
+      '1536',
+      '-lv',
+      '4',
+    ])
   })
 
   it('reads the plan from what the H200 run printed', async () => {
@@ -31,7 +71,9 @@ describe('llama.cpp’s fit as a dry run (llama-fit-params)', () => {
 
   it('a run that prints no plan is one clear error', async () => {
     const run: RunProcess = async () => ({ code: 1, stdout: '', stderr: read('fitp-seed-draft.err') })
-    await expect(llamaFitDryRun('/x/llama-fit-params', PROFILE, 1536, run)).rejects.toThrow(new FitError('llama-fit-params ended (exit 1) without a fit plan: error: invalid argument: -md'))
+    await expect(llamaFitDryRun('/x/llama-fit-params', PROFILE, 1536, run)).rejects.toThrow(
+      new FitError('llama-fit-params ended (exit 1) without a fit plan: error: invalid argument: -md'),
+    )
   })
 
   it('finds llama-fit-params beside llama-server, with .exe on Windows builds', () => {
@@ -46,7 +88,11 @@ describe('llama.cpp’s fit as a dry run (llama-fit-params)', () => {
     // A stand-in executable that echoes its arguments and prints the recorded output: the real tool needs a GPU.
     const bin = join(tmp, 'bin', 'llama-fit-params')
     mkdirSync(join(tmp, 'bin'))
-    writeFileSync(bin, `#!${process.execPath}\nprocess.stdout.write(${JSON.stringify(read('fitp-seed.out'))}); process.stderr.write(JSON.stringify(process.argv.slice(2)) + '\\n' + ${JSON.stringify(read('fitp-seed.err'))})\n`)
+    writeFileSync(
+      bin,
+      `#!${process.execPath}\nprocess.stdout.write(${JSON.stringify(read('fitp-seed.out'))}); ` +
+        `process.stderr.write(JSON.stringify(process.argv.slice(2)) + '\\n' + ${JSON.stringify(read('fitp-seed.err'))})\n`,
+    )
     chmodSync(bin, 0o755)
     const plan = await llamaFitDryRun(bin, ['-m', 'a model; rm -rf ~', '-c', '4096'], 1536)
     expect(plan.cpuExpertLayers).toBe(33)

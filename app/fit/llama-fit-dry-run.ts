@@ -14,7 +14,19 @@ import { parseLlamaFitPlan } from './llama-fit-plan'
  */
 
 /** The flags that decide memory and that llama-fit-params accepts; offload and draft flags are left out on purpose. */
-const KEPT = new Set(['model', 'ctx-size', 'parallel', 'cache-type-k', 'cache-type-v', 'batch-size', 'ubatch-size', 'flash-attn', 'kv-unified', 'swa-full', 'fit-ctx'])
+const KEPT = new Set([
+  'model',
+  'ctx-size',
+  'parallel',
+  'cache-type-k',
+  'cache-type-v',
+  'batch-size',
+  'ubatch-size',
+  'flash-attn',
+  'kv-unified',
+  'swa-full',
+  'fit-ctx',
+])
 
 /** llama-fit-params beside a llama-server binary, or null when that build has none. */
 export function fitParamsBeside(serverBinary: string): string | null {
@@ -48,7 +60,13 @@ const runProcess: RunProcess = async (bin, args, timeoutMs) => {
 }
 
 /** Runs the dry run; a plan it gave up on comes back as outcome "failed" with its reason. */
-export async function llamaFitDryRun(fitParams: string, serverArgs: readonly string[], headroomMiB: number, run: RunProcess = runProcess, timeoutMs = 180_000): Promise<LlamaFitPlan> {
+export async function llamaFitDryRun(
+  fitParams: string,
+  serverArgs: readonly string[],
+  headroomMiB: number,
+  run: RunProcess = runProcess,
+  timeoutMs = 180_000,
+): Promise<LlamaFitPlan> {
   const out = await run(fitParams, dryRunArgs(serverArgs, headroomMiB), timeoutMs)
   const plan = parseLlamaFitPlan(out.stderr, out.code === 0 ? out.stdout : '')
   if (plan) return plan

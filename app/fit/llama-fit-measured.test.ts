@@ -13,10 +13,14 @@ import { writeSyntheticGguf } from '../../test/helpers/synthetic/write-gguf'
 
 const DIR = LLAMA_FIT_RECORDINGS
 const rows = new Map(
-  readFileSync(join(DIR, 'launch.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => {
-    const [name = '', ready, , after] = l.split('\t')
-    return [name, { readyS: Number(ready), afterMiB: Number(after) }] as const
-  }),
+  readFileSync(join(DIR, 'launch.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => {
+      const [name = '', ready, , after] = l.split('\t')
+      return [name, { readyS: Number(ready), afterMiB: Number(after) }] as const
+    }),
 )
 const row = (name: string) => {
   const r = rows.get(name)
@@ -48,7 +52,11 @@ describe('ours vs llama.cpp’s fit for the seed’s setup on an 8 GB budget (H2
     expect(row(`ours-ncmoe${M.oursNCpuMoe}`).readyS).toBe(M.readyHandPickedS)
     expect(parseLlamaFitPlan(readFileSync(join(DIR, 'llama-fit-seed.log'), 'utf8'))?.tookS).toBe(M.llamaFitS)
     // Ready to after the first request, for every launch: the growth llama.cpp's fit does not count.
-    const summary = readFileSync(join(DIR, 'launch.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'))
+    const summary = readFileSync(join(DIR, 'launch.tsv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t'))
     for (const [, , ready, after] of summary) expect(Number(after) - Number(ready)).toBe(M.firstRequestMiB)
   })
 
@@ -65,10 +73,21 @@ describe('ours vs llama.cpp’s fit for the seed’s setup on an 8 GB budget (H2
     const plain = buildFitReport({ model, draft: null, settings, freeVramMiB: 8188, headroomMiB: M.headroomMiB, vramSource: 'flag' })
     expect(plain.nCpuMoe).toBe(M.oursNCpuMoe)
     expect(Math.abs(plain.gpuProcessMiB / M.oursMiB - 1)).toBeLessThan(0.03)
-    const withDraft = buildFitReport({ model, draft, settings: parseLlamaArgs([...SEED, '-md', 'D', '-ngld', '99']).settings, freeVramMiB: 8188, headroomMiB: M.headroomMiB, vramSource: 'flag' })
+    const withDraft = buildFitReport({
+      model,
+      draft,
+      settings: parseLlamaArgs([...SEED, '-md', 'D', '-ngld', '99']).settings,
+      freeVramMiB: 8188,
+      headroomMiB: M.headroomMiB,
+      vramSource: 'flag',
+    })
     expect(withDraft.nCpuMoe).toBe(M.oursDraftNCpuMoe)
     expect(Math.abs(withDraft.gpuProcessMiB / M.oursDraftMiB - 1)).toBeLessThan(0.03)
-    process.stdout.write(`\n[fit] ours ${plain.nCpuMoe}: est ${plain.gpuProcessMiB} vs measured ${M.oursMiB}; draft ${withDraft.nCpuMoe}: est ${withDraft.gpuProcessMiB} vs ${M.oursDraftMiB}\n`)
+    process.stdout.write(
+      `\n[fit] ours ${plain.nCpuMoe}: est ${plain.gpuProcessMiB} vs measured ${M.oursMiB}; draft ${withDraft.nCpuMoe}: est ` +
+        `${withDraft.gpuProcessMiB} ` +
+        `vs ${M.oursDraftMiB}\n`,
+    )
   })
 
   it('the target that keeps the headroom once the first request has run', () => {

@@ -55,11 +55,22 @@ describe("llama.cpp's own fit, read from what it prints", () => {
       '0.00.2 I common_params_fit_impl: projected to use 20515 MiB of device memory vs. 7100 MiB of free device memory',
       '0.00.3 W common_fit_params: failed to fit params to free device memory: n_gpu_layers already set by user to 999, abort',
     ].join('\n')
-    expect(parseLlamaFitPlan(log)).toMatchObject({ outcome: 'failed', reason: 'n_gpu_layers already set by user to 999, abort', projectedMiB: 20515 })
+    expect(parseLlamaFitPlan(log)).toMatchObject({
+      outcome: 'failed',
+      reason: 'n_gpu_layers already set by user to 999, abort',
+      projectedMiB: 20515,
+    })
   })
 
   it('a log without a fit (fit off, or below -lv 4) gives null', () => {
-    expect(parseLlamaFitPlan(read('ours-ncmoe33.log').split('\n').filter((l) => !/fit/.test(l)).join('\n'))).toBeNull()
+    expect(
+      parseLlamaFitPlan(
+        read('ours-ncmoe33.log')
+          .split('\n')
+          .filter((l) => !/fit/.test(l))
+          .join('\n'),
+      ),
+    ).toBeNull()
     expect(parseLlamaFitPlan('main: server is listening on http://127.0.0.1:8080')).toBeNull()
   })
 })

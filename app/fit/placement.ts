@@ -26,7 +26,8 @@ export function parseOverrides(values: readonly string[]): TensorOverride[] {
     for (const pair of value.split(',')) {
       if (pair.trim() === '') continue
       const eq = pair.lastIndexOf('=')
-      if (eq <= 0 || eq === pair.length - 1) throw new FitError(`-ot "${pair}": expected "regex=BUFFER", e.g. "blk\\.[0-9]\\.ffn_.*_exps=CPU"`)
+      if (eq <= 0 || eq === pair.length - 1)
+        throw new FitError(`-ot "${pair}": expected "regex=BUFFER", e.g. "blk\\.[0-9]\\.ffn_.*_exps=CPU"`)
       const source = pair.slice(0, eq)
       let pattern: RegExp
       try {
@@ -34,7 +35,10 @@ export function parseOverrides(values: readonly string[]): TensorOverride[] {
       } catch {
         throw new FitError(`-ot "${pair}": "${source}" is not a valid regular expression`)
       }
-      const buffer = pair.slice(eq + 1).trim().toUpperCase()
+      const buffer = pair
+        .slice(eq + 1)
+        .trim()
+        .toUpperCase()
       out.push({ pattern, device: buffer.startsWith('CPU') ? 'host' : 'gpu', source: pair })
     }
   }
@@ -45,7 +49,8 @@ export function parseOverrides(values: readonly string[]): TensorOverride[] {
 export function placementOverrides(input: PlacementInput): TensorOverride[] {
   const out = parseOverrides(input.overrideTensors)
   if (input.cpuMoe) out.push({ pattern: new RegExp(`\\.${EXPERTS}`), device: 'host', source: '--cpu-moe' })
-  for (let i = 0; i < input.nCpuMoe; i++) out.push({ pattern: new RegExp(`blk\\.${i}\\.${EXPERTS}`), device: 'host', source: `--n-cpu-moe ${input.nCpuMoe}` })
+  for (let i = 0; i < input.nCpuMoe; i++)
+    out.push({ pattern: new RegExp(`blk\\.${i}\\.${EXPERTS}`), device: 'host', source: `--n-cpu-moe ${input.nCpuMoe}` })
   return out
 }
 

@@ -23,7 +23,26 @@ beforeAll(async () => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 // The seed's command (Seed 000, SEED_4060_QWEN36 in app/profiles/seed-commands.ts), on an 8 GB laptop GPU.
-const SEED = ['-m', 'M', '-ngl', '999', '--n-cpu-moe', '34', '-c', '65536', '-np', '1', '-ctk', 'q4_0', '-ctv', 'q4_0', '-md', 'D', '-ngld', '99']
+const SEED = [
+  '-m',
+  'M',
+  '-ngl',
+  '999',
+  '--n-cpu-moe',
+  '34',
+  '-c',
+  '65536',
+  '-np',
+  '1',
+  '-ctk',
+  'q4_0',
+  '-ctv',
+  'q4_0',
+  '-md',
+  'D',
+  '-ngld',
+  '99',
+]
 
 describe('a synthetic GGUF with the real Qwen3.6-35B-A3B shapes', () => {
   it('is a ~20 GB model on paper, sparse on disk, with the seed notes’ shapes', () => {
@@ -37,19 +56,43 @@ describe('a synthetic GGUF with the real Qwen3.6-35B-A3B shapes', () => {
   })
 
   it('gives the seed’s figures: KV ~360 MiB at 64K with q4_0, ~0.5 GB of experts per --n-cpu-moe step', () => {
-    const r = buildFitReport({ model, draft, settings: parseLlamaArgs(SEED).settings, freeVramMiB: null, headroomMiB: 1536, vramSource: 'none' })
+    const r = buildFitReport({
+      model,
+      draft,
+      settings: parseLlamaArgs(SEED).settings,
+      freeVramMiB: null,
+      headroomMiB: 1536,
+      vramSource: 'none',
+    })
     expect(r.gpu.kvMiB).toBe(360)
-    const step = buildFitReport({ model, draft: null, settings: { ...parseLlamaArgs(SEED).settings, nCpuMoe: 33 }, freeVramMiB: null, headroomMiB: 0, vramSource: 'none' })
+    const step = buildFitReport({
+      model,
+      draft: null,
+      settings: { ...parseLlamaArgs(SEED).settings, nCpuMoe: 33 },
+      freeVramMiB: null,
+      headroomMiB: 0,
+      vramSource: 'none',
+    })
     const moved = step.gpu.weightsMiB - r.gpu.weightsMiB
     expect(moved).toBeGreaterThan(400)
     expect(moved).toBeLessThan(560)
-    process.stdout.write(`\nseed placement (--n-cpu-moe 34): ${JSON.stringify({ gpu: r.gpu, draftGpu: r.draft?.gpu, totalGpu: r.total.gpu, totalHost: r.total.host })}\n`)
+    process.stdout.write(
+      `\nseed placement (--n-cpu-moe 34): ` +
+        `${JSON.stringify({ gpu: r.gpu, draftGpu: r.draft?.gpu, totalGpu: r.total.gpu, totalHost: r.total.host })}\n`,
+    )
   })
 
   it('picks --n-cpu-moe for 8 GB with 1.5 GB headroom; the seed found 34 by trial and error', () => {
     const found: string[] = []
     for (const free of [8192, 8188 - 240]) {
-      const r = buildFitReport({ model, draft, settings: parseLlamaArgs(SEED).settings, freeVramMiB: free, headroomMiB: 1536, vramSource: 'flag' })
+      const r = buildFitReport({
+        model,
+        draft,
+        settings: parseLlamaArgs(SEED).settings,
+        freeVramMiB: free,
+        headroomMiB: 1536,
+        vramSource: 'flag',
+      })
       expect(r.fits).toBe(true)
       expect(r.total.gpu.totalMiB).toBeLessThanOrEqual(free - 1536)
       // One step fewer would not fit: the answer is the smallest.

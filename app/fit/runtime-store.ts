@@ -37,7 +37,12 @@ export class GpuRuntimeStore {
 
   /** The one store of this home's file in this process (every opener shares it). */
   static async open(home: string): Promise<GpuRuntimeStore> {
-    const store = openJsonStore<RuntimeFile>({ path: join(home, RUNTIME_FILE), label: 'GPU runtime file', codec: runtimeCodec, defaults: () => ({ version: 1, gpus: {} }) })
+    const store = openJsonStore<RuntimeFile>({
+      path: join(home, RUNTIME_FILE),
+      label: 'GPU runtime file',
+      codec: runtimeCodec,
+      defaults: () => ({ version: 1, gpus: {} }),
+    })
     await store.load()
     return new GpuRuntimeStore(store)
   }

@@ -36,7 +36,10 @@ describe('saferPlacement after an out-of-memory load', () => {
     expect(s.beforeMiB).toBeGreaterThan(s.budgetMiB)
     expect(s.args).toEqual(['-m', 'M', '-ngl', '999', '--n-cpu-moe', String(chosen), '-c', '8192', '-np', '1'])
     // One expert layer fewer on the CPU would not have fitted: the retry keeps as much on the GPU as it can.
-    const oneLess = saferPlacement([...RECORDED.slice(0, 5), String(chosen - 2), ...RECORDED.slice(6)], moe, null, { freeVramMiB: 5000, headroomMiB: 1536 })
+    const oneLess = saferPlacement([...RECORDED.slice(0, 5), String(chosen - 2), ...RECORDED.slice(6)], moe, null, {
+      freeVramMiB: 5000,
+      headroomMiB: 1536,
+    })
     expect(oneLess?.changes[0]?.to).toBe(String(chosen))
     expect(describeChanges(s.changes)).toBe(`--n-cpu-moe ${chosen} (was 10)`)
   })
@@ -44,13 +47,20 @@ describe('saferPlacement after an out-of-memory load', () => {
   it('adds --n-cpu-moe when the command had none, and keeps -ncmoe when that is how it was spelled', () => {
     const added = saferPlacement(['-m', 'M', '-ngl', '99', '-c', '8192', '-np', '1'], moe, null, { freeVramMiB: 3000, headroomMiB: 512 })
     expect(added?.args.slice(-2)[0]).toBe('--n-cpu-moe')
-    const short = saferPlacement(['-m', 'M', '-ncmoe', '2', '-ngl', '99', '-c', '8192', '-np', '1'], moe, null, { freeVramMiB: 3000, headroomMiB: 512 })
+    const short = saferPlacement(['-m', 'M', '-ncmoe', '2', '-ngl', '99', '-c', '8192', '-np', '1'], moe, null, {
+      freeVramMiB: 3000,
+      headroomMiB: 512,
+    })
     expect(short?.args[2]).toBe('-ncmoe')
     expect(short?.changes[0]).toMatchObject({ flag: '-ncmoe', from: '2' })
   })
 
   it('offloads fewer layers of a dense model', () => {
-    const safer = saferPlacement(['-m', 'D', '-ngl', '99', '-c', '4096', '-np', '1'], dense, null, { freeVramMiB: 400, headroomMiB: 0, runtimeMiB: 0 })
+    const safer = saferPlacement(['-m', 'D', '-ngl', '99', '-c', '4096', '-np', '1'], dense, null, {
+      freeVramMiB: 400,
+      headroomMiB: 0,
+      runtimeMiB: 0,
+    })
     expect(safer?.changes).toEqual([{ name: 'gpu-layers', flag: '-ngl', from: '99', to: expect.stringMatching(/^\d+$/) }])
     const ngl = Number(safer!.changes[0]!.to)
     expect(ngl).toBeGreaterThan(0)
@@ -68,7 +78,10 @@ describe('saferPlacement after an out-of-memory load', () => {
 // choice from the same inputs, and what the retried server really held (3,846 MiB) within the budget it was fitted to.
 describe('the recorded retry on a real GPU', () => {
   it('chooses the --n-cpu-moe the real run used, and the server held less than the budget', () => {
-    const safer = saferPlacement(['-m', 'M', '-ngl', '999', '--n-cpu-moe', '10', '-c', '8192', '-np', '1'], moe, null, { freeVramMiB: 6006, headroomMiB: 1536 })
+    const safer = saferPlacement(['-m', 'M', '-ngl', '999', '--n-cpu-moe', '10', '-c', '8192', '-np', '1'], moe, null, {
+      freeVramMiB: 6006,
+      headroomMiB: 1536,
+    })
     expect(safer?.changes).toEqual([{ name: 'n-cpu-moe', flag: '--n-cpu-moe', from: '10', to: '37' }])
     expect(safer?.beforeMiB).toBe(16472)
     expect(safer?.afterMiB).toBe(4082)

@@ -79,7 +79,8 @@ function* saferCandidates(model: GgufModel, current: LaunchSettings, ctxNow: num
   const base = moe ? { ...current, nCpuMoe: expertMax } : current
   const baseEdits: Candidate['edits'] = moe ? [['n-cpu-moe', String(expertMax)]] : []
   const layersNow = Math.min(current.nGpuLayers, model.blockCount + 1)
-  for (let ngl = layersNow - 1; ngl >= 1; ngl--) yield { settings: { ...base, nGpuLayers: ngl }, edits: [...baseEdits, ['gpu-layers', String(ngl)]] }
+  for (let ngl = layersNow - 1; ngl >= 1; ngl--)
+    yield { settings: { ...base, nGpuLayers: ngl }, edits: [...baseEdits, ['gpu-layers', String(ngl)]] }
   // Then a smaller context, at the placement the user chose (a context that fits beats layers on the CPU).
   for (let ctx = Math.floor(ctxNow / 2); ctx >= MIN_CTX; ctx = Math.floor(ctx / 2)) {
     yield { settings: { ...current, ctx }, edits: [['ctx-size', String(ctx)]] }
@@ -91,7 +92,12 @@ function* saferCandidates(model: GgufModel, current: LaunchSettings, ctxNow: num
  * launch's own whose estimate fits the GPU's free memory now, less the
  * headroom; null when none does (or nothing is on the GPU to move).
  */
-export function saferPlacement(args: readonly string[], model: GgufModel, draft: GgufModel | null, budget: PlacementBudget): SaferPlacement | null {
+export function saferPlacement(
+  args: readonly string[],
+  model: GgufModel,
+  draft: GgufModel | null,
+  budget: PlacementBudget,
+): SaferPlacement | null {
   const current = parseLlamaArgs(args).settings
   if (current.nGpuLayers <= 0) return null
   const runtimeMiB = budget.runtimeMiB ?? CUDA_RUNTIME_MIB

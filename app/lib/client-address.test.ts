@@ -14,7 +14,16 @@ describe('client address', () => {
   })
 
   it('connects to the loopback of a wildcard bind, in its family', () => {
-    expect([null, '', '0.0.0.0', 'localhost', '::', '[::]', '[::1]', '10.0.0.2'].map(connectHost)).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1', '127.0.0.1', '::1', '::1', '::1', '10.0.0.2'])
+    expect([null, '', '0.0.0.0', 'localhost', '::', '[::]', '[::1]', '10.0.0.2'].map(connectHost)).toEqual([
+      '127.0.0.1',
+      '127.0.0.1',
+      '127.0.0.1',
+      '127.0.0.1',
+      '::1',
+      '::1',
+      '::1',
+      '10.0.0.2',
+    ])
     expect(serverOrigin('0.0.0.0', 8080)).toBe('http://127.0.0.1:8080')
     expect(serverOrigin('::', 8080)).toBe('http://[::1]:8080')
   })

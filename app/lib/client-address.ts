@@ -13,5 +13,8 @@ export function isWsl(kernelRelease: string = release(), env: NodeJS.ProcessEnv 
  * the VM's address (which changes after reboots, seed 000's trap).
  */
 export function wslNote(port: number): string {
-  return `running in WSL: Windows apps reach this server at http://localhost:${port}/v1 (WSL forwards localhost); don't use the WSL VM's IP, it changes after a reboot`
+  return (
+    `running in WSL: Windows apps reach this server at http://localhost:${port}/v1 (WSL forwards localhost); don't use the WSL VM's IP, ` +
+    `it changes after a reboot`
+  )
 }

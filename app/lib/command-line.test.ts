@@ -3,8 +3,16 @@ import { CommandLineError, MAX_ARGUMENTS, tokenizeCommandLine } from './command-
 
 describe('tokenizeCommandLine', () => {
   it('keeps Windows paths, bare and quoted, and follows the C runtime rule for backslashes before a quote', () => {
-    expect(tokenizeCommandLine('C:\\llama\\llama-server.exe -m "C:\\My Models\\a.gguf"')).toEqual(['C:\\llama\\llama-server.exe', '-m', 'C:\\My Models\\a.gguf'])
-    expect(tokenizeCommandLine('"\\\\nas\\share\\m.gguf" "dir\\\\" "say \\"hi\\""')).toEqual(['\\\\nas\\share\\m.gguf', 'dir\\', 'say "hi"'])
+    expect(tokenizeCommandLine('C:\\llama\\llama-server.exe -m "C:\\My Models\\a.gguf"')).toEqual([
+      'C:\\llama\\llama-server.exe',
+      '-m',
+      'C:\\My Models\\a.gguf',
+    ])
+    expect(tokenizeCommandLine('"\\\\nas\\share\\m.gguf" "dir\\\\" "say \\"hi\\""')).toEqual([
+      '\\\\nas\\share\\m.gguf',
+      'dir\\',
+      'say "hi"',
+    ])
   })
 
   it('joins bash, cmd and PowerShell continuations', () => {
@@ -26,14 +34,30 @@ describe('tokenizeCommandLine', () => {
 
 describe('tokenizeCommandLine on hostile pastes (issue #26)', () => {
   it('refuses a line break that starts a second command, naming its line', () => {
-    expect(() => tokenizeCommandLine('llama-server -m a.gguf\nrm -rf ~')).toThrow(/^Line 2 of the pasted text starts a second command: .*\.$/)
-    expect(() => tokenizeCommandLine('llama-server \\\n -m a.gguf\r\n-c 4096')).toThrow(/^Line 3 of the pasted text starts a second command/)
+    expect(() => tokenizeCommandLine('llama-server -m a.gguf\nrm -rf ~')).toThrow(
+      /^Line 2 of the pasted text starts a second command: .*\.$/,
+    )
+    expect(() => tokenizeCommandLine('llama-server \\\n -m a.gguf\r\n-c 4096')).toThrow(
+      /^Line 3 of the pasted text starts a second command/,
+    )
     expect(() => tokenizeCommandLine('a ^\n\n b')).toThrow(CommandLineError)
   })
 
   it('still joins continuations, keeps a quoted line break, and ignores blank lines around the command', () => {
-    expect(tokenizeCommandLine('\n\r\n  llama-server \\\n  -m a.gguf ^\r\n  -c 1 `\n  -fa on\n\n')).toEqual(['llama-server', '-m', 'a.gguf', '-c', '1', '-fa', 'on'])
-    expect(tokenizeCommandLine('llama-server --chat-template "line 1\nline 2"')).toEqual(['llama-server', '--chat-template', 'line 1\nline 2'])
+    expect(tokenizeCommandLine('\n\r\n  llama-server \\\n  -m a.gguf ^\r\n  -c 1 `\n  -fa on\n\n')).toEqual([
+      'llama-server',
+      '-m',
+      'a.gguf',
+      '-c',
+      '1',
+      '-fa',
+      'on',
+    ])
+    expect(tokenizeCommandLine('llama-server --chat-template "line 1\nline 2"')).toEqual([
+      'llama-server',
+      '--chat-template',
+      'line 1\nline 2',
+    ])
   })
 
   it('refuses a NUL character anywhere', () => {
@@ -50,6 +74,14 @@ describe('tokenizeCommandLine on hostile pastes (issue #26)', () => {
 
 describe('tokenizeCommandLine on unusual white space', () => {
   it('separates on any white space (a no-break space or a vertical tab used to loop forever)', () => {
-    expect(tokenizeCommandLine('llama-server\u00a0-m\u000ba.gguf\u000c-c\u20034096\u2028-fa on')).toEqual(['llama-server', '-m', 'a.gguf', '-c', '4096', '-fa', 'on'])
+    expect(tokenizeCommandLine('llama-server\u00a0-m\u000ba.gguf\u000c-c\u20034096\u2028-fa on')).toEqual([
+      'llama-server',
+      '-m',
+      'a.gguf',
+      '-c',
+      '4096',
+      '-fa',
+      'on',
+    ])
   })
 })

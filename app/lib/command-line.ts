@@ -43,7 +43,8 @@ export const MAX_ARGUMENTS = 4096
 export function checkArgumentCount(count: number, position = 0): void {
   if (count > MAX_ARGUMENTS) {
     throw new CommandLineError(
-      `The command has more than ${MAX_ARGUMENTS.toLocaleString('en-US')} arguments, more than any llama-server command needs: paste the command itself, not a file or a log.`,
+      `The command has more than ${MAX_ARGUMENTS.toLocaleString('en-US')} arguments, more than any llama-server command needs: paste ` +
+        `the command itself, not a file or a log.`,
       position,
     )
   }
@@ -53,7 +54,11 @@ export function checkArgumentCount(count: number, position = 0): void {
 export function checkNoNul(text: string, position = 0): void {
   const at = text.indexOf('\0')
   if (at >= 0) {
-    throw new CommandLineError(`The command holds a NUL character (at character ${position + at + 1}), which no program argument can carry: copy the command again from its source.`, position + at)
+    throw new CommandLineError(
+      `The command holds a NUL character (at character ${position + at + 1}), which no program argument can carry: copy the command ` +
+        `again from its source.`,
+      position + at,
+    )
   }
 }
 
@@ -102,7 +107,10 @@ export function tokenizeCommandLine(input: string, options: TokenizeOptions = {}
   const pushToken = (): void => {
     if (!inToken) return
     if (!quoted && OPERATORS.has(current)) {
-      throw new CommandLineError(`"${current}" is a shell operator: paste a single llama-server command, without pipes, redirections or command chains`, offset + i)
+      throw new CommandLineError(
+        `"${current}" is a shell operator: paste a single llama-server command, without pipes, redirections or command chains`,
+        offset + i,
+      )
     }
     args.push(current)
     checkArgumentCount(args.length, offset + i)
@@ -113,7 +121,10 @@ export function tokenizeCommandLine(input: string, options: TokenizeOptions = {}
   const checkVariable = (segment: string, at: number): void => {
     const m = variable.exec(segment)
     if (m) {
-      throw new CommandLineError(`"${m[0]}" is a shell variable or substitution, which is not expanded here: write its value instead`, offset + at + m.index)
+      throw new CommandLineError(
+        `"${m[0]}" is a shell variable or substitution, which is not expanded here: write its value instead`,
+        offset + at + m.index,
+      )
     }
   }
   const isBreak = (ch: string | undefined): boolean => ch !== undefined && (/\s/.test(ch) || ch === '"' || singleQuotes.includes(ch))
@@ -129,7 +140,8 @@ export function tokenizeCommandLine(input: string, options: TokenizeOptions = {}
       if ((c === '\n' || (c === '\r' && text[i + 1] !== '\n')) && args.length > 0 && i < end) {
         const line = text.slice(0, i + 1).split(/\r\n|\r|\n/).length
         throw new CommandLineError(
-          `Line ${line} of the pasted text starts a second command: paste one llama-server command, ending each line but the last with \\ (bash), ^ (cmd) or \` (PowerShell).`,
+          `Line ${line} of the pasted text starts a second command: paste one llama-server command, ending each line but the last with ` +
+            `\\ (bash), ^ (cmd) or \` (PowerShell).`,
           offset + i,
         )
       }

@@ -24,7 +24,13 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())))
 
 describe('httpRequest', () => {
   it('sends the method, headers and body on a connection it closes, and gives back status and body', async () => {
-    const r = await httpRequest({ url: `${origin}/x`, method: 'POST', headers: { authorization: 'Bearer k' }, body: '{"a":1}', timeoutMs: 10_000 })
+    const r = await httpRequest({
+      url: `${origin}/x`,
+      method: 'POST',
+      headers: { authorization: 'Bearer k' },
+      body: '{"a":1}',
+      timeoutMs: 10_000,
+    })
     expect(r.kind).toBe('response')
     if (r.kind !== 'response') return
     expect(r.status).toBe(200)
@@ -38,12 +44,19 @@ describe('httpRequest', () => {
     const pending = httpRequest({ url: `${origin}/hang`, timeoutMs: 10_000, signal: ac.signal })
     ac.abort()
     expect(await pending).toMatchObject({ kind: 'failed', reason: 'aborted' })
-    expect(await httpRequest({ url: `${origin}/big`, timeoutMs: 10_000, maxBytes: 100 })).toMatchObject({ kind: 'failed', reason: 'too-large' })
+    expect(await httpRequest({ url: `${origin}/big`, timeoutMs: 10_000, maxBytes: 100 })).toMatchObject({
+      kind: 'failed',
+      reason: 'too-large',
+    })
     const closed = createServer()
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r))
     const port = (closed.address() as AddressInfo).port
     await new Promise<void>((r) => closed.close(() => r()))
-    expect(await httpRequest({ url: `http://127.0.0.1:${port}/`, timeoutMs: 10_000 })).toMatchObject({ kind: 'failed', reason: 'network', detail: 'ECONNREFUSED' })
+    expect(await httpRequest({ url: `http://127.0.0.1:${port}/`, timeoutMs: 10_000 })).toMatchObject({
+      kind: 'failed',
+      reason: 'network',
+      detail: 'ECONNREFUSED',
+    })
     expect(await httpRequest({ url: 'not a url', timeoutMs: 10 })).toMatchObject({ kind: 'failed', reason: 'bad-url' })
   })
 })

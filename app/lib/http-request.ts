@@ -44,7 +44,14 @@ export function httpRequest(req: HttpRequest): Promise<HttpResult> {
       resolve(r)
     }
     const http = request(
-      { hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || 80, path: `${target.pathname}${target.search}`, method: req.method ?? 'GET', agent: false, headers },
+      {
+        hostname: target.hostname.replace(/^\[|\]$/g, ''),
+        port: target.port || 80,
+        path: `${target.pathname}${target.search}`,
+        method: req.method ?? 'GET',
+        agent: false,
+        headers,
+      },
       (res) => {
         const headersAt = performance.now()
         const chunks: Buffer[] = []

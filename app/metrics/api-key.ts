@@ -27,6 +27,9 @@ export async function resolveApiKey(args: readonly string[], env: Readonly<Recor
 }
 
 function firstKey(list: string): string | null {
-  const key = list.split(',').map((k) => k.trim()).find((k) => k !== '')
+  const key = list
+    .split(',')
+    .map((k) => k.trim())
+    .find((k) => k !== '')
   return key ?? null
 }

@@ -30,7 +30,13 @@ export async function fetchSlots(url: string, options: FetchSlotsOptions): Promi
   const headers: Record<string, string> = { accept: 'application/json' }
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`
   const maxBytes = options.maxBytes ?? 16 * 1024 * 1024
-  const r = await httpRequest({ url, headers, timeoutMs: options.timeoutMs, maxBytes, ...(options.signal ? { signal: options.signal } : {}) })
+  const r = await httpRequest({
+    url,
+    headers,
+    timeoutMs: options.timeoutMs,
+    maxBytes,
+    ...(options.signal ? { signal: options.signal } : {}),
+  })
   if (r.kind === 'failed') {
     switch (r.reason) {
       case 'timeout':
@@ -46,7 +52,8 @@ export async function fetchSlots(url: string, options: FetchSlotsOptions): Promi
     }
   }
   const status = r.status
-  if (status === 401 || status === 403) return { kind: 'unauthorized', detail: `HTTP ${status}: ${options.apiKey ? 'the API key was refused' : 'the server needs an API key'}` }
+  if (status === 401 || status === 403)
+    return { kind: 'unauthorized', detail: `HTTP ${status}: ${options.apiKey ? 'the API key was refused' : 'the server needs an API key'}` }
   if (status === 501 || status === 404) return { kind: 'unavailable', detail: `HTTP ${status}: /slots is disabled on this server` }
   if (status === 503) return { kind: 'slow', detail: 'HTTP 503: loading or no slot available' }
   if (status !== 200) return { kind: 'error', detail: `HTTP ${status}` }

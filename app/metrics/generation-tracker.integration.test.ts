@@ -13,11 +13,20 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!()
 })
 
-async function setup(extraArgs: string[] = [], apiKey?: string, modelFile?: string): Promise<{ server: TinyServer; tracker: GenerationTracker; samples: RateSample[]; requests: RequestTimings[] }> {
+async function setup(
+  extraArgs: string[] = [],
+  apiKey?: string,
+  modelFile?: string,
+): Promise<{ server: TinyServer; tracker: GenerationTracker; samples: RateSample[]; requests: RequestTimings[] }> {
   let tracker: GenerationTracker | null = null
   const server = await startTinyServer(extraArgs, (line) => tracker?.feedLogLine(line), modelFile)
   cleanups.push(() => server.stop())
-  tracker = new GenerationTracker({ baseUrl: server.baseUrl, apiKey: apiKey ?? null, profileId: 'tiny', threads: threadsFromLog(server.lines) })
+  tracker = new GenerationTracker({
+    baseUrl: server.baseUrl,
+    apiKey: apiKey ?? null,
+    profileId: 'tiny',
+    threads: threadsFromLog(server.lines),
+  })
   const t = tracker
   cleanups.unshift(() => t.stop()) // stopped before the server
   const samples: RateSample[] = []
@@ -63,12 +72,20 @@ describe('GenerationTracker on the real llama-server', () => {
     const ratio = med / server_
     const sorted = [...live].sort((x, y) => x - y)
     const deciles = [0.1, 0.25, 0.5, 0.75, 0.9].map((q) => sorted[Math.floor(q * (sorted.length - 1))]!.toFixed(1)).join('/')
-    console.log(`[metrics] 1000 tokens: first live figure ${appearMs.toFixed(0)} ms after the first token; ${live.length} live samples, median ${med.toFixed(2)} tok/s vs server ${server_.toFixed(2)} tok/s (ratio ${ratio.toFixed(4)}); p10/p25/p50/p75/p90 ${deciles}; load ${loadavg()[0]!.toFixed(2)}`)
+    console.log(
+      `[metrics] 1000 tokens: first live figure ${appearMs.toFixed(0)} ms after the first token; ${live.length} live samples, median ` +
+        `${med.toFixed(2)} ` +
+        `tok/s vs server ${server_.toFixed(2)} tok/s (ratio ${ratio.toFixed(4)}); p10/p25/p50/p75/p90 ${deciles}; load ` +
+        `${loadavg()[0]!.toFixed(2)}`,
+    )
     // Σ tokens / Σ time over the polls: what the per-interval figures add up to.
     const counted = stamped.filter((s) => s.decoded !== null && s.decoded > 0 && s.at <= done.endAt)
     const cumulative = ((counted.at(-1)!.decoded! - counted[0]!.decoded!) * 1000) / (counted.at(-1)!.at - counted[0]!.at)
     const spread = (Number(sorted[Math.floor(0.75 * (sorted.length - 1))]) - Number(sorted[Math.floor(0.25 * (sorted.length - 1))])) / med
-    console.log(`[metrics] 1000 tokens: cumulative live ${cumulative.toFixed(2)} tok/s (ratio ${(cumulative / server_).toFixed(4)}); interquartile spread ${(spread * 100).toFixed(1)}% of the median`)
+    console.log(
+      `[metrics] 1000 tokens: cumulative live ${cumulative.toFixed(2)} tok/s (ratio ${(cumulative / server_).toFixed(4)}); ` +
+        `interquartile spread ${(spread * 100).toFixed(1)}% of the median`,
+    )
     // Correctness, not the goals: the live figure appears while the request still runs and tracks
     // what is generated. On a busy machine (another test's server beside it) the speed changes during
     // the request, so the figures are held against what this client received over the same intervals,
@@ -79,7 +96,11 @@ describe('GenerationTracker on the real llama-server', () => {
     const clientWindow = (received(counted[0]!.at, counted.at(-1)!.at) * 1000) / (counted.at(-1)!.at - counted[0]!.at)
     const clientRates = during.slice(1).map((s, i) => (received(during[i]!.at, s.at) * 1000) / (s.at - during[i]!.at))
     const clientMedian = median(clientRates)!
-    console.log(`[metrics] 1000 tokens: the client received ${clientWindow.toFixed(2)} tok/s over the tracker's window (tracker/client ${(cumulative / clientWindow).toFixed(4)}); median per interval ${clientMedian.toFixed(2)} (live/client ${(med / clientMedian).toFixed(4)})`)
+    console.log(
+      `[metrics] 1000 tokens: the client received ${clientWindow.toFixed(2)} tok/s over the tracker's window (tracker/client ` +
+        `${(cumulative / clientWindow).toFixed(4)}); ` +
+        `median per interval ${clientMedian.toFixed(2)} (live/client ${(med / clientMedian).toFixed(4)})`,
+    )
     expect(appearMs).toBeLessThan(done.endAt - done.firstTokenAt)
     expect(Math.abs(cumulative / clientWindow - 1)).toBeLessThan(0.25)
     expect(Math.abs(med / clientMedian - 1)).toBeLessThan(0.25)
@@ -111,7 +132,11 @@ describe('GenerationTracker on the real llama-server', () => {
     await until(() => requests.length === 1)
     const rec = requests[0]!
     const { draft_n, draft_n_accepted } = done.timings
-    console.log(`[metrics] draft-simple: record ${rec.draftAccepted}/${rec.draftTokens} = ${rec.draftAcceptance}; server ${draft_n_accepted}/${draft_n} = ${(draft_n_accepted! / draft_n!).toFixed(5)}; ${rec.predictedTokensPerSecond} tok/s`)
+    console.log(
+      `[metrics] draft-simple: record ${rec.draftAccepted}/${rec.draftTokens} = ${rec.draftAcceptance}; server ${draft_n_accepted}/` +
+        `${draft_n} ` +
+        `= ${(draft_n_accepted! / draft_n!).toFixed(5)}; ${rec.predictedTokensPerSecond} tok/s`,
+    )
     expect(rec.draftTokens).toBe(draft_n)
     expect(rec.draftAccepted).toBe(draft_n_accepted)
     expect(rec.draftAcceptance).toBeCloseTo(draft_n_accepted! / draft_n!, 5)
@@ -124,7 +149,9 @@ describe('GenerationTracker on the real llama-server', () => {
     await until(() => requests.length === 1)
     const rec = requests[0]!
     const { draft_n, draft_n_accepted } = done.timings
-    console.log(`[metrics] draft-mtp: record ${rec.draftAccepted}/${rec.draftTokens} = ${rec.draftAcceptance}; server ${draft_n_accepted}/${draft_n}`)
+    console.log(
+      `[metrics] draft-mtp: record ${rec.draftAccepted}/${rec.draftTokens} = ${rec.draftAcceptance}; server ${draft_n_accepted}/${draft_n}`,
+    )
     expect(draft_n).toBeGreaterThan(0)
     expect(rec.draftTokens).toBe(draft_n)
     expect(rec.draftAccepted).toBe(draft_n_accepted)
@@ -142,12 +169,18 @@ describe('GenerationTracker on the real llama-server', () => {
     const both = samples.filter((s) => s.perSlot.size === 2)
     const bothSnaps = snaps.filter((s) => s.slots.filter((x) => x.state === 'generating' && x.tokensPerSecond !== null).length === 2)
     const sums = both.map((s) => s.tokensPerSecond!)
-    console.log(`[metrics] two slots: ${both.length} polls with both slots rated; median sum ${median(sums)?.toFixed(1)} tok/s; server per request ${a.timings.predicted_per_second?.toFixed(1)} + ${b.timings.predicted_per_second?.toFixed(1)}`)
+    console.log(
+      `[metrics] two slots: ${both.length} polls with both slots rated; median sum ${median(sums)?.toFixed(1)} tok/s; server per ` +
+        `request ${a.timings.predicted_per_second?.toFixed(1)} + ${b.timings.predicted_per_second?.toFixed(1)}`,
+    )
     expect(a.slotId).not.toBe(b.slotId)
     expect(both.length).toBeGreaterThan(2)
     expect(bothSnaps.length).toBeGreaterThan(0)
     const s = bothSnaps[0]!
-    expect(s.tokensPerSecond).toBeCloseTo(s.slots.reduce((acc, x) => acc + (x.tokensPerSecond ?? 0), 0), 9)
+    expect(s.tokensPerSecond).toBeCloseTo(
+      s.slots.reduce((acc, x) => acc + (x.tokensPerSecond ?? 0), 0),
+      9,
+    )
     expect(s.active).toBe(true)
   }, 300_000)
 

@@ -48,7 +48,10 @@ interface SlotLogInfo {
 const LOG_RATE_FRESH_MS = 4000
 /** A record waiting for a trailing draft line is completed after this long. */
 const PENDING_RECORD_MS = 500
-/** `system_info: n_threads = 8 (n_threads_batch = 8) / 16 | …` (verbose logs) or `llama threadpool init, n_threads = 8` (every start, mainline). */
+/**
+ * `system_info: n_threads = 8 (n_threads_batch = 8) / 16 | …` (verbose logs) or `llama threadpool init, n_threads = 8` (every start,
+ * mainline).
+ */
 const SYSTEM_INFO_THREADS = /(?:system_info:|threadpool init,) n_threads = (\d+)/
 
 /** The threads llama-server said it generates with, from its log so far; null where it did not say. */
@@ -203,7 +206,12 @@ export class GenerationTracker {
           this.poller.pokeSoon()
           break
         case 'live':
-          this.slotLog.set(e.slotId, { taskId: e.taskId, promptProgress: 1, liveTokensPerSecond: e.tokensPerSecond3s, liveAt: performance.now() })
+          this.slotLog.set(e.slotId, {
+            taskId: e.taskId,
+            promptProgress: 1,
+            liveTokensPerSecond: e.tokensPerSecond3s,
+            liveAt: performance.now(),
+          })
           break
         case 'prompt-progress': {
           const info = this.slotLog.get(e.slotId)
@@ -228,7 +236,8 @@ export class GenerationTracker {
       }
     }
     let tokensPerSecond = s.tokensPerSecond
-    if (tokensPerSecond === null && state === 'generating' && logForTask && now - logForTask.liveAt < LOG_RATE_FRESH_MS) tokensPerSecond = logForTask.liveTokensPerSecond
+    if (tokensPerSecond === null && state === 'generating' && logForTask && now - logForTask.liveAt < LOG_RATE_FRESH_MS)
+      tokensPerSecond = logForTask.liveTokensPerSecond
     return {
       id: r.id,
       taskId: r.processing ? r.taskId : null,

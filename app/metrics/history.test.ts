@@ -33,7 +33,15 @@ describe('rolling figures and histories', () => {
     const store = new ProfileRollingStore(3, 2)
     for (const t of [10, 20, 30, 40]) store.add('a', req(t, [10, 5]))
     store.add('b', req(99))
-    expect(store.figures('a')).toEqual({ profileId: 'a', requests: 3, medianTokensPerSecond: 30, medianPromptTokensPerSecond: 1000, medianLongPromptTokensPerSecond: null, longPrompts: 0, draftAcceptance: 0.5 })
+    expect(store.figures('a')).toEqual({
+      profileId: 'a',
+      requests: 3,
+      medianTokensPerSecond: 30,
+      medianPromptTokensPerSecond: 1000,
+      medianLongPromptTokensPerSecond: null,
+      longPrompts: 0,
+      draftAcceptance: 0.5,
+    })
     expect(store.figures('b')).toMatchObject({ requests: 1, draftAcceptance: null })
     store.add('c', req(1)) // evicts the least recently used profile
     expect(store.figures('a')).toBeNull()
@@ -42,12 +50,15 @@ describe('rolling figures and histories', () => {
 
   it('median matches a sort-based definition (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }), { minLength: 1, maxLength: 50 }), (xs) => {
-        const s = [...xs].sort((a, b) => a - b)
-        const n = s.length
-        const want = n % 2 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2
-        expect(median(xs)).toBeCloseTo(want, 9)
-      }),
+      fc.property(
+        fc.array(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }), { minLength: 1, maxLength: 50 }),
+        (xs) => {
+          const s = [...xs].sort((a, b) => a - b)
+          const n = s.length
+          const want = n % 2 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2
+          expect(median(xs)).toBeCloseTo(want, 9)
+        },
+      ),
     )
     expect(median([])).toBeNull()
   })
@@ -73,8 +84,19 @@ describe('GenerationTracker fed with a real log', () => {
     await tracker.stop()
     const snap = tracker.snapshot()
     expect(tracker.history().requests).toHaveLength(2)
-    expect(snap.last).toMatchObject({ taskId: 94, predictedTokensPerSecond: 189.16, draftTokens: 168, draftAccepted: 119, draftAcceptance: 0.70833 })
-    expect(snap.rolling).toMatchObject({ profileId: 'spec', requests: 2, medianTokensPerSecond: (196.63 + 189.16) / 2, draftAcceptance: (163 + 119) / (213 + 168) })
+    expect(snap.last).toMatchObject({
+      taskId: 94,
+      predictedTokensPerSecond: 189.16,
+      draftTokens: 168,
+      draftAccepted: 119,
+      draftAcceptance: 0.70833,
+    })
+    expect(snap.rolling).toMatchObject({
+      profileId: 'spec',
+      requests: 2,
+      medianTokensPerSecond: (196.63 + 189.16) / 2,
+      draftAcceptance: (163 + 119) / (213 + 168),
+    })
     expect(snap.active).toBe(false)
     expect(snap.tokensPerSecond).toBeNull()
   })

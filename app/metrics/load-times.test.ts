@@ -29,7 +29,10 @@ describe('LoadTimes', () => {
     const first = await LoadTimes.open(h)
     await first.record('qwen', 12_345.6)
     await first.record('draft', 20_000)
-    expect(JSON.parse(readFileSync(join(h, LOAD_TIMES_FILE), 'utf8'))).toEqual({ version: 1, profiles: { qwen: [12_346], draft: [20_000] } })
+    expect(JSON.parse(readFileSync(join(h, LOAD_TIMES_FILE), 'utf8'))).toEqual({
+      version: 1,
+      profiles: { qwen: [12_346], draft: [20_000] },
+    })
     const again = await LoadTimes.open(h)
     expect(again.expectedMs('qwen')).toBe(12_346)
     expect(again.loads('draft')).toBe(1)
@@ -52,7 +55,9 @@ describe('LoadTimes', () => {
     const aside = readdirSync(h).filter((f) => f.startsWith(`${LOAD_TIMES_FILE}.corrupt-`))
     expect(aside).toHaveLength(1)
     expect(readFileSync(join(h, aside[0]!), 'utf8')).toBe('{"version":1,"profiles":{"qwen":["soon"]}}')
-    expect(times.messages).toEqual([expect.stringMatching(/^The load times file .+ could not be read \(.+\); it was moved to .+\.corrupt-.+\.$/)])
+    expect(times.messages).toEqual([
+      expect.stringMatching(/^The load times file .+ could not be read \(.+\); it was moved to .+\.corrupt-.+\.$/),
+    ])
     await times.record('qwen', Number.NaN)
     await times.record('qwen', -5)
     expect(times.loads('qwen')).toBe(0)

@@ -10,7 +10,10 @@ export const LOAD_TIMES_FILE = 'load-times.json'
 /** Enough loads for a stable median; old ones describe old files and settings. */
 const KEEP = 5
 
-const FileSchema = z.object({ version: z.literal(1), profiles: z.record(z.string().min(1), z.array(z.number().finite().nonnegative()).max(KEEP)) })
+const FileSchema = z.object({
+  version: z.literal(1),
+  profiles: z.record(z.string().min(1), z.array(z.number().finite().nonnegative()).max(KEEP)),
+})
 type LoadTimesFile = z.infer<typeof FileSchema>
 
 const loadTimesCodec = versionedCodec({ schema: FileSchema, version: 1 })
@@ -25,7 +28,12 @@ export class LoadTimes {
   private constructor(private readonly store: JsonStore<LoadTimesFile>) {}
 
   static async open(home: string): Promise<LoadTimes> {
-    const store = openJsonStore<LoadTimesFile>({ path: join(home, LOAD_TIMES_FILE), label: 'load times file', codec: loadTimesCodec, defaults: () => ({ version: 1, profiles: {} }) })
+    const store = openJsonStore<LoadTimesFile>({
+      path: join(home, LOAD_TIMES_FILE),
+      label: 'load times file',
+      codec: loadTimesCodec,
+      defaults: () => ({ version: 1, profiles: {} }),
+    })
     await store.load()
     return new LoadTimes(store)
   }
@@ -48,7 +56,10 @@ export class LoadTimes {
   async record(profileId: string, ms: number): Promise<void> {
     if (!Number.isFinite(ms) || ms < 0) return
     await this.store
-      .update((file) => ({ ...file, profiles: { ...file.profiles, [profileId]: [...(file.profiles[profileId] ?? []), Math.round(ms)].slice(-KEEP) } }))
+      .update((file) => ({
+        ...file,
+        profiles: { ...file.profiles, [profileId]: [...(file.profiles[profileId] ?? []), Math.round(ms)].slice(-KEEP) },
+      }))
       .catch(() => undefined)
   }
 }

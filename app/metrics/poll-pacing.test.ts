@@ -6,7 +6,17 @@ const pacing = { busyIntervalMs: 500, idleIntervalMs: 1000, firstRateDelayMs: 25
 
 function slot(id: number, processing: boolean, nDecoded: number | null, tokensPerSecond: number | null = null): RatedSlot {
   return {
-    reading: { id, taskId: processing ? id + 10 : null, processing, nDecoded, nRemain: null, nPromptTokens: null, nPromptTokensProcessed: null, nPromptTokensCache: null, nCtx: 4096 },
+    reading: {
+      id,
+      taskId: processing ? id + 10 : null,
+      processing,
+      nDecoded,
+      nRemain: null,
+      nPromptTokens: null,
+      nPromptTokensProcessed: null,
+      nPromptTokensCache: null,
+      nCtx: 4096,
+    },
     tokensPerSecond,
   }
 }

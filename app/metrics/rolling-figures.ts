@@ -21,7 +21,8 @@ export class ProfileRollingStore {
 
   add(profileId: string, request: RequestTimings): void {
     let ring = this.byProfile.get(profileId)
-    if (ring) this.byProfile.delete(profileId) // re-insert: Map order is our LRU order
+    if (ring)
+      this.byProfile.delete(profileId) // re-insert: Map order is our LRU order
     else ring = new RingBuffer<RequestTimings>(this.window)
     this.byProfile.set(profileId, ring)
     ring.push(request)

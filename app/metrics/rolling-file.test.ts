@@ -15,7 +15,18 @@ async function home(): Promise<string> {
   return h
 }
 const req = (tps: number, time: number): RequestTimings => ({
-  time, slotId: 0, taskId: time, promptTokens: 20, promptMs: 10, promptTokensPerSecond: 2000, predictedTokens: 100, predictedMs: 100_000 / tps, predictedTokensPerSecond: tps, draftTokens: 50, draftAccepted: 40, draftAcceptance: 0.8,
+  time,
+  slotId: 0,
+  taskId: time,
+  promptTokens: 20,
+  promptMs: 10,
+  promptTokensPerSecond: 2000,
+  predictedTokens: 100,
+  predictedMs: 100_000 / tps,
+  predictedTokensPerSecond: tps,
+  draftTokens: 50,
+  draftAccepted: 40,
+  draftAcceptance: 0.8,
 })
 
 describe('rolling figures across restarts', () => {
@@ -47,7 +58,10 @@ describe('rolling figures across restarts', () => {
 
   it('reads a file written by earlier versions (compact, one line)', async () => {
     const h = await home()
-    await writeFile(join(h, ROLLING_FILE), `${JSON.stringify({ version: 1, profiles: [{ profileId: 'p', requests: [req(30, 1), req(32, 2)] }] })}\n`)
+    await writeFile(
+      join(h, ROLLING_FILE),
+      `${JSON.stringify({ version: 1, profiles: [{ profileId: 'p', requests: [req(30, 1), req(32, 2)] }] })}\n`,
+    )
     expect((await loadRollingStore(h)).figures('p')?.requests).toBe(2)
     expect(rollingHistoryStore(h).notices).toEqual([])
   })
@@ -57,7 +71,9 @@ describe('rolling figures across restarts', () => {
     const foreign = '{"version":1,"profiles":[{"profileId":"p","requests":[{"time":"x"}]}]}'
     await writeFile(join(h, ROLLING_FILE), foreign)
     expect((await loadRollingStore(h)).entries()).toEqual([])
-    expect(rollingHistoryStore(h).notices).toEqual([expect.stringMatching(/^The generation history .+ could not be read \(.+\); it was moved to .+\.$/)])
+    expect(rollingHistoryStore(h).notices).toEqual([
+      expect.stringMatching(/^The generation history .+ could not be read \(.+\); it was moved to .+\.$/),
+    ])
     const aside = (await readdir(h)).filter((f) => f.startsWith(`${ROLLING_FILE}.corrupt-`))
     expect(aside).toHaveLength(1)
     expect(await readFile(join(h, aside[0]!), 'utf8')).toBe(foreign)

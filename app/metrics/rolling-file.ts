@@ -23,7 +23,10 @@ const RequestSchema = z.object({
   draftAccepted: num.nullable(),
   draftAcceptance: num.nullable(),
 })
-const FileSchema = z.object({ version: z.literal(1), profiles: z.array(z.object({ profileId: z.string().min(1), requests: z.array(RequestSchema) })) })
+const FileSchema = z.object({
+  version: z.literal(1),
+  profiles: z.array(z.object({ profileId: z.string().min(1), requests: z.array(RequestSchema) })),
+})
 type RollingFile = z.infer<typeof FileSchema>
 
 const rollingCodec = versionedCodec({ schema: FileSchema, version: 1 })
@@ -33,10 +36,17 @@ const rollingCodec = versionedCodec({ schema: FileSchema, version: 1 })
  * a damaged file is set aside (`.corrupt-<time>`, named in the store's notices) and starts empty.
  */
 export function rollingHistoryStore(home: string): JsonStore<RollingFile> {
-  return openJsonStore<RollingFile>({ path: join(home, ROLLING_FILE), label: 'generation history', codec: rollingCodec, defaults: () => ({ version: 1, profiles: [] }) })
+  return openJsonStore<RollingFile>({
+    path: join(home, ROLLING_FILE),
+    label: 'generation history',
+    codec: rollingCodec,
+    defaults: () => ({ version: 1, profiles: [] }),
+  })
 }
 
-/** Each profile's recent requests from <home>/generation-history.json, so the speed-drop baseline and the rolling medians survive a restart. */
+/**
+ * Each profile's recent requests from <home>/generation-history.json, so the speed-drop baseline and the rolling medians survive a restart.
+ */
 export async function loadRollingStore(home: string): Promise<ProfileRollingStore> {
   const store = new ProfileRollingStore()
   const file = await rollingHistoryStore(home).load()
@@ -70,7 +80,12 @@ export class RollingSaver {
       this.timer = null
       const data: RollingFile = { version: 1, profiles: this.store.entries() }
       // A failed write is only lost measurements: the next burst writes again.
-      this.writing = this.writing.then(() => rollingHistoryStore(this.home).update(() => data)).then(() => undefined, () => undefined)
+      this.writing = this.writing
+        .then(() => rollingHistoryStore(this.home).update(() => data))
+        .then(
+          () => undefined,
+          () => undefined,
+        )
     }
     await this.writing
   }

@@ -4,7 +4,17 @@ import { SlotRates } from './slot-rates'
 import type { SlotReading } from './slots-parser'
 
 function slot(id: number, taskId: number | null, nDecoded: number | null, processing = true): SlotReading {
-  return { id, taskId, processing, nDecoded, nRemain: null, nPromptTokens: null, nPromptTokensProcessed: null, nPromptTokensCache: null, nCtx: 4096 }
+  return {
+    id,
+    taskId,
+    processing,
+    nDecoded,
+    nRemain: null,
+    nPromptTokens: null,
+    nPromptTokensProcessed: null,
+    nPromptTokensCache: null,
+    nCtx: 4096,
+  }
 }
 
 describe('SlotRates', () => {
@@ -52,17 +62,21 @@ describe('SlotRates', () => {
 
   it('recovers any constant rate exactly from irregular polls (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2000 }), fc.array(fc.integer({ min: 150, max: 3000 }), { minLength: 2, maxLength: 30 }), (rate, gaps) => {
-        const r = new SlotRates()
-        let t = 0
-        const rates: (number | null)[] = []
-        for (const gap of gaps) {
-          t += gap
-          rates.push(r.update([slot(0, 9, 1 + (rate * t) / 1000)], t)[0]!.tokensPerSecond)
-        }
-        expect(rates[0]).toBeNull()
-        for (const v of rates.slice(1)) expect(v).toBeCloseTo(rate, 6)
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 2000 }),
+        fc.array(fc.integer({ min: 150, max: 3000 }), { minLength: 2, maxLength: 30 }),
+        (rate, gaps) => {
+          const r = new SlotRates()
+          let t = 0
+          const rates: (number | null)[] = []
+          for (const gap of gaps) {
+            t += gap
+            rates.push(r.update([slot(0, 9, 1 + (rate * t) / 1000)], t)[0]!.tokensPerSecond)
+          }
+          expect(rates[0]).toBeNull()
+          for (const v of rates.slice(1)) expect(v).toBeCloseTo(rate, 6)
+        },
+      ),
     )
   })
 })

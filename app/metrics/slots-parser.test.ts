@@ -91,7 +91,9 @@ describe('parseSlots properties', () => {
             : { id: g.id, n_ctx: 4096, state: g.busy ? 1 : 0, id_task: g.idTask, prompt: 'x', next_token: next }
         })
         const parsed = parseSlotsText(JSON.stringify(body))
-        expect(parsed?.map((s) => [s.id, s.processing, s.nDecoded, s.nRemain, s.taskId])).toEqual(gen.map((g) => [g.id, g.busy, g.decoded, g.remain, g.idTask]))
+        expect(parsed?.map((s) => [s.id, s.processing, s.nDecoded, s.nRemain, s.taskId])).toEqual(
+          gen.map((g) => [g.id, g.busy, g.decoded, g.remain, g.idTask]),
+        )
       }),
       { numRuns: 2000 },
     )

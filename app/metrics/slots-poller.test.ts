@@ -38,7 +38,15 @@ async function scripted(): Promise<Scripted> {
 }
 
 function busySlot(taskId: number, decoded: number): unknown {
-  return { id: 0, n_ctx: 4096, is_processing: true, id_task: taskId, n_prompt_tokens: 5 + decoded, n_prompt_tokens_processed: 5, next_token: [{ n_decoded: decoded, n_remain: 100 }] }
+  return {
+    id: 0,
+    n_ctx: 4096,
+    is_processing: true,
+    id_task: taskId,
+    n_prompt_tokens: 5 + decoded,
+    n_prompt_tokens_processed: 5,
+    next_token: [{ n_decoded: decoded, n_remain: 100 }],
+  }
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
@@ -83,7 +91,9 @@ describe('SlotsPoller', () => {
     expect(med(busyGaps)).toBeLessThan(400)
     for (const g of idleGaps) expect(g).toBeGreaterThan(390)
     expect(s.requests.every((r) => r.auth === 'Bearer k1')).toBe(true)
-    const rates = outcomes.flatMap((o) => (o.kind === 'ok' ? o.slots.map((x) => x.tokensPerSecond) : [])).filter((r): r is number => r !== null)
+    const rates = outcomes
+      .flatMap((o) => (o.kind === 'ok' ? o.slots.map((x) => x.tokensPerSecond) : []))
+      .filter((r): r is number => r !== null)
     expect(rates.length).toBeGreaterThan(3)
     for (const r of rates) expect(r).toBeGreaterThan(50) // ~100 tok/s scripted
   })

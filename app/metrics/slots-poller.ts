@@ -211,7 +211,8 @@ export function idlePollDelay(streak: number, pacing: Pick<Required<SlotsPollerO
   return Math.min(pacing.idleMaxIntervalMs, pacing.idleIntervalMs * 2 ** doublings)
 }
 
-type Pacing = Pick<Required<SlotsPollerOptions>, 'busyIntervalMs' | 'idleIntervalMs' | 'firstRateDelayMs' | 'promptIntervalMs'> & Partial<Pick<SlotsPollerOptions, 'fastPromptMs'>>
+type Pacing = Pick<Required<SlotsPollerOptions>, 'busyIntervalMs' | 'idleIntervalMs' | 'firstRateDelayMs' | 'promptIntervalMs'> &
+  Partial<Pick<SlotsPollerOptions, 'fastPromptMs'>>
 
 /**
  * When to poll next, from what the last poll saw. A rate needs two readings after
@@ -226,7 +227,8 @@ export function nextPollDelay(slots: readonly RatedSlot[], pacing: Pacing, promp
   const busy = slots.filter((s) => s.reading.processing)
   if (busy.length === 0) return pacing.idleIntervalMs
   const generating = busy.filter((s) => (s.reading.nDecoded ?? 0) > 0)
-  if (generating.length === 0) return Math.min(promptAgeMs < (pacing.fastPromptMs ?? 1000) ? pacing.promptIntervalMs : pacing.firstRateDelayMs, pacing.busyIntervalMs)
+  if (generating.length === 0)
+    return Math.min(promptAgeMs < (pacing.fastPromptMs ?? 1000) ? pacing.promptIntervalMs : pacing.firstRateDelayMs, pacing.busyIntervalMs)
   const waitingForRate = generating.some((s) => s.tokensPerSecond === null) || generating.length < busy.length
   return waitingForRate ? Math.min(pacing.firstRateDelayMs, pacing.busyIntervalMs) : pacing.busyIntervalMs
 }

@@ -31,7 +31,15 @@ describe('TimingLogParser on real logs', () => {
       draftAccepted: 163,
       draftAcceptance: 0.76526,
     })
-    expect(recs[1]).toMatchObject({ slotId: 2, taskId: 94, promptTokens: 12, predictedTokens: 195, predictedTokensPerSecond: 189.16, draftTokens: 168, draftAccepted: 119 })
+    expect(recs[1]).toMatchObject({
+      slotId: 2,
+      taskId: 94,
+      promptTokens: 12,
+      predictedTokens: 195,
+      predictedTokensPerSecond: 189.16,
+      draftTokens: 168,
+      draftAccepted: 119,
+    })
   })
 
   it('reads a v0.5.0 record without drafting and reports no draft figures', () => {
@@ -79,11 +87,15 @@ describe('TimingLogParser on real logs', () => {
     let total = 0
     for (const { name, text } of allFixtureLogs()) {
       const lines = linesOf(text)
-      const evalLines = lines.filter((l) => /^\s*(?:\S.*\| )?\s*eval time =/.test(l.replace(/^\d+\.\d{2}\.\d{3}\.\d{3} [IWEDT] /, '')) && !l.includes('prompt eval'))
+      const evalLines = lines.filter(
+        (l) => /^\s*(?:\S.*\| )?\s*eval time =/.test(l.replace(/^\d+\.\d{2}\.\d{3}\.\d{3} [IWEDT] /, '')) && !l.includes('prompt eval'),
+      )
       const recs = records(parseAll(lines))
       expect(recs.length, name).toBe(lines.filter((l) => l.includes('prompt eval time =')).length)
       recs.forEach((r, i) => {
-        const m = /eval time =\s*([\d.]+) ms \/\s*(\d+) tokens \(\s*[\d.]+ ms per token,\s*([\d.]+) tokens per second\)/.exec(evalLines[i] ?? '')
+        const m = /eval time =\s*([\d.]+) ms \/\s*(\d+) tokens \(\s*[\d.]+ ms per token,\s*([\d.]+) tokens per second\)/.exec(
+          evalLines[i] ?? '',
+        )
         expect(m, `${name} record ${i}`).not.toBeNull()
         expect([r.predictedMs, r.predictedTokens, r.predictedTokensPerSecond], name).toEqual([Number(m![1]), Number(m![2]), Number(m![3])])
       })
@@ -121,23 +133,50 @@ describe('TimingLogParser on real logs', () => {
   })
 
   it('reads the older buun/mainline `prompt processing progress` line', () => {
-    const events = parseAll(['slot update_slots: id  0 | task 7 | prompt processing progress, n_tokens = 512, batch.n_tokens = 512, progress = 0.250000'])
+    const events = parseAll([
+      'slot update_slots: id  0 | task 7 | prompt processing progress, n_tokens = 512, batch.n_tokens = 512, progress = 0.250000',
+    ])
     expect(events).toEqual([{ kind: 'prompt-progress', slotId: 0, taskId: 7, processed: 512, progress: 0.25, tokensPerSecond: null }])
   })
 
   it('unwraps --log-jsonl messages, including the multi-line timing block', () => {
-    const msg = 'slot print_timing: id  1 | task 9 | \nprompt eval time =      10.00 ms /     4 tokens (    2.50 ms per token,   400.00 tokens per second)\n       eval time =     100.00 ms /    10 tokens (   10.00 ms per token,   100.00 tokens per second)\n      total time =     110.00 ms /    14 tokens\n'
-    const lines = [JSON.stringify({ type: 'log', time: 1, level: 'info', msg }), JSON.stringify({ type: 'log', time: 2, level: 'info', msg: 'slot      release: id  1 | task 9 | stop processing: n_tokens = 14, truncated = 0\n' })]
+    const msg =
+      'slot print_timing: id  1 | task 9 | \nprompt eval time =      10.00 ms /     4 tokens (    2.50 ms per token,   400.00 tokens ' +
+      'per second)\n       eval time =     100.00 ms /    10 tokens (   10.00 ms per token,   100.00 tokens per second)\n      total ' +
+      'time =     110.00 ms /    14 tokens\n'
+    const lines = [
+      JSON.stringify({ type: 'log', time: 1, level: 'info', msg }),
+      JSON.stringify({
+        type: 'log',
+        time: 2,
+        level: 'info',
+        msg: 'slot      release: id  1 | task 9 | stop processing: n_tokens = 14, truncated = 0\n',
+      }),
+    ]
     expect(records(parseAll(lines))).toEqual([
-      { slotId: 1, taskId: 9, promptTokens: 4, promptMs: 10, promptTokensPerSecond: 400, predictedTokens: 10, predictedMs: 100, predictedTokensPerSecond: 100, draftTokens: null, draftAccepted: null, draftAcceptance: null },
+      {
+        slotId: 1,
+        taskId: 9,
+        promptTokens: 4,
+        promptMs: 10,
+        promptTokensPerSecond: 400,
+        predictedTokens: 10,
+        predictedMs: 100,
+        predictedTokensPerSecond: 100,
+        draftTokens: null,
+        draftAccepted: null,
+        draftAcceptance: null,
+      },
     ])
   })
 
   it('reads 0-token phases printed with nan/inf as 0 tokens per second', () => {
     const recs = records(
       parseAll([
-        'slot print_timing: id  0 | task 3 | prompt eval time =       0.00 ms /     0 tokens (    -nan ms per token,     -nan tokens per second)',
-        'slot print_timing: id  0 | task 3 |        eval time =      12.00 ms /     1 tokens (   12.00 ms per token,      inf tokens per second)',
+        'slot print_timing: id  0 | task 3 | prompt eval time =       0.00 ms /     0 tokens (    -nan ms per token,     -nan tokens ' +
+          'per second)',
+        'slot print_timing: id  0 | task 3 |        eval time =      12.00 ms /     1 tokens (   12.00 ms per token,      inf tokens ' +
+          'per second)',
         'slot      release: id  0 | task 3 | stop processing: n_tokens = 5, truncated = 0',
       ]),
     )
@@ -147,8 +186,14 @@ describe('TimingLogParser on real logs', () => {
   it('completes a record waiting for a draft line once it is stale', () => {
     let now = 0
     const parser = new TimingLogParser({ now: () => now })
-    parser.feed('slot print_timing: id  0 | task 1 | prompt eval time =       5.00 ms /     2 tokens (    2.50 ms per token,   400.00 tokens per second)')
-    parser.feed('slot print_timing: id  0 | task 1 |        eval time =      50.00 ms /     9 tokens (    5.56 ms per token,   180.00 tokens per second)')
+    parser.feed(
+      'slot print_timing: id  0 | task 1 | prompt eval time =       5.00 ms /     2 tokens (    2.50 ms per token,   400.00 tokens per ' +
+        'second)',
+    )
+    parser.feed(
+      'slot print_timing: id  0 | task 1 |        eval time =      50.00 ms /     9 tokens (    5.56 ms per token,   180.00 tokens per ' +
+        'second)',
+    )
     expect(parser.flushStale(500)).toEqual([])
     now = 600
     expect(records(parser.flushStale(500))).toMatchObject([{ taskId: 1, predictedTokens: 9 }])
@@ -170,9 +215,18 @@ const garbage = fc.oneof(
     const at = n % (l.length + 1)
     return l.slice(0, at) + s + l.slice(at + 1)
   }),
-  fc.constantFrom('{"type":"log","msg":', '{"type":"log","msg":42}', '{"type":"log","msg":"eval time = 1 ms / 2 tokens"}', 'slot print_timing: id  0 | task 0 | ', '\u001b[31m', ''),
+  fc.constantFrom(
+    '{"type":"log","msg":',
+    '{"type":"log","msg":42}',
+    '{"type":"log","msg":"eval time = 1 ms / 2 tokens"}',
+    'slot print_timing: id  0 | task 0 | ',
+    '\u001b[31m',
+    '',
+  ),
   fc.string({ maxLength: 20 }).map((s) => `slot print_timing: id  0 | task 0 | ${s}`),
-  fc.tuple(fc.double(), fc.integer(), fc.double(), fc.double()).map(([ms, n, a, b]) => `prompt eval time = ${ms} ms / ${n} tokens (${a} ms per token, ${b} tokens per second)`),
+  fc
+    .tuple(fc.double(), fc.integer(), fc.double(), fc.double())
+    .map(([ms, n, a, b]) => `prompt eval time = ${ms} ms / ${n} tokens (${a} ms per token, ${b} tokens per second)`),
 )
 
 describe('TimingLogParser properties', () => {
@@ -218,7 +272,12 @@ describe('TimingLogParser properties', () => {
   it('finds the same records when up to two unrelated lines are inserted anywhere', () => {
     const lines = linesOf(fixtureText('llama-server-forks', 'ik', 'draft.stderr.txt'))
     const expected = records(parseAll(lines))
-    const noise = fc.constantFrom('INFO [ log_server_request] request | method="GET" path="/slots"', 'srv  update_slots: all slots are idle', 'random noise', '')
+    const noise = fc.constantFrom(
+      'INFO [ log_server_request] request | method="GET" path="/slots"',
+      'srv  update_slots: all slots are idle',
+      'random noise',
+      '',
+    )
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(lines.length), noise), { maxLength: 2 }), (inserts) => {
         const copy = [...lines]
@@ -226,7 +285,9 @@ describe('TimingLogParser properties', () => {
         const got = records(parseAll(copy))
         // An insert between `total time` and `draft acceptance rate` may complete the record
         // before its draft line; every other figure must be unchanged.
-        expect(got.map((r) => [r.taskId, r.promptTokens, r.predictedTokens, r.predictedTokensPerSecond])).toEqual(expected.map((r) => [r.taskId, r.promptTokens, r.predictedTokens, r.predictedTokensPerSecond]))
+        expect(got.map((r) => [r.taskId, r.promptTokens, r.predictedTokens, r.predictedTokensPerSecond])).toEqual(
+          expected.map((r) => [r.taskId, r.promptTokens, r.predictedTokens, r.predictedTokensPerSecond]),
+        )
       }),
       { numRuns: 300 },
     )

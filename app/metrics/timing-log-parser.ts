@@ -23,7 +23,14 @@ export type TimingEvent =
   | { readonly kind: 'request'; readonly record: RequestRecord }
   | { readonly kind: 'task-start'; readonly slotId: number; readonly taskId: number }
   | { readonly kind: 'task-end'; readonly slotId: number; readonly taskId: number; readonly contextTokens: number }
-  | { readonly kind: 'live'; readonly slotId: number; readonly taskId: number; readonly generated: number; readonly tokensPerSecond: number; readonly tokensPerSecond3s: number }
+  | {
+      readonly kind: 'live'
+      readonly slotId: number
+      readonly taskId: number
+      readonly generated: number
+      readonly tokensPerSecond: number
+      readonly tokensPerSecond3s: number
+    }
   | {
       readonly kind: 'prompt-progress'
       readonly slotId: number
@@ -60,8 +67,14 @@ const GRAPHS = /^\s*graphs reused =/
 const DRAFT = new RegExp(`^\\s*draft acceptance(?: rate)? =\\s*${NUM} \\(\\s*(\\d+) accepted /\\s*(\\d+) generated\\)`, 'i')
 const ACC_PER_POS = /^\s*acc per pos =/
 const LIVE = new RegExp(`^\\s*n_gen =\\s*(\\d+), tg =\\s*${NUM} t/s, tg_3s =\\s*${NUM} t/s`, 'i')
-const PROMPT_PROGRESS_V050 = new RegExp(`^\\s*prompt processing, n_tokens =\\s*(\\d+), progress =\\s*${NUM}(?:, t =\\s*${NUM} s /\\s*${NUM} tokens per second)?`, 'i')
-const PROMPT_PROGRESS_OLD = new RegExp(`prompt processing progress, n_tokens =\\s*(\\d+), batch\\.n_tokens =\\s*(\\d+), progress =\\s*${NUM}`, 'i')
+const PROMPT_PROGRESS_V050 = new RegExp(
+  `^\\s*prompt processing, n_tokens =\\s*(\\d+), progress =\\s*${NUM}(?:, t =\\s*${NUM} s /\\s*${NUM} tokens per second)?`,
+  'i',
+)
+const PROMPT_PROGRESS_OLD = new RegExp(
+  `prompt processing progress, n_tokens =\\s*(\\d+), batch\\.n_tokens =\\s*(\\d+), progress =\\s*${NUM}`,
+  'i',
+)
 const STOP_PROCESSING = /stop processing: n_tokens =\s*(\d+)/
 
 /** Non-finite values (`-nan`, `inf` when a phase had 0 tokens or 0 ms) read as 0. */
@@ -150,7 +163,10 @@ export class TimingLogParser {
         return this.withForeign([{ kind: 'task-start', slotId, taskId }])
       }
       const old = PROMPT_PROGRESS_OLD.exec(rest)
-      if (old) return this.withForeign([{ kind: 'prompt-progress', slotId, taskId, processed: int(old[1]), progress: num(old[3]), tokensPerSecond: null }])
+      if (old)
+        return this.withForeign([
+          { kind: 'prompt-progress', slotId, taskId, processed: int(old[1]), progress: num(old[3]), tokensPerSecond: null },
+        ])
       return this.withForeign(NONE)
     }
     return this.timingField(line, this.pending?.slotId ?? null, this.pending?.taskId ?? null, false)
@@ -189,11 +205,15 @@ export class TimingLogParser {
     }
     if (prefixed && slotId !== null && taskId !== null) {
       if ((m = LIVE.exec(text))) {
-        return this.withForeign([{ kind: 'live', slotId, taskId, generated: int(m[1]), tokensPerSecond: num(m[2]), tokensPerSecond3s: num(m[3]) }])
+        return this.withForeign([
+          { kind: 'live', slotId, taskId, generated: int(m[1]), tokensPerSecond: num(m[2]), tokensPerSecond3s: num(m[3]) },
+        ])
       }
       if ((m = PROMPT_PROGRESS_V050.exec(text))) {
         const tps = m[4] !== undefined ? num(m[4]) : null
-        return this.withForeign([{ kind: 'prompt-progress', slotId, taskId, processed: int(m[1]), progress: num(m[2]), tokensPerSecond: tps }])
+        return this.withForeign([
+          { kind: 'prompt-progress', slotId, taskId, processed: int(m[1]), progress: num(m[2]), tokensPerSecond: tps },
+        ])
       }
       if (text.trim() === '') {
         // Header of the multi-line layout.

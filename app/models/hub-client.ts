@@ -32,7 +32,11 @@ export function checkRepoId(repo: string): void {
 export const authHeaders = (token: string | null): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {})
 
 async function apiJson(access: HubAccess, path: string, repo: string): Promise<unknown> {
-  const r = await getBody({ url: `${access.endpoint}${path}`, headers: { accept: 'application/json', ...authHeaders(access.token) }, ...(access.signal ? { signal: access.signal } : {}) })
+  const r = await getBody({
+    url: `${access.endpoint}${path}`,
+    headers: { accept: 'application/json', ...authHeaders(access.token) },
+    ...(access.signal ? { signal: access.signal } : {}),
+  })
   if (r.status === 200) {
     try {
       return JSON.parse(r.body.toString('utf8'))
@@ -43,7 +47,11 @@ async function apiJson(access: HubAccess, path: string, repo: string): Promise<u
   if (r.status === 404 || (r.status === 401 && !access.token)) {
     throw new ModelsError(`No repo ${repo} on ${access.endpoint} (or it is private: set HF_TOKEN); check the name.`, 'not-found')
   }
-  if (r.status === 401 || r.status === 403) throw new ModelsError(`${access.endpoint} refused HF_TOKEN for ${repo} (HTTP ${r.status}); check the token and that it may read this repo.`, 'gated')
+  if (r.status === 401 || r.status === 403)
+    throw new ModelsError(
+      `${access.endpoint} refused HF_TOKEN for ${repo} (HTTP ${r.status}); check the token and that it may read this repo.`,
+      'gated',
+    )
   throw new ModelsError(`${access.endpoint} answered HTTP ${r.status} for ${repo}; try again later.`, 'hub')
 }
 
@@ -55,7 +63,8 @@ async function apiJson(access: HubAccess, path: string, repo: string): Promise<u
 export async function fetchRepoInfo(access: HubAccess, repo: string): Promise<HubRepoInfo> {
   checkRepoId(repo)
   const info = (await apiJson(access, `/api/models/${repo}`, repo)) as { sha?: unknown }
-  if (typeof info.sha !== 'string' || !/^[0-9a-f]{40}$/.test(info.sha)) throw new ModelsError(`${access.endpoint} gave no commit for ${repo}; check HF_ENDPOINT.`, 'hub')
+  if (typeof info.sha !== 'string' || !/^[0-9a-f]{40}$/.test(info.sha))
+    throw new ModelsError(`${access.endpoint} gave no commit for ${repo}; check HF_ENDPOINT.`, 'hub')
   const tree = await apiJson(access, `/api/models/${repo}/tree/${info.sha}?recursive=true`, repo)
   if (!Array.isArray(tree)) throw new ModelsError(`${access.endpoint} gave no file list for ${repo}; check HF_ENDPOINT.`, 'hub')
   const files: HubFileInfo[] = []

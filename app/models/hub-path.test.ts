@@ -3,13 +3,12 @@ import { describe, expect, it } from 'vitest'
 import { unsafeHubPathReason } from './hub-path'
 
 describe('unsafeHubPathReason', () => {
-  it.each([
-    ['model-Q4_K_M.gguf'],
-    ['Q4_K_M/model-Q4_K_M-00001-of-00002.gguf'],
-    ['sub/dir/file..name.gguf'],
-  ])('takes the plain relative path %j', (name) => {
-    expect(unsafeHubPathReason(name)).toBeNull()
-  })
+  it.each([['model-Q4_K_M.gguf'], ['Q4_K_M/model-Q4_K_M-00001-of-00002.gguf'], ['sub/dir/file..name.gguf']])(
+    'takes the plain relative path %j',
+    (name) => {
+      expect(unsafeHubPathReason(name)).toBeNull()
+    },
+  )
 
   it.each([
     ['sub\\..\\..\\..\\x.gguf', 'backslash'],

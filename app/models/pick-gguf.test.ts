@@ -27,7 +27,12 @@ function refusal(fn: () => unknown): ModelsError {
 describe('pickGguf', () => {
   it('groups split parts as one model in order, and leaves out projectors', () => {
     const models = ggufModels(files)
-    expect(models.map((m) => m.path)).toEqual(['Qwen3-0.6B-Q4_K_M.gguf', 'Qwen3-0.6B-Q8_0.gguf', 'Qwen3-0.6B-UD-Q4_K_XL.gguf', 'BF16/Qwen3-0.6B-BF16-00001-of-00002.gguf'])
+    expect(models.map((m) => m.path)).toEqual([
+      'Qwen3-0.6B-Q4_K_M.gguf',
+      'Qwen3-0.6B-Q8_0.gguf',
+      'Qwen3-0.6B-UD-Q4_K_XL.gguf',
+      'BF16/Qwen3-0.6B-BF16-00001-of-00002.gguf',
+    ])
     const split = models[3]!
     expect(split.parts.map((p) => p.path)).toEqual(['BF16/Qwen3-0.6B-BF16-00001-of-00002.gguf', 'BF16/Qwen3-0.6B-BF16-00002-of-00002.gguf'])
     expect(split).toMatchObject({ quant: 'BF16', sizeBytes: 12 })
@@ -50,7 +55,9 @@ describe('pickGguf', () => {
 
   it('takes --file by path or name, and says which files exist otherwise', () => {
     expect(pickGguf('o/r', files, null, 'qwen3-0.6b-bf16-00002-of-00002.gguf').path).toBe('BF16/Qwen3-0.6B-BF16-00001-of-00002.gguf')
-    expect(refusal(() => pickGguf('o/r', files, null, 'x.gguf')).message).toMatch(/^o\/r has no file x\.gguf; it has Qwen3-0\.6B-Q4_K_M\.gguf, /)
+    expect(refusal(() => pickGguf('o/r', files, null, 'x.gguf')).message).toMatch(
+      /^o\/r has no file x\.gguf; it has Qwen3-0\.6B-Q4_K_M\.gguf, /,
+    )
   })
 
   it('without a quant: the only model, else Q4_K_M, else asks which, listing them', () => {
@@ -58,7 +65,9 @@ describe('pickGguf', () => {
     expect(pickGguf('o/r', files, null, null).path).toBe('Qwen3-0.6B-Q4_K_M.gguf')
     const e = refusal(() => pickGguf('o/r', [f('a-Q5_K_S.gguf'), f('a-Q6_K.gguf')], null, null))
     expect(e).toMatchObject({ kind: 'ambiguous', available: ['Q5_K_S', 'Q6_K'] })
-    expect(refusal(() => pickGguf('o/r', [f('a-Q4_K_M.gguf'), f('sub/a-Q4_K_M.gguf')], 'Q4_K_M', null)).message).toMatch(/several Q4_K_M GGUFs .*choose one with --file NAME/)
+    expect(refusal(() => pickGguf('o/r', [f('a-Q4_K_M.gguf'), f('sub/a-Q4_K_M.gguf')], 'Q4_K_M', null)).message).toMatch(
+      /several Q4_K_M GGUFs .*choose one with --file NAME/,
+    )
     expect(refusal(() => pickGguf('o/r', [f('README.md')], null, null)).kind).toBe('no-gguf')
   })
 })

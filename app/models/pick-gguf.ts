@@ -28,7 +28,12 @@ export function ggufModels(files: readonly HubFileInfo[]): GgufModel[] {
   return [...groups.values()].map((parts) => {
     const sorted = [...parts].sort((a, b) => (splitPart(baseName(a.path))?.index ?? 1) - (splitPart(baseName(b.path))?.index ?? 1))
     const first = sorted[0] as HubFileInfo
-    return { path: first.path, parts: sorted, quant: quantisationFromName(baseName(first.path)), sizeBytes: sorted.reduce((n, p) => n + p.size, 0) }
+    return {
+      path: first.path,
+      parts: sorted,
+      quant: quantisationFromName(baseName(first.path)),
+      sizeBytes: sorted.reduce((n, p) => n + p.size, 0),
+    }
   })
 }
 
@@ -44,9 +49,12 @@ const listQuants = (models: readonly GgufModel[]): string[] => [...new Set(model
  */
 export function pickGguf(repo: string, files: readonly HubFileInfo[], quant: string | null, file: string | null): GgufModel {
   const models = ggufModels(files)
-  if (models.length === 0) throw new ModelsError(`${repo} has no GGUF files; pick a repo that offers GGUF (its name often ends in -GGUF).`, 'no-gguf')
+  if (models.length === 0)
+    throw new ModelsError(`${repo} has no GGUF files; pick a repo that offers GGUF (its name often ends in -GGUF).`, 'no-gguf')
   if (file) {
-    const m = models.find((x) => x.parts.some((p) => p.path.toLowerCase() === file.toLowerCase() || baseName(p.path).toLowerCase() === file.toLowerCase()))
+    const m = models.find((x) =>
+      x.parts.some((p) => p.path.toLowerCase() === file.toLowerCase() || baseName(p.path).toLowerCase() === file.toLowerCase()),
+    )
     if (m) return m
     const names = models.map((x) => x.path)
     throw new ModelsError(`${repo} has no file ${file}; it has ${names.join(', ')}.`, 'no-match', names)
@@ -56,7 +64,11 @@ export function pickGguf(repo: string, files: readonly HubFileInfo[], quant: str
     if (matches.length === 1) return matches[0] as GgufModel
     if (matches.length === 0) {
       const quants = listQuants(models)
-      throw new ModelsError(`${repo} has no ${quant} GGUF; it offers ${quants.join(', ')} (pull one of them with ${repo}:<quant>).`, 'no-match', quants)
+      throw new ModelsError(
+        `${repo} has no ${quant} GGUF; it offers ${quants.join(', ')} (pull one of them with ${repo}:<quant>).`,
+        'no-match',
+        quants,
+      )
     }
     const names = matches.map((m) => m.path)
     throw new ModelsError(`${repo} has several ${quant} GGUFs (${names.join(', ')}); choose one with --file NAME.`, 'ambiguous', names)

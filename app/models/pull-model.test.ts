@@ -37,7 +37,10 @@ async function refusal<T extends Error>(p: Promise<unknown>, type: new (...a: ne
 function cacheFiles(repo: string): string[] {
   const dir = repoCache(cacheDir, repo).dir
   if (!existsSync(dir)) return []
-  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[]).filter((e) => !e.isDirectory()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort()
+  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+    .filter((e) => !e.isDirectory())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort()
 }
 
 describe('pullModel', () => {
@@ -48,8 +51,17 @@ describe('pullModel', () => {
     const want = hub.repo(repo)
     const file = want.files.find((f) => f.path === 'tiny-target-Q4_K_M.gguf')!
     const cache = repoCache(cacheDir, repo)
-    expect(r).toMatchObject({ repo, commit: want.commit, file: 'tiny-target-Q4_K_M.gguf', path: cache.snapshot(want.commit, 'tiny-target-Q4_K_M.gguf'), sizeBytes: file.size, sha256: file.sha256, cached: false })
-    expect((await readFile(r.path)).equals(await readFile(model('tiny-target.gguf')))).toBe(true) // Buffer.equals: toEqual walks a buffer byte by byte
+    expect(r).toMatchObject({
+      repo,
+      commit: want.commit,
+      file: 'tiny-target-Q4_K_M.gguf',
+      path: cache.snapshot(want.commit, 'tiny-target-Q4_K_M.gguf'),
+      sizeBytes: file.size,
+      sha256: file.sha256,
+      cached: false,
+    })
+    // Buffer.equals: toEqual walks a buffer byte by byte
+    expect((await readFile(r.path)).equals(await readFile(model('tiny-target.gguf')))).toBe(true)
     expect((await lstat(r.path)).isSymbolicLink()).toBe(true)
     expect(await readlink(r.path)).toBe(join('..', '..', 'blobs', file.sha256))
     expect(await readFile(cache.ref('main'), 'utf8')).toBe(want.commit)
@@ -58,7 +70,9 @@ describe('pullModel', () => {
     const cdn = hub.requests.filter((q) => q.path.startsWith('cdn:'))
     expect(cdn.length).toBeGreaterThan(0)
     expect(cdn.every((q) => q.headers.authorization === undefined)).toBe(true)
-    expect(hub.requests.filter((q) => q.path.includes('/resolve/')).every((q) => q.headers.authorization === `Bearer ${hub.token}`)).toBe(true)
+    expect(hub.requests.filter((q) => q.path.includes('/resolve/')).every((q) => q.headers.authorization === `Bearer ${hub.token}`)).toBe(
+      true,
+    )
 
     hub.requests.length = 0
     const again = await pullModel({ repo, quant, env })
@@ -107,10 +121,19 @@ describe('pullModel', () => {
     const ac = new AbortController()
     let largest = 0
     // The guard only ends the old behaviour (writing until the disk is full); the pull must fail by itself first.
-    const e = await refusal(pullModel({ repo, quant: 'Q4_K_M', env, signal: ac.signal, onProgress: (p) => {
-      largest = Math.max(largest, p.bytes)
-      if (p.bytes > file.size + 1024 * 1024) ac.abort()
-    } }), DownloadError)
+    const e = await refusal(
+      pullModel({
+        repo,
+        quant: 'Q4_K_M',
+        env,
+        signal: ac.signal,
+        onProgress: (p) => {
+          largest = Math.max(largest, p.bytes)
+          if (p.bytes > file.size + 1024 * 1024) ac.abort()
+        },
+      }),
+      DownloadError,
+    )
     expect(e.kind).toBe('too-large')
     const said = `sent more than the ${file.size} bytes listed for it for \\S+, so the download was stopped and nothing was kept; `
     expect(e.message).toMatch(new RegExp(`^127\\.0\\.0\\.1:\\d+ ${said}try again later, and report it if it repeats\\.$`))
@@ -142,7 +165,9 @@ describe('pullModel', () => {
     const repo = 'test-org/Gated-GGUF'
     const e = await refusal(pullModel({ repo, env }), ModelsError)
     expect(e.kind).toBe('gated')
-    expect(e.message).toBe(`${repo} is gated: accept its terms on ${hub.origin}/${repo}, then set HF_TOKEN to a token of that account and try again.`)
+    expect(e.message).toBe(
+      `${repo} is gated: accept its terms on ${hub.origin}/${repo}, then set HF_TOKEN to a token of that account and try again.`,
+    )
     expect(cacheFiles(repo)).toEqual([])
     const r = await pullModel({ repo, env: { ...env, HF_TOKEN: hub.token } })
     expect((await readFile(r.path)).equals(await readFile(model('tiny-draft.gguf')))).toBe(true)
@@ -151,7 +176,9 @@ describe('pullModel', () => {
   it('lists the quants a repo has when the one asked for is not there, and names a missing repo', async () => {
     const e = await refusal(pullModel({ repo: 'test-org/Tiny-GGUF', quant: 'Q2_K', env }), ModelsError)
     expect(e).toMatchObject({ kind: 'no-match', available: ['Q4_K_M', 'IQ4_XS'] })
-    expect(e.message).toBe('test-org/Tiny-GGUF has no Q2_K GGUF; it offers Q4_K_M, IQ4_XS (pull one of them with test-org/Tiny-GGUF:<quant>).')
+    expect(e.message).toBe(
+      'test-org/Tiny-GGUF has no Q2_K GGUF; it offers Q4_K_M, IQ4_XS (pull one of them with test-org/Tiny-GGUF:<quant>).',
+    )
     const missing = await refusal(pullModel({ repo: 'test-org/Nope', env }), ModelsError)
     expect(missing.message).toBe(`No repo test-org/Nope on ${hub.origin} (or it is private: set HF_TOKEN); check the name.`)
     expect(() => parseModelRef('not a repo')).toThrow(/is not a Hugging Face repo name; write it as org\/name/)
@@ -161,7 +188,10 @@ describe('pullModel', () => {
     const repo = 'test-org/Tiny-Split-GGUF'
     const r = await pullModel({ repo, quant: 'Q4_K_M', env })
     const want = hub.repo(repo)
-    expect(r.parts.map((p) => p.file)).toEqual(['Q4_K_M/tiny-target-Q4_K_M-00001-of-00002.gguf', 'Q4_K_M/tiny-target-Q4_K_M-00002-of-00002.gguf'])
+    expect(r.parts.map((p) => p.file)).toEqual([
+      'Q4_K_M/tiny-target-Q4_K_M-00001-of-00002.gguf',
+      'Q4_K_M/tiny-target-Q4_K_M-00002-of-00002.gguf',
+    ])
     expect(r.file).toBe('Q4_K_M/tiny-target-Q4_K_M-00001-of-00002.gguf')
     expect(r.sizeBytes).toBe(want.files[0]!.size + want.files[1]!.size)
     const joined = Buffer.concat([await readFile(r.parts[0]!.path), await readFile(r.parts[1]!.path)])

@@ -75,7 +75,11 @@ export async function pullModel(opts: PullOptions): Promise<PullResult> {
   let cached = true
   for (const part of model.parts) {
     const sha = part.sha256
-    if (!sha) throw new ModelsError(`The Hub gives no sha256 for ${opts.repo}/${part.path}, so it cannot be verified; download it by hand or pick another file.`, 'hub')
+    if (!sha)
+      throw new ModelsError(
+        `The Hub gives no sha256 for ${opts.repo}/${part.path}, so it cannot be verified; download it by hand or pick another file.`,
+        'hub',
+      )
     if (!(await exists(cache.blob(sha), part.size))) {
       cached = false
       const base = before
@@ -95,8 +99,10 @@ export async function pullModel(opts: PullOptions): Promise<PullResult> {
         if (isDownloadError(err) && err.kind === 'http' && (err.status === 401 || err.status === 403)) {
           throw new ModelsError(
             access.token
-              ? `${opts.repo} is gated and HF_TOKEN may not download it; accept its terms on ${access.endpoint}/${opts.repo} with the token's account and try again.`
-              : `${opts.repo} is gated: accept its terms on ${access.endpoint}/${opts.repo}, then set HF_TOKEN to a token of that account and try again.`,
+              ? `${opts.repo} is gated and HF_TOKEN may not download it; accept its terms on ${access.endpoint}/${opts.repo} with the ` +
+                  `token's account and try again.`
+              : `${opts.repo} is gated: accept its terms on ${access.endpoint}/${opts.repo}, then set HF_TOKEN to a token of that ` +
+                  `account and try again.`,
             'gated',
           )
         }
@@ -113,5 +119,14 @@ export async function pullModel(opts: PullOptions): Promise<PullResult> {
   }
   await writeRef(cache, 'main', info.commit)
   const first = parts[0] as PulledPart
-  return { repo: opts.repo, commit: info.commit, file: first.file, path: first.path, sizeBytes: model.sizeBytes, sha256: first.sha256, parts, cached }
+  return {
+    repo: opts.repo,
+    commit: info.commit,
+    file: first.file,
+    path: first.path,
+    sizeBytes: model.sizeBytes,
+    sha256: first.sha256,
+    parts,
+    cached,
+  }
 }

@@ -1,5 +1,9 @@
 // Quantisation names as people put them in file names (Q4_K_M, IQ4_XS, UD-Q4_K_XL, IQ4_KS_R4, BF16, MXFP4…).
-const QUANT_IN_NAME = /(?:^|[-_.])((?:UD-)?(?:I?Q\d_K(?:_(?:XXS|XS|S|M|L|XL))?(?:_R\d)?|IQ\d_(?:XXS|XS|S|M|NL|KS|KSS|KT|KL)(?:_R\d)?|Q\d_[01](?:_R\d)?|TQ\d_0|MXFP4|BF16|F16|F32))(?=[-_.]|$)/i
+const QUANT_IN_NAME = new RegExp(
+  String.raw`(?:^|[-_.])((?:UD-)?(?:I?Q\d_K(?:_(?:XXS|XS|S|M|L|XL))?(?:_R\d)?|IQ\d_(?:XXS|XS|S|M|NL|KS` +
+    String.raw`|KSS|KT|KL)(?:_R\d)?|Q\d_[01](?:_R\d)?|TQ\d_0|MXFP4|BF16|F16|F32))(?=[-_.]|$)`,
+  'i',
+)
 
 /** The quantisation written in a file name, upper-cased; null when none is. */
 export function quantisationFromName(fileName: string): string | null {

@@ -24,16 +24,30 @@ export interface AppliedRecipe {
   readonly draftPath: string
 }
 
-/** Pulls the recipe's model and draft into the Hugging Face cache, then stores its fitted profile. The CLI and the dashboard both run this. */
+/**
+ * Pulls the recipe's model and draft into the Hugging Face cache, then stores its fitted profile. The CLI and the dashboard both run this.
+ */
 export async function applyRecipe(input: ApplyRecipeInput): Promise<AppliedRecipe> {
   const paths: string[] = []
   for (const m of [input.recipe.target, input.recipe.draft]) {
-    const pulled = await pullModel({ repo: m.repo, quant: m.quant, ...(input.env ? { env: input.env } : {}), ...(input.onProgress ? { onProgress: (p: PullProgress) => input.onProgress?.(m.repo, p) } : {}) })
+    const pulled = await pullModel({
+      repo: m.repo,
+      quant: m.quant,
+      ...(input.env ? { env: input.env } : {}),
+      ...(input.onProgress ? { onProgress: (p: PullProgress) => input.onProgress?.(m.repo, p) } : {}),
+    })
     paths.push(pulled.path)
   }
   const [targetPath = '', draftPath = ''] = paths
   const store = await ProfileStore.open(input.home)
-  const { profile, fit } = await recipeProfile({ recipe: input.recipe, binary: input.binary, targetPath, draftPath, ...(input.freeVramMiB !== undefined ? { freeVramMiB: input.freeVramMiB } : {}), takenIds: store.file.profiles.map((p) => p.id) })
+  const { profile, fit } = await recipeProfile({
+    recipe: input.recipe,
+    binary: input.binary,
+    targetPath,
+    draftPath,
+    ...(input.freeVramMiB !== undefined ? { freeVramMiB: input.freeVramMiB } : {}),
+    takenIds: store.file.profiles.map((p) => p.id),
+  })
   // The template's flags come from the build they were measured on; this binary may spell some differently (mainline 0.5
   // removed --no-mmap): the gate writes its spelling before the profile is stored.
   const fixed = (await gateProfile(profile, { home: input.home })).profile

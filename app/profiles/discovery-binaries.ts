@@ -37,7 +37,11 @@ async function isExecutableFile(path: string, platform: NodeJS.Platform): Promis
  * binaries chosen before, PATH and the common install folders, each once (by real path). The engine comes from the
  * detection cache only: discovery never runs a program.
  */
-export async function findBinaries(home: string, places: DiscoveryPlaces, first: readonly BinaryCandidate[] = []): Promise<{ binaries: DiscoveredBinary[]; searched: string[] }> {
+export async function findBinaries(
+  home: string,
+  places: DiscoveryPlaces,
+  first: readonly BinaryCandidate[] = [],
+): Promise<{ binaries: DiscoveredBinary[]; searched: string[] }> {
   const { join: pjoin } = pathApi(places.platform)
   const names = serverExeNames(places.platform)
   const pathDirs = pathFolders(places)

@@ -14,7 +14,8 @@ let root: string
 let tray: string
 const saved = { HOME: process.env.HOME, PATH: process.env.PATH, HF_HOME: process.env.HF_HOME }
 
-// The CLI discovers in this process's environment: point HOME, PATH and HF_HOME at a fake machine (vitest runs each file in its own process).
+// The CLI discovers in this process's environment: point HOME, PATH and HF_HOME at a fake machine (vitest runs each file in its own
+// process).
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'llama-tray-discovery-cli-'))
   tray = join(root, 'tray')
@@ -66,7 +67,11 @@ describe('llama-tray profiles discover / create', () => {
     expect((await cli(['discover', '--create', '--json', ...dir()])).code).toBe(0)
     const store = await ProfileStore.open(tray)
     const picked = store.find('picked') as Profile
-    expect(picked).toMatchObject({ binary: join(root, 'bin', 'llama-server'), model: join(root, 'my models', 'Tiny-Target-Q8_0.gguf'), settings: { ctxSize: 8192, parallel: 1, cpuMoe: true } })
+    expect(picked).toMatchObject({
+      binary: join(root, 'bin', 'llama-server'),
+      model: join(root, 'my models', 'Tiny-Target-Q8_0.gguf'),
+      settings: { ctxSize: 8192, parallel: 1, cpuMoe: true },
+    })
     expect(picked.draftModel).toBeUndefined()
     const auto = store.find('Tiny-Target-Q8_0') as Profile
     expect(auto.draftModel).toBe(join(root, 'my models', 'tiny-draft.gguf'))

@@ -40,7 +40,10 @@ describe('a new user: discover → create → start, without typing a path', () 
       onChanged: async () => {},
       discovery: { homedir: home, platform: 'linux', env: { PATH: pathDir } },
     })
-    expect(await profiles['profiles:create-discovered']('b-0000000000', 'm-0000000000', null, null)).toMatchObject({ ok: false, error: expect.stringMatching(/discover first/) })
+    expect(await profiles['profiles:create-discovered']('b-0000000000', 'm-0000000000', null, null)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/discover first/),
+    })
     const started = Date.now()
     const found = await profiles['profiles:discover']()
     const discoverMs = Date.now() - started
@@ -55,13 +58,22 @@ describe('a new user: discover → create → start, without typing a path', () 
     const created = await profiles['profiles:create-discovered'](binary.id, target.id, null, null)
     expect(created).toMatchObject({ ok: true, value: { name: 'Tiny-Target-Q8_0', binary: binary.path, model: target.path } })
     if (!created.ok) return
-    expect(await profiles['profiles:create-discovered'](binary.id, '/etc/passwd', null, null)).toMatchObject({ ok: false, error: expect.stringMatching(/no discovered model/) })
+    expect(await profiles['profiles:create-discovered'](binary.id, '/etc/passwd', null, null)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/no discovered model/),
+    })
 
     core = await LlamaTrayCore.create({ home: tray, telemetry: null, supervisor: { healthIntervalMs: 20 } })
     const t0 = Date.now()
     const status = await core.handlers['server:start'](created.value.id)
     expect(status.ok && status.value.state).toBe('ready')
-    expect((await core.handlers['profiles:get'](created.value.id))?.settings).toEqual({ gpuLayers: '99', ctxSize: 8192, parallel: 1, cpuMoe: true, loadMode: 'none' })
+    expect((await core.handlers['profiles:get'](created.value.id))?.settings).toEqual({
+      gpuLayers: '99',
+      ctxSize: 8192,
+      parallel: 1,
+      cpuMoe: true,
+      loadMode: 'none',
+    })
     process.stdout.write(`discovery: ${discoverMs} ms; start to ready: ${Date.now() - t0} ms\n`)
     expect((await core.handlers['server:stop']()).state).toBe('stopped')
   }, 120_000)

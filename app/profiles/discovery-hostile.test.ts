@@ -15,7 +15,13 @@ describe('discovery with hostile GGUFs in a models folder (issue #26)', () => {
     mkdirSync(dir)
     copyFileSync(model('tiny-draft.gguf'), join(dir, 'good.gguf'))
     for (const h of HOSTILE_GGUFS) await h.write(join(dir, h.name))
-    const found = await discover({ home: join(root, 'tray'), homedir: join(root, 'home'), platform: 'linux', env: { PATH: '' }, extraModelDirs: [dir] })
+    const found = await discover({
+      home: join(root, 'tray'),
+      homedir: join(root, 'home'),
+      platform: 'linux',
+      env: { PATH: '' },
+      extraModelDirs: [dir],
+    })
     const byName = new Map(found.models.map((m) => [m.path.split('/').pop(), m]))
     expect(byName.get('good.gguf')).toMatchObject({ architecture: 'qwen3', problem: null })
     for (const h of HOSTILE_GGUFS) {

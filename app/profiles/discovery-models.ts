@@ -30,7 +30,11 @@ const isLaterSplitPart = (name: string): boolean => Number(SPLIT_PART.exec(name)
 const PROJECTOR = /^mmproj/i
 
 /** Walks the model folders (bounded), returning each .gguf once (symlinks, such as HF snapshots, resolved). */
-export async function findGgufFiles(roots: readonly { dir: string; source: string }[], platform: NodeJS.Platform, limits = DEFAULT_WALK_LIMITS): Promise<{ files: Found[]; searched: string[] }> {
+export async function findGgufFiles(
+  roots: readonly { dir: string; source: string }[],
+  platform: NodeJS.Platform,
+  limits = DEFAULT_WALK_LIMITS,
+): Promise<{ files: Found[]; searched: string[] }> {
   const { join } = pathApi(platform)
   const seen = new Set<string>()
   const files: Found[] = []
@@ -120,7 +124,18 @@ export async function readModelFacts(found: Found): Promise<ModelFacts> {
       if (header instanceof GgufError) problem = header.message
       else if (header) return { model: { ...base, ...header, quantisation: quantisationFromName(file), problem: null }, vocab: null }
     }
-    return { model: { ...base, architecture: null, quantisation: quantisationFromName(file), layers: null, experts: null, trainingContext: null, problem }, vocab: null }
+    return {
+      model: {
+        ...base,
+        architecture: null,
+        quantisation: quantisationFromName(file),
+        layers: null,
+        experts: null,
+        trainingContext: null,
+        problem,
+      },
+      vocab: null,
+    }
   }
 }
 

@@ -3,7 +3,11 @@ import { installFolders, modelFolders, pathFolders, serverExeNames } from './dis
 
 describe('where discovery looks on each platform', () => {
   it('Windows: Path with ;, quotes and duplicates; %LOCALAPPDATA%, source builds, C:\\llama.cpp, winget and scoop', async () => {
-    const places = { platform: 'win32' as const, homedir: 'C:\\Users\\Ann', env: { Path: 'C:\\Windows;"C:\\Program Files\\llama";;C:\\Windows', LOCALAPPDATA: 'C:\\Users\\Ann\\AppData\\Local' } }
+    const places = {
+      platform: 'win32' as const,
+      homedir: 'C:\\Users\\Ann',
+      env: { Path: 'C:\\Windows;"C:\\Program Files\\llama";;C:\\Windows', LOCALAPPDATA: 'C:\\Users\\Ann\\AppData\\Local' },
+    }
     expect(pathFolders(places)).toEqual(['C:\\Windows', 'C:\\Program Files\\llama'])
     expect(serverExeNames('win32')).toEqual(['llama-server.exe'])
     expect(await installFolders(places)).toEqual(
@@ -30,7 +34,9 @@ describe('where discovery looks on each platform', () => {
     expect((await installFolders(mac)).slice(0, 2)).toEqual(['/opt/homebrew/bin', '/usr/local/bin'])
     expect(modelFolders(mac, []).find((f) => f.source === 'Hugging Face cache')?.dir).toBe('/Volumes/x/hf/hub')
     const linux = { platform: 'linux' as const, homedir: '/home/ann', env: { PATH: '/usr/bin', HF_HUB_CACHE: '/data/hub' } }
-    expect(await installFolders(linux)).toEqual(expect.arrayContaining(['/home/ann/llama.cpp/build/bin', '/usr/local/bin', '/home/ann/.local/bin']))
+    expect(await installFolders(linux)).toEqual(
+      expect.arrayContaining(['/home/ann/llama.cpp/build/bin', '/usr/local/bin', '/home/ann/.local/bin']),
+    )
     expect(modelFolders(linux, []).find((f) => f.source === 'Hugging Face cache')?.dir).toBe('/data/hub')
   })
 })

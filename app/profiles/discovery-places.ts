@@ -19,7 +19,14 @@ export function serverExeNames(platform: NodeJS.Platform): readonly string[] {
 export function pathFolders(p: DiscoveryPlaces): string[] {
   const raw = p.env.PATH ?? p.env.Path ?? p.env.path ?? ''
   const sep = p.platform === 'win32' ? ';' : ':'
-  return [...new Set(raw.split(sep).map((d) => d.trim().replace(/^"(.*)"$/, '$1')).filter((d) => d !== ''))]
+  return [
+    ...new Set(
+      raw
+        .split(sep)
+        .map((d) => d.trim().replace(/^"(.*)"$/, '$1'))
+        .filter((d) => d !== ''),
+    ),
+  ]
 }
 
 async function subfolders(dir: string): Promise<string[]> {
@@ -36,7 +43,9 @@ export async function installFolders(p: DiscoveryPlaces): Promise<string[]> {
   const home = p.homedir
   // Source builds people make by following the README (mainline and the forks).
   const builds = ['llama.cpp', 'ik_llama.cpp', 'buun-llama-cpp'].flatMap((name) =>
-    p.platform === 'win32' ? [join(home, name, 'build', 'bin', 'Release'), join(home, name, 'build', 'bin')] : [join(home, name, 'build', 'bin')],
+    p.platform === 'win32'
+      ? [join(home, name, 'build', 'bin', 'Release'), join(home, name, 'build', 'bin')]
+      : [join(home, name, 'build', 'bin')],
   )
   if (p.platform === 'win32') {
     const local = p.env.LOCALAPPDATA ?? join(home, 'AppData', 'Local')

@@ -80,7 +80,9 @@ export function profileFromDiscovery(d: Discovery, choice: DiscoveredChoice, tak
     settings: { ...starterSettings(model), ...(draft && binary.engine === 'mainline' ? { specType: 'draft-simple' } : {}) },
     extraArgs: [],
     env: {},
-    notes: `Created from discovery: ${[model.architecture, model.quantisation, model.experts ? `${model.experts} experts` : null].filter(Boolean).join(', ')}.`,
+    notes:
+      `Created from discovery: ` +
+      `${[model.architecture, model.quantisation, model.experts ? `${model.experts} experts` : null].filter(Boolean).join(', ')}.`,
     createdAt: stamp,
     updatedAt: stamp,
   }

@@ -18,7 +18,9 @@ function modelLine(m: DiscoveredModel, n: number): string {
 export function formatDiscovery(d: Discovery): string {
   const lines: string[] = []
   lines.push(d.binaries.length === 0 ? 'no llama-server found on PATH or in the usual install folders' : 'llama-server binaries:')
-  d.binaries.forEach((b, i) => lines.push(`  b${i + 1}  ${b.path}  (${b.source}${b.engine ? `, ${b.engine}` : ''}${b.version ? ` ${b.version}` : ''}; id ${b.id})`))
+  d.binaries.forEach((b, i) =>
+    lines.push(`  b${i + 1}  ${b.path}  (${b.source}${b.engine ? `, ${b.engine}` : ''}${b.version ? ` ${b.version}` : ''}; id ${b.id})`),
+  )
   lines.push(d.models.length === 0 ? 'no GGUF models found (add a folder with --models-dir DIR)' : 'models:')
   d.models.forEach((m, i) => lines.push(modelLine(m, i + 1)))
   return lines.join('\n')

@@ -36,7 +36,18 @@ beforeAll(async () => {
   const chosen = fakeServer(join(root, 'elsewhere'))
   const store = await ProfileStore.open(tray)
   const now = new Date().toISOString()
-  await store.upsert({ id: 'old', name: 'old', binary: chosen, model: '', settings: {}, extraArgs: [], env: {}, notes: '', createdAt: now, updatedAt: now })
+  await store.upsert({
+    id: 'old',
+    name: 'old',
+    binary: chosen,
+    model: '',
+    settings: {},
+    extraArgs: [],
+    env: {},
+    notes: '',
+    createdAt: now,
+    updatedAt: now,
+  })
 
   // Models: LM Studio layout, an HF hub snapshot symlinked to its blob, ~/models with a corrupt file, an added folder.
   const lms = join(home, '.lmstudio', 'models', 'unsloth', 'Tiny-GGUF')
@@ -63,7 +74,10 @@ beforeAll(async () => {
     home: tray,
     homedir: home,
     platform: 'linux',
-    env: { PATH: [join(root, 'path-noexec'), join(root, 'path-bin'), join(root, 'path-link'), join(root, 'missing')].join(':'), HF_HOME: join(root, 'hf') },
+    env: {
+      PATH: [join(root, 'path-noexec'), join(root, 'path-bin'), join(root, 'path-link'), join(root, 'missing')].join(':'),
+      HF_HOME: join(root, 'hf'),
+    },
     extraModelDirs: [added, join(root, 'no-such-folder')],
     limits: { maxDepth: 5, maxEntries: 10_000 },
   }
@@ -90,16 +104,50 @@ describe('discover (real files in a fake home, PATH, LM Studio and HF cache)', (
   it('reads every model header once, with quantisation, experts, training context, drafts and per-file problems', async () => {
     const d = await discover(opts)
     const byName = new Map(d.models.map((m) => [m.path.split('/').pop(), m]))
-    expect([...byName.keys()].sort()).toEqual(['Tiny-Target-Q4_K_M.gguf', 'broken.gguf', 'draft35-00001-of-00002.gguf', 'notes.gguf', 'tiny-draft.gguf', 'tiny-target-iq.gguf'])
-    expect(byName.get('Tiny-Target-Q4_K_M.gguf')).toMatchObject({ architecture: 'qwen35moe', quantisation: 'Q4_K_M', layers: 40, experts: 8, trainingContext: 16384, looksLikeDraft: false, problem: null, source: 'LM Studio', fileMiB: 6.4 })
+    expect([...byName.keys()].sort()).toEqual([
+      'Tiny-Target-Q4_K_M.gguf',
+      'broken.gguf',
+      'draft35-00001-of-00002.gguf',
+      'notes.gguf',
+      'tiny-draft.gguf',
+      'tiny-target-iq.gguf',
+    ])
+    expect(byName.get('Tiny-Target-Q4_K_M.gguf')).toMatchObject({
+      architecture: 'qwen35moe',
+      quantisation: 'Q4_K_M',
+      layers: 40,
+      experts: 8,
+      trainingContext: 16384,
+      looksLikeDraft: false,
+      problem: null,
+      source: 'LM Studio',
+      fileMiB: 6.4,
+    })
     // No quantisation in the name: the header's dominant weight type.
-    expect(byName.get('tiny-target-iq.gguf')).toMatchObject({ architecture: 'qwen35moe', quantisation: 'IQ4_NL', source: 'Hugging Face cache', looksLikeDraft: false, problem: null })
+    expect(byName.get('tiny-target-iq.gguf')).toMatchObject({
+      architecture: 'qwen35moe',
+      quantisation: 'IQ4_NL',
+      source: 'Hugging Face cache',
+      looksLikeDraft: false,
+      problem: null,
+    })
     expect(byName.get('tiny-target-iq.gguf')?.path).toContain('snapshots')
-    expect(byName.get('tiny-draft.gguf')).toMatchObject({ architecture: 'qwen3', quantisation: 'Q8_0', experts: null, looksLikeDraft: true })
-    expect(byName.get('draft35-00001-of-00002.gguf')).toMatchObject({ architecture: 'qwen35', looksLikeDraft: true, source: 'folder you added' })
+    expect(byName.get('tiny-draft.gguf')).toMatchObject({
+      architecture: 'qwen3',
+      quantisation: 'Q8_0',
+      experts: null,
+      looksLikeDraft: true,
+    })
+    expect(byName.get('draft35-00001-of-00002.gguf')).toMatchObject({
+      architecture: 'qwen35',
+      looksLikeDraft: true,
+      source: 'folder you added',
+    })
     expect(byName.get('broken.gguf')?.problem).toMatch(/GGUF|truncated|corrupt/)
     expect(byName.get('notes.gguf')?.problem).toMatch(/not a GGUF file/)
-    expect(d.searched).toEqual(expect.arrayContaining([join(opts.homedir as string, '.lmstudio', 'models'), join(root, 'hf', 'hub'), join(root, 'no-such-folder')]))
+    expect(d.searched).toEqual(
+      expect.arrayContaining([join(opts.homedir as string, '.lmstudio', 'models'), join(root, 'hf', 'hub'), join(root, 'no-such-folder')]),
+    )
   })
 
   it('gives the same ids on every run, and finds what is deeper when the depth allows', async () => {
@@ -128,24 +176,56 @@ describe('discover (real files in a fake home, PATH, LM Studio and HF cache)', (
     if (!binary || !target) return
     const draft = bestDraft(d, target)
     expect(draft?.looksLikeDraft).toBe(true)
-    const p = profileFromDiscovery(d, { binary: binary.id, model: target.id, draftModel: draft?.id ?? null, name: null }, ['tiny-target-q4_k_m'])
-    expect(p).toMatchObject({ id: 'tiny-target-q4_k_m-2', binary: binary.path, model: target.path, draftModel: draft?.path, settings: { ctxSize: 8192, parallel: 1, gpuLayers: '99', cpuMoe: true } })
-    const byNumber = profileFromDiscovery(d, { binary: '1', model: String(d.models.indexOf(target) + 1), draftModel: null, name: 'mine' }, [])
+    const p = profileFromDiscovery(d, { binary: binary.id, model: target.id, draftModel: draft?.id ?? null, name: null }, [
+      'tiny-target-q4_k_m',
+    ])
+    expect(p).toMatchObject({
+      id: 'tiny-target-q4_k_m-2',
+      binary: binary.path,
+      model: target.path,
+      draftModel: draft?.path,
+      settings: { ctxSize: 8192, parallel: 1, gpuLayers: '99', cpuMoe: true },
+    })
+    const byNumber = profileFromDiscovery(
+      d,
+      { binary: '1', model: String(d.models.indexOf(target) + 1), draftModel: null, name: 'mine' },
+      [],
+    )
     expect(byNumber).toMatchObject({ id: 'mine', binary: d.binaries[0]?.path, model: target.path })
     const broken = d.models.find((m) => m.problem !== null)
-    expect(() => profileFromDiscovery(d, { binary: binary.id, model: broken?.id ?? '', draftModel: null, name: null }, [])).toThrow(DiscoveryPickError)
-    expect(() => profileFromDiscovery(d, { binary: '/bin/sh', model: target.id, draftModel: null, name: null }, [])).toThrow(/no discovered binary/)
+    expect(() => profileFromDiscovery(d, { binary: binary.id, model: broken?.id ?? '', draftModel: null, name: null }, [])).toThrow(
+      DiscoveryPickError,
+    )
+    expect(() => profileFromDiscovery(d, { binary: '/bin/sh', model: target.id, draftModel: null, name: null }, [])).toThrow(
+      /no discovered binary/,
+    )
   })
 })
 
 describe('starter settings and quantisation names', () => {
   it('caps the context at 8192 and never exceeds the training context; --cpu-moe only for MoE models', () => {
     fc.assert(
-      fc.property(fc.option(fc.integer({ min: 1, max: 1 << 20 }), { nil: null }), fc.option(fc.integer({ min: 1, max: 512 }), { nil: null }), (ctx, experts) => {
-        const s = starterSettings({ id: 'm-0', path: 'x.gguf', fileMiB: 1, architecture: 'x', quantisation: null, layers: 1, experts, trainingContext: ctx, looksLikeDraft: false, source: 's', problem: null })
-        expect(s.ctxSize).toBe(ctx === null ? 4096 : Math.min(ctx, 8192))
-        expect(s.cpuMoe === true).toBe(experts !== null)
-      }),
+      fc.property(
+        fc.option(fc.integer({ min: 1, max: 1 << 20 }), { nil: null }),
+        fc.option(fc.integer({ min: 1, max: 512 }), { nil: null }),
+        (ctx, experts) => {
+          const s = starterSettings({
+            id: 'm-0',
+            path: 'x.gguf',
+            fileMiB: 1,
+            architecture: 'x',
+            quantisation: null,
+            layers: 1,
+            experts,
+            trainingContext: ctx,
+            looksLikeDraft: false,
+            source: 's',
+            problem: null,
+          })
+          expect(s.ctxSize).toBe(ctx === null ? 4096 : Math.min(ctx, 8192))
+          expect(s.cpuMoe === true).toBe(experts !== null)
+        },
+      ),
       { numRuns: 10_000 },
     )
   })

@@ -36,12 +36,20 @@ async function withEngine(home: string, b: DiscoveredBinary): Promise<Discovered
  * and a bad folder or file is skipped or reported, never thrown.
  */
 export async function discover(options: DiscoverOptions): Promise<Discovery> {
-  const places: DiscoveryPlaces = { platform: options.platform ?? process.platform, homedir: options.homedir ?? osHomedir(), env: options.env ?? process.env }
+  const places: DiscoveryPlaces = {
+    platform: options.platform ?? process.platform,
+    homedir: options.homedir ?? osHomedir(),
+    env: options.env ?? process.env,
+  }
   const found = await findBinaries(options.home, places, options.installedEngines ?? [])
   // One at a time: each detection rewrites the shared cache file.
   const binaries = []
   for (const b of found.binaries) binaries.push(options.detect ? await withEngine(options.home, b) : b)
-  const files = await findGgufFiles(modelFolders(places, options.extraModelDirs ?? []), places.platform, options.limits ?? DEFAULT_WALK_LIMITS)
+  const files = await findGgufFiles(
+    modelFolders(places, options.extraModelDirs ?? []),
+    places.platform,
+    options.limits ?? DEFAULT_WALK_LIMITS,
+  )
   const facts = []
   for (const f of files.files) facts.push(await readModelFacts(f))
   // PATH may name a folder twice: list each searched folder once.

@@ -34,7 +34,15 @@ describe('engines.json (the engine cache)', () => {
     const h = home()
     const binary = binaryIn(h, 'llama-server')
     const { size, mtimeMs } = statSync(binary)
-    const entry = { size, mtimeMs, kind: 'ik_llama', version: '4000 (abc)', commit: 'abc', flags: ['--fmoe', '--port'], cacheTypes: ['q8_0'] }
+    const entry = {
+      size,
+      mtimeMs,
+      kind: 'ik_llama',
+      version: '4000 (abc)',
+      commit: 'abc',
+      flags: ['--fmoe', '--port'],
+      cacheTypes: ['q8_0'],
+    }
     writeFileSync(join(h, ENGINES_CACHE_FILE), `${JSON.stringify({ version: 1, binaries: { [binary]: entry } }, null, 2)}\n`)
     const runner = countingRunner()
     const engine = await detectEngine(h, binary, runner.run)

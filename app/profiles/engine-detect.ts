@@ -65,11 +65,19 @@ const cacheCodec = versionedCodec({ schema: CacheFileSchema, version: 1 })
  * (`.corrupt-<time>`, named in the store's notices) and the binaries are probed again.
  */
 export function engineCacheStore(home: string): JsonStore<CacheFile> {
-  return openJsonStore<CacheFile>({ path: join(home, ENGINES_CACHE_FILE), label: 'engine cache', codec: cacheCodec, defaults: () => ({ version: 1, binaries: {} }) })
+  return openJsonStore<CacheFile>({
+    path: join(home, ENGINES_CACHE_FILE),
+    label: 'engine cache',
+    codec: cacheCodec,
+    defaults: () => ({ version: 1, binaries: {} }),
+  })
 }
 
 /** The cache as it is on disk now; an unreadable one (permissions) reads as empty: the binary is probed again. */
-const readCache = (home: string): Promise<CacheFile> => engineCacheStore(home).load().catch(() => ({ version: 1 as const, binaries: {} }))
+const readCache = (home: string): Promise<CacheFile> =>
+  engineCacheStore(home)
+    .load()
+    .catch(() => ({ version: 1 as const, binaries: {} }))
 
 /**
  * What a llama-server binary is. Runs it with --version and --help once per
@@ -90,8 +98,17 @@ export async function detectEngine(home: string, binary: string, run = runForOut
   const versionText = await run(path, ['--version'])
   const help = await run(path, ['--help'])
   const engine = engineFromOutput(path, help, versionText)
-  const entry = { size: info.size, mtimeMs: info.mtimeMs, kind: engine.kind, version: engine.version, commit: engine.commit, flags: [...engine.flags].sort(), cacheTypes: engine.cacheTypes ? [...engine.cacheTypes] : null }
-  // Added to the file as it is now, under its lock, so parallel detections keep each other's entries; a failed write only means probing again.
+  const entry = {
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    kind: engine.kind,
+    version: engine.version,
+    commit: engine.commit,
+    flags: [...engine.flags].sort(),
+    cacheTypes: engine.cacheTypes ? [...engine.cacheTypes] : null,
+  }
+  // Added to the file as it is now, under its lock, so parallel detections keep each other's entries; a failed write only means probing
+  // again.
   await engineCacheStore(home)
     .update((cache) => ({ ...cache, binaries: { ...cache.binaries, [path]: entry } }))
     .catch(() => undefined)

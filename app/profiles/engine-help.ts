@@ -33,7 +33,14 @@ export function parseHelpFlags(help: string): Set<string> {
 /** The values listed under "allowed values:" for a flag (the KV cache types), or null. */
 export function parseAllowedValues(help: string, flag: string): string[] | null {
   const lines = help.split(/\r?\n/)
-  const start = lines.findIndex((l) => FLAG_LINE.test(l) && l.trim().split(/[\s,]+/).includes(flag))
+  const start = lines.findIndex(
+    (l) =>
+      FLAG_LINE.test(l) &&
+      l
+        .trim()
+        .split(/[\s,]+/)
+        .includes(flag),
+  )
   if (start < 0) return null
   let text = ''
   for (let i = start + 1; i < lines.length && !FLAG_LINE.test(lines[i] as string); i++) text += ` ${lines[i] as string}`

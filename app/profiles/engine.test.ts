@@ -17,9 +17,21 @@ let ik: EngineInfo
 let buun: EngineInfo
 
 beforeAll(async () => {
-  mainline = engineFromOutput('/opt/llama.cpp/bin/llama-server', await read('llama-server/responses/llama-server-help.txt'), await read('llama-server/responses/version.txt'))
-  ik = engineFromOutput('/opt/ik/llama-server', await read('llama-server-forks/ik/help.stdout.txt'), await read('llama-server-forks/ik/version.stderr.txt'))
-  buun = engineFromOutput('/opt/buun/llama-server', await read('llama-server-forks/buun/help.stdout.txt'), await read('llama-server-forks/buun/version.stderr.txt'))
+  mainline = engineFromOutput(
+    '/opt/llama.cpp/bin/llama-server',
+    await read('llama-server/responses/llama-server-help.txt'),
+    await read('llama-server/responses/version.txt'),
+  )
+  ik = engineFromOutput(
+    '/opt/ik/llama-server',
+    await read('llama-server-forks/ik/help.stdout.txt'),
+    await read('llama-server-forks/ik/version.stderr.txt'),
+  )
+  buun = engineFromOutput(
+    '/opt/buun/llama-server',
+    await read('llama-server-forks/buun/help.stdout.txt'),
+    await read('llama-server-forks/buun/version.stderr.txt'),
+  )
 })
 
 describe('engine detection from real --help/--version output', () => {
@@ -60,15 +72,34 @@ describe('checkFlags and applyFixes', () => {
   })
 
   it('mainline: --draft-max → --spec-draft-n-max, and -md alone gets --spec-type draft-simple', () => {
-    expect(fixArgs(['-md', 'd.gguf', '--draft-max', '8', '--draft-min=2'], mainline)).toEqual(['-md', 'd.gguf', '--spec-draft-n-max', '8', '--spec-draft-n-min', '2', '--spec-type', 'draft-simple'])
+    expect(fixArgs(['-md', 'd.gguf', '--draft-max', '8', '--draft-min=2'], mainline)).toEqual([
+      '-md',
+      'd.gguf',
+      '--spec-draft-n-max',
+      '8',
+      '--spec-draft-n-min',
+      '2',
+      '--spec-type',
+      'draft-simple',
+    ])
     const p = checkArgs(['-md', 'd.gguf'], mainline)
     expect(p).toEqual([expect.objectContaining({ flag: '-md', kind: 'ineffective', replacement: ['--spec-type', 'draft-simple'] })])
     expect(blockingProblems(p)).toEqual([])
   })
 
   it('ik_llama: draft settings move inside --spec-type draft:…', () => {
-    expect(fixArgs(['-md', 'd.gguf', '--draft-max', '8', '--draft-min', '1'], ik)).toEqual(['-md', 'd.gguf', '--spec-type', 'draft:n_max=8,n_min=1'])
-    expect(fixArgs(['-md', 'd.gguf', '--spec-type', 'draft:p_min=0.0', '--draft-max', '8'], ik)).toEqual(['-md', 'd.gguf', '--spec-type', 'draft:p_min=0.0,n_max=8'])
+    expect(fixArgs(['-md', 'd.gguf', '--draft-max', '8', '--draft-min', '1'], ik)).toEqual([
+      '-md',
+      'd.gguf',
+      '--spec-type',
+      'draft:n_max=8,n_min=1',
+    ])
+    expect(fixArgs(['-md', 'd.gguf', '--spec-type', 'draft:p_min=0.0', '--draft-max', '8'], ik)).toEqual([
+      '-md',
+      'd.gguf',
+      '--spec-type',
+      'draft:p_min=0.0,n_max=8',
+    ])
     expect(fixArgs(['-md', 'd.gguf'], ik)).toEqual(['-md', 'd.gguf', '--spec-type', 'draft'])
   })
 
@@ -76,7 +107,9 @@ describe('checkFlags and applyFixes', () => {
     const ikProfile = importCommand(SEED_3090_IK_I_COMPACT)
     expect(checkFlags(ikProfile, ik)).toEqual([])
     const onMainline = checkFlags(ikProfile, mainline).map((p) => p.flag)
-    expect(onMainline).toEqual(expect.arrayContaining(['--parallel-tool-calls', '--recurrent-ckpt-mode', '--merge-qkv', '--no-mmap', '--mlock', '-vhad']))
+    expect(onMainline).toEqual(
+      expect.arrayContaining(['--parallel-tool-calls', '--recurrent-ckpt-mode', '--merge-qkv', '--no-mmap', '--mlock', '-vhad']),
+    )
     const buunProblems = checkFlags(importCommand(SEED_3090_BUUN_I_QUALITY), buun)
     expect(buunProblems).toEqual([expect.objectContaining({ flag: '-ctk', kind: 'bad-value', replacement: null })])
     expect(buunProblems[0]?.message).toMatch(/turbo8/)

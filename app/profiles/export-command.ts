@@ -39,7 +39,8 @@ const CMD_SAFE = /^[A-Za-z0-9_./\\:=+,-]+$/
 export function quoteCmd(arg: string): string {
   if (/[\r\n\0]/.test(arg)) throw new ExportError(`cmd.exe cannot pass an argument containing a line break: ${JSON.stringify(arg)}`)
   if (arg.includes('%')) throw new ExportError(`cmd.exe would expand % in ${JSON.stringify(arg)}: use the PowerShell or bash export`)
-  if (arg.includes('"')) throw new ExportError(`cmd.exe cannot safely pass a double quote in ${JSON.stringify(arg)}: use the PowerShell or bash export`)
+  if (arg.includes('"'))
+    throw new ExportError(`cmd.exe cannot safely pass a double quote in ${JSON.stringify(arg)}: use the PowerShell or bash export`)
   if (arg !== '' && CMD_SAFE.test(arg) && !arg.endsWith('\\')) return arg
   // Backslashes before the closing quote are doubled so it still closes.
   return `"${arg.replace(/(\\+)$/, '$1$1')}"`

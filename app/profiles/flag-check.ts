@@ -56,7 +56,12 @@ function review(args: readonly string[], engine: Engine): Review {
   // ik_llama's --help leaves out some flags it accepts (-ngl in a CPU build): judge
   // only the flags we know it rejects. Mainline and buun list every flag.
   const accepts = (f: string): boolean =>
-    engine.flags.has(f) || (engine.kind === 'ik_llama' && replacementFor(f) === undefined && !LEGACY_DRAFT_MAX.has(f) && !LEGACY_DRAFT_MIN.has(f) && f !== '--draft-p-min')
+    engine.flags.has(f) ||
+    (engine.kind === 'ik_llama' &&
+      replacementFor(f) === undefined &&
+      !LEGACY_DRAFT_MAX.has(f) &&
+      !LEGACY_DRAFT_MIN.has(f) &&
+      f !== '--draft-p-min')
   const who = engineName(engine)
   const loadMode = accepts('--load-mode')
   const noMmapRejected = !accepts('--no-mmap') && args.includes('--no-mmap')
@@ -102,7 +107,10 @@ function review(args: readonly string[], engine: Engine): Review {
     }
     if (loadMode && name === '--no-mmap') {
       const mode = mlockRejected ? 'mlock' : 'none'
-      add(name, i, 'rejected', `${who} removed --no-mmap${mlockRejected ? ' and --mlock' : ''}: use --load-mode ${mode} (-lm ${mode})`, ['-lm', mode])
+      add(name, i, 'rejected', `${who} removed --no-mmap${mlockRejected ? ' and --mlock' : ''}: use --load-mode ${mode} (-lm ${mode})`, [
+        '-lm',
+        mode,
+      ])
       fixed.push('-lm', mode)
     } else if (loadMode && name === '--mlock') {
       if (noMmapRejected) {
@@ -147,10 +155,23 @@ function review(args: readonly string[], engine: Engine): Review {
       } else {
         const spec = ikStage.length > 0 ? `draft:${ikStage.join(',')}` : 'draft'
         fixed.push('--spec-type', spec)
-        if (draftIndex >= 0) add(args[draftIndex] as string, draftIndex, 'ineffective', `${who} ignores a draft model without --spec-type: add --spec-type ${spec}`, ['--spec-type', spec])
+        if (draftIndex >= 0)
+          add(
+            args[draftIndex] as string,
+            draftIndex,
+            'ineffective',
+            `${who} ignores a draft model without --spec-type: add --spec-type ${spec}`,
+            ['--spec-type', spec],
+          )
       }
     } else if (engine.kind === 'mainline' && draftIndex >= 0) {
-      add(args[draftIndex] as string, draftIndex, 'ineffective', `${who} loads a draft model given alone but does not speculate: add --spec-type draft-simple`, ['--spec-type', 'draft-simple'])
+      add(
+        args[draftIndex] as string,
+        draftIndex,
+        'ineffective',
+        `${who} loads a draft model given alone but does not speculate: add --spec-type draft-simple`,
+        ['--spec-type', 'draft-simple'],
+      )
       fixed.push('--spec-type', 'draft-simple')
     }
   }

@@ -15,7 +15,10 @@ export const MISSING_MODEL_NOTE = 'The model file was missing when this profile 
 const SERVER_NAME = /llama-server|^server(\.exe)?$/i
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false)
+  return stat(path).then(
+    () => true,
+    () => false,
+  )
 }
 
 /**
@@ -26,12 +29,16 @@ async function exists(path: string): Promise<boolean> {
 export async function checkImport(profile: Profile, options: ImportCheckOptions = {}): Promise<Profile> {
   if (profile.binary !== '' && !SERVER_NAME.test(basename(profile.binary.replace(/\\/g, '/'))) && !options.force) {
     throw new ImportError(
-      `"${profile.binary}" is not a llama-server, so this command was not imported: paste a llama-server command line, or add --force to store it anyway.`,
+      `"${profile.binary}" is not a llama-server, so this command was not imported: paste a llama-server command line, or add --force ` +
+        `to store it anyway.`,
     )
   }
   let stored = profile
   if (profile.model !== '' && !(await exists(profile.model))) {
-    if (!options.force) throw new ImportError(`The model file ${profile.model} does not exist: check the -m path, or add --force to store the profile anyway.`)
+    if (!options.force)
+      throw new ImportError(
+        `The model file ${profile.model} does not exist: check the -m path, or add --force to store the profile anyway.`,
+      )
     stored = { ...stored, notes: [stored.notes, MISSING_MODEL_NOTE].filter(Boolean).join('\n') }
   }
   return stored

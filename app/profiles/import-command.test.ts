@@ -23,17 +23,40 @@ describe('importing the seed commands', () => {
     const ik = importCommand(SEED_3090_IK_I_COMPACT)
     expect(ik.binary).toBe('/root/ik_llama.cpp/build/bin/llama-server')
     expect(ik.model).toBe('/models/Qwen3.6-35B-A3B-APEX-MTP-I-Compact.gguf')
-    expect(ik.settings).toMatchObject({ ctxSize: 196608, parallel: 1, noMmap: true, mlock: true, cacheTypeK: 'q8_0', cacheTypeV: 'q5_0', gpuLayers: '99', flashAttn: 'on', host: '0.0.0.0', port: 8000, reasoningBudget: 0 })
+    expect(ik.settings).toMatchObject({
+      ctxSize: 196608,
+      parallel: 1,
+      noMmap: true,
+      mlock: true,
+      cacheTypeK: 'q8_0',
+      cacheTypeV: 'q5_0',
+      gpuLayers: '99',
+      flashAttn: 'on',
+      host: '0.0.0.0',
+      port: 8000,
+      reasoningBudget: 0,
+    })
     // -vhad twice: the duplicate is kept as written (may be intended), never rewritten.
     expect(ik.extraArgs.filter((a) => a === '-vhad')).toHaveLength(2)
-    expect(ik.extraArgs).toEqual(expect.arrayContaining(['--merge-qkv', '--recurrent-ckpt-mode', 'auto', '--parallel-tool-calls', '-b', '4096']))
+    expect(ik.extraArgs).toEqual(
+      expect.arrayContaining(['--merge-qkv', '--recurrent-ckpt-mode', 'auto', '--parallel-tool-calls', '-b', '4096']),
+    )
     const buun = importCommand(SEED_3090_BUUN_I_QUALITY)
     expect(buun.settings.cacheTypeK).toBe('turbo8')
     expect(buun.settings.cacheTypeV).toBe('turbo4')
     const laptop = importCommand(SEED_4060_QWEN36)
     expect(laptop.binary).toBe('')
     expect(laptop.draftModel).toBe('Qwen3.5-0.8B-Q4_K_M.gguf')
-    expect(laptop.settings).toMatchObject({ nCpuMoe: 34, temp: 0.6, topK: 20, topP: 0.95, minP: 0, presencePenalty: 1.5, draftGpuLayers: '99', reasoning: 'off' })
+    expect(laptop.settings).toMatchObject({
+      nCpuMoe: 34,
+      temp: 0.6,
+      topK: 20,
+      topP: 0.95,
+      minP: 0,
+      presencePenalty: 1.5,
+      draftGpuLayers: '99',
+      reasoning: 'off',
+    })
   })
 })
 
@@ -41,8 +64,19 @@ describe('importing real-world pastes', () => {
   const cases: Array<[string, string, string[]]> = [
     [
       'Windows cmd with ^ continuations and a quoted path with spaces',
-      '"C:\\Program Files\\llama.cpp\\llama-server.exe" ^\r\n  -m "D:\\My Models\\Qwen3.6-35B-A3B-Q4_K_M.gguf" ^\r\n  -ngl 999 --n-cpu-moe 34 -c 65536',
-      ['C:\\Program Files\\llama.cpp\\llama-server.exe', '-m', 'D:\\My Models\\Qwen3.6-35B-A3B-Q4_K_M.gguf', '-ngl', '999', '--n-cpu-moe', '34', '-c', '65536'],
+      '"C:\\Program Files\\llama.cpp\\llama-server.exe" ^\r\n  -m "D:\\My Models\\Qwen3.6-35B-A3B-Q4_K_M.gguf" ^\r\n  -ngl 999 ' +
+        '--n-cpu-moe 34 -c 65536',
+      [
+        'C:\\Program Files\\llama.cpp\\llama-server.exe',
+        '-m',
+        'D:\\My Models\\Qwen3.6-35B-A3B-Q4_K_M.gguf',
+        '-ngl',
+        '999',
+        '--n-cpu-moe',
+        '34',
+        '-c',
+        '65536',
+      ],
     ],
     [
       'PowerShell with the call operator and backtick continuations',
@@ -56,8 +90,17 @@ describe('importing real-world pastes', () => {
     ],
     [
       'environment assignments, JSON in single quotes, a UNC path',
-      `CUDA_VISIBLE_DEVICES=0 ./llama-server -m "\\\\nas\\models\\q.gguf" --chat-template-kwargs '{"enable_thinking":false}' --spec-type draft:n_max=8,p_min=0.0`,
-      ['./llama-server', '-m', '\\\\nas\\models\\q.gguf', '--chat-template-kwargs', '{"enable_thinking":false}', '--spec-type', 'draft:n_max=8,p_min=0.0'],
+      `CUDA_VISIBLE_DEVICES=0 ./llama-server -m "\\\\nas\\models\\q.gguf" --chat-template-kwargs '{"enable_thinking":false}' ` +
+        `--spec-type draft:n_max=8,p_min=0.0`,
+      [
+        './llama-server',
+        '-m',
+        '\\\\nas\\models\\q.gguf',
+        '--chat-template-kwargs',
+        '{"enable_thinking":false}',
+        '--spec-type',
+        'draft:n_max=8,p_min=0.0',
+      ],
     ],
   ]
   it.each(cases)('%s', (_name, text, argv) => {
@@ -109,11 +152,27 @@ describe('importing real-world pastes', () => {
 // Arguments a process can receive: no NUL, no lone surrogates.
 const wellFormed = (s: string): boolean => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s)
 const argText = fc.string({ unit: 'binary', maxLength: 12 }).filter((s) => !s.includes('\0') && wellFormed(s))
-const flagish = fc.constantFrom('-m', '-md', '-c', '--port', '--port=8080', '-ngl', '--no-mmap', '--temp', '0.6', '-vhad', '--ctx-size=0', '-1', '')
+const flagish = fc.constantFrom(
+  '-m',
+  '-md',
+  '-c',
+  '--port',
+  '--port=8080',
+  '-ngl',
+  '--no-mmap',
+  '--temp',
+  '0.6',
+  '-vhad',
+  '--ctx-size=0',
+  '-1',
+  '',
+)
 const arg = fc.oneof(argText, flagish)
 const exe = fc
   .string({ unit: 'binary', minLength: 1, maxLength: 10 })
-  .filter((s) => !s.includes('\0') && wellFormed(s) && !s.startsWith('-') && !/\.(bat|cmd|ps1)$/i.test(s) && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(s))
+  .filter(
+    (s) => !s.includes('\0') && wellFormed(s) && !s.startsWith('-') && !/\.(bat|cmd|ps1)$/i.test(s) && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(s),
+  )
 const argv = fc.tuple(exe, fc.array(arg, { maxLength: 10 })).map(([e, rest]) => [e, ...rest])
 
 describe('export then import gives the same arguments (property)', () => {

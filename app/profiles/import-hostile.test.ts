@@ -42,7 +42,9 @@ describe('importing hostile commands (issue #26)', () => {
   })
 
   it('a profile name with an escape code or a line break is refused (import and edit)', () => {
-    expect(fail(() => importCommand('llama-server -m a.gguf', { name: '\u001b[31mred\u001b[0m' })).message).toMatch(/^The profile name holds a control character/)
+    expect(fail(() => importCommand('llama-server -m a.gguf', { name: '\u001b[31mred\u001b[0m' })).message).toMatch(
+      /^The profile name holds a control character/,
+    )
     expect(fail(() => importCommand('llama-server -m a.gguf', { name: 'two\nlines' }))).toBeInstanceOf(ImportError)
     expect(fail(() => importCommand('llama-server -m a.gguf', { name: 'c1 \u009b31m' }))).toBeInstanceOf(ImportError)
     expect(ProfileEditSchema.safeParse({ name: 'evil\u001b]0;title\u0007' }).success).toBe(false)

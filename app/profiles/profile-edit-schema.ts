@@ -18,7 +18,13 @@ export const ProfileEditSchema = z
     draftModel: z.string().min(1).max(4096).nullable(),
     settings: ProfileSettingsSchema,
     extraArgs: z.array(z.string().max(4096)).max(500),
-    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).max(200), z.string().max(32_768)),
+    env: z.record(
+      z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+        .max(200),
+      z.string().max(32_768),
+    ),
     notes: z.string().max(20_000),
   })
   .partial()

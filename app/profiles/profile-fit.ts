@@ -18,11 +18,26 @@ export async function profileLaunchArgs(home: string, idOrName: string): Promise
 }
 
 /** The fit of a stored profile: its GGUF(s) and memory flags, against a free-VRAM budget (null: estimate only). */
-export async function fitProfile(home: string, idOrName: string, budget: { freeVramMiB: number | null; headroomMiB: number; runtimeMiB?: number | null }): Promise<FitReport> {
+export async function fitProfile(
+  home: string,
+  idOrName: string,
+  budget: { freeVramMiB: number | null; headroomMiB: number; runtimeMiB?: number | null },
+): Promise<FitReport> {
   const { args } = await profileLaunchArgs(home, idOrName)
   const launch = parseLlamaArgs(args)
   const model = await readGgufModel(launch.model as string)
   const draft = launch.settings.draft ? await readGgufModel(launch.settings.draft.path) : null
-  const runtime = budget.runtimeMiB === undefined || budget.runtimeMiB === null ? {} : { runtimeMiB: budget.runtimeMiB, runtimeSource: 'measured' as const }
-  return buildFitReport({ model, draft, settings: launch.settings, freeVramMiB: budget.freeVramMiB, headroomMiB: budget.headroomMiB, vramSource: budget.freeVramMiB === null ? 'none' : 'telemetry', ...runtime })
+  const runtime =
+    budget.runtimeMiB === undefined || budget.runtimeMiB === null
+      ? {}
+      : { runtimeMiB: budget.runtimeMiB, runtimeSource: 'measured' as const }
+  return buildFitReport({
+    model,
+    draft,
+    settings: launch.settings,
+    freeVramMiB: budget.freeVramMiB,
+    headroomMiB: budget.headroomMiB,
+    vramSource: budget.freeVramMiB === null ? 'none' : 'telemetry',
+    ...runtime,
+  })
 }

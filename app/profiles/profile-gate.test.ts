@@ -13,9 +13,21 @@ let ik: EngineInfo
 let buun: EngineInfo
 
 beforeAll(async () => {
-  mainline = engineFromOutput('/opt/llama.cpp/llama-server', await read('llama-server/responses/llama-server-help.txt'), await read('llama-server/responses/version.txt'))
-  ik = engineFromOutput('/opt/ik/llama-server', await read('llama-server-forks/ik/help.stdout.txt'), await read('llama-server-forks/ik/version.stderr.txt'))
-  buun = engineFromOutput('/opt/buun/llama-server', await read('llama-server-forks/buun/help.stdout.txt'), await read('llama-server-forks/buun/version.stderr.txt'))
+  mainline = engineFromOutput(
+    '/opt/llama.cpp/llama-server',
+    await read('llama-server/responses/llama-server-help.txt'),
+    await read('llama-server/responses/version.txt'),
+  )
+  ik = engineFromOutput(
+    '/opt/ik/llama-server',
+    await read('llama-server-forks/ik/help.stdout.txt'),
+    await read('llama-server-forks/ik/version.stderr.txt'),
+  )
+  buun = engineFromOutput(
+    '/opt/buun/llama-server',
+    await read('llama-server-forks/buun/help.stdout.txt'),
+    await read('llama-server-forks/buun/version.stderr.txt'),
+  )
 })
 
 const profile = (binary: string, ...args: string[]) => importArgv([binary, '-m', '/models/a.gguf', ...args], { now: new Date(0) })
@@ -65,7 +77,9 @@ describe('the profile gate', () => {
     const err = await gateProfile(p, { home: '/nonexistent', engine: mainline }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ProfileGateError)
     const message = (err as Error).message
-    expect(message).toMatch(/^The profile was not saved: llama\.cpp mainline .* rejects --no-such-flag-anywhere .*; remove it or choose a binary that accepts it\.$/)
+    expect(message).toMatch(
+      /^The profile was not saved: llama\.cpp mainline .* rejects --no-such-flag-anywhere .*; remove it or choose a binary that accepts it\.$/,
+    )
     expect(message).not.toContain('\n')
   })
 

@@ -40,7 +40,10 @@ export interface GatedProfile {
 }
 
 async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false)
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  )
 }
 
 /** The engine of the profile's binary; null when there is no binary file to ask (the launch checks it again). */
@@ -75,9 +78,16 @@ export async function gateProfile(profile: Profile, options: GateOptions): Promi
     const untranslatable = blockingProblems(problems).filter((p) => p.replacement === null)
     const first = untranslatable[0]
     if (first) {
-      const others = untranslatable.length > 1 ? ` (and ${untranslatable.slice(1).map((p) => p.flag).join(', ')})` : ''
+      const others =
+        untranslatable.length > 1
+          ? ` (and ${untranslatable
+              .slice(1)
+              .map((p) => p.flag)
+              .join(', ')})`
+          : ''
       throw new ProfileGateError(
-        `The profile was not saved: ${engineName(engine)} at ${engine.binary} rejects ${first.flag}${others} (${first.message}); remove it or choose a binary that accepts it.`,
+        `The profile was not saved: ${engineName(engine)} at ${engine.binary} rejects ${first.flag}${others} (${first.message}); ` +
+          `remove it or choose a binary that accepts it.`,
         untranslatable,
       )
     }

@@ -4,5 +4,7 @@ const CONTROL = /[\x00-\x1f\x7f-\x9f]/
 
 /** The sentence for a profile name we will not store, or null when it is fine. */
 export function profileNameProblem(name: string): string | null {
-  return CONTROL.test(name) ? 'The profile name holds a control character (an escape code, a tab or a line break): type the name again without it.' : null
+  return CONTROL.test(name)
+    ? 'The profile name holds a control character (an escape code, a tab or a line break): type the name again without it.'
+    : null
 }

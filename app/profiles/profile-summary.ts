@@ -6,14 +6,29 @@ import type { ProfileStore } from './store'
 
 export function profileSummary(p: Profile, activeId: string | null, engines: ReadonlyMap<string, EngineKind> = new Map()): ProfileSummary {
   const engine = p.binary === '' ? null : (engines.get(resolve(p.binary)) ?? null)
-  return { id: p.id, name: p.name, binary: p.binary, model: p.model, draftModel: p.draftModel ?? null, engine, notes: p.notes, active: p.id === activeId, updatedAt: p.updatedAt }
+  return {
+    id: p.id,
+    name: p.name,
+    binary: p.binary,
+    model: p.model,
+    draftModel: p.draftModel ?? null,
+    engine,
+    notes: p.notes,
+    active: p.id === activeId,
+    updatedAt: p.updatedAt,
+  }
 }
 
 /** The list for views; engines come from the detection cache (a binary is never run just to list). */
 export async function storeSummary(store: ProfileStore, home: string): Promise<ProfileStoreSummary> {
   const active = store.file.activeProfileId
   const engines = await cachedEngineKinds(home)
-  return { health: store.health, messages: store.messages, activeProfileId: active, profiles: store.file.profiles.map((p) => profileSummary(p, active, engines)) }
+  return {
+    health: store.health,
+    messages: store.messages,
+    activeProfileId: active,
+    profiles: store.file.profiles.map((p) => profileSummary(p, active, engines)),
+  }
 }
 
 /** The stored profile as plain data for the editor (argOrder is an import detail it does not need). */

@@ -76,7 +76,8 @@ export async function recipeProfile(input: RecipeProfileInput): Promise<{ profil
   let args = ['-m', input.targetPath, ...setFlag(base, '-md', input.draftPath)]
   // The template's context was measured on its model; a model trained on less gets its training context (one slot).
   const ctx = Number(args[args.indexOf('-c') + 1])
-  if (args.includes('-c') && target.trainingContext > 0 && ctx > target.trainingContext) args = setFlag(args, '-c', String(target.trainingContext))
+  if (args.includes('-c') && target.trainingContext > 0 && ctx > target.trainingContext)
+    args = setFlag(args, '-c', String(target.trainingContext))
   const launch = parseLlamaArgs(args)
   const fit = buildFitReport({
     model: target,
@@ -88,6 +89,15 @@ export async function recipeProfile(input: RecipeProfileInput): Promise<{ profil
   })
   args = setFlag(args, '--n-cpu-moe', String(fit.nCpuMoe))
   const template = profileFromTemplate(input.recipe.templateId, input.takenIds ? { takenIds: input.takenIds } : {})
-  const profile = withArgs({ ...template, binary: input.binary, notes: `${template.notes} Pulled by the recipe ${input.recipe.id}; --n-cpu-moe ${fit.nCpuMoe} fitted for ${input.freeVramMiB === undefined ? input.recipe.freeVramSource : `${input.freeVramMiB} MiB free`}.` }, args)
+  const profile = withArgs(
+    {
+      ...template,
+      binary: input.binary,
+      notes:
+        `${template.notes} Pulled by the recipe ${input.recipe.id}; --n-cpu-moe ${fit.nCpuMoe} fitted for ` +
+        `${input.freeVramMiB === undefined ? input.recipe.freeVramSource : `${input.freeVramMiB} MiB free`}.`,
+    },
+    args,
+  )
   return { profile, fit }
 }

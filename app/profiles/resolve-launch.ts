@@ -29,14 +29,21 @@ async function loadProfile(home: string, idOrName: string): Promise<{ store: Pro
   const profile = store.find(idOrName)
   if (!profile) {
     const known = store.file.profiles.map((p) => p.id)
-    throw new ProfileLaunchError(`no profile "${idOrName}"${known.length ? ` (known: ${known.join(', ')})` : ' (none yet: llama-tray profiles import -- <command>)'}`)
+    throw new ProfileLaunchError(
+      `no profile "${idOrName}"${known.length ? ` (known: ${known.join(', ')})` : ' (none yet: llama-tray profiles import -- <command>)'}`,
+    )
   }
   if (profile.extraArgs.length > MAX_ARGUMENTS) {
     throw new ProfileLaunchError(
-      `Profile "${profile.id}" has ${profile.extraArgs.length.toLocaleString('en-US')} arguments, more than the ${MAX_ARGUMENTS.toLocaleString('en-US')} a llama-server command can have: import its command again (llama-tray profiles import).`,
+      `Profile "${profile.id}" has ${profile.extraArgs.length.toLocaleString('en-US')} arguments, more than the ` +
+        `${MAX_ARGUMENTS.toLocaleString('en-US')} ` +
+        `a llama-server command can have: import its command again (llama-tray profiles import).`,
     )
   }
-  if (profile.binary === '') throw new ProfileLaunchError(`profile "${profile.id}" has no llama-server binary yet: set one (llama-tray profiles import --name … -- /path/to/llama-server …)`)
+  if (profile.binary === '')
+    throw new ProfileLaunchError(
+      `profile "${profile.id}" has no llama-server binary yet: set one (llama-tray profiles import --name … -- /path/to/llama-server …)`,
+    )
   return { store, profile }
 }
 
@@ -52,7 +59,11 @@ export async function resolveProfileLaunch(home: string, idOrName: string): Prom
 /** One line per problem, naming the replacement. */
 export function describeProblems(problems: readonly FlagProblem[]): string {
   return problems
-    .map((p) => `  ${p.flag}: ${p.message}${p.replacement && p.replacement.length > 0 ? ` (replace with: ${p.replacement.join(' ')})` : p.replacement ? ' (remove it)' : ''}`)
+    .map(
+      (p) =>
+        `  ${p.flag}: ` +
+        `${p.message}${p.replacement && p.replacement.length > 0 ? ` (replace with: ${p.replacement.join(' ')})` : p.replacement ? ' (remove it)' : ''}`,
+    )
     .join('\n')
 }
 
@@ -65,9 +76,12 @@ export function assertLaunchable(resolved: ResolvedLaunch): LaunchSpec {
   if (blocking.length === 0) return resolved.spec
   const fixable = blocking.every((p) => p.replacement !== null)
   throw new ProfileLaunchError(
-    `profile "${resolved.profile.id}" has flags that ${resolved.engine.binary} (${resolved.engine.kind}${resolved.engine.version ? ` ${resolved.engine.version}` : ''}) rejects:\n${describeProblems(blocking)}\n${
-      fixable ? `accept the replacements with: llama-tray profiles fix ${resolved.profile.id}` : 'edit the profile or choose a binary that accepts these flags'
-    }`,
+    `profile "${resolved.profile.id}" has flags that ${resolved.engine.binary} (` +
+      `${resolved.engine.kind}${resolved.engine.version ? ` ${resolved.engine.version}` : ''}) rejects:\n${describeProblems(blocking)}\n${
+        fixable
+          ? `accept the replacements with: llama-tray profiles fix ${resolved.profile.id}`
+          : 'edit the profile or choose a binary that accepts these flags'
+      }`,
     blocking,
   )
 }

@@ -115,7 +115,8 @@ export function migrateProfilesFile(raw: unknown, migrations = MIGRATIONS, curre
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { kind: 'invalid', reason: 'not a JSON object' }
   let data = raw as Record<string, unknown>
   const version = data.version
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) return { kind: 'invalid', reason: 'no valid "version" number' }
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+    return { kind: 'invalid', reason: 'no valid "version" number' }
   if (version > current) return { kind: 'newer', version }
   let v = version
   while (v < current) {

@@ -105,7 +105,10 @@ describe('ProfileStore', () => {
     const h = await freshHome()
     const store = await ProfileStore.open(h)
     await store.upsert(profile('a'))
-    const text = (await readFile(join(h, 'profiles.json'), 'utf8')).replace(`"version": ${PROFILES_FILE_VERSION}`, `"version": ${PROFILES_FILE_VERSION + 1}`)
+    const text = (await readFile(join(h, 'profiles.json'), 'utf8')).replace(
+      `"version": ${PROFILES_FILE_VERSION}`,
+      `"version": ${PROFILES_FILE_VERSION + 1}`,
+    )
     await writeFile(join(h, 'profiles.json'), text)
     const newer = await ProfileStore.open(h)
     expect(newer.health).toBe('read-only')
@@ -123,7 +126,9 @@ describe('ProfileStore', () => {
     }
     await renameWithRetry('a', 'b', 8, flaky)
     expect(calls).toBe(3)
-    await expect(renameWithRetry('a', 'b', 8, async () => Promise.reject(Object.assign(new Error('gone'), { code: 'ENOENT' })))).rejects.toThrow('gone')
+    await expect(
+      renameWithRetry('a', 'b', 8, async () => Promise.reject(Object.assign(new Error('gone'), { code: 'ENOENT' }))),
+    ).rejects.toThrow('gone')
   })
 })
 
@@ -140,7 +145,13 @@ describe('kill -9 while saving in a loop', () => {
       logLevel: 'silent',
       configFile: false,
       root: repoRoot,
-      build: { ssr: join(repoRoot, 'test/support/profiles/save-loop-child.ts'), outDir: out, emptyOutDir: true, target: 'node20', rollupOptions: { output: { format: 'es', entryFileNames: 'child.mjs' } } },
+      build: {
+        ssr: join(repoRoot, 'test/support/profiles/save-loop-child.ts'),
+        outDir: out,
+        emptyOutDir: true,
+        target: 'node20',
+        rollupOptions: { output: { format: 'es', entryFileNames: 'child.mjs' } },
+      },
       ssr: { noExternal: true },
     })
     child = join(out, 'child.mjs')
@@ -183,6 +194,9 @@ describe('kill -9 while saving in a loop', () => {
     const store = await ProfileStore.open(h)
     expect(store.health).toBe('ok')
     expect((await readdir(h)).filter((n) => n.endsWith('.tmp'))).toEqual([])
-    console.log(`kill -9 test: ${iterations} kills, ${last} saves in all, ${killedMidRun} kills landed after a save the parent had not yet seen acknowledged`)
+    console.log(
+      `kill -9 test: ${iterations} kills, ${last} saves in all, ${killedMidRun} kills landed after a save the parent had not yet seen ` +
+        `acknowledged`,
+    )
   })
 })

@@ -7,7 +7,14 @@ import { type ChangeSource, JsonStoreError, type JsonStore } from '../lib/json-s
 import { isProcessAlive } from '../lib/process/process-alive'
 import { openJsonStore } from '../lib/json-store/registry'
 import { makeProfileId } from './profile-id'
-import { emptyProfilesFile, migrateProfilesFile, PROFILES_FILE_VERSION, ProfilesFileSchema, type Profile, type ProfilesFile } from './schema'
+import {
+  emptyProfilesFile,
+  migrateProfilesFile,
+  PROFILES_FILE_VERSION,
+  ProfilesFileSchema,
+  type Profile,
+  type ProfilesFile,
+} from './schema'
 
 export const PROFILES_FILE = 'profiles.json'
 
@@ -93,7 +100,12 @@ export class ProfileStore {
     if (!instance) {
       await mkdir(key, { recursive: true })
       await removeDeadTempFiles(key)
-      const store = openJsonStore({ path: join(key, PROFILES_FILE), label: 'profiles file', codec: profilesCodec, defaults: emptyProfilesFile })
+      const store = openJsonStore({
+        path: join(key, PROFILES_FILE),
+        label: 'profiles file',
+        codec: profilesCodec,
+        defaults: emptyProfilesFile,
+      })
       instance = instances.get(key) ?? new ProfileStore(store)
       instances.set(key, instance)
     }
@@ -109,7 +121,11 @@ export class ProfileStore {
   /** Finds a profile by id, else by exact name, else by case-insensitive name. */
   find(idOrName: string): Profile | undefined {
     const ps = this.file.profiles
-    return ps.find((p) => p.id === idOrName) ?? ps.find((p) => p.name === idOrName) ?? ps.find((p) => p.name.toLowerCase() === idOrName.toLowerCase())
+    return (
+      ps.find((p) => p.id === idOrName) ??
+      ps.find((p) => p.name === idOrName) ??
+      ps.find((p) => p.name.toLowerCase() === idOrName.toLowerCase())
+    )
   }
 
   get active(): Profile | undefined {
@@ -139,7 +155,13 @@ export class ProfileStore {
   async add(profile: Profile): Promise<Profile> {
     let stored = profile
     await this.update((file) => {
-      stored = { ...profile, id: makeProfileId(profile.id, file.profiles.map((p) => p.id)) }
+      stored = {
+        ...profile,
+        id: makeProfileId(
+          profile.id,
+          file.profiles.map((p) => p.id),
+        ),
+      }
       file.profiles.push(stored)
       return file
     })
@@ -157,14 +179,22 @@ export class ProfileStore {
       const at = file.profiles.findIndex((p) => p.name.toLowerCase() === profile.name.toLowerCase())
       const same = file.profiles[at]
       if (same && !options.replace) {
-        throw new ProfileStoreError(`A profile named "${same.name}" exists already (${same.id}): choose another --name, or add --replace to overwrite it.`)
+        throw new ProfileStoreError(
+          `A profile named "${same.name}" exists already (${same.id}): choose another --name, or add --replace to overwrite it.`,
+        )
       }
       if (same) {
         stored = { ...profile, id: same.id, createdAt: same.createdAt }
         file.profiles[at] = stored
         replaced = true
       } else {
-        stored = { ...profile, id: makeProfileId(profile.id, file.profiles.map((p) => p.id)) }
+        stored = {
+          ...profile,
+          id: makeProfileId(
+            profile.id,
+            file.profiles.map((p) => p.id),
+          ),
+        }
         file.profiles.push(stored)
       }
       return file

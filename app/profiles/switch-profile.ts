@@ -66,7 +66,12 @@ export interface SwitchOptions {
   readonly saferPlacementAfterOom?: (args: readonly string[]) => Promise<PlacementRetry | null>
 }
 
-const OUT_OF_MEMORY: ReadonlySet<FailureKind> = new Set(['out-of-memory', 'out-of-memory-weights', 'out-of-memory-kv', 'out-of-memory-compute'])
+const OUT_OF_MEMORY: ReadonlySet<FailureKind> = new Set([
+  'out-of-memory',
+  'out-of-memory-weights',
+  'out-of-memory-kv',
+  'out-of-memory-compute',
+])
 
 /** Whether a start ended because the load ran out of GPU memory (any backend's wording: see diagnose.ts). */
 export function endedOutOfMemory(status: ServerStatus): boolean {
@@ -80,7 +85,12 @@ export function endedOutOfMemory(status: ServerStatus): boolean {
  * given), start the new one. The active profile is recorded only on success;
  * on failure the old one stays recorded as active, one click away.
  */
-export async function switchProfile(supervisor: SwitchableServer, home: string, idOrName: string, options: SwitchOptions = {}): Promise<SwitchResult> {
+export async function switchProfile(
+  supervisor: SwitchableServer,
+  home: string,
+  idOrName: string,
+  options: SwitchOptions = {},
+): Promise<SwitchResult> {
   const t0 = performance.now()
   const store = await ProfileStore.open(home)
   const before = store.file.activeProfileId
@@ -89,11 +99,27 @@ export async function switchProfile(supervisor: SwitchableServer, home: string, 
     resolved = await resolveProfileLaunch(home, idOrName)
   } catch (err) {
     if (!(err instanceof ProfileLaunchError)) throw err
-    return { ok: false, profileId: idOrName, rollbackProfileId: before, reason: err.message, problems: [], status: supervisor.getStatus(), timings: null }
+    return {
+      ok: false,
+      profileId: idOrName,
+      rollbackProfileId: before,
+      reason: err.message,
+      problems: [],
+      status: supervisor.getStatus(),
+      timings: null,
+    }
   }
   const blocking = blockingProblems(resolved.problems)
   if (blocking.length > 0) {
-    return { ok: false, profileId: resolved.profile.id, rollbackProfileId: before, reason: `flags that ${resolved.engine.kind} rejects`, problems: blocking, status: supervisor.getStatus(), timings: null }
+    return {
+      ok: false,
+      profileId: resolved.profile.id,
+      rollbackProfileId: before,
+      reason: `flags that ${resolved.engine.kind} rejects`,
+      problems: blocking,
+      status: supervisor.getStatus(),
+      timings: null,
+    }
   }
   const t1 = performance.now()
   await supervisor.stop()
@@ -115,7 +141,24 @@ export async function switchProfile(supervisor: SwitchableServer, home: string, 
   if (ok) await store.setActive(resolved.profile.id)
   const t5 = performance.now()
   const timings = { resolveMs: t1 - t0, stopMs: t2 - t1, gpuWaitMs: t3 - t2, startMs: t4 - t3, recordMs: t5 - t4 }
-  if (ok) return { ok: true, profileId: resolved.profile.id, previousProfileId: before, status, timings, warnings: resolved.problems, ...(retry ? { retry } : {}) }
+  if (ok)
+    return {
+      ok: true,
+      profileId: resolved.profile.id,
+      previousProfileId: before,
+      status,
+      timings,
+      warnings: resolved.problems,
+      ...(retry ? { retry } : {}),
+    }
   const reason = status.lastExit?.reason ?? `the server ended ${status.state}`
-  return { ok: false, profileId: resolved.profile.id, rollbackProfileId: before, reason: retry ? `${reason}, also after a retry (${retry.sentence})` : reason, problems: [], status, timings }
+  return {
+    ok: false,
+    profileId: resolved.profile.id,
+    rollbackProfileId: before,
+    reason: retry ? `${reason}, also after a retry (${retry.sentence})` : reason,
+    problems: [],
+    status,
+    timings,
+  }
 }

@@ -18,21 +18,25 @@ export const PROFILE_TEMPLATES: readonly ProfileTemplate[] = [
     name: 'RTX 4060 Laptop 8 GB · Qwen3.6-35B-A3B Q4_K_M (experts on CPU, draft)',
     engine: 'mainline',
     description:
-      'Dense layers on the GPU, 34 layers of experts on the CPU, weights loaded into RAM (--no-mmap), q4_0 KV cache, Qwen3.5-0.8B draft (+26% on this machine), thinking off with --reasoning off (other ways fail with a draft). ~39 tok/s, ~5.4 GB VRAM; keep ≥1.5 GB VRAM free on Windows.',
+      'Dense layers on the GPU, 34 layers of experts on the CPU, weights loaded into RAM (--no-mmap), q4_0 KV cache, Qwen3.5-0.8B ' +
+      'draft (+26% on this machine), thinking off with --reasoning off (other ways fail with a draft). ~39 tok/s, ~5.4 GB VRAM; keep ' +
+      '≥1.5 GB VRAM free on Windows.',
     command: SEED_4060_QWEN36,
   },
   {
     id: 'rtx3090-ik-apex-i-compact',
     name: 'RTX 3090 · ik_llama.cpp · Qwen3.6-35B-A3B APEX I-Compact',
     engine: 'ik_llama',
-    description: '196K context, q8_0/q5_0 KV cache with Hadamard V (-vhad), merged QKV; ~146 tok/s decode at 128K. Needs an ik_llama.cpp build.',
+    description:
+      '196K context, q8_0/q5_0 KV cache with Hadamard V (-vhad), merged QKV; ~146 tok/s decode at 128K. Needs an ik_llama.cpp build.',
     command: SEED_3090_IK_I_COMPACT,
   },
   {
     id: 'rtx3090-buun-apex-i-quality',
     name: 'RTX 3090 · buun-llama-cpp · Qwen3.6-35B-A3B APEX I-Quality (turbo8/turbo4)',
     engine: 'buun',
-    description: '128K context, asymmetric TurboQuant KV cache (turbo8 keys, turbo4 values); ~137 tok/s decode. Needs a buun-llama-cpp build.',
+    description:
+      '128K context, asymmetric TurboQuant KV cache (turbo8 keys, turbo4 values); ~137 tok/s decode. Needs a buun-llama-cpp build.',
     command: SEED_3090_BUUN_I_QUALITY,
   },
 ]

@@ -16,7 +16,9 @@ export function portOverride(env: NodeJS.ProcessEnv = process.env): number | nul
   const raw = env.LLAMA_TRAY_PORT?.trim()
   if (raw === undefined || raw === '') return null
   if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65_535) {
-    throw new PortOverrideError(`LLAMA_TRAY_PORT is "${raw}", which is not a port: set it to a whole number from 0 (any free port) to 65535, or unset it.`)
+    throw new PortOverrideError(
+      `LLAMA_TRAY_PORT is "${raw}", which is not a port: set it to a whole number from 0 (any free port) to 65535, or unset it.`,
+    )
   }
   return Number(raw)
 }

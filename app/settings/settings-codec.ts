@@ -23,7 +23,14 @@ export const SettingsFields = z.object({
   switchDrainS: z.number().min(0).max(3600),
   switchMinResidencyS: z.number().min(0).max(3600),
   engineUpdateCheck: z.boolean(),
-  endpointAllowedOrigins: z.array(z.string().regex(/^https?:\/\/[^/]+\/?$/i).max(2048)).max(100),
+  endpointAllowedOrigins: z
+    .array(
+      z
+        .string()
+        .regex(/^https?:\/\/[^/]+\/?$/i)
+        .max(2048),
+    )
+    .max(100),
   endpointAllowedHosts: z.array(z.string().min(1).max(253)).max(100),
   endpointMaxBodyMiB: z.number().int().min(1).max(1024),
   watchdogIntervalS: z.number().min(0).max(600),
@@ -54,14 +61,18 @@ export function decodeSettings(json: unknown): Decoded<AppSettings> {
     if (checked.success) settings[key] = checked.data
     else {
       const why = checked.error.issues[0]?.message ?? 'invalid'
-      notices.push(`the setting "${key}" is ${shown(raw[key])}, which is not valid (${why}), so its default ${shown(DEFAULT_SETTINGS[key])} is used; set it again in Settings.`)
+      notices.push(
+        `the setting "${key}" is ${shown(raw[key])}, which is not valid (${why}), so its default ${shown(DEFAULT_SETTINGS[key])} is ` +
+          `used; set it again in Settings.`,
+      )
     }
   }
   for (const key of Object.keys(raw)) {
     if (key !== 'version' && !KEYS.includes(key as Key)) notices.push(`the setting "${key}" is not one Llama Tray knows, so it is ignored.`)
   }
   const version = raw.version ?? SETTINGS_FILE_VERSION
-  if (typeof version === 'number' && version > SETTINGS_FILE_VERSION) return { kind: 'newer', value: settings as unknown as AppSettings, version }
+  if (typeof version === 'number' && version > SETTINGS_FILE_VERSION)
+    return { kind: 'newer', value: settings as unknown as AppSettings, version }
   return { kind: 'ok', value: settings as unknown as AppSettings, notices }
 }
 

@@ -25,12 +25,24 @@ describe('SettingsStore', () => {
     const store = await SettingsStore.open(home)
     expect(store.settings).toEqual({ ...DEFAULT_SETTINGS, port: 9090, notifications: false, modelDirs: ['/models'] })
     expect(store.messages).toHaveLength(1)
-    expect(store.messages[0]).toMatch(/^The settings file .*settings\.json: the setting "pollIntervalMs" is "fast", which is not valid \(.*\), so its default 1000 is used; set it again in Settings\.$/)
+    expect(store.messages[0]).toMatch(
+      new RegExp(
+        String.raw`^The settings file .*settings\.json: the setting "pollIntervalMs" is "fast", which is not` +
+          String.raw` valid \(.*\), so its default 1000 is used; set it again in Settings\.$`,
+      ),
+    )
     // The file is not set aside; the next save keeps it (bad field and all) as the backup.
     expect((await readdir(home)).filter((n) => n.includes('corrupt'))).toEqual([])
     await store.update({ pollIntervalMs: 2000 })
     expect(await readFile(join(home, 'settings.json.bak'), 'utf8')).toBe(text)
-    expect(JSON.parse(await readFile(join(home, 'settings.json'), 'utf8'))).toEqual({ ...DEFAULT_SETTINGS, version: 1, port: 9090, notifications: false, modelDirs: ['/models'], pollIntervalMs: 2000 })
+    expect(JSON.parse(await readFile(join(home, 'settings.json'), 'utf8'))).toEqual({
+      ...DEFAULT_SETTINGS,
+      version: 1,
+      port: 9090,
+      notifications: false,
+      modelDirs: ['/models'],
+      pollIntervalMs: 2000,
+    })
   })
 
   it('names a setting it does not know and keeps the others', async () => {
@@ -39,7 +51,9 @@ describe('SettingsStore', () => {
     await writeFile(join(home, 'settings.json'), JSON.stringify({ prot: 9000, port: 9001 }))
     const store = await SettingsStore.open(home)
     expect(store.settings.port).toBe(9001)
-    expect(store.messages).toEqual([`The settings file ${join(home, 'settings.json')}: the setting "prot" is not one Llama Tray knows, so it is ignored.`])
+    expect(store.messages).toEqual([
+      `The settings file ${join(home, 'settings.json')}: the setting "prot" is not one Llama Tray knows, so it is ignored.`,
+    ])
   })
 
   it('moves an unreadable file aside, restores the backup and says so', async () => {
@@ -53,17 +67,28 @@ describe('SettingsStore', () => {
     const aside = (await readdir(home)).find((n) => n.startsWith('settings.json.corrupt-'))
     expect(aside).toBeDefined()
     expect(await readFile(join(home, aside as string), 'utf8')).toBe('{"port": 91')
-    expect(reopened.messages[0]).toMatch(/^The settings file .* could not be read \(not valid JSON .*\); it was moved to .*settings\.json\.corrupt-.*\.$/)
+    expect(reopened.messages[0]).toMatch(
+      /^The settings file .* could not be read \(not valid JSON .*\); it was moved to .*settings\.json\.corrupt-.*\.$/,
+    )
     expect(reopened.messages[1]).toBe(`The settings file was restored from its backup ${join(home, 'settings.json.bak')}.`)
   })
 
   it('refuses an invalid change with the field named and saves nothing', async () => {
     const home = freshHome()
     const store = await SettingsStore.open(home)
-    expect(await store.update({ port: 70_000 })).toEqual({ ok: false, error: 'The port setting takes a whole number from 1 to 65535, like 8080; "70000" is not one.' })
-    expect(await store.update({ heavyApps: ['ok', ''] })).toEqual({ ok: false, error: expect.stringMatching(/^The heavyApps setting takes a list of .*; "" is not one\.$/) })
+    expect(await store.update({ port: 70_000 })).toEqual({
+      ok: false,
+      error: 'The port setting takes a whole number from 1 to 65535, like 8080; "70000" is not one.',
+    })
+    expect(await store.update({ heavyApps: ['ok', ''] })).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^The heavyApps setting takes a list of .*; "" is not one\.$/),
+    })
     expect(await store.update({ colour: 'red' })).toEqual({ ok: false, error: 'There is no setting "colour"; nothing was saved.' })
-    expect(await store.update([1])).toEqual({ ok: false, error: 'A settings change must be an object of settings by name; nothing was saved.' })
+    expect(await store.update([1])).toEqual({
+      ok: false,
+      error: 'A settings change must be an object of settings by name; nothing was saved.',
+    })
     expect((await readdir(home).catch((): string[] => [])).includes('settings.json')).toBe(false)
   })
 })

@@ -16,9 +16,14 @@ function settingsRefusal(changes: unknown, error: z.ZodError): string {
   const issue = error.issues[0]
   const key = issue?.path[0]
   if (typeof key === 'string' && SETTING_KEYS.includes(key as SettingKey)) {
-    const given = issue?.path.slice(1).reduce<unknown>((v, step) => (v as Record<PropertyKey, unknown>)?.[step], (changes as Record<string, unknown>)[key])
-    const text = typeof given === 'string' ? given : JSON.stringify(given) ?? String(given)
-    return `The ${key} setting takes ${describeSetting(key as SettingKey)}; "${text.length > 60 ? `${text.slice(0, 57)}...` : text}" is not one.`
+    const given = issue?.path
+      .slice(1)
+      .reduce<unknown>((v, step) => (v as Record<PropertyKey, unknown>)?.[step], (changes as Record<string, unknown>)[key])
+    const text = typeof given === 'string' ? given : (JSON.stringify(given) ?? String(given))
+    return (
+      `The ${key} setting takes ${describeSetting(key as SettingKey)}; "${text.length > 60 ? `${text.slice(0, 57)}...` : text}" is not ` +
+      `one.`
+    )
   }
   if (issue?.code === 'unrecognized_keys') return `There is no setting "${issue.keys[0] ?? ''}"; nothing was saved.`
   return 'A settings change must be an object of settings by name; nothing was saved.'
@@ -33,7 +38,12 @@ export class SettingsStore {
   private constructor(private readonly store: JsonStore<AppSettings>) {}
 
   static async open(home: string): Promise<SettingsStore> {
-    const store = openJsonStore({ path: join(home, SETTINGS_FILE), label: 'settings file', codec: settingsCodec, defaults: () => DEFAULT_SETTINGS })
+    const store = openJsonStore({
+      path: join(home, SETTINGS_FILE),
+      label: 'settings file',
+      codec: settingsCodec,
+      defaults: () => DEFAULT_SETTINGS,
+    })
     await store.load()
     return new SettingsStore(store)
   }

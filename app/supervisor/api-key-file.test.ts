@@ -10,7 +10,7 @@ import { everyEngineTakesKeyFile, hideApiKeys, keyFilePath, removeStaleKeyFiles 
 const commandLine = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)
 const KEY = 'secret-key-123'
 
-describe('a profile\'s --api-key stays out of the process list (the fake server)', () => {
+describe("a profile's --api-key stays out of the process list (the fake server)", () => {
   let harness: SupervisorHarness | null = null
   afterEach(async () => {
     await harness?.dispose()
@@ -19,7 +19,11 @@ describe('a profile\'s --api-key stays out of the process list (the fake server)
 
   it('passes the keys in a 0600 file under <home>/run and removes it on stop', async () => {
     harness = new SupervisorHarness()
-    const status = await harness.supervisor.start({ profileId: 'k', exe: FAKE_SERVER, args: ['--api-key', `${KEY},second-key-456`, '-c', '512'] })
+    const status = await harness.supervisor.start({
+      profileId: 'k',
+      exe: FAKE_SERVER,
+      args: ['--api-key', `${KEY},second-key-456`, '-c', '512'],
+    })
     expect(status.state).toBe('ready')
     const argv = commandLine(status.pid as number)
     expect(argv.join(' ')).not.toContain(KEY)
@@ -42,7 +46,11 @@ describe('a profile\'s --api-key stays out of the process list (the fake server)
     harness.supervisor.on('state', (s) => {
       if (s.state === 'ready') seen.push(existsSync(file))
     })
-    await harness.supervisor.start({ profileId: 'k', exe: FAKE_SERVER, args: ['--api-key', KEY, '--fake-mode', 'crash-after', '--fake-crash-ms', '50'] })
+    await harness.supervisor.start({
+      profileId: 'k',
+      exe: FAKE_SERVER,
+      args: ['--api-key', KEY, '--fake-mode', 'crash-after', '--fake-crash-ms', '50'],
+    })
     await harness.waitFor('crashloop')
     expect(seen.length).toBeGreaterThanOrEqual(2)
     expect(seen.every(Boolean)).toBe(true)

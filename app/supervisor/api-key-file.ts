@@ -50,7 +50,11 @@ export async function hideApiKeys(args: readonly string[], runDir: string): Prom
   // llama-server splits --api-key on commas (newer builds as a CSV row, with "quoted" keys); a key file has one key per line.
   const keys = uses.flatMap((u) => (u.value as string).split(','))
   if (keys.some((k) => k.startsWith('#') || /[\r\n"]/.test(k))) {
-    return { args, file: null, note: 'the API key stays on the command line: a key that starts with # or holds a quote or a line break cannot go in a key file' }
+    return {
+      args,
+      file: null,
+      note: 'the API key stays on the command line: a key that starts with # or holds a quote or a line break cannot go in a key file',
+    }
   }
   const file = keyFilePath(runDir)
   try {
@@ -58,7 +62,11 @@ export async function hideApiKeys(args: readonly string[], runDir: string): Prom
     await rm(file, { force: true }) // the mode applies only to a new file
     await writeFile(file, `${keys.join('\n')}\n`, { mode: 0o600, flag: 'wx' })
   } catch (err) {
-    return { args, file: null, note: `the API key stays on the command line: cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` }
+    return {
+      args,
+      file: null,
+      note: `the API key stays on the command line: cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    }
   }
   const dropped = new Set(uses.flatMap((u) => (u.span === 2 ? [u.index, u.index + 1] : [u.index])))
   return { args: [...args.filter((_, i) => !dropped.has(i)), '--api-key-file', file], file, note: null }

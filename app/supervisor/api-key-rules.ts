@@ -26,11 +26,21 @@ export function keyProblemSentence(p: KeyProblem): string {
 /** Why one key would not protect a listener, or null. */
 export function keyProblem(key: string, source: string): KeyProblem | null {
   if (key === '') {
-    return { reason: `an empty key in ${source} lets in requests that send no key`, hint: `give every key at least ${MIN_API_KEY_LENGTH} characters (remove stray commas)` }
+    return {
+      reason: `an empty key in ${source} lets in requests that send no key`,
+      hint: `give every key at least ${MIN_API_KEY_LENGTH} characters (remove stray commas)`,
+    }
   }
-  if (key.trim() === '') return { reason: `a key made only of spaces in ${source} does not protect the server`, hint: `use a key of at least ${MIN_API_KEY_LENGTH} characters that are not all spaces` }
+  if (key.trim() === '')
+    return {
+      reason: `a key made only of spaces in ${source} does not protect the server`,
+      hint: `use a key of at least ${MIN_API_KEY_LENGTH} characters that are not all spaces`,
+    }
   if (key.trim().length < MIN_API_KEY_LENGTH) {
-    return { reason: `a key of ${key.trim().length} characters in ${source} is short enough to guess`, hint: `use at least ${MIN_API_KEY_LENGTH} characters` }
+    return {
+      reason: `a key of ${key.trim().length} characters in ${source} is short enough to guess`,
+      hint: `use at least ${MIN_API_KEY_LENGTH} characters`,
+    }
   }
   return null
 }
@@ -59,7 +69,10 @@ export function keyFileKeys(text: string): string[] {
 export function keyFileProblem(text: string, source: string): KeyProblem | null {
   const keys = keyFileKeys(text)
   if (keys.length === 0) {
-    return { reason: `there is no key in ${source}, only blank or # lines, so llama-server would let every request in`, hint: `put a key of at least ${MIN_API_KEY_LENGTH} characters on its first line` }
+    return {
+      reason: `there is no key in ${source}, only blank or # lines, so llama-server would let every request in`,
+      hint: `put a key of at least ${MIN_API_KEY_LENGTH} characters on its first line`,
+    }
   }
   for (const key of keys) {
     const problem = keyProblem(key, source)
@@ -77,7 +90,10 @@ export async function readKeyFile(path: string, source = `--api-key-file ${path}
     text = await readFile(path, 'utf8')
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message
-    return { ok: false, problem: { reason: `cannot read the key file ${source} (${code})`, hint: 'check the path and that this user may read it' } }
+    return {
+      ok: false,
+      problem: { reason: `cannot read the key file ${source} (${code})`, hint: 'check the path and that this user may read it' },
+    }
   }
   const problem = keyFileProblem(text, source)
   return problem ? { ok: false, problem } : { ok: true, keys: keyFileKeys(text).map((k) => k.trim()) }

@@ -34,12 +34,27 @@ describe('diagnoseExit on real llama-server logs', () => {
   })
 
   it.each([
-    [['ggml_backend_cuda_buffer_type_alloc_buffer: allocating 5120.00 MiB on device 0: cudaMalloc failed: out of memory', 'llama_model_load: error loading model: unable to allocate CUDA0 buffer'], 'out-of-memory-weights'],
-    [['cudaMalloc failed: out of memory', 'llama_init_from_model: failed to initialize the context: failed to allocate buffer for kv cache'], 'out-of-memory-kv'],
-    [['ggml_gallocr_reserve_n_impl: failed to allocate CUDA0 buffer of size 123', 'graph_reserve: failed to allocate compute buffers'], 'out-of-memory-compute'],
+    [
+      [
+        'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 5120.00 MiB on device 0: cudaMalloc failed: out of memory',
+        'llama_model_load: error loading model: unable to allocate CUDA0 buffer',
+      ],
+      'out-of-memory-weights',
+    ],
+    [
+      [
+        'cudaMalloc failed: out of memory',
+        'llama_init_from_model: failed to initialize the context: failed to allocate buffer for kv cache',
+      ],
+      'out-of-memory-kv',
+    ],
+    [
+      ['ggml_gallocr_reserve_n_impl: failed to allocate CUDA0 buffer of size 123', 'graph_reserve: failed to allocate compute buffers'],
+      'out-of-memory-compute',
+    ],
     [['CUDA error: out of memory', '  current device: 0, in function alloc at ggml-cuda.cu:400'], 'out-of-memory'],
     [["srv    load_model: failed to load draft model, '/m/draft.gguf'"], 'draft-rejected'],
-    [["error while handling argument \"-ctk\": Unsupported cache type: turbo4"], 'flag-value'],
+    [['error while handling argument "-ctk": Unsupported cache type: turbo4'], 'flag-value'],
     [["error: unknown value for --flash-attn: '-ctk'"], 'flag-value'],
   ])('%j → %s', (lines, kind) => {
     expect(diagnoseExit(1, null, lines).kind).toBe(kind)
@@ -48,10 +63,28 @@ describe('diagnoseExit on real llama-server logs', () => {
   // Each backend's wording, from llama.cpp's format strings (llama-model.cpp's "unable to allocate %s buffer" with the
   // backend's buffer name; ggml-cuda.cu's cudaMalloc line, which ROCm builds print too; ggml-metal's buffer line).
   it.each([
-    ['CUDA', ['E alloc_tensor_range: failed to allocate CUDA0 buffer of size 15866030592', 'E llama_model_load: error loading model: unable to allocate CUDA0 buffer']],
+    [
+      'CUDA',
+      [
+        'E alloc_tensor_range: failed to allocate CUDA0 buffer of size 15866030592',
+        'E llama_model_load: error loading model: unable to allocate CUDA0 buffer',
+      ],
+    ],
     ['ROCm', ['E ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9000.00 MiB on device 0: cudaMalloc failed: out of memory']],
-    ['Vulkan', ['E alloc_tensor_range: failed to allocate Vulkan0 buffer of size 9437184000', 'E llama_model_load: error loading model: unable to allocate Vulkan0 buffer']],
-    ['Metal', ['E ggml_metal_buffer_init: error: failed to allocate buffer, size =  9000.00 MiB', 'E llama_model_load: error loading model: unable to allocate MTL0 buffer']],
+    [
+      'Vulkan',
+      [
+        'E alloc_tensor_range: failed to allocate Vulkan0 buffer of size 9437184000',
+        'E llama_model_load: error loading model: unable to allocate Vulkan0 buffer',
+      ],
+    ],
+    [
+      'Metal',
+      [
+        'E ggml_metal_buffer_init: error: failed to allocate buffer, size =  9000.00 MiB',
+        'E llama_model_load: error loading model: unable to allocate MTL0 buffer',
+      ],
+    ],
   ])('reads an out-of-memory load on %s as out of GPU memory for the weights (retried with a safer placement)', (_backend, lines) => {
     expect(diagnoseExit(1, null, [...lines, 'E srv  llama_server: exiting due to model loading error']).kind).toBe('out-of-memory-weights')
   })

@@ -4,7 +4,11 @@ import { diagnoseExitStatus, spawnFailureHint } from './exit-status'
 
 describe('what an exit status says when the log says nothing', () => {
   it('names Windows NTSTATUS codes, unsigned as Node gives them or negative as int32', () => {
-    expect(diagnoseExitStatus(3221225781, null)).toMatchObject({ kind: 'load-failed', deterministic: true, reason: expect.stringContaining('DLL it needs is missing') })
+    expect(diagnoseExitStatus(3221225781, null)).toMatchObject({
+      kind: 'load-failed',
+      deterministic: true,
+      reason: expect.stringContaining('DLL it needs is missing'),
+    })
     expect(diagnoseExitStatus(-1073741515, null)?.reason).toContain('STATUS_DLL_NOT_FOUND')
     // Seed 000: Smart App Control silently blocked an unsigned DLL.
     expect(diagnoseExitStatus(0xc0000428, null)?.hint).toContain('Smart App Control')

@@ -44,13 +44,10 @@ describe('GPU errors in llama-server logs (for the install GPU check)', () => {
       'CUDA error: no kernel image is available for execution on the device',
       'CUDA error: no kernel image is available for execution on the device',
     ],
-    [
-      `ggml_cuda_init: failed to initialize CUDA: ${OLD_DRIVER}`,
-      `the CUDA runtime did not start: ${OLD_DRIVER}`,
-    ],
+    [`ggml_cuda_init: failed to initialize CUDA: ${OLD_DRIVER}`, `the CUDA runtime did not start: ${OLD_DRIVER}`],
     ['ggml_vulkan: No devices found.', 'the Vulkan backend failed: no Vulkan device found'],
     [
-      'terminate called after throwing an instance of \'vk::DeviceLostError\'  what():  vk::Queue::submit: ErrorDeviceLost',
+      "terminate called after throwing an instance of 'vk::DeviceLostError'  what():  vk::Queue::submit: ErrorDeviceLost",
       'Vulkan error ErrorDeviceLost',
     ],
   ])('%s', (line, reason) => {

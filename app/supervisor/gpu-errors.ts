@@ -19,7 +19,7 @@ const GPU_RULES: readonly GpuRule[] = [
   { pattern: /no CUDA-capable device is detected/, reason: () => 'the CUDA runtime found no CUDA-capable device' },
   {
     pattern: /CUDA driver version is insufficient for CUDA runtime version/,
-    reason: () => 'the NVIDIA driver is older than this build\'s CUDA runtime',
+    reason: () => "the NVIDIA driver is older than this build's CUDA runtime",
   },
   { pattern: /CUDA error: (.+)/, reason: (m) => `CUDA error: ${m[1]?.trim()}` },
   {

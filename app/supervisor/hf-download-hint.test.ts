@@ -11,7 +11,11 @@ beforeEach(async () => {
 })
 afterEach(() => rm(dir, { recursive: true, force: true }))
 
-const HTTPS_LOG = ['0.00.002.482 E get_repo_commit: error: HTTPS is not supported. Please rebuild with one of:', '0.00.002.500 W get_repo_files: failed to resolve commit for org/A-GGUF', "0.00.004.450 E cmn  common_init_: failed to load model ''"]
+const HTTPS_LOG = [
+  '0.00.002.482 E get_repo_commit: error: HTTPS is not supported. Please rebuild with one of:',
+  '0.00.002.500 W get_repo_files: failed to resolve commit for org/A-GGUF',
+  "0.00.004.450 E cmn  common_init_: failed to load model ''",
+]
 
 describe('-hf failures', () => {
   it('name a build without HTTPS and offer the models pull command for the same repo and quant', async () => {
@@ -28,7 +32,11 @@ describe('-hf failures', () => {
     const snap = join(dir, 'models--org--A-GGUF', 'snapshots', 'c0ffee')
     await mkdir(snap, { recursive: true })
     await writeFile(join(snap, 'a-Q4_K_M.gguf'), 'GGUF')
-    const d = await hfFailure(diagnoseExit(1, null, ["0.00.004.450 E cmn  common_init_: failed to load model ''"]), ['-hf', 'org/A-GGUF:Q4_K_M'], { LLAMA_CACHE: dir })
+    const d = await hfFailure(
+      diagnoseExit(1, null, ["0.00.004.450 E cmn  common_init_: failed to load model ''"]),
+      ['-hf', 'org/A-GGUF:Q4_K_M'],
+      { LLAMA_CACHE: dir },
+    )
     expect(d.kind).toBe('download-failed')
     expect(d.reason).toBe('llama-server could not download org/A-GGUF:Q4_K_M for -hf (see the log for what the Hub answered)')
     expect(d.hint).toMatch(/^the model is already in the cache: add --offline to the profile/)

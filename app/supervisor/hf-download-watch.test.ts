@@ -27,7 +27,11 @@ afterEach(async () => {
  * the latest one included: on a busy machine the watch may report a file's size before the test,
  * resumed after writing it, starts waiting (that report is then the last there will be).
  */
-function recorder(): { seen: (DownloadInfo | null)[]; onChange: (d: DownloadInfo | null) => void; next: (ok: (d: DownloadInfo | null) => boolean) => Promise<DownloadInfo | null> } {
+function recorder(): {
+  seen: (DownloadInfo | null)[]
+  onChange: (d: DownloadInfo | null) => void
+  next: (ok: (d: DownloadInfo | null) => boolean) => Promise<DownloadInfo | null>
+} {
   const seen: (DownloadInfo | null)[] = []
   const waiters: { ok: (d: DownloadInfo | null) => boolean; resolve: (d: DownloadInfo | null) => void }[] = []
   return {
@@ -64,7 +68,12 @@ describe('HfDownloadWatch', () => {
     await mkdir(blobs, { recursive: true })
     const part = join(blobs, `${file.sha256}.downloadInProgress`)
     const rec = recorder()
-    const w = new HfDownloadWatch({ repos: [repo], env: { HF_ENDPOINT: hub.origin, LLAMA_CACHE: dir }, intervalMs: 10, onChange: rec.onChange })
+    const w = new HfDownloadWatch({
+      repos: [repo],
+      env: { HF_ENDPOINT: hub.origin, LLAMA_CACHE: dir },
+      intervalMs: 10,
+      onChange: rec.onChange,
+    })
     watches.push(w)
     w.start()
     await writeFile(part, Buffer.alloc(1_000_000))
@@ -82,7 +91,12 @@ describe('HfDownloadWatch', () => {
     const blobs = join(dir, 'models--org--x', 'blobs')
     await mkdir(blobs, { recursive: true })
     const rec = recorder()
-    const w = new HfDownloadWatch({ repos: ['org/x'], env: { HF_ENDPOINT: 'http://127.0.0.1:1', HF_HUB_CACHE: dir }, intervalMs: 10, onChange: rec.onChange })
+    const w = new HfDownloadWatch({
+      repos: ['org/x'],
+      env: { HF_ENDPOINT: 'http://127.0.0.1:1', HF_HUB_CACHE: dir },
+      intervalMs: 10,
+      onChange: rec.onChange,
+    })
     watches.push(w)
     w.start()
     await writeFile(join(blobs, `${'ab'.repeat(32)}.incomplete`), Buffer.alloc(10))

@@ -98,7 +98,9 @@ export class HfDownloadWatch {
     let p = this.sizes.get(repo)
     if (!p) {
       p = fetchRepoInfo({ endpoint: hubEndpoint(this.opts.env), token: hubToken(this.opts.env) }, repo)
-        .then((info) => new Map(info.files.filter((f) => f.sha256 !== null).map((f) => [f.sha256 as string, { size: f.size, path: f.path }])))
+        .then(
+          (info) => new Map(info.files.filter((f) => f.sha256 !== null).map((f) => [f.sha256 as string, { size: f.size, path: f.path }])),
+        )
         .catch(() => new Map())
       this.sizes.set(repo, p)
     }

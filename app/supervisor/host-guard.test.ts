@@ -73,7 +73,11 @@ describe('the host guard in the supervisor (the fake server)', () => {
 
   it('does not start a server on 0.0.0.0 whose --api-key is blank, and says why in one sentence', async () => {
     harness = new SupervisorHarness()
-    const status = await harness.supervisor.start({ profileId: 'lan', exe: FAKE_SERVER, args: ['--host', '0.0.0.0', '--port', '0', '--api-key', ','] })
+    const status = await harness.supervisor.start({
+      profileId: 'lan',
+      exe: FAKE_SERVER,
+      args: ['--host', '0.0.0.0', '--port', '0', '--api-key', ','],
+    })
     expect(status.state).toBe('errored')
     expect(status.pid).toBeNull()
     expect(harness.statuses.every((s) => s.pid === null)).toBe(true)

@@ -12,7 +12,10 @@ const KEY_FILE_FLAGS = fieldSpellings('apiKeyFile')
  * LLAMA_API_KEY and LLAMA_ARG_API_KEY_FILE from the profile's environment),
  * and each must hold good keys: one empty key is enough to open the server.
  */
-export async function exposedListenerProblem(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<KeyProblem | null> {
+export async function exposedListenerProblem(
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<KeyProblem | null> {
   const host = lastValue(args, HOST_FLAGS)
   if (host === null || isLoopbackHost(host)) return null
   const inline = usesOf(args, KEY_FLAGS)
@@ -20,7 +23,10 @@ export async function exposedListenerProblem(args: readonly string[], env: Reado
   const envKey = env.LLAMA_API_KEY
   const envFile = env.LLAMA_ARG_API_KEY_FILE
   if (inline.length === 0 && files.length === 0 && envKey === undefined && envFile === undefined) {
-    return { reason: `listening on ${host} would expose llama-server to the network without an API key`, hint: 'add --api-key-file (or --api-key), or listen on 127.0.0.1' }
+    return {
+      reason: `listening on ${host} would expose llama-server to the network without an API key`,
+      hint: 'add --api-key-file (or --api-key), or listen on 127.0.0.1',
+    }
   }
   for (const use of inline) {
     if (use.value === null) return { reason: `no key follows ${use.flag}`, hint: `put the key right after ${use.flag}` }

@@ -35,7 +35,16 @@ describe('launch args', () => {
   })
 
   it('scrubs variables that would change llama-server behind the profile', () => {
-    const env = scrubEnvironment({ PATH: '/bin', LLAMA_ARG_N_GPU_LAYERS: '99', llama_arg_port: '1', LLAMA_API_KEY: 'k', HF_TOKEN: 't', AIP_MODE: '1', HOME: '/h', CUDA_VISIBLE_DEVICES: '0' })
+    const env = scrubEnvironment({
+      PATH: '/bin',
+      LLAMA_ARG_N_GPU_LAYERS: '99',
+      llama_arg_port: '1',
+      LLAMA_API_KEY: 'k',
+      HF_TOKEN: 't',
+      AIP_MODE: '1',
+      HOME: '/h',
+      CUDA_VISIBLE_DEVICES: '0',
+    })
     expect(env).toEqual({ PATH: '/bin', HOME: '/h', CUDA_VISIBLE_DEVICES: '0' })
   })
 })

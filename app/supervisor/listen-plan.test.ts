@@ -24,7 +24,12 @@ describe('where the server listens (the listen plan, with the fake server)', () 
   }
 
   it('drops --host and --port for the private plan, keeping the rest', () => {
-    expect(withoutListenFlags(['-m', 'x.gguf', '--host', '0.0.0.0', '--port=8081', '--port', '9000', '-c', '4096'])).toEqual(['-m', 'x.gguf', '-c', '4096'])
+    expect(withoutListenFlags(['-m', 'x.gguf', '--host', '0.0.0.0', '--port=8081', '--port', '9000', '-c', '4096'])).toEqual([
+      '-m',
+      'x.gguf',
+      '-c',
+      '4096',
+    ])
   })
 
   it('puts a profile without --port on the stable port, and one with --port where it says', async () => {
@@ -44,7 +49,9 @@ describe('where the server listens (the listen plan, with the fake server)', () 
 
   it('refuses a taken stable port, naming its holder and a port that is free now', async () => {
     const holder: Server = createServer()
-    const port = await new Promise<number>((resolve) => holder.listen(0, '127.0.0.1', () => resolve((holder.address() as { port: number }).port)))
+    const port = await new Promise<number>((resolve) =>
+      holder.listen(0, '127.0.0.1', () => resolve((holder.address() as { port: number }).port)),
+    )
     cleanups.push(() => void holder.close())
     const status = await supervisor({ kind: 'port', port }).start({ profileId: 'a', exe: FAKE_SERVER, args: [] })
     expect(status.state).toBe('errored')

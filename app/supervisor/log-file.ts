@@ -52,7 +52,10 @@ export class RotatingLogFile {
     try {
       if (this.size === null) {
         await mkdir(dirname(this.path), { recursive: true })
-        this.size = await stat(this.path).then((s) => s.size, () => 0)
+        this.size = await stat(this.path).then(
+          (s) => s.size,
+          () => 0,
+        )
       }
       if (this.size > 0 && this.size + Buffer.byteLength(text) > this.options.maxBytes) await this.rotate()
       await appendFile(this.path, text)

@@ -43,7 +43,12 @@ export async function reapOrphans(pidFiles: PidFiles, options: ReapOptions = {})
     let detail: string
     if ((options.platform ?? process.platform) === 'win32') {
       const deps = options.windows ?? defaultWindowsStopDeps()
-      const report = await terminateWindowsTree(orphan.pid, (ms) => goneWithin(orphan.pid, ms, alive), () => deps.terminate(orphan.pid), deps)
+      const report = await terminateWindowsTree(
+        orphan.pid,
+        (ms) => goneWithin(orphan.pid, ms, alive),
+        () => deps.terminate(orphan.pid),
+        deps,
+      )
       detail = report.detail
     } else {
       signal(orphan.pid, 'SIGTERM')

@@ -15,7 +15,11 @@ export interface PreflightFailure {
 const GGUF_MAGIC = Buffer.from('GGUF', 'ascii')
 
 /** Resolves a bare command name through PATH (and PATHEXT on Windows), like a shell would, without one. */
-export async function resolveExecutable(exe: string, env: NodeJS.ProcessEnv = process.env, platform = process.platform): Promise<string | null> {
+export async function resolveExecutable(
+  exe: string,
+  env: NodeJS.ProcessEnv = process.env,
+  platform = process.platform,
+): Promise<string | null> {
   const candidates: string[] = []
   const exts = platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE').split(';').filter((e) => e.toUpperCase() === '.EXE')] : ['']
   if (isAbsolute(exe) || exe.includes('/') || (platform === 'win32' && exe.includes('\\'))) {
@@ -39,12 +43,16 @@ async function checkExecutable(exe: string, platform: NodeJS.Platform): Promise<
     return {
       kind: 'batch-file',
       reason: `${exe} is a batch file; Llama Tray starts llama-server directly, without a shell`,
-      hint: 'point the profile at llama-server.exe itself and move the batch file\'s flags into the profile',
+      hint: "point the profile at llama-server.exe itself and move the batch file's flags into the profile",
     }
   }
   const resolved = await resolveExecutable(exe, process.env, platform)
   if (!resolved) {
-    return { kind: 'binary-missing', reason: `llama-server binary not found: ${exe}`, hint: 'check the path, or install llama.cpp and point the profile at its llama-server' }
+    return {
+      kind: 'binary-missing',
+      reason: `llama-server binary not found: ${exe}`,
+      hint: 'check the path, or install llama.cpp and point the profile at its llama-server',
+    }
   }
   if (platform !== 'win32') {
     try {
@@ -67,13 +75,22 @@ async function checkGguf(path: string, role: 'model' | 'draft'): Promise<Preflig
     const buf = Buffer.alloc(4)
     const { bytesRead } = await handle.read(buf, 0, 4, 0)
     if (bytesRead < 4 || !buf.equals(GGUF_MAGIC)) {
-      return { kind: 'model-corrupt', reason: `the ${what} is not a GGUF file (it does not start with "GGUF"): ${path}`, hint: 'download it again; a .gguf that is HTML or a partial download is a common cause' }
+      return {
+        kind: 'model-corrupt',
+        reason: `the ${what} is not a GGUF file (it does not start with "GGUF"): ${path}`,
+        hint: 'download it again; a .gguf that is HTML or a partial download is a common cause',
+      }
     }
     return null
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return { kind: missingKind, reason: `the ${what} file does not exist: ${path}`, hint: `check the ${role === 'model' ? '-m' : '-md'} path` }
-    return { kind: missingKind, reason: `cannot read the ${what} ${path}: ${(err as Error).message}`, hint: 'check the file\'s permissions' }
+    if (code === 'ENOENT')
+      return {
+        kind: missingKind,
+        reason: `the ${what} file does not exist: ${path}`,
+        hint: `check the ${role === 'model' ? '-m' : '-md'} path`,
+      }
+    return { kind: missingKind, reason: `cannot read the ${what} ${path}: ${(err as Error).message}`, hint: "check the file's permissions" }
   } finally {
     await handle?.close()
   }

@@ -32,20 +32,23 @@ describe('restart policy', () => {
 
   it('property: the breaker trips exactly at the 5th consecutive unstable exit', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 200_000 })), { minLength: 1, maxLength: 40 }), (readyTimes) => {
-        let count = 0
-        let run = 0
-        for (const readyFor of readyTimes) {
-          const stable = readyFor !== null && readyFor >= DEFAULT_RESTART_POLICY.stableAfterMs
-          run = stable ? 0 : run + 1
-          const d = decideRestart(count, readyFor)
-          expect(d.unstableExits).toBe(run)
-          expect(d.action).toBe(run >= 5 ? 'give-up' : 'restart')
-          if (d.action === 'give-up') return
-          expect(d.delayMs).toBeLessThanOrEqual(30_000)
-          count = d.unstableExits
-        }
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 200_000 })), { minLength: 1, maxLength: 40 }),
+        (readyTimes) => {
+          let count = 0
+          let run = 0
+          for (const readyFor of readyTimes) {
+            const stable = readyFor !== null && readyFor >= DEFAULT_RESTART_POLICY.stableAfterMs
+            run = stable ? 0 : run + 1
+            const d = decideRestart(count, readyFor)
+            expect(d.unstableExits).toBe(run)
+            expect(d.action).toBe(run >= 5 ? 'give-up' : 'restart')
+            if (d.action === 'give-up') return
+            expect(d.delayMs).toBeLessThanOrEqual(30_000)
+            count = d.unstableExits
+          }
+        },
+      ),
       { numRuns: 2000 },
     )
   })

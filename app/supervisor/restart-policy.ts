@@ -51,7 +51,10 @@ export function backoffDelay(unstableExits: number, options: RestartPolicyOption
  * unless the start before failed for the same reason.
  * @param previousStartFailure the reason the previous start of this run failed before ready; null if it did not
  */
-export function endsTheRun(d: { readonly deterministic: boolean; readonly retryOnce?: boolean; readonly reason: string }, previousStartFailure: string | null): boolean {
+export function endsTheRun(
+  d: { readonly deterministic: boolean; readonly retryOnce?: boolean; readonly reason: string },
+  previousStartFailure: string | null,
+): boolean {
   if (!d.deterministic) return false
   return !d.retryOnce || previousStartFailure === d.reason
 }

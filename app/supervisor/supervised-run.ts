@@ -43,7 +43,11 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** What the state keeps of an exit: its code and signal, the diagnosis (none for a requested stop), the last lines. */
-export function exitInfo(exit: ExitStatus | null, d: { kind: FailureKind; reason: string; hint: string | null } | null, lastLines: readonly string[]): ExitInfo {
+export function exitInfo(
+  exit: ExitStatus | null,
+  d: { kind: FailureKind; reason: string; hint: string | null } | null,
+  lastLines: readonly string[],
+): ExitInfo {
   return {
     code: exit?.code ?? null,
     signal: exit?.signal ?? null,

@@ -293,7 +293,8 @@ export class ServerSupervisor {
         run.lines.push(line)
         run.linesSeen++
         this.log(line)
-        if (LOAD_PROGRESS.test(line) && (this.state === 'starting' || this.state === 'loading')) run.deadline = Math.max(run.deadline, Date.now() + this.options.readyTimeoutMs)
+        if (LOAD_PROGRESS.test(line) && (this.state === 'starting' || this.state === 'loading'))
+          run.deadline = Math.max(run.deadline, Date.now() + this.options.readyTimeoutMs)
         const sleep = sleepLogEvent(line)
         if (sleep) this.onSleepLine(run, sleep === 'entering')
       })
@@ -301,12 +302,19 @@ export class ServerSupervisor {
       stream?.on('end', () => splitter.end())
     }
     run.pidFileWritten = readProcessIdentity(proc.pid)
-      .then((identity) => this.pidFiles.write({ pid: proc.pid, ownerPid: process.pid, exe: checked.exe, port: run.port, identity, startedAt: Date.now() }))
+      .then((identity) =>
+        this.pidFiles.write({ pid: proc.pid, ownerPid: process.pid, exe: checked.exe, port: run.port, identity, startedAt: Date.now() }),
+      )
       .catch(() => {})
     void proc.exited.then((exit) => this.onExit(run, exit))
     this.listeners.emit('state', this.getStatus()) // now with pid and port
     if (launchDownloads(spec.args)) {
-      run.watch = new HfDownloadWatch({ repos: hfRepos(spec.args), env, intervalMs: this.options.downloadPollMs, onChange: (d) => this.onDownload(run, d) })
+      run.watch = new HfDownloadWatch({
+        repos: hfRepos(spec.args),
+        env,
+        intervalMs: this.options.downloadPollMs,
+        onChange: (d) => this.onDownload(run, d),
+      })
       run.watch.start()
     }
     void this.watchReadiness(run)
@@ -360,7 +368,11 @@ export class ServerSupervisor {
           await this.forget(run)
           const seconds = Math.round(this.options.readyTimeoutMs / 1000)
           this.fail(
-            { kind: 'ready-timeout', reason: `llama-server did not become ready within ${seconds} s`, hint: 'a very large model may need a longer start timeout; otherwise see the log' },
+            {
+              kind: 'ready-timeout',
+              reason: `llama-server did not become ready within ${seconds} s`,
+              hint: 'a very large model may need a longer start timeout; otherwise see the log',
+            },
             exit,
             run.lines.tail(30),
           )
@@ -406,7 +418,10 @@ export class ServerSupervisor {
     const lines = run.lines.tail(30)
     const wasReady = this.state === 'ready' || this.state === 'sleeping'
     const readyForMs = wasReady && this.readySince !== null ? Date.now() - this.readySince : null
-    let d: Diagnosis = await hfFailure(diagnoseExit(exit.code, exit.signal, lines), run.spec.args, { ...process.env, ...(run.spec.env ?? {}) })
+    let d: Diagnosis = await hfFailure(diagnoseExit(exit.code, exit.signal, lines), run.spec.args, {
+      ...process.env,
+      ...(run.spec.env ?? {}),
+    })
     if (d.kind === 'port-in-use' && run.portChosen) d = { ...d, deterministic: false } // lost a race for the port we picked: retry
     await this.forget(run)
     if (!wasReady) {
@@ -423,7 +438,11 @@ export class ServerSupervisor {
     const decision = decideRestart(this.unstableExits, readyForMs, this.options.restartPolicy)
     this.unstableExits = decision.unstableExits
     if (decision.action === 'give-up') {
-      this.lastExit = exitInfo(exit, { ...d, reason: `gave up after ${decision.unstableExits} unstable exits in a row; last: ${d.reason}` }, lines)
+      this.lastExit = exitInfo(
+        exit,
+        { ...d, reason: `gave up after ${decision.unstableExits} unstable exits in a row; last: ${d.reason}` },
+        lines,
+      )
       this.log(`[llama-tray] ${this.lastExit.reason}`)
       this.transition('crashloop')
       return

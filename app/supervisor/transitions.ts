@@ -28,4 +28,3 @@ export const TRANSITIONS: { readonly [K in ServerStateKind]: readonly ServerStat
 export function isValidTransition(from: ServerStateKind, to: ServerStateKind): boolean {
   return TRANSITIONS[from].includes(to)
 }
-

@@ -33,7 +33,8 @@ describe('process identity on Windows', () => {
   })
 
   it('tells a reused pid from the recorded process by its creation time', async () => {
-    const recorded = (await readProcessIdentity(7700, 'win32', windowsTable([{ pid: 7700, exe: 'llama-server.exe', created: 1000n }]))) ?? undefined
+    const recorded =
+      (await readProcessIdentity(7700, 'win32', windowsTable([{ pid: 7700, exe: 'llama-server.exe', created: 1000n }]))) ?? undefined
     const reused = await readProcessIdentity(7700, 'win32', windowsTable([{ pid: 7700, exe: 'llama-server.exe', created: 2000n }]))
     const same = await readProcessIdentity(7700, 'win32', windowsTable([{ pid: 7700, exe: 'LLAMA-SERVER.EXE', created: 1000n }]))
     expect(recorded && reused && sameProcess(recorded, reused)).toBe(false)
@@ -55,7 +56,14 @@ describe('orphan reaping on Windows', () => {
     const writer = new PidFiles(home)
     const identity = await readProcessIdentity(pid, 'win32', windowsTable([{ pid, exe: 'llama-server.exe', created }]))
     await writer.write({ pid, ownerPid: 999_999, exe: 'C:\\llama\\llama-server.exe', port: 8080, identity, startedAt: 0 })
-    return { home, files: new PidFiles(home, (p) => readProcessIdentity(p, 'win32', windowsTable([{ pid: p, exe: 'llama-server.exe', created: nowCreated }])), (p) => p !== 999_999) }
+    return {
+      home,
+      files: new PidFiles(
+        home,
+        (p) => readProcessIdentity(p, 'win32', windowsTable([{ pid: p, exe: 'llama-server.exe', created: nowCreated }])),
+        (p) => p !== 999_999,
+      ),
+    }
   }
   let nowCreated = 0n
 
@@ -100,7 +108,11 @@ describe('orphan reaping on Windows', () => {
     const { home, files } = await leftBehind(pid, 1000n)
     nowCreated = 1000n
     const terminated: number[] = []
-    const reaped = await reapOrphans(files, { platform: 'win32', windows: failingTaskkill(terminated), isAlive: () => orphan.exitCode === null && orphan.signalCode === null })
+    const reaped = await reapOrphans(files, {
+      platform: 'win32',
+      windows: failingTaskkill(terminated),
+      isAlive: () => orphan.exitCode === null && orphan.signalCode === null,
+    })
     await exited
     expect(reaped.map((r) => r.record.pid)).toEqual([pid])
     expect(reaped[0]?.detail).toMatch(/^terminated with TerminateProcess \(taskkill exited with 1\)$/)
@@ -111,7 +123,14 @@ describe('orphan reaping on Windows', () => {
   it('writes the pid file atomically, leaving no temp file behind', async () => {
     const home = mkdtempSync(join(tmpdir(), 'llama-tray-win-pidfile-'))
     homes.push(home)
-    await new PidFiles(home).write({ pid: 1, ownerPid: 5, exe: 'x', port: null, identity: { name: 'x', startToken: 'filetime:9' }, startedAt: 0 })
+    await new PidFiles(home).write({
+      pid: 1,
+      ownerPid: 5,
+      exe: 'x',
+      port: null,
+      identity: { name: 'x', startToken: 'filetime:9' },
+      startedAt: 0,
+    })
     expect(readdirSync(home)).toEqual(['llama-server.5.json'])
     expect(JSON.parse(readFileSync(join(home, 'llama-server.5.json'), 'utf8')).identity.startToken).toBe('filetime:9')
   })

@@ -20,9 +20,13 @@ const SHORT_EXIT = { ...ROOMY, windows: { taskkillTimeoutMs: 15_000, exitWaitMs:
 
 /** A "server" that starts one child and prints the child's pid, then idles. */
 async function serverWithChild(): Promise<{ proc: SpawnedProcess; childPid: number }> {
-  const script = `const c=require('child_process').spawn(process.execPath,['-e','setInterval(()=>{},1000)'],{stdio:'ignore'});console.log(c.pid);setInterval(()=>{},1000)`
+  const script =
+    `const ` +
+    `c=require('child_process').spawn(process.execPath,['-e','setInterval(()=>{},1000)'],{stdio:'ignore'});console.log(c.pid);setInterval(()=>{},1000)`
   const proc = await spawnProcess(NODE, ['-e', script], { PATH: process.env.PATH ?? '' })
-  const childPid = await new Promise<number>((resolve) => proc.child.stdout?.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))))
+  const childPid = await new Promise<number>((resolve) =>
+    proc.child.stdout?.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))),
+  )
   return { proc, childPid }
 }
 
@@ -34,7 +38,12 @@ interface TaskkillCall {
 
 type FakeTaskkill = 'kills-tree' | 'fails-like-wine' | 'hangs' | 'cannot-start'
 
-function deps(kind: FakeTaskkill, table: () => { pid: number; parentPid: number }[], calls: TaskkillCall[], env: NodeJS.ProcessEnv = {}): WindowsStopDeps & { terminated: number[] } {
+function deps(
+  kind: FakeTaskkill,
+  table: () => { pid: number; parentPid: number }[],
+  calls: TaskkillCall[],
+  env: NodeJS.ProcessEnv = {},
+): WindowsStopDeps & { terminated: number[] } {
   const terminated: number[] = []
   return {
     env,
@@ -53,7 +62,10 @@ function deps(kind: FakeTaskkill, table: () => { pid: number; parentPid: number 
       calls.push({ file, args, options })
       if (kind === 'cannot-start') throw Object.assign(new Error('spawn taskkill.exe ENOENT'), { code: 'ENOENT' })
       const pid = Number(args[1])
-      const victims = table().filter((e) => e.parentPid === pid).map((e) => e.pid).concat(pid)
+      const victims = table()
+        .filter((e) => e.parentPid === pid)
+        .map((e) => e.pid)
+        .concat(pid)
       const scripts: Record<Exclude<FakeTaskkill, 'cannot-start'>, string> = {
         'kills-tree': `for (const p of ${JSON.stringify(victims)}) { try { process.kill(p, 'SIGKILL') } catch {} } console.log('SUCCESS')`,
         'fails-like-wine': `console.error("ERROR: Invalid command line argument '/T'."); process.exit(1)`,
@@ -92,7 +104,13 @@ describe('stopping on Windows (the win32 branch, with taskkill and the OS inject
     const result = await stopProcessTree(proc, ROOMY, 'win32', d)
     expect(result.outcome).toBe('terminated')
     expect(result.detail).toBe('terminated with taskkill /T /F')
-    expect(calls).toEqual([{ file: 'D:\\Win\\System32\\taskkill.exe', args: ['/PID', String(proc.pid), '/T', '/F'], options: { windowsHide: true, shell: false, stdio: ['ignore', 'pipe', 'pipe'] } }])
+    expect(calls).toEqual([
+      {
+        file: 'D:\\Win\\System32\\taskkill.exe',
+        args: ['/PID', String(proc.pid), '/T', '/F'],
+        options: { windowsHide: true, shell: false, stdio: ['ignore', 'pipe', 'pipe'] },
+      },
+    ])
     expect(d.terminated).toEqual([]) // no fallback needed
     expect(await gone(childPid)).toBe(true)
   })
@@ -102,7 +120,9 @@ describe('stopping on Windows (the win32 branch, with taskkill and the OS inject
     const d = deps('fails-like-wine', linuxTable, [])
     const result = await stopProcessTree(proc, ROOMY, 'win32', d)
     expect(result.outcome).toBe('terminated')
-    expect(result.detail).toBe("terminated with TerminateProcess and 1 child process (taskkill exited with 1: ERROR: Invalid command line argument '/T'.)")
+    expect(result.detail).toBe(
+      "terminated with TerminateProcess and 1 child process (taskkill exited with 1: ERROR: Invalid command line argument '/T'.)",
+    )
     expect(d.terminated).toEqual([childPid])
     expect(result.exit.signal).toBe('SIGTERM') // child.kill() is TerminateProcess on Windows; on Linux, SIGTERM
     expect(await gone(childPid)).toBe(true)
@@ -122,14 +142,21 @@ describe('stopping on Windows (the win32 branch, with taskkill and the OS inject
   it('falls back when taskkill.exe cannot be started at all', async () => {
     const { proc, childPid } = await serverWithChild()
     const result = await stopProcessTree(proc, ROOMY, 'win32', deps('cannot-start', linuxTable, []))
-    expect(result.detail).toMatch(/^terminated with TerminateProcess and 1 child process \(could not start taskkill: spawn taskkill\.exe ENOENT\)$/)
+    expect(result.detail).toMatch(
+      /^terminated with TerminateProcess and 1 child process \(could not start taskkill: spawn taskkill\.exe ENOENT\)$/,
+    )
     expect(await gone(childPid)).toBe(true)
   })
 
   it('resolves as unconfirmed, naming the pid, when nothing makes the process exit', async () => {
     const child = Object.assign(new EventEmitter(), { kill: () => true }) as unknown as ChildProcess
     const never: SpawnedProcess = { child, pid: 4242, exited: new Promise(() => {}), closed: new Promise(() => {}), hasExited: () => false }
-    const result = await stopProcessTree(never, SHORT_EXIT, 'win32', deps('fails-like-wine', () => [], []))
+    const result = await stopProcessTree(
+      never,
+      SHORT_EXIT,
+      'win32',
+      deps('fails-like-wine', () => [], []),
+    )
     expect(result.outcome).toBe('unconfirmed')
     expect(result.exit).toEqual({ code: null, signal: null })
     expect(result.detail).toMatch(/but no exit was seen within 300 ms: pid 4242 may still be running$/)

@@ -19,11 +19,19 @@ function service(...args: ConstructorParameters<typeof TelemetryService>): Telem
 describe('TelemetryService', () => {
   it('falls back from NVML to the long-lived nvidia-smi, samples while started and not after stop', async () => {
     const pidDir = mkdtempSync(path.join(tmpdir(), 'fake-smi-pids-'))
-    const s = service({ intervalMs: 100, gpu: { nvmlLibraries: ['/nonexistent/libnvidia-ml.so.1'], smiExe: fakeSmiExe, env: fakeSmiEnv('', { FAKE_SMI_PID_DIR: pidDir }) } })
+    const s = service({
+      intervalMs: 100,
+      gpu: { nvmlLibraries: ['/nonexistent/libnvidia-ml.so.1'], smiExe: fakeSmiExe, env: fakeSmiEnv('', { FAKE_SMI_PID_DIR: pidDir }) },
+    })
     await s.start()
     expect(await waitFor(() => s.latest().gpu?.available === true, 10_000)).toBe(true)
     const { gpu, cpu } = s.latest()
-    expect(gpu).toMatchObject({ backend: 'nvidia-smi', stale: false, reason: null, devices: [{ name: 'NVIDIA H200', memoryTotalMiB: 143771 }] })
+    expect(gpu).toMatchObject({
+      backend: 'nvidia-smi',
+      stale: false,
+      reason: null,
+      devices: [{ name: 'NVIDIA H200', memoryTotalMiB: 143771 }],
+    })
     expect(cpu?.ramTotalMiB).toBeGreaterThan(0)
     let samples = 0
     s.on('sample', () => samples++)
@@ -42,14 +50,21 @@ describe('TelemetryService', () => {
   it('forced to NVML without NVML, it says why and the CPU side still works', async () => {
     const s = service({ intervalMs: 100, gpuBackend: 'nvml', gpu: { nvmlLibraries: ['/nonexistent/libnvidia-ml.so.1'] } })
     await s.start()
-    expect(s.latest().gpu).toMatchObject({ available: false, backend: null, reason: expect.stringContaining('/nonexistent/libnvidia-ml.so.1') })
+    expect(s.latest().gpu).toMatchObject({
+      available: false,
+      backend: null,
+      reason: expect.stringContaining('/nonexistent/libnvidia-ml.so.1'),
+    })
     expect(await waitFor(() => s.latest().cpu?.systemPct !== null, 3000)).toBe(true)
   })
 
   it('with no NVIDIA GPU at all, reports gpu.available = false with both reasons', async () => {
     const s = service({ intervalMs: 100, gpu: { nvmlLibraries: [], smiExe: fakeSmiExe, env: fakeSmiEnv('no-driver') } })
     await s.start()
-    expect(s.latest().gpu).toMatchObject({ available: false, reason: expect.stringMatching(/NVML is not available.*couldn't communicate with the NVIDIA driver/) })
+    expect(s.latest().gpu).toMatchObject({
+      available: false,
+      reason: expect.stringMatching(/NVML is not available.*couldn't communicate with the NVIDIA driver/),
+    })
   })
 
   it('stopped while the backend is being chosen, it leaves no nvidia-smi behind', async () => {

@@ -53,7 +53,8 @@ interface TelemetryEvents {
  * discrete GPU awake. latest() is cheap; the snapshot builder passes it through.
  */
 /** What the core uses of the telemetry (a test may pass a fake GPU sequence). */
-export type TelemetrySource = Pick<TelemetryService, 'start' | 'stop' | 'running' | 'latest' | 'setServerPid'> & Partial<Pick<TelemetryService, 'setExtraHeavyApps' | 'sample' | 'setServerIdle' | 'sharedGpuMemoryMiB'>>
+export type TelemetrySource = Pick<TelemetryService, 'start' | 'stop' | 'running' | 'latest' | 'setServerPid'> &
+  Partial<Pick<TelemetryService, 'setExtraHeavyApps' | 'sample' | 'setServerIdle' | 'sharedGpuMemoryMiB'>>
 
 export class TelemetryService {
   private readonly events = new Listeners<TelemetryEvents>()
@@ -124,7 +125,12 @@ export class TelemetryService {
     const generation = ++this.generation
     const intervalMs = this.options.intervalMs ?? 1000
     if (this.shared === null) {
-      const open = this.options.sharedGpu === undefined ? (process.platform === 'win32' ? () => PdhSharedGpuMemory.open() : null) : this.options.sharedGpu
+      const open =
+        this.options.sharedGpu === undefined
+          ? process.platform === 'win32'
+            ? () => PdhSharedGpuMemory.open()
+            : null
+          : this.options.sharedGpu
       this.shared = open ? open() : 'shared GPU memory is measured on Windows only (PDH)'
     }
     if (!this.options.driven) this.timer = setInterval(() => this.tick(), intervalMs)
@@ -166,7 +172,14 @@ export class TelemetryService {
     try {
       if (this.reader) gpu = this.reader.read()
     } catch (err) {
-      gpu = { available: false, reason: `GPU read failed: ${err instanceof Error ? err.message : String(err)}`, backend: this.reader?.backend ?? null, stale: true, sampledAt: gpu?.sampledAt ?? null, devices: [] }
+      gpu = {
+        available: false,
+        reason: `GPU read failed: ${err instanceof Error ? err.message : String(err)}`,
+        backend: this.reader?.backend ?? null,
+        stale: true,
+        sampledAt: gpu?.sampledAt ?? null,
+        devices: [],
+      }
     }
     // PDH's process table is only worth reading while a server runs (the advisor asks about its pid).
     if (this.serverPid !== null && this.shared && typeof this.shared !== 'string') this.sharedSample = this.shared.sample()

@@ -18,14 +18,43 @@ export const CALIBRATION_CONFIGS: readonly CalibrationConfig[] = [
   { name: 'c8192 np2 q4_0', args: ['-m', 'tiny-target.gguf', '-c', '8192', '-np', '2', '-ctk', 'q4_0', '-ctv', 'q4_0'] },
   { name: 'c32768 np4 kvu q5_1/q5_0', args: ['-m', 'tiny-target.gguf', '-c', '32768', '-np', '4', '-kvu', '-ctk', 'q5_1', '-ctv', 'q5_0'] },
   { name: 'c8192 np1 ub1024', args: ['-m', 'tiny-target.gguf', '-c', '8192', '-np', '1', '-ub', '1024'] },
-  { name: 'c6000 np3 ub256 iq4_nl', args: ['-m', 'tiny-target.gguf', '-c', '6000', '-np', '3', '-b', '256', '-ctk', 'iq4_nl', '-ctv', 'q8_0'] },
+  {
+    name: 'c6000 np3 ub256 iq4_nl',
+    args: ['-m', 'tiny-target.gguf', '-c', '6000', '-np', '3', '-b', '256', '-ctk', 'iq4_nl', '-ctv', 'q8_0'],
+  },
   { name: 'c8192 np1 fa off', args: ['-m', 'tiny-target.gguf', '-c', '8192', '-np', '1', '-fa', 'off'] },
   { name: 'c4096 np1 n-cpu-moe 20', args: ['-m', 'tiny-target.gguf', '-c', '4096', '-np', '1', '--n-cpu-moe', '20'] },
   { name: 'c4096 np1 cpu-moe -ot', args: ['-m', 'tiny-target.gguf', '-c', '4096', '-np', '1', '--cpu-moe', '-ot', 'blk\\.1\\.ffn_.*=CPU'] },
   { name: 'ctx unset np auto', args: ['-m', 'tiny-target.gguf'] },
-  { name: 'c8192 np1 + draft', args: ['-m', 'tiny-target.gguf', '-c', '8192', '-np', '1', '-md', 'tiny-draft.gguf', '--spec-type', 'draft-simple'] },
-  { name: 'c16384 np2 q8_0 + draft', args: ['-m', 'tiny-target.gguf', '-c', '16384', '-np', '2', '-ctk', 'q8_0', '-ctv', 'q8_0', '-md', 'tiny-draft.gguf', '--spec-type', 'draft-simple', '--n-cpu-moe', '8'] },
-  { name: 'c8192 np1 + qwen35 draft', args: ['-m', 'tiny-target.gguf', '-c', '8192', '-np', '1', '-md', 'tiny-draft-qwen35.gguf', '--spec-type', 'draft-simple'] },
+  {
+    name: 'c8192 np1 + draft',
+    args: ['-m', 'tiny-target.gguf', '-c', '8192', '-np', '1', '-md', 'tiny-draft.gguf', '--spec-type', 'draft-simple'],
+  },
+  {
+    name: 'c16384 np2 q8_0 + draft',
+    args: [
+      '-m',
+      'tiny-target.gguf',
+      '-c',
+      '16384',
+      '-np',
+      '2',
+      '-ctk',
+      'q8_0',
+      '-ctv',
+      'q8_0',
+      '-md',
+      'tiny-draft.gguf',
+      '--spec-type',
+      'draft-simple',
+      '--n-cpu-moe',
+      '8',
+    ],
+  },
+  {
+    name: 'c8192 np1 + qwen35 draft',
+    args: ['-m', 'tiny-target.gguf', '-c', '8192', '-np', '1', '-md', 'tiny-draft-qwen35.gguf', '--spec-type', 'draft-simple'],
+  },
   { name: 'qwen35 dense c8192 np2', args: ['-m', 'tiny-draft-qwen35.gguf', '-c', '8192', '-np', '2'] },
 ]
 
@@ -63,7 +92,11 @@ function rows(config: string, which: 'model' | 'draft', est: DeviceBytes, rep: R
  * Runs each configuration on the real llama-server (a CPU build, so every
  * buffer is on the host) and compares the estimate with what it reports.
  */
-export async function calibrate(bin: string, modelsDir: string, configs: readonly CalibrationConfig[] = CALIBRATION_CONFIGS): Promise<CalibrationRow[]> {
+export async function calibrate(
+  bin: string,
+  modelsDir: string,
+  configs: readonly CalibrationConfig[] = CALIBRATION_CONFIGS,
+): Promise<CalibrationRow[]> {
   const out: CalibrationRow[] = []
   for (const c of configs) {
     const args = c.args.map((a) => (a.endsWith('.gguf') ? resolve(modelsDir, a) : a))
@@ -85,7 +118,15 @@ export async function calibrate(bin: string, modelsDir: string, configs: readonl
 /** The comparison as a text table. */
 export function formatCalibration(rows: readonly CalibrationRow[]): string {
   const head = ['config', 'model', 'part', 'estimate MiB', 'reported MiB', 'error', 'ok']
-  const body = rows.map((r) => [r.config, r.which, r.part, r.estimatedMiB.toFixed(2), r.reportedMiB.toFixed(2), `${(r.error * 100).toFixed(1)}%`, r.ok ? 'yes' : 'NO'])
+  const body = rows.map((r) => [
+    r.config,
+    r.which,
+    r.part,
+    r.estimatedMiB.toFixed(2),
+    r.reportedMiB.toFixed(2),
+    `${(r.error * 100).toFixed(1)}%`,
+    r.ok ? 'yes' : 'NO',
+  ])
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] as string).length)))
   return [head, ...body].map((cols) => cols.map((c, i) => c.padEnd(widths[i] as number)).join('  ')).join('\n')
 }

@@ -30,7 +30,12 @@ beforeAll(async () => {
   const table = rows.map((r) => {
     const rep = r.reported[0]!
     const e = r.estimate.model
-    return `${r.name.padEnd(28)} gpu compute ${f(e.gpu.compute)} vs ${f(rep.gpu.compute)}  host compute ${f(e.host.compute)} vs ${f(rep.host.compute)}  gpu total ${f(gpuBytes(r.estimate))} vs ${f(r.reported.reduce((a, x) => a + reportedTotal(x.gpu), 0))}  process ${r.processMiB ?? '-'}`
+    return (
+      `${r.name.padEnd(28)} gpu compute ${f(e.gpu.compute)} vs ${f(rep.gpu.compute)}  host compute ${f(e.host.compute)} vs ` +
+      `${f(rep.host.compute)}  ` +
+      `gpu total ${f(gpuBytes(r.estimate))} vs ${f(r.reported.reduce((a, x) => a + reportedTotal(x.gpu), 0))}  process ` +
+      `${r.processMiB ?? '-'}`
+    )
   })
   process.stdout.write(`\n${table.join('\n')}\n`)
 })
@@ -49,11 +54,13 @@ describe('the estimate against llama-server built with CUDA (H200 recordings)', 
         const rep = r.reported[i]!
         for (const part of ['weights', 'kv', 'recurrent'] as const) {
           expect(within(est!.gpu[part], rep.gpu[part], 0.01, 0.05), `${r.name} model ${i} gpu ${part}`).toBe(true)
-          if (part !== 'weights') expect(within(est!.host[part], rep.host[part], 0.01, 0.05), `${r.name} model ${i} host ${part}`).toBe(true)
+          if (part !== 'weights')
+            expect(within(est!.host[part], rep.host[part], 0.01, 0.05), `${r.name} model ${i} host ${part}`).toBe(true)
         }
         // llama.cpp's own count of host weights (the mmap buffer spans GPU tensors too), whole MiB.
         const hostWeights = r.reportedHostWeightsMiB[i]
-        if (hostWeights !== undefined) expect(Math.abs(est!.host.weights / MIB - hostWeights), `${r.name} model ${i} host weights`).toBeLessThanOrEqual(1)
+        if (hostWeights !== undefined)
+          expect(Math.abs(est!.host.weights / MIB - hostWeights), `${r.name} model ${i} host weights`).toBeLessThanOrEqual(1)
       })
     }
   })
@@ -65,8 +72,15 @@ describe('the estimate against llama-server built with CUDA (H200 recordings)', 
       if (STAGING_OVER.has(r.name)) {
         expect(est.gpu.compute, r.name).toBeGreaterThanOrEqual(rep.gpu.compute)
         expect(est.gpu.compute - rep.gpu.compute, r.name).toBeLessThanOrEqual(180 * MIB)
-      } else expect(within(est.gpu.compute, rep.gpu.compute, 0.15, 1), `${r.name} gpu compute ${est.gpu.compute / MIB} vs ${rep.gpu.compute / MIB}`).toBe(true)
-      expect(within(est.host.compute, rep.host.compute, 0.15, 1), `${r.name} host compute ${est.host.compute / MIB} vs ${rep.host.compute / MIB}`).toBe(true)
+      } else
+        expect(
+          within(est.gpu.compute, rep.gpu.compute, 0.15, 1),
+          `${r.name} gpu compute ${est.gpu.compute / MIB} vs ${rep.gpu.compute / MIB}`,
+        ).toBe(true)
+      expect(
+        within(est.host.compute, rep.host.compute, 0.15, 1),
+        `${r.name} host compute ${est.host.compute / MIB} vs ${rep.host.compute / MIB}`,
+      ).toBe(true)
     }
   })
 

@@ -92,7 +92,13 @@ export async function replayGpuLaunches(logsDir: string, models: Readonly<Record
       .map((l) => HOST_BREAKDOWN.exec(l))
       .filter((m): m is RegExpExecArray => m !== null)
       .map((m) => Number(m[1]))
-    rows.push({ name: launch.name, estimate, reported: parseServerMemoryLog(log), reportedHostWeightsMiB, processMiB: processMiB.get(launch.name) ?? null })
+    rows.push({
+      name: launch.name,
+      estimate,
+      reported: parseServerMemoryLog(log),
+      reportedHostWeightsMiB,
+      processMiB: processMiB.get(launch.name) ?? null,
+    })
   }
   return rows
 }

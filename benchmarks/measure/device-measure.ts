@@ -13,11 +13,15 @@ import { measureNodeNvidiaSmi, measureNvml, measureSmiOneShot, measureSmiStream,
 async function main(): Promise<void> {
   const out = process.env.OUT ?? 'device-out'
   mkdirSync(out, { recursive: true })
-  const save = (name: string, data: string | object): void => writeFileSync(path.join(out, name), typeof data === 'string' ? data : `${JSON.stringify(data, null, 2)}\n`)
+  const save = (name: string, data: string | object): void =>
+    writeFileSync(path.join(out, name), typeof data === 'string' ? data : `${JSON.stringify(data, null, 2)}\n`)
   const costs: GpuCost[] = []
   const log = (c: GpuCost): void => {
     costs.push(c)
-    process.stdout.write(`${c.name}: self ${c.selfMs.toFixed(4)} ms + child ${c.childMs?.toFixed(3) ?? '-'} ms = ${c.totalMs.toFixed(4)} ms CPU/sample (wall ${c.wallMsPerSample.toFixed(2)} ms, n=${c.samples})\n`)
+    process.stdout.write(
+      `${c.name}: self ${c.selfMs.toFixed(4)} ms + child ${c.childMs?.toFixed(3) ?? '-'} ms = ${c.totalMs.toFixed(4)} ms CPU/sample ` +
+        `(wall ${c.wallMsPerSample.toFixed(2)} ms, n=${c.samples})\n`,
+    )
   }
 
   const nvml = openNvml()

@@ -21,7 +21,14 @@ export interface GpuCost {
 }
 
 function cost(name: string, samples: number, self: number, child: number | null, wall: number): GpuCost {
-  return { name, samples, selfMs: self / samples, childMs: child === null ? null : child / samples, totalMs: (self + (child ?? 0)) / samples, wallMsPerSample: wall / samples }
+  return {
+    name,
+    samples,
+    selfMs: self / samples,
+    childMs: child === null ? null : child / samples,
+    totalMs: (self + (child ?? 0)) / samples,
+    wallMsPerSample: wall / samples,
+  }
 }
 
 /** NVML in-process: every figure of every GPU, `samples` times. */
@@ -37,7 +44,13 @@ export function measureNvml(nvml: Nvml, samples: number): GpuCost {
  * One long-lived `nvidia-smi -lms` child read by SmiSampler: our CPU and the
  * child's, from its first line to `samples` lines later (the start is paid once).
  */
-export async function measureSmiStream(exe: string, fields: readonly SmiField[], intervalMs: number, samples: number, env?: NodeJS.ProcessEnv): Promise<GpuCost> {
+export async function measureSmiStream(
+  exe: string,
+  fields: readonly SmiField[],
+  intervalMs: number,
+  samples: number,
+  env?: NodeJS.ProcessEnv,
+): Promise<GpuCost> {
   const sampler = new SmiSampler({ exe, fields, intervalMs, env, watchdogIntervals: 20 })
   let lines = 0
   let start: { self: number; child: number | null; wall: number } | null = null
@@ -65,14 +78,22 @@ export async function measureSmiStream(exe: string, fields: readonly SmiField[],
 }
 
 /** One `nvidia-smi --query-gpu` process per sample, parsed the same way. */
-export async function measureSmiOneShot(exe: string, fields: readonly SmiField[], samples: number, env?: NodeJS.ProcessEnv): Promise<GpuCost> {
+export async function measureSmiOneShot(
+  exe: string,
+  fields: readonly SmiField[],
+  samples: number,
+  env?: NodeJS.ProcessEnv,
+): Promise<GpuCost> {
   const c0 = selfCpuMs()
   const k0 = childrenCpuMs()
   const t0 = performance.now()
   let parsed = 0
   for (let i = 0; i < samples; i++) {
     const r = await runOnce(exe, [queryArgument(fields), CSV_FORMAT], 10_000, env)
-    parsed += r.stdout.split('\n').map((l) => parseSmiLine(l, fields)).filter((d): d is GpuDevice => d !== null).length
+    parsed += r.stdout
+      .split('\n')
+      .map((l) => parseSmiLine(l, fields))
+      .filter((d): d is GpuDevice => d !== null).length
   }
   if (parsed < samples) throw new Error(`one-shot nvidia-smi parsed ${parsed} of ${samples} samples`)
   return cost('nvidia-smi --query-gpu spawned per sample', samples, selfCpuMs() - c0, childrenCpuMs() - k0, performance.now() - t0)
@@ -90,13 +111,22 @@ export async function measureNodeNvidiaSmi(samples: number, pathPrefix?: string)
   const oldPath = process.env.PATH
   if (pathPrefix) process.env.PATH = `${pathPrefix}:${oldPath ?? ''}`
   try {
-    const once = () => new Promise<void>((resolve, reject) => smi((err, data) => (err ? reject(new Error(String(err))) : data ? resolve() : reject(new Error('no data')))))
+    const once = () =>
+      new Promise<void>((resolve, reject) =>
+        smi((err, data) => (err ? reject(new Error(String(err))) : data ? resolve() : reject(new Error('no data')))),
+      )
     await once() // warm up
     const c0 = selfCpuMs()
     const k0 = childrenCpuMs()
     const t0 = performance.now()
     for (let i = 0; i < samples; i++) await once()
-    return cost('node-nvidia-smi (shell + nvidia-smi -q -x + xml2js)', samples, selfCpuMs() - c0, childrenCpuMs() - k0, performance.now() - t0)
+    return cost(
+      'node-nvidia-smi (shell + nvidia-smi -q -x + xml2js)',
+      samples,
+      selfCpuMs() - c0,
+      childrenCpuMs() - k0,
+      performance.now() - t0,
+    )
   } finally {
     process.env.PATH = oldPath
   }

@@ -14,7 +14,14 @@ import { useFirstRunStore } from './stores/first-run-store'
 /** Tab ids (the test ids say tab-<id>) and what they read; Start (the first run) is listed only while it is offered. */
 const TABS = ['Start', 'Dashboard', 'Profiles', 'Logs', 'Settings', 'Bench'] as const
 type Tab = (typeof TABS)[number]
-const TAB_LABEL: Record<Tab, string> = { Start: 'Setup', Dashboard: 'Running', Profiles: 'Profiles', Logs: 'Logs', Settings: 'Settings', Bench: 'Bench' }
+const TAB_LABEL: Record<Tab, string> = {
+  Start: 'Setup',
+  Dashboard: 'Running',
+  Profiles: 'Profiles',
+  Logs: 'Logs',
+  Settings: 'Settings',
+  Bench: 'Bench',
+}
 /** Each tab's icon beside its word (named imports: only these icons are bundled). */
 const TAB_ICON: Record<Tab, LucideIcon> = {
   Start: Rocket,

@@ -35,7 +35,11 @@ afterAll(async () => {
   process.stdout.write(`axe serious+critical per view: ${JSON.stringify(counts)}\n`)
 })
 
-const LOG = ['main: HTTP server is listening, hostname: 127.0.0.1, port: 8081', 'slot print_timing: id  0 | task 7 | n_gen = 640, tg = 33.6 t/s', 'srv  log_server_r: request: POST /completion 127.0.0.1 200']
+const LOG = [
+  'main: HTTP server is listening, hostname: 127.0.0.1, port: 8081',
+  'slot print_timing: id  0 | task 7 | n_gen = 640, tg = 33.6 t/s',
+  'srv  log_server_r: request: POST /completion 127.0.0.1 200',
+]
 
 async function scan(name: string, s: ScriptedDashboard): Promise<AxeIssue[]> {
   // Let React commit and the charts draw before looking.
@@ -62,7 +66,22 @@ for (const [label, view] of [
     let profileId: string
     beforeAll(async () => {
       s = await openScriptedDashboard(browser, site.url, view)
-      const imported = await s.core.handlers['profiles:import'](formatCommandLine(['/opt/llama.cpp/llama-server', '-m', model('tiny-target.gguf'), '-md', model('tiny-draft.gguf'), '--n-cpu-moe', '4', '-c', '4096', '-np', '1']), 'Qwen3.6-35B-A3B (tiny stand-in)')
+      const imported = await s.core.handlers['profiles:import'](
+        formatCommandLine([
+          '/opt/llama.cpp/llama-server',
+          '-m',
+          model('tiny-target.gguf'),
+          '-md',
+          model('tiny-draft.gguf'),
+          '--n-cpu-moe',
+          '4',
+          '-c',
+          '4096',
+          '-np',
+          '1',
+        ]),
+        'Qwen3.6-35B-A3B (tiny stand-in)',
+      )
       if (!imported.ok) throw new Error(imported.error)
       profileId = imported.value.id
       await s.page.getByTestId('server-state').waitFor()
@@ -72,59 +91,94 @@ for (const [label, view] of [
     })
 
     const cases: readonly [string, () => Promise<void>][] = [
-      ['stopped', async () => {
-        await s.show(stoppedStatus(profileId), runningSnapshot(stoppedStatus(profileId), { gpu: false }))
-        await s.page.locator('[data-testid="server-state"][data-state="stopped"]').waitFor()
-      }],
-      ['loading', async () => {
-        // A profile that loaded in about 40 s before, 12 s into this load: the bar.
-        const loading = loadingStatus(profileId)
-        await s.show(loading, { ...runningSnapshot(loading), load: { profileId, startedAt: Date.now() - 12_000, expectedMs: 40_000, previousLoads: 3 } }, LOG)
-        await s.page.getByTestId('load-bar').waitFor()
-      }],
-      ['running', async () => {
-        await s.show(readyStatus(profileId), runningSnapshot(readyStatus(profileId)), LOG)
-        await s.page.locator('[data-testid="server-state"][data-state="ready"]').waitFor()
-      }],
-      ['sleeping', async () => {
-        const sleeping = { ...readyStatus(profileId), state: 'sleeping' as const, sleepIdleSeconds: 300 }
-        await s.show(sleeping, runningSnapshot(sleeping), LOG)
-        await s.page.getByTestId('sleeping-note').waitFor()
-      }],
-      ['warning', async () => {
-        await s.show(readyStatus(profileId), runningSnapshot(readyStatus(profileId), { warnings: [{ ...LOW_VRAM, profileId }] }))
-        await s.page.getByTestId('warning').first().waitFor()
-      }],
-      ['failed', async () => {
-        await s.show(failedStatus(profileId), runningSnapshot(failedStatus(profileId), { gpu: false }))
-        await s.page.getByTestId('failure').waitFor()
-      }],
-      ['profiles, editor and fit', async () => {
-        await s.show(readyStatus(profileId), runningSnapshot(readyStatus(profileId)))
-        await tab(s, 'profiles')
-        await s.page.getByTestId('profile-editor').waitFor()
-        await s.page.getByTestId('fit-panel').waitFor({ timeout: 20_000 })
-        // Every section open: the fields under "More" are scanned too.
-        const closed = s.page.locator('details.more:not([open]) > summary')
-        expect(await closed.count()).toBeGreaterThan(0)
-        while ((await closed.count()) > 0) await closed.first().click()
-      }],
-      ['logs', async () => {
-        await tab(s, 'logs')
-        await s.page.getByTestId('log-lines').waitFor()
-      }],
-      ['bench', async () => {
-        await tab(s, 'bench')
-        await s.page.getByTestId('bench-start').waitFor()
-      }],
-      ['settings', async () => {
-        await tab(s, 'settings')
-        await s.page.getByTestId('settings-save').waitFor()
-      }],
+      [
+        'stopped',
+        async () => {
+          await s.show(stoppedStatus(profileId), runningSnapshot(stoppedStatus(profileId), { gpu: false }))
+          await s.page.locator('[data-testid="server-state"][data-state="stopped"]').waitFor()
+        },
+      ],
+      [
+        'loading',
+        async () => {
+          // A profile that loaded in about 40 s before, 12 s into this load: the bar.
+          const loading = loadingStatus(profileId)
+          await s.show(
+            loading,
+            { ...runningSnapshot(loading), load: { profileId, startedAt: Date.now() - 12_000, expectedMs: 40_000, previousLoads: 3 } },
+            LOG,
+          )
+          await s.page.getByTestId('load-bar').waitFor()
+        },
+      ],
+      [
+        'running',
+        async () => {
+          await s.show(readyStatus(profileId), runningSnapshot(readyStatus(profileId)), LOG)
+          await s.page.locator('[data-testid="server-state"][data-state="ready"]').waitFor()
+        },
+      ],
+      [
+        'sleeping',
+        async () => {
+          const sleeping = { ...readyStatus(profileId), state: 'sleeping' as const, sleepIdleSeconds: 300 }
+          await s.show(sleeping, runningSnapshot(sleeping), LOG)
+          await s.page.getByTestId('sleeping-note').waitFor()
+        },
+      ],
+      [
+        'warning',
+        async () => {
+          await s.show(readyStatus(profileId), runningSnapshot(readyStatus(profileId), { warnings: [{ ...LOW_VRAM, profileId }] }))
+          await s.page.getByTestId('warning').first().waitFor()
+        },
+      ],
+      [
+        'failed',
+        async () => {
+          await s.show(failedStatus(profileId), runningSnapshot(failedStatus(profileId), { gpu: false }))
+          await s.page.getByTestId('failure').waitFor()
+        },
+      ],
+      [
+        'profiles, editor and fit',
+        async () => {
+          await s.show(readyStatus(profileId), runningSnapshot(readyStatus(profileId)))
+          await tab(s, 'profiles')
+          await s.page.getByTestId('profile-editor').waitFor()
+          await s.page.getByTestId('fit-panel').waitFor({ timeout: 20_000 })
+          // Every section open: the fields under "More" are scanned too.
+          const closed = s.page.locator('details.more:not([open]) > summary')
+          expect(await closed.count()).toBeGreaterThan(0)
+          while ((await closed.count()) > 0) await closed.first().click()
+        },
+      ],
+      [
+        'logs',
+        async () => {
+          await tab(s, 'logs')
+          await s.page.getByTestId('log-lines').waitFor()
+        },
+      ],
+      [
+        'bench',
+        async () => {
+          await tab(s, 'bench')
+          await s.page.getByTestId('bench-start').waitFor()
+        },
+      ],
+      [
+        'settings',
+        async () => {
+          await tab(s, 'settings')
+          await s.page.getByTestId('settings-save').waitFor()
+        },
+      ],
     ]
     for (const [name, open] of cases) {
       it(`${name}: no serious or critical issue`, async () => {
-        if (name === 'stopped' || name === 'loading' || name === 'running' || name === 'warning' || name === 'failed') await tab(s, 'dashboard')
+        if (name === 'stopped' || name === 'loading' || name === 'running' || name === 'warning' || name === 'failed')
+          await tab(s, 'dashboard')
         await open()
         expect(await scan(`${label} · ${name}`, s)).toEqual([])
       }, 60_000)
@@ -136,9 +190,27 @@ for (const [label, view] of [
         await tab(s, view)
         if (view === 'profiles') await s.page.getByTestId('fit-panel').waitFor({ timeout: 20_000 })
         const expected = await s.page.evaluate(() => {
-          const d = (globalThis as unknown as { document: { querySelectorAll: (q: string) => ArrayLike<{ getAttribute: (n: string) => string | null; getClientRects: () => ArrayLike<unknown>; closest: (q: string) => unknown; dataset: Record<string, string>; setAttribute: (n: string, v: string) => void }> } }).document
+          const d = (
+            globalThis as unknown as {
+              document: {
+                querySelectorAll: (q: string) => ArrayLike<{
+                  getAttribute: (n: string) => string | null
+                  getClientRects: () => ArrayLike<unknown>
+                  closest: (q: string) => unknown
+                  dataset: Record<string, string>
+                  setAttribute: (n: string, v: string) => void
+                }>
+              }
+            }
+          ).document
           const all = Array.from(d.querySelectorAll('button, input, select, textarea, summary, a[href]'))
-          const visible = all.filter((e) => e.getClientRects().length > 0 && e.getAttribute('disabled') === null && e.getAttribute('tabindex') !== '-1' && !e.closest('details:not([open]) > :not(summary)'))
+          const visible = all.filter(
+            (e) =>
+              e.getClientRects().length > 0 &&
+              e.getAttribute('disabled') === null &&
+              e.getAttribute('tabindex') !== '-1' &&
+              !e.closest('details:not([open]) > :not(summary)'),
+          )
           visible.forEach((e, i) => e.setAttribute('data-kb', String(i)))
           return visible.length
         })
@@ -149,11 +221,22 @@ for (const [label, view] of [
         for (let i = 0; i < expected + 5; i++) {
           await s.page.keyboard.press('Tab')
           const info = await s.page.evaluate(() => {
-            const d = (globalThis as unknown as { document: { activeElement: { getAttribute: (n: string) => string | null; outerHTML: string } | null }; getComputedStyle: (e: unknown) => { outlineStyle: string; outlineWidth: string } }).document
+            const d = (
+              globalThis as unknown as {
+                document: { activeElement: { getAttribute: (n: string) => string | null; outerHTML: string } | null }
+                getComputedStyle: (e: unknown) => { outlineStyle: string; outlineWidth: string }
+              }
+            ).document
             const el = d.activeElement
             if (!el) return null
-            const style = (globalThis as unknown as { getComputedStyle: (e: unknown) => { outlineStyle: string; outlineWidth: string } }).getComputedStyle(el)
-            return { kb: el.getAttribute('data-kb'), ring: style.outlineStyle !== 'none' && style.outlineWidth !== '0px', html: el.outerHTML.slice(0, 120) }
+            const style = (
+              globalThis as unknown as { getComputedStyle: (e: unknown) => { outlineStyle: string; outlineWidth: string } }
+            ).getComputedStyle(el)
+            return {
+              kb: el.getAttribute('data-kb'),
+              ring: style.outlineStyle !== 'none' && style.outlineWidth !== '0px',
+              html: el.outerHTML.slice(0, 120),
+            }
           })
           if (info?.kb) reached.add(info.kb)
           if (info?.kb && !info.ring) unringed = [...unringed, info.html]
@@ -180,7 +263,13 @@ for (const [label, view] of [
     const saved = { HOME: process.env.HOME, HF_HOME: process.env.HF_HOME, GITHUB_API_URL: process.env.GITHUB_API_URL }
     beforeAll(async () => {
       userHome = mkdtempSync(join(tmpdir(), 'llama-tray-a11y-user-'))
-      gh = await new GitHubReleasesStandIn().start([{ tag: 'v0.5.0', publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: FIRST_RUN_ASSET, body: Buffer.alloc(256 * 1024, 1), digest: `sha256:${'0'.repeat(64)}` }] }])
+      gh = await new GitHubReleasesStandIn().start([
+        {
+          tag: 'v0.5.0',
+          publishedAt: '2026-11-28T12:00:00Z',
+          assets: [{ name: FIRST_RUN_ASSET, body: Buffer.alloc(256 * 1024, 1), digest: `sha256:${'0'.repeat(64)}` }],
+        },
+      ])
       Object.assign(process.env, { HOME: userHome, HF_HOME: join(userHome, 'hf'), GITHUB_API_URL: gh.apiUrl })
       s = await openScriptedDashboard(browser, site.url, view)
     }, 60_000)

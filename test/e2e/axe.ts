@@ -17,7 +17,12 @@ export async function seriousAxeIssues(page: Page): Promise<AxeIssue[]> {
   const results = await page.evaluate(async () => {
     const g = globalThis as unknown as { axe: typeof axe; document: Parameters<typeof axe.run>[0] }
     const r = await g.axe.run(g.document, { resultTypes: ['violations'] })
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact ?? 'unknown', help: v.help, targets: v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`.slice(0, 300)) }))
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact ?? 'unknown',
+      help: v.help,
+      targets: v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`.slice(0, 300)),
+    }))
   })
   return results.filter((v) => v.impact === 'serious' || v.impact === 'critical')
 }

@@ -1,5 +1,12 @@
 import type { Page } from 'playwright-core'
-import { COMMAND_NAMES, commandMethodName, EVENT_NAMES, eventMethodName, type EventChannels, type EventName } from '../../app/contract/commands'
+import {
+  COMMAND_NAMES,
+  commandMethodName,
+  EVENT_NAMES,
+  eventMethodName,
+  type EventChannels,
+  type EventName,
+} from '../../app/contract/commands'
 import type { LlamaTrayCore } from '../../app/core/llama-tray-core'
 
 type Invoke = (channel: string, args: unknown[]) => Promise<unknown>
@@ -40,11 +47,17 @@ const NAMES: BridgeNames = {
 }
 
 /** Installs window.llamaTray in the page (call before page.goto); returns the event pusher. */
-export async function installBridge(page: Page, invoke: Invoke): Promise<<E extends EventName>(event: E, payload: Parameters<EventChannels[E]>[0]) => Promise<void>> {
+export async function installBridge(
+  page: Page,
+  invoke: Invoke,
+): Promise<<E extends EventName>(event: E, payload: Parameters<EventChannels[E]>[0]) => Promise<void>> {
   await page.exposeBinding('__llamaTrayInvoke', (_source, channel: string, args: unknown[]) => invoke(channel, args))
   await page.addInitScript(pageSide, NAMES)
   return async (event, payload) => {
-    await page.evaluate(([e, p]) => (globalThis as unknown as { __llamaTrayEmit: (e: string, p: unknown) => void }).__llamaTrayEmit(e as string, p), [event, payload] as const)
+    await page.evaluate(
+      ([e, p]) => (globalThis as unknown as { __llamaTrayEmit: (e: string, p: unknown) => void }).__llamaTrayEmit(e as string, p),
+      [event, payload] as const,
+    )
   }
 }
 
@@ -70,4 +83,3 @@ export async function bridgeCore(page: Page, core: LlamaTrayCore): Promise<() =>
     for (const off of offs) off()
   }
 }
-

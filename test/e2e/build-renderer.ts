@@ -21,7 +21,11 @@ const REPO = repoRoot(import.meta.dirname)
 export async function buildRenderer(outDir: string, options: { production?: boolean } = {}): Promise<string> {
   const vite = join(REPO, 'node_modules', 'vite', 'bin', 'vite.js')
   const config = join(REPO, 'test', 'e2e', 'vite.renderer.config.mts')
-  const child = spawn(process.execPath, [vite, 'build', '--config', config, '--outDir', outDir, '--emptyOutDir'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: options.production ? { ...process.env, NODE_ENV: 'production' } : process.env })
+  const child = spawn(process.execPath, [vite, 'build', '--config', config, '--outDir', outDir, '--emptyOutDir'], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: options.production ? { ...process.env, NODE_ENV: 'production' } : process.env,
+  })
   let output = ''
   child.stdout.setEncoding('utf8').on('data', (c: string) => (output += c))
   child.stderr.setEncoding('utf8').on('data', (c: string) => (output += c))

@@ -17,7 +17,12 @@ export interface DashboardSession {
 /** Core options, or a function of the session's home for parts that keep files there (the live advisor's mutes). */
 export type SessionOptions = Omit<CoreOptions, 'home'> | ((home: string) => Omit<CoreOptions, 'home'>)
 
-export async function openDashboard(browser: Browser, url: string, options: SessionOptions, view: { width: number; height: number; colorScheme: 'light' | 'dark' } = { width: 1100, height: 820, colorScheme: 'light' }): Promise<DashboardSession> {
+export async function openDashboard(
+  browser: Browser,
+  url: string,
+  options: SessionOptions,
+  view: { width: number; height: number; colorScheme: 'light' | 'dark' } = { width: 1100, height: 820, colorScheme: 'light' },
+): Promise<DashboardSession> {
   const home = mkdtempSync(join(tmpdir(), 'llama-tray-e2e-'))
   const core = await LlamaTrayCore.create({ home, ...(typeof options === 'function' ? options(home) : options) })
   const context = await browser.newContext({ viewport: { width: view.width, height: view.height }, colorScheme: view.colorScheme })

@@ -65,11 +65,14 @@ const cmd = (...args: string[]): string => formatCommandLine([bin, ...args, '-t'
 function generate(port: number, nPredict: number): { done: Promise<unknown>; abort: () => void } {
   let req: ClientRequest | null = null
   const done = new Promise((resolve, reject) => {
-    req = request({ host: '127.0.0.1', port, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = ''
-      res.setEncoding('utf8').on('data', (c: string) => (text += c))
-      res.on('end', () => resolve(JSON.parse(text)))
-    })
+    req = request(
+      { host: '127.0.0.1', port, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (c: string) => (text += c))
+        res.on('end', () => resolve(JSON.parse(text)))
+      },
+    )
     req.on('error', reject)
     req.end(JSON.stringify({ prompt: 'Once upon a time', n_predict: nPredict, ignore_eos: true }))
   })
@@ -78,7 +81,10 @@ function generate(port: number, nPredict: number): { done: Promise<unknown>; abo
 }
 
 async function state(page: Page, expected: string, timeout = 120_000): Promise<void> {
-  await page.getByTestId('server-state').and(page.locator(`[data-state="${expected}"]`)).waitFor({ timeout })
+  await page
+    .getByTestId('server-state')
+    .and(page.locator(`[data-state="${expected}"]`))
+    .waitFor({ timeout })
 }
 
 async function rate(page: Page): Promise<number> {
@@ -86,74 +92,85 @@ async function rate(page: Page): Promise<number> {
 }
 
 describe('dashboard in Chromium over the real core and llama-server', () => {
-  it('starts an imported profile from the UI, shows ready, live tok/s and the log; switches to the draft profile in one click and shows the acceptance', async () => {
-    const { core, page } = await open({ telemetry: new TelemetryService({ gpuBackend: 'auto' }) })
-    const draft = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-md', model('tiny-draft.gguf'), '--spec-type', 'draft-simple', '-c', '4096', '-np', '1'), 'tiny + draft')
-    if (!draft.ok) throw new Error(draft.error)
+  it(
+    'starts an imported profile from the UI, shows ready, live tok/s and the log; switches to the draft profile in one click and shows ' +
+      'the acceptance',
+    async () => {
+      const { core, page } = await open({ telemetry: new TelemetryService({ gpuBackend: 'auto' }) })
+      const draft = await core.handlers['profiles:import'](
+        cmd('-m', model('tiny-target.gguf'), '-md', model('tiny-draft.gguf'), '--spec-type', 'draft-simple', '-c', '4096', '-np', '1'),
+        'tiny + draft',
+      )
+      if (!draft.ok) throw new Error(draft.error)
 
-    // Import from a pasted command, through the UI.
-    await page.getByTestId('tab-profiles').click()
-    await page.getByTestId('import-command').fill(cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'))
-    await page.getByTestId('import-name').fill('tiny')
-    await page.getByTestId('import-submit').click()
-    const tinyRow = page.getByTestId('profile-row').filter({ hasText: 'tiny' }).filter({ hasNotText: 'draft' })
-    await tinyRow.waitFor()
+      // Import from a pasted command, through the UI.
+      await page.getByTestId('tab-profiles').click()
+      await page.getByTestId('import-command').fill(cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'))
+      await page.getByTestId('import-name').fill('tiny')
+      await page.getByTestId('import-submit').click()
+      const tinyRow = page.getByTestId('profile-row').filter({ hasText: 'tiny' }).filter({ hasNotText: 'draft' })
+      await tinyRow.waitFor()
 
-    // One click starts it; the header follows the pushed state to ready.
-    await tinyRow.getByTestId('profile-start').click()
-    await state(page, 'ready')
-    await expect(page.getByTestId('active-profile').textContent()).resolves.toBe('tiny')
+      // One click starts it; the header follows the pushed state to ready.
+      await tinyRow.getByTestId('profile-start').click()
+      await state(page, 'ready')
+      await expect(page.getByTestId('active-profile').textContent()).resolves.toBe('tiny')
 
-    const port = core.server.getStatus().port as number
-    // Where clients connect: the OpenAI-compatible base URL of the running server, and it answers.
-    const url = await page.getByTestId('server-url').textContent()
-    expect(url).toBe(`http://127.0.0.1:${port}/v1`)
-    expect((await fetch(`${url}/models`)).status).toBe(200)
-    const long = generate(port, 2000)
-    await expect.poll(() => rate(page), { timeout: 60_000, interval: 250 }).toBeGreaterThan(0)
-    const live = await rate(page)
-    console.log(`[e2e] live generation rate shown: ${live} tok/s`)
-    expect(live).toBeGreaterThan(0)
+      const port = core.server.getStatus().port as number
+      // Where clients connect: the OpenAI-compatible base URL of the running server, and it answers.
+      const url = await page.getByTestId('server-url').textContent()
+      expect(url).toBe(`http://127.0.0.1:${port}/v1`)
+      expect((await fetch(`${url}/models`)).status).toBe(200)
+      const long = generate(port, 2000)
+      await expect.poll(() => rate(page), { timeout: 60_000, interval: 250 }).toBeGreaterThan(0)
+      const live = await rate(page)
+      console.log(`[e2e] live generation rate shown: ${live} tok/s`)
+      expect(live).toBeGreaterThan(0)
 
-    // The log view shows the server's own lines.
-    await page.getByTestId('tab-logs').click()
-    const logText = async (): Promise<string> => (await page.getByTestId('log-lines').textContent()) ?? ''
-    await expect.poll(logText, { timeout: 90_000 }).toMatch(/listening on/)
-    expect(await logText()).toMatch(/llama_model_loader|load_tensors|print_info/)
-    await page.getByTestId('log-filter').fill('listening')
-    expect(await page.getByTestId('log-lines').locator('.log-line').count()).toBeGreaterThan(0)
-    long.abort()
+      // The log view shows the server's own lines.
+      await page.getByTestId('tab-logs').click()
+      const logText = async (): Promise<string> => (await page.getByTestId('log-lines').textContent()) ?? ''
+      await expect.poll(logText, { timeout: 90_000 }).toMatch(/listening on/)
+      expect(await logText()).toMatch(/llama_model_loader|load_tensors|print_info/)
+      await page.getByTestId('log-filter').fill('listening')
+      expect(await page.getByTestId('log-lines').locator('.log-line').count()).toBeGreaterThan(0)
+      long.abort()
 
-    // Switch in one click: the draft profile takes over the server.
-    await page.getByTestId('tab-profiles').click()
-    const draftRow = page.locator(`[data-testid="profile-row"][data-profile-id="${draft.value.id}"]`)
-    await expect(draftRow.getByTestId('profile-start').textContent()).resolves.toBe('Switch')
-    await draftRow.getByTestId('profile-start').click()
-    await page.getByTestId('active-profile').and(page.locator(':text("tiny + draft")')).waitFor({ timeout: 120_000 })
-    await state(page, 'ready')
-    const draftPort = core.server.getStatus().port as number
-    await generate(draftPort, 48).done
-    // The last request's figures are on the Running view.
-    await page.getByTestId('tab-dashboard').click()
-    await expect.poll(() => page.getByTestId('draft-acceptance').textContent(), { timeout: 60_000, interval: 250 }).toMatch(/%$/)
-    const acceptance = (await page.getByTestId('draft-acceptance').textContent()) ?? ''
-    const last = core.snapshot().generation?.last
-    console.log(`[e2e] draft acceptance shown: ${acceptance} (server: ${last?.draftAccepted}/${last?.draftTokens})`)
-    expect(acceptance).toBe(`${Math.round((last?.draftAcceptance ?? NaN) * 100)}%`)
+      // Switch in one click: the draft profile takes over the server.
+      await page.getByTestId('tab-profiles').click()
+      const draftRow = page.locator(`[data-testid="profile-row"][data-profile-id="${draft.value.id}"]`)
+      await expect(draftRow.getByTestId('profile-start').textContent()).resolves.toBe('Switch')
+      await draftRow.getByTestId('profile-start').click()
+      await page.getByTestId('active-profile').and(page.locator(':text("tiny + draft")')).waitFor({ timeout: 120_000 })
+      await state(page, 'ready')
+      const draftPort = core.server.getStatus().port as number
+      await generate(draftPort, 48).done
+      // The last request's figures are on the Running view.
+      await page.getByTestId('tab-dashboard').click()
+      await expect.poll(() => page.getByTestId('draft-acceptance').textContent(), { timeout: 60_000, interval: 250 }).toMatch(/%$/)
+      const acceptance = (await page.getByTestId('draft-acceptance').textContent()) ?? ''
+      const last = core.snapshot().generation?.last
+      console.log(`[e2e] draft acceptance shown: ${acceptance} (server: ${last?.draftAccepted}/${last?.draftTokens})`)
+      expect(acceptance).toBe(`${Math.round((last?.draftAcceptance ?? NaN) * 100)}%`)
 
-    // The "running" screenshot: live tok/s with the draft, the last request's figures, the charts.
-    await page.getByTestId('tab-dashboard').click()
-    const again = generate(draftPort, 2000)
-    await page.waitForTimeout(5000) // a few seconds of chart
-    await page.locator('[data-testid="live-rate"][data-active="true"]').waitFor({ timeout: 60_000 })
-    await expect.poll(() => rate(page), { timeout: 60_000, interval: 100 }).toBeGreaterThan(0)
-    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-running.png') })
-    again.abort()
-  }, 400_000)
+      // The "running" screenshot: live tok/s with the draft, the last request's figures, the charts.
+      await page.getByTestId('tab-dashboard').click()
+      const again = generate(draftPort, 2000)
+      await page.waitForTimeout(5000) // a few seconds of chart
+      await page.locator('[data-testid="live-rate"][data-active="true"]').waitFor({ timeout: 60_000 })
+      await expect.poll(() => rate(page), { timeout: 60_000, interval: 100 }).toBeGreaterThan(0)
+      await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-running.png') })
+      again.abort()
+    },
+    400_000,
+  )
 
   it('a server with --sleep-idle-seconds shows Sleeping calmly, and a request wakes it back to Running', async () => {
     const { core, page } = await open({ telemetry: null })
-    const sleepy = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '512', '-np', '1', '--sleep-idle-seconds', '1'), 'sleepy')
+    const sleepy = await core.handlers['profiles:import'](
+      cmd('-m', model('tiny-target.gguf'), '-c', '512', '-np', '1', '--sleep-idle-seconds', '1'),
+      'sleepy',
+    )
     if (!sleepy.ok) throw new Error(sleepy.error)
     await page.getByTestId('tab-profiles').click()
     await page.getByTestId('profile-row').filter({ hasText: 'sleepy' }).getByTestId('profile-start').click()
@@ -161,7 +178,9 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     await state(page, 'sleeping', 60_000)
     // The badge's shape (☾, hidden from screen readers) comes before the word.
     await expect(page.getByTestId('server-state').textContent()).resolves.toMatch(/^\W*Sleeping$/)
-    await expect(page.getByTestId('sleeping-note').textContent()).resolves.toBe('Sleeping: model unloaded after 1 s idle, VRAM freed; the next request wakes it')
+    await expect(page.getByTestId('sleeping-note').textContent()).resolves.toBe(
+      'Sleeping: model unloaded after 1 s idle, VRAM freed; the next request wakes it',
+    )
     // The rate follows the next snapshot (the core's cadence), the badge the pushed state.
     await expect.poll(() => page.getByTestId('live-rate').locator('.value').textContent(), { timeout: 30_000 }).toBe('asleep')
     expect(await page.getByTestId('failure').count()).toBe(0)
@@ -182,18 +201,24 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     expect((await core.handlers['server:start'](imported.value.id)).ok).toBe(true)
     await generate(core.server.getStatus().port as number, 32).done
     // A past that is clearly older than anything the reopened page could get pushed or fetch as the latest snapshot.
-    const ageOfFirstPoint = async (): Promise<number> => Date.now() / 1000 - ((await core.handlers['generation:history']()).perSecond[0]?.time ?? Date.now()) / 1000
+    const ageOfFirstPoint = async (): Promise<number> =>
+      Date.now() / 1000 - ((await core.handlers['generation:history']()).perSecond[0]?.time ?? Date.now()) / 1000
     await expect.poll(ageOfFirstPoint, { timeout: 60_000, interval: 250 }).toBeGreaterThan(4)
     const firstPast = Math.floor(((await core.handlers['generation:history']()).perSecond[0]?.time as number) / 1000)
     // The window is opened again: a fresh page, whose stores know only what it fetches and what is pushed from now on.
     await page.reload()
     const chart = page.getByTestId('chart-tokens').locator('.chart-canvas')
-    await expect.poll(async () => Number((await chart.getAttribute('data-since')) || NaN), { timeout: 60_000, interval: 250 }).toBe(firstPast)
+    await expect
+      .poll(async () => Number((await chart.getAttribute('data-since')) || NaN), { timeout: 60_000, interval: 250 })
+      .toBe(firstPast)
   }, 240_000)
 
   it('a profile whose model is missing shows the reason and the hint', async () => {
     const { core, page } = await open({ telemetry: null })
-    const broken = await core.handlers['profiles:import'](cmd('-m', join(MODELS, 'moved-away.gguf'), '-c', '4096', '-np', '1'), 'moved model')
+    const broken = await core.handlers['profiles:import'](
+      cmd('-m', join(MODELS, 'moved-away.gguf'), '-c', '4096', '-np', '1'),
+      'moved model',
+    )
     if (!broken.ok) throw new Error(broken.error)
     await page.getByTestId('tab-profiles').click()
     await page.getByTestId('profile-row').filter({ hasText: 'moved model' }).getByTestId('profile-start').click()
@@ -217,7 +242,10 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     const session = await open({ telemetry: fakeVramTelemetry(freeMiB), ...advisor })
     const { core, page } = session
     advisorCore = core
-    const imported = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '--n-cpu-moe', '4', '-c', '4096', '-np', '1'), 'qwen-moe (tiny)')
+    const imported = await core.handlers['profiles:import'](
+      cmd('-m', model('tiny-target.gguf'), '--n-cpu-moe', '4', '-c', '4096', '-np', '1'),
+      'qwen-moe (tiny)',
+    )
     if (!imported.ok) throw new Error(imported.error)
     const started = await core.handlers['server:start'](imported.value.id)
     expect(started.ok).toBe(true)
@@ -269,8 +297,16 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
 
   it('fits a 360 px tray popover in dark mode and is driven by the keyboard', async () => {
     const { core, page } = await open({ telemetry: null }, { width: 360, height: 640, colorScheme: 'dark' })
-    await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'a profile with a rather long name for a small window')
-    const overflow = (): Promise<boolean> => page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } }; innerWidth: number }).document.documentElement.scrollWidth > (globalThis as unknown as { innerWidth: number }).innerWidth)
+    await core.handlers['profiles:import'](
+      cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'),
+      'a profile with a rather long name for a small window',
+    )
+    const overflow = (): Promise<boolean> =>
+      page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { documentElement: { scrollWidth: number } }; innerWidth: number }).document.documentElement
+            .scrollWidth > (globalThis as unknown as { innerWidth: number }).innerWidth,
+      )
     await page.getByTestId('chart-tokens').waitFor()
     expect(await overflow()).toBe(false)
     // Keyboard: focus the selected tab, arrows move between views.
@@ -323,61 +359,82 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
 })
 
 describe('fit panel and Bench view in Chromium over the real core and llama-server', () => {
-  it('the fit panel shows the breakdown against the budget and applies the suggested --n-cpu-moe in one click; a missing model shows as text', async () => {
-    // A scripted GPU with 2247 MiB free: 1536 MiB headroom and 650 MiB of CUDA runtime leave 61 MiB, a little under the tiny target's ~61.1 MiB on the GPU.
-    const { core, page } = await open({ telemetry: fakeVramTelemetry([2247]) })
-    const tiny = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'tiny')
-    if (!tiny.ok) throw new Error(tiny.error)
-    await page.getByTestId('tab-profiles').click()
-    const panel = page.getByTestId('fit-panel')
-    await panel.getByTestId('fit-breakdown').waitFor({ timeout: 60_000 })
-    // The panel fetched before the fake GPU reported: refresh until the budget is there.
-    await expect
-      .poll(async () => {
-        await panel.getByTestId('fit-refresh').click()
-        return panel.getByTestId('fit-suggestion').count()
-      }, { timeout: 60_000, interval: 500 })
-      .toBe(1)
-    const estimate = await core.handlers['fit:estimate'](tiny.value.id)
-    if (!estimate.ok) throw new Error(estimate.error)
-    const { report } = estimate.value
-    console.log(`[e2e] fit: GPU ${report.total.gpu.totalMiB} MiB (weights ${report.gpu.weightsMiB}, KV ${report.gpu.kvMiB}, recurrent ${report.gpu.recurrentMiB}, compute ${report.gpu.computeMiB}), budget ${report.budgetMiB} MiB, suggested --n-cpu-moe ${report.nCpuMoe}`)
-    const gpuTotal = await panel.getByTestId('fit-row-totalMiB').locator('td').first().textContent()
-    expect(Number(gpuTotal)).toBeCloseTo(report.gpu.totalMiB, 0)
-    expect(report.gpuRuntimeMiB).toBe(650)
-    await expect(panel.getByTestId('fit-row-runtime').locator('td').first().textContent()).resolves.toBe('650')
-    await expect(panel.getByTestId('fit-budget').textContent()).resolves.toContain(`budget of ${report.budgetMiB?.toFixed(0)} MiB`)
-    const suggested = Number(await panel.getByTestId('fit-suggestion').getAttribute('data-n-cpu-moe'))
-    expect(suggested).toBe(report.nCpuMoe)
-    expect(suggested).toBeGreaterThan(0)
-    expect((await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe).toBeUndefined()
+  it(
+    'the fit panel shows the breakdown against the budget and applies the suggested --n-cpu-moe in one click; a missing model shows as ' +
+      'text',
+    async () => {
+      // A scripted GPU with 2247 MiB free: 1536 MiB headroom and 650 MiB of CUDA runtime leave 61 MiB, a little under the tiny target's
+      // ~61.1
+      // MiB on the GPU.
+      const { core, page } = await open({ telemetry: fakeVramTelemetry([2247]) })
+      const tiny = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'tiny')
+      if (!tiny.ok) throw new Error(tiny.error)
+      await page.getByTestId('tab-profiles').click()
+      const panel = page.getByTestId('fit-panel')
+      await panel.getByTestId('fit-breakdown').waitFor({ timeout: 60_000 })
+      // The panel fetched before the fake GPU reported: refresh until the budget is there.
+      await expect
+        .poll(
+          async () => {
+            await panel.getByTestId('fit-refresh').click()
+            return panel.getByTestId('fit-suggestion').count()
+          },
+          { timeout: 60_000, interval: 500 },
+        )
+        .toBe(1)
+      const estimate = await core.handlers['fit:estimate'](tiny.value.id)
+      if (!estimate.ok) throw new Error(estimate.error)
+      const { report } = estimate.value
+      console.log(
+        `[e2e] fit: GPU ${report.total.gpu.totalMiB} MiB (weights ${report.gpu.weightsMiB}, KV ${report.gpu.kvMiB}, recurrent ` +
+          `${report.gpu.recurrentMiB}, ` +
+          `compute ${report.gpu.computeMiB}), budget ${report.budgetMiB} MiB, suggested --n-cpu-moe ${report.nCpuMoe}`,
+      )
+      const gpuTotal = await panel.getByTestId('fit-row-totalMiB').locator('td').first().textContent()
+      expect(Number(gpuTotal)).toBeCloseTo(report.gpu.totalMiB, 0)
+      expect(report.gpuRuntimeMiB).toBe(650)
+      await expect(panel.getByTestId('fit-row-runtime').locator('td').first().textContent()).resolves.toBe('650')
+      await expect(panel.getByTestId('fit-budget').textContent()).resolves.toContain(`budget of ${report.budgetMiB?.toFixed(0)} MiB`)
+      const suggested = Number(await panel.getByTestId('fit-suggestion').getAttribute('data-n-cpu-moe'))
+      expect(suggested).toBe(report.nCpuMoe)
+      expect(suggested).toBeGreaterThan(0)
+      expect((await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe).toBeUndefined()
 
-    await panel.getByTestId('fit-apply').click()
-    await expect.poll(async () => (await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe, { timeout: 90_000 }).toBe(suggested)
-    await panel.locator('[data-testid="fit-suggestion"]:has-text("the profile has it")').waitFor({ timeout: 90_000 })
-    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-fit.png') })
-    // The test build has no llama-fit-params beside llama-server: asking llama.cpp's own fit says so, in one sentence.
-    await panel.getByTestId('llama-fit-ask').click()
-    await expect(panel.getByTestId('llama-fit-error').textContent({ timeout: 30_000 })).resolves.toMatch(/^llama\.cpp's own fit cannot be asked: there is no llama-fit-params beside .*llama-server \(llama\.cpp's release archives ship it/)
-    // The editor in sections, every "More" open: the whole form as a user finds it.
-    const closed = page.locator('details.more:not([open]) > summary')
-    while ((await closed.count()) > 0) await closed.first().click()
-    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-editor.png'), fullPage: true })
-    // The raw command is editable: change the context in the text, apply, and the stored profile has it.
-    const raw = page.getByTestId('exported')
-    await expect.poll(() => raw.inputValue(), { timeout: 30_000 }).toMatch(/-c 4096/)
-    await raw.fill((await raw.inputValue()).replace('-c 4096', '-c 8192'))
-    await page.getByTestId('apply-command').click()
-    await expect.poll(async () => (await core.handlers['profiles:get'](tiny.value.id))?.settings.ctxSize, { timeout: 30_000 }).toBe(8192)
-    expect((await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe).toBe(suggested)
+      await panel.getByTestId('fit-apply').click()
+      await expect
+        .poll(async () => (await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe, { timeout: 90_000 })
+        .toBe(suggested)
+      await panel.locator('[data-testid="fit-suggestion"]:has-text("the profile has it")').waitFor({ timeout: 90_000 })
+      await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-fit.png') })
+      // The test build has no llama-fit-params beside llama-server: asking llama.cpp's own fit says so, in one sentence.
+      await panel.getByTestId('llama-fit-ask').click()
+      await expect(panel.getByTestId('llama-fit-error').textContent({ timeout: 30_000 })).resolves.toMatch(
+        /^llama\.cpp's own fit cannot be asked: there is no llama-fit-params beside .*llama-server \(llama\.cpp's release archives ship it/,
+      )
+      // The editor in sections, every "More" open: the whole form as a user finds it.
+      const closed = page.locator('details.more:not([open]) > summary')
+      while ((await closed.count()) > 0) await closed.first().click()
+      await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-editor.png'), fullPage: true })
+      // The raw command is editable: change the context in the text, apply, and the stored profile has it.
+      const raw = page.getByTestId('exported')
+      await expect.poll(() => raw.inputValue(), { timeout: 30_000 }).toMatch(/-c 4096/)
+      await raw.fill((await raw.inputValue()).replace('-c 4096', '-c 8192'))
+      await page.getByTestId('apply-command').click()
+      await expect.poll(async () => (await core.handlers['profiles:get'](tiny.value.id))?.settings.ctxSize, { timeout: 30_000 }).toBe(8192)
+      expect((await core.handlers['profiles:get'](tiny.value.id))?.settings.nCpuMoe).toBe(suggested)
 
-    const moved = await core.handlers['profiles:import'](cmd('-m', join(MODELS, 'moved-away.gguf'), '-c', '4096', '-np', '1'), 'moved model')
-    if (!moved.ok) throw new Error(moved.error)
-    await page.getByTestId('profile-row').filter({ hasText: 'moved model' }).locator('.profile-select').click()
-    await expect(page.getByTestId('fit-error').textContent({ timeout: 90_000 })).resolves.toMatch(/moved-away\.gguf|model/i)
-  }, 240_000)
+      const moved = await core.handlers['profiles:import'](
+        cmd('-m', join(MODELS, 'moved-away.gguf'), '-c', '4096', '-np', '1'),
+        'moved model',
+      )
+      if (!moved.ok) throw new Error(moved.error)
+      await page.getByTestId('profile-row').filter({ hasText: 'moved model' }).locator('.profile-select').click()
+      await expect(page.getByTestId('fit-error').textContent({ timeout: 90_000 })).resolves.toMatch(/moved-away\.gguf|model/i)
+    },
+    240_000,
+  )
 
-  it('benches one profile from the Bench view: the table and the bars show the report\'s figures', async () => {
+  it("benches one profile from the Bench view: the table and the bars show the report's figures", async () => {
     const { core, page } = await open({ telemetry: null })
     const tiny = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'tiny')
     if (!tiny.ok) throw new Error(tiny.error)
@@ -392,7 +449,9 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     await page.getByTestId('bench-start').click()
     await page.getByTestId('bench-progress').waitFor({ timeout: 90_000 })
     await page.getByTestId('bench-results').waitFor({ timeout: 240_000 })
-    console.log(`[e2e] bench of one profile (1 run, 32 tokens) took ${Date.now() - started} ms; phases ${[...new Set(progress)].join(' → ')}`)
+    console.log(
+      `[e2e] bench of one profile (1 run, 32 tokens) took ${Date.now() - started} ms; phases ${[...new Set(progress)].join(' → ')}`,
+    )
     const [stored] = await core.handlers['bench:history'](1)
     if (!stored) throw new Error('no stored report')
     const rows = page.getByTestId('bench-row')
@@ -418,7 +477,9 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
 
   it('tunes --n-cpu-moe from the Bench view on a scripted GPU: the sweep, the skipped settings and the saved recommendation', async () => {
     // Expert layers kept on the GPU cost 150 MiB each (as in tune.test.ts): the lowest settings leave too little free.
-    const { core, page } = await open({ telemetry: fakeGpuTelemetry({ totalMiB: 8192, idleMiB: 300, serverMiB: 600, perGpuExpertLayerMiB: 150, layers: 40, draftMiB: 200 }) })
+    const { core, page } = await open({
+      telemetry: fakeGpuTelemetry({ totalMiB: 8192, idleMiB: 300, serverMiB: 600, perGpuExpertLayerMiB: 150, layers: 40, draftMiB: 200 }),
+    })
     const tiny = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1'), 'tiny')
     if (!tiny.ok) throw new Error(tiny.error)
     await page.getByTestId('tab-bench').click()
@@ -432,10 +493,14 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     const tune = stored?.tune
     if (!tune?.recommended) throw new Error('no tune recommendation stored')
     expect(await page.getByTestId('tune-row').count()).toBe(tune.candidates.length)
-    expect(await page.locator('[data-testid="tune-row"][data-status="skipped-vram"]').count()).toBe(tune.candidates.filter((c) => c.status === 'skipped-vram').length)
+    expect(await page.locator('[data-testid="tune-row"][data-status="skipped-vram"]').count()).toBe(
+      tune.candidates.filter((c) => c.status === 'skipped-vram').length,
+    )
     expect(Number(await page.getByTestId('tune-recommended').getAttribute('data-n-cpu-moe'))).toBe(tune.recommended.nCpuMoe)
     await expect(page.getByTestId('tune-saved').textContent()).resolves.toContain(tune.savedProfileId as string)
-    expect((await core.handlers['profiles:list']()).profiles.some((p) => p.id === tune.savedProfileId && p.name === 'tiny (tuned)')).toBe(true)
+    expect((await core.handlers['profiles:list']()).profiles.some((p) => p.id === tune.savedProfileId && p.name === 'tiny (tuned)')).toBe(
+      true,
+    )
     console.log(`[e2e] tune: ${tune.candidates.map((c) => `${c.nCpuMoe}:${c.status}`).join(' ')} → --n-cpu-moe ${tune.recommended.nCpuMoe}`)
   }, 300_000)
 
@@ -455,7 +520,10 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     expect(core.server.getStatus().state).toBe('ready')
     await page.getByTestId('bench-cancel').click()
     await expect(page.getByTestId('bench-error').textContent({ timeout: 90_000 })).resolves.toMatch(/cancelled/)
-    console.log(`[e2e] bench cancel: ${running - started} ms until the server answered the bench, ${Date.now() - running} ms from Cancel to the answer`)
+    console.log(
+      `[e2e] bench cancel: ${running - started} ms until the server answered the bench, ${Date.now() - running} ms from Cancel to the ` +
+        `answer`,
+    )
     expect(core.server.getStatus().state).toBe('stopped')
     expect(await page.getByTestId('bench-cancel').count()).toBe(0)
   }, 180_000)

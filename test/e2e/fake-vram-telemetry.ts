@@ -8,7 +8,10 @@ import type { TelemetryReading, TelemetryService } from '../../app/telemetry/tel
  * (e.g. by the server, scripted by a test). It has TelemetryService's public shape
  * (start/stop/running/latest/setServerPid); the rest of the core is real.
  */
-export function fakeVramTelemetry(freeMiBPerSecond: readonly number[], extra: { readonly usedByOthersMiB?: () => number } = {}): TelemetryService {
+export function fakeVramTelemetry(
+  freeMiBPerSecond: readonly number[],
+  extra: { readonly usedByOthersMiB?: () => number } = {},
+): TelemetryService {
   const TOTAL = 8188
   let startedAt: number | null = null
   let serverPid: number | null = null

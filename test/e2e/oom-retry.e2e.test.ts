@@ -39,7 +39,24 @@ describe('out of GPU memory at load (Chromium, real core)', () => {
     const s = await openDashboard(browser, site.url, { telemetry: fakeGpuTelemetry(LAPTOP, 100), supervisor: { healthIntervalMs: 50 } })
     try {
       const { page, core, home } = s
-      const args = ['-m', modelPath, '-ngl', '999', '--n-cpu-moe', '10', '-c', '8192', '-np', '1', '--fake-mode', 'oom-at-load', '--fake-log', OOM_LOG, '--fake-fits-from-ncmoe', '11']
+      const args = [
+        '-m',
+        modelPath,
+        '-ngl',
+        '999',
+        '--n-cpu-moe',
+        '10',
+        '-c',
+        '8192',
+        '-np',
+        '1',
+        '--fake-mode',
+        'oom-at-load',
+        '--fake-log',
+        OOM_LOG,
+        '--fake-fits-from-ncmoe',
+        '11',
+      ]
       const id = await addProfile(home, 'big-moe', [FAKE_SERVER, ...args])
       const started = await core.startProfile(id)
       expect(started.ok).toBe(true)
@@ -48,7 +65,9 @@ describe('out of GPU memory at load (Chromium, real core)', () => {
       const text = (await note.textContent()) ?? ''
       const n = Number(/--n-cpu-moe (\d+) \(was 10\)/.exec(text)?.[1])
       expect(n).toBeGreaterThan(10)
-      expect(text).toMatch(/^The GPU ran out of memory loading the model \(5,000 MiB free, about [\d,]+ MiB needed\), so it was started with/)
+      expect(text).toMatch(
+        /^The GPU ran out of memory loading the model \(5,000 MiB free, about [\d,]+ MiB needed\), so it was started with/,
+      )
       await expect(page.getByTestId('server-state').getAttribute('data-state')).resolves.toBe('ready')
       expect((await core.handlers['profiles:get'](id))?.settings.nCpuMoe).toBe(10)
       await note.getByRole('button', { name: 'Keep in profile' }).click()

@@ -87,60 +87,84 @@ for (const colorScheme of ['light', 'dark'] as const) {
     })
 
     const states: readonly [string, () => Promise<void>][] = [
-      ['stopped', async () => {
-        await s.show(stoppedStatus(qwen), runningSnapshot(stoppedStatus(qwen)))
-        await s.page.locator('[data-testid="server-state"][data-state="stopped"]').waitFor()
-        await expect.poll(() => s.page.getByTestId('live-rate').innerText()).toContain('—')
-        expect(await s.page.getByTestId('pop-start').innerText()).toContain('Start')
-        expect(await s.page.getByTestId('pop-stop').count()).toBe(0)
-      }],
-      ['loading, with its bar', async () => {
-        const loading = loadingStatus(qwen)
-        // 12 s into a load that took about 40 s before: the bar.
-        const load = { profileId: qwen, startedAt: Date.now() - 12_000, expectedMs: 40_000, previousLoads: 3 }
-        await s.show(loading, { ...runningSnapshot(loading), load }, LOG)
-        await s.page.getByTestId('load-bar').waitFor()
-        expect(await s.page.getByTestId('server-state').innerText()).toBe('Loading')
-      }],
-      ['ready, idle', async () => {
-        await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen), { generating: false }))
-        await expect.poll(() => s.page.getByTestId('live-rate').innerText()).toContain('idle')
-        expect(await s.page.getByTestId('server-state').innerText()).toBe('Running')
-        expect(await s.page.getByTestId('active-profile').innerText()).toContain('Qwen3.6-35B-A3B')
-      }],
-      ['generating', async () => {
-        await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen)))
-        await expect.poll(() => s.page.getByTestId('live-rate').innerText()).toContain('31.4')
-        expect(await s.page.getByTestId('live-rate').innerText()).toContain('usual 36.2 tok/s')
-        expect(await s.page.getByTestId('pop-vram').innerText()).toContain('2.3 GiB free')
-        const bar = s.page.locator('[data-testid="pop-vram"] [role="img"]')
-        expect(await bar.getAttribute('aria-label')).toMatch(/^2\.3 GiB free of 8\.0 GiB, keep .* free \(the mark\)$/)
-        expect(await s.page.getByTestId('pop-cpu').innerText()).toContain('71%')
-        expect(await s.page.getByTestId('heaviest-app').innerText()).toContain('Discord 14%')
-      }],
-      ['a warning', async () => {
-        const warnings = [{ ...LOW_VRAM, level: 'info' as const, id: 'info' }, { ...LOW_VRAM, profileId: qwen }]
-        await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen), { warnings }))
-        // Only the most severe one, as one sentence with its fix.
-        await expect.poll(() => s.page.getByTestId('warning').count()).toBe(1)
-        expect(await s.page.getByTestId('warning').getAttribute('data-warning-id')).toBe(LOW_VRAM.id)
-        expect(await s.page.getByTestId('warning-fix').innerText()).toBe('Use --n-cpu-moe 38')
-      }],
-      ['failed, with its fix', async () => {
-        await s.show(failedStatus(qwen), runningSnapshot(failedStatus(qwen), { gpu: false }))
-        await s.page.getByTestId('failure').waitFor()
-        expect(await s.page.getByTestId('failure').innerText()).toContain('does not exist. Choose the model again in the profile')
-        expect(await s.page.getByTestId('pop-vram').innerText()).toContain('No GPU data: no NVIDIA driver found.')
-        await s.page.getByTestId('pop-failure-fix').click()
-        await expect.poll(() => s.calls.at(-1)).toBe('dashboard:open()')
-      }],
-      ['asleep', async () => {
-        const sleeping = { ...readyStatus(qwen), state: 'sleeping' as const, sleepIdleSeconds: 300 }
-        await s.show(sleeping, runningSnapshot(sleeping))
-        await s.page.getByTestId('sleeping-note').waitFor()
-        expect(await s.page.getByTestId('live-rate').innerText()).toContain('asleep')
-        expect(await s.page.getByTestId('server-state').innerText()).toBe('Sleeping')
-      }],
+      [
+        'stopped',
+        async () => {
+          await s.show(stoppedStatus(qwen), runningSnapshot(stoppedStatus(qwen)))
+          await s.page.locator('[data-testid="server-state"][data-state="stopped"]').waitFor()
+          await expect.poll(() => s.page.getByTestId('live-rate').innerText()).toContain('—')
+          expect(await s.page.getByTestId('pop-start').innerText()).toContain('Start')
+          expect(await s.page.getByTestId('pop-stop').count()).toBe(0)
+        },
+      ],
+      [
+        'loading, with its bar',
+        async () => {
+          const loading = loadingStatus(qwen)
+          // 12 s into a load that took about 40 s before: the bar.
+          const load = { profileId: qwen, startedAt: Date.now() - 12_000, expectedMs: 40_000, previousLoads: 3 }
+          await s.show(loading, { ...runningSnapshot(loading), load }, LOG)
+          await s.page.getByTestId('load-bar').waitFor()
+          expect(await s.page.getByTestId('server-state').innerText()).toBe('Loading')
+        },
+      ],
+      [
+        'ready, idle',
+        async () => {
+          await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen), { generating: false }))
+          await expect.poll(() => s.page.getByTestId('live-rate').innerText()).toContain('idle')
+          expect(await s.page.getByTestId('server-state').innerText()).toBe('Running')
+          expect(await s.page.getByTestId('active-profile').innerText()).toContain('Qwen3.6-35B-A3B')
+        },
+      ],
+      [
+        'generating',
+        async () => {
+          await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen)))
+          await expect.poll(() => s.page.getByTestId('live-rate').innerText()).toContain('31.4')
+          expect(await s.page.getByTestId('live-rate').innerText()).toContain('usual 36.2 tok/s')
+          expect(await s.page.getByTestId('pop-vram').innerText()).toContain('2.3 GiB free')
+          const bar = s.page.locator('[data-testid="pop-vram"] [role="img"]')
+          expect(await bar.getAttribute('aria-label')).toMatch(/^2\.3 GiB free of 8\.0 GiB, keep .* free \(the mark\)$/)
+          expect(await s.page.getByTestId('pop-cpu').innerText()).toContain('71%')
+          expect(await s.page.getByTestId('heaviest-app').innerText()).toContain('Discord 14%')
+        },
+      ],
+      [
+        'a warning',
+        async () => {
+          const warnings = [
+            { ...LOW_VRAM, level: 'info' as const, id: 'info' },
+            { ...LOW_VRAM, profileId: qwen },
+          ]
+          await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen), { warnings }))
+          // Only the most severe one, as one sentence with its fix.
+          await expect.poll(() => s.page.getByTestId('warning').count()).toBe(1)
+          expect(await s.page.getByTestId('warning').getAttribute('data-warning-id')).toBe(LOW_VRAM.id)
+          expect(await s.page.getByTestId('warning-fix').innerText()).toBe('Use --n-cpu-moe 38')
+        },
+      ],
+      [
+        'failed, with its fix',
+        async () => {
+          await s.show(failedStatus(qwen), runningSnapshot(failedStatus(qwen), { gpu: false }))
+          await s.page.getByTestId('failure').waitFor()
+          expect(await s.page.getByTestId('failure').innerText()).toContain('does not exist. Choose the model again in the profile')
+          expect(await s.page.getByTestId('pop-vram').innerText()).toContain('No GPU data: no NVIDIA driver found.')
+          await s.page.getByTestId('pop-failure-fix').click()
+          await expect.poll(() => s.calls.at(-1)).toBe('dashboard:open()')
+        },
+      ],
+      [
+        'asleep',
+        async () => {
+          const sleeping = { ...readyStatus(qwen), state: 'sleeping' as const, sleepIdleSeconds: 300 }
+          await s.show(sleeping, runningSnapshot(sleeping))
+          await s.page.getByTestId('sleeping-note').waitFor()
+          expect(await s.page.getByTestId('live-rate').innerText()).toContain('asleep')
+          expect(await s.page.getByTestId('server-state').innerText()).toBe('Sleeping')
+        },
+      ],
     ]
 
     for (const [name, show] of states) {

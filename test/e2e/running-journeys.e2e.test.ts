@@ -43,7 +43,13 @@ afterAll(async () => {
 async function open(telemetry: TelemetryService | null): Promise<DashboardSession> {
   const s = await openDashboard(browser, site.url, (home) => {
     const advisor = createLiveAdvisor({ home })
-    return { telemetry, warnings: advisor.warnings, applyWarningFix: advisor.applyWarningFix, mutes: advisor.mutes, supervisor: { healthIntervalMs: 100 } }
+    return {
+      telemetry,
+      warnings: advisor.warnings,
+      applyWarningFix: advisor.applyWarningFix,
+      mutes: advisor.mutes,
+      supervisor: { healthIntervalMs: 100 },
+    }
   })
   sessions.push(s)
   return s
@@ -78,7 +84,10 @@ function snapshots(core: DashboardSession['core'], n: number): Promise<void> {
 }
 
 async function state(page: Page, expected: string, timeout = 120_000): Promise<void> {
-  await page.getByTestId('server-state').and(page.locator(`[data-state="${expected}"]`)).waitFor({ timeout })
+  await page
+    .getByTestId('server-state')
+    .and(page.locator(`[data-state="${expected}"]`))
+    .waitFor({ timeout })
 }
 
 describe('Running view journeys (Chromium, real core, real advisor, real llama-server)', () => {
@@ -107,7 +116,10 @@ describe('Running view journeys (Chromium, real core, real advisor, real llama-s
     const fix = notice.getByTestId('failure-fix')
     await expect(fix.textContent()).resolves.toBe('Use -lm none and start')
     await fix.click()
-    await page.getByTestId('active-profile').and(page.locator(`[title="${old}"]`)).waitFor({ timeout: 120_000 })
+    await page
+      .getByTestId('active-profile')
+      .and(page.locator(`[title="${old}"]`))
+      .waitFor({ timeout: 120_000 })
     await state(page, 'ready')
     await notice.waitFor({ state: 'detached' })
     const stored = await core.handlers['profiles:get'](old)
@@ -152,7 +164,10 @@ describe('Running view journeys (Chromium, real core, real advisor, real llama-s
     const id = await importProfile(s, 'busy', '-m', model('tiny-target.gguf'), '-c', '2048')
     expect((await core.handlers['server:start'](id)).ok).toBe(true)
     await state(page, 'ready')
-    await page.locator('[data-testid="warning"][data-warning-id^="live.vram-low"], [data-testid="warnings-more"]').first().waitFor({ timeout: 60_000 })
+    await page
+      .locator('[data-testid="warning"][data-warning-id^="live.vram-low"], [data-testid="warnings-more"]')
+      .first()
+      .waitFor({ timeout: 60_000 })
     await page.getByTestId('warnings-more').waitFor({ timeout: 60_000 })
     await expect(page.getByTestId('warning').count()).resolves.toBe(1)
     expect(await page.getByTestId('warnings-more').textContent()).toMatch(/^\d+ more \(/)

@@ -21,7 +21,14 @@ export interface ScriptedDashboard {
 
 /** Channels answered from the script, not the core: the server and what it reports. */
 const SCRIPTED = new Set([
-  'server:status', 'snapshot:latest', 'server:logs', 'server:start', 'server:stop', 'server:restart', 'dashboard:visible', 'dashboard:open',
+  'server:status',
+  'snapshot:latest',
+  'server:logs',
+  'server:start',
+  'server:stop',
+  'server:restart',
+  'dashboard:visible',
+  'dashboard:open',
 ])
 /** Scripted channels that are controls: the test reads what the page asked for. */
 const RECORDED = new Set(['server:start', 'server:stop', 'server:restart', 'dashboard:open'])
@@ -33,7 +40,11 @@ const FORWARDED: readonly EventName[] = ['profiles:changed', 'settings:changed',
  * bench history, while the server's state and snapshots are scripted: views of
  * a running, warning or failed server without starting llama-server.
  */
-export async function openScriptedDashboard(browser: Browser, url: string, view: { width: number; height: number; colorScheme: 'light' | 'dark' }): Promise<ScriptedDashboard> {
+export async function openScriptedDashboard(
+  browser: Browser,
+  url: string,
+  view: { width: number; height: number; colorScheme: 'light' | 'dark' },
+): Promise<ScriptedDashboard> {
   const home = mkdtempSync(join(tmpdir(), 'llama-tray-scripted-'))
   const core = await LlamaTrayCore.create({ home, telemetry: null })
   const context = await browser.newContext({ viewport: { width: view.width, height: view.height }, colorScheme: view.colorScheme })
@@ -56,7 +67,9 @@ export async function openScriptedDashboard(browser: Browser, url: string, view:
     if (SCRIPTED.has(channel)) return undefined
     return handlers[channel]?.(...args)
   })
-  const offs = FORWARDED.map((e) => core.on(e, ((payload: never) => void emit(e, payload).catch(() => undefined)) as EventChannels[typeof e]))
+  const offs = FORWARDED.map((e) =>
+    core.on(e, ((payload: never) => void emit(e, payload).catch(() => undefined)) as EventChannels[typeof e]),
+  )
   await page.goto(url)
   return {
     core,

@@ -5,14 +5,34 @@ import type { Warning } from '../../app/contract/warnings'
 // Server states and snapshots as the core would push them, for views that must
 // be looked at without a real llama-server (the accessibility scan, fast).
 
-const BASE: ServerStatus = { state: 'stopped', profileId: null, pid: null, host: null, port: null, exe: null, readySince: null, restartAt: null, lastExit: null, restarts: 0 }
+const BASE: ServerStatus = {
+  state: 'stopped',
+  profileId: null,
+  pid: null,
+  host: null,
+  port: null,
+  exe: null,
+  readySince: null,
+  restartAt: null,
+  lastExit: null,
+  restarts: 0,
+}
 
 export function stoppedStatus(profileId: string | null = null): ServerStatus {
   return { ...BASE, profileId }
 }
 
 export function readyStatus(profileId: string, now = Date.now()): ServerStatus {
-  return { ...BASE, state: 'ready', profileId, pid: 4242, host: '127.0.0.1', port: 8081, exe: '/opt/llama.cpp/llama-server', readySince: now - 90_000 }
+  return {
+    ...BASE,
+    state: 'ready',
+    profileId,
+    pid: 4242,
+    host: '127.0.0.1',
+    port: 8081,
+    exe: '/opt/llama.cpp/llama-server',
+    readySince: now - 90_000,
+  }
 }
 
 export function loadingStatus(profileId: string): ServerStatus {
@@ -30,7 +50,10 @@ export function failedStatus(profileId: string): ServerStatus {
       kind: 'model-missing',
       reason: 'the model file /models/moved-away.gguf does not exist',
       hint: 'Choose the model again in the profile (Profiles → Model → Choose…).',
-      lastLines: ['llama_model_load: error loading model: failed to open /models/moved-away.gguf', 'main: exiting due to model loading error'],
+      lastLines: [
+        'llama_model_load: error loading model: failed to open /models/moved-away.gguf',
+        'main: exiting due to model loading error',
+      ],
     },
   }
 }
@@ -41,48 +64,101 @@ export const LOW_VRAM: Warning = {
   rule: 'live.vram-headroom',
   source: 'live',
   profileId: null,
-  message: 'Only 740 MiB of VRAM free (the headroom is 1536 MiB): on an RTX 4060 Laptop (8 GB) generation fell to ~7 tok/s at ~740 MB free.',
+  message:
+    'Only 740 MiB of VRAM free (the headroom is 1536 MiB): on an RTX 4060 Laptop (8 GB) generation fell to ~7 tok/s at ~740 MB free.',
   fix: { label: 'Use --n-cpu-moe 38', removeArgs: ['--n-cpu-moe'], addArgs: ['--n-cpu-moe', '38'] },
 }
 
 /** A running server generating, with GPU and CPU telemetry; `gpu: false` for a machine without an NVIDIA driver. */
-export function runningSnapshot(status: ServerStatus, options: { warnings?: readonly Warning[]; gpu?: boolean; generating?: boolean; time?: number } = {}): Snapshot {
+export function runningSnapshot(
+  status: ServerStatus,
+  options: { warnings?: readonly Warning[]; gpu?: boolean; generating?: boolean; time?: number } = {},
+): Snapshot {
   const time = options.time ?? Date.now()
   const generating = options.generating ?? true
   const free = 2400
-  const last = { time, slotId: 0, taskId: 7, promptTokens: 812, promptMs: 2100, promptTokensPerSecond: 386.7, predictedTokens: 640, predictedMs: 19000, predictedTokensPerSecond: 33.6, draftTokens: 500, draftAccepted: 340, draftAcceptance: 0.68 }
+  const last = {
+    time,
+    slotId: 0,
+    taskId: 7,
+    promptTokens: 812,
+    promptMs: 2100,
+    promptTokensPerSecond: 386.7,
+    predictedTokens: 640,
+    predictedMs: 19000,
+    predictedTokensPerSecond: 33.6,
+    draftTokens: 500,
+    draftAccepted: 340,
+    draftAcceptance: 0.68,
+  }
   return {
     time,
     server: status,
-    generation: status.state === 'ready'
-      ? {
-          active: generating,
-          tokensPerSecond: generating ? 31.4 : null,
-          slots: [],
-          last,
-          contextUsed: 4000,
-          contextSize: 32768,
-          poll: { state: 'ok', detail: null },
-          rolling: { profileId: status.profileId ?? 'qwen', requests: 12, medianTokensPerSecond: 36.2, medianPromptTokensPerSecond: 390, medianLongPromptTokensPerSecond: 402, longPrompts: 6, draftAcceptance: 0.7 },
-        }
-      : null,
-    gpu: options.gpu === false
-      ? { available: false, reason: 'No NVIDIA GPU data: NVML unavailable: libnvidia-ml.so.1: cannot open shared object file: No such file or directory', backend: null, stale: false, sampledAt: null, devices: [] }
-      : {
-          available: true,
-          reason: null,
-          backend: 'nvml',
-          stale: false,
-          sampledAt: time,
-          devices: [{ index: 0, name: 'NVIDIA GeForce RTX 4060 Laptop GPU', memoryTotalMiB: 8188, memoryUsedMiB: 8188 - free, memoryFreeMiB: free, memoryReservedMiB: 0, temperatureC: 61, utilizationPct: 42, powerW: 48, powerLimitW: 115, smClockMHz: 2100, pstate: 'P0', throttleReasons: [] }],
-        },
+    generation:
+      status.state === 'ready'
+        ? {
+            active: generating,
+            tokensPerSecond: generating ? 31.4 : null,
+            slots: [],
+            last,
+            contextUsed: 4000,
+            contextSize: 32768,
+            poll: { state: 'ok', detail: null },
+            rolling: {
+              profileId: status.profileId ?? 'qwen',
+              requests: 12,
+              medianTokensPerSecond: 36.2,
+              medianPromptTokensPerSecond: 390,
+              medianLongPromptTokensPerSecond: 402,
+              longPrompts: 6,
+              draftAcceptance: 0.7,
+            },
+          }
+        : null,
+    gpu:
+      options.gpu === false
+        ? {
+            available: false,
+            reason: 'No NVIDIA GPU data: NVML unavailable: libnvidia-ml.so.1: cannot open shared object file: No such file or directory',
+            backend: null,
+            stale: false,
+            sampledAt: null,
+            devices: [],
+          }
+        : {
+            available: true,
+            reason: null,
+            backend: 'nvml',
+            stale: false,
+            sampledAt: time,
+            devices: [
+              {
+                index: 0,
+                name: 'NVIDIA GeForce RTX 4060 Laptop GPU',
+                memoryTotalMiB: 8188,
+                memoryUsedMiB: 8188 - free,
+                memoryFreeMiB: free,
+                memoryReservedMiB: 0,
+                temperatureC: 61,
+                utilizationPct: 42,
+                powerW: 48,
+                powerLimitW: 115,
+                smClockMHz: 2100,
+                pstate: 'P0',
+                throttleReasons: [],
+              },
+            ],
+          },
     cpu: {
       systemPct: 71,
       ramTotalMiB: 32_000,
       ramFreeMiB: 9000,
       server: status.pid ? { pid: status.pid, cpuPct: 48, rssMiB: 20_400 } : null,
       heavyApps: [{ name: 'Discord', pids: [5100], cpuPct: 14 }],
-      topProcesses: [{ name: 'Discord', pid: 5100, cpuPct: 14 }, { name: 'chrome', pid: 5200, cpuPct: 6 }],
+      topProcesses: [
+        { name: 'Discord', pid: 5100, cpuPct: 14 },
+        { name: 'chrome', pid: 5200, cpuPct: 6 },
+      ],
     },
     warnings: options.warnings ?? [],
   }

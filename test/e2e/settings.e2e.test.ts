@@ -50,7 +50,7 @@ async function holdPort(): Promise<number> {
 }
 
 describe('the Settings view (issue #25)', () => {
-  it('changes the port: a refused value gets the core\'s sentence, a taken port names the fix, and the fix runs the server there', async () => {
+  it("changes the port: a refused value gets the core's sentence, a taken port names the fix, and the fix runs the server there", async () => {
     const s = await openDashboard(browser, site.url, { telemetry: null })
     session = s
     const { core, page, home } = s
@@ -58,10 +58,21 @@ describe('the Settings view (issue #25)', () => {
     await page.getByTestId('tab-settings').click()
     await page.getByTestId('settings-save').waitFor()
     // Every setting of issue #25 has its field; the built-in heavy apps are listed beside the user's.
-    for (const key of ['port', 'endpoint', 'switchOnRequest', 'heldRequestsMax', 'heldRequestWaitS', 'vramHeadroomMiB', 'engineUpdateCheck', 'heavyApps']) {
+    for (const key of [
+      'port',
+      'endpoint',
+      'switchOnRequest',
+      'heldRequestsMax',
+      'heldRequestWaitS',
+      'vramHeadroomMiB',
+      'engineUpdateCheck',
+      'heavyApps',
+    ]) {
       await page.getByTestId(`setting-${key}`).waitFor()
     }
-    await expect(page.getByTestId('builtin-heavy-apps').textContent()).resolves.toBe(`Built in (always counted): ${BUILT_IN_HEAVY_APPS.map((a) => a.name).join(', ')}.`)
+    await expect(page.getByTestId('builtin-heavy-apps').textContent()).resolves.toBe(
+      `Built in (always counted): ${BUILT_IN_HEAVY_APPS.map((a) => a.name).join(', ')}.`,
+    )
 
     const port = page.getByTestId('setting-port')
     /** Saves and waits for the view to say the outcome (the message of the previous save stays until then). */
@@ -78,7 +89,10 @@ describe('the Settings view (issue #25)', () => {
     await port.fill(String(taken))
     await saveSays('Saved.')
     await expect.poll(() => core.settings.port).toBe(taken)
-    const profile = await core.handlers['profiles:import'](formatCommandLine([llamaServerBin(), '-m', model('tiny-target.gguf'), '-c', '512', '-np', '1', '-t', '1']), 'tiny')
+    const profile = await core.handlers['profiles:import'](
+      formatCommandLine([llamaServerBin(), '-m', model('tiny-target.gguf'), '-c', '512', '-np', '1', '-t', '1']),
+      'tiny',
+    )
     if (!profile.ok) throw new Error(profile.error)
     expect((await core.handlers['server:start'](profile.value.id)).ok).toBe(false)
     const hint = core.server.getStatus().lastExit?.hint ?? ''

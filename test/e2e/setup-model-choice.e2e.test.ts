@@ -71,9 +71,17 @@ describe('Setup in Chromium: choose the model', () => {
     await page.locator('[data-testid="first-run-engine"][data-done="true"]').waitFor({ timeout: 60_000 })
     const found = page.getByTestId('first-run-found-model')
     await expect.poll(() => found.count(), { timeout: 60_000 }).toBe(3)
-    const listed = await found.evaluateAll((items) => items.map((i) => [i.getAttribute('data-path')?.split('/').pop(), i.getAttribute('data-draft')]))
-    expect(listed.toSorted()).toEqual([['Big-Default-MTP.gguf', 'false'], ['Chosen-Q8_0.gguf', 'false'], ['tiny-draft.gguf', 'true']])
-    await page.locator('[data-testid="first-run-found-model"][data-path$="Chosen-Q8_0.gguf"] [data-testid="first-run-model-choice"]').check()
+    const listed = await found.evaluateAll((items) =>
+      items.map((i) => [i.getAttribute('data-path')?.split('/').pop(), i.getAttribute('data-draft')]),
+    )
+    expect(listed.toSorted()).toEqual([
+      ['Big-Default-MTP.gguf', 'false'],
+      ['Chosen-Q8_0.gguf', 'false'],
+      ['tiny-draft.gguf', 'true'],
+    ])
+    await page
+      .locator('[data-testid="first-run-found-model"][data-path$="Chosen-Q8_0.gguf"] [data-testid="first-run-model-choice"]')
+      .check()
     await page.getByTestId('first-run-create-start').click()
     await page.locator('[data-testid="tab-dashboard"][aria-selected="true"]').waitFor({ timeout: 60_000 })
     await page.getByTestId('server-state').and(page.locator('[data-state="ready"]')).waitFor({ timeout: 120_000 })
@@ -82,7 +90,11 @@ describe('Setup in Chromium: choose the model', () => {
     const stored = (await ProfileStore.open(home)).find(profiles[0]?.id ?? '')
     if (!stored) throw new Error('the created profile is not stored')
     const { input } = await gatherProfileInput(home, stored, { platform: 'win32', laptop: true })
-    expect(lintArgs(input).filter((f) => f.level !== 'info').map((f) => f.id)).toEqual([])
+    expect(
+      lintArgs(input)
+        .filter((f) => f.level !== 'info')
+        .map((f) => f.id),
+    ).toEqual([])
     await core.handlers['server:stop']()
   }, 300_000)
 })

@@ -29,7 +29,8 @@ export async function serveFolder(root: string): Promise<StaticServer> {
       return
     }
     readFile(file).then(
-      (body) => res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' }).end(body),
+      (body) =>
+        res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' }).end(body),
       () => res.writeHead(404).end(),
     )
   })

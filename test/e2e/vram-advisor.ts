@@ -13,7 +13,10 @@ export const LOW_VRAM_WARNING = 'vram-headroom'
  * fix moves 4 more expert layers to the CPU in the running profile, applied
  * through the real profiles:update handler.
  */
-export function vramAdvisor(getCore: () => LlamaTrayCore, startNCpuMoe: number): {
+export function vramAdvisor(
+  getCore: () => LlamaTrayCore,
+  startNCpuMoe: number,
+): {
   warnings: (s: Omit<Snapshot, 'warnings'>, settings: AppSettings) => readonly Warning[]
   applyWarningFix: (id: string) => Promise<Result<ProfileSummary>>
 } {
@@ -29,7 +32,9 @@ export function vramAdvisor(getCore: () => LlamaTrayCore, startNCpuMoe: number):
         {
           id: LOW_VRAM_WARNING,
           level: 'warn',
-          message: `Only ${free} MiB of VRAM free (under the ${settings.vramHeadroomMiB} MiB headroom): the driver may spill into system RAM and generation slows down several times.`,
+          message:
+            `Only ${free} MiB of VRAM free (under the ${settings.vramHeadroomMiB} MiB headroom): the driver may spill into system RAM ` +
+            `and generation slows down several times.`,
           fix: { label: `Use --n-cpu-moe ${next}`, removeArgs: ['--n-cpu-moe'], addArgs: ['--n-cpu-moe', String(next)] },
         },
       ]

@@ -39,7 +39,8 @@ export class WorstCase {
   }
 
   report(): void {
-    if (process.env.FUZZ_REPORT) console.log(`${this.name}: ${FUZZ_RUNS} runs, worst ${this.ms.toFixed(1)} ms (${this.label}), peak RSS ${this.rssMiB.toFixed(0)} MiB`)
+    if (process.env.FUZZ_REPORT)
+      console.log(`${this.name}: ${FUZZ_RUNS} runs, worst ${this.ms.toFixed(1)} ms (${this.label}), peak RSS ${this.rssMiB.toFixed(0)} MiB`)
   }
 }
 

@@ -14,7 +14,10 @@ export function assertCliBuilt(): void {
 }
 
 /** Runs the built CLI as a real process. */
-export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; done: Promise<CliResult>; stdoutLines: string[] } {
+export function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): { child: ChildProcess; done: Promise<CliResult>; stdoutLines: string[] } {
   assertCliBuilt()
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''

@@ -10,7 +10,9 @@ import { posix } from 'node:path'
 const SHARED = /\.\.[\\/]+shared\b|['"]\.\.['"]\s*,\s*['"]shared['"]/
 // A run of '..' arguments and the base it climbs from: the file's own folder, or the repository root (the
 // working directory of scripts and tests, or a variable holding the root).
-const FILE_DIR = String.raw`__dirname|import\.meta\.dirname|(?:path\.)?dirname\((?:fileURLToPath\(import\.meta\.url\)|new URL\(import\.meta\.url\)\.pathname|__filename)\)`
+const FILE_DIR =
+  String.raw`__dirname|import\.meta\.dirname|(?:path\.)?dirname\((?:fileURLToPath\(import\.meta\.url\)` +
+  String.raw`|new URL\(import\.meta\.url\)\.pathname|__filename)\)`
 const ROOT = String.raw`process\.cwd\(\)|\brepo\b|\brepoRoot\b|\bREPO_ROOT\b`
 const UPS = new RegExp(String.raw`(${FILE_DIR}|${ROOT})((?:\s*,\s*['"]\.\.['"])+)`, 'g')
 // resolve() starts from the working directory.

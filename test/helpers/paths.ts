@@ -39,6 +39,7 @@ export const CLI = join(REPO_ROOT, 'out', 'cli', 'llama-tray.mjs')
 
 export function model(name: string): string {
   const path = join(MODELS, name)
-  if (!existsSync(path)) throw new Error(`The test model ${name} is missing from ${MODELS}; restore it with \`git checkout -- test/fixtures/models\`.`)
+  if (!existsSync(path))
+    throw new Error(`The test model ${name} is missing from ${MODELS}; restore it with \`git checkout -- test/fixtures/models\`.`)
   return path
 }

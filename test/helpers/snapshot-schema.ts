@@ -25,7 +25,17 @@ export const snapshotSchema = z.object({
     lastExit: exitInfo.nullable(),
     restarts: z.number().int().min(0),
     sleepIdleSeconds: z.number().int().positive().nullable().optional(),
-    download: z.object({ repo: z.string(), file: z.string(), bytes: z.number().min(0), total: z.number().min(0).nullable(), rateBps: z.number().min(0) }).strict().nullable().optional(),
+    download: z
+      .object({
+        repo: z.string(),
+        file: z.string(),
+        bytes: z.number().min(0),
+        total: z.number().min(0).nullable(),
+        rateBps: z.number().min(0),
+      })
+      .strict()
+      .nullable()
+      .optional(),
   }),
   generation: z.unknown(),
   gpu: z.unknown(),

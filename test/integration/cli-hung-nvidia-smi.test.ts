@@ -75,7 +75,10 @@ describe('the built CLI with a hung nvidia-smi whose grandchild holds stdout', (
     const result = await runCli(['--home', home, 'run', '--cmd', cmd, '--json', '--duration', '2'], hungSmiEnv())
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
-    const snapshots = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as { server: { pid: number | null } })
+    const snapshots = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { server: { pid: number | null } })
     const serverPid = snapshots.find((s) => s.server.pid)?.server.pid
     expect(serverPid).toBeGreaterThan(0)
     const { smi, grandchildren } = startedPids()

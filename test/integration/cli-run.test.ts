@@ -13,7 +13,8 @@ import { snapshotSchema } from '../helpers/snapshot-schema'
 
 let bin: string
 const home = mkdtempSync(join(tmpdir(), 'llama-tray-cli-'))
-const cmd = (...args: string[]): string => formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1', ...args])
+const cmd = (...args: string[]): string =>
+  formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1', ...args])
 
 beforeAll(() => {
   bin = llamaServerBin()
@@ -25,7 +26,10 @@ describe('llama-tray run (the built CLI, the real llama-server)', () => {
     const result = await runCli(['--home', home, 'run', '--cmd', cmd(), '--json', '--duration', '10'])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
-    const snapshots = result.stdout.trim().split('\n').map((line) => snapshotSchema.parse(JSON.parse(line)))
+    const snapshots = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => snapshotSchema.parse(JSON.parse(line)))
     // One tick a second until the 10 s deadline, then the final snapshot: at most 11 lines. A busy
     // machine may delay ticks (fewer lines) but never bunch them (each gap is at least the interval).
     expect(snapshots.length).toBeGreaterThanOrEqual(4)
@@ -36,7 +40,10 @@ describe('llama-tray run (the built CLI, the real llama-server)', () => {
     const states = ticks.map((s) => s.server.state)
     // Loading the tiny model takes ~0.3 s on an idle machine; a busy one may take seconds.
     expect(states.filter((s) => s === 'ready').length, states.join(' ')).toBeGreaterThanOrEqual(1)
-    expect(states.slice(states.indexOf('ready')).every((s) => s === 'ready'), states.join(' ')).toBe(true)
+    expect(
+      states.slice(states.indexOf('ready')).every((s) => s === 'ready'),
+      states.join(' '),
+    ).toBe(true)
     const pid = ticks.find((s) => s.server.pid)?.server.pid as number
     expect(pid).toBeGreaterThan(0)
     expect(isRunning(pid)).toBe(false)
@@ -68,13 +75,17 @@ describe('llama-tray run (the built CLI, the real llama-server)', () => {
     ['an unterminated quote', () => ['--cmd', `${bin} -m "a.gguf`], /unterminated/],
     ['no --cmd', () => [], /needs a profile or --cmd/],
     ['an unknown option', () => ['--cmd', 'x', '--bogus'], /bogus/],
-  ])('%s is a one-line error with exit code 2', async (_name, args, message) => {
-    const result = await runCli(['--home', home, 'run', ...args()])
-    expect(result.code).toBe(2)
-    expect(result.stderr.trim().split('\n')).toHaveLength(1)
-    expect(result.stderr).toMatch(message)
-    expect(result.stderr).not.toMatch(/\n\s+at /)
-  }, 120_000)
+  ])(
+    '%s is a one-line error with exit code 2',
+    async (_name, args, message) => {
+      const result = await runCli(['--home', home, 'run', ...args()])
+      expect(result.code).toBe(2)
+      expect(result.stderr.trim().split('\n')).toHaveLength(1)
+      expect(result.stderr).toMatch(message)
+      expect(result.stderr).not.toMatch(/\n\s+at /)
+    },
+    120_000,
+  )
 
   it('a llama-server orphaned by a killed CLI is stopped by the next start in the same home', async () => {
     const orphanHome = mkdtempSync(join(tmpdir(), 'llama-tray-orphan-'))

@@ -56,7 +56,9 @@ async function freeMiBOn(gpu: FakeGpuConfig): Promise<number> {
 /** The advisor's warn- and error-level findings on a stored profile, on a laptop running Windows, with the GPU's free VRAM. */
 async function complaints(home: string, profile: Profile, freeMiB: number): Promise<string[]> {
   const { input } = await gatherProfileInput(home, profile, { platform: 'win32', laptop: true })
-  const found = lintArgs(input).filter((f) => f.level !== 'info').map((f) => `${f.id}: ${f.message}`)
+  const found = lintArgs(input)
+    .filter((f) => f.level !== 'info')
+    .map((f) => `${f.id}: ${f.message}`)
   const target = await readGgufModel(profile.model)
   const draft = profile.draftModel ? await readGgufModel(profile.draftModel) : null
   const vram = suggestNCpuMoe(target, draft, renderArgs(profile), freeMiB, DEFAULT_HEADROOM_MIB)
@@ -67,8 +69,15 @@ async function complaints(home: string, profile: Profile, freeMiB: number): Prom
 async function startsAndGetsReady(home: string, id: string): Promise<void> {
   const ran = startCli(['--home', home, 'run', id, '--json', '--interval', '200'])
   try {
-    await waitUntil(() => ran.stdoutLines.some((l) => l.includes('"state":"ready"')) || ran.child.exitCode !== null, 120_000, `profile ${id} to be ready`)
-    expect(ran.stdoutLines.some((l) => l.includes('"state":"ready"')), (await Promise.race([ran.done, Promise.resolve(null)]))?.stderr ?? '').toBe(true)
+    await waitUntil(
+      () => ran.stdoutLines.some((l) => l.includes('"state":"ready"')) || ran.child.exitCode !== null,
+      120_000,
+      `profile ${id} to be ready`,
+    )
+    expect(
+      ran.stdoutLines.some((l) => l.includes('"state":"ready"')),
+      (await Promise.race([ran.done, Promise.resolve(null)]))?.stderr ?? '',
+    ).toBe(true)
   } finally {
     ran.child.kill('SIGTERM')
     await ran.done
@@ -87,19 +96,27 @@ async function setupCreate(home: string, gpu: FakeGpuConfig): Promise<Profile> {
   if (!found.ok) throw new Error(found.error)
   const target = found.value.models.find((m) => !m.looksLikeDraft)
   const draft = found.value.models.find((m) => m.looksLikeDraft)
-  const created = await commands['profiles:create-discovered'](found.value.binaries[0]?.id ?? '', target?.id ?? '', draft?.id ?? null, 'setup')
+  const created = await commands['profiles:create-discovered'](
+    found.value.binaries[0]?.id ?? '',
+    target?.id ?? '',
+    draft?.id ?? null,
+    'setup',
+  )
   if (!created.ok) throw new Error(created.error)
   return (await ProfileStore.open(home)).find(created.value.id) as Profile
 }
 
 async function discoverCreate(home: string, gpu: FakeGpuConfig): Promise<Profile> {
   const env = fakeGpuEnv(gpu)
-  const r = await runCli(['--home', home, 'profiles', 'discover', '--create', '--name', 'discovered', '--models-dir', modelsDir, '--json'], {
-    ...env,
-    PATH: `${binDir}:${env.PATH ?? ''}`,
-    HOME: join(root, 'nobody'),
-    HF_HOME: join(root, 'hf'),
-  })
+  const r = await runCli(
+    ['--home', home, 'profiles', 'discover', '--create', '--name', 'discovered', '--models-dir', modelsDir, '--json'],
+    {
+      ...env,
+      PATH: `${binDir}:${env.PATH ?? ''}`,
+      HOME: join(root, 'nobody'),
+      HF_HOME: join(root, 'hf'),
+    },
+  )
   if (r.code !== 0) throw new Error(r.stderr)
   return (await ProfileStore.open(home)).find('discovered') as Profile
 }
@@ -107,27 +124,53 @@ async function discoverCreate(home: string, gpu: FakeGpuConfig): Promise<Profile
 async function recipe(home: string, gpu: FakeGpuConfig): Promise<Profile> {
   // applyRecipe pulls from the Hub first, then does exactly this with the pulled files.
   const store = await ProfileStore.open(home)
-  const { profile } = await recipeProfile({ recipe: RECIPES[0] as (typeof RECIPES)[number], binary: bin, targetPath: model('tiny-target.gguf'), draftPath: model('tiny-draft.gguf'), freeVramMiB: await freeMiBOn(gpu) })
+  const { profile } = await recipeProfile({
+    recipe: RECIPES[0] as (typeof RECIPES)[number],
+    binary: bin,
+    targetPath: model('tiny-target.gguf'),
+    draftPath: model('tiny-draft.gguf'),
+    freeVramMiB: await freeMiBOn(gpu),
+  })
   const gated = await gateProfile(profile, { home })
   await store.upsert(gated.profile)
   return gated.profile
 }
 
 async function seedImport(home: string): Promise<Profile> {
-  const r = await runCli(['--home', home, 'profiles', 'import', '--name', 'seed', bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '--no-mmap', '-md', model('tiny-draft.gguf')])
+  const r = await runCli([
+    '--home',
+    home,
+    'profiles',
+    'import',
+    '--name',
+    'seed',
+    bin,
+    '-m',
+    model('tiny-target.gguf'),
+    '-c',
+    '4096',
+    '-np',
+    '1',
+    '--no-mmap',
+    '-md',
+    model('tiny-draft.gguf'),
+  ])
   if (r.code !== 0) throw new Error(r.stderr)
   return (await ProfileStore.open(home)).find('seed') as Profile
 }
 
 const writers: Array<[string, (home: string, gpu: FakeGpuConfig) => Promise<Profile>]> = [
-  ['Setup\'s create', setupCreate],
+  ["Setup's create", setupCreate],
   ['discover --create', discoverCreate],
   ['a recipe', recipe],
   ['an import of a seed-style command', (home) => seedImport(home)],
 ]
 
 describe('profiles the app creates are clean', () => {
-  for (const [gpuName, gpu] of [['roomy', ROOMY], ['tight', TIGHT]] as const) {
+  for (const [gpuName, gpu] of [
+    ['roomy', ROOMY],
+    ['tight', TIGHT],
+  ] as const) {
     for (const [writer, create] of writers) {
       it(`${writer} on a ${gpuName} 8 GB laptop GPU: 0 warn-level findings, and it starts`, async () => {
         const home = mkdtempSync(join(root, 'home-'))

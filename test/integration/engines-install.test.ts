@@ -29,7 +29,9 @@ const newHome = (): string => {
 
 beforeAll(async () => {
   const tarball = await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }])
-  gh = await new GitHubReleasesStandIn().start([{ tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: tarball }] }])
+  gh = await new GitHubReleasesStandIn().start([
+    { tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: tarball }] },
+  ])
   hub = await startTinyHub()
 }, 900_000)
 afterAll(async () => {
@@ -41,12 +43,23 @@ afterAll(async () => {
 describe('an engine installed from the release tarball (real llama-server)', () => {
   it('passes the engine detection and runs a fixture model to ready', async () => {
     const home = newHome()
-    const engine = await installEngine({ home, client: new ReleaseClient({ apiUrl: gh.apiUrl }), backend: 'auto', platform: 'linux', arch: 'x64', driver: async () => null })
+    const engine = await installEngine({
+      home,
+      client: new ReleaseClient({ apiUrl: gh.apiUrl }),
+      backend: 'auto',
+      platform: 'linux',
+      arch: 'x64',
+      driver: async () => null,
+    })
     expect(engine).toMatchObject({ id: `${TAG}-cpu`, backend: 'cpu', path: join(home, 'engines', `${TAG}-cpu`, 'llama-server') })
     expect(engine.version).not.toBeNull()
     const h = new SupervisorHarness()
     try {
-      const status = await h.supervisor.start({ profileId: 'installed', exe: engine.path, args: ['-m', model('tiny-target.gguf'), '-c', '2048', '-np', '1', '-t', '1'] })
+      const status = await h.supervisor.start({
+        profileId: 'installed',
+        exe: engine.path,
+        args: ['-m', model('tiny-target.gguf'), '-c', '2048', '-np', '1', '-t', '1'],
+      })
       expect(status.state, h.states.join(' → ')).toBe('ready')
     } finally {
       await h.dispose()
@@ -63,13 +76,34 @@ describe('an engine installed from the release tarball (real llama-server)', () 
     expect(info).toMatchObject({ id: `${TAG}-cpu`, tag: TAG, backend: 'cpu', path: join(home, 'engines', `${TAG}-cpu`, 'llama-server') })
     expect(installed.stderr).toContain(`downloading llama-${TAG}-bin-ubuntu-x64.tar.gz`)
 
-    const imported = await runCli(['--home', home, 'profiles', 'import', '--name', 'tiny', '--', info.path as string, '-m', model('tiny-target.gguf'), '-c', '2048', '-np', '1', '-t', '1'])
+    const imported = await runCli([
+      '--home',
+      home,
+      'profiles',
+      'import',
+      '--name',
+      'tiny',
+      '--',
+      info.path as string,
+      '-m',
+      model('tiny-target.gguf'),
+      '-c',
+      '2048',
+      '-np',
+      '1',
+      '-t',
+      '1',
+    ])
     expect(imported.code, imported.stderr).toBe(0)
-    const listed = JSON.parse((await runCli(['--home', home, 'engines', 'list', '--json'])).stdout) as { installed: { id: string; usedBy: { name: string }[] }[] }
+    const listed = JSON.parse((await runCli(['--home', home, 'engines', 'list', '--json'])).stdout) as {
+      installed: { id: string; usedBy: { name: string }[] }[]
+    }
     expect(listed.installed.map((e) => [e.id, e.usedBy.map((p) => p.name)])).toEqual([[`${TAG}-cpu`, ['tiny']]])
     const refused = await runCli(['--home', home, 'engines', 'remove', `${TAG}-cpu`])
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toBe(`llama-tray: ${TAG}-cpu is used by the profile "tiny": point it at another engine first, or remove it anyway with --force.\n`)
+    expect(refused.stderr).toBe(
+      `llama-tray: ${TAG}-cpu is used by the profile "tiny": point it at another engine first, or remove it anyway with --force.\n`,
+    )
 
     const cli = startCli(['--home', home, 'run', 'tiny', '--json', '--interval', '200'])
     await waitUntil(() => cli.stdoutLines.some((l) => l.includes('"state":"ready"')), 60_000, 'ready')
@@ -88,7 +122,19 @@ describe('an engine installed from the release tarball (real llama-server)', () 
     const pulled = await runCli(['--home', home, 'models', 'pull', 'test-org/Tiny-GGUF:Q4_K_M', '--json'], env)
     expect(pulled.code, pulled.stderr).toBe(0)
     const modelFile = (JSON.parse(pulled.stdout) as { path: string }).path
-    const cli = startCli(['--home', home, 'run', '--cmd', formatCommandLine([engine.path, '-m', modelFile, '-c', '2048', '-np', '1', '-t', '1']), '--json', '--interval', '200'], env)
+    const cli = startCli(
+      [
+        '--home',
+        home,
+        'run',
+        '--cmd',
+        formatCommandLine([engine.path, '-m', modelFile, '-c', '2048', '-np', '1', '-t', '1']),
+        '--json',
+        '--interval',
+        '200',
+      ],
+      env,
+    )
     await waitUntil(() => cli.stdoutLines.some((l) => l.includes('"state":"ready"')), 60_000, 'ready')
     cli.child.kill('SIGINT')
     expect((await cli.done).code).toBe(0)

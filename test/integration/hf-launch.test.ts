@@ -61,7 +61,12 @@ describe('-hf launches', () => {
     hub.faultNext(REPO, file.path, { stallAfter: 3_000_000 })
     const readyTimeoutMs = 4000
     const h = harness({ readyTimeoutMs })
-    const settled = h.supervisor.start({ profileId: 'hf', exe: bin, args: hfArgs, env: { HF_ENDPOINT: hub.origin, HF_HUB_CACHE: join(dir, 'a') } })
+    const settled = h.supervisor.start({
+      profileId: 'hf',
+      exe: bin,
+      args: hfArgs,
+      env: { HF_ENDPOINT: hub.origin, HF_HUB_CACHE: join(dir, 'a') },
+    })
     const partway = await statusWhere(h, (s) => s.state === 'downloading' && (s.download?.bytes ?? 0) >= 3_000_000)
     expect(partway.download).toMatchObject({ repo: REPO, file: file.path, total: file.size })
     // The connection stays quiet for longer than the readiness deadline: a download is not a start that hangs.
@@ -80,7 +85,12 @@ describe('-hf launches', () => {
 
   it('fails with the cause and the models pull command when the binary cannot download (no HTTPS in the test build)', async () => {
     const h = harness()
-    const end = await h.supervisor.start({ profileId: 'hf', exe: bin, args: hfArgs, env: { HF_ENDPOINT: 'https://127.0.0.1:9', HF_HUB_CACHE: join(dir, 'b') } })
+    const end = await h.supervisor.start({
+      profileId: 'hf',
+      exe: bin,
+      args: hfArgs,
+      env: { HF_ENDPOINT: 'https://127.0.0.1:9', HF_HUB_CACHE: join(dir, 'b') },
+    })
     expect(end.state).toBe('errored')
     expect(end.lastExit).toMatchObject({
       kind: 'download-failed',

@@ -23,7 +23,22 @@ async function importAtOnce(home: string, count: number): Promise<string[]> {
   const results = await Promise.all(
     // Names differ (a name is taken once), ids collide: "same!", "same!!", … all make the id "same".
     Array.from({ length: count }, (_, i) =>
-      runCli(['--home', home, 'profiles', 'import', '--json', '--force', '--name', `same${'!'.repeat(i + 1)}`, '--', 'llama-server', '-m', 'same.gguf', '-c', '4096']),
+      runCli([
+        '--home',
+        home,
+        'profiles',
+        'import',
+        '--json',
+        '--force',
+        '--name',
+        `same${'!'.repeat(i + 1)}`,
+        '--',
+        'llama-server',
+        '-m',
+        'same.gguf',
+        '-c',
+        '4096',
+      ]),
     ),
   )
   for (const r of results) expect(r.stderr).toBe('')
@@ -31,19 +46,23 @@ async function importAtOnce(home: string, count: number): Promise<string[]> {
   // Every process printed the id it stored; they are all different and all in the file.
   const printed = results.map((r) => (JSON.parse(r.stdout) as { id: string }).id)
   expect(new Set(printed).size).toBe(count)
-  const stored = (JSON.parse(readFileSync(join(home, 'profiles.json'), 'utf8')) as { profiles: Array<{ id: string }> }).profiles.map((p) => p.id)
+  const stored = (JSON.parse(readFileSync(join(home, 'profiles.json'), 'utf8')) as { profiles: Array<{ id: string }> }).profiles.map(
+    (p) => p.id,
+  )
   expect(stored.toSorted()).toEqual(printed.toSorted())
   return stored
 }
 
 describe('llama-tray profiles import, many processes on one home', () => {
   it(`2 at once store both (${ROUNDS_OF_TWO} rounds)`, { timeout: 600_000 }, async () => {
-    for (let round = 0; round < ROUNDS_OF_TWO; round++) expect(await importAtOnce(join(scratch, `two-${round}`), 2), `round ${round}`).toHaveLength(2)
+    for (let round = 0; round < ROUNDS_OF_TWO; round++)
+      expect(await importAtOnce(join(scratch, `two-${round}`), 2), `round ${round}`).toHaveLength(2)
   })
 
   it(`20 at once store all 20 (${ROUNDS_OF_TWENTY} rounds)`, { timeout: 3_600_000 }, async () => {
     const storedPerRound: number[] = []
-    for (let round = 0; round < ROUNDS_OF_TWENTY; round++) storedPerRound.push((await importAtOnce(join(scratch, `twenty-${round}`), 20)).length)
+    for (let round = 0; round < ROUNDS_OF_TWENTY; round++)
+      storedPerRound.push((await importAtOnce(join(scratch, `twenty-${round}`), 20)).length)
     expect(storedPerRound).toEqual(Array(ROUNDS_OF_TWENTY).fill(20))
   })
 })

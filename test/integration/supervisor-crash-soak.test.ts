@@ -61,7 +61,16 @@ describe('crash/restart soak (R1)', () => {
       const args =
         how === 'signal'
           ? ['--fake-load-ms', String(Math.floor(random() * 20))]
-          : ['--fake-mode', how, '--fake-exit-code', code, '--fake-crash-ms', String(Math.floor(random() * 30)), '--fake-load-ms', String(Math.floor(random() * 20))]
+          : [
+              '--fake-mode',
+              how,
+              '--fake-exit-code',
+              code,
+              '--fake-crash-ms',
+              String(Math.floor(random() * 30)),
+              '--fake-load-ms',
+              String(Math.floor(random() * 20)),
+            ]
       stoppedByUser = false
       const first = await h.supervisor.start({ profileId: `p${Math.floor(random() * 3)}`, exe: FAKE_SERVER, args })
       expect(['ready', 'backoff', 'crashloop', 'errored']).toContain(first.state)
@@ -101,8 +110,11 @@ describe('crash/restart soak (R1)', () => {
     expect(restartsAfterStop).toBe(0)
     expect(h.pids.alive()).toEqual([])
     console.log(
-      `[soak R1] seed ${SEED}: ${restarts} crash/restart cycles, ${userStops} user stops (phases ${JSON.stringify(Object.fromEntries(phasesAtStop))}), ` +
-        `max live children ${maxLive}, restarts after a stop ${restartsAfterStop}, processes left ${h.pids.alive().length}, ${elapsedS.toFixed(1)} s`,
+      `[soak R1] seed ${SEED}: ${restarts} crash/restart cycles, ${userStops} user stops (phases ` +
+        `${JSON.stringify(Object.fromEntries(phasesAtStop))}), ` +
+        `max live children ${maxLive}, restarts after a stop ${restartsAfterStop}, processes left ${h.pids.alive().length}, ` +
+        `${elapsedS.toFixed(1)} ` +
+        `s`,
     )
   }, 900_000)
 })

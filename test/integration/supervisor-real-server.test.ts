@@ -25,7 +25,6 @@ function spec(args: string[], profileId = 'test'): LaunchSpec {
   return { profileId, exe: bin, args: ['-c', '4096', '-np', '1', '-t', '1', ...args] }
 }
 
-
 beforeAll(() => {
   bin = llamaServerBin()
 }, 900_000)
@@ -98,7 +97,12 @@ describe('supervisor against the real llama-server', () => {
 
   it.each([
     ['missing model', () => ['-m', join(tmpdir(), 'does-not-exist.gguf')], 'model-missing', /does not exist/],
-    ['not a GGUF (bad magic)', () => ['-m', writeTemp('bad-magic.gguf', Buffer.from('this is not a gguf file'))], 'model-corrupt', /not a GGUF/],
+    [
+      'not a GGUF (bad magic)',
+      () => ['-m', writeTemp('bad-magic.gguf', Buffer.from('this is not a gguf file'))],
+      'model-corrupt',
+      /not a GGUF/,
+    ],
     ['truncated GGUF (half)', () => ['-m', truncatedCopy(0.5)], 'model-corrupt', /corrupt or incomplete/],
     ['truncated GGUF (4 KiB)', () => ['-m', truncatedCopy(4096)], 'model-corrupt', /corrupt or incomplete/],
     ['removed flag --no-mmap', () => ['-m', model('tiny-target.gguf'), '--no-mmap'], 'flag-removed', /--no-mmap/],
@@ -130,7 +134,14 @@ describe('supervisor against the real llama-server', () => {
     const ready = await h.supervisor.start(spec(['-m', model('tiny-target.gguf')]))
     const firstChunk = new Promise<void>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port: ready.port as number, path: '/completion', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+        {
+          host: '127.0.0.1',
+          port: ready.port as number,
+          path: '/completion',
+          method: 'POST',
+          agent: false,
+          headers: { 'content-type': 'application/json' },
+        },
         (res) => {
           res.once('data', () => resolve())
           res.on('error', () => {})
@@ -154,7 +165,9 @@ describe('supervisor against the real llama-server', () => {
   it('switches from one running server to another with one start()', async () => {
     const h = harness()
     const a = await h.supervisor.start(spec(['-m', model('tiny-target.gguf')], 'a'))
-    const b = await h.supervisor.start(spec(['-m', model('tiny-target.gguf'), '-md', model('tiny-draft.gguf'), '--spec-type', 'draft-simple'], 'b'))
+    const b = await h.supervisor.start(
+      spec(['-m', model('tiny-target.gguf'), '-md', model('tiny-draft.gguf'), '--spec-type', 'draft-simple'], 'b'),
+    )
     expect(b.state).toBe('ready')
     expect(b.profileId).toBe('b')
     expect(b.pid).not.toBe(a.pid)
@@ -181,4 +194,3 @@ function truncatedCopy(keep: number): string {
   writeFileSync(path, data.subarray(0, bytes))
   return path
 }
-

@@ -32,6 +32,9 @@ describe('soak', () => {
       expect(after[kind] ?? 0, `${kind} handles`).toBeLessThanOrEqual((before[kind] ?? 0) + 1)
     }
     expect(h.states.filter((s) => s === 'ready')).toHaveLength(CYCLES)
-    console.log(`soak: ${CYCLES} cycles in ${(elapsed / 1000).toFixed(1)} s (${(elapsed / CYCLES).toFixed(0)} ms per start+stop), handles before ${JSON.stringify(before)} after ${JSON.stringify(after)}`)
+    console.log(
+      `soak: ${CYCLES} cycles in ${(elapsed / 1000).toFixed(1)} s (${(elapsed / CYCLES).toFixed(0)} ms per start+stop), handles ` +
+        `before ${JSON.stringify(before)} after ${JSON.stringify(after)}`,
+    )
   }, 180_000)
 })

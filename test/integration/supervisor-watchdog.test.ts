@@ -29,7 +29,6 @@ function spec(args: string[], ctx = 4096): LaunchSpec {
   return { profileId: 'test', exe: bin, args: ['-m', model('tiny-target.gguf'), '-c', String(ctx), '-np', '1', '-t', '1', ...args] }
 }
 
-
 beforeAll(() => {
   bin = llamaServerBin()
 }, 900_000)

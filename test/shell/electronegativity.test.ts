@@ -10,7 +10,9 @@ import { REPO_ROOT } from '../helpers/paths'
 // scanner exits 0 even with findings, so this gates on its CSV report.
 const run = promisify(execFile)
 const SCANNER = join(REPO_ROOT, 'node_modules', '@doyensec', 'electronegativity', 'dist', 'index.js')
-const ELECTRON_VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')) as { version: string }).version
+const ELECTRON_VERSION = (
+  JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')) as { version: string }
+).version
 const baseline = JSON.parse(readFileSync(join(REPO_ROOT, 'test', 'shell', 'electronegativity-baseline.json'), 'utf8')) as {
   accepted: { issue: string; file: string; sample: string; why: string }[]
 }
@@ -79,15 +81,36 @@ describe('electronegativity on out/', () => {
     }
     const scan = async (n: number): Promise<Finding[]> => {
       const report = join(tmp, `report-${n}.csv`)
-      const { stdout, stderr } = await run(process.execPath, [SCANNER, '-i', copy, '-o', report, '-r', '-e', ELECTRON_VERSION, '-v', 'false'], { cwd: REPO_ROOT, timeout: 110_000, maxBuffer: 16 * 1024 * 1024 })
+      const { stdout, stderr } = await run(
+        process.execPath,
+        [SCANNER, '-i', copy, '-o', report, '-r', '-e', ELECTRON_VERSION, '-v', 'false'],
+        { cwd: REPO_ROOT, timeout: 110_000, maxBuffer: 16 * 1024 * 1024 },
+      )
       // A file the scanner cannot parse is skipped silently (exit 0): that would hide findings.
       expect(`${stdout}\n${stderr}`.replace(ANSI_COLOURS, '')).not.toMatch(/Error parsing/)
       const [header, ...rows] = parseCsv(readFileSync(report, 'utf8'))
-      expect(header?.map((h) => h.trim())).toEqual(['issue', 'severity', 'confidence', 'filename', 'location', 'sample', 'description', 'url'])
-      const findings: Finding[] = rows.map(([issue = '', severity = '', confidence = '', file = '', location = '', sample = '']) => ({ issue, severity, confidence, file: file.replace(/\\/g, '/'), location, sample }))
+      expect(header?.map((h) => h.trim())).toEqual([
+        'issue',
+        'severity',
+        'confidence',
+        'filename',
+        'location',
+        'sample',
+        'description',
+        'url',
+      ])
+      const findings: Finding[] = rows.map(([issue = '', severity = '', confidence = '', file = '', location = '', sample = '']) => ({
+        issue,
+        severity,
+        confidence,
+        file: file.replace(/\\/g, '/'),
+        location,
+        sample,
+      }))
       return findings.filter((f) => f.severity === 'HIGH' || f.severity === 'MEDIUM')
     }
-    const matches = (b: (typeof baseline.accepted)[number], f: Finding): boolean => b.issue === f.issue && b.file === f.file && squash(b.sample) === squash(f.sample)
+    const matches = (b: (typeof baseline.accepted)[number], f: Finding): boolean =>
+      b.issue === f.issue && b.file === f.file && squash(b.sample) === squash(f.sample)
     // The scanner is not deterministic: in about 1 clean CI run in 10 it reported nothing for a file it
     // reports on in every other run, once also on a second scan. The gate reads the union of up to
     // three scans of the same copy: a finding outside the baseline in any scan fails at once; a

@@ -21,7 +21,7 @@ const script = (await import(join(REPO_ROOT, 'scripts', 'make-icons.mjs'))) as I
 function pngPixels(png: Buffer): { size: number; rgba: Buffer } {
   const size = png.readUInt32BE(16)
   const chunks: Buffer[] = []
-  for (let at = 8; at < png.length; ) {
+  for (let at = 8; at < png.length;) {
     const length = png.readUInt32BE(at)
     if (png.toString('ascii', at + 4, at + 8) === 'IDAT') chunks.push(png.subarray(at + 8, at + 8 + length))
     at += 12 + length
@@ -78,7 +78,10 @@ describe('icons', () => {
         const state = name.replace('.ico', '')
         const images = icoImages(committed)
         const expectedSizes = path.startsWith('build/') ? script.SOURCE.app.icoSizes : script.SOURCE.tray.sizes
-        expect(images.map((i) => i.size), path).toEqual(expectedSizes)
+        expect(
+          images.map((i) => i.size),
+          path,
+        ).toEqual(expectedSizes)
         for (const image of images) {
           const drawn = path.startsWith('build/') ? script.renderAppIcon(image.size) : script.renderTrayIcon(state, image.size)
           expect(image.rgba.equals(drawn), `${path} ${image.size}px`).toBe(true)

@@ -51,7 +51,9 @@ export function icoSizes(path: string): number[] {
 
 describe('electron-builder.yml', () => {
   it("passes electron-builder's own schema", async () => {
-    await expect(validateConfiguration((await loadConfig()) as unknown as Record<string, unknown>, new DebugLogger(false))).resolves.toBeUndefined()
+    await expect(
+      validateConfiguration((await loadConfig()) as unknown as Record<string, unknown>, new DebugLogger(false)),
+    ).resolves.toBeUndefined()
   })
 
   it('names the app as main does (the AUMID toasts need)', async () => {
@@ -77,7 +79,7 @@ describe('electron-builder.yml', () => {
     expect(filters.some((f) => /^(app|main|renderer|src)\//.test(f) || f.startsWith('out/**') || f.startsWith('out/cli'))).toBe(false)
   })
 
-  it('ships the engine GPU check\'s tiny model outside the asar, where llama-server can read it', async () => {
+  it("ships the engine GPU check's tiny model outside the asar, where llama-server can read it", async () => {
     const config = await loadConfig()
     expect(config.extraResources).toContainEqual({ from: 'resources/engine-check', to: 'engine-check' })
     expect(config.files.flatMap((f) => (typeof f === 'string' ? [f] : f.filter))).toContain('!resources/engine-check/**')
@@ -85,7 +87,13 @@ describe('electron-builder.yml', () => {
   })
 
   it('flips the security fuses', async () => {
-    expect((await loadConfig()).electronFuses).toMatchObject({ runAsNode: false, enableNodeOptionsEnvironmentVariable: false, enableNodeCliInspectArguments: false, onlyLoadAppFromAsar: true, grantFileProtocolExtraPrivileges: false })
+    expect((await loadConfig()).electronFuses).toMatchObject({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    })
   })
 
   it('has every icon it names: a 256 px .ico for Windows, a 512 px PNG for Linux and macOS', async () => {
@@ -110,7 +118,10 @@ describe('compiled bundle (npm run build)', () => {
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
     const required = [...readFileSync(mainBundle, 'utf8').matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!)
     const packageName = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!)
-    const outside = required.filter((spec) => !spec.startsWith('node:') && !builtinModules.includes(spec) && spec !== 'electron' && !(packageName(spec) in pkg.dependencies))
+    const outside = required.filter(
+      (spec) =>
+        !spec.startsWith('node:') && !builtinModules.includes(spec) && spec !== 'electron' && !(packageName(spec) in pkg.dependencies),
+    )
     expect(required).toContain('electron')
     expect(outside).toEqual([])
   })

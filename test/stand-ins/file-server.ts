@@ -50,12 +50,17 @@ export class FileServer {
         return void res.end('not found')
       }
       const opts: RangeOptions =
-        fault?.kind === 'cut' ? { cutAfter: fault.after }
-        : fault?.kind === 'stall' ? { stallAfter: fault.after }
-        : fault?.kind === 'ignore-range' ? { ignoreRange: true }
-        : fault?.kind === 'endless' ? { sizeLie: 'endless' }
-        : fault?.kind === 'announce' ? { sizeLie: { contentLength: fault.length } }
-        : {}
+        fault?.kind === 'cut'
+          ? { cutAfter: fault.after }
+          : fault?.kind === 'stall'
+            ? { stallAfter: fault.after }
+            : fault?.kind === 'ignore-range'
+              ? { ignoreRange: true }
+              : fault?.kind === 'endless'
+                ? { sizeLie: 'endless' }
+                : fault?.kind === 'announce'
+                  ? { sizeLie: { contentLength: fault.length } }
+                  : {}
       sendWithRange(req, res, file, opts)
     })
     await new Promise<void>((r) => this.server?.listen(0, '127.0.0.1', r))

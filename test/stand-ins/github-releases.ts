@@ -91,15 +91,32 @@ export class GitHubReleasesStandIn {
       res.end(JSON.stringify(body))
     }
     if (this.rateLimitUntil && this.rateLimitUntil.getTime() > Date.now()) {
-      return json(403, { message: 'API rate limit exceeded for 127.0.0.1.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' }, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(this.rateLimitUntil.getTime() / 1000)) })
+      return json(
+        403,
+        {
+          message: 'API rate limit exceeded for 127.0.0.1.',
+          documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
+        },
+        {
+          'x-ratelimit-limit': '60',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(Math.ceil(this.rateLimitUntil.getTime() / 1000)),
+        },
+      )
     }
     const notFound = (): void => json(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' })
     if (url.pathname === `${REPO}/releases/latest`) {
       const r = this.newest()
       return r ? json(200, this.releaseJson(r)) : notFound()
     }
-    if (url.pathname === `${REPO}/releases`) return json(200, [...this.releases].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt)).map((r) => this.releaseJson(r)))
-    const tag = url.pathname.startsWith(`${REPO}/releases/tags/`) ? decodeURIComponent(url.pathname.slice(`${REPO}/releases/tags/`.length)) : null
+    if (url.pathname === `${REPO}/releases`)
+      return json(
+        200,
+        [...this.releases].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt)).map((r) => this.releaseJson(r)),
+      )
+    const tag = url.pathname.startsWith(`${REPO}/releases/tags/`)
+      ? decodeURIComponent(url.pathname.slice(`${REPO}/releases/tags/`.length))
+      : null
     const r = tag === null ? undefined : this.releases.find((x) => x.tag === tag)
     return r ? json(200, this.releaseJson(r)) : notFound()
   }
@@ -114,7 +131,11 @@ export class GitHubReleasesStandIn {
       return void res.end()
     }
     const cdn = /^\/cdn\/([^/]+)\/([^/]+)$/.exec(path)
-    const asset = cdn ? this.releases.find((r) => r.tag === decodeURIComponent(cdn[1] as string))?.assets.find((a) => a.name === decodeURIComponent(cdn[2] as string)) : undefined
+    const asset = cdn
+      ? this.releases
+          .find((r) => r.tag === decodeURIComponent(cdn[1] as string))
+          ?.assets.find((a) => a.name === decodeURIComponent(cdn[2] as string))
+      : undefined
     if (!asset) {
       res.writeHead(404)
       return void res.end('Not Found')
@@ -124,11 +145,16 @@ export class GitHubReleasesStandIn {
     this.cutNext.delete(asset.name)
     this.pauseNext.delete(asset.name)
     const lie = this.sizeLies.get(asset.name)
-    sendWithRange(req, res, { body: asset.body, etag: `"${createHash('md5').update(asset.body).digest('hex')}"` }, {
-      ...(cut === undefined ? {} : { cutAfter: cut }),
-      ...(pause === undefined ? {} : { pauseAfter: pause }),
-      ...(lie === undefined ? {} : { sizeLie: lie }),
-    })
+    sendWithRange(
+      req,
+      res,
+      { body: asset.body, etag: `"${createHash('md5').update(asset.body).digest('hex')}"` },
+      {
+        ...(cut === undefined ? {} : { cutAfter: cut }),
+        ...(pause === undefined ? {} : { pauseAfter: pause }),
+        ...(lie === undefined ? {} : { sizeLie: lie }),
+      },
+    )
   }
 }
 

@@ -69,8 +69,17 @@ export class HfHubStandIn {
   cdnOrigin = ''
 
   addRepo(spec: HubRepoSpec): this {
-    const files = spec.files.map((f) => ({ path: f.path, body: f.body, sha256: sha256(f.body), gitOid: gitBlobOid(f.body), lfs: f.path.endsWith('.gguf') }))
-    const commit = createHash('sha1').update(spec.id).update(files.map((f) => f.sha256).join()).digest('hex')
+    const files = spec.files.map((f) => ({
+      path: f.path,
+      body: f.body,
+      sha256: sha256(f.body),
+      gitOid: gitBlobOid(f.body),
+      lfs: f.path.endsWith('.gguf'),
+    }))
+    const commit = createHash('sha1')
+      .update(spec.id)
+      .update(files.map((f) => f.sha256).join())
+      .digest('hex')
     this.repos.set(spec.id, { id: spec.id, commit, gated: spec.gated ?? false, files })
     return this
   }
@@ -134,24 +143,57 @@ export class HfHubStandIn {
     if (api) {
       const repo = this.repos.get(api[1] ?? '')
       if (!repo) return json(404, { error: 'Repository not found' }, { 'x-error-code': 'RepoNotFound' })
-      if (api[2] === 'refs') return json(200, { branches: [{ name: 'main', ref: 'refs/heads/main', targetCommit: repo.commit }], converts: [], tags: [] })
+      if (api[2] === 'refs')
+        return json(200, { branches: [{ name: 'main', ref: 'refs/heads/main', targetCommit: repo.commit }], converts: [], tags: [] })
       if (api[2] === 'tree') {
-        if (api[3] !== 'main' && api[3] !== repo.commit) return json(404, { error: `Invalid rev id: ${api[3]}` }, { 'x-error-code': 'RevisionNotFound' })
-        return json(200, repo.files.map((f) => ({ type: 'file', oid: f.gitOid, size: f.body.length, path: f.path, ...(f.lfs ? { lfs: { oid: f.sha256, size: f.body.length, pointerSize: 134 } } : {}) })))
+        if (api[3] !== 'main' && api[3] !== repo.commit)
+          return json(404, { error: `Invalid rev id: ${api[3]}` }, { 'x-error-code': 'RevisionNotFound' })
+        return json(
+          200,
+          repo.files.map((f) => ({
+            type: 'file',
+            oid: f.gitOid,
+            size: f.body.length,
+            path: f.path,
+            ...(f.lfs ? { lfs: { oid: f.sha256, size: f.body.length, pointerSize: 134 } } : {}),
+          })),
+        )
       }
-      return json(200, { _id: repo.commit.slice(0, 24), id: repo.id, modelId: repo.id, sha: repo.commit, gated: repo.gated ? 'manual' : false, private: false, tags: ['gguf'], siblings: repo.files.map((f) => ({ rfilename: f.path })) })
+      return json(200, {
+        _id: repo.commit.slice(0, 24),
+        id: repo.id,
+        modelId: repo.id,
+        sha: repo.commit,
+        gated: repo.gated ? 'manual' : false,
+        private: false,
+        tags: ['gguf'],
+        siblings: repo.files.map((f) => ({ rfilename: f.path })),
+      })
     }
     const resolve = /^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(path)
     if (resolve) {
       const repo = this.repos.get(resolve[1] ?? '')
       const file = repo?.files.find((f) => f.path === resolve[3])
-      if (!repo || !file || (resolve[2] !== 'main' && resolve[2] !== repo.commit)) return json(404, { error: 'Entry not found' }, { 'x-error-code': 'EntryNotFound' })
+      if (!repo || !file || (resolve[2] !== 'main' && resolve[2] !== repo.commit))
+        return json(404, { error: 'Entry not found' }, { 'x-error-code': 'EntryNotFound' })
       if (repo.gated && req.headers.authorization !== `Bearer ${this.token}`) {
-        return json(401, { error: `Access to model ${repo.id} is restricted. You must have access to it and be authenticated to access it. Please log in.` }, { 'x-error-code': 'GatedRepo' })
+        return json(
+          401,
+          {
+            error: `Access to model ${repo.id} is restricted. You must have access to it and be authenticated to access it. Please log in.`,
+          },
+          { 'x-error-code': 'GatedRepo' },
+        )
       }
       const common = { 'x-repo-commit': repo.commit, etag: file.lfs ? `"${file.sha256}"` : `"${file.gitOid}"` }
       if (!file.lfs) return sendWithRange(req, res, { body: file.body, etag: common.etag }, { headers: { 'x-repo-commit': repo.commit } })
-      res.writeHead(302, { ...common, location: `${this.cdnOrigin}/cdn/${file.sha256}?signed=1`, 'x-linked-size': String(file.body.length), 'x-linked-etag': `"${file.sha256}"`, 'content-length': '0' })
+      res.writeHead(302, {
+        ...common,
+        location: `${this.cdnOrigin}/cdn/${file.sha256}?signed=1`,
+        'x-linked-size': String(file.body.length),
+        'x-linked-etag': `"${file.sha256}"`,
+        'content-length': '0',
+      })
       return void res.end()
     }
     json(404, { error: 'not found' })

@@ -9,14 +9,20 @@ import * as tar from 'tar'
 import yazl from 'yazl'
 
 /** One file of an archive a test builds: its bytes, or a real file to copy (the cached llama-server). */
-export type ArchiveFile = { readonly name: string; readonly mode?: number } & ({ readonly content: Buffer | string } | { readonly from: string })
+export type ArchiveFile = { readonly name: string; readonly mode?: number } & (
+  { readonly content: Buffer | string } | { readonly from: string }
+)
 
 /**
  * A Linux release tarball the way llama.cpp's release.yml makes it: one top
  * folder `llama-<tag>/` with the binaries inside. Built with npm's tar from
  * real files on disk (symlinks stay links).
  */
-export async function linuxTarGz(tag: string, files: readonly ArchiveFile[], links: readonly { name: string; target: string }[] = []): Promise<Buffer> {
+export async function linuxTarGz(
+  tag: string,
+  files: readonly ArchiveFile[],
+  links: readonly { name: string; target: string }[] = [],
+): Promise<Buffer> {
   const stage = await mkdtemp(join(tmpdir(), 'llama-tar-'))
   try {
     const top = join(stage, `llama-${tag}`)
@@ -60,7 +66,9 @@ export function windowsZip(files: readonly ArchiveFile[]): Promise<Buffer> {
  * content only, so the zip stays valid).
  */
 export async function zipWithNames(entries: readonly { readonly name: string; readonly content: string }[]): Promise<Buffer> {
-  const placeholders = entries.map((e, i) => `${String(i).padStart(3, '0')}${'x'.repeat(Math.max(0, e.name.length - 3))}`.slice(0, e.name.length))
+  const placeholders = entries.map((e, i) =>
+    `${String(i).padStart(3, '0')}${'x'.repeat(Math.max(0, e.name.length - 3))}`.slice(0, e.name.length),
+  )
   const buf = await windowsZip(entries.map((e, i) => ({ name: placeholders[i] as string, content: e.content })))
   entries.forEach((e, i) => {
     const from = Buffer.from(placeholders[i] as string)
@@ -98,7 +106,12 @@ function tarHeader(e: RawTarEntry, size: number): Buffer {
   h.write('0000000\0', 108)
   h.write('0000000\0', 116)
   h.write(`${size.toString(8).padStart(11, '0')}\0`, 124)
-  h.write(`${Math.floor(Date.now() / 1000).toString(8).padStart(11, '0')}\0`, 136)
+  h.write(
+    `${Math.floor(Date.now() / 1000)
+      .toString(8)
+      .padStart(11, '0')}\0`,
+    136,
+  )
   h.write({ file: '0', hardlink: '1', symlink: '2', dir: '5' }[e.type], 156)
   if (e.linkname) h.write(e.linkname, 157, 100, 'utf8')
   h.write('ustar\0', 257)
@@ -132,20 +145,25 @@ function zeros(bytes: number): Readable {
  */
 export async function writeZeroBomb(path: string, bytes: number, prefix: Buffer = Buffer.alloc(0), name = 'ggml-cuda.dll'): Promise<void> {
   const size = prefix.length + bytes
-  const payload = (): Readable => Readable.from((async function* () {
-    if (prefix.length > 0) yield prefix
-    yield* zeros(bytes)
-  })())
+  const payload = (): Readable =>
+    Readable.from(
+      (async function* () {
+        if (prefix.length > 0) yield prefix
+        yield* zeros(bytes)
+      })(),
+    )
   if (path.endsWith('.zip')) {
     const zip = new yazl.ZipFile()
     zip.addReadStreamLazy(`llama/${name}`, { size, mode: 0o100644 }, (cb) => cb(null, payload()))
     zip.end()
     return pipeline(zip.outputStream, createWriteStream(path))
   }
-  const tarStream = Readable.from((async function* () {
-    yield tarHeader({ name: `llama/${name}`, type: 'file' }, size)
-    yield* payload()
-    yield Buffer.alloc((512 - (size % 512)) % 512 + 1024)
-  })())
+  const tarStream = Readable.from(
+    (async function* () {
+      yield tarHeader({ name: `llama/${name}`, type: 'file' }, size)
+      yield* payload()
+      yield Buffer.alloc(((512 - (size % 512)) % 512) + 1024)
+    })(),
+  )
   await pipeline(tarStream, createGzip({ level: 9 }), createWriteStream(path))
 }

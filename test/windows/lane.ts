@@ -12,7 +12,13 @@ import { snapshotSchema } from '../helpers/snapshot-schema'
 export interface Lane {
   /** WINEPREFIX: drive C: is <prefix>/drive_c. */
   readonly prefix: string
-  readonly win: { readonly node: string; readonly cliDir: string; readonly llamaServer: string; readonly discord: string; readonly models: string }
+  readonly win: {
+    readonly node: string
+    readonly cliDir: string
+    readonly llamaServer: string
+    readonly discord: string
+    readonly models: string
+  }
   readonly cliBuiltAt: number
 }
 
@@ -20,7 +26,8 @@ export interface Lane {
 export function loadLane(): Lane | { readonly unavailable: string } {
   const r = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'windows-lane.mjs'), '--manifest'], { encoding: 'utf8' })
   const file = r.stdout.trim()
-  if (!file || !existsSync(file)) return { unavailable: 'the Windows lane is not set up: run `node scripts/windows-lane.mjs` (npm test does)' }
+  if (!file || !existsSync(file))
+    return { unavailable: 'the Windows lane is not set up: run `node scripts/windows-lane.mjs` (npm test does)' }
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as Lane | { unavailable: string }
   if ('unavailable' in manifest) return manifest
   if (!existsSync(CLI) || statSync(CLI).mtimeMs !== manifest.cliBuiltAt) {
@@ -86,7 +93,10 @@ export function startWindowsCli(lane: Lane, args: readonly string[], extraEnv: R
   const errFile = join(dir, 'stderr.txt')
   const out = openSync(outFile, 'w')
   const err = openSync(errFile, 'w')
-  const child = spawn('wine', [lane.win.node, `${lane.win.cliDir}\\llama-tray.mjs`, ...args], { env: wineEnv(lane, extraEnv), stdio: ['ignore', out, err] })
+  const child = spawn('wine', [lane.win.node, `${lane.win.cliDir}\\llama-tray.mjs`, ...args], {
+    env: wineEnv(lane, extraEnv),
+    stdio: ['ignore', out, err],
+  })
   closeSync(out)
   closeSync(err)
   const read = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8') : '')

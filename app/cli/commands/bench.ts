@@ -29,7 +29,12 @@ export function outputFormat(values: { json?: boolean; markdown?: boolean; csv?:
 export function parseBenchArgs(args: readonly string[]): { profile: string; runs: number; tokens: number; format: OutputFormat } {
   const { values, positionals } = parseOptions(args, BENCH_OPTIONS, true)
   if (positionals.length !== 1) throw new UsageError('bench needs exactly one profile (id or name)')
-  return { profile: positionals[0] as string, runs: wholeNumber('runs', values.runs, 3, 1000), tokens: wholeNumber('tokens', values.tokens, 256, 100_000), format: outputFormat(values) }
+  return {
+    profile: positionals[0] as string,
+    runs: wholeNumber('runs', values.runs, 3, 1000),
+    tokens: wholeNumber('tokens', values.tokens, 256, 100_000),
+    format: outputFormat(values),
+  }
 }
 
 export const benchCommand: CliCommand = {

@@ -5,7 +5,13 @@ import type { CliCommand } from '../command'
 import { parseOptions } from '../parse-options'
 import { BENCH_OPTIONS, outputFormat, wholeNumber } from './bench'
 
-export function parseCompareArgs(args: readonly string[]): { profiles: string[]; runs: number; tokens: number; rounds: number; format: OutputFormat } {
+export function parseCompareArgs(args: readonly string[]): {
+  profiles: string[]
+  runs: number
+  tokens: number
+  rounds: number
+  format: OutputFormat
+} {
   const { values, positionals } = parseOptions(args, { ...BENCH_OPTIONS, rounds: { type: 'string' } }, true)
   if (positionals.length < 2) throw new UsageError('compare needs at least two profiles (ids or names)')
   return {
@@ -27,6 +33,8 @@ export const compareCommand: CliCommand = {
     ratios against A; stored with the hardware and exact arguments in <home>/bench/. Ctrl+C cancels.`,
   run: async (args, io) => {
     const o = parseCompareArgs(args)
-    return runBenchCli(io, { format: o.format }, (deps) => compareProfiles(deps, o.profiles, { runs: o.runs, tokens: o.tokens, rounds: o.rounds }))
+    return runBenchCli(io, { format: o.format }, (deps) =>
+      compareProfiles(deps, o.profiles, { runs: o.runs, tokens: o.tokens, rounds: o.rounds }),
+    )
   },
 }

@@ -36,7 +36,7 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
 
 export const diagnosticsCommand: CliCommand = {
   name: 'diagnostics',
-  summary: 'versions, GPU, profiles, settings, engines and the log\'s end, redacted, to hand to someone helping you',
+  summary: "versions, GPU, profiles, settings, engines and the log's end, redacted, to hand to someone helping you",
   usage: `  llama-tray diagnostics [--out FILE.zip] [--json]
     Without options: a one-screen summary (at most 40 lines) to paste into an issue.
     --out FILE.zip      write summary.txt, diagnostics.json and llama-server.log (its last 256 KiB) into a zip

@@ -27,20 +27,35 @@ async function detect(args: readonly string[], io: CliContext): Promise<number> 
   if (binaries.length === 0) {
     const store = await ProfileStore.open(io.home)
     binaries = [...new Set(store.file.profiles.map((p) => p.binary).filter((b) => b !== ''))]
-    if (binaries.length === 0) throw new UsageError('no binary given and no profile names one: llama-tray engines detect /path/to/llama-server')
+    if (binaries.length === 0)
+      throw new UsageError('no binary given and no profile names one: llama-tray engines detect /path/to/llama-server')
   }
   const rows = []
   for (const b of binaries) {
     try {
       const e = await detectEngine(io.home, b)
-      rows.push({ binary: e.binary, kind: e.kind, version: e.version, commit: e.commit, flagCount: e.flags.size, cacheTypes: e.cacheTypes, flags: values.json ? [...e.flags].sort() : undefined })
+      rows.push({
+        binary: e.binary,
+        kind: e.kind,
+        version: e.version,
+        commit: e.commit,
+        flagCount: e.flags.size,
+        cacheTypes: e.cacheTypes,
+        flags: values.json ? [...e.flags].sort() : undefined,
+      })
     } catch (err) {
       if (err instanceof EngineDetectError) rows.push({ binary: b, error: err.message })
       else throw err
     }
   }
   if (values.json) io.stdout.write(`${JSON.stringify(rows)}\n`)
-  else for (const r of rows) io.stdout.write('error' in r ? `${r.binary}: ${r.error}\n` : `${r.binary}: ${r.kind}${r.version ? ` ${r.version}` : ''}${r.commit ? ` (${r.commit})` : ''}, ${r.flagCount} flags\n`)
+  else
+    for (const r of rows)
+      io.stdout.write(
+        'error' in r
+          ? `${r.binary}: ${r.error}\n`
+          : `${r.binary}: ${r.kind}${r.version ? ` ${r.version}` : ''}${r.commit ? ` (${r.commit})` : ''}, ${r.flagCount} flags\n`,
+      )
   return rows.some((r) => 'error' in r) ? 1 : 0
 }
 
@@ -66,13 +81,25 @@ async function install(args: readonly string[], io: CliContext): Promise<number>
   const { values } = parseOptions(args, { backend: { type: 'string' }, tag: { type: 'string' }, json: { type: 'boolean' } })
   const backend = values.backend ?? 'auto'
   if (!isBackendChoice(backend)) throw new UsageError(`--backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}"`)
-  const engine = await installEngine({ home: io.home, client: new ReleaseClient(releaseClientOptionsFromEnv()), backend, tag: values.tag, driver: readDriverCuda, onProgress: progressPrinter(io) })
+  const engine = await installEngine({
+    home: io.home,
+    client: new ReleaseClient(releaseClientOptionsFromEnv()),
+    backend,
+    tag: values.tag,
+    driver: readDriverCuda,
+    onProgress: progressPrinter(io),
+  })
   // A fallback (a better build failed the GPU check) is said on stderr too, so --json readers see it.
   if (engine.notice) io.stderr.write(`${engine.notice}\n${engine.noticeDetail ? `${engine.noticeDetail.replace(/^/gm, '  ')}\n` : ''}`)
   const notice = engine.notice ? { notice: engine.notice } : {}
   const { id, tag, backend: built, path, version } = engine
   if (values.json) io.stdout.write(`${JSON.stringify({ id, tag, backend: built, path, version, ...notice })}\n`)
-  else io.stdout.write(`${engine.alreadyInstalled ? 'already installed' : 'installed'}: ${engine.id} (llama.cpp ${engine.tag}${engine.version ? `, version ${engine.version}` : ''})\n  ${engine.path}\n`)
+  else
+    io.stdout.write(
+      `${engine.alreadyInstalled ? 'already installed' : 'installed'}: ${engine.id} (llama.cpp ` +
+        `${engine.tag}${engine.version ? `, version ${engine.version}` : ''})\n  ` +
+        `${engine.path}\n`,
+    )
   return 0
 }
 
@@ -81,11 +108,29 @@ async function list(args: readonly string[], io: CliContext): Promise<number> {
   const installed = await listInstalled(io.home)
   const elsewhere = await discoverElsewhere(io.home)
   if (values.json) {
-    io.stdout.write(`${JSON.stringify({ installed: installed.map((e) => ({ id: e.id, tag: e.tag, backend: e.backend, path: e.path, version: e.version, sizeBytes: e.sizeBytes, usedBy: e.usedBy })), elsewhere })}\n`)
+    io.stdout.write(
+      JSON.stringify({
+        installed: installed.map((e) => ({
+          id: e.id,
+          tag: e.tag,
+          backend: e.backend,
+          path: e.path,
+          version: e.version,
+          sizeBytes: e.sizeBytes,
+          usedBy: e.usedBy,
+        })),
+        elsewhere,
+      }) + '\n',
+    )
     return 0
   }
   io.stdout.write(installed.length === 0 ? 'Installed by Llama Tray: none (llama-tray engines install)\n' : 'Installed by Llama Tray:\n')
-  for (const e of installed) io.stdout.write(`  ${e.id}  llama.cpp ${e.tag}, ${e.backend}, ${mb(e.sizeBytes)}${e.usedBy.length ? `, used by ${e.usedBy.map((p) => `"${p.name}"`).join(', ')}` : ', not used by a profile'}\n    ${e.path}\n`)
+  for (const e of installed)
+    io.stdout.write(
+      `  ${e.id}  llama.cpp ${e.tag}, ${e.backend}, ` +
+        `${mb(e.sizeBytes)}${e.usedBy.length ? `, used by ${e.usedBy.map((p) => `"${p.name}"`).join(', ')}` : ', not used by a profile'}\n    ` +
+        `${e.path}\n`,
+    )
   io.stdout.write(elsewhere.length === 0 ? 'Found elsewhere: none\n' : 'Found elsewhere (not managed by Llama Tray):\n')
   for (const b of elsewhere) io.stdout.write(`  ${b.path}  (${b.source}${b.engine ? `, ${b.engine}` : ''})\n`)
   return 0
@@ -104,8 +149,7 @@ async function verify(args: readonly string[], io: CliContext): Promise<number> 
     io.stdout.write(`${JSON.stringify(rows)}\n`)
   } else if (reports.length === 0) {
     io.stdout.write('No engine is installed by Llama Tray, so there is nothing to verify (llama-tray engines install).\n')
-  }
-  else for (const r of reports) io.stdout.write(`${r.sentence}\n`)
+  } else for (const r of reports) io.stdout.write(`${r.sentence}\n`)
   return reports.every((r) => r.ok) ? 0 : 1
 }
 
@@ -119,34 +163,65 @@ async function remove(args: readonly string[], io: CliContext): Promise<number> 
 }
 
 async function update(args: readonly string[], io: CliContext): Promise<number> {
-  const { values, positionals } = parseOptions(args, { check: { type: 'boolean' }, backend: { type: 'string' }, tag: { type: 'string' }, runs: { type: 'string' }, tokens: { type: 'string' }, rounds: { type: 'string' }, json: { type: 'boolean' } }, true)
+  const { values, positionals } = parseOptions(
+    args,
+    {
+      check: { type: 'boolean' },
+      backend: { type: 'string' },
+      tag: { type: 'string' },
+      runs: { type: 'string' },
+      tokens: { type: 'string' },
+      rounds: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    true,
+  )
   const client = new ReleaseClient(releaseClientOptionsFromEnv())
   if (values.check) {
     const check = await checkForUpdate(io.home, client)
     if (values.json) io.stdout.write(`${JSON.stringify(check)}\n`)
-    else if (check.installed === null) io.stdout.write(`The latest llama.cpp is ${check.latest.tag}; none is installed by Llama Tray (llama-tray engines install).\n`)
-    else io.stdout.write(check.newer ? `llama.cpp ${check.latest.tag} is out (installed: ${check.installed}): llama-tray engines update <profile> tries it with your profile's bench first.\n` : `Up to date: ${check.installed} is the latest llama.cpp release (${check.latest.tag}).\n`)
+    else if (check.installed === null)
+      io.stdout.write(`The latest llama.cpp is ${check.latest.tag}; none is installed by Llama Tray (llama-tray engines install).\n`)
+    else
+      io.stdout.write(
+        check.newer
+          ? `llama.cpp ${check.latest.tag} is out (installed: ${check.installed}): llama-tray engines update <profile> tries it with ` +
+              `your profile's bench first.\n`
+          : `Up to date: ${check.installed} is the latest llama.cpp release (${check.latest.tag}).\n`,
+      )
     return 0
   }
   const backend = values.backend
-  if (backend !== undefined && !isBackendChoice(backend)) throw new UsageError(`--backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}"`)
+  if (backend !== undefined && !isBackendChoice(backend))
+    throw new UsageError(`--backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}"`)
   const store = await ProfileStore.open(io.home)
   const profile = positionals[0] ?? store.active?.id ?? (store.file.profiles.length === 1 ? store.file.profiles[0]?.id : undefined)
-  if (!profile) throw new UsageError('engines update needs a profile (its bench decides whether the new engine is adopted): llama-tray engines update <profile>')
+  if (!profile)
+    throw new UsageError(
+      'engines update needs a profile (its bench decides whether the new engine is adopted): llama-tray engines update <profile>',
+    )
   const telemetry = standardTelemetry(io.home, { warn: (m) => void io.stderr.write(`llama-tray: ${m}\n`) })
   const core = await createStandardCore({ home: io.home, telemetry })
   const abort = new AbortController()
   const onSignal = (): void => abort.abort()
   io.signals.on('SIGINT', onSignal)
   try {
-    const report = await updateProfileEngine({ core, home: io.home, signal: abort.signal, onProgress: (p) => io.stderr.write(`${p.message}\n`) }, profile, {
-      client,
-      backend,
-      tag: values.tag,
-      driver: readDriverCuda,
-      onProgress: progressPrinter(io),
-      gate: { runs: positiveNumber('runs', values.runs, 2), tokens: positiveNumber('tokens', values.tokens, 64), rounds: positiveNumber('rounds', values.rounds, 2) },
-    })
+    const report = await updateProfileEngine(
+      { core, home: io.home, signal: abort.signal, onProgress: (p) => io.stderr.write(`${p.message}\n`) },
+      profile,
+      {
+        client,
+        backend,
+        tag: values.tag,
+        driver: readDriverCuda,
+        onProgress: progressPrinter(io),
+        gate: {
+          runs: positiveNumber('runs', values.runs, 2),
+          tokens: positiveNumber('tokens', values.tokens, 64),
+          rounds: positiveNumber('rounds', values.rounds, 2),
+        },
+      },
+    )
     if (values.json) io.stdout.write(`${JSON.stringify(report)}\n`)
     else io.stdout.write(`${report.summary}\n`)
     return report.adopted || report.verdict === null ? 0 : 1

@@ -34,9 +34,14 @@ async function freeVramFromTelemetry(): Promise<{ mib: number | null; name: stri
 
 /** llama.cpp's own plan for the same flags, from llama-fit-params beside the profile's llama-server (or --binary). */
 async function llamaFitFor(serverBinary: string, args: readonly string[], headroomMiB: number): Promise<LlamaFitPlan> {
-  if (serverBinary === '') throw new UsageError('--llama-fit needs the llama-server whose llama-fit-params to run: a profile with a binary, or --binary PATH')
+  if (serverBinary === '')
+    throw new UsageError('--llama-fit needs the llama-server whose llama-fit-params to run: a profile with a binary, or --binary PATH')
   const tool = fitParamsBeside(serverBinary)
-  if (tool === null) throw new UsageError(`--llama-fit: no llama-fit-params beside ${serverBinary} (llama.cpp's release archives ship it; a build needs the llama-fit-params target)`)
+  if (tool === null)
+    throw new UsageError(
+      `--llama-fit: no llama-fit-params beside ${serverBinary} (llama.cpp's release archives ship it; a build needs the ` +
+        `llama-fit-params target)`,
+    )
   return llamaFitDryRun(tool, args, headroomMiB)
 }
 
@@ -80,10 +85,12 @@ async function runFit(args: readonly string[], io: CliContext): Promise<number> 
   if (values.gpu !== undefined && values.gpu !== 'auto') throw new UsageError(`--gpu takes only "auto", got "${values.gpu}"`)
   if (values.gpu !== undefined && values['vram-mib'] !== undefined) throw new UsageError('give either --vram-mib or --gpu auto, not both')
   const headroomMiB = values['headroom-mib'] === undefined ? DEFAULT_HEADROOM_MIB : Number(values['headroom-mib'])
-  if (!Number.isFinite(headroomMiB) || headroomMiB < 0) throw new UsageError(`--headroom-mib needs a number ≥ 0, got "${values['headroom-mib']}"`)
+  if (!Number.isFinite(headroomMiB) || headroomMiB < 0)
+    throw new UsageError(`--headroom-mib needs a number ≥ 0, got "${values['headroom-mib']}"`)
   const vramFlag = positiveNumber('vram-mib', values['vram-mib'], null)
   const runtimeMiB = values['runtime-mib'] === undefined ? undefined : Number(values['runtime-mib'])
-  if (runtimeMiB !== undefined && (!Number.isFinite(runtimeMiB) || runtimeMiB < 0)) throw new UsageError(`--runtime-mib needs a number ≥ 0, got "${values['runtime-mib']}"`)
+  if (runtimeMiB !== undefined && (!Number.isFinite(runtimeMiB) || runtimeMiB < 0))
+    throw new UsageError(`--runtime-mib needs a number ≥ 0, got "${values['runtime-mib']}"`)
 
   // Options on the command line override the profile's (or the defaults): as extra llama-server flags after it.
   const extra: string[] = []
@@ -108,11 +115,17 @@ async function runFit(args: readonly string[], io: CliContext): Promise<number> 
       // The runtime the app learned on this GPU model after a launch, unless --runtime-mib says otherwise.
       if (runtimeMiB === undefined && t.name !== null) learned = (await GpuRuntimeStore.open(io.home)).runtimeMiB(t.name)
     }
-    const runtime = runtimeMiB !== undefined ? { runtimeMiB } : learned !== null ? { runtimeMiB: learned, runtimeSource: 'measured' as const } : {}
+    const runtime =
+      runtimeMiB !== undefined ? { runtimeMiB } : learned !== null ? { runtimeMiB: learned, runtimeSource: 'measured' as const } : {}
     const report = buildFitReport({ model, draft, settings: launch.settings, freeVramMiB, headroomMiB, vramSource, ...runtime })
-    const llamaFit = values['llama-fit'] ? await llamaFitFor(values.binary ?? fromProfile?.binary ?? '', [...base, ...extra], headroomMiB) : undefined
+    const llamaFit = values['llama-fit']
+      ? await llamaFitFor(values.binary ?? fromProfile?.binary ?? '', [...base, ...extra], headroomMiB)
+      : undefined
     if (values.json) io.stdout.write(`${JSON.stringify(llamaFit === undefined ? report : { ...report, llamaFit })}\n`)
-    else io.stdout.write(`${formatFitReport(report)}\n${llamaFit === undefined ? '' : `${formatLlamaFit(llamaFit, report, headroomMiB).join('\n')}\n`}`)
+    else
+      io.stdout.write(
+        `${formatFitReport(report)}\n${llamaFit === undefined ? '' : `${formatLlamaFit(llamaFit, report, headroomMiB).join('\n')}\n`}`,
+      )
     return report.fits === false ? 1 : 0
   } catch (err) {
     if (err instanceof FitError) throw new UsageError(err.message)

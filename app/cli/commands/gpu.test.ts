@@ -26,17 +26,26 @@ describe('llama-tray gpu (fake nvidia-smi on PATH)', () => {
     process.env.PATH = `${fakeSmiDir}${path.delimiter}${oldPath ?? ''}`
     const { io, output } = context()
     expect(await gpuCommand.run(['--backend', 'nvidia-smi'], io)).toBe(0)
-    expect(output()).toMatch(/^GPU 0: NVIDIA H200 · 143771 MiB · driver 580\.159\.04 · CUDA 13\.0\nGPU 0 {2}VRAM \d+\/143771 MiB \(free \d+, reserved 616\) · \d+°C .* \[nvidia-smi\]\n$/)
+    expect(output()).toMatch(
+      new RegExp(
+        String.raw`^GPU 0: NVIDIA H200 · 143771 MiB · driver 580\.159\.04 · CUDA 13\.0\nGPU 0 {2}VRAM` +
+          String.raw` \d+\/143771 MiB \(free \d+, reserved 616\) · \d+°C .* \[nvidia-smi\]\n$`,
+      ),
+    )
   })
 
   it('--json --watch prints one object per line until Ctrl+C', async () => {
     process.env.PATH = `${fakeSmiDir}${path.delimiter}${oldPath ?? ''}`
     const { io, output, signals } = context()
     const done = gpuCommand.run(['--json', '--watch', '--interval', '100', '--backend', 'nvidia-smi'], io)
-    for (const end = Date.now() + 20_000; output().split('\n').filter(Boolean).length < 3 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20))
+    for (const end = Date.now() + 20_000; output().split('\n').filter(Boolean).length < 3 && Date.now() < end;)
+      await new Promise((r) => setTimeout(r, 20))
     signals.emit('SIGINT')
     expect(await done).toBe(0)
-    const lines = output().trim().split('\n').map((l) => JSON.parse(l) as { inventory?: unknown; gpu: { available: boolean; devices: { name: string }[] } })
+    const lines = output()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { inventory?: unknown; gpu: { available: boolean; devices: { name: string }[] } })
     expect(lines.length).toBeGreaterThanOrEqual(3)
     expect(lines[0]!.inventory).toMatchObject({ driverVersion: '580.159.04' })
     expect(lines.every((l) => l.gpu.available && l.gpu.devices[0]!.name === 'NVIDIA H200')).toBe(true)
@@ -47,13 +56,18 @@ describe('llama-tray gpu (fake nvidia-smi on PATH)', () => {
     process.env.FAKE_SMI = 'no-driver'
     const { io, output } = context()
     expect(await gpuCommand.run(['--backend', 'nvidia-smi'], io)).toBe(1)
-    expect(output()).toContain("No NVIDIA GPU data: nvidia-smi failed (exit 9): NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver")
+    expect(output()).toContain(
+      "No NVIDIA GPU data: nvidia-smi failed (exit 9): NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
+    )
     expect(() => parseGpuArgs(['--backend', 'cuda'])).toThrow(UsageError)
   })
 
   it('without the NVIDIA driver says so in one sentence, and shows where it looked only under --verbose (issue #25)', async () => {
     // Neither nvidia-smi nor the NVML library exists: what a machine without the driver looks like.
-    const missing: GpuSources = { inventory: { smiExe: '/nonexistent/nvidia-smi' }, reader: { nvmlLibraries: ['/nonexistent/libnvidia-ml.so.1'], smiExe: null } }
+    const missing: GpuSources = {
+      inventory: { smiExe: '/nonexistent/nvidia-smi' },
+      reader: { nvmlLibraries: ['/nonexistent/libnvidia-ml.so.1'], smiExe: null },
+    }
     const plain = context()
     expect(await runGpu(parseGpuArgs([]), plain.io, missing)).toBe(1)
     expect(plain.output()).toBe(`${NO_DRIVER}\n`)

@@ -78,11 +78,21 @@ export async function runGpu(options: GpuOptions, io: CliContext, sources: GpuSo
       if (options.verbose) write(`  inventory: ${'error' in inventory ? inventory.error : ''}\n  ${first.reason ?? ''}\n`)
       return 1
     }
-    if (options.json) write(`${JSON.stringify({ time: Date.now(), inventory, gpu: first, ...(shared ? { sharedGpuMemory: shared } : {}) })}\n`)
+    if (options.json)
+      write(`${JSON.stringify({ time: Date.now(), inventory, gpu: first, ...(shared ? { sharedGpuMemory: shared } : {}) })}\n`)
     else {
       write(`${('error' in inventory ? [`inventory: ${inventory.error}`] : formatInventory(inventory)).join('\n')}\n`)
       write(`${formatGpuSnapshot(first).join('\n')}\n`)
-      if (shared) write(`shared GPU memory (system RAM): ${shared.available ? Object.entries(shared.adapters).map(([a, mib]) => `${a} ${Math.round(mib)} MiB`).join(', ') || 'no adapter listed' : shared.reason}\n`)
+      if (shared)
+        write(
+          `shared GPU memory (system RAM): ${
+            shared.available
+              ? Object.entries(shared.adapters)
+                  .map(([a, mib]) => `${a} ${Math.round(mib)} MiB`)
+                  .join(', ') || 'no adapter listed'
+              : shared.reason
+          }\n`,
+        )
     }
     if (!options.watch) return first.available ? 0 : 1
     await new Promise<void>((resolve) => {

@@ -14,4 +14,18 @@ import { diagnosticsCommand } from './diagnostics'
 import { settingsCommand } from './settings'
 
 /** Every CLI command, in the order the usage text lists them. Add new commands here. */
-export const COMMANDS: readonly CliCommand[] = [runCommand, serveCommand, profilesCommand, modelsCommand, enginesCommand, gpuCommand, fitCommand, lintCommand, benchCommand, compareCommand, tuneCommand, settingsCommand, diagnosticsCommand]
+export const COMMANDS: readonly CliCommand[] = [
+  runCommand,
+  serveCommand,
+  profilesCommand,
+  modelsCommand,
+  enginesCommand,
+  gpuCommand,
+  fitCommand,
+  lintCommand,
+  benchCommand,
+  compareCommand,
+  tuneCommand,
+  settingsCommand,
+  diagnosticsCommand,
+]

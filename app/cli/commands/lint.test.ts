@@ -29,7 +29,13 @@ describe('llama-tray lint', () => {
     expect(code).toBe(1)
     const report = JSON.parse(out) as { engine: string; findings: { id: string; level: string }[]; notes: string[] }
     expect(report.engine).toBe('mainline')
-    expect(report.findings.map((f) => f.id).sort()).toEqual(['lint.auto-slots', 'lint.ctx-above-training', 'lint.draft-unused', 'lint.fit-hand-picked', 'lint.flag-rejected:--no-mmap'])
+    expect(report.findings.map((f) => f.id).sort()).toEqual([
+      'lint.auto-slots',
+      'lint.ctx-above-training',
+      'lint.draft-unused',
+      'lint.fit-hand-picked',
+      'lint.flag-rejected:--no-mmap',
+    ])
     expect(report.notes).toEqual([])
   })
 

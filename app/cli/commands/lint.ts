@@ -11,10 +11,15 @@ import type { CliCommand, CliContext } from '../command'
 import { parseOptions } from '../parse-options'
 
 async function run(args: readonly string[], io: CliContext): Promise<number> {
-  const { values, positionals } = parseOptions(args, { cmd: { type: 'string' }, platform: { type: 'string' }, json: { type: 'boolean' } }, true)
+  const { values, positionals } = parseOptions(
+    args,
+    { cmd: { type: 'string' }, platform: { type: 'string' }, json: { type: 'boolean' } },
+    true,
+  )
   const platform = values.platform === undefined ? undefined : asPlatform(values.platform)
   if (platform === null) throw new UsageError(`--platform takes win32, linux or darwin, got "${values.platform}"`)
-  if ((values.cmd === undefined) === (positionals.length === 0) || positionals.length > 1) throw new UsageError('lint needs one profile, or --cmd "<llama-server command>"')
+  if ((values.cmd === undefined) === (positionals.length === 0) || positionals.length > 1)
+    throw new UsageError('lint needs one profile, or --cmd "<llama-server command>"')
   let gathered: GatheredInput
   let profileId: string | null = null
   if (values.cmd !== undefined) {
@@ -32,21 +37,36 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
     const profile = store.find(positionals[0] as string)
     if (!profile) {
       const known = store.file.profiles.map((p) => p.id)
-      throw new UsageError(`no profile "${positionals[0]}"${known.length ? ` (known: ${known.join(', ')})` : ' (none yet: llama-tray profiles import -- <command>)'}`)
+      throw new UsageError(
+        `no profile "${positionals[0]}"` +
+          `${known.length ? ` (known: ${known.join(', ')})` : ' (none yet: llama-tray profiles import -- <command>)'}`,
+      )
     }
     profileId = profile.id
     gathered = await gatherProfileInput(io.home, profile, { ...(platform ? { platform } : {}) })
   }
   const findings = lintArgs(gathered.input)
   const errors = findings.filter((f) => f.level === 'error').length
-  if (values.json) io.stdout.write(`${JSON.stringify({ profileId, platform: gathered.input.platform, engine: gathered.input.engine?.kind ?? null, findings, notes: gathered.notes, errors })}\n`)
+  if (values.json)
+    io.stdout.write(
+      JSON.stringify({
+        profileId,
+        platform: gathered.input.platform,
+        engine: gathered.input.engine?.kind ?? null,
+        findings,
+        notes: gathered.notes,
+        errors,
+      }) + '\n',
+    )
   else io.stdout.write(`${formatFindings(findings, gathered.notes)}\n`)
   return errors > 0 ? 1 : 0
 }
 
 export const lintCommand: CliCommand = {
   name: 'lint',
-  summary: 'check a profile or a llama-server command against what was measured on RTX 4060 Laptop and RTX 3090 machines (and what the binary accepts)',
+  summary:
+    'check a profile or a llama-server command against what was measured on RTX 4060 Laptop and RTX 3090 machines (and what the binary ' +
+    'accepts)',
   usage: `  llama-tray lint <profile> | --cmd "<llama-server command>" [--platform win32|linux|darwin] [--json]
     Reads the binary (engine detection) and the model and draft GGUFs where they exist; rules needing what
     could not be read are skipped and named. Exit code 1 when an error-level finding remains.`,

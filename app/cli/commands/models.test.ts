@@ -18,8 +18,17 @@ beforeAll(async () => {
   hub = new HfHubStandIn()
   for (const r of tinyFixtureRepos()) hub.addRepo(r)
   // The recipe's repos, served with the tiny fixtures under the names the Hub uses.
-  hub.addRepo({ id: 'unsloth/Qwen3.6-35B-A3B-GGUF', files: [{ path: 'Qwen3.6-35B-A3B-Q4_K_M.gguf', body: readFileSync(model('tiny-target.gguf')) }, { path: 'Qwen3.6-35B-A3B-IQ4_XS.gguf', body: readFileSync(model('tiny-target-iq.gguf')) }] })
-  hub.addRepo({ id: 'unsloth/Qwen3.5-0.8B-GGUF', files: [{ path: 'Qwen3.5-0.8B-Q4_K_M.gguf', body: readFileSync(model('tiny-draft-qwen35.gguf')) }] })
+  hub.addRepo({
+    id: 'unsloth/Qwen3.6-35B-A3B-GGUF',
+    files: [
+      { path: 'Qwen3.6-35B-A3B-Q4_K_M.gguf', body: readFileSync(model('tiny-target.gguf')) },
+      { path: 'Qwen3.6-35B-A3B-IQ4_XS.gguf', body: readFileSync(model('tiny-target-iq.gguf')) },
+    ],
+  })
+  hub.addRepo({
+    id: 'unsloth/Qwen3.5-0.8B-GGUF',
+    files: [{ path: 'Qwen3.5-0.8B-Q4_K_M.gguf', body: readFileSync(model('tiny-draft-qwen35.gguf')) }],
+  })
   await hub.start()
 })
 afterAll(() => hub.close())
@@ -44,19 +53,29 @@ describe('llama-tray models', () => {
     expect(await modelsCommand.run(['pull', 'test-org/Tiny-GGUF:Q4_K_M', '--json'], ctx)).toBe(0)
     const pulled = JSON.parse(ctx.out()) as Record<string, unknown>
     const want = hub.repo('test-org/Tiny-GGUF').files.find((f) => f.path === 'tiny-target-Q4_K_M.gguf')!
-    expect(pulled).toEqual({ repo: 'test-org/Tiny-GGUF', file: 'tiny-target-Q4_K_M.gguf', path: expect.stringContaining(join(dir, 'hub', 'models--test-org--Tiny-GGUF', 'snapshots')), sizeBytes: want.size, sha256: want.sha256 })
+    expect(pulled).toEqual({
+      repo: 'test-org/Tiny-GGUF',
+      file: 'tiny-target-Q4_K_M.gguf',
+      path: expect.stringContaining(join(dir, 'hub', 'models--test-org--Tiny-GGUF', 'snapshots')),
+      sizeBytes: want.size,
+      sha256: want.sha256,
+    })
     expect(ctx.err()).toBe('') // no TTY: no progress
 
     const listed = io()
     expect(await modelsCommand.run(['list', '--json'], listed)).toBe(0)
     const models = JSON.parse(listed.out()) as { path: string; source: string; quantisation: string }[]
-    expect(models).toEqual([expect.objectContaining({ path: pulled.path, source: 'Hugging Face cache', quantisation: 'Q4_K_M', problem: null })])
+    expect(models).toEqual([
+      expect.objectContaining({ path: pulled.path, source: 'Hugging Face cache', quantisation: 'Q4_K_M', problem: null }),
+    ])
   })
 
   it('says what went wrong in one line with exit 1, and bad input is a usage error', async () => {
     const ctx = io()
     expect(await modelsCommand.run(['pull', 'test-org/Tiny-GGUF:Q3_K_S'], ctx)).toBe(1)
-    expect(ctx.err()).toBe('llama-tray: test-org/Tiny-GGUF has no Q3_K_S GGUF; it offers Q4_K_M, IQ4_XS (pull one of them with test-org/Tiny-GGUF:<quant>).\n')
+    expect(ctx.err()).toBe(
+      'llama-tray: test-org/Tiny-GGUF has no Q3_K_S GGUF; it offers Q4_K_M, IQ4_XS (pull one of them with test-org/Tiny-GGUF:<quant>).\n',
+    )
     const gated = io()
     expect(await modelsCommand.run(['pull', 'test-org/Gated-GGUF'], gated)).toBe(1)
     expect(gated.err()).toMatch(/^llama-tray: test-org\/Gated-GGUF is gated: accept its terms on .* set HF_TOKEN/)
@@ -68,7 +87,10 @@ describe('llama-tray models', () => {
   it('refuses a Hub file name with a NUL or a Windows climb in one line with exit 1, writing nothing (it was a stack trace)', async () => {
     hub.addRepo({ id: 'test-org/Hostile-GGUF', files: [{ path: 'x\0.gguf', body: Buffer.from('GGUF') }] })
     hub.addRepo({ id: 'test-org/Climbing-GGUF', files: [{ path: 'sub\\..\\..\\..\\x.gguf', body: Buffer.from('GGUF') }] })
-    const cases = [['test-org/Hostile-GGUF', 'holds a NUL character'], ['test-org/Climbing-GGUF', 'holds a backslash']] as const
+    const cases = [
+      ['test-org/Hostile-GGUF', 'holds a NUL character'],
+      ['test-org/Climbing-GGUF', 'holds a backslash'],
+    ] as const
     for (const [repo, why] of cases) {
       const ctx = io()
       expect(await modelsCommand.run(['pull', repo], ctx)).toBe(1)
@@ -83,7 +105,9 @@ describe('llama-tray models', () => {
     expect(await modelsCommand.run(['recipe'], listed)).toBe(0)
     expect(listed.out()).toContain('qwen36-35b-a3b-8gb  Qwen3.6-35B-A3B Q4_K_M + Qwen3.5-0.8B draft for an 8 GB GPU')
     const ctx = io()
-    expect(await modelsCommand.run(['recipe', 'qwen36-35b-a3b-8gb', '--binary', '/opt/llama/llama-server', '--vram-mib', '7900', '--json'], ctx)).toBe(0)
+    expect(
+      await modelsCommand.run(['recipe', 'qwen36-35b-a3b-8gb', '--binary', '/opt/llama/llama-server', '--vram-mib', '7900', '--json'], ctx),
+    ).toBe(0)
     const out = JSON.parse(ctx.out()) as { profile: string; target: string; draft: string; nCpuMoe: number }
     expect(out.target).toContain(join('models--unsloth--Qwen3.6-35B-A3B-GGUF', 'snapshots'))
     expect(out.draft).toContain(join('models--unsloth--Qwen3.5-0.8B-GGUF', 'snapshots'))
@@ -95,7 +119,14 @@ describe('llama-tray models', () => {
     expect(value('-md')).toBe(out.draft)
     expect(value('--n-cpu-moe')).toBe(String(out.nCpuMoe))
     // The recipe's -c 65536 is capped at what the stand-in's tiny model was trained on (16384).
-    for (const [flag, v] of [['-c', '16384'], ['--cache-type-k', 'q4_0'], ['--temp', '0.6'], ['--presence-penalty', '1.5'], ['--reasoning', 'off']]) expect(value(flag as string)).toBe(v)
+    for (const [flag, v] of [
+      ['-c', '16384'],
+      ['--cache-type-k', 'q4_0'],
+      ['--temp', '0.6'],
+      ['--presence-penalty', '1.5'],
+      ['--reasoning', 'off'],
+    ])
+      expect(value(flag as string)).toBe(v)
     expect(args).toContain('--no-mmap')
     await expect(modelsCommand.run(['recipe', 'nope'], io())).rejects.toThrow(/no recipe "nope"/)
   })

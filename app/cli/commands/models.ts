@@ -41,8 +41,14 @@ async function pull(args: readonly string[], io: CliContext): Promise<number> {
       ...(tty ? { onProgress: (p: PullProgress) => io.stderr.write(`\r${progressLine(p)}\x1b[K`) } : {}),
     })
     if (tty) io.stderr.write('\n')
-    if (values.json) io.stdout.write(`${JSON.stringify({ repo: r.repo, file: r.file, path: r.path, sizeBytes: r.sizeBytes, sha256: r.sha256 })}\n`)
-    else io.stdout.write(`${r.cached ? 'already in the cache' : 'pulled'}: ${r.repo} ${r.file} (${mb(r.sizeBytes)} MB${r.parts.length > 1 ? `, ${r.parts.length} parts` : ''}, sha256 verified)\n${r.path}\n`)
+    if (values.json)
+      io.stdout.write(`${JSON.stringify({ repo: r.repo, file: r.file, path: r.path, sizeBytes: r.sizeBytes, sha256: r.sha256 })}\n`)
+    else
+      io.stdout.write(
+        `${r.cached ? 'already in the cache' : 'pulled'}: ${r.repo} ${r.file} (${mb(r.sizeBytes)} MB` +
+          `${r.parts.length > 1 ? `, ${r.parts.length} parts` : ''}, ` +
+          `sha256 verified)\n${r.path}\n`,
+      )
     return 0
   } catch (err) {
     if (tty) io.stderr.write('\n')
@@ -61,16 +67,28 @@ async function list(args: readonly string[], io: CliContext): Promise<number> {
   const { values } = parseOptions(args, { json: { type: 'boolean' }, 'models-dir': { type: 'string', multiple: true } })
   const found = await discover({ home: io.home, extraModelDirs: (values['models-dir'] ?? []).map((d) => resolve(d)) })
   if (values.json) io.stdout.write(`${JSON.stringify(found.models)}\n`)
-  else io.stdout.write(`${formatDiscovery({ ...found, binaries: [] }).split('\n').slice(1).join('\n')}\n`)
+  else
+    io.stdout.write(
+      `${formatDiscovery({ ...found, binaries: [] })
+        .split('\n')
+        .slice(1)
+        .join('\n')}\n`,
+    )
   return 0
 }
 
 async function recipe(args: readonly string[], io: CliContext): Promise<number> {
-  const { values, positionals } = parseOptions(args, { binary: { type: 'string' }, 'vram-mib': { type: 'string' }, json: { type: 'boolean' } }, true)
+  const { values, positionals } = parseOptions(
+    args,
+    { binary: { type: 'string' }, 'vram-mib': { type: 'string' }, json: { type: 'boolean' } },
+    true,
+  )
   const id = positionals[0]
   if (id === undefined) {
     if (values.json) io.stdout.write(`${JSON.stringify(RECIPES)}\n`)
-    else for (const r of RECIPES) io.stdout.write(`${r.id}  ${r.title}\n  ${r.target.repo}:${r.target.quant} + ${r.draft.repo}:${r.draft.quant}\n`)
+    else
+      for (const r of RECIPES)
+        io.stdout.write(`${r.id}  ${r.title}\n  ${r.target.repo}:${r.target.quant} + ${r.draft.repo}:${r.draft.quant}\n`)
     return 0
   }
   let r
@@ -80,7 +98,8 @@ async function recipe(args: readonly string[], io: CliContext): Promise<number> 
     throw new UsageError((err as Error).message)
   }
   const vram = values['vram-mib'] === undefined ? undefined : Number(values['vram-mib'])
-  if (vram !== undefined && !(Number.isFinite(vram) && vram > 0)) throw new UsageError(`--vram-mib needs a positive number, got "${values['vram-mib']}"`)
+  if (vram !== undefined && !(Number.isFinite(vram) && vram > 0))
+    throw new UsageError(`--vram-mib needs a positive number, got "${values['vram-mib']}"`)
   const binary = values.binary ? resolve(values.binary) : (await discover({ home: io.home })).binaries[0]?.path
   if (!binary) throw new UsageError('no llama-server found on this machine: pass --binary PATH (or install llama.cpp first)')
   const tty = (io.stderr as { isTTY?: boolean }).isTTY === true
@@ -91,10 +110,24 @@ async function recipe(args: readonly string[], io: CliContext): Promise<number> 
       lastRepo = repo
       io.stderr.write(`\r${progressLine(p)}\x1b[K`)
     }
-    const { profile, fit, targetPath, draftPath } = await applyRecipe({ home: io.home, recipe: r, binary, ...(vram !== undefined ? { freeVramMiB: vram } : {}), ...(tty ? { onProgress } : {}) })
+    const { profile, fit, targetPath, draftPath } = await applyRecipe({
+      home: io.home,
+      recipe: r,
+      binary,
+      ...(vram !== undefined ? { freeVramMiB: vram } : {}),
+      ...(tty ? { onProgress } : {}),
+    })
     if (tty) io.stderr.write('\n')
-    if (values.json) io.stdout.write(`${JSON.stringify({ profile: profile.id, target: targetPath, draft: draftPath, nCpuMoe: fit.nCpuMoe, fits: fit.fits })}\n`)
-    else io.stdout.write(`profile ${profile.id}: ${r.title}\n  --n-cpu-moe ${fit.nCpuMoe} fitted for ${vram !== undefined ? `${vram} MiB free` : r.freeVramSource}\n  start it with: llama-tray run ${profile.id}\n`)
+    if (values.json)
+      io.stdout.write(
+        `${JSON.stringify({ profile: profile.id, target: targetPath, draft: draftPath, nCpuMoe: fit.nCpuMoe, fits: fit.fits })}\n`,
+      )
+    else
+      io.stdout.write(
+        `profile ${profile.id}: ${r.title}\n  --n-cpu-moe ${fit.nCpuMoe} fitted for ` +
+          `${vram !== undefined ? `${vram} MiB free` : r.freeVramSource}\n  ` +
+          `start it with: llama-tray run ${profile.id}\n`,
+      )
     return 0
   } catch (err) {
     if (err instanceof ModelsError || isDownloadError(err)) {
@@ -123,7 +156,7 @@ export const modelsCommand: CliCommand = {
     '      --json prints { repo, file, path, sizeBytes, sha256 }',
     '  llama-tray models list [--models-dir DIR]… [--json]   the GGUF models discovery finds (LM Studio, the HF cache, ~/models)',
     '  llama-tray models recipe [<id> [--binary PATH] [--vram-mib N] [--json]]   without an id: the recipes; with one: pulls its model',
-    '      and draft, and stores a profile with the flags measured for it and --n-cpu-moe fitted to the VRAM (default: the recipe\'s GPU)',
+    "      and draft, and stores a profile with the flags measured for it and --n-cpu-moe fitted to the VRAM (default: the recipe's GPU)",
   ].join('\n'),
   run,
 }

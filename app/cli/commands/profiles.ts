@@ -23,14 +23,34 @@ type ListedProfile = ProfileSummary & { readonly modelMissing: boolean }
 
 async function listed(p: Profile, activeId: string | null, engines: ReadonlyMap<string, ProfileSummary['engine']>): Promise<ListedProfile> {
   const engine = p.binary ? (engines.get(resolve(p.binary)) ?? null) : null
-  const modelMissing = p.model !== '' && !(await stat(p.model).then(() => true, () => false))
-  return { id: p.id, name: p.name, binary: p.binary, model: p.model, draftModel: p.draftModel ?? null, engine, notes: p.notes, active: p.id === activeId, updatedAt: p.updatedAt, modelMissing }
+  const modelMissing =
+    p.model !== '' &&
+    !(await stat(p.model).then(
+      () => true,
+      () => false,
+    ))
+  return {
+    id: p.id,
+    name: p.name,
+    binary: p.binary,
+    model: p.model,
+    draftModel: p.draftModel ?? null,
+    engine,
+    notes: p.notes,
+    active: p.id === activeId,
+    updatedAt: p.updatedAt,
+    modelMissing,
+  }
 }
 
 /** One line per profile: active mark, id, name, model file, engine. */
 function listLine(p: ListedProfile): string {
   const model = p.model ? `${basename(p.model)}${p.modelMissing ? ' (missing)' : ''}` : '(no model)'
-  const engine = !p.binary ? 'no binary yet' : p.engine ? `engine ${p.engine === 'ik_llama' ? 'ik_llama.cpp' : p.engine}` : 'engine not detected yet'
+  const engine = !p.binary
+    ? 'no binary yet'
+    : p.engine
+      ? `engine ${p.engine === 'ik_llama' ? 'ik_llama.cpp' : p.engine}`
+      : 'engine not detected yet'
   return `${p.active ? '*' : ' '} ${p.id}  ${p.name}  ${model}  ${engine}${p.active ? '  (active)' : ''}`
 }
 
@@ -78,7 +98,24 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
   const dashDash = args.indexOf('--')
   const head = dashDash >= 0 ? args.slice(0, dashDash) : args
   const command = dashDash >= 0 ? args.slice(dashDash + 1) : null
-  const { values, positionals } = parseOptions(head, { json: { type: 'boolean' }, name: { type: 'string' }, file: { type: 'string' }, format: { type: 'string' }, 'models-dir': { type: 'string', multiple: true }, detect: { type: 'boolean' }, create: { type: 'boolean' }, binary: { type: 'string' }, model: { type: 'string' }, draft: { type: 'string' }, force: { type: 'boolean' }, replace: { type: 'boolean' } }, true)
+  const { values, positionals } = parseOptions(
+    head,
+    {
+      json: { type: 'boolean' },
+      name: { type: 'string' },
+      file: { type: 'string' },
+      format: { type: 'string' },
+      'models-dir': { type: 'string', multiple: true },
+      detect: { type: 'boolean' },
+      create: { type: 'boolean' },
+      binary: { type: 'string' },
+      model: { type: 'string' },
+      draft: { type: 'string' },
+      force: { type: 'boolean' },
+      replace: { type: 'boolean' },
+    },
+    true,
+  )
   const json = values.json ?? false
   const [sub, target] = positionals
   try {
@@ -88,15 +125,25 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         const store = await openStore(io)
         const engines = await cachedEngineKinds(io.home)
         const list = await Promise.all(store.file.profiles.map((p) => listed(p, store.file.activeProfileId, engines)))
-        print(io, { health: store.health, messages: store.messages, activeProfileId: store.file.activeProfileId, profiles: list }, json, () =>
-          list.length === 0 ? 'no profiles yet (llama-tray profiles import llama-server -m model.gguf …)' : list.map(listLine).join('\n'),
+        print(
+          io,
+          { health: store.health, messages: store.messages, activeProfileId: store.file.activeProfileId, profiles: list },
+          json,
+          () =>
+            list.length === 0 ? 'no profiles yet (llama-tray profiles import llama-server -m model.gguf …)' : list.map(listLine).join('\n'),
         )
         return 0
       }
       case 'show': {
         const store = await openStore(io)
         const p = mustFind(store, target, 'show')
-        print(io, p, json, () => `${p.id}: ${p.name}\n  ${exportCommandLine({ ...p, binary: p.binary || 'llama-server' }, 'bash')}${p.notes ? `\n  notes: ${p.notes}` : ''}`)
+        print(
+          io,
+          p,
+          json,
+          () =>
+            `${p.id}: ${p.name}\n  ${exportCommandLine({ ...p, binary: p.binary || 'llama-server' }, 'bash')}${p.notes ? `\n  notes: ${p.notes}` : ''}`,
+        )
         return 0
       }
       case 'import': {
@@ -105,14 +152,18 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         const options = { ...(values.name ? { name: values.name } : {}), takenIds: taken }
         let profile: Profile
         if (values.file) profile = importCommand(await readFile(values.file, 'utf8'), options)
-        else if (command && command.length > 0) profile = command.length === 1 ? importCommand(command[0] as string, options) : importArgv(command, options)
+        else if (command && command.length > 0)
+          profile = command.length === 1 ? importCommand(command[0] as string, options) : importArgv(command, options)
         else throw new UsageError('profiles import needs a command: profiles import [--name N] -- <llama-server command…> (or --file F)')
         const checked = await checkImport(profile, { force: values.force ?? false })
         const gated = await gateProfile(checked, { home: io.home })
         // The name is checked and the id made unique under the file's lock, against imports running at the same time.
         const { profile: stored, replaced: replacing } = await store.addNamed(gated.profile, { replace: values.replace ?? false })
         print(io, { ...stored, notices: gated.notices }, json, () =>
-          [`${replacing ? 'replaced' : 'imported'} "${stored.name}" as ${stored.id}: ${profileArgv(stored).length} arguments`, ...gated.notices].join('\n'),
+          [
+            `${replacing ? 'replaced' : 'imported'} "${stored.name}" as ${stored.id}: ${profileArgv(stored).length} arguments`,
+            ...gated.notices,
+          ].join('\n'),
         )
         return 0
       }
@@ -142,39 +193,72 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
       case 'fix': {
         if (!target) throw new UsageError('profiles fix needs a profile id')
         const { profile, fixed } = await acceptFixes(io.home, target)
-        print(io, { profile, fixed }, json, () => (fixed.length === 0 ? `${profile.id}: nothing to fix for this binary` : `${profile.id}: applied\n${describeProblems(fixed)}`))
+        print(io, { profile, fixed }, json, () =>
+          fixed.length === 0 ? `${profile.id}: nothing to fix for this binary` : `${profile.id}: applied\n${describeProblems(fixed)}`,
+        )
         return 0
       }
       case 'discover':
       case 'create': {
-        const found = await discoverWithEngines({ home: io.home, extraModelDirs: (values['models-dir'] ?? []).map((d) => resolve(d)), detect: values.detect ?? false })
+        const found = await discoverWithEngines({
+          home: io.home,
+          extraModelDirs: (values['models-dir'] ?? []).map((d) => resolve(d)),
+          detect: values.detect ?? false,
+        })
         if (sub === 'discover' && !values.create) {
           const b = bestBinary(found)
           const m = bestModel(found)
-          const hint = b && m ? `\ncreate a profile: llama-tray profiles create --binary b${found.binaries.indexOf(b) + 1} --model m${found.models.indexOf(m) + 1} [--draft mN] [--name NAME]  (or: profiles discover --create)` : ''
+          const hint =
+            b && m
+              ? `\ncreate a profile: llama-tray profiles create --binary b${found.binaries.indexOf(b) + 1} --model m` +
+                `${found.models.indexOf(m) + 1} ` +
+                `[--draft mN] [--name NAME]  (or: profiles discover --create)`
+              : ''
           print(io, found, json, () => `${formatDiscovery(found)}${hint}`)
           return 0
         }
-        // create picks what the user named; discover --create picks the best binary and model (and a draft-sized model of the same vocabulary).
+        // create picks what the user named; discover --create picks the best binary and model (and a draft-sized model of the same
+        // vocabulary).
         const model = values.model ? null : bestModel(found)
         const choice = {
           binary: values.binary ? pickKey(values.binary, 'b') : (bestBinary(found)?.id ?? ''),
           model: values.model ? pickKey(values.model, 'm') : (model?.id ?? ''),
-          draftModel: values.draft ? pickKey(values.draft, 'm') : sub === 'discover' && model ? (bestDraft(found, model)?.id ?? null) : null,
+          draftModel: values.draft
+            ? pickKey(values.draft, 'm')
+            : sub === 'discover' && model
+              ? (bestDraft(found, model)?.id ?? null)
+              : null,
           name: values.name ?? null,
         }
-        if (sub === 'create' && (!values.binary || !values.model)) throw new UsageError('profiles create needs --binary and --model (numbers or ids from: llama-tray profiles discover)')
-        if (choice.binary === '') throw new UsageError(`no llama-server found on PATH or in the usual install folders: install llama.cpp with llama-tray engines install, put it on PATH, or import a command line`)
+        if (sub === 'create' && (!values.binary || !values.model))
+          throw new UsageError('profiles create needs --binary and --model (numbers or ids from: llama-tray profiles discover)')
+        if (choice.binary === '')
+          throw new UsageError(
+            `no llama-server found on PATH or in the usual install folders: install llama.cpp with llama-tray engines install, put it ` +
+              `on PATH, or import a command line`,
+          )
         if (choice.model === '') throw new UsageError(`no usable GGUF model found; add a folder with --models-dir DIR`)
         const store = await openStore(io)
         // Fitted to the GPU found now (every expert on the CPU when none is read), then through the gate.
         const gpu = await readGpuOnce().catch(() => null)
         const freeMiB = gpu?.devices[0]?.memoryFreeMiB ?? null
-        const fitted = await fitStarterProfile(profileFromDiscovery(found, choice, store.file.profiles.map((p) => p.id)), { freeMiB })
+        const fitted = await fitStarterProfile(
+          profileFromDiscovery(
+            found,
+            choice,
+            store.file.profiles.map((p) => p.id),
+          ),
+          { freeMiB },
+        )
         const gated = await gateProfile(fitted, { home: io.home })
         const profile = await store.add(gated.profile)
         print(io, { ...profile, notices: gated.notices }, json, () =>
-          [`created "${profile.name}" as ${profile.id}`, `  ${exportCommandLine(profile, 'bash')}`, ...gated.notices, `start it: llama-tray run ${profile.id}`].join('\n'),
+          [
+            `created "${profile.name}" as ${profile.id}`,
+            `  ${exportCommandLine(profile, 'bash')}`,
+            ...gated.notices,
+            `start it: llama-tray run ${profile.id}`,
+          ].join('\n'),
         )
         return 0
       }
@@ -182,7 +266,15 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         throw new UsageError(`unknown profiles command "${sub}" (list, show, import, export, rm, use, fix, discover, create)`)
     }
   } catch (err) {
-    if (err instanceof ImportError || err instanceof ExportError || err instanceof ProfileStoreError || err instanceof ProfileLaunchError || err instanceof DiscoveryPickError || err instanceof ProfileGateError) throw new UsageError(err.message)
+    if (
+      err instanceof ImportError ||
+      err instanceof ExportError ||
+      err instanceof ProfileStoreError ||
+      err instanceof ProfileLaunchError ||
+      err instanceof DiscoveryPickError ||
+      err instanceof ProfileGateError
+    )
+      throw new UsageError(err.message)
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' && values.file) throw new UsageError(`cannot read ${values.file}: no such file`)
     throw err
   }
@@ -191,12 +283,14 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
 export const profilesCommand: CliCommand = {
   name: 'profiles',
   summary: 'list, import, export and choose launch profiles',
-  usage: `  llama-tray profiles list | show <id> | rm <id> | use <id> [--json]
+  usage:
+    `  llama-tray profiles list | show <id> | rm <id> | use <id> [--json]
   llama-tray profiles import [--name N] [--force] [--replace] [--] <llama-server command…>   (or --file F with a pasted command)
       --force stores a command whose -m file is missing or whose first word is not a llama-server; --replace overwrites a profile of the same name
   llama-tray profiles export <id> [--format cmd|powershell|bash]
   llama-tray profiles fix <id>     apply the replacements for flags its binary rejects (--no-mmap → -lm none …)
-  llama-tray profiles discover [--models-dir DIR …] [--detect] [--create [--name N]]   find llama-server and GGUF models (PATH, install folders, LM Studio, HF cache)
+  llama-tray profiles discover [--models-dir DIR …] [--detect] [--create [--name N]]   find llama-server and GGUF models ` +
+    `(PATH, install folders, LM Studio, HF cache)
   llama-tray profiles create --binary bN --model mN [--draft mN] [--name N] [--models-dir DIR …]   a profile from what discover listed`,
   run,
 }

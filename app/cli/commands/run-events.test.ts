@@ -6,7 +6,11 @@ import type { CliContext } from '../command'
 import { ScriptedCliCore } from '../../../test/support/cli/scripted-cli-core'
 import { runCommand } from './run'
 
-function context(core: ScriptedCliCore, isTTY = false, columns?: number): { io: CliContext; lines: () => string[]; raw: () => string; signals: EventEmitter } {
+function context(
+  core: ScriptedCliCore,
+  isTTY = false,
+  columns?: number,
+): { io: CliContext; lines: () => string[]; raw: () => string; signals: EventEmitter } {
   const stdout = Object.assign(new PassThrough(), { isTTY, columns })
   let out = ''
   stdout.setEncoding('utf8').on('data', (c: string) => (out += c))
@@ -17,7 +21,7 @@ function context(core: ScriptedCliCore, isTTY = false, columns?: number): { io: 
 
 const CMD = ['--cmd', 'llama-server -m model.gguf', '--interval', '100']
 
-describe('llama-tray run renders on the core\'s events (it keeps no clock of its own)', () => {
+describe("llama-tray run renders on the core's events (it keeps no clock of its own)", () => {
   beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'Date'] }))
   afterEach(() => void vi.useRealTimers())
 
@@ -75,32 +79,51 @@ describe('llama-tray run renders on the core\'s events (it keeps no clock of its
     expect(lines().at(-1)).toMatch(/^STOPPED/)
   })
 
-  const WARNING = { id: 'live.vram-low@cli', level: 'warn' as const, fix: null, message: `Free VRAM is 310 MiB, under the 1,536 MiB headroom; ${'close other GPU programs '.repeat(20)}or lower --n-cpu-moe.` }
-  const RESTARTING = { state: 'crashloop' as const, pid: null, lastExit: { code: 1, signal: null, reason: `llama-server exited: ${'x'.repeat(1500)}`, hint: null, kind: 'crashed' as const, lastLines: [] } }
+  const WARNING = {
+    id: 'live.vram-low@cli',
+    level: 'warn' as const,
+    fix: null,
+    message: `Free VRAM is 310 MiB, under the 1,536 MiB headroom; ${'close other GPU programs '.repeat(20)}or lower --n-cpu-moe.`,
+  }
+  const RESTARTING = {
+    state: 'crashloop' as const,
+    pid: null,
+    lastExit: {
+      code: 1,
+      signal: null,
+      reason: `llama-server exited: ${'x'.repeat(1500)}`,
+      hint: null,
+      kind: 'crashed' as const,
+      lastLines: [],
+    },
+  }
 
-  it.each([80, 40, undefined])('on a terminal of %s columns, each redraw fits one row and a warning is printed once, above it', async (columns) => {
-    const core = new ScriptedCliCore()
-    const { io, raw, signals } = context(core, true, columns)
-    const exit = runCommand.run(CMD, io)
-    await vi.advanceTimersByTimeAsync(0)
-    core.setState({ state: 'ready', profileId: 'cli', pid: 42, host: '127.0.0.1', port: 8080, readySince: Date.now() })
-    core.warnings = [WARNING]
-    for (let i = 0; i < 5; i++) core.tick(Date.now() + i * 1000)
-    core.warnings = []
-    core.tick(Date.now() + 6000)
-    core.status = { ...core.status, ...RESTARTING }
-    core.tick(Date.now() + 7000)
-    const chunks = raw().split('\r\x1b[2K').slice(1)
-    const rows = chunks.filter((c) => !c.endsWith('\n'))
-    expect(rows).toHaveLength(7)
-    for (const row of rows) expect(Array.from(row).length).toBeLessThanOrEqual((columns ?? 80) - 1)
-    expect(rows.at(-1)?.endsWith('…')).toBe(true)
-    expect(chunks.filter((c) => c === `! ${WARNING.message}\n`)).toHaveLength(1)
-    expect(chunks.filter((c) => c === `cleared: ${WARNING.message}\n`)).toHaveLength(1)
-    expect(rows.some((r) => r.includes('!'))).toBe(false)
-    signals.emit('SIGINT')
-    expect(await exit).toBe(0)
-  })
+  it.each([80, 40, undefined])(
+    'on a terminal of %s columns, each redraw fits one row and a warning is printed once, above it',
+    async (columns) => {
+      const core = new ScriptedCliCore()
+      const { io, raw, signals } = context(core, true, columns)
+      const exit = runCommand.run(CMD, io)
+      await vi.advanceTimersByTimeAsync(0)
+      core.setState({ state: 'ready', profileId: 'cli', pid: 42, host: '127.0.0.1', port: 8080, readySince: Date.now() })
+      core.warnings = [WARNING]
+      for (let i = 0; i < 5; i++) core.tick(Date.now() + i * 1000)
+      core.warnings = []
+      core.tick(Date.now() + 6000)
+      core.status = { ...core.status, ...RESTARTING }
+      core.tick(Date.now() + 7000)
+      const chunks = raw().split('\r\x1b[2K').slice(1)
+      const rows = chunks.filter((c) => !c.endsWith('\n'))
+      expect(rows).toHaveLength(7)
+      for (const row of rows) expect(Array.from(row).length).toBeLessThanOrEqual((columns ?? 80) - 1)
+      expect(rows.at(-1)?.endsWith('…')).toBe(true)
+      expect(chunks.filter((c) => c === `! ${WARNING.message}\n`)).toHaveLength(1)
+      expect(chunks.filter((c) => c === `cleared: ${WARNING.message}\n`)).toHaveLength(1)
+      expect(rows.some((r) => r.includes('!'))).toBe(false)
+      signals.emit('SIGINT')
+      expect(await exit).toBe(0)
+    },
+  )
 
   it('without a terminal, prints a warning when it appears and when it clears, and nothing while it stays', async () => {
     const core = new ScriptedCliCore()
@@ -132,7 +155,9 @@ describe('llama-tray run renders on the core\'s events (it keeps no clock of its
     core.tick(Date.now())
     core.setState({ state: 'ready', readySince: Date.now() })
     await vi.advanceTimersByTimeAsync(0)
-    expect(screen).toContain('LOADING    pid 42  http://127.0.0.1:8080\r\x1b[2Kllama-tray: OpenAI-compatible API at http://127.0.0.1:8080/v1\n')
+    expect(screen).toContain(
+      'LOADING    pid 42  http://127.0.0.1:8080\r\x1b[2Kllama-tray: OpenAI-compatible API at http://127.0.0.1:8080/v1\n',
+    )
     signals.emit('SIGINT')
     expect(await exit).toBe(0)
   })

@@ -4,8 +4,17 @@ import { parseRunArgs } from './run'
 
 describe('parseRunArgs', () => {
   it('splits the pasted command into the binary and its arguments', () => {
-    const o = parseRunArgs(['--cmd', 'C:\\llama\\llama-server.exe -m "D:\\models\\qwen 35b.gguf" ^\n --n-cpu-moe 34', '--json', '--interval', '500'])
-    expect(o.source).toEqual({ kind: 'cmd', spec: { profileId: 'cli', exe: 'C:\\llama\\llama-server.exe', args: ['-m', 'D:\\models\\qwen 35b.gguf', '--n-cpu-moe', '34'] } })
+    const o = parseRunArgs([
+      '--cmd',
+      'C:\\llama\\llama-server.exe -m "D:\\models\\qwen 35b.gguf" ^\n --n-cpu-moe 34',
+      '--json',
+      '--interval',
+      '500',
+    ])
+    expect(o.source).toEqual({
+      kind: 'cmd',
+      spec: { profileId: 'cli', exe: 'C:\\llama\\llama-server.exe', args: ['-m', 'D:\\models\\qwen 35b.gguf', '--n-cpu-moe', '34'] },
+    })
     expect(o).toMatchObject({ json: true, intervalMs: 500, durationS: null, readyTimeoutS: 120 })
   })
 
@@ -14,7 +23,7 @@ describe('parseRunArgs', () => {
   })
 
   it.each([
-    [["--cmd", ""], /needs a profile or --cmd/],
+    [['--cmd', ''], /needs a profile or --cmd/],
     [['--cmd', 'llama-server | tee log'], /shell operator/],
     [['--cmd', 'llama-server --api-key $KEY'], /shell variable/],
     [['--cmd', 'x', '--interval', '0'], '--interval takes a number of milliseconds above 0, like 1000; "0" is not one.'],

@@ -40,7 +40,8 @@ export function parseRunArgs(args: readonly string[]): RunOptions {
     },
     true,
   )
-  if (positionals.length > 1) throw new UsageError(`Unexpected argument "${positionals[1]}"; run takes one profile, or --cmd "<llama-server command line>".`)
+  if (positionals.length > 1)
+    throw new UsageError(`Unexpected argument "${positionals[1]}"; run takes one profile, or --cmd "<llama-server command line>".`)
   const options = {
     json: values.json ?? false,
     intervalMs: positiveNumber('interval', values.interval, 1000, MILLISECONDS),
@@ -50,12 +51,14 @@ export function parseRunArgs(args: readonly string[]): RunOptions {
   const profile = positionals[0]
   if (profile !== undefined && values.cmd !== undefined) throw new UsageError('Give either a profile or --cmd, not both.')
   if (profile !== undefined) return { source: { kind: 'profile', idOrName: profile }, ...options }
-  if (!values.cmd || values.cmd.trim() === '') throw new UsageError('Run needs a profile or --cmd "<llama-server command line>" (llama-tray profiles list shows the profiles).')
+  if (!values.cmd || values.cmd.trim() === '')
+    throw new UsageError('Run needs a profile or --cmd "<llama-server command line>" (llama-tray profiles list shows the profiles).')
   let argv: string[]
   try {
     argv = tokenizeCommandLine(values.cmd)
   } catch (err) {
-    if (err instanceof CommandLineError) throw new UsageError(`The --cmd command line cannot be read: ${err.message}${/[.!?]$/.test(err.message) ? '' : '.'}`)
+    if (err instanceof CommandLineError)
+      throw new UsageError(`The --cmd command line cannot be read: ${err.message}${/[.!?]$/.test(err.message) ? '' : '.'}`)
     throw err
   }
   const [exe, ...rest] = argv
@@ -114,7 +117,10 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   const printHuman = (status: ServerStatus, snapshot: Snapshot = core.snapshot()): void => {
     const line = formatStatusLine(status, snapshot)
     if (!tty) return write(`${line}\n`)
-    const above = warningLines.update(snapshot.warnings).map((w) => `${ERASE_LINE}${w}\n`).join('')
+    const above = warningLines
+      .update(snapshot.warnings)
+      .map((w) => `${ERASE_LINE}${w}\n`)
+      .join('')
     write(`${above}${ERASE_LINE}${fitToWidth(line, io.stdout.columns)}`)
     rowShown = true
   }

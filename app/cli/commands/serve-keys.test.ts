@@ -34,15 +34,19 @@ describe('llama-tray serve --api-key-file: the key must be real (the built CLI)'
     ['only a comment line', '# put the key here\n', /no key in --api-key-file .*only blank or # lines/],
     ['only spaces', '      \n', /only of spaces/],
     ['nothing (/dev/null)', null, /no key in --api-key-file \/dev\/null/],
-  ])('refuses a key file with %s, in one sentence, before it listens', async (_name, text, message) => {
-    const file = text === null ? '/dev/null' : keyFile(`key-${Math.random().toString(36).slice(2)}.txt`, text)
-    const result = await serve(['--host', '0.0.0.0', '--api-key-file', file])
-    expect(result.listened).toBe(false)
-    expect(result.code).toBe(2)
-    const line = result.stderr.trim().replace(/^llama-tray: /, '')
-    expect(line).toMatch(message)
-    expect(line).toMatch(/^[A-Z][^\n]*\.$/)
-  }, 60_000)
+  ])(
+    'refuses a key file with %s, in one sentence, before it listens',
+    async (_name, text, message) => {
+      const file = text === null ? '/dev/null' : keyFile(`key-${Math.random().toString(36).slice(2)}.txt`, text)
+      const result = await serve(['--host', '0.0.0.0', '--api-key-file', file])
+      expect(result.listened).toBe(false)
+      expect(result.code).toBe(2)
+      const line = result.stderr.trim().replace(/^llama-tray: /, '')
+      expect(line).toMatch(message)
+      expect(line).toMatch(/^[A-Z][^\n]*\.$/)
+    },
+    60_000,
+  )
 
   it('refuses a missing key file, naming the error', async () => {
     const result = await serve(['--api-key-file', join(home, 'missing.txt')])

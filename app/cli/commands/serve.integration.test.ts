@@ -26,10 +26,19 @@ describe('llama-tray serve (the built CLI, the real llama-server)', () => {
   it('serves a request on its one port, prints its figures, and Ctrl+C leaves nothing behind', async () => {
     const port = await findFreePort()
     const cli = startCli(['--home', home, 'serve', '--port', String(port), '--json'])
-    const events = (): { event: string; endpoint?: { url: string }; status?: { pid: number | null }; figures?: { status: number; profileId: string } }[] => cli.stdoutLines.map((l) => JSON.parse(l) as never)
+    const events = (): {
+      event: string
+      endpoint?: { url: string }
+      status?: { pid: number | null }
+      figures?: { status: number; profileId: string }
+    }[] => cli.stdoutLines.map((l) => JSON.parse(l) as never)
     await waitUntil(() => events().some((e) => e.event === 'listening'), 30_000, 'the endpoint to listen')
     expect(events()[0]?.endpoint?.url).toBe(`http://127.0.0.1:${port}/v1`)
-    const answer = await call(port, 'POST', '/v1/chat/completions', { model: 'alpha', max_tokens: 2, messages: [{ role: 'user', content: 'hi' }] })
+    const answer = await call(port, 'POST', '/v1/chat/completions', {
+      model: 'alpha',
+      max_tokens: 2,
+      messages: [{ role: 'user', content: 'hi' }],
+    })
     expect(answer.status, answer.body).toBe(200)
     await waitUntil(() => events().some((e) => e.event === 'request'), 10_000, 'the request figures')
     expect(events().find((e) => e.event === 'request')?.figures).toMatchObject({ status: 200, profileId: 'alpha' })
@@ -45,7 +54,9 @@ describe('llama-tray serve (the built CLI, the real llama-server)', () => {
 
   it('refuses a taken port, naming the program that holds it and a free port', async () => {
     const holder = createServer()
-    const port = await new Promise<number>((resolve) => holder.listen(0, '127.0.0.1', () => resolve((holder.address() as { port: number }).port)))
+    const port = await new Promise<number>((resolve) =>
+      holder.listen(0, '127.0.0.1', () => resolve((holder.address() as { port: number }).port)),
+    )
     try {
       const result = await runCli(['--home', home, 'serve', '--port', String(port)])
       expect(result.code).toBe(2)

@@ -22,10 +22,17 @@ export interface ServeOptions {
 export function parseServeArgs(args: readonly string[]): ServeOptions {
   const { values, positionals } = parseOptions(
     args,
-    { port: { type: 'string' }, host: { type: 'string' }, 'api-key-file': { type: 'string' }, json: { type: 'boolean' }, 'ready-timeout': { type: 'string' } },
+    {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'api-key-file': { type: 'string' },
+      json: { type: 'boolean' },
+      'ready-timeout': { type: 'string' },
+    },
     true,
   )
-  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}": serve takes at most one profile to start at once`)
+  if (positionals.length > 1)
+    throw new UsageError(`unexpected argument "${positionals[1]}": serve takes at most one profile to start at once`)
   const port = portNumber('port', values.port)
   return {
     host: values.host ?? '127.0.0.1',
@@ -58,7 +65,11 @@ function figuresLine(f: EndpointRequestFigures): string {
 /** One OpenAI-compatible endpoint in front of the supervised server until Ctrl+C. */
 export async function serveUntilStopped(options: ServeOptions, io: CliContext): Promise<number> {
   const apiKey = await readKey(options.apiKeyFile)
-  const core = await (io.createCore ?? standardCliCore)({ home: io.home, readyTimeoutMs: options.readyTimeoutS * 1000, warn: (m) => io.stderr.write(`llama-tray: ${m}\n`) })
+  const core = await (io.createCore ?? standardCliCore)({
+    home: io.home,
+    readyTimeoutMs: options.readyTimeoutS * 1000,
+    warn: (m) => io.stderr.write(`llama-tray: ${m}\n`),
+  })
   const write = (text: string): void => {
     try {
       io.stdout.write(text)
@@ -76,14 +87,23 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
   if (options.json) write(`${JSON.stringify({ event: 'listening', endpoint })}\n`)
   else {
     const names = store.file.profiles.map((p) => p.id)
-    io.stderr.write(`llama-tray: OpenAI-compatible endpoint at ${endpoint.url} (profiles: ${names.length ? names.join(', ') : 'none yet: llama-tray profiles import'}); a request's "model" picks the profile\n`)
+    io.stderr.write(
+      `llama-tray: OpenAI-compatible endpoint at ${endpoint.url} (profiles: ` +
+        `${names.length ? names.join(', ') : 'none yet: llama-tray profiles import'}); ` +
+        `a request's "model" picks the profile\n`,
+    )
     if (isWsl()) io.stderr.write(`llama-tray: ${wslNote(endpoint.port)}\n`)
   }
   core.onEndpointRequest((f) => write(options.json ? `${JSON.stringify({ event: 'request', figures: f })}\n` : `${figuresLine(f)}\n`))
   core.on('server:state-changed', (status) => {
     if (options.json) write(`${JSON.stringify({ event: 'state', status })}\n`)
     else if (status.state === 'ready' || status.state === 'sleeping' || status.state === 'errored' || status.state === 'crashloop') {
-      const why = status.state === 'sleeping' ? `: ${sleepingDetail(status.sleepIdleSeconds)}` : status.lastExit?.reason && status.state !== 'ready' ? `: ${status.lastExit.reason}` : ''
+      const why =
+        status.state === 'sleeping'
+          ? `: ${sleepingDetail(status.sleepIdleSeconds)}`
+          : status.lastExit?.reason && status.state !== 'ready'
+            ? `: ${status.lastExit.reason}`
+            : ''
       io.stderr.write(`llama-tray: ${status.profileId ?? 'server'} ${status.state}${why}\n`)
     }
   })

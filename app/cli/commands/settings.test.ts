@@ -12,7 +12,8 @@ import { settingsCommand } from './settings'
 const root = mkdtempSync(join(tmpdir(), 'llama-tray-settings-command-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 const freshHome = (): string => mkdtempSync(join(root, 'home-'))
-const fileOf = (home: string): Record<string, unknown> => JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')) as Record<string, unknown>
+const fileOf = (home: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')) as Record<string, unknown>
 
 /** Runs `llama-tray settings …` in this process on a real home folder. */
 async function settings(home: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -30,11 +31,17 @@ async function settings(home: string, ...args: string[]): Promise<{ code: number
 const CHANGES: Record<keyof AppSettings, [string[], unknown]> = {
   vramHeadroomMiB: [['2048'], 2048],
   gpuTemperatureWarnC: [['80'], 80],
-  heavyApps: [['obs64.exe', 'vlc'], ['obs64.exe', 'vlc']],
+  heavyApps: [
+    ['obs64.exe', 'vlc'],
+    ['obs64.exe', 'vlc'],
+  ],
   pollIntervalMs: [['2000'], 2000],
   notifications: [['off'], false],
   startWithSystem: [['on'], true],
-  modelDirs: [['/models/a b', '/models/c'], ['/models/a b', '/models/c']],
+  modelDirs: [
+    ['/models/a b', '/models/c'],
+    ['/models/a b', '/models/c'],
+  ],
   startProfileOnLaunch: [['qwen'], 'qwen'],
   hardwareAcceleration: [['yes'], true],
   port: [['18112'], 18112],
@@ -67,7 +74,6 @@ describe('llama-tray settings (in process, real files)', () => {
     const all = await settings(home, '--json')
     expect(JSON.parse(all.stdout)).toEqual(Object.fromEntries(SETTING_KEYS.map((k) => [k, CHANGES[k][1]])))
   })
-
 
   it.each([
     [['set', 'port', '0x50'], 'The port setting takes a whole number from 1 to 65535, like 8080; "0x50" is not one.'],

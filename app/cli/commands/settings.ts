@@ -1,7 +1,14 @@
 import { SETTING_LABELS } from '../../contract/settings-labels'
 import type { AppSettings } from '../../contract/settings'
 import { SettingsStore } from '../../settings/settings-store'
-import { findSettingKey, SETTING_KEYS, SettingValueError, settingValueFromText, settingValueText, type SettingKey } from '../../settings/setting-text'
+import {
+  findSettingKey,
+  SETTING_KEYS,
+  SettingValueError,
+  settingValueFromText,
+  settingValueText,
+  type SettingKey,
+} from '../../settings/setting-text'
 import { DEFAULT_HEAVY_APPS } from '../../telemetry/cpu/heavy-apps'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
@@ -59,7 +66,10 @@ async function runSettings(args: readonly string[], io: CliContext): Promise<num
     io.stdout.write(values.json ? `${JSON.stringify(settings[key])}\n` : `${settingValueText(settings[key], '\n')}\n`)
     return 0
   }
-  if (positionals.length > 0) throw new UsageError(`Unknown settings action "${positionals[0]}"; use llama-tray settings, settings get <key> or settings set <key> <value>.`)
+  if (positionals.length > 0)
+    throw new UsageError(
+      `Unknown settings action "${positionals[0]}"; use llama-tray settings, settings get <key> or settings set <key> <value>.`,
+    )
   io.stdout.write(values.json ? `${JSON.stringify(settings, null, 2)}\n` : `${listLines(settings).join('\n')}\n`)
   return 0
 }

@@ -16,11 +16,16 @@ export interface TuneCliOptions {
 }
 
 export function parseTuneArgs(args: readonly string[]): TuneCliOptions {
-  const { values, positionals } = parseOptions(args, { ...BENCH_OPTIONS, save: { type: 'string' }, radius: { type: 'string' }, 'headroom-mib': { type: 'string' } }, true)
+  const { values, positionals } = parseOptions(
+    args,
+    { ...BENCH_OPTIONS, save: { type: 'string' }, radius: { type: 'string' }, 'headroom-mib': { type: 'string' } },
+    true,
+  )
   if (positionals.length !== 1) throw new UsageError('tune needs exactly one profile (id or name)')
   const headroomText = values['headroom-mib']
   const headroom = headroomText === undefined ? null : Number(headroomText)
-  if (headroom !== null && (!Number.isFinite(headroom) || headroom < 0)) throw new UsageError(`--headroom-mib needs a number ≥ 0, got "${headroomText}"`)
+  if (headroom !== null && (!Number.isFinite(headroom) || headroom < 0))
+    throw new UsageError(`--headroom-mib needs a number ≥ 0, got "${headroomText}"`)
   if (values.save !== undefined && values.save.trim() === '') throw new UsageError('--save needs a profile name')
   return {
     profile: positionals[0] as string,
@@ -44,7 +49,13 @@ export const tuneCommand: CliCommand = {
   run: async (args, io) => {
     const o = parseTuneArgs(args)
     return runBenchCli(io, { format: o.format }, (deps) =>
-      tuneProfile(deps, o.profile, { runs: o.runs, tokens: o.tokens, radius: o.radius, saveAs: o.saveAs, ...(o.headroomMiB !== null ? { headroomMiB: o.headroomMiB } : {}) }),
+      tuneProfile(deps, o.profile, {
+        runs: o.runs,
+        tokens: o.tokens,
+        radius: o.radius,
+        saveAs: o.saveAs,
+        ...(o.headroomMiB !== null ? { headroomMiB: o.headroomMiB } : {}),
+      }),
     )
   },
 }

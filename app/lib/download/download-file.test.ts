@@ -50,10 +50,16 @@ describe('downloadFile', () => {
     const seen: DownloadProgress[] = []
     let destSeenEarly = false
     const url = server.url('/f.bin')
-    const r = await download({ url, dest, expectedSha256: sha.toUpperCase(), progressIntervalMs: 0, onProgress: (p) => {
-      seen.push(p)
-      if (p.bytes < body.length && existsSync(dest)) destSeenEarly = true
-    } })
+    const r = await download({
+      url,
+      dest,
+      expectedSha256: sha.toUpperCase(),
+      progressIntervalMs: 0,
+      onProgress: (p) => {
+        seen.push(p)
+        if (p.bytes < body.length && existsSync(dest)) destSeenEarly = true
+      },
+    })
     expect(r).toMatchObject({ path: dest, sizeBytes: body.length, sha256: sha, resumedFrom: 0, attempts: 1 })
     expect((await readFile(dest)).equals(body)).toBe(true) // Buffer.equals: toEqual walks a buffer byte by byte
     expect(destSeenEarly).toBe(false)
@@ -173,9 +179,17 @@ describe('downloadFile', () => {
     const dest = join(dir, 'f.bin')
     const ac = new AbortController()
     server.fault('/f.bin', { kind: 'stall', after: 70_000 })
-    const err = await failure(download({ url: server.url('/f.bin'), dest, signal: ac.signal, progressIntervalMs: 0, onProgress: (p) => {
-      if (p.bytes > 0) ac.abort()
-    } }))
+    const err = await failure(
+      download({
+        url: server.url('/f.bin'),
+        dest,
+        signal: ac.signal,
+        progressIntervalMs: 0,
+        onProgress: (p) => {
+          if (p.bytes > 0) ac.abort()
+        },
+      }),
+    )
     expect(err).toMatchObject({ kind: 'aborted', resumable: true })
     expect(existsSync(`${dest}.part`)).toBe(true)
     expect(existsSync(dest)).toBe(false)

@@ -88,7 +88,13 @@ async function attemptOnce(opts: DownloadOptions): Promise<Omit<DownloadResult, 
       headers.range = `bytes=${have}-`
       if (meta?.validator) headers['if-range'] = meta.validator
     }
-    const { res } = await openResponse({ url: opts.url, headers, signal: opts.signal, maxRedirects: opts.maxRedirects ?? 10, idleTimeoutMs: opts.idleTimeoutMs ?? 30_000 })
+    const { res } = await openResponse({
+      url: opts.url,
+      headers,
+      signal: opts.signal,
+      maxRedirects: opts.maxRedirects ?? 10,
+      idleTimeoutMs: opts.idleTimeoutMs ?? 30_000,
+    })
     const status = res.statusCode ?? 0
     if (status === 416 && have > 0) {
       res.resume()
@@ -121,7 +127,8 @@ async function attemptOnce(opts: DownloadOptions): Promise<Omit<DownloadResult, 
       })
     }
     if (have === 0) {
-      const validator = (res.headers.etag && !res.headers.etag.startsWith('W/') ? res.headers.etag : null) ?? res.headers['last-modified'] ?? null
+      const validator =
+        (res.headers.etag && !res.headers.etag.startsWith('W/') ? res.headers.etag : null) ?? res.headers['last-modified'] ?? null
       await guardDisk(() => writePartMeta(partPath, { url: opts.url, validator }), opts, partPath)
     }
     const hash = await hashOfPart(partPath, have)
@@ -133,7 +140,10 @@ async function attemptOnce(opts: DownloadOptions): Promise<Omit<DownloadResult, 
     }
     return finish(opts, partPath, hash, bytes, have)
   }
-  throw new DownloadError(`${hostOf(opts.url)} does not answer Range requests consistently for ${opts.url}; try again later.`, { kind: 'http', url: opts.url })
+  throw new DownloadError(`${hostOf(opts.url)} does not answer Range requests consistently for ${opts.url}; try again later.`, {
+    kind: 'http',
+    url: opts.url,
+  })
 }
 
 async function restart(partPath: string): Promise<number> {
@@ -217,7 +227,8 @@ async function receive(
   }
   if (failure || writeError || opts.signal?.aborted) {
     res.destroy()
-    const cause = writeError ?? (timedOut ? Object.assign(new Error('idle timeout'), { code: 'ETIMEDOUT' }) : (failure ?? new Error('aborted')))
+    const cause =
+      writeError ?? (timedOut ? Object.assign(new Error('idle timeout'), { code: 'ETIMEDOUT' }) : (failure ?? new Error('aborted')))
     throw await bodyError(cause, opts, partPath, bytes, total)
   }
   report(true)
@@ -237,10 +248,18 @@ async function bodyError(
     return diskFull(opts, err)
   }
   if (err.code === 'ETIMEDOUT') {
-    return new DownloadError(`${hostOf(opts.url)} sent nothing for ${Math.round((opts.idleTimeoutMs ?? 30_000) / 1000)} s after ${bytes} bytes; run it again to resume from there.`, { kind: 'timeout', url: opts.url, resumable: true, detail: err.code })
+    return new DownloadError(
+      `${hostOf(opts.url)} sent nothing for ${Math.round((opts.idleTimeoutMs ?? 30_000) / 1000)} s after ${bytes} bytes; run it again ` +
+        `to resume from there.`,
+      { kind: 'timeout', url: opts.url, resumable: true, detail: err.code },
+    )
   }
   if (err.syscall === 'write' || err.syscall === 'open') {
-    return new DownloadError(`Cannot write ${partPath} (${err.code ?? err.message}); check the folder's permissions.`, { kind: 'io', url: opts.url, detail: err.message })
+    return new DownloadError(`Cannot write ${partPath} (${err.code ?? err.message}); check the folder's permissions.`, {
+      kind: 'io',
+      url: opts.url,
+      detail: err.message,
+    })
   }
   const msg = `The connection to ${hostOf(opts.url)} ended after ${bytes} of ${total} bytes; run it again to resume from there.`
   return new DownloadError(msg, { kind: 'cut', url: opts.url, resumable: true, detail: err.code ?? err.message })
@@ -261,7 +280,10 @@ async function guardDisk<T>(fn: () => Promise<T>, opts: DownloadOptions, partPat
 
 function diskFull(opts: DownloadOptions, err: NodeJS.ErrnoException): DownloadError {
   const need = ` (it needs ${(opts.expectedSize / 1e9).toFixed(1)} GB)`
-  return new DownloadError(`The disk holding ${dirname(part(opts))} is full${need}; free some space and try again (the partial file was removed).`, { kind: 'disk-full', url: opts.url, detail: err.code })
+  return new DownloadError(
+    `The disk holding ${dirname(part(opts))} is full${need}; free some space and try again (the partial file was removed).`,
+    { kind: 'disk-full', url: opts.url, detail: err.code },
+  )
 }
 
 /** Resolves when the stream can take more, or has failed (its error is seen by the caller). */
@@ -287,16 +309,29 @@ function closeStream(out: WriteStream): Promise<void> {
   })
 }
 
-async function finish(opts: DownloadOptions, partPath: string, hash: Hash, bytes: number, resumedFrom: number): Promise<Omit<DownloadResult, 'attempts'>> {
+async function finish(
+  opts: DownloadOptions,
+  partPath: string,
+  hash: Hash,
+  bytes: number,
+  resumedFrom: number,
+): Promise<Omit<DownloadResult, 'attempts'>> {
   const sha256 = hash.digest('hex')
   const expected = opts.expectedSha256?.toLowerCase()
   if (expected !== undefined && sha256 !== expected) {
     await removePart(partPath)
-    throw new DownloadError(`The file from ${opts.url} has sha256 ${sha256}, not the expected ${expected}; it was deleted. The server sent a different or damaged file: try again, and report it if it repeats.`, { kind: 'digest-mismatch', url: opts.url, expectedSha256: expected, actualSha256: sha256 })
+    throw new DownloadError(
+      `The file from ${opts.url} has sha256 ${sha256}, not the expected ${expected}; it was deleted. The server sent a different or ` +
+        `damaged file: try again, and report it if it repeats.`,
+      { kind: 'digest-mismatch', url: opts.url, expectedSha256: expected, actualSha256: sha256 },
+    )
   }
   if (bytes !== opts.expectedSize) {
     await removePart(partPath)
-    throw new DownloadError(`The file from ${opts.url} has ${bytes} bytes, not the expected ${opts.expectedSize}; it was deleted, try again.`, { kind: 'size-mismatch', url: opts.url })
+    throw new DownloadError(
+      `The file from ${opts.url} has ${bytes} bytes, not the expected ${opts.expectedSize}; it was deleted, try again.`,
+      { kind: 'size-mismatch', url: opts.url },
+    )
   }
   await rename(partPath, opts.dest)
   await removePart(partPath) // the sidecar
@@ -310,9 +345,19 @@ function statusError(res: IncomingMessage, status: number, opts: DownloadOptions
   if (isRateLimited(status, res.headers)) {
     const at = rateLimitResetAt(res.headers)
     const when = at ? `try again after ${at.toISOString().replace(/\.\d+Z$/, 'Z')}` : 'wait a while and try again'
-    return new DownloadError(`${host} is rate limiting downloads (HTTP ${status}); ${when}, or set a token to raise the limit.`, { kind: 'rate-limited', url: opts.url, status, ...(at ? { retryAt: at } : {}) })
+    return new DownloadError(`${host} is rate limiting downloads (HTTP ${status}); ${when}, or set a token to raise the limit.`, {
+      kind: 'rate-limited',
+      url: opts.url,
+      status,
+      ...(at ? { retryAt: at } : {}),
+    })
   }
-  const why = status === 401 || status === 403 ? 'access was refused (a token may be needed)' : status === 404 ? 'no such file' : (res.statusMessage ?? 'error')
+  const why =
+    status === 401 || status === 403
+      ? 'access was refused (a token may be needed)'
+      : status === 404
+        ? 'no such file'
+        : (res.statusMessage ?? 'error')
   return new DownloadError(`${host} answered HTTP ${status} for ${opts.url}: ${why}.`, { kind: 'http', url: opts.url, status })
 }
 

@@ -27,14 +27,25 @@ export interface GetBodyResult {
  */
 export async function getBody(req: GetBodyRequest): Promise<GetBodyResult> {
   const max = req.maxBytes ?? 32 * 1024 * 1024
-  const { res, url } = await openResponse({ url: req.url, headers: { 'accept-encoding': 'identity', ...req.headers }, signal: req.signal, maxRedirects: 10, idleTimeoutMs: req.timeoutMs ?? 30_000 })
+  const { res, url } = await openResponse({
+    url: req.url,
+    headers: { 'accept-encoding': 'identity', ...req.headers },
+    signal: req.signal,
+    maxRedirects: 10,
+    idleTimeoutMs: req.timeoutMs ?? 30_000,
+  })
   const status = res.statusCode ?? 0
   if (isRateLimited(status, res.headers)) {
     res.resume()
     const at = rateLimitResetAt(res.headers)
     const host = new URL(req.url).host
     const when = at ? `try again after ${at.toISOString().replace(/\.\d+Z$/, 'Z')}` : 'wait a while and try again'
-    throw new DownloadError(`${host} is rate limiting requests (HTTP ${status}); ${when}, or set a token to raise the limit.`, { kind: 'rate-limited', url: req.url, status, ...(at ? { retryAt: at } : {}) })
+    throw new DownloadError(`${host} is rate limiting requests (HTTP ${status}); ${when}, or set a token to raise the limit.`, {
+      kind: 'rate-limited',
+      url: req.url,
+      status,
+      ...(at ? { retryAt: at } : {}),
+    })
   }
   const chunks: Buffer[] = []
   let size = 0
@@ -43,14 +54,22 @@ export async function getBody(req: GetBodyRequest): Promise<GetBodyResult> {
       size += chunk.length
       if (size > max) {
         res.destroy()
-        throw new DownloadError(`The answer from ${new URL(req.url).host} is larger than ${max} bytes; this is not the API we expected.`, { kind: 'http', url: req.url, status })
+        throw new DownloadError(`The answer from ${new URL(req.url).host} is larger than ${max} bytes; this is not the API we expected.`, {
+          kind: 'http',
+          url: req.url,
+          status,
+        })
       }
       chunks.push(chunk)
     }
   } catch (err) {
     if (err instanceof DownloadError) throw err
     if (req.signal?.aborted) throw abortedError(req.url)
-    throw new DownloadError(`The connection to ${new URL(req.url).host} ended before the answer was complete; try again.`, { kind: 'cut', url: req.url, resumable: true })
+    throw new DownloadError(`The connection to ${new URL(req.url).host} ended before the answer was complete; try again.`, {
+      kind: 'cut',
+      url: req.url,
+      resumable: true,
+    })
   }
   return { status, headers: res.headers, body: Buffer.concat(chunks), url }
 }

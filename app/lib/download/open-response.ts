@@ -40,7 +40,10 @@ export async function openResponse(req: OpenRequest): Promise<OpenedResponse> {
     if (![301, 302, 303, 307, 308].includes(status) || !location) return { res, url: current.toString() }
     res.resume() // drain the redirect's body
     if (hop >= req.maxRedirects) {
-      throw new DownloadError(`Download of ${origin} stopped after ${req.maxRedirects} redirects; the server redirects in a loop, try again later.`, { kind: 'too-many-redirects', url: req.url })
+      throw new DownloadError(
+        `Download of ${origin} stopped after ${req.maxRedirects} redirects; the server redirects in a loop, try again later.`,
+        { kind: 'too-many-redirects', url: req.url },
+      )
     }
     current = parseUrl(new URL(location, current).toString(), req.url)
   }
@@ -88,10 +91,22 @@ export function abortedError(url: string): DownloadError {
 function connectError(err: NodeJS.ErrnoException, url: URL, req: OpenRequest): DownloadError {
   const code = err.code ?? ''
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
-    return new DownloadError(`Cannot reach ${url.host}: the name does not resolve (no network or DNS); check the connection and try again.`, { kind: 'offline', url: req.url, resumable: true, detail: code })
+    return new DownloadError(
+      `Cannot reach ${url.host}: the name does not resolve (no network or DNS); check the connection and try again.`,
+      { kind: 'offline', url: req.url, resumable: true, detail: code },
+    )
   }
   if (code === 'ETIMEDOUT') {
-    return new DownloadError(`${url.host} did not answer within ${Math.round(req.idleTimeoutMs / 1000)} s; check the connection and try again (the download resumes).`, { kind: 'timeout', url: req.url, resumable: true, detail: code })
+    return new DownloadError(
+      `${url.host} did not answer within ${Math.round(req.idleTimeoutMs / 1000)} s; check the connection and try again (the download ` +
+        `resumes).`,
+      { kind: 'timeout', url: req.url, resumable: true, detail: code },
+    )
   }
-  return new DownloadError(`Cannot connect to ${url.host} (${code || err.message}); check the connection or the address and try again.`, { kind: 'network', url: req.url, resumable: true, detail: code || err.message })
+  return new DownloadError(`Cannot connect to ${url.host} (${code || err.message}); check the connection or the address and try again.`, {
+    kind: 'network',
+    url: req.url,
+    resumable: true,
+    detail: code || err.message,
+  })
 }

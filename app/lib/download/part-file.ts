@@ -49,8 +49,9 @@ export async function removePart(part: string): Promise<void> {
 /** A sha256 already fed with the part's first `bytes` bytes (what a resume appends to). */
 export async function hashOfPart(part: string, bytes: number): Promise<Hash> {
   const hash = createHash('sha256')
-  if (bytes > 0) await pipeline(createReadStream(part, { start: 0, end: bytes - 1 }), async (source: AsyncIterable<Buffer>) => {
-    for await (const chunk of source) hash.update(chunk)
-  })
+  if (bytes > 0)
+    await pipeline(createReadStream(part, { start: 0, end: bytes - 1 }), async (source: AsyncIterable<Buffer>) => {
+      for await (const chunk of source) hash.update(chunk)
+    })
   return hash
 }

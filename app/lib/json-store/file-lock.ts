@@ -81,7 +81,8 @@ async function acquire(path: string, options: FileLockOptions): Promise<() => Pr
       if (await takeOverFromDeadHolder(path)) continue
       if (Date.now() > deadline) {
         throw new FileLockError(
-          `${path} is locked by another Llama Tray process; close it and try again, or delete ${lockFolderOf(path)} if no Llama Tray is running.`,
+          `${path} is locked by another Llama Tray process; close it and try again, or delete ${lockFolderOf(path)} if no Llama Tray ` +
+            `is running.`,
         )
       }
       await sleep(Math.min(10 * 1.5 ** attempt, 250) * (0.5 + Math.random()))

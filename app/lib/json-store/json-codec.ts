@@ -17,7 +17,9 @@ export interface JsonCodec<T> {
 }
 
 /** Text checks shared by every store: empty, NUL-filled (a crash while writing) and truncated files. */
-export function parseJsonText(text: string): { readonly kind: 'ok'; readonly json: unknown } | { readonly kind: 'invalid'; readonly reason: string } {
+export function parseJsonText(
+  text: string,
+): { readonly kind: 'ok'; readonly json: unknown } | { readonly kind: 'invalid'; readonly reason: string } {
   if (text.trim() === '') return { kind: 'invalid', reason: 'the file is empty' }
   if (text.includes('\0')) return { kind: 'invalid', reason: 'the file contains NUL bytes (a crash while writing, or disk damage)' }
   try {
@@ -49,10 +51,13 @@ export function versionedCodec<S extends z.ZodType<{ version: number }>>(options
       if (typeof json !== 'object' || json === null || Array.isArray(json)) return { kind: 'invalid', reason: 'not a JSON object' }
       let data = json as Record<string, unknown>
       const version = data.version ?? 1
-      if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) return { kind: 'invalid', reason: 'no valid "version" number' }
+      if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+        return { kind: 'invalid', reason: 'no valid "version" number' }
       if (version > current) {
         const loose = schema.safeParse({ ...data, version: current })
-        return loose.success ? { kind: 'newer', value: loose.data, version } : { kind: 'invalid', reason: `written by a newer Llama Tray (version ${version})` }
+        return loose.success
+          ? { kind: 'newer', value: loose.data, version }
+          : { kind: 'invalid', reason: `written by a newer Llama Tray (version ${version})` }
       }
       for (let v = version; v < current; v++) {
         const step = migrations[v]

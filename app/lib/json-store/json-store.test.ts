@@ -22,7 +22,13 @@ beforeAll(async () => {
     logLevel: 'silent',
     configFile: false,
     root: repoRoot,
-    build: { ssr: join(repoRoot, 'test/support/json-store/store-child.ts'), outDir: out, emptyOutDir: true, target: 'node20', rollupOptions: { output: { format: 'es', entryFileNames: 'child.mjs' } } },
+    build: {
+      ssr: join(repoRoot, 'test/support/json-store/store-child.ts'),
+      outDir: out,
+      emptyOutDir: true,
+      target: 'node20',
+      rollupOptions: { output: { format: 'es', entryFileNames: 'child.mjs' } },
+    },
     ssr: { noExternal: true },
   })
   child = join(out, 'child.mjs')
@@ -117,7 +123,9 @@ describe('JsonStore', () => {
     expect(store.health).toBe('recovered-from-backup')
     const aside = `${file}.corrupt-2026-03-04T05-06-07-089Z`
     expect(await readFile(aside, 'utf8')).toBe('{"version": 2, "ite')
-    expect(notices[0]).toMatch(/^The list file .*list\.json could not be read \(not valid JSON .*truncated\); it was moved to .*corrupt-2026-03-04T05-06-07-089Z\.$/)
+    expect(notices[0]).toMatch(
+      /^The list file .*list\.json could not be read \(not valid JSON .*truncated\); it was moved to .*corrupt-2026-03-04T05-06-07-089Z\.$/,
+    )
     expect(notices[1]).toBe(`The list file was restored from its backup ${file}.bak.`)
     expect(JSON.parse(await readFile(file, 'utf8')).items).toEqual(['a'])
   })
@@ -140,7 +148,9 @@ describe('JsonStore', () => {
     await mkdir(file)
     const store = new JsonStore(listStore(file))
     await expect(store.load()).rejects.toThrow(JsonStoreError)
-    await expect(store.load()).rejects.toThrow(`${file} is a folder where Llama Tray keeps its list file; move that folder away and try again.`)
+    await expect(store.load()).rejects.toThrow(
+      `${file} is a folder where Llama Tray keeps its list file; move that folder away and try again.`,
+    )
   })
 
   it('20 processes adding at once: every item is stored', { timeout: 120_000 }, async () => {
@@ -153,7 +163,7 @@ describe('JsonStore', () => {
 })
 
 describe('change events across processes', () => {
-  it('a change written by another process reaches this one, and this one\'s reaches the other', { timeout: 60_000 }, async () => {
+  it("a change written by another process reaches this one, and this one's reaches the other", { timeout: 60_000 }, async () => {
     const file = await freshFile()
     const store = new JsonStore(listStore(file))
     await store.load()
@@ -175,7 +185,9 @@ describe('withFileLock', () => {
     const file = await freshFile()
     const holder = await startChild(['hold-lock', file], 'locked')
     await expect(withFileLock(file, async () => 'never', { waitMs: 300 })).rejects.toThrow(FileLockError)
-    await expect(withFileLock(file, async () => 'never', { waitMs: 300 })).rejects.toThrow(`delete ${file}.lock if no Llama Tray is running.`)
+    await expect(withFileLock(file, async () => 'never', { waitMs: 300 })).rejects.toThrow(
+      `delete ${file}.lock if no Llama Tray is running.`,
+    )
     await killed(holder.proc)
     expect(await withFileLock(file, async () => 'taken', { waitMs: 60_000 })).toBe('taken')
   })

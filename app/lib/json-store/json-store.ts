@@ -105,7 +105,8 @@ export class JsonStore<T> {
         this.path,
         async () => {
           await this.read(now, true)
-          if (this.state === 'read-only') throw new JsonStoreError(this.latestNotices[0] ?? `The ${this.options.label} ${this.path} is read-only.`)
+          if (this.state === 'read-only')
+            throw new JsonStoreError(this.latestNotices[0] ?? `The ${this.options.label} ${this.path} is read-only.`)
           const next = await change(structuredClone(this.current))
           const text = `${JSON.stringify(this.options.codec.encode(next), null, 2)}\n`
           if (this.text !== null && this.state !== 'quarantined') await writeFileAtomic(this.backupPath, this.text)
@@ -151,7 +152,13 @@ export class JsonStore<T> {
     const text = await this.readText(this.path)
     if (this.loaded && text !== null && text === this.text) return
     const decoded = text === null ? null : this.decode(text)
-    if (decoded?.kind === 'ok') return this.apply(decoded.value, text, 'ok', decoded.notices.map((n) => this.sentence(n)))
+    if (decoded?.kind === 'ok')
+      return this.apply(
+        decoded.value,
+        text,
+        'ok',
+        decoded.notices.map((n) => this.sentence(n)),
+      )
     if (decoded?.kind === 'newer') {
       const message =
         `The ${this.options.label} ${this.path} was written by a newer Llama Tray (version ${decoded.version}): ` +
@@ -210,8 +217,13 @@ export class JsonStore<T> {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
       if (code === 'ENOENT') return null
-      if (code === 'EISDIR') throw new JsonStoreError(`${path} is a folder where Llama Tray keeps its ${this.options.label}; move that folder away and try again.`)
-      throw new JsonStoreError(`The ${this.options.label} ${path} could not be read (${code ?? (err as Error).message}); check its permissions and try again.`)
+      if (code === 'EISDIR')
+        throw new JsonStoreError(
+          `${path} is a folder where Llama Tray keeps its ${this.options.label}; move that folder away and try again.`,
+        )
+      throw new JsonStoreError(
+        `The ${this.options.label} ${path} could not be read (${code ?? (err as Error).message}); check its permissions and try again.`,
+      )
     }
   }
 

@@ -19,7 +19,7 @@ function isAlive(pid: number): boolean {
 
 async function gone(pid: number): Promise<boolean> {
   // A sanity bound only: SIGKILL ends a sleeping process at once; a loaded machine reaps it a little later.
-  for (const end = Date.now() + 20_000; isAlive(pid) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20))
+  for (const end = Date.now() + 20_000; isAlive(pid) && Date.now() < end;) await new Promise((r) => setTimeout(r, 20))
   return !isAlive(pid)
 }
 

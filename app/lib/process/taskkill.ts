@@ -4,7 +4,11 @@ import { win32 } from 'node:path'
 /** What running taskkill needs from the OS; the supervisor's Windows tests inject a stand-in. */
 export interface TaskkillDeps {
   /** Starts taskkill.exe (never through a shell). */
-  readonly spawn: (file: string, args: readonly string[], options: { windowsHide: true; shell: false; stdio: ['ignore', 'pipe', 'pipe'] }) => ChildProcess
+  readonly spawn: (
+    file: string,
+    args: readonly string[],
+    options: { windowsHide: true; shell: false; stdio: ['ignore', 'pipe', 'pipe'] },
+  ) => ChildProcess
   /** For %SystemRoot%. */
   readonly env: NodeJS.ProcessEnv
 }
@@ -21,7 +25,12 @@ export function taskkillPath(env: NodeJS.ProcessEnv): string {
 export type TaskkillResult = { readonly ok: true } | { readonly ok: false; readonly why: string }
 
 function firstLine(text: string): string {
-  return text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? ''
+  return (
+    text
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? ''
+  )
 }
 
 /** `taskkill /PID pid /T /F` (the process and every descendant), resolved within timeoutMs whatever taskkill does. */
@@ -29,7 +38,11 @@ export function runTaskkill(pid: number, deps: TaskkillDeps, timeoutMs: number):
   return new Promise((resolve) => {
     let child: ChildProcess
     try {
-      child = deps.spawn(taskkillPath(deps.env), ['/PID', String(pid), '/T', '/F'], { windowsHide: true, shell: false, stdio: ['ignore', 'pipe', 'pipe'] })
+      child = deps.spawn(taskkillPath(deps.env), ['/PID', String(pid), '/T', '/F'], {
+        windowsHide: true,
+        shell: false,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
     } catch (err) {
       resolve({ ok: false, why: `could not start taskkill: ${err instanceof Error ? err.message : String(err)}` })
       return
@@ -54,7 +67,13 @@ export function runTaskkill(pid: number, deps: TaskkillDeps, timeoutMs: number):
     child.once('error', (err) => finish({ ok: false, why: `could not start taskkill: ${err.message}` }))
     child.once('exit', (code) => {
       // Let the last output arrive for the message; the exit code decides.
-      setImmediate(() => finish(code === 0 ? { ok: true } : { ok: false, why: `taskkill exited with ${code ?? 'no code'}${firstLine(output) ? `: ${firstLine(output)}` : ''}` }))
+      setImmediate(() =>
+        finish(
+          code === 0
+            ? { ok: true }
+            : { ok: false, why: `taskkill exited with ${code ?? 'no code'}${firstLine(output) ? `: ${firstLine(output)}` : ''}` },
+        ),
+      )
     })
   })
 }

@@ -9,8 +9,11 @@ const PROC_NET_TCP = `  sl  local_address rem_address   st tx_queue rx_queue tr 
    0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 91234 1 0000000000000000 100 0 0 10 0
    1: 0100007F:1F90 0100007F:D2A4 01 00000000:00000000 00:00000000 00000000  1000        0 91240 1 0000000000000000 20 4 30 10 -1
 `
-const PROC_NET_TCP6 = `  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
-   0: 00000000000000000000000000000000:2CAA 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000   997        0 55012 1 0000000000000000 100 0 0 10 0
+const PROC_NET_TCP6 =
+  `  sl  local_address                         remote_address ` +
+  `                       st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+   0: 00000000000000000000000000000000:2CAA 00000000000000000000000000000000:0000 ` +
+  `0A 00000000:00000000 00:00000000 00000000   997        0 55012 1 0000000000000000 100 0 0 10 0
 `
 
 /** Rows as GetExtendedTcpTable writes them: the count, then the rows, ports in network byte order. */
@@ -57,7 +60,9 @@ describe('who holds a port', () => {
 
   it.runIf(process.platform === 'linux')('names this process when it holds the port, and offers a free one', async () => {
     server = createServer()
-    const port = await new Promise<number>((resolve) => server?.listen(0, '127.0.0.1', () => resolve((server?.address() as { port: number }).port)))
+    const port = await new Promise<number>((resolve) =>
+      server?.listen(0, '127.0.0.1', () => resolve((server?.address() as { port: number }).port)),
+    )
     expect(linuxPortHolder(port)?.pid).toBe(process.pid)
     const message = await portTakenMessage(port, '127.0.0.1')
     expect(message.reason).toMatch(new RegExp(`^port ${port} on 127\\.0\\.0\\.1 is already in use by .*\\(pid ${process.pid}\\)$`))

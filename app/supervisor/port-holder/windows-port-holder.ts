@@ -7,7 +7,14 @@ const TCP_TABLE_OWNER_PID_LISTENER = 3
 const NO_ERROR = 0
 const ERROR_INSUFFICIENT_BUFFER = 122
 
-type GetExtendedTcpTable = (table: Buffer | null, size: [number], order: boolean, family: number, tableClass: number, reserved: number) => number
+type GetExtendedTcpTable = (
+  table: Buffer | null,
+  size: [number],
+  order: boolean,
+  family: number,
+  tableClass: number,
+  reserved: number,
+) => number
 
 let bound: GetExtendedTcpTable | null | undefined
 
@@ -17,7 +24,10 @@ function bind(): GetExtendedTcpTable | null {
   if (typeof koffi === 'string') return (bound = null)
   try {
     const lib = koffi.load('iphlpapi.dll')
-    bound = lib.func('uint32_t __stdcall GetExtendedTcpTable(_Out_ uint8_t *table, _Inout_ uint32_t *size, bool order, uint32_t family, int tableClass, uint32_t reserved)') as GetExtendedTcpTable
+    bound = lib.func(
+      'uint32_t __stdcall GetExtendedTcpTable(_Out_ uint8_t *table, _Inout_ uint32_t *size, bool order, uint32_t family, int ' +
+        'tableClass, uint32_t reserved)',
+    ) as GetExtendedTcpTable
   } catch {
     bound = null
   }

@@ -17,7 +17,13 @@ function countingSource(): ProcessSource & { scans: number } {
 describe('CpuMonitor scan pace', () => {
   it('scans the process table every scanIntervalMs, rarely while the server is idle, and at once when work starts', () => {
     const source = countingSource()
-    const monitor = new CpuMonitor({ processes: source, scanIntervalMs: 5000, idleScanIntervalMs: 30_000, idleScanMaxIntervalMs: 30_000, systemCpu: { sample: () => null } as never })
+    const monitor = new CpuMonitor({
+      processes: source,
+      scanIntervalMs: 5000,
+      idleScanIntervalMs: 30_000,
+      idleScanMaxIntervalMs: 30_000,
+      systemCpu: { sample: () => null } as never,
+    })
     monitor.tick(0)
     monitor.tick(5000)
     expect(source.scans).toBe(2)
@@ -37,7 +43,12 @@ describe('CpuMonitor scan pace', () => {
 
   it('backs the idle scan off while it finds nothing new (30 s, 60 s, 120 s, then the maximum), and scans at 30 s again once work starts', () => {
     const source = countingSource()
-    const monitor = new CpuMonitor({ processes: source, idleScanIntervalMs: 30_000, idleScanMaxIntervalMs: 120_000, systemCpu: { sample: () => null } as never })
+    const monitor = new CpuMonitor({
+      processes: source,
+      idleScanIntervalMs: 30_000,
+      idleScanMaxIntervalMs: 120_000,
+      systemCpu: { sample: () => null } as never,
+    })
     monitor.setIdle(true)
     const scansAt: number[] = []
     for (let t = 0; t <= 600_000; t += 1000) {
@@ -63,7 +74,12 @@ describe('CpuMonitor scan pace', () => {
       },
       read: () => null,
     }
-    const monitor = new CpuMonitor({ processes: source, idleScanIntervalMs: 30_000, idleScanMaxIntervalMs: 240_000, systemCpu: { sample: () => null } as never })
+    const monitor = new CpuMonitor({
+      processes: source,
+      idleScanIntervalMs: 30_000,
+      idleScanMaxIntervalMs: 240_000,
+      systemCpu: { sample: () => null } as never,
+    })
     monitor.setIdle(true)
     for (let t = 0; t <= 90_000; t += 1000) monitor.tick(t) // scans at 0, 30 s, 90 s: the next would wait 120 s
     expect(scans).toBe(3)
@@ -75,4 +91,3 @@ describe('CpuMonitor scan pace', () => {
     expect(scans).toBe(5)
   })
 })
-

@@ -14,7 +14,11 @@ afterEach(() => {
 
 /** A real process that burns one core for a while. */
 function busyChild(): ChildProcess {
-  const c = spawn(process.execPath, ['-e', 'const end = Date.now() + 20000; const keep = Buffer.alloc(32 << 20, 1); while (Date.now() < end) {}'], { stdio: 'ignore' })
+  const c = spawn(
+    process.execPath,
+    ['-e', 'const end = Date.now() + 20000; const keep = Buffer.alloc(32 << 20, 1); while (Date.now() < end) {}'],
+    { stdio: 'ignore' },
+  )
   children.push(c)
   return c
 }
@@ -56,7 +60,12 @@ describe.runIf(process.platform === 'linux')('CpuMonitor on Linux /proc', () => 
       proc(101, 'chrome', 0)
       writeFileSync(path.join(root, 'uptime'), '1 1')
       const monitor = new CpuMonitor({ processes: new LinuxProcessSource(root), scanIntervalMs: 5000, cpuCount: 2 })
-      expect(monitor.tick(0).heavyApps.map((a) => a.name).sort()).toEqual(['Chrome', 'Discord'])
+      expect(
+        monitor
+          .tick(0)
+          .heavyApps.map((a) => a.name)
+          .sort(),
+      ).toEqual(['Chrome', 'Discord'])
       proc(100, 'Discord', 100) // 1 s of CPU
       proc(102, 'obs', 0)
       expect(monitor.tick(1000).heavyApps).toHaveLength(2) // no scan yet

@@ -12,7 +12,9 @@ export interface HeavyAppList {
   readonly detectWineGames: boolean
 }
 
-/** The built-in list (app/contract/heavy-apps.ts, which the Settings view shows); users override it with heavy-apps.json in the home folder. */
+/**
+ * The built-in list (app/contract/heavy-apps.ts, which the Settings view shows); users override it with heavy-apps.json in the home folder.
+ */
 export const DEFAULT_HEAVY_APPS: HeavyAppList = { detectWineGames: true, apps: BUILT_IN_HEAVY_APPS }
 
 const HeavyAppListSchema = z.object({
@@ -44,7 +46,12 @@ export function loadHeavyAppList(file: string): LoadedHeavyApps {
   const parsed = HeavyAppListSchema.safeParse(json)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    return { list: DEFAULT_HEAVY_APPS, problem: `${file}: ${issue ? `${issue.path.join('.') || '(top)'}: ${issue.message}` : 'invalid'}; expected {"apps":[{"name":"Discord","processes":["Discord.exe"]}]}; using the built-in list` }
+    return {
+      list: DEFAULT_HEAVY_APPS,
+      problem:
+        `${file}: ${issue ? `${issue.path.join('.') || '(top)'}: ${issue.message}` : 'invalid'}; expected ` +
+        `{"apps":[{"name":"Discord","processes":["Discord.exe"]}]}; using the built-in list`,
+    }
   }
   return { list: parsed.data, problem: null }
 }
@@ -89,6 +96,8 @@ export function matchHeavyApps(
 /** The list plus extra process names from the settings, each counted as an app of its own name. */
 export function withExtraHeavyApps(list: HeavyAppList, extraProcessNames: readonly string[]): HeavyAppList {
   const known = new Set(list.apps.flatMap((a) => a.processes.map(normalizeImageName)))
-  const extra = extraProcessNames.filter((n) => n.trim() !== '' && !known.has(normalizeImageName(n))).map((n) => ({ name: n.trim(), processes: [n.trim()] }))
+  const extra = extraProcessNames
+    .filter((n) => n.trim() !== '' && !known.has(normalizeImageName(n)))
+    .map((n) => ({ name: n.trim(), processes: [n.trim()] }))
   return extra.length === 0 ? list : { ...list, apps: [...list.apps, ...extra] }
 }

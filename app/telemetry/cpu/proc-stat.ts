@@ -24,7 +24,10 @@ export function parseProcStat(text: string): ProcStat | null {
   const close = text.lastIndexOf(')')
   if (open < 1 || close < open) return null
   const pid = Number(text.slice(0, open).trim())
-  const rest = text.slice(close + 2).trim().split(/\s+/)
+  const rest = text
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/)
   // rest[0] is field 3 (state); utime is field 14, stime 15, cutime 16, cstime 17, rss 24.
   const field = (n: number): number => Number(rest[n - 3])
   const values = [field(14), field(15), field(16), field(17), field(24), field(4)]

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { normalizeImageName } from './process-source'
-import { PROCESSENTRY32W_SIZE, PROCESS_MEMORY_COUNTERS_SIZE, filetimeToMs, newProcessEntryBuffer, parseProcessEntry32W, parseWorkingSetKiB } from './windows-process-parsing'
+import {
+  PROCESSENTRY32W_SIZE,
+  PROCESS_MEMORY_COUNTERS_SIZE,
+  filetimeToMs,
+  newProcessEntryBuffer,
+  parseProcessEntry32W,
+  parseWorkingSetKiB,
+} from './windows-process-parsing'
 
 describe('Win32 structure decoding (64-bit layouts)', () => {
   it('decodes a PROCESSENTRY32W as Process32NextW fills it', () => {

@@ -39,7 +39,10 @@ function bindKernel32(): Kernel32 | string {
       next: k.func('bool __stdcall Process32NextW(void *snapshot, _Inout_ uint8_t *entry)') as Kernel32['next'],
       open: k.func('void * __stdcall OpenProcess(uint32_t access, bool inherit, uint32_t pid)') as Kernel32['open'],
       // FILETIME is two little-endian DWORDs: read as one uint64.
-      times: k.func('bool __stdcall GetProcessTimes(void *process, _Out_ uint64_t *creation, _Out_ uint64_t *exit, _Out_ uint64_t *kernel, _Out_ uint64_t *user)') as Kernel32['times'],
+      times: k.func(
+        'bool __stdcall GetProcessTimes(void *process, _Out_ uint64_t *creation, _Out_ uint64_t *exit, _Out_ uint64_t *kernel, _Out_ ' +
+          'uint64_t *user)',
+      ) as Kernel32['times'],
       memory: k.func('bool __stdcall K32GetProcessMemoryInfo(void *process, _Out_ uint8_t *counters, uint32_t size)') as Kernel32['memory'],
       close: k.func('bool __stdcall CloseHandle(void *handle)') as Kernel32['close'],
     }
@@ -120,7 +123,10 @@ export class WindowsProcessSource implements ProcessSource {
     try {
       const kernel: Out<bigint | number> = [null]
       const user: Out<bigint | number> = [null]
-      const cpuMs = k.times(h, [null], [null], kernel, user) && kernel[0] !== null && user[0] !== null ? filetimeToMs(kernel[0]) + filetimeToMs(user[0]) : null
+      const cpuMs =
+        k.times(h, [null], [null], kernel, user) && kernel[0] !== null && user[0] !== null
+          ? filetimeToMs(kernel[0]) + filetimeToMs(user[0])
+          : null
       this.pmc.writeUInt32LE(PROCESS_MEMORY_COUNTERS_SIZE, 0)
       const rssKiB = k.memory(h, this.pmc, PROCESS_MEMORY_COUNTERS_SIZE) ? parseWorkingSetKiB(this.pmc) : null
       return { pid, name, cpuMs, rssKiB }

@@ -3,8 +3,19 @@ import type { GpuDevice } from '../../contract/telemetry'
 import { availableVramMiB } from './free-vram'
 
 const device = (free: number | null, total: number | null = 8188, reserved: number | null = 240): GpuDevice => ({
-  index: 0, name: 'RTX 4070 Laptop', memoryTotalMiB: total, memoryUsedMiB: null, memoryFreeMiB: free, memoryReservedMiB: reserved,
-  temperatureC: null, utilizationPct: null, powerW: null, powerLimitW: null, smClockMHz: null, pstate: null, throttleReasons: null,
+  index: 0,
+  name: 'RTX 4070 Laptop',
+  memoryTotalMiB: total,
+  memoryUsedMiB: null,
+  memoryFreeMiB: free,
+  memoryReservedMiB: reserved,
+  temperatureC: null,
+  utilizationPct: null,
+  powerW: null,
+  powerLimitW: null,
+  smClockMHz: null,
+  pstate: null,
+  throttleReasons: null,
 })
 
 describe('availableVramMiB', () => {

@@ -56,7 +56,14 @@ class SmiReader implements GpuReader {
   constructor(private readonly sampler: SmiSampler) {}
   read(): GpuSnapshot {
     const r = this.sampler.latest()
-    return { available: r.devices.length > 0, reason: r.reason, backend: 'nvidia-smi', stale: r.stale, sampledAt: r.sampledAt, devices: r.devices }
+    return {
+      available: r.devices.length > 0,
+      reason: r.reason,
+      backend: 'nvidia-smi',
+      stale: r.stale,
+      sampledAt: r.sampledAt,
+      devices: r.devices,
+    }
   }
   async close(): Promise<void> {
     await this.sampler.stop()

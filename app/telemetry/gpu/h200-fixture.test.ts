@@ -14,7 +14,9 @@ describe('the real H200 capture taken through our own readers', () => {
   const nvml = (JSON.parse(read('nvml-sample.json')) as GpuDevice[])[0]!
 
   it('parses every line of our stream with the probed fields, and agrees with NVML', () => {
-    const lines = read('stream-ours-lms250.csv').split('\n').filter((l) => l && !l.startsWith('#'))
+    const lines = read('stream-ours-lms250.csv')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
     expect(lines.length).toBeGreaterThanOrEqual(10)
     for (const line of lines) {
       const d = parseSmiLine(line, probe.fields)

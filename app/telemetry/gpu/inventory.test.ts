@@ -19,7 +19,15 @@ describe('GPU inventory from nvidia-smi -q -x', () => {
     expect(await readGpuInventory()).toEqual({
       driverVersion: '580.159.04',
       cudaVersion: '13.0',
-      gpus: [{ index: 0, productName: 'NVIDIA H200', uuid: 'GPU-c429f8b9-91e9-a0f0-10c5-3e902535ab05', driverModel: null, memoryTotalMiB: 143771 }],
+      gpus: [
+        {
+          index: 0,
+          productName: 'NVIDIA H200',
+          uuid: 'GPU-c429f8b9-91e9-a0f0-10c5-3e902535ab05',
+          driverModel: null,
+          memoryTotalMiB: 143771,
+        },
+      ],
     })
   })
 
@@ -45,14 +53,32 @@ describe('GPU inventory from nvidia-smi -q -x', () => {
 
   it('names a missing nvidia-smi and garbled XML', async () => {
     process.env.PATH = path.join(fakeSmiDir, 'nowhere')
-    expect(await readGpuInventory()).toEqual({ error: 'nvidia-smi was not found on PATH: install the NVIDIA driver (it ships nvidia-smi), or use NVML' })
+    expect(await readGpuInventory()).toEqual({
+      error: 'nvidia-smi was not found on PATH: install the NVIDIA driver (it ships nvidia-smi), or use NVML',
+    })
     process.env.PATH = `${fakeSmiDir}${path.delimiter}${oldPath ?? ''}`
     process.env.FAKE_SMI = 'garbled-xml'
-    expect(await readGpuInventory()).toMatchObject({ error: expect.stringMatching(/printed XML that does not parse|printed no nvidia_smi_log/) })
+    expect(await readGpuInventory()).toMatchObject({
+      error: expect.stringMatching(/printed XML that does not parse|printed no nvidia_smi_log/),
+    })
   })
 
   it('reads several GPUs and WDDM, and rejects foreign JSON', () => {
-    const data = { nvidia_smi_log: { driver_version: '566.36', cuda_version: '12.7', gpu: [{ product_name: 'NVIDIA GeForce RTX 4070 Laptop GPU', driver_model: { current_dm: 'WDDM' }, fb_memory_usage: { total: '8188 MiB' }, minor_number: 'N/A' }, { product_name: 'X' }] } }
+    const data = {
+      nvidia_smi_log: {
+        driver_version: '566.36',
+        cuda_version: '12.7',
+        gpu: [
+          {
+            product_name: 'NVIDIA GeForce RTX 4070 Laptop GPU',
+            driver_model: { current_dm: 'WDDM' },
+            fb_memory_usage: { total: '8188 MiB' },
+            minor_number: 'N/A',
+          },
+          { product_name: 'X' },
+        ],
+      },
+    }
     expect(inventoryFromSmiXmlJson(data)?.gpus).toEqual([
       { index: 0, productName: 'NVIDIA GeForce RTX 4070 Laptop GPU', uuid: null, driverModel: 'WDDM', memoryTotalMiB: 8188 },
       { index: 1, productName: 'X', uuid: null, driverModel: null, memoryTotalMiB: null },

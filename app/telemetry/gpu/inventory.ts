@@ -69,7 +69,9 @@ export interface InventoryOptions {
  */
 export async function readGpuInventory(options: InventoryOptions = {}): Promise<GpuInventory | { readonly error: string }> {
   const timeoutMs = options.timeoutMs ?? 10_000
-  const r = await runOnce(options.smiExe ?? 'nvidia-smi', ['-q', '-x'], timeoutMs, options.env ?? process.env, { maxOutputChars: MAX_XML_CHARS })
+  const r = await runOnce(options.smiExe ?? 'nvidia-smi', ['-q', '-x'], timeoutMs, options.env ?? process.env, {
+    maxOutputChars: MAX_XML_CHARS,
+  })
   if (r.spawnError?.startsWith('ENOENT')) return { error: NVIDIA_SMI_NOT_FOUND }
   if (r.spawnError) return { error: `nvidia-smi -q -x could not be started (${r.spawnError})` }
   if (r.timedOut) return { error: smiTimeoutMessage(timeoutMs) }

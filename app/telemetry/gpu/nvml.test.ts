@@ -13,8 +13,13 @@ const lib = (variant: string): string => path.join(dir, `libnvidia-ml-${variant}
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'fake-nvml-'))
-  const variants: Record<string, string[]> = { full: [], noinit: ['-DNO_INIT'], old: ['-DNO_MEMORY_V2', '-DNO_EVENT_REASONS', '-DNO_POWER'] }
-  for (const [name, defines] of Object.entries(variants)) execFileSync('gcc', ['-shared', '-fPIC', '-O2', ...defines, '-o', lib(name), source])
+  const variants: Record<string, string[]> = {
+    full: [],
+    noinit: ['-DNO_INIT'],
+    old: ['-DNO_MEMORY_V2', '-DNO_EVENT_REASONS', '-DNO_POWER'],
+  }
+  for (const [name, defines] of Object.entries(variants))
+    execFileSync('gcc', ['-shared', '-fPIC', '-O2', ...defines, '-o', lib(name), source])
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 afterEach(() => {
@@ -30,21 +35,23 @@ describe('NVML through koffi, against a fake libnvidia-ml built from C', () => {
     expect(r.ok).toBe(true)
     if (!r.ok) return
     const devices = r.nvml.sample()
-    expect(devices).toEqual([0, 1].map((index) => ({
-      index,
-      name: 'NVIDIA H200',
-      memoryTotalMiB: 143771,
-      memoryUsedMiB: 102927,
-      memoryFreeMiB: 40228,
-      memoryReservedMiB: 616,
-      temperatureC: 36 + index,
-      utilizationPct: 97,
-      powerW: 612.345,
-      powerLimitW: 700,
-      smClockMHz: 1980,
-      pstate: 'P0',
-      throttleReasons: ['sw_power_cap', 'sw_thermal_slowdown'],
-    })))
+    expect(devices).toEqual(
+      [0, 1].map((index) => ({
+        index,
+        name: 'NVIDIA H200',
+        memoryTotalMiB: 143771,
+        memoryUsedMiB: 102927,
+        memoryFreeMiB: 40228,
+        memoryReservedMiB: 616,
+        temperatureC: 36 + index,
+        utilizationPct: 97,
+        powerW: 612.345,
+        powerLimitW: 700,
+        smClockMHz: 1980,
+        pstate: 'P0',
+        throttleReasons: ['sw_power_cap', 'sw_thermal_slowdown'],
+      })),
+    )
     expect(r.nvml.inventory()).toEqual({ driverVersion: '580.159.04', cudaVersion: '13.0' })
     r.nvml.close()
   })
@@ -61,7 +68,14 @@ describe('NVML through koffi, against a fake libnvidia-ml built from C', () => {
   it('falls back to the older symbols and leaves missing ones null', () => {
     const r = openNvml([lib('old')])
     if (!r.ok) throw new Error(r.reason)
-    expect(r.nvml.sample()[0]).toMatchObject({ memoryTotalMiB: 143771, memoryUsedMiB: 103543, memoryReservedMiB: null, powerW: null, powerLimitW: null, throttleReasons: ['gpu_idle'] })
+    expect(r.nvml.sample()[0]).toMatchObject({
+      memoryTotalMiB: 143771,
+      memoryUsedMiB: 103543,
+      memoryReservedMiB: null,
+      powerW: null,
+      powerLimitW: null,
+      throttleReasons: ['gpu_idle'],
+    })
   })
 
   it('reports a missing library, a missing required symbol and an init error, and tries the next candidate', () => {

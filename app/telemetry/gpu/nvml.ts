@@ -162,25 +162,38 @@ export class Nvml {
   private readDevice(h: bigint, index: number): GpuDevice {
     const f = this.fns
     const name = f.getName && this.ok(() => f.getName!(h, this.nameBuf, this.nameBuf.length)) ? cString(this.nameBuf) : null
-    let memory: { total: number | null; used: number | null; free: number | null; reserved: number | null } = { total: null, used: null, free: null, reserved: null }
+    let memory: { total: number | null; used: number | null; free: number | null; reserved: number | null } = {
+      total: null,
+      used: null,
+      free: null,
+      reserved: null,
+    }
     const m2: { version: number; total?: bigint; reserved?: bigint; free?: bigint; used?: bigint } = { version: MEMORY_V2_VERSION }
-    const toMiB = (v: bigint | undefined): number | null => (typeof v === 'bigint' ? Math.round(Number(v) / MIB) : typeof v === 'number' ? Math.round(v / MIB) : null)
+    const toMiB = (v: bigint | undefined): number | null =>
+      typeof v === 'bigint' ? Math.round(Number(v) / MIB) : typeof v === 'number' ? Math.round(v / MIB) : null
     if (f.getMemoryV2 && this.ok(() => f.getMemoryV2!(h, m2))) {
       memory = { total: toMiB(m2.total), used: toMiB(m2.used), free: toMiB(m2.free), reserved: toMiB(m2.reserved) }
     } else {
       const m1: { total?: bigint; free?: bigint; used?: bigint } = {}
       // v1 `used` includes the reserved part; reserved is unknown.
-      if (f.getMemoryV1 && this.ok(() => f.getMemoryV1!(h, m1))) memory = { total: toMiB(m1.total), used: toMiB(m1.used), free: toMiB(m1.free), reserved: null }
+      if (f.getMemoryV1 && this.ok(() => f.getMemoryV1!(h, m1)))
+        memory = { total: toMiB(m1.total), used: toMiB(m1.used), free: toMiB(m1.free), reserved: null }
     }
     const util: { gpu?: number } = {}
-    const utilizationPct = f.getUtilization && this.ok(() => f.getUtilization!(h, util)) && typeof util.gpu === 'number' && util.gpu <= 100 ? util.gpu : null
+    const utilizationPct =
+      f.getUtilization && this.ok(() => f.getUtilization!(h, util)) && typeof util.gpu === 'number' && util.gpu <= 100 ? util.gpu : null
     const powerMw = this.readU32(f.getPower ? () => f.getPower!(h, this.u32) : null)
     const limitMw = this.readU32(f.getPowerLimit ? () => f.getPowerLimit!(h, this.u32) : null)
     const pstate = this.readU32(f.getPstate ? () => f.getPstate!(h, this.u32) : null)
     this.u64[0] = null
     // koffi gives a uint64 as a number when it fits, as a BigInt otherwise.
     const mask = f.getThrottleReasons && this.ok(() => f.getThrottleReasons!(h, this.u64)) ? this.u64[0] : null
-    const reasons = typeof mask === 'bigint' ? decodeThrottleMask(mask) : typeof mask === 'number' && Number.isInteger(mask) && mask >= 0 ? decodeThrottleMask(BigInt(mask)) : null
+    const reasons =
+      typeof mask === 'bigint'
+        ? decodeThrottleMask(mask)
+        : typeof mask === 'number' && Number.isInteger(mask) && mask >= 0
+          ? decodeThrottleMask(BigInt(mask))
+          : null
     return {
       index,
       name,

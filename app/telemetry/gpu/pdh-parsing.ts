@@ -54,7 +54,8 @@ export function sharedUsageByAdapter(items: readonly PdhItem[]): Map<string, num
 }
 
 const PDH_ERRORS: Record<number, string> = {
-  0xc0000bb8: 'PDH_CSTATUS_NO_OBJECT: this Windows has no GPU performance counters (Windows 10 1709 or later with a WDDM 2 driver has them)',
+  0xc0000bb8:
+    'PDH_CSTATUS_NO_OBJECT: this Windows has no GPU performance counters (Windows 10 1709 or later with a WDDM 2 driver has them)',
   0xc0000bb9: 'PDH_CSTATUS_NO_COUNTER: this Windows has no GPU memory counters (Windows 10 1709 or later with a WDDM 2 driver has them)',
   0xc0000bc0: 'PDH_INVALID_PATH',
   0xc0000bc6: 'PDH_NO_DATA',
@@ -66,5 +67,7 @@ export function describePdhStatus(code: number): string {
   const unsigned = code >>> 0
   const hex = `0x${unsigned.toString(16).toUpperCase().padStart(8, '0')}`
   const words = PDH_ERRORS[unsigned]
-  return words ? `${words.split(':')[0]} (${hex})${words.includes(':') ? `:${words.slice(words.indexOf(':') + 1)}` : ''}` : `PDH error ${hex}`
+  return words
+    ? `${words.split(':')[0]} (${hex})${words.includes(':') ? `:${words.slice(words.indexOf(':') + 1)}` : ''}`
+    : `PDH error ${hex}`
 }

@@ -12,11 +12,17 @@ describe('PDH GPU memory counters: parsing', () => {
     const items = [
       { name: 'pid_4242_luid_0x00000000_0x0000C2A1_phys_0', status: 0, value: 700n * BigInt(MIB) },
       { name: 'pid_4242_luid_0x00000000_0x0000D1F0_phys_0', status: 1, value: 12 * MIB },
-      { name: 'pid_4242_luid_0x00000000_0x0000E000_phys_0', status: 0xc0000bba, value: 5000n * BigInt(MIB) }, // PDH_CSTATUS_INVALID_DATA: ignored
+      // PDH_CSTATUS_INVALID_DATA: ignored
+      { name: 'pid_4242_luid_0x00000000_0x0000E000_phys_0', status: 0xc0000bba, value: 5000n * BigInt(MIB) },
       { name: 'pid_77_luid_0x00000000_0x0000C2A1_phys_0', status: 0, value: 0n },
       { name: '_Total', status: 0, value: 1n },
     ]
-    expect(sharedUsageByPid(items)).toEqual(new Map([[4242, 712], [77, 0]]))
+    expect(sharedUsageByPid(items)).toEqual(
+      new Map([
+        [4242, 712],
+        [77, 0],
+      ]),
+    )
     expect(pidOfInstance('pid_1_luid_0x0_0x1_phys_0')).toBe(1)
     expect(pidOfInstance('luid_0x00000000_0x0000C2A1_phys_0')).toBeNull()
   })
@@ -30,7 +36,10 @@ describe('PDH GPU memory counters: parsing', () => {
   })
 
   it('names PDH status codes, as Wine returns them for the missing GPU counters', () => {
-    expect(describePdhStatus(0xc0000bb9)).toBe('PDH_CSTATUS_NO_COUNTER (0xC0000BB9): this Windows has no GPU memory counters (Windows 10 1709 or later with a WDDM 2 driver has them)')
+    expect(describePdhStatus(0xc0000bb9)).toBe(
+      'PDH_CSTATUS_NO_COUNTER (0xC0000BB9): this Windows has no GPU memory counters (Windows 10 1709 or later with a WDDM 2 driver has ' +
+        'them)',
+    )
     expect(describePdhStatus(-1073738823)).toMatch(/^PDH_CSTATUS_NO_COUNTER \(0xC0000BB9\)/) // the same code as a signed int
     expect(describePdhStatus(0x1234)).toBe('PDH error 0x00001234')
   })
@@ -45,7 +54,9 @@ describe('PDH GPU memory counters: parsing', () => {
 
 describe('PDH binding: failing gracefully', () => {
   it('gives the reason when koffi or pdh.dll is missing (Linux has no pdh.dll)', () => {
-    expect(PdhSharedGpuMemory.open(() => 'koffi (the FFI module) could not be loaded: x')).toBe('koffi (the FFI module) could not be loaded: x')
+    expect(PdhSharedGpuMemory.open(() => 'koffi (the FFI module) could not be loaded: x')).toBe(
+      'koffi (the FFI module) could not be loaded: x',
+    )
     const koffi = createRequire(import.meta.url)('koffi') as Koffi
     expect(PdhSharedGpuMemory.open(() => koffi)).toMatch(/^pdh\.dll unavailable: /)
   })
@@ -67,7 +78,10 @@ describe('PDH binding: failing gracefully', () => {
       },
     }
     const fake = { load: () => lib, struct: () => ({}) } as unknown as Koffi
-    expect(PdhSharedGpuMemory.open(() => fake)).toBe('the counter \\GPU Process Memory(*)\\Shared Usage is not available: PDH_CSTATUS_NO_COUNTER (0xC0000BB9): this Windows has no GPU memory counters (Windows 10 1709 or later with a WDDM 2 driver has them)')
+    expect(PdhSharedGpuMemory.open(() => fake)).toBe(
+      'the counter \\GPU Process Memory(*)\\Shared Usage is not available: PDH_CSTATUS_NO_COUNTER (0xC0000BB9): this Windows has no ' +
+        'GPU memory counters (Windows 10 1709 or later with a WDDM 2 driver has them)',
+    )
     expect(calls).toEqual(['PdhOpenQueryW', 'PdhAddEnglishCounterW', 'PdhCloseQuery'])
   })
 })
@@ -100,7 +114,12 @@ describe('TelemetryService: shared GPU memory of the server', () => {
   })
 
   it('says why when there is no source', async () => {
-    const telemetry = new TelemetryService({ gpuBackend: 'off', processes: null, intervalMs: 10_000, sharedGpu: () => 'the counter … is not available: PDH_CSTATUS_NO_COUNTER' })
+    const telemetry = new TelemetryService({
+      gpuBackend: 'off',
+      processes: null,
+      intervalMs: 10_000,
+      sharedGpu: () => 'the counter … is not available: PDH_CSTATUS_NO_COUNTER',
+    })
     await telemetry.start()
     telemetry.setServerPid(4242)
     expect(telemetry.sharedGpuMemoryMiB(4242)).toBeNull()

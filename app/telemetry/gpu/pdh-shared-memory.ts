@@ -1,5 +1,12 @@
 import { loadKoffi, type Koffi } from './load-koffi'
-import { ADAPTER_SHARED_USAGE, PROCESS_SHARED_USAGE, describePdhStatus, sharedUsageByAdapter, sharedUsageByPid, type PdhItem } from './pdh-parsing'
+import {
+  ADAPTER_SHARED_USAGE,
+  PROCESS_SHARED_USAGE,
+  describePdhStatus,
+  sharedUsageByAdapter,
+  sharedUsageByPid,
+  type PdhItem,
+} from './pdh-parsing'
 
 const ERROR_SUCCESS = 0
 const PDH_MORE_DATA = 0x800007d2
@@ -24,10 +31,17 @@ export function counterItemType(koffi: Koffi): ReturnType<Koffi['struct']> {
 function bind(koffi: Koffi): PdhBindings {
   const pdh = koffi.load('pdh.dll')
   return {
-    openQuery: pdh.func('uint32_t __stdcall PdhOpenQueryW(const char16_t *source, uintptr_t user, _Out_ void **query)') as PdhBindings['openQuery'],
-    addCounter: pdh.func('uint32_t __stdcall PdhAddEnglishCounterW(void *query, const char16_t *path, uintptr_t user, _Out_ void **counter)') as PdhBindings['addCounter'],
+    openQuery: pdh.func(
+      'uint32_t __stdcall PdhOpenQueryW(const char16_t *source, uintptr_t user, _Out_ void **query)',
+    ) as PdhBindings['openQuery'],
+    addCounter: pdh.func(
+      'uint32_t __stdcall PdhAddEnglishCounterW(void *query, const char16_t *path, uintptr_t user, _Out_ void **counter)',
+    ) as PdhBindings['addCounter'],
     collect: pdh.func('uint32_t __stdcall PdhCollectQueryData(void *query)') as PdhBindings['collect'],
-    getArray: pdh.func('uint32_t __stdcall PdhGetFormattedCounterArrayW(void *counter, uint32_t format, _Inout_ uint32_t *size, _Out_ uint32_t *count, void *items)') as PdhBindings['getArray'],
+    getArray: pdh.func(
+      'uint32_t __stdcall PdhGetFormattedCounterArrayW(void *counter, uint32_t format, _Inout_ uint32_t *size, _Out_ uint32_t *count, ' +
+        'void *items)',
+    ) as PdhBindings['getArray'],
     closeQuery: pdh.func('uint32_t __stdcall PdhCloseQuery(void *query)') as PdhBindings['closeQuery'],
   }
 }
@@ -131,7 +145,8 @@ export class PdhSharedGpuMemory {
   }
 }
 
-export type SharedGpuReport = { readonly available: true; readonly adapters: Readonly<Record<string, number>> } | { readonly available: false; readonly reason: string }
+export type SharedGpuReport =
+  { readonly available: true; readonly adapters: Readonly<Record<string, number>> } | { readonly available: false; readonly reason: string }
 
 /** One reading of shared GPU memory per adapter (MiB), or why there is none: for `llama-tray gpu` on Windows. */
 export function readSharedGpuReport(open: () => PdhSharedGpuMemory | string = () => PdhSharedGpuMemory.open()): SharedGpuReport {

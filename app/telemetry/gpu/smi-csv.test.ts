@@ -40,7 +40,16 @@ describe('parseSmiLine on real H200 captures', () => {
     for (const line of lines) {
       const d = parseSmiLine(line, fields)
       expect(d).not.toBeNull()
-      expect(d).toMatchObject({ index: 0, memoryTotalMiB: 143771, memoryUsedMiB: 0, memoryFreeMiB: 143156, temperatureC: 35, smClockMHz: 345, pstate: 'P0', throttleReasons: ['gpu_idle'] })
+      expect(d).toMatchObject({
+        index: 0,
+        memoryTotalMiB: 143771,
+        memoryUsedMiB: 0,
+        memoryFreeMiB: 143156,
+        temperatureC: 35,
+        smClockMHz: 345,
+        pstate: 'P0',
+        throttleReasons: ['gpu_idle'],
+      })
     }
   })
 
@@ -58,7 +67,10 @@ describe('parseSmiLine on real H200 captures', () => {
   it('reads the one-shot query with units and with nounits the same way', () => {
     const [header, withUnits] = readFileSync(path.join(h200Captures, 'query-csv.txt'), 'utf8').split('\n') as [string, string]
     const bare = readFileSync(path.join(h200Captures, 'query-csv-noheader-nounits.txt'), 'utf8').trim()
-    const fields = header.split(', ').map((h) => h.replace(/ \[.*\]$/, '')).map((q) => ({ query: q, target: TARGET_BY_QUERY[q === 'clocks.current.sm' ? 'clocks.sm' : q] ?? ('ignore' as SmiTarget) }))
+    const fields = header
+      .split(', ')
+      .map((h) => h.replace(/ \[.*\]$/, ''))
+      .map((q) => ({ query: q, target: TARGET_BY_QUERY[q === 'clocks.current.sm' ? 'clocks.sm' : q] ?? ('ignore' as SmiTarget) }))
     const a = parseSmiLine(withUnits as string, fields)
     const b = parseSmiLine(bare as string, fields)
     expect(a).not.toBeNull()
@@ -92,7 +104,16 @@ describe('parseSmiLine on real H200 captures', () => {
       { query: 'pstate', target: 'pstate' },
       { query: 'clocks_event_reasons.active', target: 'throttleMask' },
     ])
-    expect(laptop).toMatchObject({ index: 1, name: 'NVIDIA RTX A2000 Laptop GPU', powerW: null, smClockMHz: 210, powerLimitW: null, utilizationPct: null, pstate: 'P8', throttleReasons: null })
+    expect(laptop).toMatchObject({
+      index: 1,
+      name: 'NVIDIA RTX A2000 Laptop GPU',
+      powerW: null,
+      smClockMHz: 210,
+      powerLimitW: null,
+      utilizationPct: null,
+      pstate: 'P8',
+      throttleReasons: null,
+    })
   })
 })
 
@@ -132,14 +153,26 @@ describe('parseSmiLine edge cases', () => {
   })
 
   it('never turns error markers into numbers', () => {
-    for (const t of ['[N/A]', '[Not Supported]', '[Unknown Error]', 'N/A', '', ' ', '[GPU requires reset]', 'nan', 'Infinity', '1e3', '0x10']) {
+    for (const t of [
+      '[N/A]',
+      '[Not Supported]',
+      '[Unknown Error]',
+      'N/A',
+      '',
+      ' ',
+      '[GPU requires reset]',
+      'nan',
+      'Infinity',
+      '1e3',
+      '0x10',
+    ]) {
       expect(parseSmiNumber(t, -1e9, 1e9)).toBeNull()
     }
     expect(parseSmiNumber(' 42 ', 0, 100)).toBe(42)
     expect(parseSmiNumber('124.20 W', 0, 5000)).toBe(124.2)
   })
 
-  it('reads the rejected field from nvidia-smi\'s message', () => {
+  it("reads the rejected field from nvidia-smi's message", () => {
     const text = readFileSync(path.join(h200Captures, 'query-bogus.txt'), 'utf8')
     expect(findRejectedField(text)).toBe('bogus.field')
     expect(findRejectedField('all fine')).toBeNull()

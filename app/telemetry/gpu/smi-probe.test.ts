@@ -14,7 +14,14 @@ describe('probeSmiFields against the fake nvidia-smi', () => {
     if (!r.ok) return
     expect(r.fields.map((f) => f.query)).toContain('clocks_event_reasons.active')
     expect(r.devices).toHaveLength(1)
-    expect(r.devices[0]).toMatchObject({ index: 0, name: 'NVIDIA H200', memoryTotalMiB: 143771, memoryReservedMiB: 616, powerLimitW: 700, throttleReasons: ['gpu_idle'] })
+    expect(r.devices[0]).toMatchObject({
+      index: 0,
+      name: 'NVIDIA H200',
+      memoryTotalMiB: 143771,
+      memoryReservedMiB: 616,
+      powerLimitW: 700,
+      throttleReasons: ['gpu_idle'],
+    })
   })
 
   it('falls back to clocks_throttle_reasons on an older driver', async () => {

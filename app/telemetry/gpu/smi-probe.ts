@@ -27,12 +27,20 @@ function describeFailure(r: RunOnceResult, timeoutMs: number): string {
  * `Field "x" is not a valid field to query` swaps in x's older name or drops x
  * (index is required). Each try is one short nvidia-smi run with a hard timeout.
  */
-export async function probeSmiFields(exe: string, timeoutMs = 5000, env: NodeJS.ProcessEnv = process.env, wanted: readonly SmiField[] = SMI_FIELDS): Promise<SmiProbeResult> {
+export async function probeSmiFields(
+  exe: string,
+  timeoutMs = 5000,
+  env: NodeJS.ProcessEnv = process.env,
+  wanted: readonly SmiField[] = SMI_FIELDS,
+): Promise<SmiProbeResult> {
   let fields = [...wanted]
   for (let attempt = 0; attempt <= wanted.length; attempt++) {
     const r = await runOnce(exe, [queryArgument(fields), CSV_FORMAT], timeoutMs, env)
     if (r.code === 0) {
-      const devices = r.stdout.split(/\r?\n/).map((l) => parseSmiLine(l, fields)).filter((d): d is GpuDevice => d !== null)
+      const devices = r.stdout
+        .split(/\r?\n/)
+        .map((l) => parseSmiLine(l, fields))
+        .filter((d): d is GpuDevice => d !== null)
       if (devices.length === 0) return { ok: false, reason: 'nvidia-smi lists no GPU' }
       return { ok: true, fields, devices }
     }

@@ -15,7 +15,17 @@ afterEach(async () => {
 
 /** A sampler on the fake, recording every pid it spawned and checking that no two were alive at once. */
 function sampler(faults: string, options: Partial<SmiSamplerOptions> = {}) {
-  const s = new SmiSampler({ exe: fakeSmiExe, fields: SMI_FIELDS, intervalMs: 100, watchdogIntervals: 20, backoffInitialMs: 50, backoffMaxMs: 200, killGraceMs: 300, env: fakeSmiEnv(faults), ...options })
+  const s = new SmiSampler({
+    exe: fakeSmiExe,
+    fields: SMI_FIELDS,
+    intervalMs: 100,
+    watchdogIntervals: 20,
+    backoffInitialMs: 50,
+    backoffMaxMs: 200,
+    killGraceMs: 300,
+    env: fakeSmiEnv(faults),
+    ...options,
+  })
   samplers.push(s)
   const pids: number[] = []
   const overlaps: number[] = []

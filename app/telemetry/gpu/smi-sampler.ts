@@ -167,7 +167,8 @@ export class SmiSampler {
       if (this.child === child) this.child = null
       const detail = error ? error.message : (this.stderrTail.trim().split('\n').pop() ?? '')
       const watchdogKill = signal === 'SIGKILL' && this.reason?.startsWith('nvidia-smi printed nothing')
-      if (!watchdogKill) this.reason = `nvidia-smi ${error ? 'could not start' : `exited (${signal ?? `code ${code}`})`}${detail ? `: ${detail}` : ''}; restarting`
+      if (!watchdogKill)
+        this.reason = `nvidia-smi ${error ? 'could not start' : `exited (${signal ?? `code ${code}`})`}${detail ? `: ${detail}` : ''}; restarting`
       this.events.emit('exit', code, signal)
       this.scheduleRestart()
     }

@@ -1,5 +1,14 @@
 import type { Result } from '../../../app/contract/commands'
-import type { BackendChoice, EngineInstallPlan, EngineInstallProgress, EngineInstallResult, EngineListing, EngineUpdateCheck, EngineUpdateReport, InstalledEngineSummary } from '../../../app/contract/engines'
+import type {
+  BackendChoice,
+  EngineInstallPlan,
+  EngineInstallProgress,
+  EngineInstallResult,
+  EngineListing,
+  EngineUpdateCheck,
+  EngineUpdateReport,
+  InstalledEngineSummary,
+} from '../../../app/contract/engines'
 import { api } from '../stores/api'
 
 export function listEngines(): Promise<Result<EngineListing>> {

@@ -51,7 +51,13 @@ export const MODEL_EXAMPLE = 'ggml-org/Qwen3-0.6B-GGUF:Q4_K_M'
 export async function getModel(ref: string): Promise<void> {
   engaged()
   const wanted = ref.trim()
-  if (!MODEL_REF.test(wanted)) return set({ model: { ...IDLE_STEP, error: `“${wanted}” is not a Hugging Face model name: write it as org/repo:quant, for example ${MODEL_EXAMPLE}.` } })
+  if (!MODEL_REF.test(wanted))
+    return set({
+      model: {
+        ...IDLE_STEP,
+        error: `“${wanted}” is not a Hugging Face model name: write it as org/repo:quant, for example ${MODEL_EXAMPLE}.`,
+      },
+    })
   set({ model: { busy: true, progress: null, error: null, done: null } })
   const r = await pullModel(wanted)
   set((s) => ({ model: { ...s.model, busy: false, error: r.ok ? null : r.error, done: r.ok ? r.value : null } }))
@@ -101,7 +107,8 @@ export async function createProfileAndStart(choice: SetupChoice = { modelPath: n
   }
   const pick = defaultPick(found.value)
   const binaryId = found.value.binaries.find((b) => b.path === engine.done?.path)?.id ?? pick.binaryId
-  const byPath = (path: string | null | undefined): string | undefined => (path ? found.value.models.find((m) => m.path === path)?.id : undefined)
+  const byPath = (path: string | null | undefined): string | undefined =>
+    path ? found.value.models.find((m) => m.path === path)?.id : undefined
   const modelId = byPath(choice.modelPath) ?? byPath(model.done?.path) ?? pick.modelId
   const draftId = byPath(choice.draftPath) ?? null
   if (!binaryId) return fail('No llama-server yet: install llama.cpp first.')

@@ -1,5 +1,13 @@
 import type { Result } from '../../../app/contract/commands'
-import type { ExportFormat, FlagProblemSummary, ProfileDocument, ProfileEdit, ProfileFileRole, ProfileSettingsDocument, ProfileSummary } from '../../../app/contract/profile'
+import type {
+  ExportFormat,
+  FlagProblemSummary,
+  ProfileDocument,
+  ProfileEdit,
+  ProfileFileRole,
+  ProfileSettingsDocument,
+  ProfileSummary,
+} from '../../../app/contract/profile'
 import { api } from '../stores/api'
 
 // What the profile views do, in one place: components call these, never the
@@ -17,7 +25,11 @@ export function saveProfile(profileId: string, edit: ProfileEdit): Promise<Resul
  * Sets one launch setting and keeps the others as they are stored now (the
  * fit's one-click --n-cpu-moe): read, change, write, in one place.
  */
-export async function setProfileSetting<K extends keyof ProfileSettingsDocument>(profileId: string, key: K, value: ProfileSettingsDocument[K]): Promise<Result<ProfileSummary>> {
+export async function setProfileSetting<K extends keyof ProfileSettingsDocument>(
+  profileId: string,
+  key: K,
+  value: ProfileSettingsDocument[K],
+): Promise<Result<ProfileSummary>> {
   const doc = await api().profilesGet(profileId)
   if (!doc) return { ok: false, error: 'The profile is gone: it was deleted meanwhile.' }
   return api().profilesUpdate(profileId, { settings: { ...doc.settings, [key]: value } })
@@ -71,6 +83,11 @@ export function discoverOnDisk(): ReturnType<ReturnType<typeof api>['profilesDis
   return api().profilesDiscover()
 }
 
-export function createDiscoveredProfile(binaryId: string, modelId: string, draftModelId: string | null, name: string | null): Promise<Result<ProfileSummary>> {
+export function createDiscoveredProfile(
+  binaryId: string,
+  modelId: string,
+  draftModelId: string | null,
+  name: string | null,
+): Promise<Result<ProfileSummary>> {
   return api().profilesCreateDiscovered(binaryId, modelId, draftModelId, name)
 }

@@ -42,7 +42,10 @@ export function mutedWarnings(profileId: string): Promise<readonly string[]> {
   return api().warningsMuted(profileId)
 }
 
-export async function unmuteWarning(profileId: string, key: string): Promise<{ ok: true; keys: readonly string[] } | { ok: false; error: string }> {
+export async function unmuteWarning(
+  profileId: string,
+  key: string,
+): Promise<{ ok: true; keys: readonly string[] } | { ok: false; error: string }> {
   const r = await api().warningsUnmute(profileId, key)
   return r.ok ? { ok: true, keys: r.value } : { ok: false, error: r.error }
 }

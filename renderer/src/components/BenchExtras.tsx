@@ -13,14 +13,20 @@ export function TuneResults({ tune }: { readonly tune: TuneSummary }): React.JSX
       <p>
         {rec ? (
           <>
-            Fastest that keeps {tune.headroomMiB} MiB free: <strong data-testid="tune-recommended" data-n-cpu-moe={rec.nCpuMoe} data-draft={rec.draft}>--n-cpu-moe {rec.nCpuMoe}{rec.draft ? ' with the draft' : ' without the draft'}</strong> at {rate(rec.tokensPerSecond)} tok/s.
+            Fastest that keeps {tune.headroomMiB} MiB free:{' '}
+            <strong data-testid="tune-recommended" data-n-cpu-moe={rec.nCpuMoe} data-draft={rec.draft}>
+              --n-cpu-moe {rec.nCpuMoe}
+              {rec.draft ? ' with the draft' : ' without the draft'}
+            </strong>{' '}
+            at {rate(rec.tokensPerSecond)} tok/s.
           </>
         ) : (
           'No setting kept the headroom free.'
         )}{' '}
         {tune.fitSuggestion !== null && (
           <span className="note">
-            The fit suggested --n-cpu-moe {tune.fitSuggestion} for {tune.idleFreeVramMiB} MiB free{tune.fitRuntimeMiB !== null ? `, counting ${tune.fitRuntimeMiB} MiB of CUDA runtime` : ''}.
+            The fit suggested --n-cpu-moe {tune.fitSuggestion} for {tune.idleFreeVramMiB} MiB free
+            {tune.fitRuntimeMiB !== null ? `, counting ${tune.fitRuntimeMiB} MiB of CUDA runtime` : ''}.
           </span>
         )}
         {tune.savedProfileId && <span data-testid="tune-saved"> Saved as profile “{tune.savedProfileId}”.</span>}

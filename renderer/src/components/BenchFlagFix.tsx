@@ -12,7 +12,13 @@ interface Fixable {
  * After a bench refused for flags the binary rejects: the fix as a button per
  * profile (the same as `llama-tray profiles fix <id>`), not a trip to a terminal.
  */
-export function BenchFlagFix({ profileIds, error }: { readonly profileIds: readonly string[]; readonly error: string }): React.JSX.Element | null {
+export function BenchFlagFix({
+  profileIds,
+  error,
+}: {
+  readonly profileIds: readonly string[]
+  readonly error: string
+}): React.JSX.Element | null {
   const names = useProfileStore((s) => s.summary?.profiles ?? null)
   const [fixable, setFixable] = useState<readonly Fixable[]>([])
   const [done, setDone] = useState<string | null>(null)
@@ -24,7 +30,11 @@ export function BenchFlagFix({ profileIds, error }: { readonly profileIds: reado
         const r = await checkFlags(id)
         if (!r.ok || r.value.length === 0 || r.value.some((p) => p.replacement === null)) continue
         const added = r.value.flatMap((p) => p.replacement ?? [])
-        found.push({ id, name: names?.find((p) => p.id === id)?.name ?? id, replacements: added.length > 0 ? added.join(' ') : `no ${r.value.map((p) => p.flag).join(' ')}` })
+        found.push({
+          id,
+          name: names?.find((p) => p.id === id)?.name ?? id,
+          replacements: added.length > 0 ? added.join(' ') : `no ${r.value.map((p) => p.flag).join(' ')}`,
+        })
       }
       if (live) setFixable(found)
     })()
@@ -32,7 +42,12 @@ export function BenchFlagFix({ profileIds, error }: { readonly profileIds: reado
       live = false
     }
   }, [profileIds, error, names])
-  if (fixable.length === 0) return done ? <p className="fix-ok" role="status" data-testid="bench-flag-fixed">{done}</p> : null
+  if (fixable.length === 0)
+    return done ? (
+      <p className="fix-ok" role="status" data-testid="bench-flag-fixed">
+        {done}
+      </p>
+    ) : null
   const fix = async (f: Fixable): Promise<void> => {
     const r = await applyFlagFixes(f.id)
     setDone(r.ok ? `Stored ${f.replacements} in “${f.name}”. Run the bench again.` : r.error)

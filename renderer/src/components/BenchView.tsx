@@ -19,7 +19,8 @@ function Progress({ progress }: { readonly progress: BenchProgress | null }): Re
         step {progress.step}/{progress.totalSteps} · {progress.message}
       </span>
       <span className="note">
-        {formatElapsed(progress.elapsedMs)} elapsed{progress.remainingMs === null ? '' : ` · about ${formatElapsed(progress.remainingMs)} left`}
+        {formatElapsed(progress.elapsedMs)} elapsed
+        {progress.remainingMs === null ? '' : ` · about ${formatElapsed(progress.remainingMs)} left`}
       </span>
     </div>
   )
@@ -31,7 +32,8 @@ function Results({ report }: { readonly report: BenchReport }): React.JSX.Elemen
   return (
     <section className="bench-results" aria-label="Results" data-testid="bench-results">
       <p className="note">
-        {report.kind} · {new Date(report.createdAt).toLocaleString()} · {report.config.runs} run(s) × {report.config.rounds} round(s), {report.config.tokens} tokens, sampling RNG {report.config.seed}; medians, × against the first profile
+        {report.kind} · {new Date(report.createdAt).toLocaleString()} · {report.config.runs} run(s) × {report.config.rounds} round(s),{' '}
+        {report.config.tokens} tokens, sampling RNG {report.config.seed}; medians, × against the first profile
       </p>
       <div className="table-scroll">
         <table className="bench-table" data-testid="bench-table">
@@ -47,7 +49,13 @@ function Results({ report }: { readonly report: BenchReport }): React.JSX.Elemen
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.key} data-testid="bench-row" data-profile-id={r.profileId} data-prompt={r.prompt} className={r.disturbedRuns > 0 ? 'disturbed' : undefined}>
+              <tr
+                key={r.key}
+                data-testid="bench-row"
+                data-profile-id={r.profileId}
+                data-prompt={r.prompt}
+                className={r.disturbedRuns > 0 ? 'disturbed' : undefined}
+              >
                 <th scope="row">{r.label}</th>
                 <td>{r.prompt}</td>
                 <td className="num" data-testid="bench-decode" data-value={r.tokensPerSecond ?? ''}>
@@ -93,14 +101,21 @@ function Results({ report }: { readonly report: BenchReport }): React.JSX.Elemen
   )
 }
 
-function History({ history, onShow }: { readonly history: readonly BenchReport[]; readonly onShow: (r: BenchReport) => void }): React.JSX.Element {
+function History({
+  history,
+  onShow,
+}: {
+  readonly history: readonly BenchReport[]
+  readonly onShow: (r: BenchReport) => void
+}): React.JSX.Element {
   if (history.length === 0) return <p className="note">No earlier benchmarks.</p>
   return (
     <ul className="bench-history" data-testid="bench-history">
       {history.map((r) => (
         <li key={`${r.createdAt}-${r.file ?? ''}`}>
           <button type="button" onClick={() => onShow(r)}>
-            {new Date(r.createdAt).toLocaleString()} · {r.kind} · {r.results.map((x) => `${x.label} ${rate(x.median.tokensPerSecond)} tok/s`).join(' vs ')}
+            {new Date(r.createdAt).toLocaleString()} · {r.kind} ·{' '}
+            {r.results.map((x) => `${x.label} ${rate(x.median.tokensPerSecond)} tok/s`).join(' vs ')}
           </button>
         </li>
       ))}
@@ -156,7 +171,14 @@ export function BenchView(): React.JSX.Element {
           {profiles?.length ? (
             profiles.map((p) => (
               <label key={p.id} className="check">
-                <input type="checkbox" checked={chosen.includes(p.id)} onChange={(e) => toggle(p.id, e.target.checked)} disabled={running} data-testid="bench-profile" data-profile-id={p.id} />
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(p.id)}
+                  onChange={(e) => toggle(p.id, e.target.checked)}
+                  disabled={running}
+                  data-testid="bench-profile"
+                  data-profile-id={p.id}
+                />
                 {p.name}
                 {chosen.indexOf(p.id) >= 0 && <span className="note"> #{chosen.indexOf(p.id) + 1}</span>}
               </label>
@@ -167,19 +189,52 @@ export function BenchView(): React.JSX.Element {
         </fieldset>
         <div className="row">
           <label>
-            Runs per prompt <input value={runs} onChange={(e) => setRuns(e.target.value)} inputMode="numeric" size={4} disabled={running} data-testid="bench-runs" />
+            Runs per prompt{' '}
+            <input
+              value={runs}
+              onChange={(e) => setRuns(e.target.value)}
+              inputMode="numeric"
+              size={4}
+              disabled={running}
+              data-testid="bench-runs"
+            />
           </label>
           <label>
-            Tokens <input value={tokens} onChange={(e) => setTokens(e.target.value)} inputMode="numeric" size={5} disabled={running} data-testid="bench-tokens" />
+            Tokens{' '}
+            <input
+              value={tokens}
+              onChange={(e) => setTokens(e.target.value)}
+              inputMode="numeric"
+              size={5}
+              disabled={running}
+              data-testid="bench-tokens"
+            />
           </label>
           <button type="submit" className="primary" disabled={running} data-testid="bench-start">
             {chosen.length > 1 ? 'Compare' : 'Bench'}
           </button>
-          <button type="button" onClick={tune} disabled={running || chosen.length !== 1} data-testid="bench-tune" title="Sweep --n-cpu-moe around the fit's suggestion (and the draft on and off), skip settings that leave less than the VRAM headroom free, and recommend the fastest">
+          <button
+            type="button"
+            onClick={tune}
+            disabled={running || chosen.length !== 1}
+            data-testid="bench-tune"
+            title={
+              "Sweep --n-cpu-moe around the fit's suggestion (and the draft on and off), skip settings that leave less than the VRAM " +
+              'headroom free, and recommend the fastest'
+            }
+          >
             Tune --n-cpu-moe
           </button>
           <label>
-            save as <input value={saveAs} onChange={(e) => setSaveAs(e.target.value)} placeholder="new profile name (optional)" size={18} disabled={running} data-testid="bench-tune-save" />
+            save as{' '}
+            <input
+              value={saveAs}
+              onChange={(e) => setSaveAs(e.target.value)}
+              placeholder="new profile name (optional)"
+              size={18}
+              disabled={running}
+              data-testid="bench-tune-save"
+            />
           </label>
           {running && (
             <button type="button" className="danger" onClick={() => void cancelBench()} data-testid="bench-cancel">

@@ -58,7 +58,6 @@ export function Charts(): React.JSX.Element {
       {hasGpu && <UPlotChart testId="chart-vram" title="VRAM (GiB)" history={histories.vram} series={VRAM} draw={drawHeadroom} />}
       <UPlotChart testId="chart-cpu" title="CPU (% of the whole machine)" history={histories.cpu} series={CPU} range={PERCENT} />
       {hasGpu && <UPlotChart testId="chart-gpu" title="GPU temperature (°C) and power (W)" history={histories.gpu} series={GPU} />}
-
     </section>
   )
 }

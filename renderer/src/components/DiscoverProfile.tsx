@@ -17,7 +17,17 @@ function modelFacts(m: DiscoveredModel): string {
   return parts.filter((p): p is string => p !== null && p !== '').join(' · ')
 }
 
-function ModelChoice({ m, name, checked, onPick }: { readonly m: DiscoveredModel; readonly name: string; readonly checked: boolean; readonly onPick: () => void }): React.JSX.Element {
+function ModelChoice({
+  m,
+  name,
+  checked,
+  onPick,
+}: {
+  readonly m: DiscoveredModel
+  readonly name: string
+  readonly checked: boolean
+  readonly onPick: () => void
+}): React.JSX.Element {
   return (
     <li data-testid={`${name}-option`} data-path={m.path}>
       <label className="check">
@@ -41,7 +51,13 @@ function ModelChoice({ m, name, checked, onPick }: { readonly m: DiscoveredModel
 }
 
 /** "Find on disk" for a new user: discover llama-server and GGUF models, pick, create a profile. */
-export function DiscoverProfile({ prominent, onCreated }: { readonly prominent: boolean; readonly onCreated: (id: string) => void }): React.JSX.Element {
+export function DiscoverProfile({
+  prominent,
+  onCreated,
+}: {
+  readonly prominent: boolean
+  readonly onCreated: (id: string) => void
+}): React.JSX.Element {
   const [found, setFound] = useState<Discovery | null>(null)
   const [busy, setBusy] = useState(false)
   const [binaryId, setBinaryId] = useState<string | null>(null)
@@ -86,9 +102,17 @@ export function DiscoverProfile({ prominent, onCreated }: { readonly prominent: 
   const empty = found !== null && (found.binaries.length === 0 || found.models.length === 0)
   return (
     <section className="discover" aria-label="Find llama-server and models">
-      {prominent && !found && <p className="note">New here? Llama Tray can look for llama-server and GGUF models already on this computer.</p>}
+      {prominent && !found && (
+        <p className="note">New here? Llama Tray can look for llama-server and GGUF models already on this computer.</p>
+      )}
       <div className="row">
-        <button type="button" className={prominent ? 'primary' : undefined} onClick={() => void find()} disabled={busy} data-testid="discover-find">
+        <button
+          type="button"
+          className={prominent ? 'primary' : undefined}
+          onClick={() => void find()}
+          disabled={busy}
+          data-testid="discover-find"
+        >
           {busy ? 'Looking…' : 'Find llama-server and models'}
         </button>
       </div>
@@ -137,7 +161,13 @@ export function DiscoverProfile({ prominent, onCreated }: { readonly prominent: 
               <ul className="discover-list">
                 <li>
                   <label className="check">
-                    <input type="radio" name="draft" checked={draftId === null} onChange={() => setDraftId(null)} data-testid="draft-none" />
+                    <input
+                      type="radio"
+                      name="draft"
+                      checked={draftId === null}
+                      onChange={() => setDraftId(null)}
+                      data-testid="draft-none"
+                    />
                     none
                   </label>
                 </li>
@@ -164,7 +194,13 @@ export function DiscoverProfile({ prominent, onCreated }: { readonly prominent: 
             </div>
           )}
           <div className="row">
-            <input value={name} onChange={(e) => setName(e.target.value)} placeholder="Name (optional)" aria-label="New profile name" data-testid="discover-name" />
+            <input
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="Name (optional)"
+              aria-label="New profile name"
+              data-testid="discover-name"
+            />
             <button type="submit" className="primary" disabled={!binaryId || !modelId} data-testid="discover-create">
               Create profile
             </button>

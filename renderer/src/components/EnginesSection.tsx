@@ -9,14 +9,25 @@ import {
   type EngineUpdateCheck,
   type EngineUpdateReport,
 } from '../../../app/contract/engines'
-import { checkEngineUpdate, engineUpdateNotice, installEngine, listEngines, onEngineProgress, removeEngine, rollbackProfileEngine, updateProfileEngine } from '../actions/engine-actions'
+import {
+  checkEngineUpdate,
+  engineUpdateNotice,
+  installEngine,
+  listEngines,
+  onEngineProgress,
+  removeEngine,
+  rollbackProfileEngine,
+  updateProfileEngine,
+} from '../actions/engine-actions'
 import { useProfileStore } from '../stores/profile-store'
 
 const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`
-const choiceLabel = (c: BackendChoice): string => (c === 'auto' ? 'Automatic (from the NVIDIA driver; Vulkan or CPU without one)' : backendLabel(c))
+const choiceLabel = (c: BackendChoice): string =>
+  c === 'auto' ? 'Automatic (from the NVIDIA driver; Vulkan or CPU without one)' : backendLabel(c)
 
 function progressText(p: EngineInstallProgress): string {
-  if (p.phase === 'download') return `Downloading ${p.asset ?? ''}: ${mb(p.bytes ?? 0)}${p.total ? ` of ${mb(p.total)}` : ''}${p.rateBps ? ` (${mb(p.rateBps)}/s)` : ''}`
+  if (p.phase === 'download')
+    return `Downloading ${p.asset ?? ''}: ${mb(p.bytes ?? 0)}${p.total ? ` of ${mb(p.total)}` : ''}${p.rateBps ? ` (${mb(p.rateBps)}/s)` : ''}`
   if (p.phase === 'extract') return `Extracting ${p.asset ?? ''}`
   if (p.phase === 'verify') return 'Checking that llama-server runs'
   if (p.phase === 'check') return 'Checking that llama-server computes on this GPU'
@@ -99,23 +110,40 @@ export function EnginesSection(): React.JSX.Element {
     const r = await checkEngineUpdate()
     if (!r.ok) return setMessage({ ok: false, text: r.error })
     const c = r.value
-    setMessage({ ok: true, text: c.installed === null ? `The latest llama.cpp is ${c.latest.tag}; none is installed here yet.` : c.newer ? `llama.cpp ${c.latest.tag} is out (installed: ${c.installed}).` : `Up to date: ${c.installed} is the latest release.` })
+    setMessage({
+      ok: true,
+      text:
+        c.installed === null
+          ? `The latest llama.cpp is ${c.latest.tag}; none is installed here yet.`
+          : c.newer
+            ? `llama.cpp ${c.latest.tag} is out (installed: ${c.installed}).`
+            : `Up to date: ${c.installed} is the latest release.`,
+    })
   }
 
   return (
     <section className="engines-section" aria-labelledby="engines-heading" data-testid="engines-section">
       <h2 id="engines-heading">llama.cpp engines</h2>
-      <p className="note">Downloads llama.cpp’s own release from GitHub for this computer, checks its sha256 and that it runs; binaries you installed yourself stay as they are.</p>
+      <p className="note">
+        Downloads llama.cpp’s own release from GitHub for this computer, checks its sha256 and that it runs; binaries you installed yourself
+        stay as they are.
+      </p>
       {notice?.newer && (
         <div className="engine-notice" role="status" data-testid="engine-update-notice">
           <p>
-            llama.cpp {notice.latest.tag} is out (installed: {notice.installed}). Trying it benches a profile on the old and the new engine first; the profile moves only if the new one loads and is not slower.
+            llama.cpp {notice.latest.tag} is out (installed: {notice.installed}). Trying it benches a profile on the old and the new engine
+            first; the profile moves only if the new one loads and is not slower.
           </p>
           {chosen ? (
             <div className="row">
               <label>
                 Profile
-                <select value={chosen.id} onChange={(e) => setUpdateProfile(e.target.value)} disabled={busy} data-testid="engine-update-profile">
+                <select
+                  value={chosen.id}
+                  onChange={(e) => setUpdateProfile(e.target.value)}
+                  disabled={busy}
+                  data-testid="engine-update-profile"
+                >
                   {updatable.map((p) => (
                     <option key={p.id} value={p.id}>
                       {p.name}
@@ -146,7 +174,9 @@ export function EnginesSection(): React.JSX.Element {
       {listing === null ? (
         <p className="note">Loading…</p>
       ) : listing.installed.length === 0 ? (
-        <p className="note" data-testid="engines-none">None yet.</p>
+        <p className="note" data-testid="engines-none">
+          None yet.
+        </p>
       ) : (
         <ul className="engine-list">
           {listing.installed.map((e) => (
@@ -181,7 +211,12 @@ export function EnginesSection(): React.JSX.Element {
       <div className="row">
         <label>
           Build
-          <select value={backend} onChange={(e) => setBackend(e.target.value as BackendChoice)} disabled={busy} data-testid="engine-backend">
+          <select
+            value={backend}
+            onChange={(e) => setBackend(e.target.value as BackendChoice)}
+            disabled={busy}
+            data-testid="engine-backend"
+          >
             {BACKEND_CHOICES.map((c) => (
               <option key={c} value={c}>
                 {choiceLabel(c)}
@@ -199,7 +234,9 @@ export function EnginesSection(): React.JSX.Element {
       {busy && progress && (
         <div role="status" data-testid="engine-progress">
           {progressText(progress)}
-          {progress.phase === 'download' && progress.total ? <progress value={progress.bytes ?? 0} max={progress.total} aria-label="Download progress" /> : null}
+          {progress.phase === 'download' && progress.total ? (
+            <progress value={progress.bytes ?? 0} max={progress.total} aria-label="Download progress" />
+          ) : null}
         </div>
       )}
       {message && (

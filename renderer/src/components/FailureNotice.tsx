@@ -69,8 +69,15 @@ export function FailureNotice(): React.JSX.Element | null {
   const fix = failed?.fix ?? null
   return (
     <div className="failure" data-testid="failure-notice">
-      <ErrorLine testId="failure" cause={exit.reason} fix={exit.hint} details={[...(code ? [`llama-server ended with ${code}`] : []), ...exit.lastLines]} />
-      {fix && failed && profileId !== null && <FixButton label={andStart(fix.label)} action={() => applyFixAndStart(failed.id, profileId)} />}
+      <ErrorLine
+        testId="failure"
+        cause={exit.reason}
+        fix={exit.hint}
+        details={[...(code ? [`llama-server ended with ${code}`] : []), ...exit.lastLines]}
+      />
+      {fix && failed && profileId !== null && (
+        <FixButton label={andStart(fix.label)} action={() => applyFixAndStart(failed.id, profileId)} />
+      )}
     </div>
   )
 }

@@ -2,7 +2,16 @@ import { useEffect, useMemo, useState } from 'react'
 import { backendLabel, type EngineInstallProgress } from '../../../app/contract/engines'
 import type { ModelPullProgress } from '../../../app/contract/models'
 import type { Discovery } from '../../../app/contract/profile'
-import { createProfileAndStart, getModel, getRecipe, installEngine, loadRecipes, lookForEngineAndModel, MODEL_EXAMPLE, type SetupChoice } from '../actions/first-run-actions'
+import {
+  createProfileAndStart,
+  getModel,
+  getRecipe,
+  installEngine,
+  loadRecipes,
+  lookForEngineAndModel,
+  MODEL_EXAMPLE,
+  type SetupChoice,
+} from '../actions/first-run-actions'
 import { defaultPick, formatModelSize } from '../lib/discovery-pick'
 import { backendReason, downloadText, errorParts, formatBytes, installLabel, installPhaseText, missingForFirstRun } from '../lib/first-run'
 import { useFirstRunStore } from '../stores/first-run-store'
@@ -27,7 +36,13 @@ function InstallProgress({ progress }: { readonly progress: EngineInstallProgres
     <div className="first-run-progress" role="status" data-testid="engine-progress" data-phase={p.phase}>
       <span>{installPhaseText(p)}</span>
       {known ? (
-        <progress max={p.total ?? 1} value={p.bytes ?? 0} aria-label="Download of llama.cpp" aria-valuetext={text} data-testid="engine-progress-bar" />
+        <progress
+          max={p.total ?? 1}
+          value={p.bytes ?? 0}
+          aria-label="Download of llama.cpp"
+          aria-valuetext={text}
+          data-testid="engine-progress-bar"
+        />
       ) : (
         <progress aria-label="Installing llama.cpp" aria-valuetext={installPhaseText(p)} />
       )}
@@ -61,7 +76,9 @@ function EngineStep({ found }: { readonly found: Discovery | null }): React.JSX.
       {found === null && <p className="note">Looking on this computer…</p>}
       {found !== null && has && (
         <>
-          <p className="fix-ok">{engine.done ? `Installed llama.cpp ${engine.done.tag} (${backendLabel(engine.done.backend)}).` : 'Found on this computer:'}</p>
+          <p className="fix-ok">
+            {engine.done ? `Installed llama.cpp ${engine.done.tag} (${backendLabel(engine.done.backend)}).` : 'Found on this computer:'}
+          </p>
           {engine.done?.notice && (
             <p className="note" title={engine.done.noticeDetail ?? undefined} data-testid="engine-notice">
               {engine.done.notice}
@@ -73,10 +90,20 @@ function EngineStep({ found }: { readonly found: Discovery | null }): React.JSX.
       {found !== null && !has && (
         <>
           <p>No llama-server found on this computer (looked in {new Set(found.searched).size} folders).</p>
-          {plan && <p className="note" data-testid="engine-plan">{backendReason(plan)}</p>}
+          {plan && (
+            <p className="note" data-testid="engine-plan">
+              {backendReason(plan)}
+            </p>
+          )}
           {planError && <Failure message={planError} testId="engine-plan-error" />}
           <div className="row">
-            <button type="button" className="primary" onClick={() => void installEngine()} disabled={engine.busy} data-testid="engine-install">
+            <button
+              type="button"
+              className="primary"
+              onClick={() => void installEngine()}
+              disabled={engine.busy}
+              data-testid="engine-install"
+            >
               {installLabel(plan)}
             </button>
           </div>
@@ -97,14 +124,32 @@ function PullProgress({ progress }: { readonly progress: ModelPullProgress | nul
   return (
     <div className="first-run-progress" role="status" data-testid="model-progress">
       <span>{progress ? `Downloading ${progress.file}` : 'Asking the Hugging Face Hub for the files…'}</span>
-      {progress ? <progress max={Math.max(1, progress.total)} value={progress.bytes} aria-label="Download of the model" aria-valuetext={text} data-testid="model-progress-bar" /> : <progress aria-label="Downloading the model" />}
+      {progress ? (
+        <progress
+          max={Math.max(1, progress.total)}
+          value={progress.bytes}
+          aria-label="Download of the model"
+          aria-valuetext={text}
+          data-testid="model-progress-bar"
+        />
+      ) : (
+        <progress aria-label="Downloading the model" />
+      )}
       {text && <span className="note">{text}</span>}
     </div>
   )
 }
 
 /** Every GGUF found, to choose the model from (drafts shown as drafts, offered as the draft of the chosen model). */
-function ModelChoice({ found, choice, onChoice }: { readonly found: Discovery; readonly choice: SetupChoice; readonly onChoice: (c: SetupChoice) => void }): React.JSX.Element {
+function ModelChoice({
+  found,
+  choice,
+  onChoice,
+}: {
+  readonly found: Discovery
+  readonly choice: SetupChoice
+  readonly onChoice: (c: SetupChoice) => void
+}): React.JSX.Element {
   const usable = found.models.filter((m) => m.problem === null)
   const drafts = usable.filter((m) => m.looksLikeDraft)
   const name = (path: string): string => path.split(/[\\/]/).pop() ?? path
@@ -115,8 +160,17 @@ function ModelChoice({ found, choice, onChoice }: { readonly found: Discovery; r
         {usable.map((m) => (
           <li key={m.id} data-testid="first-run-found-model" data-path={m.path} data-draft={m.looksLikeDraft ? 'true' : 'false'}>
             <label>
-              <input type="radio" name="first-run-model" checked={choice.modelPath === m.path} onChange={() => onChoice({ modelPath: m.path, draftPath: choice.draftPath === m.path ? null : choice.draftPath })} data-testid="first-run-model-choice" />{' '}
-              <code>{name(m.path)}</code> <small>{[formatModelSize(m.fileMiB), m.quantisation, m.looksLikeDraft ? 'draft' : null, m.source].filter(Boolean).join(' · ')}</small>
+              <input
+                type="radio"
+                name="first-run-model"
+                checked={choice.modelPath === m.path}
+                onChange={() => onChoice({ modelPath: m.path, draftPath: choice.draftPath === m.path ? null : choice.draftPath })}
+                data-testid="first-run-model-choice"
+              />{' '}
+              <code>{name(m.path)}</code>{' '}
+              <small>
+                {[formatModelSize(m.fileMiB), m.quantisation, m.looksLikeDraft ? 'draft' : null, m.source].filter(Boolean).join(' · ')}
+              </small>
             </label>
           </li>
         ))}
@@ -124,7 +178,12 @@ function ModelChoice({ found, choice, onChoice }: { readonly found: Discovery; r
       {drafts.length > 0 && (
         <p className="row">
           <label htmlFor="first-run-draft">Draft model (speculative decoding)</label>
-          <select id="first-run-draft" value={choice.draftPath ?? ''} onChange={(e) => onChoice({ ...choice, draftPath: e.target.value || null })} data-testid="first-run-draft-choice">
+          <select
+            id="first-run-draft"
+            value={choice.draftPath ?? ''}
+            onChange={(e) => onChoice({ ...choice, draftPath: e.target.value || null })}
+            data-testid="first-run-draft-choice"
+          >
             <option value="">None</option>
             {drafts
               .filter((d) => d.path !== choice.modelPath)
@@ -140,7 +199,15 @@ function ModelChoice({ found, choice, onChoice }: { readonly found: Discovery; r
   )
 }
 
-function ModelStep({ found, choice, onChoice }: { readonly found: Discovery | null; readonly choice: SetupChoice; readonly onChoice: (c: SetupChoice) => void }): React.JSX.Element {
+function ModelStep({
+  found,
+  choice,
+  onChoice,
+}: {
+  readonly found: Discovery | null
+  readonly choice: SetupChoice
+  readonly onChoice: (c: SetupChoice) => void
+}): React.JSX.Element {
   const model = useFirstRunStore((s) => s.model)
   const [ref, setRef] = useState(MODEL_EXAMPLE)
   const usable = found?.models.filter((m) => m.problem === null) ?? []
@@ -159,14 +226,18 @@ function ModelStep({ found, choice, onChoice }: { readonly found: Discovery | nu
       <h3>2. A model (GGUF)</h3>
       {model.done && (
         <p className="fix-ok" data-testid="model-pulled">
-          {model.done.cached ? 'Already downloaded' : 'Downloaded'}: {model.done.file} from {model.done.repo} ({formatBytes(model.done.sizeBytes)}, sha256 checked).
+          {model.done.cached ? 'Already downloaded' : 'Downloaded'}: {model.done.file} from {model.done.repo} (
+          {formatBytes(model.done.sizeBytes)}, sha256 checked).
         </p>
       )}
       {found !== null && usable.length > 0 && <ModelChoice found={found} choice={choice} onChoice={onChoice} />}
-      {found !== null && usable.length === 0 && <p>No GGUF model found on this computer (models elsewhere? add their folders in Settings → Model folders).</p>}
+      {found !== null && usable.length === 0 && (
+        <p>No GGUF model found on this computer (models elsewhere? add their folders in Settings → Model folders).</p>
+      )}
       {recipe && (
         <p className="fix-ok" data-testid="recipe-applied">
-          Set up {recipe.title}: profile <code>{recipe.result.profileId}</code> with --n-cpu-moe {recipe.result.nCpuMoe} fitted to this GPU{recipe.result.fits === false ? ' (the closest; it does not fit the free VRAM)' : ''}.
+          Set up {recipe.title}: profile <code>{recipe.result.profileId}</code> with --n-cpu-moe {recipe.result.nCpuMoe} fitted to this GPU
+          {recipe.result.fits === false ? ' (the closest; it does not fit the free VRAM)' : ''}.
         </p>
       )}
       {offerPull && recipes.length > 0 && recipe === null && (
@@ -180,7 +251,13 @@ function ModelStep({ found, choice, onChoice }: { readonly found: Discovery | nu
                   {r.target} + {r.draft}: two downloads and a profile fitted to this GPU
                 </small>
               </span>
-              <button type="button" className="primary" disabled={model.busy} onClick={() => void getRecipe(r.id)} data-testid="recipe-apply">
+              <button
+                type="button"
+                className="primary"
+                disabled={model.busy}
+                onClick={() => void getRecipe(r.id)}
+                data-testid="recipe-apply"
+              >
                 Get this setup
               </button>
             </li>
@@ -190,7 +267,14 @@ function ModelStep({ found, choice, onChoice }: { readonly found: Discovery | nu
       {offerPull && (
         <form className="row" onSubmit={submit}>
           <label htmlFor="first-run-model-ref">From Hugging Face (org/repo:quant)</label>
-          <input id="first-run-model-ref" value={ref} onChange={(e) => setRef(e.target.value)} spellCheck={false} size={34} data-testid="model-ref" />
+          <input
+            id="first-run-model-ref"
+            value={ref}
+            onChange={(e) => setRef(e.target.value)}
+            spellCheck={false}
+            size={34}
+            data-testid="model-ref"
+          />
           <button type="submit" className="primary" disabled={model.busy} data-testid="model-pull">
             Get model
           </button>
@@ -205,7 +289,15 @@ function ModelStep({ found, choice, onChoice }: { readonly found: Discovery | nu
   )
 }
 
-function StartStep({ found, choice, onStarted }: { readonly found: Discovery | null; readonly choice: SetupChoice; readonly onStarted: () => void }): React.JSX.Element {
+function StartStep({
+  found,
+  choice,
+  onStarted,
+}: {
+  readonly found: Discovery | null
+  readonly choice: SetupChoice
+  readonly onStarted: () => void
+}): React.JSX.Element {
   const start = useFirstRunStore((s) => s.start)
   const missing = found === null ? { engine: true, model: true } : missingForFirstRun(found)
   const ready = !missing.engine && !missing.model
@@ -215,9 +307,20 @@ function StartStep({ found, choice, onStarted }: { readonly found: Discovery | n
   return (
     <li className="first-run-step" data-testid="first-run-start">
       <h3>3. Run it</h3>
-      <p className="note">{ready ? 'A profile for the chosen model with starter settings (8K context, one slot, experts placed to fit this GPU); change them later under Profiles.' : 'Once llama.cpp and a model are here.'}</p>
+      <p className="note">
+        {ready
+          ? 'A profile for the chosen model with starter settings (8K context, one slot, experts placed to fit this GPU); change them ' +
+            'later under Profiles.'
+          : 'Once llama.cpp and a model are here.'}
+      </p>
       <div className="row">
-        <button type="button" className="primary" onClick={() => void go()} disabled={!ready || start.busy} data-testid="first-run-create-start">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void go()}
+          disabled={!ready || start.busy}
+          data-testid="first-run-create-start"
+        >
           {start.busy ? 'Starting…' : 'Create profile and start'}
         </button>
       </div>
@@ -246,7 +349,8 @@ export function FirstRunView({ onStarted }: { readonly onStarted: () => void }):
     const pick = defaultPick(found)
     const path = (id: string | null): string | null => found.models.find((m) => m.id === id)?.path ?? null
     const pulledHere = found.models.some((m) => m.path === pulled) ? pulled : null
-    return { modelPath: pulledHere ?? path(pick.modelId), draftPath: null } // a draft only when the user picks one (its vocabulary must match)
+    // a draft only when the user picks one (its vocabulary must match)
+    return { modelPath: pulledHere ?? path(pick.modelId), draftPath: null }
   }, [found, pulled])
   const choice = picked ?? suggested
   useEffect(() => {
@@ -255,7 +359,10 @@ export function FirstRunView({ onStarted }: { readonly onStarted: () => void }):
   return (
     <section className="first-run" aria-labelledby="first-run-title" data-testid="first-run">
       <h2 id="first-run-title">Get started</h2>
-      <p className="note">Llama Tray runs llama.cpp’s llama-server with a GGUF model, and watches it. Three steps get you there; each is also a command of the llama-tray CLI.</p>
+      <p className="note">
+        Llama Tray runs llama.cpp’s llama-server with a GGUF model, and watches it. Three steps get you there; each is also a command of the
+        llama-tray CLI.
+      </p>
       {lookError && <Failure message={lookError} testId="first-run-look-error" />}
       <ol className="first-run-steps">
         <EngineStep found={found} />

@@ -42,8 +42,15 @@ function Breakdown({ estimate }: { readonly estimate: FitEstimate }): React.JSX.
         ))}
         {report.gpuRuntimeMiB > 0 && (
           <tr data-testid="fit-row-runtime">
-            <th scope="row" title="GPU memory the server holds beyond its buffers: CUDA context, cuBLAS, memory pools. Learned from this GPU after a launch; until then the figure measured on an H200.">
-              CUDA runtime {report.gpuRuntimeSource === 'measured' ? '(this GPU)' : report.gpuRuntimeSource === 'default' ? '(default)' : ''}
+            <th
+              scope="row"
+              title={
+                'GPU memory the server holds beyond its buffers: CUDA context, cuBLAS, memory pools. Learned from this GPU after a ' +
+                'launch; until then the figure measured on an H200.'
+              }
+            >
+              CUDA runtime{' '}
+              {report.gpuRuntimeSource === 'measured' ? '(this GPU)' : report.gpuRuntimeSource === 'default' ? '(default)' : ''}
             </th>
             <td>{mib(report.gpuRuntimeMiB)}</td>
             <td />
@@ -71,7 +78,8 @@ function BudgetBar({ estimate }: { readonly estimate: FitEstimate }): React.JSX.
     // No budget at all: a negative figure would read as a fault of the profile, not of the free memory.
     return (
       <p className="note" data-testid="fit-budget">
-        GPU total {mib(gpu)} MiB. Only {mib(freeVramMiB)} MiB of VRAM is free now, less than the {report.headroomMiB} MiB headroom: close other GPU apps, or lower the headroom in Settings.
+        GPU total {mib(gpu)} MiB. Only {mib(freeVramMiB)} MiB of VRAM is free now, less than the {report.headroomMiB} MiB headroom: close
+        other GPU apps, or lower the headroom in Settings.
       </p>
     )
   }
@@ -79,11 +87,16 @@ function BudgetBar({ estimate }: { readonly estimate: FitEstimate }): React.JSX.
   return (
     <div className="fit-budget" data-testid="fit-budget">
       <p>
-        GPU total <strong>{mib(gpu)} MiB</strong> {report.fits ? 'fits' : 'does not fit'} the budget of <strong>{mib(report.budgetMiB)} MiB</strong> ({mib(freeVramMiB)} MiB free − {report.headroomMiB} MiB headroom)
+        GPU total <strong>{mib(gpu)} MiB</strong> {report.fits ? 'fits' : 'does not fit'} the budget of{' '}
+        <strong>{mib(report.budgetMiB)} MiB</strong> ({mib(freeVramMiB)} MiB free − {report.headroomMiB} MiB headroom)
       </p>
       <div className="fit-bar" role="img" aria-label={`GPU total ${mib(gpu)} MiB of ${mib(freeVramMiB)} MiB free`}>
         <span className={report.fits ? 'fit-used' : 'fit-used over'} style={{ width: `${Math.min(100, (gpu / scale) * 100)}%` }} />
-        <span className="fit-headroom" style={{ left: `${Math.min(100, (Math.max(0, report.budgetMiB) / scale) * 100)}%` }} title="budget (headroom starts here)" />
+        <span
+          className="fit-headroom"
+          style={{ left: `${Math.min(100, (Math.max(0, report.budgetMiB) / scale) * 100)}%` }}
+          title="budget (headroom starts here)"
+        />
       </div>
     </div>
   )
@@ -132,12 +145,15 @@ export function FitPanel({ profileId }: { readonly profileId: string }): React.J
   const [current, setCurrent] = useState<number | null>(null)
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
 
-  const load = useCallback(async (isLive: () => boolean = () => true) => {
-    const { result: r, nCpuMoe } = await estimateFit(profileId)
-    if (!isLive()) return
-    setResult(r)
-    setCurrent(nCpuMoe)
-  }, [profileId])
+  const load = useCallback(
+    async (isLive: () => boolean = () => true) => {
+      const { result: r, nCpuMoe } = await estimateFit(profileId)
+      if (!isLive()) return
+      setResult(r)
+      setCurrent(nCpuMoe)
+    },
+    [profileId],
+  )
 
   useEffect(() => {
     let live = true

@@ -37,7 +37,13 @@ function LastRequest(): React.JSX.Element {
 
 /** "No GPU data: no NVIDIA driver found", the telemetry's own words behind a toggle. */
 export function GpuEmpty(): React.JSX.Element | null {
-  const raw = useSnapshotStore((s) => (s.snapshot?.gpu && !s.snapshot.gpu.available ? (s.snapshot.gpu.reason ?? '') : s.snapshot && !s.snapshot.gpu ? 'GPU telemetry is off' : null))
+  const raw = useSnapshotStore((s) =>
+    s.snapshot?.gpu && !s.snapshot.gpu.available
+      ? (s.snapshot.gpu.reason ?? '')
+      : s.snapshot && !s.snapshot.gpu
+        ? 'GPU telemetry is off'
+        : null,
+  )
   const [open, setOpen] = useState(false)
   if (raw === null) return null
   const summary = gpuReasonSummary(raw)
@@ -70,11 +76,22 @@ function VramTile(): React.JSX.Element {
           <p className="tile-value">
             <strong>{formatMiB(used)}</strong> used · <strong className={tight ? 'tight' : undefined}>{formatMiB(free)}</strong> free
           </p>
-          <div className="vram-bar" role="img" aria-label={`${formatMiB(used)} of ${formatMiB(total)} used, ${formatMiB(free)} free${headroom !== null ? `, headroom ${formatMiB(headroom)}` : ''}`}>
+          <div
+            className="vram-bar"
+            role="img"
+            aria-label={
+              `${formatMiB(used)} of ${formatMiB(total)} used, ${formatMiB(free)} free` +
+              `${headroom !== null ? `, headroom ${formatMiB(headroom)}` : ''}`
+            }
+          >
             <span className={tight ? 'vram-used tight' : 'vram-used'} style={{ width: `${Math.min(100, (used / total) * 100)}%` }} />
-            {headroom !== null && <span className="vram-headroom" style={{ left: `${Math.max(0, Math.min(100, ((total - headroom) / total) * 100))}%` }} />}
+            {headroom !== null && (
+              <span className="vram-headroom" style={{ left: `${Math.max(0, Math.min(100, ((total - headroom) / total) * 100))}%` }} />
+            )}
           </div>
-          <p className="note">{headroom !== null ? `of ${formatMiB(total)}; keep ${formatMiB(headroom)} free (the mark)` : `of ${formatMiB(total)}`}</p>
+          <p className="note">
+            {headroom !== null ? `of ${formatMiB(total)}; keep ${formatMiB(headroom)} free (the mark)` : `of ${formatMiB(total)}`}
+          </p>
         </>
       ) : waiting ? (
         <p className="note">Waiting for the first reading (GPU figures are read while a server runs or this window is open).</p>
@@ -142,7 +159,9 @@ function GpuTile(): React.JSX.Element | null {
       <dl className="tile-figures">
         <div>
           <dt>Temperature</dt>
-          <dd className={temp !== null && warnAt !== null && temp >= warnAt ? 'tight' : undefined}>{temp === null ? '—' : `${Math.round(temp)} °C`}</dd>
+          <dd className={temp !== null && warnAt !== null && temp >= warnAt ? 'tight' : undefined}>
+            {temp === null ? '—' : `${Math.round(temp)} °C`}
+          </dd>
         </div>
         <div>
           <dt>Power</dt>

@@ -96,12 +96,16 @@ function LiveRate(): React.JSX.Element {
   const asleep = useSnapshotStore((s) => s.snapshot?.server.state === 'sleeping')
   const rate = useSnapshotStore((s) => (s.snapshot?.server.state === 'ready' ? (s.snapshot.generation?.tokensPerSecond ?? null) : null))
   const active = useSnapshotStore((s) => s.snapshot?.generation?.active ?? false)
-  const usual = useSnapshotStore((s) => (s.snapshot?.server.state === 'ready' ? (s.snapshot.generation?.rolling?.medianTokensPerSecond ?? null) : null))
+  const usual = useSnapshotStore((s) =>
+    s.snapshot?.server.state === 'ready' ? (s.snapshot.generation?.rolling?.medianTokensPerSecond ?? null) : null,
+  )
   const generating = ready && active && rate !== null
   return (
     <div className="big-rate" role="group" data-testid="live-rate" data-active={active ? 'true' : 'false'} aria-label="Generation speed">
       {/* Stopped: no figure at all (a lone "—" up here reads as a window control). */}
-      {(generating || ready || asleep) && <span className={generating ? 'value' : 'value quiet'}>{generating ? formatRate(rate) : ready ? 'idle' : 'asleep'}</span>}
+      {(generating || ready || asleep) && (
+        <span className={generating ? 'value' : 'value quiet'}>{generating ? formatRate(rate) : ready ? 'idle' : 'asleep'}</span>
+      )}
       {generating && <span className="unit">tok/s</span>}
       {usual !== null && (
         <span className="usual" data-testid="usual-rate">

@@ -19,10 +19,23 @@ export function ImportProfile({ onImported }: { readonly onImported: (id: string
     <form className="import" onSubmit={(e) => void submit(e)} aria-label="Import a command">
       <label>
         Paste a llama-server command
-        <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} spellCheck={false} placeholder="llama-server -m model.gguf --n-cpu-moe 30 -c 32768" data-testid="import-command" />
+        <textarea
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          rows={3}
+          spellCheck={false}
+          placeholder="llama-server -m model.gguf --n-cpu-moe 30 -c 32768"
+          data-testid="import-command"
+        />
       </label>
       <div className="row">
-        <input value={name} onChange={(e) => setName(e.target.value)} placeholder="Name (optional)" aria-label="Profile name" data-testid="import-name" />
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Name (optional)"
+          aria-label="Profile name"
+          data-testid="import-name"
+        />
         <button type="submit" disabled={!text.trim()} data-testid="import-submit">
           Import
         </button>

@@ -23,7 +23,11 @@ export function LoadingProgress(): React.JSX.Element | null {
   const now = useNow(busy)
   if (!busy) return null
   if (state === 'backoff' && restartAt !== null) {
-    return <div className="progress" role="status">Restarting in {Math.max(0, Math.ceil((restartAt - now) / 1000))} s</div>
+    return (
+      <div className="progress" role="status">
+        Restarting in {Math.max(0, Math.ceil((restartAt - now) / 1000))} s
+      </div>
+    )
   }
   if (state === 'stopping') {
     return (
@@ -38,7 +42,17 @@ export function LoadingProgress(): React.JSX.Element | null {
   const label = phase ?? (state === 'starting' ? 'starting llama-server' : 'loading the model')
   return (
     <div className="progress" role="status" data-testid="loading-progress">
-      {estimate.fraction === null ? <span className="spinner" aria-hidden="true" /> : <progress className="load-bar" max={1} value={estimate.fraction} aria-label="Loading progress against this profile's usual load time" data-testid="load-bar" />}
+      {estimate.fraction === null ? (
+        <span className="spinner" aria-hidden="true" />
+      ) : (
+        <progress
+          className="load-bar"
+          max={1}
+          value={estimate.fraction}
+          aria-label="Loading progress against this profile's usual load time"
+          data-testid="load-bar"
+        />
+      )}
       <span className={estimate.overdue ? 'overdue' : undefined}>
         {label} · {estimate.text}
       </span>

@@ -34,9 +34,21 @@ export function LogsView(): React.JSX.Element {
   return (
     <section className="logs-view" aria-label="Server log">
       <div className="row toolbar">
-        <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Filter (all words)" aria-label="Filter the log" data-testid="log-filter" />
+        <input
+          type="search"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          placeholder="Filter (all words)"
+          aria-label="Filter the log"
+          data-testid="log-filter"
+        />
         <label className="check">
-          <input type="checkbox" checked={failuresOnly} onChange={(e) => setFailuresOnly(e.target.checked)} data-testid="log-failures-only" />
+          <input
+            type="checkbox"
+            checked={failuresOnly}
+            onChange={(e) => setFailuresOnly(e.target.checked)}
+            data-testid="log-failures-only"
+          />
           Failures only
         </label>
         <label className="check">

@@ -1,8 +1,26 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { ExportFormat, FlagProblemSummary, ProfileDocument, ProfileFileRole } from '../../../app/contract/profile'
-import { applyFlagFixes, checkFlags, chooseProfileFile, deleteProfile, duplicateProfile, exportCommand, loadProfile, saveProfile, setProfileCommand } from '../actions/profile-actions'
+import {
+  applyFlagFixes,
+  checkFlags,
+  chooseProfileFile,
+  deleteProfile,
+  duplicateProfile,
+  exportCommand,
+  loadProfile,
+  saveProfile,
+  setProfileCommand,
+} from '../actions/profile-actions'
 import { argsToText, textToArgs } from '../lib/args-text'
-import { type FormValues, formToSettings, SECTIONS, type SectionId, sectionFields, type SettingField, settingsToForm } from '../lib/profile-fields'
+import {
+  type FormValues,
+  formToSettings,
+  SECTIONS,
+  type SectionId,
+  sectionFields,
+  type SettingField,
+  settingsToForm,
+} from '../lib/profile-fields'
 import { useProfileStore } from '../stores/profile-store'
 import { FitPanel } from './FitPanel'
 import { MutedWarnings } from './MutedWarnings'
@@ -23,11 +41,29 @@ interface Draft {
 }
 
 function draftOf(doc: ProfileDocument): Draft {
-  return { name: doc.name, model: doc.model, draftModel: doc.draftModel ?? '', extraArgs: argsToText(doc.extraArgs), notes: doc.notes, settings: settingsToForm(doc.settings) }
+  return {
+    name: doc.name,
+    model: doc.model,
+    draftModel: doc.draftModel ?? '',
+    extraArgs: argsToText(doc.extraArgs),
+    notes: doc.notes,
+    settings: settingsToForm(doc.settings),
+  }
 }
 
-function FlagProblems({ problems, onFix }: { readonly problems: readonly FlagProblemSummary[]; readonly onFix: () => void }): React.JSX.Element {
-  if (problems.length === 0) return <p className="fix-ok" data-testid="flag-problems-none">No flag problems for this binary.</p>
+function FlagProblems({
+  problems,
+  onFix,
+}: {
+  readonly problems: readonly FlagProblemSummary[]
+  readonly onFix: () => void
+}): React.JSX.Element {
+  if (problems.length === 0)
+    return (
+      <p className="fix-ok" data-testid="flag-problems-none">
+        No flag problems for this binary.
+      </p>
+    )
   const fixable = problems.some((p) => p.replacement !== null)
   return (
     <div className="flag-problems" data-testid="flag-problems" role="alert">
@@ -54,7 +90,15 @@ function FlagProblems({ problems, onFix }: { readonly problems: readonly FlagPro
 }
 
 /** One typed field: the plain-language label, the flag as secondary text. */
-function Field({ field, value, onChange }: { readonly field: SettingField; readonly value: string | boolean | undefined; readonly onChange: (v: string | boolean) => void }): React.JSX.Element {
+function Field({
+  field,
+  value,
+  onChange,
+}: {
+  readonly field: SettingField
+  readonly value: string | boolean | undefined
+  readonly onChange: (v: string | boolean) => void
+}): React.JSX.Element {
   if (field.kind === 'boolean') {
     return (
       <label className="check">
@@ -70,12 +114,27 @@ function Field({ field, value, onChange }: { readonly field: SettingField; reado
       <span>
         {field.label} <code className="flag">{field.flag}</code>
       </span>
-      <input value={String(value ?? '')} inputMode={field.kind === 'number' ? 'decimal' : undefined} placeholder={field.placeholder} onChange={(e) => onChange(e.target.value)} spellCheck={false} data-testid={`edit-${field.key}`} />
+      <input
+        value={String(value ?? '')}
+        inputMode={field.kind === 'number' ? 'decimal' : undefined}
+        placeholder={field.placeholder}
+        onChange={(e) => onChange(e.target.value)}
+        spellCheck={false}
+        data-testid={`edit-${field.key}`}
+      />
     </label>
   )
 }
 
-function SectionFields({ section, settings, setField }: { readonly section: SectionId; readonly settings: FormValues; readonly setField: (key: string, v: string | boolean) => void }): React.JSX.Element {
+function SectionFields({
+  section,
+  settings,
+  setField,
+}: {
+  readonly section: SectionId
+  readonly settings: FormValues
+  readonly setField: (key: string, v: string | boolean) => void
+}): React.JSX.Element {
   const { common, more } = sectionFields(section)
   return (
     <>
@@ -174,7 +233,10 @@ function RawCommand({ profileId, updatedAt }: { readonly profileId: string; read
   )
 }
 
-/** The editor: sections of typed fields (common ones first, the rest under More), the fit beside the offload, the raw command, flag checks, files. */
+/**
+ * The editor: sections of typed fields (common ones first, the rest under More), the fit beside the offload, the raw command, flag checks,
+ * files.
+ */
 export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.JSX.Element {
   const updatedAt = useProfileStore((s) => s.summary?.profiles.find((p) => p.id === profileId)?.updatedAt ?? null)
   const engine = useProfileStore((s) => s.summary?.profiles.find((p) => p.id === profileId)?.engine ?? null)
@@ -286,7 +348,13 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
               Draft model for speculative decoding <code className="flag">-md</code>
             </span>
             <span className="row">
-              <input value={draft.draftModel} onChange={(e) => set({ draftModel: e.target.value })} spellCheck={false} placeholder="none" data-testid="edit-draft" />
+              <input
+                value={draft.draftModel}
+                onChange={(e) => set({ draftModel: e.target.value })}
+                spellCheck={false}
+                placeholder="none"
+                data-testid="edit-draft"
+              />
               <button type="button" onClick={() => void choose('draftModel')} aria-label="Choose the draft model file">
                 Choose…
               </button>
@@ -315,7 +383,13 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
           <legend>Command</legend>
           <label>
             Other arguments, one per line (passed to llama-server as they are)
-            <textarea value={draft.extraArgs} onChange={(e) => set({ extraArgs: e.target.value })} rows={4} spellCheck={false} data-testid="edit-extra-args" />
+            <textarea
+              value={draft.extraArgs}
+              onChange={(e) => set({ extraArgs: e.target.value })}
+              rows={4}
+              spellCheck={false}
+              data-testid="edit-extra-args"
+            />
           </label>
           <RawCommand profileId={profileId} updatedAt={updatedAt} />
         </fieldset>

@@ -7,12 +7,28 @@ import { useProfileStore } from '../stores/profile-store'
 import { useHeaderShowsFailure } from './FailureNotice'
 import { useStatusStore } from '../stores/status-store'
 
-function ProfileRow({ profile, selected, onSelect, onStart, pending }: { readonly profile: ProfileSummary; readonly selected: boolean; readonly onSelect: () => void; readonly onStart: () => void; readonly pending: boolean }): React.JSX.Element {
+function ProfileRow({
+  profile,
+  selected,
+  onSelect,
+  onStart,
+  pending,
+}: {
+  readonly profile: ProfileSummary
+  readonly selected: boolean
+  readonly onSelect: () => void
+  readonly onStart: () => void
+  readonly pending: boolean
+}): React.JSX.Element {
   const state = useStatusStore((s) => (s.status?.profileId === profile.id ? s.status.state : null))
   const running = state !== null && isRunning(state)
   const anyProcess = useStatusStore((s) => s.status?.pid !== null && s.status?.pid !== undefined)
   return (
-    <li className={`profile-row${selected ? ' selected' : ''}${profile.active ? ' active' : ''}`} data-testid="profile-row" data-profile-id={profile.id}>
+    <li
+      className={`profile-row${selected ? ' selected' : ''}${profile.active ? ' active' : ''}`}
+      data-testid="profile-row"
+      data-profile-id={profile.id}
+    >
       <button type="button" className="profile-select" onClick={onSelect} aria-pressed={selected}>
         <span className="profile-title">{profile.name}</span>
         <span className="profile-model">
@@ -37,7 +53,13 @@ function ProfileRow({ profile, selected, onSelect, onStart, pending }: { readonl
 }
 
 /** The profiles with one-click start/switch; the switch's progress is the pushed server state. */
-export function ProfileList({ selectedId, onSelect }: { readonly selectedId: string | null; readonly onSelect: (id: string) => void }): React.JSX.Element {
+export function ProfileList({
+  selectedId,
+  onSelect,
+}: {
+  readonly selectedId: string | null
+  readonly onSelect: (id: string) => void
+}): React.JSX.Element {
   const profiles = useProfileStore((s) => s.summary?.profiles ?? null)
   const messages = useProfileStore((s) => s.summary?.messages ?? null)
   const [pending, setPending] = useState<string | null>(null)
@@ -63,10 +85,19 @@ export function ProfileList({ selectedId, onSelect }: { readonly selectedId: str
           ))}
         </ul>
       )}
-      {profiles.length === 0 && <p className="note">No profiles yet: find llama-server and models above, or import a llama-server command below.</p>}
+      {profiles.length === 0 && (
+        <p className="note">No profiles yet: find llama-server and models above, or import a llama-server command below.</p>
+      )}
       <ul>
         {profiles.map((p) => (
-          <ProfileRow key={p.id} profile={p} selected={p.id === selectedId} pending={pending === p.id} onSelect={() => onSelect(p.id)} onStart={() => void start(p.id)} />
+          <ProfileRow
+            key={p.id}
+            profile={p}
+            selected={p.id === selectedId}
+            pending={pending === p.id}
+            onSelect={() => onSelect(p.id)}
+            onStart={() => void start(p.id)}
+          />
         ))}
       </ul>
       {/* A refused start is said in the header (with its fix); only a failure the header cannot know is said here. */}

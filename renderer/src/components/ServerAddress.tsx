@@ -15,7 +15,10 @@ export function ServerAddress(): React.JSX.Element | null {
   const endpoint = useSnapshotStore((s) => (s.snapshot?.endpoint?.listening ? s.snapshot.endpoint : null))
   const problem = useSnapshotStore((s) => s.snapshot?.endpoint?.problem ?? null)
   const [copied, setCopied] = useState(false)
-  const server = status && status.port !== null && (status.state === 'ready' || status.state === 'sleeping' || status.state === 'loading') ? { host: status.host, port: status.port } : null
+  const server =
+    status && status.port !== null && (status.state === 'ready' || status.state === 'sleeping' || status.state === 'loading')
+      ? { host: status.host, port: status.port }
+      : null
   const where = endpoint ?? server
   if (!where && problem) {
     return (
@@ -36,11 +39,15 @@ export function ServerAddress(): React.JSX.Element | null {
       <button type="button" className="link" onClick={() => void copy()} data-testid="server-url-copy">
         {copied ? 'Copied' : 'Copy'}
       </button>
-      {where.host !== null && !isLoopbackHost(where.host) && <span className="note"> · listening on {where.host}: other machines can connect (with the API key)</span>}
+      {where.host !== null && !isLoopbackHost(where.host) && (
+        <span className="note"> · listening on {where.host}: other machines can connect (with the API key)</span>
+      )}
       {onWindows() && (
         <details className="note" data-testid="wsl-hint">
           <summary>From WSL2</summary>
-          WSL2 reaches this server at <code>http://127.0.0.1:{where.port}/v1</code> only in mirrored networking: add <code>networkingMode=mirrored</code> under <code>[wsl2]</code> in <code>%UserProfile%\.wslconfig</code>, then run <code>wsl --shutdown</code>. In the default NAT mode the Windows host&apos;s address seen from WSL changes after reboots.
+          WSL2 reaches this server at <code>http://127.0.0.1:{where.port}/v1</code> only in mirrored networking: add{' '}
+          <code>networkingMode=mirrored</code> under <code>[wsl2]</code> in <code>%UserProfile%\.wslconfig</code>, then run{' '}
+          <code>wsl --shutdown</code>. In the default NAT mode the Windows host&apos;s address seen from WSL changes after reboots.
         </details>
       )}
     </div>

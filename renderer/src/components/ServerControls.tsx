@@ -42,7 +42,14 @@ export function ServerControls(): React.JSX.Element | null {
         </>
       )}
       {!running && state !== 'stopping' && profileId !== null && (
-        <button type="button" className="primary" onClick={() => void run(() => startServer(profileId))} disabled={busy} data-testid="server-start" title={profileName ? `Start “${profileName}”` : undefined}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void run(() => startServer(profileId))}
+          disabled={busy}
+          data-testid="server-start"
+          title={profileName ? `Start “${profileName}”` : undefined}
+        >
           Start
         </button>
       )}

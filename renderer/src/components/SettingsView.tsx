@@ -2,7 +2,17 @@ import { useEffect, useState } from 'react'
 import { BUILT_IN_HEAVY_APPS } from '../../../app/contract/heavy-apps'
 import { SETTING_LABELS } from '../../../app/contract/settings-labels'
 import { saveSettings } from '../actions/settings-actions'
-import { APP_LISTS, APP_NUMBERS, APP_SWITCHES, changesOf, formOf, SERVER_LISTS, SERVER_NUMBERS, SERVER_SWITCHES, WARNING_NUMBERS } from '../lib/settings-form'
+import {
+  APP_LISTS,
+  APP_NUMBERS,
+  APP_SWITCHES,
+  changesOf,
+  formOf,
+  SERVER_LISTS,
+  SERVER_NUMBERS,
+  SERVER_SWITCHES,
+  WARNING_NUMBERS,
+} from '../lib/settings-form'
 import type { ListKey, NumberKey, SettingsForm, SwitchKey } from '../lib/settings-form'
 import { DiagnosticsSection } from './DiagnosticsSection'
 import { EnginesSection } from './EnginesSection'
@@ -28,7 +38,12 @@ function NumberFields({ form, onChange, keys }: FieldProps & { keys: readonly Nu
       {keys.map((key) => (
         <label key={key}>
           {SETTING_LABELS[key]}
-          <input value={form.text[key]} inputMode="numeric" onChange={(e) => onChange({ ...form, text: { ...form.text, [key]: e.target.value } })} data-testid={`setting-${key}`} />
+          <input
+            value={form.text[key]}
+            inputMode="numeric"
+            onChange={(e) => onChange({ ...form, text: { ...form.text, [key]: e.target.value } })}
+            data-testid={`setting-${key}`}
+          />
         </label>
       ))}
     </>
@@ -40,7 +55,12 @@ function SwitchFields({ form, onChange, keys }: FieldProps & { keys: readonly Sw
     <>
       {keys.map((key) => (
         <label key={key} className="check">
-          <input type="checkbox" checked={form.switches[key]} onChange={(e) => onChange({ ...form, switches: { ...form.switches, [key]: e.target.checked } })} data-testid={`setting-${key}`} />
+          <input
+            type="checkbox"
+            checked={form.switches[key]}
+            onChange={(e) => onChange({ ...form, switches: { ...form.switches, [key]: e.target.checked } })}
+            data-testid={`setting-${key}`}
+          />
           {SETTING_LABELS[key]}
         </label>
       ))}
@@ -54,7 +74,14 @@ function ListFields({ form, onChange, keys }: FieldProps & { keys: readonly List
       {keys.map((key) => (
         <label key={key}>
           {SETTING_LABELS[key]} (one per line)
-          <textarea value={form.text[key]} onChange={(e) => onChange({ ...form, text: { ...form.text, [key]: e.target.value } })} rows={2} spellCheck={false} placeholder={PLACEHOLDERS[key]} data-testid={`setting-${key}`} />
+          <textarea
+            value={form.text[key]}
+            onChange={(e) => onChange({ ...form, text: { ...form.text, [key]: e.target.value } })}
+            rows={2}
+            spellCheck={false}
+            placeholder={PLACEHOLDERS[key]}
+            data-testid={`setting-${key}`}
+          />
         </label>
       ))}
     </>

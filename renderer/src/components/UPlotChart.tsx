@@ -60,10 +60,25 @@ export function UPlotChart({ title, history, series, range, draw, testId }: Char
       cursor: { show: true, drag: { x: false, y: false } },
       scales: {
         x: { time: true },
-        ...Object.fromEntries(scales.map((k, i) => [k, { range: (_u: uPlot, _min: number, max: number): uPlot.Range.MinMax => (i === 0 && range ? [range[0], range[1]] : [0, max > 0 ? max * 1.1 : 1]) }])),
+        ...Object.fromEntries(
+          scales.map((k, i) => [
+            k,
+            {
+              range: (_u: uPlot, _min: number, max: number): uPlot.Range.MinMax =>
+                i === 0 && range ? [range[0], range[1]] : [0, max > 0 ? max * 1.1 : 1],
+            },
+          ]),
+        ),
       },
       axes: [
-        { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor }, size: 28, space: 80, values: (_u: uPlot, vals: number[]) => vals.map(clockLabel) },
+        {
+          stroke: axisColor,
+          grid: { stroke: gridColor, width: 1 },
+          ticks: { stroke: gridColor },
+          size: 28,
+          space: 80,
+          values: (_u: uPlot, vals: number[]) => vals.map(clockLabel),
+        },
         ...scales.map((k, i) => ({
           scale: k,
           side: i === 0 ? 3 : 1,

@@ -11,7 +11,13 @@ const EMPTY: readonly Warning[] = []
 /** The header says a failed launch, with its fix: the banner does not repeat it. */
 const SAID_IN_HEADER: ReadonlySet<string> = new Set([SERVER_FAILED_RULE])
 
-function WarningItem({ warning, onResult }: { readonly warning: Warning; readonly onResult: (r: ActionResult) => void }): React.JSX.Element {
+function WarningItem({
+  warning,
+  onResult,
+}: {
+  readonly warning: Warning
+  readonly onResult: (r: ActionResult) => void
+}): React.JSX.Element {
   const [busy, setBusy] = useState(false)
   const [why, setWhy] = useState(false)
   // A fix to the profile that runs now takes effect only when the server starts again with it.
@@ -32,7 +38,12 @@ function WarningItem({ warning, onResult }: { readonly warning: Warning; readonl
   // The label names the flag ("Use -lm none"); the exact change is the button's tooltip, so the flag shows once.
   const change = fix ? `Removes ${fix.removeArgs.join(' ') || 'nothing'}, adds ${fix.addArgs.join(' ') || 'nothing'}.` : undefined
   return (
-    <li className={`warning level-${warning.level}`} data-testid="warning" data-warning-id={warning.id} data-applies-after-restart={warning.appliesAfterRestart ? 'true' : undefined}>
+    <li
+      className={`warning level-${warning.level}`}
+      data-testid="warning"
+      data-warning-id={warning.id}
+      data-applies-after-restart={warning.appliesAfterRestart ? 'true' : undefined}
+    >
       <span className="warning-message">
         {first}
         {rest && (
@@ -62,10 +73,23 @@ function WarningItem({ warning, onResult }: { readonly warning: Warning; readonl
           {running ? (
             <>
               <span className="warning-fix-label">{fix.label}</span>
-              <button type="button" className="primary" onClick={() => void run(applyWarningFixAndRestart)} disabled={busy} title={change} data-testid="warning-fix-restart">
+              <button
+                type="button"
+                className="primary"
+                onClick={() => void run(applyWarningFixAndRestart)}
+                disabled={busy}
+                title={change}
+                data-testid="warning-fix-restart"
+              >
                 {busy ? 'Restarting…' : 'Apply and restart'}
               </button>
-              <button type="button" onClick={() => void run(applyWarningFix)} disabled={busy} title={`${change} The server runs the old settings until it restarts.`} data-testid="warning-fix">
+              <button
+                type="button"
+                onClick={() => void run(applyWarningFix)}
+                disabled={busy}
+                title={`${change} The server runs the old settings until it restarts.`}
+                data-testid="warning-fix"
+              >
                 Apply later
               </button>
             </>
@@ -77,7 +101,14 @@ function WarningItem({ warning, onResult }: { readonly warning: Warning; readonl
         </span>
       )}
       {mutable && !warning.appliesAfterRestart && (
-        <button type="button" className="link warning-mute" onClick={() => void run(muteWarning)} disabled={busy} data-testid="warning-mute" title="Don't show this warning again for this profile">
+        <button
+          type="button"
+          className="link warning-mute"
+          onClick={() => void run(muteWarning)}
+          disabled={busy}
+          data-testid="warning-mute"
+          title="Don't show this warning again for this profile"
+        >
           Mute
         </button>
       )}
@@ -105,7 +136,13 @@ export function WarningsBanner(): React.JSX.Element | null {
         </ul>
       )}
       {folded.length > 0 && (
-        <button type="button" className="link warnings-more" aria-expanded={unfolded} onClick={() => setUnfolded(!unfolded)} data-testid="warnings-more">
+        <button
+          type="button"
+          className="link warnings-more"
+          aria-expanded={unfolded}
+          onClick={() => setUnfolded(!unfolded)}
+          data-testid="warnings-more"
+        >
           {unfolded ? 'Show one' : foldedLabel(foldedCounts)}
         </button>
       )}

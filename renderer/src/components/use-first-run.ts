@@ -24,5 +24,8 @@ export function useFirstRunWanted(): { readonly wanted: boolean; readonly settle
     void lookForEngineAndModel()
   }, [count, idle])
   const missing = found === null ? null : missingForFirstRun(found)
-  return { wanted: count === 0 && idle && missing !== null && (missing.engine || missing.model), settled: (count ?? 0) > 0 || (state !== null && launchInEffect(state)) }
+  return {
+    wanted: count === 0 && idle && missing !== null && (missing.engine || missing.model),
+    settled: (count ?? 0) > 0 || (state !== null && launchInEffect(state)),
+  }
 }

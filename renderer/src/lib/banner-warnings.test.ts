@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest'
 import type { Warning } from '../../../app/contract/warnings'
 import { bannerWarnings, foldedLabel } from './banner-warnings'
 
-const w = (id: string, level: Warning['level'], since?: number, rule?: string): Warning => ({ id, level, message: `${id}.`, fix: null, ...(since !== undefined ? { since } : {}), ...(rule ? { rule } : {}) })
+const w = (id: string, level: Warning['level'], since?: number, rule?: string): Warning => ({
+  id,
+  level,
+  message: `${id}.`,
+  fix: null,
+  ...(since !== undefined ? { since } : {}),
+  ...(rule ? { rule } : {}),
+})
 
 describe('bannerWarnings', () => {
   it('expands the most severe, the most recent among equals, and folds the rest with a count by level', () => {
@@ -13,7 +20,10 @@ describe('bannerWarnings', () => {
   })
 
   it('leaves info-level findings and rules said elsewhere out', () => {
-    const b = bannerWarnings([w('tip', 'info'), w('failed', 'error', 3, 'live.server-failed'), w('vram', 'warn', 1)], new Set(['live.server-failed']))
+    const b = bannerWarnings(
+      [w('tip', 'info'), w('failed', 'error', 3, 'live.server-failed'), w('vram', 'warn', 1)],
+      new Set(['live.server-failed']),
+    )
     expect(b.first?.id).toBe('vram')
     expect(b.folded).toEqual([])
     expect(bannerWarnings([w('tip', 'info')]).first).toBeNull()

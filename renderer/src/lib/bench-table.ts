@@ -18,7 +18,8 @@ export interface BenchTableRow {
   readonly disturbedReasons: readonly string[]
 }
 
-const ratio = (value: number | null, base: number | null): number | null => (value === null || base === null || base === 0 ? null : value / base)
+const ratio = (value: number | null, base: number | null): number | null =>
+  value === null || base === null || base === 0 ? null : value / base
 
 /** Profile × prompt rows, in the report's order (the seed's engine × model × KV cache table). */
 export function benchTableRows(report: BenchReport): BenchTableRow[] {

@@ -23,14 +23,24 @@ describe('defaultPick', () => {
   it('takes the first binary, the largest readable non-draft model and the smallest draft', () => {
     const d: Discovery = {
       binaries: [bin('b1'), bin('b2')],
-      models: [m('small', 4000), m('huge-broken', 90000, { problem: 'truncated header' }), m('big', 20000), m('draft-b', 900, { looksLikeDraft: true }), m('draft-a', 500, { looksLikeDraft: true })],
+      models: [
+        m('small', 4000),
+        m('huge-broken', 90000, { problem: 'truncated header' }),
+        m('big', 20000),
+        m('draft-b', 900, { looksLikeDraft: true }),
+        m('draft-a', 500, { looksLikeDraft: true }),
+      ],
       searched: [],
     }
     expect(defaultPick(d)).toEqual({ binaryId: 'b1', modelId: 'big', draftModelId: 'draft-a' })
   })
 
   it('picks nothing it cannot use: no draft without a target, nulls on empty results', () => {
-    expect(defaultPick({ binaries: [], models: [m('d', 500, { looksLikeDraft: true })], searched: ['/x'] })).toEqual({ binaryId: null, modelId: null, draftModelId: null })
+    expect(defaultPick({ binaries: [], models: [m('d', 500, { looksLikeDraft: true })], searched: ['/x'] })).toEqual({
+      binaryId: null,
+      modelId: null,
+      draftModelId: null,
+    })
     expect(defaultPick({ binaries: [], models: [], searched: [] })).toEqual({ binaryId: null, modelId: null, draftModelId: null })
   })
 })

@@ -3,9 +3,34 @@ import type { EngineInstallPlan } from '../../../app/contract/engines'
 import type { DiscoveredModel, Discovery } from '../../../app/contract/profile'
 import { backendReason, downloadText, errorParts, formatBytes, installLabel, installPhaseText, missingForFirstRun } from './first-run'
 
-const plan: EngineInstallPlan = { id: 'v0.5.0-cuda-12', tag: 'v0.5.0', backend: 'cuda-12', gpuName: 'NVIDIA GeForce RTX 4060 Laptop GPU', driverCuda: '12.8', assets: [], downloadBytes: 573_000_000, installed: false }
-const model = (problem: string | null): DiscoveredModel => ({ id: 'm-0000000000', path: '/m.gguf', fileMiB: 10, architecture: null, quantisation: null, layers: null, experts: null, trainingContext: null, looksLikeDraft: false, source: 'x', problem })
-const found = (binaries: number, models: DiscoveredModel[]): Discovery => ({ binaries: Array.from({ length: binaries }, (_, i) => ({ id: `b-${i}`, path: '/b', engine: null, version: null, source: 'PATH' })), models, searched: [] })
+const plan: EngineInstallPlan = {
+  id: 'v0.5.0-cuda-12',
+  tag: 'v0.5.0',
+  backend: 'cuda-12',
+  gpuName: 'NVIDIA GeForce RTX 4060 Laptop GPU',
+  driverCuda: '12.8',
+  assets: [],
+  downloadBytes: 573_000_000,
+  installed: false,
+}
+const model = (problem: string | null): DiscoveredModel => ({
+  id: 'm-0000000000',
+  path: '/m.gguf',
+  fileMiB: 10,
+  architecture: null,
+  quantisation: null,
+  layers: null,
+  experts: null,
+  trainingContext: null,
+  looksLikeDraft: false,
+  source: 'x',
+  problem,
+})
+const found = (binaries: number, models: DiscoveredModel[]): Discovery => ({
+  binaries: Array.from({ length: binaries }, (_, i) => ({ id: `b-${i}`, path: '/b', engine: null, version: null, source: 'PATH' })),
+  models,
+  searched: [],
+})
 
 describe('first-run texts', () => {
   it('is needed without a binary or without a readable model', () => {
@@ -19,7 +44,9 @@ describe('first-run texts', () => {
     expect(installLabel(plan)).toBe('Install llama.cpp (CUDA 12, ~573 MB)')
     expect(installLabel({ ...plan, backend: 'cpu', downloadBytes: 24_310_000 })).toBe('Install llama.cpp (CPU, ~24.3 MB)')
     expect(backendReason(plan)).toBe('NVIDIA GeForce RTX 4060 Laptop GPU (driver CUDA 12.8): llama.cpp v0.5.0, the CUDA 12 build.')
-    expect(backendReason({ ...plan, gpuName: null, driverCuda: null, backend: 'vulkan' })).toBe('No NVIDIA GPU found: llama.cpp v0.5.0, the Vulkan build.')
+    expect(backendReason({ ...plan, gpuName: null, driverCuda: null, backend: 'vulkan' })).toBe(
+      'No NVIDIA GPU found: llama.cpp v0.5.0, the Vulkan build.',
+    )
   })
 
   it('sizes and rates in decimal units, as downloads are shown elsewhere', () => {
@@ -32,9 +59,14 @@ describe('first-run texts', () => {
   })
 
   it('says what each phase does, and splits an error into its sentence and the rest', () => {
-    expect(installPhaseText({ phase: 'download', asset: 'llama-v0.5.0-bin-win-cuda-12.4-x64.zip', bytes: 0, total: 1, rateBps: null })).toBe('Downloading llama-v0.5.0-bin-win-cuda-12.4-x64.zip')
+    expect(
+      installPhaseText({ phase: 'download', asset: 'llama-v0.5.0-bin-win-cuda-12.4-x64.zip', bytes: 0, total: 1, rateBps: null }),
+    ).toBe('Downloading llama-v0.5.0-bin-win-cuda-12.4-x64.zip')
     expect(installPhaseText({ phase: 'verify', asset: null, bytes: null, total: null, rateBps: null })).toMatch(/runs on this machine/)
-    expect(errorParts('The download failed its sha256 check: try again. Expected abc, got def.')).toEqual({ cause: 'The download failed its sha256 check: try again.', details: 'Expected abc, got def.' })
+    expect(errorParts('The download failed its sha256 check: try again. Expected abc, got def.')).toEqual({
+      cause: 'The download failed its sha256 check: try again.',
+      details: 'Expected abc, got def.',
+    })
     expect(errorParts('offline: check the network')).toEqual({ cause: 'offline: check the network', details: null })
   })
 })

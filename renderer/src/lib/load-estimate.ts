@@ -14,7 +14,9 @@ export function loadEstimate(elapsedMs: number, expectedMs: number | null, forma
   const overdue = elapsedMs > expectedMs * 1.25
   return {
     fraction: Math.min(MAX_BEFORE_READY, Math.max(0, elapsedMs / expectedMs)),
-    text: overdue ? `${format(elapsedMs)}, longer than the usual ${format(expectedMs)}` : `${format(elapsedMs)} of about ${format(expectedMs)}`,
+    text: overdue
+      ? `${format(elapsedMs)}, longer than the usual ${format(expectedMs)}`
+      : `${format(elapsedMs)} of about ${format(expectedMs)}`,
     overdue,
   }
 }

@@ -3,8 +3,10 @@ import { filterLines, isFailureLine, loadPhase } from './log-lines'
 
 describe('log lines', () => {
   it('highlights failures, not ordinary lines', () => {
-    expect(isFailureLine("error: invalid argument: --no-mmap")).toBe(true)
-    expect(isFailureLine('ggml_backend_cuda_buffer_type_alloc_buffer: allocating 1234.00 MiB on device 0: cudaMalloc failed: out of memory')).toBe(true)
+    expect(isFailureLine('error: invalid argument: --no-mmap')).toBe(true)
+    expect(
+      isFailureLine('ggml_backend_cuda_buffer_type_alloc_buffer: allocating 1234.00 MiB on device 0: cudaMalloc failed: out of memory'),
+    ).toBe(true)
     expect(isFailureLine('/src/ggml.c:1234: GGML_ASSERT(n > 0) failed')).toBe(true)
     expect(isFailureLine('main: server is listening on http://127.0.0.1:8081')).toBe(false)
     expect(isFailureLine('slot print_timing: id  0 | task 3 | n_gen = 12, tg = 33.6 t/s')).toBe(false)

@@ -1,6 +1,10 @@
 /** Reading llama-server's log in the dashboard (pure helpers). */
 
-const FAILURE = /\b(error|failed|failure|fatal|abort(ed)?|exception|assert(ion)?|out of memory|unable to|invalid|segmentation fault|terminate)\b|GGML_ASSERT|cudaMalloc failed/i
+const FAILURE = new RegExp(
+  String.raw`\b(error|failed|failure|fatal|abort(ed)?|exception|assert(ion)?|out of memory|unable to` +
+    String.raw`|invalid|segmentation fault|terminate)\b|GGML_ASSERT|cudaMalloc failed`,
+  'i',
+)
 /** Mainline's level column: "0.00.004.526 E gguf_init_from_file: …". */
 const ERROR_LEVEL = /^\d+\.\d+\.\d+\.\d+ E /
 const DEBUG_LEVEL = /^\d+\.\d+\.\d+\.\d+ D /

@@ -29,10 +29,16 @@ describe('heaviestOtherApp', () => {
 
   it('names the busiest heavy app, never llama-server itself, else the busiest other process', () => {
     expect(heaviestOtherApp(null)).toBeNull()
-    const named = [{ name: 'OBS', pids: [3], cpuPct: 4 }, { name: 'Discord', pids: [4], cpuPct: 14.4 }]
+    const named = [
+      { name: 'OBS', pids: [3], cpuPct: 4 },
+      { name: 'Discord', pids: [4], cpuPct: 14.4 },
+    ]
     expect(heaviestOtherApp(cpu({ heavyApps: named }))).toBe('Discord 14%')
     const ours = [{ name: 'llama-server', pids: [10], cpuPct: 90 }]
-    const top = [{ name: 'llama-server', pid: 10, cpuPct: 90 }, { name: 'chrome', pid: 5, cpuPct: 6 }]
+    const top = [
+      { name: 'llama-server', pid: 10, cpuPct: 90 },
+      { name: 'chrome', pid: 5, cpuPct: 6 },
+    ]
     expect(heaviestOtherApp(cpu({ heavyApps: ours, topProcesses: top }))).toBe('chrome 6%')
     expect(heaviestOtherApp(cpu({ heavyApps: [{ name: 'Steam', pids: [7], cpuPct: null }] }))).toBe('Steam')
     expect(heaviestOtherApp(cpu({}))).toBeNull()

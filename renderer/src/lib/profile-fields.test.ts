@@ -39,11 +39,23 @@ describe('profile editor fields', () => {
 
   it('extra arguments one per line round-trip (spaces inside an argument kept)', () => {
     fc.assert(
-      fc.property(fc.array(fc.string().map((s) => s.replace(/[\r\n]/g, '').trim()).filter((s) => s.length > 0)), (args) => {
-        expect(textToArgs(argsToText(args))).toEqual(args)
-      }),
+      fc.property(
+        fc.array(
+          fc
+            .string()
+            .map((s) => s.replace(/[\r\n]/g, '').trim())
+            .filter((s) => s.length > 0),
+        ),
+        (args) => {
+          expect(textToArgs(argsToText(args))).toEqual(args)
+        },
+      ),
       { numRuns: 1000 },
     )
-    expect(textToArgs('--override-tensor\nexps=CPU\n\n  C:\\Program Files\\x.gguf  \r\n')).toEqual(['--override-tensor', 'exps=CPU', 'C:\\Program Files\\x.gguf'])
+    expect(textToArgs('--override-tensor\nexps=CPU\n\n  C:\\Program Files\\x.gguf  \r\n')).toEqual([
+      '--override-tensor',
+      'exps=CPU',
+      'C:\\Program Files\\x.gguf',
+    ])
   })
 })

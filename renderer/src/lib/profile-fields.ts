@@ -31,39 +31,51 @@ export interface SettingField {
 // "No memory map" is -lm none on builds with --load-mode and --no-mmap on older ones and the forks: the core's gate
 // writes the profile binary's spelling when it saves, and the checkbox reads either.
 const FLAG_SHOWN: Partial<Record<keyof ProfileSettingsDocument, string>> = { noMmap: '-lm none (--no-mmap on older builds)' }
-const withFlag = (f: Omit<SettingField, 'flag'>): SettingField => ({ ...f, flag: FLAG_SHOWN[f.key] ?? (fieldSpellings(f.key)[0] as string) })
+const withFlag = (f: Omit<SettingField, 'flag'>): SettingField => ({
+  ...f,
+  flag: FLAG_SHOWN[f.key] ?? (fieldSpellings(f.key)[0] as string),
+})
 
 /** Load modes that do not memory-map the weights (what the "no memory map" checkbox means in -lm's words). */
 const NO_MMAP_LOAD_MODES = new Set(['none', 'mlock'])
 
 /** The typed fields of the editor, by section, common ones first. */
-export const SETTING_FIELDS: readonly SettingField[] = ([
-  { key: 'draftGpuLayers', label: 'Draft layers on the GPU', kind: 'text', section: 'model', common: false, placeholder: 'all / 99' },
-  { key: 'gpuLayers', label: 'Layers on the GPU', kind: 'text', section: 'offload', common: true, placeholder: 'all / 99 / auto' },
-  { key: 'nCpuMoe', label: 'Layers whose experts run on the CPU', kind: 'number', section: 'offload', common: true },
-  { key: 'cpuMoe', label: 'Run all experts on the CPU', kind: 'boolean', section: 'offload', common: false },
-  { key: 'noMmap', label: 'Load the weights into RAM (no memory map)', kind: 'boolean', section: 'offload', common: true },
-  { key: 'loadMode', label: 'Load mode', kind: 'text', section: 'offload', common: false, placeholder: 'none' },
-  { key: 'mlock', label: 'Lock the weights in RAM', kind: 'boolean', section: 'offload', common: false },
-  { key: 'ctxSize', label: 'Context length (tokens)', kind: 'number', section: 'context', common: true, placeholder: '4096' },
-  { key: 'parallel', label: 'Parallel requests (slots)', kind: 'number', section: 'context', common: true },
-  { key: 'cacheTypeK', label: 'KV cache precision, keys', kind: 'text', section: 'context', common: false, placeholder: 'f16 / q8_0' },
-  { key: 'cacheTypeV', label: 'KV cache precision, values', kind: 'text', section: 'context', common: false, placeholder: 'f16 / q8_0' },
-  { key: 'flashAttn', label: 'Flash attention', kind: 'text', section: 'context', common: false, placeholder: 'on / off / auto' },
-  { key: 'specType', label: 'Speculative decoding method', kind: 'text', section: 'speculative', common: true, placeholder: 'draft-simple' },
-  { key: 'draftMax', label: 'Most tokens drafted per step', kind: 'number', section: 'speculative', common: false },
-  { key: 'draftMin', label: 'Fewest tokens drafted per step', kind: 'number', section: 'speculative', common: false },
-  { key: 'temp', label: 'Temperature', kind: 'number', section: 'sampling', common: true },
-  { key: 'reasoning', label: 'Thinking (reasoning)', kind: 'text', section: 'sampling', common: true, placeholder: 'on / off / auto' },
-  { key: 'topK', label: 'Keep the K likeliest tokens', kind: 'number', section: 'sampling', common: false },
-  { key: 'topP', label: 'Keep tokens up to probability P', kind: 'number', section: 'sampling', common: false },
-  { key: 'minP', label: 'Drop tokens under probability', kind: 'number', section: 'sampling', common: false },
-  { key: 'presencePenalty', label: 'Penalty for repeated topics', kind: 'number', section: 'sampling', common: false },
-  { key: 'reasoningBudget', label: 'Thinking budget (tokens)', kind: 'number', section: 'sampling', common: false },
-  { key: 'host', label: 'Listen on address', kind: 'text', section: 'network', common: true, placeholder: '127.0.0.1' },
-  { key: 'port', label: 'Port', kind: 'number', section: 'network', common: true, placeholder: 'free port' },
-  { key: 'apiKeyFile', label: 'API key file', kind: 'text', section: 'network', common: false },
-] as const).map(withFlag)
+export const SETTING_FIELDS: readonly SettingField[] = (
+  [
+    { key: 'draftGpuLayers', label: 'Draft layers on the GPU', kind: 'text', section: 'model', common: false, placeholder: 'all / 99' },
+    { key: 'gpuLayers', label: 'Layers on the GPU', kind: 'text', section: 'offload', common: true, placeholder: 'all / 99 / auto' },
+    { key: 'nCpuMoe', label: 'Layers whose experts run on the CPU', kind: 'number', section: 'offload', common: true },
+    { key: 'cpuMoe', label: 'Run all experts on the CPU', kind: 'boolean', section: 'offload', common: false },
+    { key: 'noMmap', label: 'Load the weights into RAM (no memory map)', kind: 'boolean', section: 'offload', common: true },
+    { key: 'loadMode', label: 'Load mode', kind: 'text', section: 'offload', common: false, placeholder: 'none' },
+    { key: 'mlock', label: 'Lock the weights in RAM', kind: 'boolean', section: 'offload', common: false },
+    { key: 'ctxSize', label: 'Context length (tokens)', kind: 'number', section: 'context', common: true, placeholder: '4096' },
+    { key: 'parallel', label: 'Parallel requests (slots)', kind: 'number', section: 'context', common: true },
+    { key: 'cacheTypeK', label: 'KV cache precision, keys', kind: 'text', section: 'context', common: false, placeholder: 'f16 / q8_0' },
+    { key: 'cacheTypeV', label: 'KV cache precision, values', kind: 'text', section: 'context', common: false, placeholder: 'f16 / q8_0' },
+    { key: 'flashAttn', label: 'Flash attention', kind: 'text', section: 'context', common: false, placeholder: 'on / off / auto' },
+    {
+      key: 'specType',
+      label: 'Speculative decoding method',
+      kind: 'text',
+      section: 'speculative',
+      common: true,
+      placeholder: 'draft-simple',
+    },
+    { key: 'draftMax', label: 'Most tokens drafted per step', kind: 'number', section: 'speculative', common: false },
+    { key: 'draftMin', label: 'Fewest tokens drafted per step', kind: 'number', section: 'speculative', common: false },
+    { key: 'temp', label: 'Temperature', kind: 'number', section: 'sampling', common: true },
+    { key: 'reasoning', label: 'Thinking (reasoning)', kind: 'text', section: 'sampling', common: true, placeholder: 'on / off / auto' },
+    { key: 'topK', label: 'Keep the K likeliest tokens', kind: 'number', section: 'sampling', common: false },
+    { key: 'topP', label: 'Keep tokens up to probability P', kind: 'number', section: 'sampling', common: false },
+    { key: 'minP', label: 'Drop tokens under probability', kind: 'number', section: 'sampling', common: false },
+    { key: 'presencePenalty', label: 'Penalty for repeated topics', kind: 'number', section: 'sampling', common: false },
+    { key: 'reasoningBudget', label: 'Thinking budget (tokens)', kind: 'number', section: 'sampling', common: false },
+    { key: 'host', label: 'Listen on address', kind: 'text', section: 'network', common: true, placeholder: '127.0.0.1' },
+    { key: 'port', label: 'Port', kind: 'number', section: 'network', common: true, placeholder: 'free port' },
+    { key: 'apiKeyFile', label: 'API key file', kind: 'text', section: 'network', common: false },
+  ] as const
+).map(withFlag)
 
 /** A section's fields: the common ones, and the rest that go under "More". */
 export function sectionFields(section: SectionId): { readonly common: readonly SettingField[]; readonly more: readonly SettingField[] } {

@@ -9,14 +9,24 @@ describe('the Settings view form', () => {
   })
 
   it('gives back the settings it was made from', () => {
-    const settings = { ...DEFAULT_SETTINGS, port: 18112, switchOnRequest: false, heavyApps: ['obs64.exe', 'vlc'], modelDirs: ['/models/a, b'], startProfileOnLaunch: 'qwen' }
+    const settings = {
+      ...DEFAULT_SETTINGS,
+      port: 18112,
+      switchOnRequest: false,
+      heavyApps: ['obs64.exe', 'vlc'],
+      modelDirs: ['/models/a, b'],
+      startProfileOnLaunch: 'qwen',
+    }
     expect(changesOf(formOf(settings))).toEqual({ ok: true, changes: settings })
   })
 
   it('names the field that is not a number, in one sentence', () => {
     const form = formOf(DEFAULT_SETTINGS)
     const result = changesOf({ ...form, text: { ...form.text, port: '80 80' } })
-    expect(result).toEqual({ ok: false, error: 'Port: the one port clients use (the endpoint, or every profile without --port): “80 80” is not a number; type digits only.' })
+    expect(result).toEqual({
+      ok: false,
+      error: 'Port: the one port clients use (the endpoint, or every profile without --port): “80 80” is not a number; type digits only.',
+    })
   })
 
   it('splits heavy apps on commas and lines, folders on lines only', () => {

@@ -13,7 +13,10 @@ export const SERVER_NUMBERS: readonly NumberKey[] = [
   'heldRequestWaitS',
   'switchDrainS',
   'switchMinResidencyS',
-  'endpointMaxBodyMiB', 'watchdogIntervalS', 'watchdogMisses']
+  'endpointMaxBodyMiB',
+  'watchdogIntervalS',
+  'watchdogMisses',
+]
 export const SERVER_SWITCHES: readonly SwitchKey[] = ['endpoint', 'switchOnRequest']
 export const SERVER_LISTS: readonly ListKey[] = ['endpointAllowedOrigins', 'endpointAllowedHosts']
 export const WARNING_NUMBERS: readonly NumberKey[] = ['vramHeadroomMiB', 'gpuTemperatureWarnC']
@@ -50,10 +53,15 @@ export function changesOf(form: SettingsForm): { ok: true; changes: Partial<AppS
   const changes: Record<string, unknown> = { ...form.switches, startProfileOnLaunch: form.startProfileOnLaunch || null }
   for (const key of NUMBER_KEYS) {
     const typed = form.text[key].trim()
-    if (!/^-?\d+(\.\d+)?$/.test(typed)) return { ok: false, error: `${SETTING_LABELS[key]}: “${form.text[key]}” is not a number; type digits only.` }
+    if (!/^-?\d+(\.\d+)?$/.test(typed))
+      return { ok: false, error: `${SETTING_LABELS[key]}: “${form.text[key]}” is not a number; type digits only.` }
     changes[key] = Number(typed)
   }
   // One item per line (folders may contain commas); heavy apps may also be separated by commas.
-  for (const key of LIST_KEYS) changes[key] = form.text[key].split(key === 'heavyApps' ? /[,\n]/ : '\n').map((s) => s.trim()).filter(Boolean)
+  for (const key of LIST_KEYS)
+    changes[key] = form.text[key]
+      .split(key === 'heavyApps' ? /[,\n]/ : '\n')
+      .map((s) => s.trim())
+      .filter(Boolean)
   return { ok: true, changes: changes as Partial<AppSettings> }
 }

@@ -21,7 +21,11 @@ function Rate(): React.JSX.Element {
       <span className="visually-hidden">Generation speed: </span>
       <span className={generating ? 'pop-rate-value' : 'pop-rate-value quiet'}>{generating ? formatRate(rate) : word}</span>
       {generating && <span className="pop-unit">tok/s</span>}
-      {usual !== null && <span className="pop-usual" data-testid="usual-rate">usual {formatRate(usual)} tok/s</span>}
+      {usual !== null && (
+        <span className="pop-usual" data-testid="usual-rate">
+          usual {formatRate(usual)} tok/s
+        </span>
+      )}
     </p>
   )
 }

@@ -2,8 +2,26 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import type { Snapshot } from '../../../app/contract/snapshot'
 import { histories, recordGenerationHistory, recordSnapshot } from './chart-histories'
 
-const ready = { state: 'ready', profileId: 'p', pid: 1, host: '127.0.0.1', port: 8080, exe: 'llama-server', readySince: 0, restartAt: null, lastExit: null, restarts: 0 } as const
-const snapshot = (timeMs: number, tokensPerSecond: number): Snapshot => ({ time: timeMs, server: ready, generation: { tokensPerSecond } as Snapshot['generation'], gpu: null, cpu: null, warnings: [] })
+const ready = {
+  state: 'ready',
+  profileId: 'p',
+  pid: 1,
+  host: '127.0.0.1',
+  port: 8080,
+  exe: 'llama-server',
+  readySince: 0,
+  restartAt: null,
+  lastExit: null,
+  restarts: 0,
+} as const
+const snapshot = (timeMs: number, tokensPerSecond: number): Snapshot => ({
+  time: timeMs,
+  server: ready,
+  generation: { tokensPerSecond } as Snapshot['generation'],
+  gpu: null,
+  cpu: null,
+  warnings: [],
+})
 
 describe('chart histories', () => {
   beforeEach(() => Object.values(histories).forEach((h) => h.clear()))

@@ -35,7 +35,19 @@ interface FirstRunState {
  * The first-run flow's state, kept outside the view so that an install keeps
  * its progress while the user looks at another tab.
  */
-export const useFirstRunStore = create<FirstRunState>()(() => ({ found: null, looking: false, lookError: null, plan: null, planError: null, engine: IDLE_STEP, model: IDLE_STEP, recipes: [], recipe: null, start: { busy: false, error: null }, engaged: false }))
+export const useFirstRunStore = create<FirstRunState>()(() => ({
+  found: null,
+  looking: false,
+  lookError: null,
+  plan: null,
+  planError: null,
+  engine: IDLE_STEP,
+  model: IDLE_STEP,
+  recipes: [],
+  recipe: null,
+  start: { busy: false, error: null },
+  engaged: false,
+}))
 
 /** engines:progress, pushed by main while an install runs (from here or from elsewhere). */
 export function receiveEngineProgress(progress: EngineInstallProgress): void {

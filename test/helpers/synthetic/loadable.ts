@@ -3,7 +3,16 @@ import type { SyntheticGguf, SyntheticValue } from './write-gguf'
 /** The tokenizer of a real GGUF, as @huggingface/gguf reads its metadata. */
 export type TokenizerSource = Readonly<Record<string, unknown>>
 
-const TOKENIZER_KEYS = ['tokenizer.ggml.model', 'tokenizer.ggml.pre', 'tokenizer.ggml.merges', 'tokenizer.ggml.eos_token_id', 'tokenizer.ggml.bos_token_id', 'tokenizer.ggml.padding_token_id', 'tokenizer.ggml.add_bos_token', 'tokenizer.chat_template']
+const TOKENIZER_KEYS = [
+  'tokenizer.ggml.model',
+  'tokenizer.ggml.pre',
+  'tokenizer.ggml.merges',
+  'tokenizer.ggml.eos_token_id',
+  'tokenizer.ggml.bos_token_id',
+  'tokenizer.ggml.padding_token_id',
+  'tokenizer.ggml.add_bos_token',
+  'tokenizer.chat_template',
+]
 
 function asValue(v: unknown): SyntheticValue | null {
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v
@@ -27,8 +36,10 @@ export function loadableGguf(spec: SyntheticGguf, tokenizer: TokenizerSource): S
   const vocab = embd?.shape[1]
   if (vocab === undefined) throw new Error('synthetic GGUF without token_embd.weight')
   const tokens = tokenizer['tokenizer.ggml.tokens']
-  if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string')) throw new Error('the tokenizer source has no tokenizer.ggml.tokens')
-  if (tokens.length > vocab) throw new Error(`the tokenizer source has ${tokens.length} tokens, more than the synthetic vocabulary (${vocab})`)
+  if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string'))
+    throw new Error('the tokenizer source has no tokenizer.ggml.tokens')
+  if (tokens.length > vocab)
+    throw new Error(`the tokenizer source has ${tokens.length} tokens, more than the synthetic vocabulary (${vocab})`)
   const padded = [...(tokens as string[])]
   for (let i = padded.length; i < vocab; i++) padded.push(`<|synthetic_unused_${i}|>`)
 

@@ -118,15 +118,50 @@ function hybridGguf(s: HybridShape): SyntheticGguf {
 /** Qwen3.6-35B-A3B (qwen35moe): 40 layers, 10 full attention, 256 experts of 512, top-8, shared expert. */
 export function qwen36MoeGguf(): SyntheticGguf {
   return hybridGguf({
-    arch: 'qwen35moe', name: 'synthetic Qwen3.6-35B-A3B Q4_K_M', layers: 40, hidden: 2048, vocab: 248320, heads: 16, headsKv: 2, headDim: 256,
-    keyHeads: 16, valueHeads: 32, linearHeadDim: 128, ffn: 0, experts: 256, expertsUsed: 8, expertFfn: 512, sharedFfn: 512, tiedEmbeddings: false, trainingContext: 262144,
+    arch: 'qwen35moe',
+    name: 'synthetic Qwen3.6-35B-A3B Q4_K_M',
+    layers: 40,
+    hidden: 2048,
+    vocab: 248320,
+    heads: 16,
+    headsKv: 2,
+    headDim: 256,
+    keyHeads: 16,
+    valueHeads: 32,
+    linearHeadDim: 128,
+    ffn: 0,
+    experts: 256,
+    expertsUsed: 8,
+    expertFfn: 512,
+    sharedFfn: 512,
+    tiedEmbeddings: false,
+    trainingContext: 262144,
   })
 }
 
-/** Qwen3.5-0.8B (qwen35, dense hybrid), the seed's draft. Its linear-attention heads (16 × 128 for keys and values) and tied embeddings are assumptions: the seed notes do not give them. */
+/**
+ * Qwen3.5-0.8B (qwen35, dense hybrid), the seed's draft. Its linear-attention heads (16 × 128 for keys and values) and tied embeddings are
+ * assumptions: the seed notes do not give them.
+ */
 export function qwen35SmallGguf(): SyntheticGguf {
   return hybridGguf({
-    arch: 'qwen35', name: 'synthetic Qwen3.5-0.8B Q4_K_M', layers: 24, hidden: 1024, vocab: 248320, heads: 8, headsKv: 2, headDim: 256,
-    keyHeads: 16, valueHeads: 16, linearHeadDim: 128, ffn: 3584, experts: 0, expertsUsed: 0, expertFfn: 0, sharedFfn: 0, tiedEmbeddings: true, trainingContext: 262144,
+    arch: 'qwen35',
+    name: 'synthetic Qwen3.5-0.8B Q4_K_M',
+    layers: 24,
+    hidden: 1024,
+    vocab: 248320,
+    heads: 8,
+    headsKv: 2,
+    headDim: 256,
+    keyHeads: 16,
+    valueHeads: 16,
+    linearHeadDim: 128,
+    ffn: 3584,
+    experts: 0,
+    expertsUsed: 0,
+    expertFfn: 0,
+    sharedFfn: 0,
+    tiedEmbeddings: true,
+    trainingContext: 262144,
   })
 }

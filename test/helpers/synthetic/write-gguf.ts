@@ -6,7 +6,8 @@ import { tensorBytes } from '../../../app/fit/ggml-types'
  * numbers, f32 otherwise, string, bool, arrays of those); `{ f32 }` forces f32
  * for a whole number (llama.cpp checks the type, e.g. of rope.freq_base), `{ u64 }` a 64-bit count.
  */
-export type SyntheticValue = number | string | boolean | { readonly f32: number } | { readonly u64: bigint } | readonly number[] | readonly string[]
+export type SyntheticValue =
+  number | string | boolean | { readonly f32: number } | { readonly u64: bigint } | readonly number[] | readonly string[]
 
 export interface SyntheticTensor {
   readonly name: string

@@ -16,9 +16,21 @@ const read = (p: string): Promise<string> => readFile(join(FIXTURES, p), 'utf8')
 /** The three engines, from their real --help/--version output. */
 export async function fixtureEngines(): Promise<{ mainline: EngineInfo; ik: EngineInfo; buun: EngineInfo }> {
   return {
-    mainline: engineFromOutput('/opt/llama.cpp/bin/llama-server', await read('llama-server/responses/llama-server-help.txt'), await read('llama-server/responses/version.txt')),
-    ik: engineFromOutput('/opt/ik/llama-server', await read('llama-server-forks/ik/help.stdout.txt'), await read('llama-server-forks/ik/version.stderr.txt')),
-    buun: engineFromOutput('/opt/buun/llama-server', await read('llama-server-forks/buun/help.stdout.txt'), await read('llama-server-forks/buun/version.stderr.txt')),
+    mainline: engineFromOutput(
+      '/opt/llama.cpp/bin/llama-server',
+      await read('llama-server/responses/llama-server-help.txt'),
+      await read('llama-server/responses/version.txt'),
+    ),
+    ik: engineFromOutput(
+      '/opt/ik/llama-server',
+      await read('llama-server-forks/ik/help.stdout.txt'),
+      await read('llama-server-forks/ik/version.stderr.txt'),
+    ),
+    buun: engineFromOutput(
+      '/opt/buun/llama-server',
+      await read('llama-server-forks/buun/help.stdout.txt'),
+      await read('llama-server-forks/buun/version.stderr.txt'),
+    ),
   }
 }
 
@@ -44,7 +56,15 @@ export async function seedModels(): Promise<SeedModels> {
   const iq = GGML_TYPE_ID.iq4_xs as number
   await writeSyntheticGguf(qwen36IqPath, { ...spec, tensors: spec.tensors.map((t) => (/_exps\./.test(t.name) ? { ...t, typeId: iq } : t)) })
   await writeSyntheticGguf(draftPath, qwen35SmallGguf())
-  return { dir, qwen36Path, qwen36: await readGgufModel(qwen36Path), qwen36IqPath, qwen36Iq: await readGgufModel(qwen36IqPath), draftPath, draft: await readGgufModel(draftPath) }
+  return {
+    dir,
+    qwen36Path,
+    qwen36: await readGgufModel(qwen36Path),
+    qwen36IqPath,
+    qwen36Iq: await readGgufModel(qwen36IqPath),
+    draftPath,
+    draft: await readGgufModel(draftPath),
+  }
 }
 
 /** A copy of a GGUF with one token's text changed (same length), so its vocabulary differs. */

@@ -29,8 +29,20 @@ export interface SampleSpec {
 
 export function device(over: Partial<GpuDevice> = {}): GpuDevice {
   return {
-    index: 0, name: 'NVIDIA GeForce RTX 4060 Laptop GPU', memoryTotalMiB: 8188, memoryUsedMiB: 5400, memoryFreeMiB: 2548, memoryReservedMiB: 240,
-    temperatureC: 59, utilizationPct: 30, powerW: 40, powerLimitW: 80, smClockMHz: 1800, pstate: 'P0', throttleReasons: [], ...over,
+    index: 0,
+    name: 'NVIDIA GeForce RTX 4060 Laptop GPU',
+    memoryTotalMiB: 8188,
+    memoryUsedMiB: 5400,
+    memoryFreeMiB: 2548,
+    memoryReservedMiB: 240,
+    temperatureC: 59,
+    utilizationPct: 30,
+    powerW: 40,
+    powerLimitW: 80,
+    smClockMHz: 1800,
+    pstate: 'P0',
+    throttleReasons: [],
+    ...over,
   }
 }
 
@@ -39,13 +51,34 @@ export function sample(s: SampleSpec): LiveSnapshot {
   const rolling: RollingGenerationFigures | null =
     (s.rollingMedian === undefined || s.rollingMedian === null) && !s.longPromptMedian
       ? null
-      : { profileId, requests: 10, medianTokensPerSecond: s.rollingMedian ?? null, medianPromptTokensPerSecond: null, medianLongPromptTokensPerSecond: s.longPromptMedian?.tokensPerSecond ?? null, longPrompts: s.longPromptMedian?.count ?? 0, draftAcceptance: null }
+      : {
+          profileId,
+          requests: 10,
+          medianTokensPerSecond: s.rollingMedian ?? null,
+          medianPromptTokensPerSecond: null,
+          medianLongPromptTokensPerSecond: s.longPromptMedian?.tokensPerSecond ?? null,
+          longPrompts: s.longPromptMedian?.count ?? 0,
+          draftAcceptance: null,
+        }
   const generation: GenerationSnapshot = {
     active: s.active ?? false,
     tokensPerSecond: s.active ? (s.tokensPerSecond ?? null) : null,
     slots: [],
     last: s.lastPrompt
-      ? { time: s.time, slotId: 0, taskId: 1, promptTokens: s.lastPrompt.tokens, promptMs: (s.lastPrompt.tokens * 1000) / s.lastPrompt.tokensPerSecond, promptTokensPerSecond: s.lastPrompt.tokensPerSecond, predictedTokens: 100, predictedMs: 2500, predictedTokensPerSecond: 40, draftTokens: null, draftAccepted: null, draftAcceptance: null }
+      ? {
+          time: s.time,
+          slotId: 0,
+          taskId: 1,
+          promptTokens: s.lastPrompt.tokens,
+          promptMs: (s.lastPrompt.tokens * 1000) / s.lastPrompt.tokensPerSecond,
+          promptTokensPerSecond: s.lastPrompt.tokensPerSecond,
+          predictedTokens: 100,
+          predictedMs: 2500,
+          predictedTokensPerSecond: 40,
+          draftTokens: null,
+          draftAccepted: null,
+          draftAcceptance: null,
+        }
       : null,
     contextUsed: null,
     contextSize: null,
@@ -56,12 +89,40 @@ export function sample(s: SampleSpec): LiveSnapshot {
   const gpu: GpuSnapshot =
     s.gpu !== undefined && s.gpu !== null
       ? s.gpu
-      : { available: true, reason: null, backend: 'nvml', stale: false, sampledAt: s.time, devices: [device({ memoryFreeMiB: s.freeMiB === undefined ? 2548 : s.freeMiB, temperatureC: s.temperatureC === undefined ? 59 : s.temperatureC, throttleReasons: s.throttleReasons ?? [] })] }
-  const cpu: CpuSnapshot = { systemPct: s.systemPct ?? 40, ramTotalMiB: 32768, ramFreeMiB: 8000, server: { pid: 4242, cpuPct: 50, rssMiB: 20000 }, heavyApps: s.heavyApps ?? [], topProcesses: [] }
+      : {
+          available: true,
+          reason: null,
+          backend: 'nvml',
+          stale: false,
+          sampledAt: s.time,
+          devices: [
+            device({
+              memoryFreeMiB: s.freeMiB === undefined ? 2548 : s.freeMiB,
+              temperatureC: s.temperatureC === undefined ? 59 : s.temperatureC,
+              throttleReasons: s.throttleReasons ?? [],
+            }),
+          ],
+        }
+  const cpu: CpuSnapshot = {
+    systemPct: s.systemPct ?? 40,
+    ramTotalMiB: 32768,
+    ramFreeMiB: 8000,
+    server: { pid: 4242, cpuPct: 50, rssMiB: 20000 },
+    heavyApps: s.heavyApps ?? [],
+    topProcesses: [],
+  }
   const state = s.state ?? 'ready'
   const server: ServerStatus = {
-    state, profileId, pid: state === 'ready' ? 4242 : null, host: '127.0.0.1', port: 8080, exe: 'llama-server', readySince: state === 'ready' ? 0 : null,
-    restartAt: state === 'backoff' ? s.time + 2000 : null, lastExit: s.lastExit ?? null, restarts: s.restarts ?? 0,
+    state,
+    profileId,
+    pid: state === 'ready' ? 4242 : null,
+    host: '127.0.0.1',
+    port: 8080,
+    exe: 'llama-server',
+    readySince: state === 'ready' ? 0 : null,
+    restartAt: state === 'backoff' ? s.time + 2000 : null,
+    lastExit: s.lastExit ?? null,
+    restarts: s.restarts ?? 0,
   }
   return { time: s.time, server, generation, gpu, cpu }
 }

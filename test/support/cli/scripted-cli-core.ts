@@ -7,7 +7,18 @@ import { Listeners } from '../../../app/lib/listeners'
 import { buildSnapshot } from '../../../app/snapshot/build-snapshot'
 import type { CliCoreFactory } from '../../../app/cli/cli-core-factory'
 
-const STOPPED: ServerStatus = { state: 'stopped', profileId: null, pid: null, host: null, port: null, exe: null, readySince: null, restartAt: null, lastExit: null, restarts: 0 }
+const STOPPED: ServerStatus = {
+  state: 'stopped',
+  profileId: null,
+  pid: null,
+  host: null,
+  port: null,
+  exe: null,
+  readySince: null,
+  restartAt: null,
+  lastExit: null,
+  restarts: 0,
+}
 
 /**
  * A core the test drives by hand: it publishes a state or a snapshot only when
@@ -26,7 +37,8 @@ export class ScriptedCliCore implements CliCore {
     getLaunchSpec: () => null,
     getLogs: () => [],
     getRequestSignal: () => null,
-    stop: async () => this.setState({ ...STOPPED, lastExit: { code: 0, signal: null, reason: null, hint: null, kind: null, lastLines: [] } }),
+    stop: async () =>
+      this.setState({ ...STOPPED, lastExit: { code: 0, signal: null, reason: null, hint: null, kind: null, lastLines: [] } }),
   }
 
   /** The factory a CliContext takes. */

@@ -1,13 +1,29 @@
 import { decideSwitch, type HeldRequest, type PolicyInput } from '../../../app/core/switch-policy'
 
-const base: PolicyInput = { now: 0, running: 'a', ready: true, loadedAt: 0, inFlight: 0, held: [], decided: null, forced: false, minResidencyMs: 10_000, drainMs: 60_000 }
+const base: PolicyInput = {
+  now: 0,
+  running: 'a',
+  ready: true,
+  loadedAt: 0,
+  inFlight: 0,
+  held: [],
+  decided: null,
+  forced: false,
+  minResidencyMs: 10_000,
+  drainMs: 60_000,
+}
 
 /**
  * Replays an arrival trace against the policy with a simulated server: each
  * admitted request runs `serveMs`, a switch takes `loadMs`. Returns the loads
  * and each request's wait (arrival to admission). Clock-free: time is a number.
  */
-export function replay(trace: readonly [string, number][], minResidencyMs: number, serveMs = 1000, loadMs = 5000): { loads: string[]; waits: (number | null)[] } {
+export function replay(
+  trace: readonly [string, number][],
+  minResidencyMs: number,
+  serveMs = 1000,
+  loadMs = 5000,
+): { loads: string[]; waits: (number | null)[] } {
   let now = 0
   let running: string | null = 'a'
   let loadedAt: number | null = 0

@@ -73,9 +73,9 @@ export async function makeSecretHome(existing?: string): Promise<SecretHome> {
     `env LLAMA_API_KEY=${SECRETS.processEnv} GITHUB_TOKEN=${SECRETS.github}`,
     `keys from ${keyFile}: ${SECRETS.keyFile}, ${SECRETS.keyFileSecond}`,
     `loaded /Users/${USER}/models/x.gguf for ${USER}`,
-    'print_info: EOS token        = 151645 \'<|im_end|>\'',
-    `[llama-tray] llama-server exited with code 1 (list: ${SECRETS.listFirst},${SECRETS.listSecond};`
-      + ` env ${SECRETS.profileEnv}, ${SECRETS.hfProfileEnv})`,
+    "print_info: EOS token        = 151645 '<|im_end|>'",
+    `[llama-tray] llama-server exited with code 1 (list: ${SECRETS.listFirst},${SECRETS.listSecond};` +
+      ` env ${SECRETS.profileEnv}, ${SECRETS.hfProfileEnv})`,
   ]
   await writeFile(join(home, 'logs', 'llama-server.log'), `${log.join('\n')}\n`)
   const env = { USER, LLAMA_API_KEY: SECRETS.processEnv, HF_TOKEN: SECRETS.hfEnv, GITHUB_TOKEN: SECRETS.github }

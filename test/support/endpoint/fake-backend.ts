@@ -79,7 +79,19 @@ export class FakeUpstream {
   }
 }
 
-const status = (over: Partial<ServerStatus>): ServerStatus => ({ state: 'stopped', profileId: null, pid: null, host: null, port: null, exe: null, readySince: null, restartAt: null, lastExit: null, restarts: 0, ...over })
+const status = (over: Partial<ServerStatus>): ServerStatus => ({
+  state: 'stopped',
+  profileId: null,
+  pid: null,
+  host: null,
+  port: null,
+  exe: null,
+  readySince: null,
+  restartAt: null,
+  lastExit: null,
+  restarts: 0,
+  ...over,
+})
 
 /**
  * The core as the endpoint sees it, in process: each profile has its own fake

@@ -278,7 +278,8 @@ class FakeIpcMain {
 }
 
 class FakeSession {
-  permissionRequestHandler: ((contents: unknown, permission: string, callback: (granted: boolean) => void, details?: unknown) => void) | null = null
+  permissionRequestHandler:
+    ((contents: unknown, permission: string, callback: (granted: boolean) => void, details?: unknown) => void) | null = null
   permissionCheckHandler: ((...args: unknown[]) => boolean) | null = null
   readonly protocolHandlers = new Map<string, (request: Request) => Promise<Response>>()
   readonly protocol = {
@@ -346,7 +347,13 @@ export function fakeElectronModule(): Record<string, unknown> {
     screen: {
       getAllDisplays: () => fake.displays,
       getDisplayNearestPoint: (point: { x: number; y: number }) =>
-        fake.displays.find((d) => point.x >= d.bounds.x && point.x < d.bounds.x + d.bounds.width && point.y >= d.bounds.y && point.y < d.bounds.y + d.bounds.height) ?? fake.displays[0],
+        fake.displays.find(
+          (d) =>
+            point.x >= d.bounds.x &&
+            point.x < d.bounds.x + d.bounds.width &&
+            point.y >= d.bounds.y &&
+            point.y < d.bounds.y + d.bounds.height,
+        ) ?? fake.displays[0],
     },
     protocol: { registerSchemesAsPrivileged: (schemes: unknown[]) => void fake.privilegedSchemes.push(...schemes) },
     shell: {
@@ -366,7 +373,10 @@ export function fakeElectronModule(): Record<string, unknown> {
 /** The electron-log/main stand-in: records lines instead of writing files. */
 export const fakeLogLines: string[] = []
 export const fakeLogger = {
-  transports: { file: { resolvePathFn: null as (() => string) | null, maxSize: 0, level: 'info' as string | false }, console: { level: 'debug' as string | false } },
+  transports: {
+    file: { resolvePathFn: null as (() => string) | null, maxSize: 0, level: 'info' as string | false },
+    console: { level: 'debug' as string | false },
+  },
 }
 export function fakeElectronLogModule(): Record<string, unknown> {
   const logger = {

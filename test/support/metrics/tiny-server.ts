@@ -22,7 +22,11 @@ export interface TinyServer {
 }
 
 /** Starts llama-server on the tiny target model through the real supervisor, in a temp home. */
-export async function startTinyServer(extraArgs: readonly string[] = [], onLine?: (line: string) => void, modelFile = 'tiny-target.gguf'): Promise<TinyServer> {
+export async function startTinyServer(
+  extraArgs: readonly string[] = [],
+  onLine?: (line: string) => void,
+  modelFile = 'tiny-target.gguf',
+): Promise<TinyServer> {
   const exe = await llamaServerBinary()
   const home = mkdtempSync(join(tmpdir(), 'llama-tray-metrics-'))
   const supervisor = new ServerSupervisor({ home })

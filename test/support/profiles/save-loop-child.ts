@@ -14,7 +14,20 @@ async function main(home: string): Promise<void> {
     const now = new Date().toISOString()
     await store.update((file) => ({
       ...file,
-      profiles: [{ id: 'loop', name: 'loop', binary: '', model: 'm.gguf', settings: { ctxSize: n }, extraArgs: [], env: {}, notes: `${n} ${padding}`, createdAt: now, updatedAt: now }],
+      profiles: [
+        {
+          id: 'loop',
+          name: 'loop',
+          binary: '',
+          model: 'm.gguf',
+          settings: { ctxSize: n },
+          extraArgs: [],
+          env: {},
+          notes: `${n} ${padding}`,
+          createdAt: now,
+          updatedAt: now,
+        },
+      ],
     }))
     process.stdout.write(`${n}\n`)
   }
