@@ -11,6 +11,12 @@ describe('asSentence', () => {
     expect(asSentence('it said "stop." then left')).toBe('It said "stop." Then left.')
   })
 
+  it('keeps a file name, a path or a flag as written at the start of a sentence', () => {
+    expect(asSentence('tiny-target-IQ4_XS.gguf does not match its sha256')).toBe('tiny-target-IQ4_XS.gguf does not match its sha256.')
+    expect(asSentence('nothing was kept. /models/a.gguf is gone')).toBe('Nothing was kept. /models/a.gguf is gone.')
+    expect(asSentence('--no-mmap is gone')).toBe('--no-mmap is gone.')
+  })
+
   it('keeps llama.cpp in lower case, at the start and after a full stop', () => {
     expect(asSentence('llama.cpp v0.5.0 has no CPU build. llama.cpp b7000 has one')).toBe(
       'llama.cpp v0.5.0 has no CPU build. llama.cpp b7000 has one.',

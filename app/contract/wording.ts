@@ -6,10 +6,13 @@
 /** Abbreviations whose full stop ends no sentence (so "e.g. mmap" keeps its lowercase). */
 const ABBREVIATION = /(?:\be\.g|\bi\.e|\bvs|\betc)$/i
 
-/** A sentence's end: a full stop, "!", "?" or "…", maybe inside a closing quote or bracket. */
-/** A name spelled in lower case even at the start of a sentence ("Llama.cpp" reads as a typo). */
-const LOWER_CASE_NAME = /^llama\.cpp\b/
+/**
+ * A first word that keeps its case even at the start of a sentence: a file name or a path
+ * ("tiny-target.gguf does not match…"), a flag, or a name spelled in lower case ("llama.cpp").
+ */
+const LOWER_CASE_NAME = /^(?:-|[^\s]*[./\\])/
 
+/** A sentence's end: a full stop, "!", "?" or "…", maybe inside a closing quote or bracket. */
 const ENDED = /[.!?…]["”')]?$/
 
 /** A lowercase letter right after a sentence's end (". ", "! ", "? "), the end captured. */
