@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
-import type { ProfileSummary } from '../../contract/profile'
+import type { EngineKind, ProfileSummary } from '../../contract/profile'
 import { EXPORT_FORMATS, ExportError, exportCommandLine, type ExportFormat } from '../../profiles/export-command'
 import { importArgv, importCommand, ImportError } from '../../profiles/import-command'
 import { profileArgv } from '../../profiles/launch-spec'
@@ -9,6 +9,7 @@ import { readGpuOnce } from '../../diagnostics/gpu-once'
 import { discoverWithEngines } from '../../engines/discover-with-engines'
 import { fitStarterProfile } from '../../profiles/starter-fit'
 import { cachedEngineKinds } from '../../profiles/engine-detect'
+import { profileSummary } from '../../profiles/profile-summary'
 import { checkImport } from '../../profiles/import-checks'
 import { gateProfile, ProfileGateError } from '../../profiles/profile-gate'
 import { bestBinary, bestDraft, bestModel, DiscoveryPickError, profileFromDiscovery } from '../../profiles/discovery-profile'
@@ -21,26 +22,15 @@ import { parseOptions } from '../parse-options'
 
 type ListedProfile = ProfileSummary & { readonly modelMissing: boolean }
 
-async function listed(p: Profile, activeId: string | null, engines: ReadonlyMap<string, ProfileSummary['engine']>): Promise<ListedProfile> {
-  const engine = p.binary ? (engines.get(resolve(p.binary)) ?? null) : null
+/** The dashboard's summary of a profile, and whether its model file is gone (the CLI's list marks it). */
+async function listed(p: Profile, activeId: string | null, engines: ReadonlyMap<string, EngineKind>): Promise<ListedProfile> {
   const modelMissing =
     p.model !== '' &&
     !(await stat(p.model).then(
       () => true,
       () => false,
     ))
-  return {
-    id: p.id,
-    name: p.name,
-    binary: p.binary,
-    model: p.model,
-    draftModel: p.draftModel ?? null,
-    engine,
-    notes: p.notes,
-    active: p.id === activeId,
-    updatedAt: p.updatedAt,
-    modelMissing,
-  }
+  return { ...profileSummary(p, activeId, engines), modelMissing }
 }
 
 /** One line per profile: active mark, id, name, model file, engine. */
