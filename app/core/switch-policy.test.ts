@@ -38,8 +38,8 @@ describe('the switch policy', () => {
     expect(d).toMatchObject({ admit: [2], switchTo: null, wakeAt: 10_000 })
   })
 
-  it('lets an idle running profile go at once: a lone click does not wait for its residency', () => {
-    expect(decideSwitch({ ...base, now: 1000, held: held([1, 'b', 900]) })).toMatchObject({ switchTo: 'b', startNow: true })
+  it('switches at once from a profile that has run past its residency, idle or not', () => {
+    expect(decideSwitch({ ...base, now: 10_000, held: held([1, 'b', 9900]) })).toMatchObject({ switchTo: 'b', startNow: true })
   })
 
   it('after the residency, decides the switch, holds newer requests for the running profile, and drains the running ones', () => {

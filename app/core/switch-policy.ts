@@ -5,8 +5,7 @@
  * Rules: requests are grouped by profile; while a profile runs, the held
  * requests for it go first; a switch is decided for the profile of the oldest
  * held request for another profile, once the running one has stayed loaded
- * `minResidencyMs` while it is in use (so A B A A C does not swap back and
- * forth) or at once when it is idle; after that
+ * `minResidencyMs` (so A B A A C does not swap back and forth); after that
  * decision, new requests for the running profile wait in their group; the
  * switch waits for the running requests to finish, at most `drainMs`, then
  * cuts the rest.
@@ -67,10 +66,9 @@ export function decideSwitch(input: PolicyInput): PolicyDecision {
   if (other === undefined) return { ...IDLE, admit }
   // Not yet ready: residency counts from the load, so a start in progress is left to finish.
   const residentUntil = input.loadedAt === null ? null : input.loadedAt + input.minResidencyMs
-  // Residency guards a profile in use: an idle one (nothing running, nothing of its own held) yields at once,
-  // so a lone click in the tray does not wait for it.
-  const busy = input.inFlight > 0 || own.length > 0
-  if (!input.forced && (residentUntil === null || (busy && input.now < residentUntil))) return { ...IDLE, admit, wakeAt: residentUntil }
+  // Counted from the load, idle or not: a profile loaded moments ago and asked for again soon (A B A A C) is not
+  // swapped out at once. A click on a profile that has run a while switches at once; "Switch now" skips the wait.
+  if (!input.forced && (residentUntil === null || input.now < residentUntil)) return { ...IDLE, admit, wakeAt: residentUntil }
   // The switch is decided; the running profile's requests older than the oldest other one still go first.
   const older = input.ready ? held.filter((h) => h.profileId === running && h.arrivedAt <= other.arrivedAt).map((h) => h.id) : []
   return { ...drain({ ...input, inFlight: input.inFlight + older.length }, other.profileId, input.now), admit: older }
