@@ -59,6 +59,19 @@ describe('the GPU check against fake servers', () => {
     expect(await cachedVerdict(dir, checkKey('ab', null, 'cpu'))).toBeNull()
   })
 
+  it('a CUDA build that sees no GPU at all fails, but that verdict is not cached (the GPU may only be hidden)', async () => {
+    const binary = await fakeBinary('no-gpu-device')
+    const result = await runGpuCheck({ binary, backend: 'cuda-12', model: model('tiny-draft.gguf') })
+    expect(result).toMatchObject({
+      ok: false,
+      reason: 'the CUDA runtime did not start: no CUDA-capable device is detected',
+      transient: true,
+    })
+    const request = { home: dir, tag: 'b7000', backend: 'cuda-12', binary, binarySha256: 'cd', driverVersion: '580.1' } as const
+    await expect(checkEngine(request)).rejects.toBeInstanceOf(GpuCheckFailedError)
+    expect(await cachedVerdict(dir, checkKey('cd', '580.1', 'cuda-12'))).toBeNull()
+  })
+
   it('a server that crashes while loading fails with its exit, and the server is gone', async () => {
     const result = await runGpuCheck({ binary: await fakeBinary('crash-loading'), backend: 'cpu', model: model('tiny-draft.gguf') })
     expect(result).toMatchObject({ ok: false, reason: 'it exited with code 1 before it was ready' })

@@ -4,7 +4,7 @@ import { httpRequest } from '../lib/http-request'
 import { LineSplitter } from '../lib/line-splitter'
 import { abandonChild, formatSeconds, LEADS_ITS_GROUP, signalProcessGroup } from '../lib/process/process-group'
 import { findFreePort } from '../supervisor/free-port'
-import { findGpuError, placedALayerOnGpu } from '../supervisor/gpu-errors'
+import { findGpuError, placedALayerOnGpu, type GpuLogError } from '../supervisor/gpu-errors'
 import { probeHealth } from '../supervisor/health'
 import type { EngineBackend } from './backends'
 
@@ -22,7 +22,8 @@ export type GpuCheckResult =
   | { readonly ok: true; readonly log: readonly string[] }
   /**
    * `reason` completes "did not run on this GPU (…)"; `log` holds the server's lines for Details.
-   * `transient`: it ran out of time, which a busy machine may cause too, so the verdict is not cached.
+   * `transient`: it ran out of time, which a busy machine may cause too, or it saw no GPU at all (hidden by
+   * CUDA_VISIBLE_DEVICES, a driver not up yet): the verdict says nothing about the build, so it is not cached.
    */
   | { readonly ok: false; readonly reason: string; readonly log: readonly string[]; readonly transient?: boolean }
 
@@ -88,7 +89,14 @@ export const runGpuCheck: GpuCheck = async (request) => {
   )
   // A server that died on the completion (a CUDA error aborts it) has its last lines still in the pipe.
   const whenGone = (): Promise<unknown> => Promise.race([drained, atMost(5000)])
-  const fail = (reason: string): GpuCheckResult => ({ ok: false, reason: findGpuError(lines)?.reason ?? reason, log: lines })
+  // No device seen (hidden, or the driver not up) says nothing about the build: such a verdict is not kept.
+  const failure = (reason: string, gpuError: GpuLogError | null): GpuCheckResult => ({
+    ok: false,
+    reason: gpuError?.reason ?? reason,
+    log: lines,
+    ...(gpuError?.noDevice ? { transient: true } : {}),
+  })
+  const fail = (reason: string): GpuCheckResult => failure(reason, findGpuError(lines))
   try {
     const outcome = await checkServer(port, deadline, () => exit, request.signal)
     const cancelled = request.signal?.aborted ? (request.signal.reason as unknown) : null
@@ -97,11 +105,11 @@ export const runGpuCheck: GpuCheck = async (request) => {
     if (outcome === 'timeout') {
       const gpuError = findGpuError(lines)
       const reason = gpuError?.reason ?? `it did not answer within ${formatSeconds(timeoutMs)}`
-      return { ok: false, reason, log: lines, ...(gpuError ? {} : { transient: true }) }
+      return { ...failure(reason, gpuError), ...(gpuError ? {} : { transient: true }) }
     }
     if (outcome !== null) return fail(outcome)
     const gpuError = findGpuError(lines)
-    if (gpuError) return { ok: false, reason: gpuError.reason, log: lines }
+    if (gpuError) return failure(gpuError.reason, gpuError)
     if (isGpu(request.backend) && !placedALayerOnGpu(lines)) {
       return { ok: false, reason: 'it put no layer on the GPU, so it found no GPU it can use', log: lines }
     }

@@ -6,24 +6,40 @@ export interface GpuLogError {
   readonly reason: string
   /** The log line itself (for Details). */
   readonly line: string
+  /**
+   * The runtime saw no device at all: hidden (CUDA_VISIBLE_DEVICES=""), or the driver not up yet.
+   * It says nothing about the build, so a check that met it is not remembered as the build's verdict.
+   */
+  readonly noDevice?: true
 }
 
 interface GpuRule {
   readonly pattern: RegExp
   readonly reason: (m: RegExpExecArray) => string
+  readonly noDevice?: true
 }
 
 // llama.cpp's wording (ggml-cuda.cu, ggml-vulkan.cpp, llama-model.cpp); the first rule that matches a line wins.
 const GPU_RULES: readonly GpuRule[] = [
+  {
+    pattern: /ggml_cuda_init: failed to initialize CUDA: (no CUDA-capable device is detected)/,
+    reason: (m) => `the CUDA runtime did not start: ${m[1]}`,
+    noDevice: true,
+  },
   { pattern: /ggml_cuda_init: failed to initialize CUDA: (.+)/, reason: (m) => `the CUDA runtime did not start: ${m[1]?.trim()}` },
-  { pattern: /no CUDA-capable device is detected/, reason: () => 'the CUDA runtime found no CUDA-capable device' },
+  { pattern: /no CUDA-capable device is detected/, reason: () => 'the CUDA runtime found no CUDA-capable device', noDevice: true },
   {
     pattern: /CUDA driver version is insufficient for CUDA runtime version/,
     reason: () => "the NVIDIA driver is older than this build's CUDA runtime",
   },
   { pattern: /CUDA error: (.+)/, reason: (m) => `CUDA error: ${m[1]?.trim()}` },
   {
-    pattern: /ggml_vulkan: No devices found|ggml_vulkan: .*(?:failed|error)(.*)/i,
+    pattern: /ggml_vulkan: No devices found/i,
+    reason: () => 'the Vulkan backend failed: no Vulkan device found',
+    noDevice: true,
+  },
+  {
+    pattern: /ggml_vulkan: .*(?:failed|error)(.*)/i,
     reason: (m) => `the Vulkan backend failed${m[1] ? `: ${m[1].trim()}` : ': no Vulkan device found'}`,
   },
   { pattern: /vk::\w+(?:::\w+)*: (Error\w+)/, reason: (m) => `Vulkan error ${m[1]}` },
@@ -41,7 +57,7 @@ export function findGpuError(lines: readonly string[]): GpuLogError | null {
   for (const line of lines) {
     for (const rule of GPU_RULES) {
       const m = rule.pattern.exec(line)
-      if (m) return { reason: rule.reason(m), line: line.trim() }
+      if (m) return { reason: rule.reason(m), line: line.trim(), ...(rule.noDevice ? { noDevice: true as const } : {}) }
     }
   }
   const oom = diagnoseExit(0, null, lines)
