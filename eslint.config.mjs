@@ -20,6 +20,7 @@ const banned = (patterns, message) => ({ group: patterns, message })
 export const APP_LAYERS = [
   ['contract'],
   ['lib', 'home.ts'],
+  ['platform'],
   ['telemetry', 'fit', 'models'],
   ['supervisor'],
   ['profiles', 'endpoint'],

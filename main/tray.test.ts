@@ -21,7 +21,7 @@ function profile(id: string, name: string, active = false): ProfileSummary {
     binary: '/opt/llama-server',
     model: `/models/${id}.gguf`,
     draftModel: null,
-    engine: 'mainline',
+    fork: 'mainline',
     notes: '',
     active,
     updatedAt: '2025-01-01T00:00:00Z',

@@ -3,26 +3,26 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { fieldSpellings, flagForSpelling, flagUses } from '../app/contract/flag-args'
 import { FLAGS, PROFILE_FIELD_KEYS } from '../app/contract/flag-registry'
-import type { EngineKind } from '../app/contract/profile'
+import type { ServerFork } from '../app/contract/profile'
 import { parseHelpFlags } from '../app/profiles/engine-help'
 import { FIXTURES } from './helpers/paths'
 
 // The three engines' real `llama-server --help` output.
-const HELP: ReadonlyArray<readonly [EngineKind, string]> = [
+const HELP: ReadonlyArray<readonly [ServerFork, string]> = [
   ['mainline', 'llama-server/responses/llama-server-help.txt'],
   ['ik_llama', 'llama-server-forks/ik/help.stdout.txt'],
   ['buun', 'llama-server-forks/buun/help.stdout.txt'],
 ]
 
 describe('the flag registry', () => {
-  describe.each(HELP)('%s --help', (engine, file) => {
+  describe.each(HELP)('%s --help', (fork, file) => {
     const listed = [...parseHelpFlags(readFileSync(join(FIXTURES, file), 'utf8'))]
 
     it('every spelling it prints is in the registry, as a flag of this engine', () => {
       expect(listed.length).toBeGreaterThan(200)
-      const unknown = listed.filter((s) => flagForSpelling(s, engine) === undefined)
+      const unknown = listed.filter((s) => flagForSpelling(s, fork) === undefined)
       expect(unknown).toEqual([])
-      const notThisEngine = listed.filter((s) => !flagForSpelling(s, engine)?.engines.includes(engine))
+      const notThisEngine = listed.filter((s) => !flagForSpelling(s, fork)?.forks.includes(fork))
       expect(notThisEngine).toEqual([])
     })
   })

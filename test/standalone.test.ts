@@ -98,7 +98,7 @@ describe('outsideReferences', () => {
     ['app/fit/x.test.ts', "const LOGS = resolve(__dirname, '../../test/fixtures/llama-server-cuda-h200')"],
     ['scripts/llama-server-build.mjs', "const m = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'models')"],
     ['test/helpers/paths.ts', "export const FIXTURES = join(REPO_ROOT, 'test', 'fixtures')"],
-    ['app/telemetry/gpu/pdh-shared-memory.ts', "import { sharedUsageByPid } from './pdh-parsing'"],
+    ['app/platform/win32/pdh-shared-memory.ts', "import { sharedUsageByPid } from './pdh-parsing'"],
     ['eslint.config.mjs', "banned(['../*', '!../contract/*'], 'The contract imports only from app/contract/.')"],
     ['benchmarks/gpu-calibration/stage.sh', 'cd "$(dirname "$0")/../.."'],
   ])('passes %s: %s', (file, line) => {

@@ -24,7 +24,7 @@ function handPicked(args: readonly string[]): string[] {
 
 /** Whether llama.cpp's fit runs for these arguments: an engine that has --fit (mainline: on unless turned off). */
 function fitActive(input: LintInput): boolean {
-  if (!input.engine || input.engine.kind !== 'mainline' || !input.engine.flags.has('--fit')) return false
+  if (!input.binaryInfo || input.binaryInfo.fork !== 'mainline' || !input.binaryInfo.flags.has('--fit')) return false
   const v = lastValue(input.args, F.fit)
   return v === null || /^(on|1|true)$/i.test(v)
 }

@@ -1,10 +1,10 @@
 import type { WarningFix, WarningLevel } from '../contract/warnings'
 import type { GgufModel } from '../fit/gguf-model'
-import type { EngineInfo } from '../profiles/engine-detect'
+import type { ServerBinaryInfo } from '../profiles/fork-detect'
 import type { VocabComparison } from './vocab'
 
 /** What the binary accepts (from engine detection); null when the binary is unknown or could not be run. */
-export type EngineView = Pick<EngineInfo, 'kind' | 'flags' | 'cacheTypes' | 'version'>
+export type BinaryView = Pick<ServerBinaryInfo, 'fork' | 'flags' | 'cacheTypes' | 'version'>
 
 export type LintPlatform = 'win32' | 'linux' | 'darwin'
 
@@ -13,7 +13,7 @@ export interface LintInput {
   /** llama-server's arguments, without the binary. */
   readonly args: readonly string[]
   readonly platform: LintPlatform
-  readonly engine: EngineView | null
+  readonly binaryInfo: BinaryView | null
   readonly model: GgufModel | null
   readonly draft: GgufModel | null
   /** Target vs draft tokenizer, when both GGUFs were read. */

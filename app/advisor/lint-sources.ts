@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises'
 import { readGgufModel, type GgufModel } from '../fit/gguf-model'
-import { detectEngine, type EngineInfo } from '../profiles/engine-detect'
+import { detectFork, type ServerBinaryInfo } from '../profiles/fork-detect'
 import { renderArgs } from '../profiles/profile-args'
 import type { Profile } from '../profiles/schema'
 import { lastValue } from '../contract/flag-args'
@@ -11,7 +11,7 @@ import { compareVocab, readVocab, type VocabComparison } from './vocab'
 export interface GatherOptions {
   readonly platform?: LintPlatform
   /** Engine detection (cached in <home>/engines.json); tests pass a fixture's. */
-  readonly detect?: (home: string, binary: string) => Promise<EngineInfo>
+  readonly detect?: (home: string, binary: string) => Promise<ServerBinaryInfo>
   /** Whether this machine is a laptop, where known (the live advisor reads it from the GPU's name). */
   readonly laptop?: boolean | null
 }
@@ -68,12 +68,12 @@ export async function gatherLintInput(
   options: GatherOptions = {},
 ): Promise<GatheredInput> {
   const notes: string[] = []
-  let engine: EngineInfo | null = null
+  let binaryInfo: ServerBinaryInfo | null = null
   if (binary === '') notes.push('no llama-server binary: flags were not checked against an engine')
   else if (!(await isFile(binary))) notes.push(`binary ${binary} not found here: flags were not checked against it`)
   else {
     try {
-      engine = await (options.detect ?? detectEngine)(home, binary)
+      binaryInfo = await (options.detect ?? detectFork)(home, binary)
     } catch (err) {
       notes.push(`cannot detect the engine of ${binary}: ${err instanceof Error ? err.message : String(err)}`)
     }
@@ -91,7 +91,15 @@ export async function gatherLintInput(
     }
   }
   return {
-    input: { args: [...args], platform: options.platform ?? hostPlatform(), engine, model, draft, vocab, laptop: options.laptop ?? null },
+    input: {
+      args: [...args],
+      platform: options.platform ?? hostPlatform(),
+      binaryInfo: binaryInfo,
+      model,
+      draft,
+      vocab,
+      laptop: options.laptop ?? null,
+    },
     notes,
   }
 }

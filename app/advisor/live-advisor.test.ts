@@ -396,13 +396,13 @@ describe('server failures', () => {
     await store.upsert(profile)
     const mainlineHelp = readFileSync(join(FIXTURES, 'llama-server', 'responses', 'llama-server-help.txt'), 'utf8')
     const version = readFileSync(join(FIXTURES, 'llama-server', 'responses', 'version.txt'), 'utf8')
-    const { engineFromOutput } = await import('../profiles/engine-detect')
+    const { forkFromOutput } = await import('../profiles/fork-detect')
     const clock = { t: 0 }
     const advisor = new LiveAdvisor({
       home,
       now: () => clock.t,
       platform: 'linux',
-      detect: async (_h, b) => engineFromOutput(b, mainlineHelp, version),
+      detect: async (_h, b) => forkFromOutput(b, mainlineHelp, version),
     })
     const exit = {
       code: 1,

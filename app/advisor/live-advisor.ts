@@ -5,7 +5,7 @@ import type { AppSettings } from '../contract/settings'
 import type { Snapshot } from '../contract/snapshot'
 import type { Warning, WarningFix } from '../contract/warnings'
 import { median } from '../metrics/median'
-import type { EngineInfo } from '../profiles/engine-detect'
+import type { ServerBinaryInfo } from '../profiles/fork-detect'
 import { ProfileStore } from '../profiles/store'
 import { applyFixToStoredProfile } from './apply-profile-fix'
 import { Hysteresis, type Transition } from './hysteresis'
@@ -38,7 +38,7 @@ export interface LiveAdvisorOptions {
    */
   readonly sharedGpuMemoryMiB?: (pid: number) => number | null
   /** Engine detection for the lint of the running profile (tests pass a fixture's). */
-  readonly detect?: (home: string, binary: string) => Promise<EngineInfo>
+  readonly detect?: (home: string, binary: string) => Promise<ServerBinaryInfo>
 }
 
 /** One raise or clear, for logs and tests. */

@@ -5,14 +5,14 @@ import { CUDA_H200 } from '../../test/helpers/paths'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readGgufModel, type GgufModel } from '../fit/gguf-model'
-import type { EngineInfo } from '../profiles/engine-detect'
+import type { ServerBinaryInfo } from '../profiles/fork-detect'
 import { applyFixToArgs } from './apply-fix-args'
 import type { LintInput } from './lint-input'
 import { LINT_RULES, lintArgs } from './rules'
 import { fixtureEngines, seedModels, TINY, withPatchedToken, type SeedModels } from '../../test/support/advisor/fixtures'
 import { compareVocab, readVocab } from './vocab'
 
-let engines: { mainline: EngineInfo; ik: EngineInfo; buun: EngineInfo }
+let engines: { mainline: ServerBinaryInfo; ik: ServerBinaryInfo; buun: ServerBinaryInfo }
 let seed: SeedModels
 let tiny: GgufModel
 let tinyIq: GgufModel
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 const base = (over: Partial<LintInput> & Pick<LintInput, 'args'>): LintInput => ({
   platform: 'linux',
-  engine: null,
+  binaryInfo: null,
   model: null,
   draft: null,
   vocab: null,
@@ -67,28 +67,31 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
   })
 
   it('lint.flag-rejected', () => {
-    expect(rule('lint.flag-rejected', { args: ['--no-mmap', '-c', '4096'], engine: engines.mainline })[0]).toMatchObject({
+    expect(rule('lint.flag-rejected', { args: ['--no-mmap', '-c', '4096'], binaryInfo: engines.mainline })[0]).toMatchObject({
       level: 'error',
       fix: { removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] },
     })
-    expect(rule('lint.flag-rejected', { args: ['-vhad'], engine: engines.buun })[0]?.fix).toEqual({
+    expect(rule('lint.flag-rejected', { args: ['-vhad'], binaryInfo: engines.buun })[0]?.fix).toEqual({
       label: 'Remove -vhad',
       removeArgs: ['-vhad'],
       addArgs: [],
     })
-    expect(rule('lint.flag-rejected', { args: ['--no-mmap'], engine: engines.ik })).toEqual([])
-    expect(rule('lint.flag-rejected', { args: ['-lm', 'none'], engine: engines.mainline })).toEqual([])
-    expect(rule('lint.flag-rejected', { args: ['--no-mmap'], engine: null })).toEqual([])
+    expect(rule('lint.flag-rejected', { args: ['--no-mmap'], binaryInfo: engines.ik })).toEqual([])
+    expect(rule('lint.flag-rejected', { args: ['-lm', 'none'], binaryInfo: engines.mainline })).toEqual([])
+    expect(rule('lint.flag-rejected', { args: ['--no-mmap'], binaryInfo: null })).toEqual([])
   })
 
   it('lint.draft-unused', () => {
-    expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], engine: engines.mainline })[0]?.fix?.addArgs).toEqual([
+    expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], binaryInfo: engines.mainline })[0]?.fix?.addArgs).toEqual([
       '--spec-type',
       'draft-simple',
     ])
-    expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], engine: engines.ik })[0]?.fix?.addArgs).toEqual(['--spec-type', 'draft'])
-    expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf', '--spec-type', 'draft-simple'], engine: engines.mainline })).toEqual([])
-    expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], engine: engines.buun })).toEqual([])
+    expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], binaryInfo: engines.ik })[0]?.fix?.addArgs).toEqual([
+      '--spec-type',
+      'draft',
+    ])
+    expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf', '--spec-type', 'draft-simple'], binaryInfo: engines.mainline })).toEqual([])
+    expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], binaryInfo: engines.buun })).toEqual([])
   })
 
   it('lint.draft-kv-f16 sizes the draft cache at the target’s context', () => {
@@ -96,7 +99,7 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
       args: ['-c', '65536', '-np', '1', '-md', 'd.gguf'],
       model: seed.qwen36,
       draft: seed.draft,
-      engine: engines.mainline,
+      binaryInfo: engines.mainline,
     })
     // The size llama-server itself reported on CUDA for this draft at 64K (test/fixtures/llama-server-cuda-h200/q36-seed-draft.log).
     expect(f[0]?.message).toContain('768 MiB of VRAM at f16')
@@ -106,7 +109,7 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
         args: ['-c', '65536', '-np', '1', '-md', 'd.gguf', '-ctkd', 'q8_0', '-ctvd', 'q8_0'],
         model: seed.qwen36,
         draft: seed.draft,
-        engine: engines.mainline,
+        binaryInfo: engines.mainline,
       }),
     ).toEqual([])
     expect(
@@ -114,7 +117,7 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
         args: ['-c', '8192', '-np', '1', '-md', 'd.gguf'],
         model: seed.qwen36,
         draft: seed.draft,
-        engine: engines.mainline,
+        binaryInfo: engines.mainline,
       }),
     ).toEqual([])
     expect(rule('lint.draft-kv-f16', { args: ['-c', '65536', '-np', '1'], model: seed.qwen36, draft: null })).toEqual([])
@@ -242,51 +245,51 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
   })
 
   it('lint.fit-hand-picked: explains the trade, offers llama.cpp’s fit with a target that keeps the headroom', () => {
-    const f = rule('lint.fit-hand-picked', { args: ['-ngl', '999', '--n-cpu-moe', '33', '-c', '65536'], engine: engines.mainline })
+    const f = rule('lint.fit-hand-picked', { args: ['-ngl', '999', '--n-cpu-moe', '33', '-c', '65536'], binaryInfo: engines.mainline })
     expect(f).toHaveLength(1)
     expect(f[0]?.message).toContain('-ngl 999, --n-cpu-moe 33')
     expect(f[0]?.message).toContain('6708 MiB')
     expect(f[0]?.fix?.addArgs).toEqual(['-fitt', '1640'])
     expect(f[0]?.fix?.removeArgs).toEqual(expect.arrayContaining(['-ngl', '--n-cpu-moe', '-ot', '-ts', '--cpu-moe']))
     // Silent: nothing hand-picked, fit turned off or asked for explicitly (lint.fit-aborts speaks then), ik_llama, unknown engine.
-    expect(rule('lint.fit-hand-picked', { args: ['-c', '65536'], engine: engines.mainline })).toEqual([])
-    expect(rule('lint.fit-hand-picked', { args: ['-fit', 'off', '--n-cpu-moe', '33'], engine: engines.mainline })).toEqual([])
-    expect(rule('lint.fit-hand-picked', { args: ['-fit', 'on', '--n-cpu-moe', '33'], engine: engines.mainline })).toEqual([])
-    expect(rule('lint.fit-hand-picked', { args: ['--n-cpu-moe', '33'], engine: engines.ik })).toEqual([])
-    expect(rule('lint.fit-hand-picked', { args: ['--n-cpu-moe', '33'], engine: null })).toEqual([])
+    expect(rule('lint.fit-hand-picked', { args: ['-c', '65536'], binaryInfo: engines.mainline })).toEqual([])
+    expect(rule('lint.fit-hand-picked', { args: ['-fit', 'off', '--n-cpu-moe', '33'], binaryInfo: engines.mainline })).toEqual([])
+    expect(rule('lint.fit-hand-picked', { args: ['-fit', 'on', '--n-cpu-moe', '33'], binaryInfo: engines.mainline })).toEqual([])
+    expect(rule('lint.fit-hand-picked', { args: ['--n-cpu-moe', '33'], binaryInfo: engines.ik })).toEqual([])
+    expect(rule('lint.fit-hand-picked', { args: ['--n-cpu-moe', '33'], binaryInfo: null })).toEqual([])
   })
 
   it('lint.fit-target-headroom: llama.cpp’s default 1024 MiB target is under the app’s headroom', () => {
-    const f = rule('lint.fit-target-headroom', { args: ['-c', '65536'], engine: engines.mainline, model: seed.qwen36 })
+    const f = rule('lint.fit-target-headroom', { args: ['-c', '65536'], binaryInfo: engines.mainline, model: seed.qwen36 })
     expect(f[0]).toMatchObject({
       level: 'warn',
       fix: { removeArgs: expect.arrayContaining(['-fitt', '--fit-target']), addArgs: ['-fitt', '1640'] },
     })
     expect(f[0]?.message).toContain('1024 MiB free (its default)')
-    expect(rule('lint.fit-target-headroom', { args: ['-fitt', '512'], engine: engines.mainline })[0]?.message).toContain(
+    expect(rule('lint.fit-target-headroom', { args: ['-fitt', '512'], binaryInfo: engines.mainline })[0]?.message).toContain(
       'leave 512 MiB free',
     )
-    expect(rule('lint.fit-target-headroom', { args: ['-fitt', '1640'], engine: engines.mainline })).toEqual([])
-    expect(rule('lint.fit-target-headroom', { args: ['-c', '4096'], engine: engines.mainline, model: tiny })).toEqual([])
-    expect(rule('lint.fit-target-headroom', { args: ['-fit', 'off'], engine: engines.mainline })).toEqual([])
-    expect(rule('lint.fit-target-headroom', { args: ['--n-cpu-moe', '30'], engine: engines.mainline })).toEqual([])
-    expect(rule('lint.fit-target-headroom', { args: [], engine: engines.buun })).toEqual([])
+    expect(rule('lint.fit-target-headroom', { args: ['-fitt', '1640'], binaryInfo: engines.mainline })).toEqual([])
+    expect(rule('lint.fit-target-headroom', { args: ['-c', '4096'], binaryInfo: engines.mainline, model: tiny })).toEqual([])
+    expect(rule('lint.fit-target-headroom', { args: ['-fit', 'off'], binaryInfo: engines.mainline })).toEqual([])
+    expect(rule('lint.fit-target-headroom', { args: ['--n-cpu-moe', '30'], binaryInfo: engines.mainline })).toEqual([])
+    expect(rule('lint.fit-target-headroom', { args: [], binaryInfo: engines.buun })).toEqual([])
   })
 
   it('lint.fit-aborts', () => {
     expect(rule('lint.fit-aborts', { args: ['-fit', 'on', '--n-cpu-moe', '30'] })[0]?.message).toContain('--n-cpu-moe')
     expect(rule('lint.fit-aborts', { args: ['-fit', 'on', '-c', '4096'] })).toEqual([])
     expect(rule('lint.fit-aborts', { args: ['-fit', 'off', '-ngl', '99'] })).toEqual([])
-    expect(rule('lint.fit-aborts', { args: ['--fit', 'on', '-ngl', '99'], engine: engines.ik })).toEqual([])
+    expect(rule('lint.fit-aborts', { args: ['--fit', 'on', '-ngl', '99'], binaryInfo: engines.ik })).toEqual([])
   })
 
   it('lint.auto-slots', () => {
-    const f = rule('lint.auto-slots', { args: ['-c', '65536'], engine: engines.mainline, model: seed.qwen36 })
+    const f = rule('lint.auto-slots', { args: ['-c', '65536'], binaryInfo: engines.mainline, model: seed.qwen36 })
     expect(f[0]?.message).toContain('recurrent state')
     expect(f[0]?.fix?.addArgs).toEqual(['-np', '1'])
-    expect(rule('lint.auto-slots', { args: ['-c', '65536', '-np', '1'], engine: engines.mainline })).toEqual([])
-    expect(rule('lint.auto-slots', { args: ['-c', '65536'], engine: engines.ik })).toEqual([])
-    expect(rule('lint.auto-slots', { args: [], engine: engines.mainline })).toEqual([])
+    expect(rule('lint.auto-slots', { args: ['-c', '65536', '-np', '1'], binaryInfo: engines.mainline })).toEqual([])
+    expect(rule('lint.auto-slots', { args: ['-c', '65536'], binaryInfo: engines.ik })).toEqual([])
+    expect(rule('lint.auto-slots', { args: [], binaryInfo: engines.mainline })).toEqual([])
   })
 
   it('lint.mtp-enabled', () => {
@@ -301,18 +304,18 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
   })
 
   it('lint.sleep-idle', () => {
-    const f = rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], engine: engines.mainline, laptop: true })
+    const f = rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], binaryInfo: engines.mainline, laptop: true })
     expect(f[0]).toMatchObject({ level: 'info', fix: { removeArgs: [], addArgs: ['--sleep-idle-seconds', '300'] } })
     expect(f[0]?.message).toContain('VRAM freed')
     // engine unknown: still worth saying
-    expect(rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], engine: null, laptop: true })).toHaveLength(1)
-    expect(rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], engine: engines.buun, laptop: true })).toHaveLength(1)
+    expect(rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], binaryInfo: null, laptop: true })).toHaveLength(1)
+    expect(rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], binaryInfo: engines.buun, laptop: true })).toHaveLength(1)
     // Already set (to sleep, or explicitly never), not a laptop, unknown machine, or an engine without the flag: silent.
-    expect(rule('lint.sleep-idle', { args: ['--sleep-idle-seconds', '600'], engine: engines.mainline, laptop: true })).toEqual([])
-    expect(rule('lint.sleep-idle', { args: ['--sleep-idle-seconds', '-1'], engine: engines.mainline, laptop: true })).toEqual([])
-    expect(rule('lint.sleep-idle', { args: [], engine: engines.mainline, laptop: false })).toEqual([])
-    expect(rule('lint.sleep-idle', { args: [], engine: engines.mainline })).toEqual([])
-    expect(rule('lint.sleep-idle', { args: [], engine: engines.ik, laptop: true })).toEqual([])
+    expect(rule('lint.sleep-idle', { args: ['--sleep-idle-seconds', '600'], binaryInfo: engines.mainline, laptop: true })).toEqual([])
+    expect(rule('lint.sleep-idle', { args: ['--sleep-idle-seconds', '-1'], binaryInfo: engines.mainline, laptop: true })).toEqual([])
+    expect(rule('lint.sleep-idle', { args: [], binaryInfo: engines.mainline, laptop: false })).toEqual([])
+    expect(rule('lint.sleep-idle', { args: [], binaryInfo: engines.mainline })).toEqual([])
+    expect(rule('lint.sleep-idle', { args: [], binaryInfo: engines.ik, laptop: true })).toEqual([])
   })
 })
 
@@ -353,7 +356,7 @@ describe('fixes', () => {
         fc.boolean(),
         (parts, e, platform, withModel) => {
           const args = parts.flat()
-          const input = base({ args, platform, engine: e === null ? null : engines[e], model: withModel ? seed.qwen36 : tiny })
+          const input = base({ args, platform, binaryInfo: e === null ? null : engines[e], model: withModel ? seed.qwen36 : tiny })
           for (const f of lintArgs(input)) {
             if (!f.fix) continue
             const after = lintArgs({ ...input, args: applyFixToArgs(args, f.fix) }).map((x) => x.id)

@@ -47,7 +47,7 @@ function mmapOff(args: readonly string[]): boolean {
 }
 
 function usesLoadMode(input: LintInput): boolean {
-  return (input.engine?.flags.has('--load-mode') ?? false) || has(input.args, F.loadMode)
+  return (input.binaryInfo?.flags.has('--load-mode') ?? false) || has(input.args, F.loadMode)
 }
 
 function flashAttnOn(args: readonly string[]): boolean {
@@ -103,11 +103,11 @@ export const LINT_RULES: readonly LintRule[] = [
     id: 'lint.flag-rejected',
     level: 'error',
     summary: 'a flag or value this llama-server binary rejects (it would exit with "invalid argument"), with the replacement where known',
-    check: ({ args, engine }) => {
-      if (!engine || engine.flags.size === 0) return []
+    check: ({ args, binaryInfo }) => {
+      if (!binaryInfo || binaryInfo.flags.size === 0) return []
       const seen = new Set<string>()
       const out: LintFinding[] = []
-      for (const p of checkArgs(args, engine)) {
+      for (const p of checkArgs(args, binaryInfo)) {
         if (p.kind === 'ineffective' || seen.has(p.flag)) continue
         seen.add(p.flag)
         const replacement = p.replacement
@@ -126,9 +126,9 @@ export const LINT_RULES: readonly LintRule[] = [
     id: 'lint.draft-unused',
     level: 'warn',
     summary: 'a draft model this engine loads (VRAM) but never speculates with: mainline v0.5.0 and ik_llama need --spec-type',
-    check: ({ args, engine }) => {
-      if (!engine || engine.flags.size === 0) return []
-      const p = checkArgs(args, engine).find((x) => x.kind === 'ineffective')
+    check: ({ args, binaryInfo }) => {
+      if (!binaryInfo || binaryInfo.flags.size === 0) return []
+      const p = checkArgs(args, binaryInfo).find((x) => x.kind === 'ineffective')
       if (!p || !p.replacement) return []
       return [
         finding(
@@ -144,9 +144,9 @@ export const LINT_RULES: readonly LintRule[] = [
     id: 'lint.draft-kv-f16',
     level: 'info',
     summary: 'a draft whose f16 KV cache follows the target’s long context',
-    check: ({ args, model, draft, engine }) => {
+    check: ({ args, model, draft, binaryInfo }) => {
       if (!draft || !has(args, F.draft) || has(args, F.cacheTypeKDraft) || has(args, F.cacheTypeVDraft)) return []
-      if (engine && engine.flags.size > 0 && !F.cacheTypeKDraft.some((f) => engine.flags.has(f))) return []
+      if (binaryInfo && binaryInfo.flags.size > 0 && !F.cacheTypeKDraft.some((f) => binaryInfo.flags.has(f))) return []
       const cells = kvCells(model ?? draft, intValue(args, F.ctx), intValue(args, F.parallel))
       const f16 = kvCacheMiB(draft, cells, 'f16', 'f16')
       const q8 = kvCacheMiB(draft, cells, 'q8_0', 'q8_0')
@@ -443,8 +443,8 @@ export const LINT_RULES: readonly LintRule[] = [
     id: 'lint.fit-aborts',
     level: 'warn',
     summary: 'auto-fit (-fit on) with -ngl, -ts, -ot or --n-cpu-moe set: fit only keeps them or gives up',
-    check: ({ args, engine }) => {
-      if (engine?.kind === 'ik_llama') return []
+    check: ({ args, binaryInfo }) => {
+      if (binaryInfo?.fork === 'ik_llama') return []
       const fitValue = lastValue(args, F.fit)
       if (fitValue === null || !/^(on|1|true)$/i.test(fitValue)) return []
       const set = [F.gpuLayers, F.tensorSplit, F.overrideTensor, F.nCpuMoe, F.cpuMoe].flatMap((names) =>
@@ -469,8 +469,8 @@ export const LINT_RULES: readonly LintRule[] = [
     id: 'lint.auto-slots',
     level: 'warn',
     summary: 'mainline’s automatic 4 slots when a context is set and -np is not',
-    check: ({ args, engine, model }) => {
-      if (!engine || (engine.kind !== 'mainline' && engine.kind !== 'buun')) return []
+    check: ({ args, binaryInfo, model }) => {
+      if (!binaryInfo || (binaryInfo.fork !== 'mainline' && binaryInfo.fork !== 'buun')) return []
       const ctx = intValue(args, F.ctx)
       if (ctx === null || ctx <= 0 || has(args, F.parallel)) return []
       const recurrent =
@@ -513,10 +513,10 @@ export const LINT_RULES: readonly LintRule[] = [
     id: 'lint.sleep-idle',
     level: 'info',
     summary: 'on a laptop, a server that never sleeps holds its VRAM while idle (--sleep-idle-seconds unloads the model)',
-    check: ({ args, engine, laptop }) => {
+    check: ({ args, binaryInfo, laptop }) => {
       if (laptop !== true || has(args, F.sleepIdle)) return []
       // Mainline and buun have it (the pinned v0.5.0 build); ik_llama.cpp does not.
-      if (engine && !F.sleepIdle.some((f) => engine.flags.has(f))) return []
+      if (binaryInfo && !F.sleepIdle.some((f) => binaryInfo.flags.has(f))) return []
       return [
         finding(
           'lint.sleep-idle',

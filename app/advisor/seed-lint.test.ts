@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tokenizeCommandLine } from '../lib/command-line'
-import type { EngineInfo } from '../profiles/engine-detect'
+import type { ServerBinaryInfo } from '../profiles/fork-detect'
 import { SEED_3090_BUUN_I_QUALITY, SEED_3090_IK_I_COMPACT, SEED_4060_QWEN36 } from '../profiles/seed-commands'
 import type { LintInput } from './lint-input'
 import { lintArgs } from './rules'
@@ -13,7 +13,7 @@ const argsOf = (cmd: string): string[] => {
   return argv[0]?.startsWith('-') ? argv : argv.slice(1)
 }
 
-let engines: { mainline: EngineInfo; ik: EngineInfo; buun: EngineInfo }
+let engines: { mainline: ServerBinaryInfo; ik: ServerBinaryInfo; buun: ServerBinaryInfo }
 let models: SeedModels
 beforeAll(async () => {
   engines = await fixtureEngines()
@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => rm(models.dir, { recursive: true, force: true }))
 
 const ids = (input: Partial<LintInput> & Pick<LintInput, 'args'>): string[] =>
-  lintArgs({ platform: 'linux', engine: null, model: null, draft: null, vocab: null, ...input })
+  lintArgs({ platform: 'linux', binaryInfo: null, model: null, draft: null, vocab: null, ...input })
     .map((f) => f.id)
     .sort()
 
@@ -33,7 +33,7 @@ describe('seed 000 (RTX 4060 Laptop, Windows, Qwen3.6-35B-A3B with a Qwen3.5-0.8
     const findings = lintArgs({
       args,
       platform: 'win32',
-      engine: null,
+      binaryInfo: null,
       model: models.qwen36,
       draft: models.draft,
       vocab: { compatible: true, reason: null },
@@ -53,7 +53,7 @@ describe('seed 000 (RTX 4060 Laptop, Windows, Qwen3.6-35B-A3B with a Qwen3.5-0.8
     const findings = lintArgs({
       args,
       platform: 'win32',
-      engine: engines.mainline,
+      binaryInfo: engines.mainline,
       model: models.qwen36,
       draft: models.draft,
       vocab: { compatible: true, reason: null },
@@ -78,11 +78,18 @@ describe('seed 000 (RTX 4060 Laptop, Windows, Qwen3.6-35B-A3B with a Qwen3.5-0.8
 
   it('before the seed author found --no-mmap, the advisor would have said so (~11 → ~43 tok/s)', () => {
     const without = args.filter((a) => a !== '--no-mmap')
-    const f = lintArgs({ args: without, platform: 'win32', engine: engines.buun, model: models.qwen36, draft: models.draft, vocab: null })
+    const f = lintArgs({
+      args: without,
+      platform: 'win32',
+      binaryInfo: engines.buun,
+      model: models.qwen36,
+      draft: models.draft,
+      vocab: null,
+    })
     const mmap = f.find((x) => x.id === 'lint.mmap-with-cpu-experts')
     expect(mmap?.message).toContain('~11 to ~43 tok/s')
     expect(mmap?.fix?.addArgs).toEqual(['--no-mmap'])
-    const onMainline = lintArgs({ args: without, platform: 'win32', engine: engines.mainline, model: null, draft: null, vocab: null })
+    const onMainline = lintArgs({ args: without, platform: 'win32', binaryInfo: engines.mainline, model: null, draft: null, vocab: null })
     expect(onMainline.find((x) => x.id === 'lint.mmap-with-cpu-experts')?.fix?.addArgs).toEqual(['-lm', 'none'])
   })
 })
@@ -92,7 +99,7 @@ describe('seed 004 (RTX 3090, Linux, APEX models; the synthetic Qwen3.6 GGUF sta
   const buun = argsOf(SEED_3090_BUUN_I_QUALITY)
 
   it('ik_llama command on ik_llama: exposed without a key (error) and -vhad twice (warn, no rewrite)', () => {
-    const findings = lintArgs({ args: ik, platform: 'linux', engine: engines.ik, model: models.qwen36, draft: null, vocab: null })
+    const findings = lintArgs({ args: ik, platform: 'linux', binaryInfo: engines.ik, model: models.qwen36, draft: null, vocab: null })
     expect(findings.map((f) => f.id).sort()).toEqual(['lint.duplicate-flag:-vhad', 'lint.exposed-without-key'])
     expect(findings.find((f) => f.id === 'lint.duplicate-flag:-vhad')?.fix).toBeNull()
     expect(findings.find((f) => f.id === 'lint.exposed-without-key')).toMatchObject({
@@ -102,7 +109,7 @@ describe('seed 004 (RTX 3090, Linux, APEX models; the synthetic Qwen3.6 GGUF sta
   })
 
   it('the same command on Windows adds --mlock with --no-mmap (error)', () => {
-    expect(ids({ args: ik, platform: 'win32', engine: engines.ik, model: models.qwen36 })).toEqual([
+    expect(ids({ args: ik, platform: 'win32', binaryInfo: engines.ik, model: models.qwen36 })).toEqual([
       'lint.duplicate-flag:-vhad',
       'lint.exposed-without-key',
       'lint.mlock-no-mmap-windows',
@@ -110,7 +117,7 @@ describe('seed 004 (RTX 3090, Linux, APEX models; the synthetic Qwen3.6 GGUF sta
   })
 
   it('the ik command on a mainline binary names every ik-only or removed flag', () => {
-    const got = ids({ args: ik, engine: engines.mainline })
+    const got = ids({ args: ik, binaryInfo: engines.mainline })
     expect(got).toEqual(
       expect.arrayContaining([
         'lint.flag-rejected:--parallel-tool-calls',
@@ -125,7 +132,7 @@ describe('seed 004 (RTX 3090, Linux, APEX models; the synthetic Qwen3.6 GGUF sta
   })
 
   it('buun command on buun: exposed without a key, and turbo8 (no buun branch has it) as a bad value', () => {
-    const findings = lintArgs({ args: buun, platform: 'linux', engine: engines.buun, model: models.qwen36, draft: null, vocab: null })
+    const findings = lintArgs({ args: buun, platform: 'linux', binaryInfo: engines.buun, model: models.qwen36, draft: null, vocab: null })
     expect(findings.map((f) => f.id).sort()).toEqual(['lint.exposed-without-key', 'lint.flag-rejected:-ctk'])
     expect(findings.find((f) => f.id === 'lint.flag-rejected:-ctk')?.message).toContain('turbo8')
   })
@@ -133,7 +140,7 @@ describe('seed 004 (RTX 3090, Linux, APEX models; the synthetic Qwen3.6 GGUF sta
   it('both seed 004 commands have an error-level finding, so `llama-tray lint` exits 1 for them', () => {
     for (const args of [ik, buun])
       expect(
-        lintArgs({ args, platform: 'linux', engine: null, model: null, draft: null, vocab: null }).some((f) => f.level === 'error'),
+        lintArgs({ args, platform: 'linux', binaryInfo: null, model: null, draft: null, vocab: null }).some((f) => f.level === 'error'),
       ).toBe(true)
   })
 })

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_SETTINGS } from '../contract/settings'
-import { sharedUsageByPid, type PdhItem } from '../telemetry/gpu/pdh-parsing'
+import { sharedUsageByPid, type PdhItem } from '../platform/win32/pdh-parsing'
 import { LiveAdvisor } from './live-advisor'
 import { sample } from '../../test/support/advisor/replay'
 

@@ -14,7 +14,7 @@ export function tableCells(report: BenchReport): { header: string[]; rows: strin
   const base = report.results[0]
   const header = [
     'profile',
-    'engine',
+    'fork',
     'model',
     'KV cache',
     'draft',
@@ -28,7 +28,7 @@ export function tableCells(report: BenchReport): { header: string[]; rows: strin
   ]
   const rows = report.results.map((r) => [
     r.label,
-    r.engine ?? '?',
+    r.fork ?? '?',
     r.model ?? '?',
     r.kvCache,
     r.draftModel ?? '—',
@@ -125,7 +125,7 @@ export function formatReportCsv(report: BenchReport): string {
   const header = [
     'profile_id',
     'label',
-    'engine',
+    'fork',
     'model',
     'kv_cache',
     'draft',
@@ -155,7 +155,7 @@ export function formatReportCsv(report: BenchReport): string {
         [
           r.profileId,
           r.label,
-          r.engine,
+          r.fork,
           r.model,
           r.kvCache,
           r.draftModel,

@@ -28,6 +28,15 @@ function looksLikeReport(x: unknown): x is BenchReport {
   return typeof r.createdAt === 'string' && Array.isArray(r.results) && typeof r.hardware === 'object' && r.hardware !== null
 }
 
+/** A report saved before the fork had its own name keeps it as `engine` in each result; it reads as `fork`. */
+function withForkKey(report: BenchReport): BenchReport {
+  const results = report.results.map((r) => {
+    const { engine, ...rest } = r as BenchResult & { readonly engine?: string | null }
+    return engine === undefined || 'fork' in r ? r : { ...rest, fork: engine }
+  })
+  return { ...report, results }
+}
+
 /** Stored reports, newest first; unreadable files are skipped (never deleted). */
 export async function loadReports(home: string): Promise<{ file: string; report: BenchReport }[]> {
   let names: string[]
@@ -41,7 +50,7 @@ export async function loadReports(home: string): Promise<{ file: string; report:
     const file = join(benchDir(home), name)
     try {
       const json: unknown = JSON.parse(await readFile(file, 'utf8'))
-      if (looksLikeReport(json)) out.push({ file, report: json })
+      if (looksLikeReport(json)) out.push({ file, report: withForkKey(json) })
     } catch {
       // a damaged or foreign file: not ours to judge here
     }

@@ -11,7 +11,7 @@ function result(label: string, now: BenchFigures, before: BenchFigures | null, c
     label,
     exe: 'llama-server',
     args: ['-m', 'm.gguf'],
-    engine: null,
+    fork: null,
     model: null,
     draftModel: null,
     kvCache: 'f16/f16',

@@ -1,6 +1,6 @@
 import type { LaunchSpec } from '../contract/commands'
 import type { BenchTarget } from '../contract/bench'
-import type { EngineInfo } from '../profiles/engine-detect'
+import type { ServerBinaryInfo } from '../profiles/fork-detect'
 import { profileToLaunchSpec } from '../profiles/launch-spec'
 import { baseName } from '../profiles/profile-id'
 import { assertLaunchable, resolveProfileLaunch } from '../profiles/resolve-launch'
@@ -10,12 +10,12 @@ import { fieldSpellings, lastValue } from '../contract/flag-args'
 /** A profile (or a tune variant of one) ready to launch and describe. */
 export interface PreparedTarget {
   readonly profile: Profile
-  readonly engine: EngineInfo
+  readonly binaryInfo: ServerBinaryInfo
   readonly spec: LaunchSpec
   readonly target: BenchTarget
 }
 
-function describe(profile: Profile, engine: EngineInfo, spec: LaunchSpec, label: string): BenchTarget {
+function describe(profile: Profile, binaryInfo: ServerBinaryInfo, spec: LaunchSpec, label: string): BenchTarget {
   const args = spec.args
   const k = lastValue(args, fieldSpellings('cacheTypeK')) ?? 'f16'
   const v = lastValue(args, fieldSpellings('cacheTypeV')) ?? 'f16'
@@ -29,7 +29,7 @@ function describe(profile: Profile, engine: EngineInfo, spec: LaunchSpec, label:
     label,
     exe: spec.exe,
     args: [...args],
-    engine: engine.kind,
+    fork: binaryInfo.fork,
     model: model ? baseName(model) : null,
     draftModel: draft ? baseName(draft) : spec_ && spec_ !== 'none' ? spec_ : null,
     kvCache: `${k}/${v}`,
@@ -43,14 +43,14 @@ export async function prepareProfile(home: string, idOrName: string): Promise<Pr
   const spec = assertLaunchable(resolved)
   return {
     profile: resolved.profile,
-    engine: resolved.engine,
+    binaryInfo: resolved.binaryInfo,
     spec,
-    target: describe(resolved.profile, resolved.engine, spec, resolved.profile.name),
+    target: describe(resolved.profile, resolved.binaryInfo, spec, resolved.profile.name),
   }
 }
 
 /** A changed copy of a prepared profile (a tune setting), launched under the same profile id. */
 export function prepareVariant(base: PreparedTarget, profile: Profile, label: string): PreparedTarget {
-  const spec = profileToLaunchSpec(profile, base.engine)
-  return { profile, engine: base.engine, spec, target: describe(profile, base.engine, spec, label) }
+  const spec = profileToLaunchSpec(profile, base.binaryInfo)
+  return { profile, binaryInfo: base.binaryInfo, spec, target: describe(profile, base.binaryInfo, spec, label) }
 }

@@ -80,7 +80,8 @@ export interface BenchTarget {
   readonly label: string
   readonly exe: string
   readonly args: readonly string[]
-  readonly engine: string | null
+  /** The llama.cpp fork of the binary (ServerFork), null when it was not detected. */
+  readonly fork: string | null
   readonly model: string | null
   readonly draftModel: string | null
   /** "K/V" cache types, e.g. "q8_0/q5_0" ("f16/f16" when unset). */

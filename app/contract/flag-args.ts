@@ -1,4 +1,4 @@
-import type { EngineKind } from './profile'
+import type { ServerFork } from './profile'
 import { FLAGS, type FlagDef, type ProfileFieldKey } from './flag-registry'
 
 /**
@@ -22,10 +22,10 @@ export function looksLikeFlag(token: string): boolean {
  * different engines (-dr: mainline's --docker-repo, ik_llama's --dry-run);
  * `engine` picks, else the first (mainline's) meaning.
  */
-export function flagForSpelling(spelling: string, engine?: EngineKind): FlagDef | undefined {
+export function flagForSpelling(spelling: string, fork?: ServerFork): FlagDef | undefined {
   const defs = BY_SPELLING.get(spelling)
   if (!defs) return undefined
-  return (engine && defs.find((d) => d.engines.includes(engine))) || defs[0]
+  return (fork && defs.find((d) => d.forks.includes(fork))) || defs[0]
 }
 
 /** The entry named `name` (a programming error when there is none). */
@@ -68,9 +68,9 @@ export interface FlagUse {
 }
 
 /** Whether `flag` (as a separate token) takes the next token as its value. */
-export function takesValue(flag: string, next: string | undefined, engine?: EngineKind): boolean {
+export function takesValue(flag: string, next: string | undefined, fork?: ServerFork): boolean {
   if (next === undefined || looksLikeFlag(next)) return false
-  const def = flagForSpelling(flag, engine)
+  const def = flagForSpelling(flag, fork)
   if (!def) return true // unknown: a following non-flag token can only be its value
   if (def.value === 'none') return false
   if (def.value === 'optional' && def.choices) return def.choices.includes(next.toLowerCase())
@@ -78,16 +78,16 @@ export function takesValue(flag: string, next: string | undefined, engine?: Engi
 }
 
 /** Every flag occurrence in order. Tokens that are neither flags nor values are skipped. */
-export function flagUses(args: readonly string[], engine?: EngineKind): FlagUse[] {
+export function flagUses(args: readonly string[], fork?: ServerFork): FlagUse[] {
   const out: FlagUse[] = []
   for (let i = 0; i < args.length; i++) {
     const token = args[i] as string
     const flag = flagOf(token)
     if (flag === null) continue
-    const def = flagForSpelling(flag, engine)
+    const def = flagForSpelling(flag, fork)
     if (flag !== token) {
       out.push({ flag, index: i, value: token.slice(flag.length + 1), span: 1, def })
-    } else if (takesValue(flag, args[i + 1], engine)) {
+    } else if (takesValue(flag, args[i + 1], fork)) {
       out.push({ flag, index: i, value: args[i + 1] as string, span: 2, def })
       i++
     } else {

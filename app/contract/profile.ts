@@ -4,7 +4,7 @@
  * names profiles by id, never by executable path (see commands.ts).
  */
 
-export type EngineKind = 'mainline' | 'ik_llama' | 'buun' | 'unknown'
+export type ServerFork = 'mainline' | 'ik_llama' | 'buun' | 'unknown'
 
 export interface ProfileSummary {
   readonly id: string
@@ -14,7 +14,7 @@ export interface ProfileSummary {
   readonly model: string
   readonly draftModel: string | null
   /** The engine detected for the binary, when it was checked. */
-  readonly engine: EngineKind | null
+  readonly fork: ServerFork | null
   readonly notes: string
   readonly active: boolean
   readonly updatedAt: string
@@ -111,7 +111,7 @@ export type ProfileFileRole = 'binary' | 'model' | 'draftModel'
 export interface DiscoveredBinary {
   readonly id: string
   readonly path: string
-  readonly engine: EngineKind | null
+  readonly fork: ServerFork | null
   readonly version: string | null
   /** Where it was found: PATH, a common install folder, a binary chosen before. */
   readonly source: string

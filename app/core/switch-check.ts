@@ -33,7 +33,7 @@ export async function switchRefusal(
   const blocking = blockingProblems(resolved.problems)
   if (blocking.length > 0) {
     const flags = blocking.map((p) => `${p.flag} (${p.message})`).join(', ')
-    return sentence(`Profile "${profileId}" uses flags that ${resolved.engine.kind} rejects, ${keeps}: fix ${flags} in the profile`)
+    return sentence(`Profile "${profileId}" uses flags that ${resolved.binaryInfo.fork} rejects, ${keeps}: fix ${flags} in the profile`)
   }
   const checked = await preflight({ exe: resolved.spec.exe, args: withoutListenFlags(resolved.spec.args), env: resolved.spec.env })
   if (!checked.ok) return sentence(`Profile "${profileId}" cannot start, ${keeps}: ${checked.failure.reason}; ${checked.failure.hint}`)

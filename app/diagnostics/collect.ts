@@ -5,7 +5,7 @@ import { DEFAULT_SETTINGS, type AppSettings } from '../contract/settings'
 import type { ServerStatus } from '../contract/server-state'
 import type { GpuSnapshot } from '../contract/telemetry'
 import { listInstalled } from '../engines/installed'
-import { detectEngine, type EngineInfo } from '../profiles/engine-detect'
+import { detectFork, type ServerBinaryInfo } from '../profiles/fork-detect'
 import { quoteBash } from '../profiles/export-command'
 import { profileArgv } from '../profiles/launch-spec'
 import type { Profile } from '../profiles/schema'
@@ -34,8 +34,8 @@ export interface DiagnosticsSources {
   readonly gpu: () => Promise<GpuSnapshot | null>
   /** `nvidia-smi -q -x`: the driver, CUDA and the GPUs' names. */
   readonly inventory: () => Promise<GpuInventory | { readonly error: string }>
-  /** Default: detectEngine on this home (cached in engines.json). */
-  readonly detectEngine?: (binary: string) => Promise<EngineInfo>
+  /** Default: detectFork on this home (cached in engines.json). */
+  readonly detectFork?: (binary: string) => Promise<ServerBinaryInfo>
   readonly now?: () => Date
 }
 
@@ -123,11 +123,11 @@ export function commandLineOf(profile: Profile): string {
   return [...env, ...profileArgv(profile).map(quoteBash)].join(' ')
 }
 
-async function engineFacts(binary: string | null, detect: (binary: string) => Promise<EngineInfo>): Promise<EngineFacts | null> {
+async function engineFacts(binary: string | null, detect: (binary: string) => Promise<ServerBinaryInfo>): Promise<EngineFacts | null> {
   if (!binary) return null
   try {
     const info = await detect(binary)
-    return { binary: info.binary, kind: info.kind, version: info.version, commit: info.commit }
+    return { binary: info.binary, kind: info.fork, version: info.version, commit: info.commit }
   } catch (err) {
     return { binary, error: (err as Error).message }
   }
@@ -173,7 +173,7 @@ export async function collectDiagnostics(sources: DiagnosticsSources): Promise<C
   ])
   const active = stored.profiles.find((p) => p.id === (sources.status?.profileId ?? stored.activeProfileId)) ?? null
   const binary = sources.status?.exe ?? (active && active.binary !== '' ? active.binary : null)
-  const engine = await engineFacts(binary, sources.detectEngine ?? ((b) => detectEngine(home, b)))
+  const engine = await engineFacts(binary, sources.detectFork ?? ((b) => detectFork(home, b)))
   const report: DiagnosticsReport = {
     createdAt: (sources.now?.() ?? new Date()).toISOString(),
     versions: {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { DownloadProgress } from '../lib/download'
-import { detectEngine, EngineDetectError, engineFromOutput, runForOutput } from '../profiles/engine-detect'
+import { detectFork, ForkDetectError, forkFromOutput, runForOutput } from '../profiles/fork-detect'
 import { backendOrder, type EngineBackend } from './backends'
 import { checkEngine, checkFailedError, failureDetails, fallbackSentence, type FailedBuild } from './check-engine'
 import { GpuCheckFailedError, noneRanError } from './check-engine'
@@ -59,12 +59,12 @@ export async function verifyRuns(binary: string): Promise<{ version: string | nu
     help = await runForOutput(binary, ['--help'])
   } catch (err) {
     throw new EngineError(
-      `The downloaded llama-server does not start on this machine (${err instanceof EngineDetectError ? err.message : String(err)}): ` +
+      `The downloaded llama-server does not start on this machine (${err instanceof ForkDetectError ? err.message : String(err)}): ` +
         `choose another --backend, or update the GPU driver.`,
       'does-not-run',
     )
   }
-  const info = engineFromOutput(binary, help, versionText)
+  const info = forkFromOutput(binary, help, versionText)
   if (info.version === null && info.flags.size === 0) {
     const first = (versionText.trim() || help.trim()).split('\n')[0] ?? ''
     throw new EngineError(
@@ -210,7 +210,7 @@ async function installPlanned(opts: InstallOptions, plan: InstallPlan, driver: D
       if (!raced) throw err
       // Another install of the same engine finished first: keep it.
     }
-    if (opts.verify === undefined) await detectEngine(opts.home, join(finalDir, exe)).catch(() => null) // warm the detection cache
+    if (opts.verify === undefined) await detectFork(opts.home, join(finalDir, exe)).catch(() => null) // warm the detection cache
     progress({ phase: 'done' })
     return { id, tag: release.tag, backend, dir: finalDir, path: join(finalDir, exe), version, alreadyInstalled: false }
   } catch (err) {

@@ -4,7 +4,7 @@ import { BenchCancelledError } from '../bench/server-control'
 import { buildResult } from '../bench/result'
 import { BenchSession, type BenchDeps } from '../bench/session'
 import { prepareProfile, prepareVariant, type PreparedTarget } from '../bench/target'
-import { detectEngine } from '../profiles/engine-detect'
+import { detectFork } from '../profiles/fork-detect'
 import { blockingProblems, checkFlags } from '../profiles/flag-check'
 import { profileToLaunchSpec } from '../profiles/launch-spec'
 
@@ -98,9 +98,9 @@ function realPairBench(deps: BenchDeps, options: GateOptions): PairBench {
  */
 export async function runSafetyGate(deps: BenchDeps, profile: string, newBinary: string, options: GateOptions): Promise<GateVerdict> {
   const old = await prepareProfile(deps.home, profile)
-  const engine = await detectEngine(deps.home, newBinary)
+  const binaryInfo = await detectFork(deps.home, newBinary)
   const newProfile = { ...old.profile, binary: newBinary }
-  const blocking = blockingProblems(checkFlags(newProfile, engine))
+  const blocking = blockingProblems(checkFlags(newProfile, binaryInfo))
   if (blocking.length > 0)
     return {
       adopt: false,
@@ -112,9 +112,9 @@ export async function runSafetyGate(deps: BenchDeps, profile: string, newBinary:
   const variant = prepareVariant(old, newProfile, `${old.profile.name} (new engine)`)
   const neu: PreparedTarget = {
     ...variant,
-    engine,
-    spec: profileToLaunchSpec(newProfile, engine),
-    target: { ...variant.target, exe: newBinary, engine: engine.kind },
+    binaryInfo,
+    spec: profileToLaunchSpec(newProfile, binaryInfo),
+    target: { ...variant.target, exe: newBinary, fork: binaryInfo.fork },
   }
   let figures: readonly [GateFigures, GateFigures]
   try {

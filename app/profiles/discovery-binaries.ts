@@ -1,10 +1,10 @@
 import { constants } from 'node:fs'
 import { access, readFile, realpath, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import type { DiscoveredBinary, EngineKind } from '../contract/profile'
+import type { DiscoveredBinary, ServerFork } from '../contract/profile'
 import { discoveryId } from './discovery-id'
 import { installFolders, pathApi, pathFolders, serverExeNames, type DiscoveryPlaces } from './discovery-places'
-import { cachedEngineKinds } from './engine-detect'
+import { cachedForks } from './fork-detect'
 import { PROFILES_FILE, parseProfilesText } from './store'
 
 /** A place a binary may be, and how the list will name where it came from. */
@@ -52,7 +52,7 @@ export async function findBinaries(
     ...pathDirs.flatMap((dir) => names.map((n) => ({ path: pjoin(dir, n), source: 'PATH' }))),
     ...installDirs.flatMap((dir) => names.map((n) => ({ path: pjoin(dir, n), source: 'install folder' }))),
   ]
-  const engines: ReadonlyMap<string, EngineKind> = await cachedEngineKinds(home)
+  const engines: ReadonlyMap<string, ServerFork> = await cachedForks(home)
   const seen = new Set<string>()
   const binaries: DiscoveredBinary[] = []
   for (const c of candidates) {
@@ -61,8 +61,8 @@ export async function findBinaries(
     if (seen.has(real)) continue
     seen.add(real)
     // The cache is keyed by the path the binary was detected under: try both the path found and its target.
-    const engine = engines.get(resolve(c.path)) ?? engines.get(real) ?? null
-    binaries.push({ id: discoveryId('b', real), path: c.path, engine, version: null, source: c.source })
+    const fork = engines.get(resolve(c.path)) ?? engines.get(real) ?? null
+    binaries.push({ id: discoveryId('b', real), path: c.path, fork, version: null, source: c.source })
   }
   return { binaries, searched: [...pathDirs, ...installDirs] }
 }

@@ -30,7 +30,7 @@ export function starterSettings(model: DiscoveredModel): ProfileSettings {
 
 /** The binary a new profile should use: one whose engine is known first, else the first found. */
 export function bestBinary(d: Discovery): DiscoveredBinary | null {
-  return d.binaries.find((b) => b.engine !== null && b.engine !== 'unknown') ?? d.binaries[0] ?? null
+  return d.binaries.find((b) => b.fork !== null && b.fork !== 'unknown') ?? d.binaries[0] ?? null
 }
 
 /** The model a new profile should serve: a readable, non-draft model, the biggest first (what people download to run). */
@@ -77,7 +77,7 @@ export function profileFromDiscovery(d: Discovery, choice: DiscoveredChoice, tak
     model: model.path,
     ...(draft ? { draftModel: draft.path } : {}),
     // Mainline v0.5.0 refuses -md without a speculative type; the forks spell it differently (the flag check offers theirs).
-    settings: { ...starterSettings(model), ...(draft && binary.engine === 'mainline' ? { specType: 'draft-simple' } : {}) },
+    settings: { ...starterSettings(model), ...(draft && binary.fork === 'mainline' ? { specType: 'draft-simple' } : {}) },
     extraArgs: [],
     env: {},
     notes:

@@ -19,7 +19,7 @@ export function formatDiscovery(d: Discovery): string {
   const lines: string[] = []
   lines.push(d.binaries.length === 0 ? 'no llama-server found on PATH or in the usual install folders' : 'llama-server binaries:')
   d.binaries.forEach((b, i) =>
-    lines.push(`  b${i + 1}  ${b.path}  (${b.source}${b.engine ? `, ${b.engine}` : ''}${b.version ? ` ${b.version}` : ''}; id ${b.id})`),
+    lines.push(`  b${i + 1}  ${b.path}  (${b.source}${b.fork ? `, ${b.fork}` : ''}${b.version ? ` ${b.version}` : ''}; id ${b.id})`),
   )
   lines.push(d.models.length === 0 ? 'no GGUF models found (add a folder with --models-dir DIR)' : 'models:')
   d.models.forEach((m, i) => lines.push(modelLine(m, i + 1)))

@@ -96,7 +96,7 @@ describe('discover (real files in a fake home, PATH, LM Studio and HF cache)', (
       ['/path-bin/llama-server', 'PATH'],
       ['/path-link/llama-server', 'PATH'], // the source build, found first through its PATH symlink
     ])
-    expect(d.binaries.every((b) => b.engine === null && /^b-[0-9a-f]{10}$/.test(b.id))).toBe(true)
+    expect(d.binaries.every((b) => b.fork === null && /^b-[0-9a-f]{10}$/.test(b.id))).toBe(true)
     expect(existsSync(ran())).toBe(false)
     expect(d.searched).toContain(join(opts.homedir as string, 'llama.cpp', 'build', 'bin'))
   })
@@ -163,9 +163,9 @@ describe('discover (real files in a fake home, PATH, LM Studio and HF cache)', (
     const d = await discover({ ...opts, detect: true })
     expect(existsSync(ran())).toBe(true)
     const ours = (x: typeof d): typeof d.binaries => x.binaries.filter((b) => b.path.startsWith(root))
-    expect(ours(d).every((b) => b.engine === 'unknown')).toBe(true)
+    expect(ours(d).every((b) => b.fork === 'unknown')).toBe(true)
     // The cache answers the next plain discovery.
-    expect(ours(await discover(opts)).every((b) => b.engine === 'unknown')).toBe(true)
+    expect(ours(await discover(opts)).every((b) => b.fork === 'unknown')).toBe(true)
   })
 
   it('makes a starter profile from the best binary and model, with the draft, by id or list number', async () => {

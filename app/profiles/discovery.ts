@@ -3,7 +3,7 @@ import type { DiscoveredBinary, Discovery } from '../contract/profile'
 import { findBinaries, type BinaryCandidate } from './discovery-binaries'
 import { DEFAULT_WALK_LIMITS, findGgufFiles, markDrafts, readModelFacts, type ModelWalkLimits } from './discovery-models'
 import { modelFolders, type DiscoveryPlaces } from './discovery-places'
-import { detectEngine } from './engine-detect'
+import { detectFork } from './fork-detect'
 
 export interface DiscoverOptions {
   /** Llama Tray's home folder (stored profiles, the engine detection cache). */
@@ -23,8 +23,8 @@ export interface DiscoverOptions {
 
 async function withEngine(home: string, b: DiscoveredBinary): Promise<DiscoveredBinary> {
   try {
-    const info = await detectEngine(home, b.path)
-    return { ...b, engine: info.kind, version: info.version }
+    const info = await detectFork(home, b.path)
+    return { ...b, fork: info.fork, version: info.version }
   } catch {
     return b // cannot run it: listed with what is known
   }

@@ -1,4 +1,4 @@
-import type { EngineKind } from '../contract/profile'
+import type { ServerFork } from '../contract/profile'
 
 /**
  * Reading `llama-server --help` and `--version` output of mainline,
@@ -67,7 +67,7 @@ export function parseVersion(text: string): VersionInfo {
 }
 
 /** Which llama-server this is, from the flags and values it lists (llama-server.md §5). */
-export function classifyEngine(flags: ReadonlySet<string>, cacheTypes: readonly string[] | null): EngineKind {
+export function classifyFork(flags: ReadonlySet<string>, cacheTypes: readonly string[] | null): ServerFork {
   if (flags.has('--v-cache-hadamard') || flags.has('-vhad') || flags.has('--merge-qkv')) return 'ik_llama'
   if (cacheTypes?.some((t) => t.startsWith('turbo'))) return 'buun'
   if (flags.has('--n-gpu-layers') || flags.has('-ngl') || flags.has('--gpu-layers')) return 'mainline'

@@ -1,6 +1,6 @@
 import type { FlagProblemKind } from '../contract/profile'
 import { fieldSpellings, has, looksLikeFlag, replacementFor, spellingsOf } from '../contract/flag-args'
-import type { EngineInfo } from './engine-detect'
+import type { ServerBinaryInfo } from './fork-detect'
 import { renderArgs, withArgs } from './profile-args'
 import type { Profile } from './schema'
 
@@ -14,7 +14,7 @@ export interface FlagProblem {
   readonly replacement: readonly string[] | null
 }
 
-type Engine = Pick<EngineInfo, 'kind' | 'flags' | 'cacheTypes' | 'version'>
+type BinaryFacts = Pick<ServerBinaryInfo, 'fork' | 'flags' | 'cacheTypes' | 'version'>
 
 const CACHE_TYPE_FLAGS = new Set([...fieldSpellings('cacheTypeK'), ...fieldSpellings('cacheTypeV')])
 const LEGACY_DRAFT_MAX = new Set(spellingsOf('draft-max'))
@@ -44,25 +44,25 @@ interface Review {
   readonly fixed: string[]
 }
 
-function engineName(e: Engine): string {
-  return `${e.kind === 'ik_llama' ? 'ik_llama.cpp' : e.kind === 'buun' ? 'buun-llama-cpp' : e.kind}${e.version ? ` ${e.version}` : ''}`
+function engineName(e: BinaryFacts): string {
+  return `${e.fork === 'ik_llama' ? 'ik_llama.cpp' : e.fork === 'buun' ? 'buun-llama-cpp' : e.fork}${e.version ? ` ${e.version}` : ''}`
 }
 
 /** One pass over the arguments: every problem, and the arguments with the known fixes applied. */
-function review(args: readonly string[], engine: Engine): Review {
+function review(args: readonly string[], binaryInfo: BinaryFacts): Review {
   const problems: FlagProblem[] = []
   const fixed: string[] = []
-  if (engine.flags.size === 0) return { problems, fixed: [...args] }
+  if (binaryInfo.flags.size === 0) return { problems, fixed: [...args] }
   // ik_llama's --help leaves out some flags it accepts (-ngl in a CPU build): judge
   // only the flags we know it rejects. Mainline and buun list every flag.
   const accepts = (f: string): boolean =>
-    engine.flags.has(f) ||
-    (engine.kind === 'ik_llama' &&
+    binaryInfo.flags.has(f) ||
+    (binaryInfo.fork === 'ik_llama' &&
       replacementFor(f) === undefined &&
       !LEGACY_DRAFT_MAX.has(f) &&
       !LEGACY_DRAFT_MIN.has(f) &&
       f !== '--draft-p-min')
-  const who = engineName(engine)
+  const who = engineName(binaryInfo)
   const loadMode = accepts('--load-mode')
   const noMmapRejected = !accepts('--no-mmap') && args.includes('--no-mmap')
   const mlockRejected = !accepts('--mlock') && args.includes('--mlock')
@@ -79,7 +79,7 @@ function review(args: readonly string[], engine: Engine): Review {
     const eq = a.indexOf('=')
     const name = eq > 0 ? a.slice(0, eq) : a
     const value = eq > 0 ? a.slice(eq + 1) : args[i + 1]
-    if (LOAD_MODE_FLAGS.has(name) && !engine.flags.has(name) && engine.flags.has('--no-mmap') && value !== undefined) {
+    if (LOAD_MODE_FLAGS.has(name) && !binaryInfo.flags.has(name) && binaryInfo.flags.has('--no-mmap') && value !== undefined) {
       // The other direction: a binary from before --load-mode spells the same choice with --no-mmap / --mlock.
       if (eq < 0) i++
       const spelled = oldLoadModeSpelling(value)
@@ -95,8 +95,8 @@ function review(args: readonly string[], engine: Engine): Review {
       continue
     }
     if (accepts(name)) {
-      if (CACHE_TYPE_FLAGS.has(name) && engine.cacheTypes && value !== undefined && !engine.cacheTypes.includes(value)) {
-        add(name, i, 'bad-value', `${who} has no KV cache type "${value}" (it accepts ${engine.cacheTypes.join(', ')})`, null)
+      if (CACHE_TYPE_FLAGS.has(name) && binaryInfo.cacheTypes && value !== undefined && !binaryInfo.cacheTypes.includes(value)) {
+        add(name, i, 'bad-value', `${who} has no KV cache type "${value}" (it accepts ${binaryInfo.cacheTypes.join(', ')})`, null)
       }
       fixed.push(a)
       continue
@@ -126,10 +126,10 @@ function review(args: readonly string[], engine: Engine): Review {
       const max = LEGACY_DRAFT_MAX.has(name)
       takesValue()
       const modern = max ? '--spec-draft-n-max' : '--spec-draft-n-min'
-      if (engine.flags.has(modern)) {
+      if (binaryInfo.flags.has(modern)) {
         add(name, i, 'rejected', `${who} removed ${name}: use ${modern} ${value}`, [modern, value])
         fixed.push(modern, value)
-      } else if (engine.kind === 'ik_llama' && accepts('--spec-type')) {
+      } else if (binaryInfo.fork === 'ik_llama' && accepts('--spec-type')) {
         const key = max ? 'n_max' : 'n_min'
         ikStage.push(`${key}=${value}`)
         add(name, i, 'rejected', `${who} rejects ${name}: put ${key}=${value} inside --spec-type draft:…`, [])
@@ -147,7 +147,7 @@ function review(args: readonly string[], engine: Engine): Review {
   // A draft model alone does not speculate on mainline and ik_llama: a --spec-type is needed.
   const draftIndex = args.findIndex((a) => fieldSpellings('draftModel').some((f) => a === f || a.startsWith(`${f}=`)))
   if (ikStage.length > 0 || (draftIndex >= 0 && !has(args, fieldSpellings('specType')) && accepts('--spec-type'))) {
-    if (engine.kind === 'ik_llama') {
+    if (binaryInfo.fork === 'ik_llama') {
       const at = fixed.findIndex((a, k) => a === '--spec-type' && /^draft(:|$)/.test(fixed[k + 1] ?? ''))
       if (at >= 0) {
         const stage = fixed[at + 1] as string
@@ -164,7 +164,7 @@ function review(args: readonly string[], engine: Engine): Review {
             ['--spec-type', spec],
           )
       }
-    } else if (engine.kind === 'mainline' && draftIndex >= 0) {
+    } else if (binaryInfo.fork === 'mainline' && draftIndex >= 0) {
       add(
         args[draftIndex] as string,
         draftIndex,
@@ -179,24 +179,24 @@ function review(args: readonly string[], engine: Engine): Review {
 }
 
 /** Every argument of `args` that this engine would reject or ignore, with the known replacement. */
-export function checkArgs(args: readonly string[], engine: Engine): FlagProblem[] {
-  return review(args, engine).problems
+export function checkArgs(args: readonly string[], binaryInfo: BinaryFacts): FlagProblem[] {
+  return review(args, binaryInfo).problems
 }
 
 /** The profile's arguments checked against the engine. */
-export function checkFlags(profile: Profile, engine: Engine): FlagProblem[] {
-  return checkArgs(renderArgs(profile), engine)
+export function checkFlags(profile: Profile, binaryInfo: BinaryFacts): FlagProblem[] {
+  return checkArgs(renderArgs(profile), binaryInfo)
 }
 
 /** `args` with every known replacement applied (problems without one stay). */
-export function fixArgs(args: readonly string[], engine: Engine): string[] {
-  return review(args, engine).fixed
+export function fixArgs(args: readonly string[], binaryInfo: BinaryFacts): string[] {
+  return review(args, binaryInfo).fixed
 }
 
 /** The profile with every known replacement applied (order and untouched arguments kept). */
-export function applyFixes(profile: Profile, engine: Engine): Profile {
+export function applyFixes(profile: Profile, binaryInfo: BinaryFacts): Profile {
   const args = renderArgs(profile)
-  const fixed = fixArgs(args, engine)
+  const fixed = fixArgs(args, binaryInfo)
   return fixed.length === args.length && fixed.every((a, i) => a === args[i]) ? profile : withArgs(profile, fixed)
 }
 

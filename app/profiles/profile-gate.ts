@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import { detectEngine, type EngineInfo } from './engine-detect'
+import { detectFork, type ServerBinaryInfo } from './fork-detect'
 import { applyFixes, blockingProblems, checkFlags, type FlagProblem } from './flag-check'
 import type { Profile } from './schema'
 
@@ -24,15 +24,15 @@ export interface GateFinding {
 export interface GateOptions {
   readonly home: string
   /** The binary's engine when the caller has it; otherwise it is detected (cached in <home>/engines.json). */
-  readonly engine?: EngineInfo | null
+  readonly binaryInfo?: ServerBinaryInfo | null
   /** The advisor's findings for the profile as it will be stored. */
-  readonly advise?: (profile: Profile, engine: EngineInfo | null) => Promise<readonly GateFinding[]>
+  readonly advise?: (profile: Profile, binaryInfo: ServerBinaryInfo | null) => Promise<readonly GateFinding[]>
 }
 
 export interface GatedProfile {
   /** The profile to store: flags its binary spells differently are in the binary's spelling. */
   readonly profile: Profile
-  readonly engine: EngineInfo | null
+  readonly binaryInfo: ServerBinaryInfo | null
   /** What the gate changed, told once ("--no-mmap was written as -lm none, …"); [] when nothing changed. */
   readonly notices: readonly string[]
   /** The advisor's findings on the stored profile (warn and error level only). */
@@ -47,20 +47,21 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 /** The engine of the profile's binary; null when there is no binary file to ask (the launch checks it again). */
-async function engineOf(profile: Profile, options: GateOptions): Promise<EngineInfo | null> {
-  if (options.engine !== undefined) return options.engine
+async function engineOf(profile: Profile, options: GateOptions): Promise<ServerBinaryInfo | null> {
+  if (options.binaryInfo !== undefined) return options.binaryInfo
   if (profile.binary === '' || !(await isFile(profile.binary))) return null
-  return detectEngine(options.home, profile.binary).catch(() => null)
+  return detectFork(options.home, profile.binary).catch(() => null)
 }
 
-function engineName(engine: EngineInfo): string {
-  const kind = engine.kind === 'ik_llama' ? 'ik_llama.cpp' : engine.kind === 'buun' ? 'buun-llama-cpp' : `llama.cpp ${engine.kind}`
-  return `${kind}${engine.version ? ` ${engine.version}` : ''}`
+function engineName(binaryInfo: ServerBinaryInfo): string {
+  const kind =
+    binaryInfo.fork === 'ik_llama' ? 'ik_llama.cpp' : binaryInfo.fork === 'buun' ? 'buun-llama-cpp' : `llama.cpp ${binaryInfo.fork}`
+  return `${kind}${binaryInfo.version ? ` ${binaryInfo.version}` : ''}`
 }
 
-function translationNotice(p: FlagProblem, engine: EngineInfo): string {
+function translationNotice(p: FlagProblem, binaryInfo: ServerBinaryInfo): string {
   const to = p.replacement && p.replacement.length > 0 ? `written as ${p.replacement.join(' ')}` : 'left out'
-  return `${p.flag} was ${to}, because ${engineName(engine)} (${engine.binary}) spells it that way.`
+  return `${p.flag} was ${to}, because ${engineName(binaryInfo)} (${binaryInfo.binary}) spells it that way.`
 }
 
 /**
@@ -70,11 +71,11 @@ function translationNotice(p: FlagProblem, engine: EngineInfo): string {
  * The advisor's warn- and error-level findings on the result come back with it.
  */
 export async function gateProfile(profile: Profile, options: GateOptions): Promise<GatedProfile> {
-  const engine = await engineOf(profile, options)
+  const binaryInfo = await engineOf(profile, options)
   let stored = profile
   const notices: string[] = []
-  if (engine) {
-    const problems = checkFlags(profile, engine)
+  if (binaryInfo) {
+    const problems = checkFlags(profile, binaryInfo)
     const untranslatable = blockingProblems(problems).filter((p) => p.replacement === null)
     const first = untranslatable[0]
     if (first) {
@@ -86,14 +87,14 @@ export async function gateProfile(profile: Profile, options: GateOptions): Promi
               .join(', ')})`
           : ''
       throw new ProfileGateError(
-        `The profile was not saved: ${engineName(engine)} at ${engine.binary} rejects ${first.flag}${others} (${first.message}); ` +
+        `The profile was not saved: ${engineName(binaryInfo)} at ${binaryInfo.binary} rejects ${first.flag}${others} (${first.message}); ` +
           `remove it or choose a binary that accepts it.`,
         untranslatable,
       )
     }
-    stored = applyFixes(profile, engine)
-    for (const p of problems) if (p.replacement !== null) notices.push(translationNotice(p, engine))
+    stored = applyFixes(profile, binaryInfo)
+    for (const p of problems) if (p.replacement !== null) notices.push(translationNotice(p, binaryInfo))
   }
-  const findings = options.advise ? (await options.advise(stored, engine)).filter((f) => f.level !== 'info') : []
-  return { profile: stored, engine, notices, findings }
+  const findings = options.advise ? (await options.advise(stored, binaryInfo)).filter((f) => f.level !== 'info') : []
+  return { profile: stored, binaryInfo, notices, findings }
 }

@@ -1,18 +1,18 @@
 import { resolve } from 'node:path'
-import type { EngineKind, ProfileDocument, ProfileStoreSummary, ProfileSummary } from '../contract/profile'
-import { cachedEngineKinds } from './engine-detect'
+import type { ServerFork, ProfileDocument, ProfileStoreSummary, ProfileSummary } from '../contract/profile'
+import { cachedForks } from './fork-detect'
 import type { Profile } from './schema'
 import type { ProfileStore } from './store'
 
-export function profileSummary(p: Profile, activeId: string | null, engines: ReadonlyMap<string, EngineKind> = new Map()): ProfileSummary {
-  const engine = p.binary === '' ? null : (engines.get(resolve(p.binary)) ?? null)
+export function profileSummary(p: Profile, activeId: string | null, engines: ReadonlyMap<string, ServerFork> = new Map()): ProfileSummary {
+  const fork = p.binary === '' ? null : (engines.get(resolve(p.binary)) ?? null)
   return {
     id: p.id,
     name: p.name,
     binary: p.binary,
     model: p.model,
     draftModel: p.draftModel ?? null,
-    engine,
+    fork,
     notes: p.notes,
     active: p.id === activeId,
     updatedAt: p.updatedAt,
@@ -22,7 +22,7 @@ export function profileSummary(p: Profile, activeId: string | null, engines: Rea
 /** The list for views; engines come from the detection cache (a binary is never run just to list). */
 export async function storeSummary(store: ProfileStore, home: string): Promise<ProfileStoreSummary> {
   const active = store.file.activeProfileId
-  const engines = await cachedEngineKinds(home)
+  const engines = await cachedForks(home)
   return {
     health: store.health,
     messages: store.messages,

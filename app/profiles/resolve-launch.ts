@@ -1,6 +1,6 @@
 import type { LaunchSpec } from '../contract/commands'
 import { MAX_ARGUMENTS } from '../lib/command-line'
-import { detectEngine, type EngineInfo } from './engine-detect'
+import { detectFork, type ServerBinaryInfo } from './fork-detect'
 import { applyFixes, blockingProblems, checkFlags, type FlagProblem } from './flag-check'
 import { profileToLaunchSpec } from './launch-spec'
 import type { Profile } from './schema'
@@ -18,7 +18,7 @@ export class ProfileLaunchError extends Error {
 
 export interface ResolvedLaunch {
   readonly profile: Profile
-  readonly engine: EngineInfo
+  readonly binaryInfo: ServerBinaryInfo
   readonly spec: LaunchSpec
   /** Every problem; see blockingProblems for those that must stop a launch. */
   readonly problems: FlagProblem[]
@@ -50,10 +50,10 @@ async function loadProfile(home: string, idOrName: string): Promise<{ store: Pro
 /** The launch of a stored profile (by id or name), checked against what its binary accepts. */
 export async function resolveProfileLaunch(home: string, idOrName: string): Promise<ResolvedLaunch> {
   const { profile } = await loadProfile(home, idOrName)
-  const engine = await detectEngine(home, profile.binary).catch((err: Error) => {
+  const binaryInfo = await detectFork(home, profile.binary).catch((err: Error) => {
     throw new ProfileLaunchError(err.message)
   })
-  return { profile, engine, spec: profileToLaunchSpec(profile, engine), problems: checkFlags(profile, engine) }
+  return { profile, binaryInfo, spec: profileToLaunchSpec(profile, binaryInfo), problems: checkFlags(profile, binaryInfo) }
 }
 
 /** One line per problem, naming the replacement. */
@@ -76,8 +76,8 @@ export function assertLaunchable(resolved: ResolvedLaunch): LaunchSpec {
   if (blocking.length === 0) return resolved.spec
   const fixable = blocking.every((p) => p.replacement !== null)
   throw new ProfileLaunchError(
-    `profile "${resolved.profile.id}" has flags that ${resolved.engine.binary} (` +
-      `${resolved.engine.kind}${resolved.engine.version ? ` ${resolved.engine.version}` : ''}) rejects:\n${describeProblems(blocking)}\n${
+    `profile "${resolved.profile.id}" has flags that ${resolved.binaryInfo.binary} (` +
+      `${resolved.binaryInfo.fork}${resolved.binaryInfo.version ? ` ${resolved.binaryInfo.version}` : ''}) rejects:\n${describeProblems(blocking)}\n${
         fixable
           ? `accept the replacements with: llama-tray profiles fix ${resolved.profile.id}`
           : 'edit the profile or choose a binary that accepts these flags'
@@ -89,9 +89,9 @@ export function assertLaunchable(resolved: ResolvedLaunch): LaunchSpec {
 /** Applies the known replacements to a stored profile and saves it; returns the fixed profile and what changed. */
 export async function acceptFixes(home: string, idOrName: string): Promise<{ profile: Profile; fixed: FlagProblem[] }> {
   const { store, profile } = await loadProfile(home, idOrName)
-  const engine = await detectEngine(home, profile.binary)
-  const problems = checkFlags(profile, engine).filter((p) => p.replacement !== null)
-  const fixed = applyFixes(profile, engine)
+  const binaryInfo = await detectFork(home, profile.binary)
+  const problems = checkFlags(profile, binaryInfo).filter((p) => p.replacement !== null)
+  const fixed = applyFixes(profile, binaryInfo)
   const saved = fixed === profile ? profile : { ...fixed, updatedAt: new Date().toISOString() }
   if (saved !== profile) await store.upsert(saved)
   return { profile: saved, fixed: problems }

@@ -115,7 +115,7 @@ export async function switchProfile(
       ok: false,
       profileId: resolved.profile.id,
       rollbackProfileId: before,
-      reason: `flags that ${resolved.engine.kind} rejects`,
+      reason: `flags that ${resolved.binaryInfo.fork} rejects`,
       problems: blocking,
       status: supervisor.getStatus(),
       timings: null,

@@ -6,7 +6,7 @@ export interface ProfileTemplate {
   readonly id: string
   readonly name: string
   /** Which engine the flags were written for. */
-  readonly engine: 'mainline' | 'ik_llama' | 'buun'
+  readonly fork: 'mainline' | 'ik_llama' | 'buun'
   readonly description: string
   readonly command: string
 }
@@ -16,7 +16,7 @@ export const PROFILE_TEMPLATES: readonly ProfileTemplate[] = [
   {
     id: 'rtx4060-laptop-qwen36-35b-a3b',
     name: 'RTX 4060 Laptop 8 GB · Qwen3.6-35B-A3B Q4_K_M (experts on CPU, draft)',
-    engine: 'mainline',
+    fork: 'mainline',
     description:
       'Dense layers on the GPU, 34 layers of experts on the CPU, weights loaded into RAM (--no-mmap), q4_0 KV cache, Qwen3.5-0.8B ' +
       'draft (+26% on this machine), thinking off with --reasoning off (other ways fail with a draft). ~39 tok/s, ~5.4 GB VRAM; keep ' +
@@ -26,7 +26,7 @@ export const PROFILE_TEMPLATES: readonly ProfileTemplate[] = [
   {
     id: 'rtx3090-ik-apex-i-compact',
     name: 'RTX 3090 · ik_llama.cpp · Qwen3.6-35B-A3B APEX I-Compact',
-    engine: 'ik_llama',
+    fork: 'ik_llama',
     description:
       '196K context, q8_0/q5_0 KV cache with Hadamard V (-vhad), merged QKV; ~146 tok/s decode at 128K. Needs an ik_llama.cpp build.',
     command: SEED_3090_IK_I_COMPACT,
@@ -34,7 +34,7 @@ export const PROFILE_TEMPLATES: readonly ProfileTemplate[] = [
   {
     id: 'rtx3090-buun-apex-i-quality',
     name: 'RTX 3090 · buun-llama-cpp · Qwen3.6-35B-A3B APEX I-Quality (turbo8/turbo4)',
-    engine: 'buun',
+    fork: 'buun',
     description:
       '128K context, asymmetric TurboQuant KV cache (turbo8 keys, turbo4 values); ~137 tok/s decode. Needs a buun-llama-cpp build.',
     command: SEED_3090_BUUN_I_QUALITY,

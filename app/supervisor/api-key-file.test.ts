@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { FAKE_SERVER } from '../../test/helpers/paths'
 import { SupervisorHarness } from '../../test/helpers/supervisor-harness'
-import { everyEngineTakesKeyFile, hideApiKeys, keyFilePath, removeStaleKeyFiles } from './api-key-file'
+import { everyForkTakesKeyFile, hideApiKeys, keyFilePath, removeStaleKeyFiles } from './api-key-file'
 
 /** The command line every local user can read (ps); Linux's /proc. */
 const commandLine = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)
@@ -78,7 +78,7 @@ describe('moving the keys (pure, with a temp run folder)', () => {
   })
 
   it('is made because all three engines take --api-key-file (their --help in test/fixtures)', () => {
-    expect(everyEngineTakesKeyFile()).toBe(true)
+    expect(everyForkTakesKeyFile()).toBe(true)
   })
 
   it('removes key files of supervisors that are gone, not of live ones', async () => {

@@ -1,6 +1,6 @@
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { EngineKind } from '../contract/profile'
+import type { ServerFork } from '../contract/profile'
 import { fieldSpellings, flagNamed, usesOf } from '../contract/flag-args'
 import { isAlive } from './process-identity'
 
@@ -15,12 +15,12 @@ import { isAlive } from './process-identity'
 
 const KEY_FLAGS = fieldSpellings('apiKey')
 const KEY_FILE_NAME = /^api-key\.(\d+)\.txt$/
-const ENGINES: readonly EngineKind[] = ['mainline', 'ik_llama', 'buun']
+const KNOWN_FORKS: readonly ServerFork[] = ['mainline', 'ik_llama', 'buun']
 
-/** The supervisor does not know the engine it starts: the move is made only while every engine we know takes --api-key-file. */
-export function everyEngineTakesKeyFile(): boolean {
-  const engines = flagNamed('api-key-file').engines
-  return ENGINES.every((e) => engines.includes(e))
+/** The supervisor does not know the fork it starts: the move is made only while every fork we know takes --api-key-file. */
+export function everyForkTakesKeyFile(): boolean {
+  const forks = flagNamed('api-key-file').forks
+  return KNOWN_FORKS.every((e) => forks.includes(e))
 }
 
 /** This supervisor's key file in the run folder (one server at a time per supervisor process). */
@@ -45,7 +45,7 @@ export interface HiddenKeys {
  */
 export async function hideApiKeys(args: readonly string[], runDir: string): Promise<HiddenKeys> {
   const uses = usesOf(args, KEY_FLAGS)
-  if (uses.length === 0 || !everyEngineTakesKeyFile()) return { args, file: null, note: null }
+  if (uses.length === 0 || !everyForkTakesKeyFile()) return { args, file: null, note: null }
   if (uses.some((u) => u.value === null)) return { args, file: null, note: null } // the host guard or llama-server says what is wrong
   // llama-server splits --api-key on commas (newer builds as a CSV row, with "quoted" keys); a key file has one key per line.
   const keys = uses.flatMap((u) => (u.value as string).split(','))

@@ -1,6 +1,6 @@
 import { isAlive } from './process-identity'
 import type { PidFiles, PidRecord } from './pid-file'
-import { defaultWindowsStopDeps, terminateWindowsTree, type WindowsStopDeps } from './windows-stop'
+import { defaultWindowsStopDeps, terminateWindowsTree, type WindowsStopDeps } from '../platform/win32/stop-tree'
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms))

@@ -1,8 +1,8 @@
 import { readFile, readlink } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { runOnce } from '../lib/process/run-once'
-import type { WindowsProcessSource } from '../telemetry/cpu/windows-processes'
-import { windowsProcesses } from './windows-process-table'
+import { readWindowsIdentity, type WindowsIdentitySource } from '../platform/win32/process-identity'
+import { windowsProcesses } from '../platform/win32/process-table'
 import { isProcessAlive } from '../lib/process/process-alive'
 
 /** What identifies a running process beyond its pid (which the OS reuses). */
@@ -60,19 +60,4 @@ export function sameProcess(recorded: ProcessIdentity, now: ProcessIdentity): bo
   const norm = (n: string): string => n.toLowerCase().replace(/\.exe$/, '')
   if (norm(recorded.name) !== norm(now.name)) return false
   return recorded.startToken === null || recorded.startToken === now.startToken
-}
-
-/** What the Windows identity needs: the Toolhelp table and GetProcessTimes (app/telemetry's binding). */
-export type WindowsIdentitySource = Pick<WindowsProcessSource, 'entries' | 'creationTime'>
-
-/**
- * Windows: the image name from a Toolhelp snapshot and the creation time
- * (GetProcessTimes, a FILETIME) as the token, both in-process. A pid reused by
- * another process has another creation time, so it never matches the record.
- */
-function readWindowsIdentity(pid: number, source: WindowsIdentitySource): ProcessIdentity | null {
-  const entry = source.entries()?.find((e) => e.pid === pid)
-  if (!entry) return null
-  const created = source.creationTime(pid)
-  return { name: entry.exeFile.replace(/\.exe$/i, ''), startToken: created === null ? null : `filetime:${created}` }
 }

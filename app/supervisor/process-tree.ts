@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import treeKill from 'tree-kill'
-import { defaultWindowsStopDeps, terminateWindowsTree, type WindowsStopDeps, type WindowsStopOptions } from './windows-stop'
+import { defaultWindowsStopDeps, terminateWindowsTree, type WindowsStopDeps, type WindowsStopOptions } from '../platform/win32/stop-tree'
 
 export interface ExitStatus {
   readonly code: number | null
@@ -118,7 +118,7 @@ function timeout(ms: number): Promise<'timeout'> {
  * (Windows: or once the bound has passed, as 'unconfirmed'). POSIX: SIGTERM;
  * SIGINT after graceMs (a second signal makes llama-server exit at once);
  * SIGKILL to the tree and the group after secondGraceMs. Windows has no
- * per-process Ctrl+C: the tree is terminated at once (see windows-stop.ts).
+ * per-process Ctrl+C: the tree is terminated at once (see app/platform/win32/stop-tree.ts).
  */
 export async function stopProcessTree(
   proc: SpawnedProcess,

@@ -3,11 +3,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ProcessEntry } from '../telemetry/cpu/windows-process-parsing'
+import type { ProcessEntry } from '../platform/win32/toolhelp-parsing'
 import { reapOrphans } from './orphans'
 import { PidFiles } from './pid-file'
-import { readProcessIdentity, sameProcess, type WindowsIdentitySource } from './process-identity'
-import type { WindowsStopDeps } from './windows-stop'
+import type { WindowsIdentitySource } from '../platform/win32/process-identity'
+import { readProcessIdentity, sameProcess } from './process-identity'
+import type { WindowsStopDeps } from '../platform/win32/stop-tree'
 
 // Orphan identity on Windows, run on Linux with the Toolhelp/GetProcessTimes
 // binding replaced by a table: a pid the OS has handed to another process

@@ -3,9 +3,9 @@ import { Listeners } from '../lib/listeners'
 import { CpuMonitor } from './cpu/cpu-monitor'
 import { DEFAULT_HEAVY_APPS, withExtraHeavyApps, type HeavyAppList } from './cpu/heavy-apps'
 import { platformProcessSource } from './cpu/platform-processes'
-import type { ProcessSource } from './cpu/process-source'
+import type { ProcessSource } from '../platform/process-source'
 import { openGpuReader, type GpuBackendSetting, type GpuReader, type GpuReaderOptions } from './gpu/gpu-reader'
-import { PdhSharedGpuMemory, type SharedGpuSample } from './gpu/pdh-shared-memory'
+import { PdhSharedGpuMemory, type SharedGpuSample } from '../platform/win32/pdh-shared-memory'
 
 export interface TelemetryOptions {
   /** 'auto' (NVML, then nvidia-smi), a forced backend, or 'off'. */

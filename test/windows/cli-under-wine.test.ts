@@ -23,7 +23,7 @@ import {
 // Where Wine differs from Windows, the tests check the behaviour Wine gives and
 // say so: Wine's taskkill has no /T, so every stop here takes the fallback
 // (TerminateProcess plus the Toolhelp tree walk); the taskkill /T /F path
-// itself is unit-tested (app/supervisor/windows-stop.test.ts) and checked by
+// itself is unit-tested (app/platform/win32/stop-tree.test.ts) and checked by
 // hand on Windows (docs/windows-manual-checklist.md).
 
 const found = loadLane()

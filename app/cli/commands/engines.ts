@@ -10,7 +10,7 @@ import { removeEngine } from '../../engines/remove'
 import { checkForUpdate } from '../../engines/update-check'
 import { rollbackProfileEngine, updateProfileEngine } from '../../engines/update'
 import { verifyEngines } from '../../engines/verify'
-import { detectEngine, EngineDetectError } from '../../profiles/engine-detect'
+import { detectFork, ForkDetectError } from '../../profiles/fork-detect'
 import { ProfileStore } from '../../profiles/store'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
@@ -33,10 +33,10 @@ async function detect(args: readonly string[], io: CliContext): Promise<number> 
   const rows = []
   for (const b of binaries) {
     try {
-      const e = await detectEngine(io.home, b)
+      const e = await detectFork(io.home, b)
       rows.push({
         binary: e.binary,
-        kind: e.kind,
+        kind: e.fork,
         version: e.version,
         commit: e.commit,
         flagCount: e.flags.size,
@@ -44,7 +44,7 @@ async function detect(args: readonly string[], io: CliContext): Promise<number> 
         flags: values.json ? [...e.flags].sort() : undefined,
       })
     } catch (err) {
-      if (err instanceof EngineDetectError) rows.push({ binary: b, error: err.message })
+      if (err instanceof ForkDetectError) rows.push({ binary: b, error: err.message })
       else throw err
     }
   }
@@ -132,7 +132,7 @@ async function list(args: readonly string[], io: CliContext): Promise<number> {
         `${e.path}\n`,
     )
   io.stdout.write(elsewhere.length === 0 ? 'Found elsewhere: none\n' : 'Found elsewhere (not managed by Llama Tray):\n')
-  for (const b of elsewhere) io.stdout.write(`  ${b.path}  (${b.source}${b.engine ? `, ${b.engine}` : ''})\n`)
+  for (const b of elsewhere) io.stdout.write(`  ${b.path}  (${b.source}${b.fork ? `, ${b.fork}` : ''})\n`)
   return 0
 }
 

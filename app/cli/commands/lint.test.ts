@@ -27,8 +27,8 @@ describe('llama-tray lint', () => {
     const cmd = `${llamaServerBin()} -m ${TINY('tiny-target.gguf')} --n-cpu-moe 4 --no-mmap -c 65536 -md ${TINY('tiny-draft.gguf')}`
     const { code, out } = await lint(['--cmd', cmd, '--platform', 'linux', '--json'])
     expect(code).toBe(1)
-    const report = JSON.parse(out) as { engine: string; findings: { id: string; level: string }[]; notes: string[] }
-    expect(report.engine).toBe('mainline')
+    const report = JSON.parse(out) as { fork: string; findings: { id: string; level: string }[]; notes: string[] }
+    expect(report.fork).toBe('mainline')
     expect(report.findings.map((f) => f.id).sort()).toEqual([
       'lint.auto-slots',
       'lint.ctx-above-training',

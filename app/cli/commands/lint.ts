@@ -52,7 +52,7 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
       JSON.stringify({
         profileId,
         platform: gathered.input.platform,
-        engine: gathered.input.engine?.kind ?? null,
+        fork: gathered.input.binaryInfo?.fork ?? null,
         findings,
         notes: gathered.notes,
         errors,

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
-import type { EngineKind, ProfileSummary } from '../../contract/profile'
+import type { ServerFork, ProfileSummary } from '../../contract/profile'
 import { EXPORT_FORMATS, ExportError, exportCommandLine, type ExportFormat } from '../../profiles/export-command'
 import { importArgv, importCommand, ImportError } from '../../profiles/import-command'
 import { profileArgv } from '../../profiles/launch-spec'
@@ -8,7 +8,7 @@ import { acceptFixes, describeProblems, ProfileLaunchError } from '../../profile
 import { readGpuOnce } from '../../diagnostics/gpu-once'
 import { discoverWithEngines } from '../../engines/discover-with-engines'
 import { fitStarterProfile } from '../../profiles/starter-fit'
-import { cachedEngineKinds } from '../../profiles/engine-detect'
+import { cachedForks } from '../../profiles/fork-detect'
 import { profileSummary } from '../../profiles/profile-summary'
 import { checkImport } from '../../profiles/import-checks'
 import { gateProfile, ProfileGateError } from '../../profiles/profile-gate'
@@ -23,7 +23,7 @@ import { parseOptions } from '../parse-options'
 type ListedProfile = ProfileSummary & { readonly modelMissing: boolean }
 
 /** The dashboard's summary of a profile, and whether its model file is gone (the CLI's list marks it). */
-async function listed(p: Profile, activeId: string | null, engines: ReadonlyMap<string, EngineKind>): Promise<ListedProfile> {
+async function listed(p: Profile, activeId: string | null, engines: ReadonlyMap<string, ServerFork>): Promise<ListedProfile> {
   const modelMissing =
     p.model !== '' &&
     !(await stat(p.model).then(
@@ -38,8 +38,8 @@ function listLine(p: ListedProfile): string {
   const model = p.model ? `${basename(p.model)}${p.modelMissing ? ' (missing)' : ''}` : '(no model)'
   const engine = !p.binary
     ? 'no binary yet'
-    : p.engine
-      ? `engine ${p.engine === 'ik_llama' ? 'ik_llama.cpp' : p.engine}`
+    : p.fork
+      ? `engine ${p.fork === 'ik_llama' ? 'ik_llama.cpp' : p.fork}`
       : 'engine not detected yet'
   return `${p.active ? '*' : ' '} ${p.id}  ${p.name}  ${model}  ${engine}${p.active ? '  (active)' : ''}`
 }
@@ -113,7 +113,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
       case undefined:
       case 'list': {
         const store = await openStore(io)
-        const engines = await cachedEngineKinds(io.home)
+        const engines = await cachedForks(io.home)
         const list = await Promise.all(store.file.profiles.map((p) => listed(p, store.file.activeProfileId, engines)))
         print(
           io,

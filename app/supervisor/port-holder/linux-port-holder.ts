@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
-import type { PortHolder } from './holder'
+import type { PortHolder } from '../../platform/port-holder'
 
 const TCP_LISTEN = '0A'
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { linuxPortHolder, parseProcNetTcp } from './linux-port-holder'
 import { portTakenMessage } from './port-holder'
-import { AF_INET, AF_INET6, parseTcpOwnerPidTable, ROW4_SIZE, ROW6_SIZE } from './windows-tcp-table'
+import { AF_INET, AF_INET6, parseTcpOwnerPidTable, ROW4_SIZE, ROW6_SIZE } from '../../platform/win32/tcp-table'
 
 // Recorded from a Linux machine: a listener on 127.0.0.1:8080 (inode 91234), one established connection, one on [::]:11434.
 const PROC_NET_TCP = `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode

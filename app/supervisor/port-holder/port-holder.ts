@@ -1,9 +1,9 @@
 import { findFreePort, isPortInUse } from '../free-port'
 import { linuxPortHolder } from './linux-port-holder'
-import { windowsPortHolder } from './windows-port-holder'
-import type { PortHolder } from './holder'
+import { windowsPortHolder } from '../../platform/win32/port-holder'
+import type { PortHolder } from '../../platform/port-holder'
 
-export type { PortHolder } from './holder'
+export type { PortHolder } from '../../platform/port-holder'
 
 /** Who listens on `port` (any local address): Linux reads /proc, Windows asks iphlpapi; null when unknown. */
 export function findPortHolder(port: number, platform: NodeJS.Platform = process.platform): PortHolder | null {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { CpuMonitor } from './cpu-monitor'
-import type { ProcessSource } from './process-source'
+import type { ProcessSource } from '../../platform/process-source'
 
 function countingSource(): ProcessSource & { scans: number } {
   const source = {

@@ -2,7 +2,7 @@ import os from 'node:os'
 import type { CpuSnapshot, HeavyAppSnapshot, ServerProcessSnapshot, TopProcessSnapshot } from '../../contract/telemetry'
 import { CpuShareTracker } from './cpu-share'
 import { DEFAULT_HEAVY_APPS, matchHeavyApps, type HeavyAppList } from './heavy-apps'
-import type { ProcessSource } from './process-source'
+import type { ProcessSource } from '../../platform/process-source'
 import { SystemCpuMeter } from './system-cpu'
 
 export interface CpuMonitorOptions {

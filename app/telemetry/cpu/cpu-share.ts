@@ -1,4 +1,4 @@
-import type { ProcessInfo } from './process-source'
+import type { ProcessInfo } from '../../platform/process-source'
 
 /**
  * CPU % per process from the growth of its CPU time between two scans, as a

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DEFAULT_HEAVY_APPS, loadHeavyAppList, matchHeavyApps } from './heavy-apps'
-import type { ProcessInfo } from './process-source'
+import type { ProcessInfo } from '../../platform/process-source'
 
 const p = (pid: number, name: string, cpuMs: number | null = 0): ProcessInfo => ({ pid, name, cpuMs, rssKiB: null })
 const dir = mkdtempSync(path.join(tmpdir(), 'heavy-apps-'))

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { BUILT_IN_HEAVY_APPS, type HeavyApp } from '../../contract/heavy-apps'
 import type { HeavyAppSnapshot } from '../../contract/telemetry'
-import { normalizeImageName, type ProcessInfo } from './process-source'
+import { normalizeImageName, type ProcessInfo } from '../../platform/process-source'
 
 export type { HeavyApp }
 

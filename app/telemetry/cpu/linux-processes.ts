@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { parseProcStat, parseStatusRssKiB } from './proc-stat'
-import type { ProcessInfo, ProcessSource } from './process-source'
+import type { ProcessInfo, ProcessSource } from '../../platform/process-source'
 
 const PAGE_KIB = 4
 

@@ -1,6 +1,6 @@
 import { LinuxProcessSource } from './linux-processes'
-import type { ProcessSource } from './process-source'
-import { WindowsProcessSource } from './windows-processes'
+import type { ProcessSource } from '../../platform/process-source'
+import { WindowsProcessSource } from '../../platform/win32/toolhelp-processes'
 
 /** The process table of this platform; null where we have none (macOS), and the app goes on without it. */
 export function platformProcessSource(platform: NodeJS.Platform = process.platform): ProcessSource | null {

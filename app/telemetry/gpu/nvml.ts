@@ -1,5 +1,5 @@
 import type { GpuDevice } from '../../contract/telemetry'
-import { loadKoffi, type Koffi } from './load-koffi'
+import { loadKoffi, type Koffi } from '../../platform/koffi'
 import { nvmlLibraryCandidates } from './nvml-paths'
 import { decodeThrottleMask } from './smi-fields'
 

@@ -138,7 +138,7 @@ export function DiscoverProfile({
                     <span>
                       {b.path}
                       <br />
-                      <small>{[b.engine, b.version, b.source].filter(Boolean).join(' · ')}</small>
+                      <small>{[b.fork, b.version, b.source].filter(Boolean).join(' · ')}</small>
                     </span>
                   </label>
                 </li>

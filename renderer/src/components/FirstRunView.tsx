@@ -58,7 +58,7 @@ function FoundBinaries({ found }: { readonly found: Discovery }): React.JSX.Elem
         <li key={b.id} data-testid="first-run-binary" data-path={b.path}>
           <code>{b.path}</code>
           <br />
-          <small>{[b.engine, b.version, b.source].filter(Boolean).join(' · ')}</small>
+          <small>{[b.fork, b.version, b.source].filter(Boolean).join(' · ')}</small>
         </li>
       ))}
     </ul>

@@ -239,7 +239,7 @@ function RawCommand({ profileId, updatedAt }: { readonly profileId: string; read
  */
 export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.JSX.Element {
   const updatedAt = useProfileStore((s) => s.summary?.profiles.find((p) => p.id === profileId)?.updatedAt ?? null)
-  const engine = useProfileStore((s) => s.summary?.profiles.find((p) => p.id === profileId)?.engine ?? null)
+  const fork = useProfileStore((s) => s.summary?.profiles.find((p) => p.id === profileId)?.fork ?? null)
   const [doc, setDoc] = useState<ProfileDocument | null>(null)
   const [draft, setDraft] = useState<Draft | null>(null)
   const [problems, setProblems] = useState<readonly FlagProblemSummary[] | null>(null)
@@ -317,7 +317,7 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
             <input value={draft.name} onChange={(e) => set({ name: e.target.value })} data-testid="edit-name" />
           </label>
           <span className="engine" title="the binary's detected engine">
-            {engine ?? 'engine not checked'}
+            {fork ?? 'engine not checked'}
           </span>
         </div>
 

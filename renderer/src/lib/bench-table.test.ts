@@ -39,7 +39,7 @@ function result(id: string, rates: Readonly<Record<string, number>>, disturbedPr
     label: id,
     exe: 'llama-server',
     args: [],
-    engine: null,
+    fork: null,
     model: null,
     draftModel: null,
     kvCache: 'f16/f16',

@@ -17,7 +17,7 @@ const m = (id: string, fileMiB: number, extra: Partial<DiscoveredModel> = {}): D
   ...extra,
 })
 
-const bin = (id: string) => ({ id, path: `/bin/${id}`, engine: null, version: null, source: 'PATH' })
+const bin = (id: string) => ({ id, path: `/bin/${id}`, fork: null, version: null, source: 'PATH' })
 
 describe('defaultPick', () => {
   it('takes the first binary, the largest readable non-draft model and the smallest draft', () => {

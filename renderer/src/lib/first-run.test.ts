@@ -27,7 +27,7 @@ const model = (problem: string | null): DiscoveredModel => ({
   problem,
 })
 const found = (binaries: number, models: DiscoveredModel[]): Discovery => ({
-  binaries: Array.from({ length: binaries }, (_, i) => ({ id: `b-${i}`, path: '/b', engine: null, version: null, source: 'PATH' })),
+  binaries: Array.from({ length: binaries }, (_, i) => ({ id: `b-${i}`, path: '/b', fork: null, version: null, source: 'PATH' })),
   models,
   searched: [],
 })

@@ -6,7 +6,7 @@ import { GGML_TYPE_ID } from '../../../app/fit/ggml-types'
 import { readGgufModel, type GgufModel } from '../../../app/fit/gguf-model'
 import { qwen35SmallGguf, qwen36MoeGguf } from '../../helpers/synthetic/qwen36-shapes'
 import { writeSyntheticGguf } from '../../helpers/synthetic/write-gguf'
-import { engineFromOutput, type EngineInfo } from '../../../app/profiles/engine-detect'
+import { forkFromOutput, type ServerBinaryInfo } from '../../../app/profiles/fork-detect'
 
 export { FIXTURES }
 export const TINY = (name: string): string => join(MODELS, name)
@@ -14,19 +14,19 @@ export const TINY = (name: string): string => join(MODELS, name)
 const read = (p: string): Promise<string> => readFile(join(FIXTURES, p), 'utf8')
 
 /** The three engines, from their real --help/--version output. */
-export async function fixtureEngines(): Promise<{ mainline: EngineInfo; ik: EngineInfo; buun: EngineInfo }> {
+export async function fixtureEngines(): Promise<{ mainline: ServerBinaryInfo; ik: ServerBinaryInfo; buun: ServerBinaryInfo }> {
   return {
-    mainline: engineFromOutput(
+    mainline: forkFromOutput(
       '/opt/llama.cpp/bin/llama-server',
       await read('llama-server/responses/llama-server-help.txt'),
       await read('llama-server/responses/version.txt'),
     ),
-    ik: engineFromOutput(
+    ik: forkFromOutput(
       '/opt/ik/llama-server',
       await read('llama-server-forks/ik/help.stdout.txt'),
       await read('llama-server-forks/ik/version.stderr.txt'),
     ),
-    buun: engineFromOutput(
+    buun: forkFromOutput(
       '/opt/buun/llama-server',
       await read('llama-server-forks/buun/help.stdout.txt'),
       await read('llama-server-forks/buun/version.stderr.txt'),

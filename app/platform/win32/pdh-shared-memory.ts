@@ -1,4 +1,4 @@
-import { loadKoffi, type Koffi } from './load-koffi'
+import { loadKoffi, type Koffi } from '../koffi'
 import {
   ADAPTER_SHARED_USAGE,
   PROCESS_SHARED_USAGE,

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
-import { TelemetryService, type SharedGpuSource } from '../telemetry-service'
-import type { Koffi } from './load-koffi'
+import { TelemetryService, type SharedGpuSource } from '../../telemetry/telemetry-service'
+import type { Koffi } from '../koffi'
 import { describePdhStatus, pidOfInstance, sharedUsageByAdapter, sharedUsageByPid } from './pdh-parsing'
 import { PdhSharedGpuMemory, counterItemType } from './pdh-shared-memory'
 

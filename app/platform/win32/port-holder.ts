@@ -1,7 +1,7 @@
-import { loadKoffi } from '../../telemetry/gpu/load-koffi'
-import { WindowsProcessSource } from '../../telemetry/cpu/windows-processes'
-import type { PortHolder } from './holder'
-import { AF_INET, AF_INET6, parseTcpOwnerPidTable } from './windows-tcp-table'
+import { loadKoffi } from '../koffi'
+import { WindowsProcessSource } from './toolhelp-processes'
+import type { PortHolder } from '../port-holder'
+import { AF_INET, AF_INET6, parseTcpOwnerPidTable } from './tcp-table'
 
 const TCP_TABLE_OWNER_PID_LISTENER = 3
 const NO_ERROR = 0

@@ -2,11 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { spawnProcess, stopProcessTree, type SpawnedProcess } from './process-tree'
-import { isAlive } from './process-identity'
-import { descendantsOf } from './windows-process-table'
-import { taskkillPath } from '../lib/process/taskkill'
-import type { WindowsStopDeps } from './windows-stop'
+import { spawnProcess, stopProcessTree, type SpawnedProcess } from '../../supervisor/process-tree'
+import { isAlive } from '../../supervisor/process-identity'
+import { descendantsOf } from './process-table'
+import { taskkillPath } from '../../lib/process/taskkill'
+import type { WindowsStopDeps } from './stop-tree'
 
 // The Windows stop, run on Linux: real processes stand in for llama-server and
 // its child, and a small Node script stands in for taskkill.exe (succeeding,

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { FIXTURES } from '../../test/helpers/paths'
-import { detectEngine, engineFromOutput, runForOutput, type EngineInfo } from './engine-detect'
+import { detectFork, forkFromOutput, runForOutput, type ServerBinaryInfo } from './fork-detect'
 import { applyFixes, blockingProblems, checkArgs, checkFlags, fixArgs } from './flag-check'
 import { importCommand } from './import-command'
 import { profileToLaunchSpec } from './launch-spec'
@@ -12,22 +12,22 @@ import { SEED_3090_BUUN_I_QUALITY, SEED_3090_IK_I_COMPACT, SEED_4060_QWEN36 } fr
 
 const read = (p: string): Promise<string> => readFile(join(FIXTURES, p), 'utf8')
 
-let mainline: EngineInfo
-let ik: EngineInfo
-let buun: EngineInfo
+let mainline: ServerBinaryInfo
+let ik: ServerBinaryInfo
+let buun: ServerBinaryInfo
 
 beforeAll(async () => {
-  mainline = engineFromOutput(
+  mainline = forkFromOutput(
     '/opt/llama.cpp/bin/llama-server',
     await read('llama-server/responses/llama-server-help.txt'),
     await read('llama-server/responses/version.txt'),
   )
-  ik = engineFromOutput(
+  ik = forkFromOutput(
     '/opt/ik/llama-server',
     await read('llama-server-forks/ik/help.stdout.txt'),
     await read('llama-server-forks/ik/version.stderr.txt'),
   )
-  buun = engineFromOutput(
+  buun = forkFromOutput(
     '/opt/buun/llama-server',
     await read('llama-server-forks/buun/help.stdout.txt'),
     await read('llama-server-forks/buun/version.stderr.txt'),
@@ -36,9 +36,9 @@ beforeAll(async () => {
 
 describe('engine detection from real --help/--version output', () => {
   it('classifies mainline, ik_llama and buun and reads their versions', () => {
-    expect([mainline.kind, mainline.version, mainline.commit]).toEqual(['mainline', '0.5.0-dev', 'de3ff81'])
-    expect([ik.kind, ik.version, ik.commit]).toEqual(['ik_llama', '4840', '8337e4cd3'])
-    expect([buun.kind, buun.version, buun.commit]).toEqual(['buun', '9326', '1c4788192'])
+    expect([mainline.fork, mainline.version, mainline.commit]).toEqual(['mainline', '0.5.0-dev', 'de3ff81'])
+    expect([ik.fork, ik.version, ik.commit]).toEqual(['ik_llama', '4840', '8337e4cd3'])
+    expect([buun.fork, buun.version, buun.commit]).toEqual(['buun', '9326', '1c4788192'])
   })
 
   it('reads the flags each accepts', () => {
@@ -130,8 +130,8 @@ describe('checkFlags and applyFixes', () => {
   })
 
   it('does not judge a binary whose help it could not read', () => {
-    const blank = engineFromOutput('/x', '', '')
-    expect(blank.kind).toBe('unknown')
+    const blank = forkFromOutput('/x', '', '')
+    expect(blank.fork).toBe('unknown')
     expect(checkArgs(['--anything'], blank)).toEqual([])
   })
 })
@@ -153,13 +153,13 @@ describe('the real mainline build', () => {
       runs++
       return runForOutput(b, args)
     }
-    const first = await detectEngine(home, binary, counting)
-    expect(first.kind).toBe('mainline')
+    const first = await detectFork(home, binary, counting)
+    expect(first.fork).toBe('mainline')
     expect(first.version).toMatch(/^0\.5\.0/)
     expect(first.flags).toContain('--load-mode')
     expect(first.flags).not.toContain('--no-mmap')
     expect(runs).toBe(2)
-    const second = await detectEngine(home, binary, counting)
+    const second = await detectFork(home, binary, counting)
     expect(runs).toBe(2)
     expect([...second.flags].sort()).toEqual([...first.flags].sort())
     // And the real binary rejects what checkFlags says it rejects.

@@ -1,5 +1,5 @@
-import { defaultTaskkillDeps, runTaskkill, type TaskkillDeps } from '../lib/process/taskkill'
-import { descendantsOf, windowsProcesses, type ParentLink } from './windows-process-table'
+import { defaultTaskkillDeps, runTaskkill, type TaskkillDeps } from '../../lib/process/taskkill'
+import { descendantsOf, windowsProcesses, type ParentLink } from './process-table'
 
 /** What the Windows stop needs from the OS; tests inject fakes and run it on Linux. */
 export interface WindowsStopDeps extends TaskkillDeps {

@@ -1,6 +1,6 @@
-import { loadKoffi } from '../gpu/load-koffi'
-import type { ProcessInfo, ProcessSource } from './process-source'
-import { normalizeImageName } from './process-source'
+import { loadKoffi } from '../koffi'
+import type { ProcessInfo, ProcessSource } from '../process-source'
+import { normalizeImageName } from '../process-source'
 import {
   PROCESS_MEMORY_COUNTERS_SIZE,
   type ProcessEntry,
@@ -8,7 +8,7 @@ import {
   newProcessEntryBuffer,
   parseProcessEntry32W,
   parseWorkingSetKiB,
-} from './windows-process-parsing'
+} from './toolhelp-parsing'
 
 const TH32CS_SNAPPROCESS = 0x2
 const PROCESS_QUERY_LIMITED_INFORMATION = 0x1000

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { normalizeImageName } from './process-source'
+import { normalizeImageName } from '../process-source'
 import {
   PROCESSENTRY32W_SIZE,
   PROCESS_MEMORY_COUNTERS_SIZE,
@@ -7,7 +7,7 @@ import {
   newProcessEntryBuffer,
   parseProcessEntry32W,
   parseWorkingSetKiB,
-} from './windows-process-parsing'
+} from './toolhelp-parsing'
 
 describe('Win32 structure decoding (64-bit layouts)', () => {
   it('decodes a PROCESSENTRY32W as Process32NextW fills it', () => {

@@ -1,16 +1,16 @@
 import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
-import type { EngineKind } from '../contract/profile'
+import type { ServerFork } from '../contract/profile'
 import { versionedCodec } from '../lib/json-store/json-codec'
 import type { JsonStore } from '../lib/json-store/json-store'
 import { openJsonStore } from '../lib/json-store/registry'
 import { runOnce } from '../lib/process/run-once'
-import { classifyEngine, parseAllowedValues, parseHelpFlags, parseVersion } from './engine-help'
+import { classifyFork, parseAllowedValues, parseHelpFlags, parseVersion } from './engine-help'
 
-export interface EngineInfo {
+export interface ServerBinaryInfo {
   readonly binary: string
-  readonly kind: EngineKind
+  readonly fork: ServerFork
   readonly version: string | null
   readonly commit: string | null
   /** Every flag spelling the binary's --help lists (empty when it could not be read). */
@@ -19,24 +19,32 @@ export interface EngineInfo {
   readonly cacheTypes: readonly string[] | null
 }
 
-const CacheEntrySchema = z.object({
-  size: z.number(),
-  mtimeMs: z.number(),
-  kind: z.enum(['mainline', 'ik_llama', 'buun', 'unknown']),
-  version: z.string().nullable(),
-  commit: z.string().nullable(),
-  flags: z.array(z.string()),
-  cacheTypes: z.array(z.string()).nullable(),
-})
+const ForkSchema = z.enum(['mainline', 'ik_llama', 'buun', 'unknown'])
+// Caches written before the fork had its own name keep it under `kind`; they still load.
+const LegacyForkKey = z.preprocess(
+  (raw) => (raw !== null && typeof raw === 'object' && !('fork' in raw) && 'kind' in raw ? { ...raw, fork: raw.kind } : raw),
+  z.object({ fork: ForkSchema }).passthrough(),
+)
+const CacheEntrySchema = LegacyForkKey.pipe(
+  z.object({
+    size: z.number(),
+    mtimeMs: z.number(),
+    fork: ForkSchema,
+    version: z.string().nullable(),
+    commit: z.string().nullable(),
+    flags: z.array(z.string()),
+    cacheTypes: z.array(z.string()).nullable(),
+  }),
+)
 const CacheFileSchema = z.object({ version: z.literal(1), binaries: z.record(z.string(), CacheEntrySchema) })
 type CacheFile = z.infer<typeof CacheFileSchema>
 
-export const ENGINES_CACHE_FILE = 'engines.json'
+export const FORK_CACHE_FILE = 'engines.json'
 
-export class EngineDetectError extends Error {
+export class ForkDetectError extends Error {
   constructor(message: string) {
     super(message)
-    this.name = 'EngineDetectError'
+    this.name = 'ForkDetectError'
   }
 }
 
@@ -46,16 +54,16 @@ export class EngineDetectError extends Error {
  */
 export async function runForOutput(binary: string, args: readonly string[], timeoutMs = 15_000): Promise<string> {
   const r = await runOnce(binary, args, timeoutMs)
-  if (r.spawnError) throw new EngineDetectError(`cannot run ${binary}: ${r.spawnError}`)
+  if (r.spawnError) throw new ForkDetectError(`cannot run ${binary}: ${r.spawnError}`)
   return r.stdout + r.stderr
 }
 
-/** Engine facts from the text of --help and --version. */
-export function engineFromOutput(binary: string, help: string, versionText: string): EngineInfo {
+/** The fork, version and flags of a binary from the text of --help and --version. */
+export function forkFromOutput(binary: string, help: string, versionText: string): ServerBinaryInfo {
   const flags = parseHelpFlags(help)
   const cacheTypes = parseAllowedValues(help, '--cache-type-k')
   const { version, commit } = parseVersion(versionText)
-  return { binary, kind: classifyEngine(flags, cacheTypes), version, commit, flags, cacheTypes }
+  return { binary, fork: classifyFork(flags, cacheTypes), version, commit, flags, cacheTypes }
 }
 
 const cacheCodec = versionedCodec({ schema: CacheFileSchema, version: 1 })
@@ -64,9 +72,9 @@ const cacheCodec = versionedCodec({ schema: CacheFileSchema, version: 1 })
  * The one store of <home>/engines.json in this process. Only a cache: a damaged file is set aside
  * (`.corrupt-<time>`, named in the store's notices) and the binaries are probed again.
  */
-export function engineCacheStore(home: string): JsonStore<CacheFile> {
+export function forkCacheStore(home: string): JsonStore<CacheFile> {
   return openJsonStore<CacheFile>({
-    path: join(home, ENGINES_CACHE_FILE),
+    path: join(home, FORK_CACHE_FILE),
     label: 'engine cache',
     codec: cacheCodec,
     defaults: () => ({ version: 1, binaries: {} }),
@@ -75,7 +83,7 @@ export function engineCacheStore(home: string): JsonStore<CacheFile> {
 
 /** The cache as it is on disk now; an unreadable one (permissions) reads as empty: the binary is probed again. */
 const readCache = (home: string): Promise<CacheFile> =>
-  engineCacheStore(home)
+  forkCacheStore(home)
     .load()
     .catch(() => ({ version: 1 as const, binaries: {} }))
 
@@ -83,40 +91,40 @@ const readCache = (home: string): Promise<CacheFile> =>
  * What a llama-server binary is. Runs it with --version and --help once per
  * binary; the result is cached in <home>/engines.json by path, size and mtime.
  */
-export async function detectEngine(home: string, binary: string, run = runForOutput): Promise<EngineInfo> {
+export async function detectFork(home: string, binary: string, run = runForOutput): Promise<ServerBinaryInfo> {
   const path = resolve(binary)
   let info
   try {
     info = await stat(path)
   } catch {
-    throw new EngineDetectError(`llama-server binary not found: ${path}`)
+    throw new ForkDetectError(`llama-server binary not found: ${path}`)
   }
   const hit = (await readCache(home)).binaries[path]
   if (hit && hit.size === info.size && hit.mtimeMs === info.mtimeMs) {
-    return { binary: path, kind: hit.kind, version: hit.version, commit: hit.commit, flags: new Set(hit.flags), cacheTypes: hit.cacheTypes }
+    return { binary: path, fork: hit.fork, version: hit.version, commit: hit.commit, flags: new Set(hit.flags), cacheTypes: hit.cacheTypes }
   }
   const versionText = await run(path, ['--version'])
   const help = await run(path, ['--help'])
-  const engine = engineFromOutput(path, help, versionText)
+  const binaryInfo = forkFromOutput(path, help, versionText)
   const entry = {
     size: info.size,
     mtimeMs: info.mtimeMs,
-    kind: engine.kind,
-    version: engine.version,
-    commit: engine.commit,
-    flags: [...engine.flags].sort(),
-    cacheTypes: engine.cacheTypes ? [...engine.cacheTypes] : null,
+    fork: binaryInfo.fork,
+    version: binaryInfo.version,
+    commit: binaryInfo.commit,
+    flags: [...binaryInfo.flags].sort(),
+    cacheTypes: binaryInfo.cacheTypes ? [...binaryInfo.cacheTypes] : null,
   }
   // Added to the file as it is now, under its lock, so parallel detections keep each other's entries; a failed write only means probing
   // again.
-  await engineCacheStore(home)
+  await forkCacheStore(home)
     .update((cache) => ({ ...cache, binaries: { ...cache.binaries, [path]: entry } }))
     .catch(() => undefined)
-  return engine
+  return binaryInfo
 }
 
-/** The engines already detected (from the cache only: never runs a binary), by resolved binary path. */
-export async function cachedEngineKinds(home: string): Promise<ReadonlyMap<string, EngineKind>> {
+/** The forks already detected (from the cache only: never runs a binary), by resolved binary path. */
+export async function cachedForks(home: string): Promise<ReadonlyMap<string, ServerFork>> {
   const cache = await readCache(home)
-  return new Map(Object.entries(cache.binaries).map(([path, entry]) => [path, entry.kind]))
+  return new Map(Object.entries(cache.binaries).map(([path, entry]) => [path, entry.fork]))
 }

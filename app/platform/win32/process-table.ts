@@ -1,4 +1,4 @@
-import { WindowsProcessSource } from '../telemetry/cpu/windows-processes'
+import { WindowsProcessSource } from './toolhelp-processes'
 
 let source: WindowsProcessSource | undefined
 
