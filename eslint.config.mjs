@@ -36,7 +36,7 @@ const TEST_CODE = ['**/*.test.ts', '**/*.test.tsx', 'test/**']
 // never in app/ (which holds only what ships); production never imports it.
 const testSupportZone = { target: './**', from: ['./test/**'], message: 'Production code must not import test support (test/).' }
 // The supervisor class is the core's own: everything above it reads and stops a core's server through the
-// core's ports (app/core/server-control.ts, cli-core.ts, app/bench/bench-host.ts), so no launch bypasses the core.
+// core's ports (the read-and-stop view app/supervisor/server-control.ts, core/cli-core.ts, bench/bench-host.ts), so no launch bypasses the core.
 const supervisorLayer = APP_LAYERS.findIndex((layer) => layer.includes('supervisor'))
 const supervisorZone = {
   target: [

@@ -129,3 +129,20 @@ describe('llama-tray profiles import', () => {
     expect(list).toBe('* seedlike  seedlike  tiny-target.gguf  engine mainline  (active)\n')
   }, 60_000)
 })
+
+// Issue #29: the CLI runs the dashboard's profile actions (app/core/profile-actions.ts); an unknown profile reads the same there.
+describe('llama-tray profiles on the shared actions', () => {
+  it('names an unknown profile in one sentence for show, export, rm and use (exit 2), and changes nothing', async () => {
+    const home = freshHome()
+    expect((await runCli(['--home', home, 'profiles', 'import', '--name', 'kept', bin, '-m', model('tiny-target.gguf')])).code).toBe(0)
+    for (const verb of ['show', 'export', 'rm', 'use']) {
+      const r = await runCli(['--home', home, 'profiles', verb, 'nowhere'])
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(oneSentence)
+      expect(r.stderr).toContain('"nowhere"')
+    }
+    expect(storedNames(home)).toEqual(['kept'])
+    expect((await runCli(['--home', home, 'profiles', 'rm', 'Kept'])).stdout).toBe('removed kept\n')
+    expect(storedNames(home)).toEqual([])
+  }, 60_000)
+})

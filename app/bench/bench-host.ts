@@ -2,6 +2,7 @@ import type { LaunchSpec } from '../contract/commands'
 import type { ServerStatus } from '../contract/server-state'
 import type { AppSettings } from '../contract/settings'
 import type { Snapshot } from '../contract/snapshot'
+import type { ServerControl } from '../supervisor/server-control'
 
 /**
  * What a bench needs from the app that runs it (the core provides it): start
@@ -13,15 +14,7 @@ export interface BenchHost {
   snapshot(): Snapshot
   /** Starts `spec` (stopping another launch first) and resolves once it is ready or failed. */
   startSpec(spec: LaunchSpec): Promise<ServerStatus>
-  readonly server: BenchServer
+  /** The same read-and-stop view of the server the CLI gets (CliCore.server). */
+  readonly server: ServerControl
 }
 
-/** The running llama-server, as a bench reads and stops it. */
-export interface BenchServer {
-  getStatus(): ServerStatus
-  /** The spec of the launch that is running or restarting, else null. */
-  getLaunchSpec(): LaunchSpec | null
-  /** Aborted when the running server stops (requests to it end with it); null when none runs. */
-  getRequestSignal(): AbortSignal | null
-  stop(): Promise<ServerStatus>
-}

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { isRunning } from '../../test/helpers/processes'
 import { compareProfiles } from './compare'
-import { BenchCancelledError } from './server-control'
+import { BenchCancelledError } from './bench-launch'
 import { addProfile, llamaServerChildren, makeCore, SMALL, tinyDraft, tinyTarget, type TestCore } from '../../test/support/core/tiny-core'
 import { tuneProfile } from './tune'
 

@@ -6,7 +6,7 @@ import { complete, type ServerTimings } from './completion'
 import { ProgressTracker, type StepKind } from './progress'
 import { BENCH_PROMPTS, BENCH_SEED, type BenchPrompt } from './prompts'
 import { RunSampler, summariseConditions } from './run-sampler'
-import { BenchCancelledError, startForBench, throwIfCancelled } from './server-control'
+import { BenchCancelledError, startForBench, throwIfCancelled } from './bench-launch'
 import { minOrNull, maxOrNull } from './stats'
 import type { PreparedTarget } from './target'
 

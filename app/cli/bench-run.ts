@@ -3,7 +3,7 @@ import { createStandardCore, standardTelemetry } from '../core/create-core'
 import { ProfileLaunchError } from '../profiles/resolve-launch'
 import { TelemetryService } from '../telemetry/telemetry-service'
 import { formatReportCsv, formatReportMarkdown, formatReportText } from '../bench/format'
-import { BenchCancelledError, BenchStartError } from '../bench/server-control'
+import { BenchCancelledError, BenchStartError } from '../bench/bench-launch'
 import { TuneError, type TuneDeps } from '../bench/tune'
 import { UsageError } from './cli-error'
 

@@ -4,7 +4,7 @@ import type { ServerStatus } from '../contract/server-state'
 import type { AppSettings } from '../contract/settings'
 import type { Snapshot } from '../contract/snapshot'
 import type { EndpointOptions, ListenResult } from '../endpoint/endpoint-listener'
-import type { ServerControl } from './server-control'
+import type { ServerControl } from '../supervisor/server-control'
 
 /** The core's events a command-line view renders: the server's state, and the snapshot of each tick of the core's one cadence. */
 export type CliEvents = Pick<EventChannels, 'server:state-changed' | 'snapshot'>

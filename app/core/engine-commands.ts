@@ -1,15 +1,12 @@
 import type { CommandChannels, LaunchSpec, Result } from '../contract/commands'
 import type { EngineInstallProgress, EngineUpdateCheck } from '../contract/engines'
 import { readDriverCuda, type DriverCuda } from '../engines/driver-cuda'
-import { discoverElsewhere } from '../engines/elsewhere'
 import { EngineError } from '../engines/engine-error'
-import { installEngine, type InstallProgress } from '../engines/install'
+import type { InstallProgress } from '../engines/install'
 import { planInstall } from '../engines/install-plan'
-import { isInside, listInstalled, type InstalledEngine } from '../engines/installed'
 import { ReleaseClient, releaseClientOptionsFromEnv, type ReleaseClientOptions } from '../engines/release-client'
-import { removeEngine } from '../engines/remove'
-import { checkForUpdate, updateNotice } from '../engines/update-check'
-import { rollbackProfileEngine, updateProfileEngine } from '../engines/update'
+import { updateNotice } from '../engines/update-check'
+import { engineActions, engineSummary } from './engine-actions'
 import type { GateOptions } from '../engines/safety-gate'
 import type { BenchHost } from '../bench/bench-host'
 import type { BenchProgress } from '../contract/bench'
@@ -49,16 +46,6 @@ export interface EngineCommandHost {
   profilesChanged(): Promise<void>
 }
 
-const summary = (e: InstalledEngine) => ({
-  id: e.id,
-  tag: e.tag,
-  backend: e.backend,
-  path: e.path,
-  version: e.version,
-  sizeBytes: e.sizeBytes,
-  usedBy: e.usedBy,
-})
-
 async function asResult<T>(job: () => Promise<T>): Promise<Result<T>> {
   try {
     return { ok: true, value: await job() }
@@ -71,11 +58,16 @@ async function asResult<T>(job: () => Promise<T>): Promise<Result<T>> {
 /**
  * The dashboard's engine commands (first run, settings): one install at a
  * time, progress pushed; an engine the running server uses is never removed
- * under it.
+ * under it. The CLI runs the same actions (engine-actions.ts).
  */
 export function engineCommands(host: EngineCommandHost, options: EngineCommandOptions = {}): EngineChannels {
   const { home } = host
-  const runningSpec = (): LaunchSpec | null => host.runningSpec()
+  const actions = engineActions({
+    home,
+    runningSpec: () => host.runningSpec(),
+    ...(options.releases ? { releases: options.releases } : {}),
+    ...(options.driver ? { driver: options.driver } : {}),
+  })
   const onProgress = (p: EngineInstallProgress): void => host.onProgress(p)
   let installing = false
   // One notice check at a time: the dashboard may ask twice at once (a section mounted twice), and
@@ -90,14 +82,7 @@ export function engineCommands(host: EngineCommandHost, options: EngineCommandOp
         const push = (p: InstallProgress): void =>
           onProgress({ phase: p.phase, asset: p.asset ?? null, bytes: p.bytes ?? null, total: p.total ?? null, rateBps: p.rateBps ?? null })
         return await asResult(async () => {
-          const e = await installEngine({
-            home,
-            client: client(),
-            backend,
-            tag: tag ?? undefined,
-            driver: options.driver ?? readDriverCuda,
-            onProgress: push,
-          })
+          const e = await actions.install({ backend, tag: tag ?? undefined }, push)
           const { id, tag: built, backend: kind, path, version, alreadyInstalled, notice, noticeDetail } = e
           return { id, tag: built, backend: kind, path, version, alreadyInstalled, notice, noticeDetail }
         })
@@ -123,17 +108,9 @@ export function engineCommands(host: EngineCommandHost, options: EngineCommandOp
           installed: plan.existing !== null,
         }
       }),
-    'engines:list': () =>
-      asResult(async () => ({ installed: (await listInstalled(home)).map(summary), elsewhere: await discoverElsewhere(home) })),
-    'engines:remove': (engineId, force) =>
-      asResult(async () => {
-        const spec = runningSpec()
-        const target = (await listInstalled(home)).find((e) => e.id === engineId)
-        if (target && spec && isInside(target.dir, spec.exe))
-          throw new EngineError(`${engineId} runs the server now: stop it first, then remove the engine.`, 'in-use')
-        return summary(await removeEngine(home, engineId, { force }))
-      }),
-    'engines:check-update': () => asResult(() => checkForUpdate(home, client())),
+    'engines:list': () => asResult(() => actions.list()),
+    'engines:remove': (engineId, force) => asResult(async () => engineSummary(await actions.remove(engineId, force))),
+    'engines:check-update': () => asResult(() => actions.checkUpdate()),
     'engines:update-notice': () => {
       notice ??= updateNotice(home, host.settings(), client())
         .catch(() => null)
@@ -149,9 +126,8 @@ export function engineCommands(host: EngineCommandHost, options: EngineCommandOp
         const push = (p: InstallProgress): void =>
           onProgress({ phase: p.phase, asset: p.asset ?? null, bytes: p.bytes ?? null, total: p.total ?? null, rateBps: p.rateBps ?? null })
         const result = await asResult(async () => {
-          const r = await updateProfileEngine({ core: host.bench, home, onProgress: (p) => host.onBenchProgress(p) }, profileId, {
-            client: client(),
-            driver: options.driver ?? readDriverCuda,
+          const r = await actions.update(profileId, {
+            bench: { core: host.bench, home, onProgress: (p) => host.onBenchProgress(p) },
             onProgress: push,
             gate: options.gate ?? { runs: 2, tokens: 64, rounds: 2 },
           })
@@ -173,7 +149,7 @@ export function engineCommands(host: EngineCommandHost, options: EngineCommandOp
     },
     'engines:rollback': async (profileId) => {
       const result = await asResult(async () => {
-        const r = await rollbackProfileEngine(home, profileId)
+        const r = await actions.rollback(profileId)
         return { profileId: r.profileId, binary: r.binary }
       })
       if (result.ok) await host.profilesChanged()

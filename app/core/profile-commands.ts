@@ -1,19 +1,17 @@
 import { z } from 'zod'
 import type { CommandChannels, Result } from '../contract/commands'
 import type { Discovery, ProfileFileRole, ProfileSummary } from '../contract/profile'
-import type { DiscoverOptions } from '../profiles/discovery'
-import { discoverWithEngines } from '../engines/discover-with-engines'
-import { DiscoveryPickError, profileFromDiscovery } from '../profiles/discovery-profile'
-import { exportCommandLine, ExportError } from '../profiles/export-command'
+import { DiscoveryPickError } from '../profiles/discovery-profile'
+import { ExportError } from '../profiles/export-command'
 import { importCommand, ImportError } from '../profiles/import-command'
 import { makeProfileId } from '../profiles/profile-id'
-import { acceptFixes, ProfileLaunchError, resolveProfileLaunch } from '../profiles/resolve-launch'
+import { ProfileLaunchError, resolveProfileLaunch } from '../profiles/resolve-launch'
 import { ProfileEditSchema } from '../profiles/profile-edit-schema'
 import { gateProfile, ProfileGateError } from '../profiles/profile-gate'
-import { fitStarterProfile, type StarterGpu } from '../profiles/starter-fit'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore, ProfileStoreError } from '../profiles/store'
-import { profileDocument, profileSummary, storeSummary } from '../profiles/profile-summary'
+import { profileDocument, profileSummary } from '../profiles/profile-summary'
+import { profileActions, type ProfileActionDeps } from './profile-actions'
 
 type ProfileChannels = Pick<
   CommandChannels,
@@ -33,19 +31,11 @@ type ProfileChannels = Pick<
   | 'profiles:create-discovered'
 >
 
-export interface ProfileCommandDeps {
-  readonly home: string
+export interface ProfileCommandDeps extends ProfileActionDeps {
   /** Shows a native file dialog (main provides it); null when cancelled. */
   readonly chooseFile: (role: ProfileFileRole, current: string) => Promise<string | null>
   /** Called after every change, with the new list. */
   readonly onChanged: (store: ProfileStore) => Promise<void>
-  /**
-   * Where discovery looks (environment, home folder, added model folders); this process's by default. A function is asked on each discovery
-   * (model folders from the settings).
-   */
-  readonly discovery?: Omit<DiscoverOptions, 'home'> | (() => Omit<DiscoverOptions, 'home'>)
-  /** The GPU a created profile is fitted to (free VRAM, headroom); none read by default (experts stay on the CPU). */
-  readonly starterGpu?: () => Promise<StarterGpu>
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value })
@@ -71,8 +61,9 @@ async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T>> {
   }
 }
 
-/** The profiles:* commands, over the profile store of one home folder. */
+/** The profiles:* commands, over the profile store of one home folder: the CLI runs the same actions (profile-actions.ts). */
 export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
+  const actions = profileActions(deps)
   const deleted = new Map<string, Profile>()
   // The last discovery: the renderer names binaries and models by its ids, never by path.
   let lastDiscovery: Discovery | null = null
@@ -97,7 +88,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
   }
 
   return {
-    'profiles:list': async () => storeSummary(await open(), deps.home),
+    'profiles:list': () => actions.list(),
     'profiles:get': async (id) => {
       const p = (await open()).file.profiles.find((x) => x.id === id)
       return p ? profileDocument(p) : null
@@ -150,7 +141,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         const next: Profile = touch({ ...parsed, id: current.id, name: current.name, notes: current.notes, createdAt: current.createdAt })
         return save(store, next)
       }),
-    'profiles:export': (id, format) => guarded(async () => ok(exportCommandLine(find(await open(), id), format))),
+    'profiles:export': (id, format) => guarded(async () => ok((await actions.exportProfile(id, format)).command)),
     'profiles:duplicate': (id) =>
       guarded(async () => {
         const store = await open()
@@ -172,11 +163,8 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
       }),
     'profiles:delete': (id) =>
       guarded(async () => {
-        const store = await open()
-        const profile = find(store, id)
-        await store.remove(id)
-        deleted.set(id, profile)
-        await deps.onChanged(store)
+        const profile = await actions.remove(id)
+        deleted.set(profile.id, profile)
         return ok(profileSummary(profile, null))
       }),
     'profiles:undo-delete': (id) =>
@@ -191,25 +179,24 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
       }),
     'profiles:apply-flag-fixes': (id) =>
       guarded(async () => {
-        const { profile } = await acceptFixes(deps.home, id)
-        const store = await open()
-        return changed(store, profile)
+        const { profile } = await actions.applyFlagFixes(id)
+        return ok(profileSummary(profile, (await open()).file.activeProfileId))
       }),
     'profiles:discover': async () => {
-      const where = typeof deps.discovery === 'function' ? deps.discovery() : deps.discovery
-      lastDiscovery = await discoverWithEngines({ ...where, home: deps.home })
+      lastDiscovery = await actions.discover()
       return ok(lastDiscovery)
     },
     'profiles:create-discovered': (binaryId, modelId, draftModelId, name) =>
       guarded(async () => {
         if (!lastDiscovery) return fail('nothing discovered yet: run profiles:discover first')
-        const store = await open()
-        const created = profileFromDiscovery(
-          lastDiscovery,
-          { binary: binaryId, model: modelId, draftModel: draftModelId, name },
-          store.file.profiles.map((p) => p.id),
-        )
-        return save(store, await fitStarterProfile(created, deps.starterGpu ? await deps.starterGpu() : { freeMiB: null }))
+        const { profile, notices } = await actions.createDiscovered(lastDiscovery, {
+          binary: binaryId,
+          model: modelId,
+          draftModel: draftModelId,
+          name,
+        })
+        const summary = profileSummary(profile, (await open()).file.activeProfileId)
+        return ok(notices.length > 0 ? { ...summary, notices } : summary)
       }),
   }
 }

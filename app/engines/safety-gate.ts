@@ -1,6 +1,6 @@
 import type { BenchFigures, BenchSpread } from '../contract/bench'
 import { benchTargets } from '../bench/compare'
-import { BenchCancelledError } from '../bench/server-control'
+import { BenchCancelledError } from '../bench/bench-launch'
 import { buildResult } from '../bench/result'
 import { BenchSession, type BenchDeps } from '../bench/session'
 import { prepareProfile, prepareVariant, type PreparedTarget } from '../bench/target'

@@ -1,17 +1,12 @@
 import { createStandardCore, standardTelemetry } from '../../core/create-core'
+import { engineActions } from '../../core/engine-actions'
+import { profileActions } from '../../core/profile-actions'
 import { isBackendChoice, BACKEND_CHOICES } from '../../engines/backends'
 import { readDriverCuda } from '../../engines/driver-cuda'
 import { EngineError } from '../../engines/engine-error'
-import { installEngine, type InstallProgress } from '../../engines/install'
-import { listInstalled } from '../../engines/installed'
-import { discoverElsewhere } from '../../engines/elsewhere'
-import { ReleaseClient, releaseClientOptionsFromEnv } from '../../engines/release-client'
-import { removeEngine } from '../../engines/remove'
-import { checkForUpdate } from '../../engines/update-check'
-import { rollbackProfileEngine, updateProfileEngine } from '../../engines/update'
+import type { InstallProgress } from '../../engines/install'
 import { verifyEngines } from '../../engines/verify'
 import { detectFork, ForkDetectError } from '../../profiles/fork-detect'
-import { ProfileStore } from '../../profiles/store'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, positiveNumber } from '../parse-options'
@@ -25,8 +20,8 @@ async function detect(args: readonly string[], io: CliContext): Promise<number> 
   const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true)
   let binaries = positionals
   if (binaries.length === 0) {
-    const store = await ProfileStore.open(io.home)
-    binaries = [...new Set(store.file.profiles.map((p) => p.binary).filter((b) => b !== ''))]
+    const { profiles } = await profileActions({ home: io.home }).list()
+    binaries = [...new Set(profiles.map((p) => p.binary).filter((b) => b !== ''))]
     if (binaries.length === 0)
       throw new UsageError('no binary given and no profile names one: llama-tray engines detect /path/to/llama-server')
   }
@@ -81,14 +76,7 @@ async function install(args: readonly string[], io: CliContext): Promise<number>
   const { values } = parseOptions(args, { backend: { type: 'string' }, tag: { type: 'string' }, json: { type: 'boolean' } })
   const backend = values.backend ?? 'auto'
   if (!isBackendChoice(backend)) throw new UsageError(`--backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}"`)
-  const engine = await installEngine({
-    home: io.home,
-    client: new ReleaseClient(releaseClientOptionsFromEnv()),
-    backend,
-    tag: values.tag,
-    driver: readDriverCuda,
-    onProgress: progressPrinter(io),
-  })
+  const engine = await engineActions({ home: io.home }).install({ backend, tag: values.tag }, progressPrinter(io))
   // A fallback (a better build failed the GPU check) is said on stderr too, so --json readers see it.
   if (engine.notice) io.stderr.write(`${engine.notice}\n${engine.noticeDetail ? `${engine.noticeDetail.replace(/^/gm, '  ')}\n` : ''}`)
   const notice = engine.notice ? { notice: engine.notice } : {}
@@ -105,25 +93,12 @@ async function install(args: readonly string[], io: CliContext): Promise<number>
 
 async function list(args: readonly string[], io: CliContext): Promise<number> {
   const { values } = parseOptions(args, { json: { type: 'boolean' } })
-  const installed = await listInstalled(io.home)
-  const elsewhere = await discoverElsewhere(io.home)
+  const listing = await engineActions({ home: io.home }).list()
   if (values.json) {
-    io.stdout.write(
-      JSON.stringify({
-        installed: installed.map((e) => ({
-          id: e.id,
-          tag: e.tag,
-          backend: e.backend,
-          path: e.path,
-          version: e.version,
-          sizeBytes: e.sizeBytes,
-          usedBy: e.usedBy,
-        })),
-        elsewhere,
-      }) + '\n',
-    )
+    io.stdout.write(`${JSON.stringify(listing)}\n`)
     return 0
   }
+  const { installed, elsewhere } = listing
   io.stdout.write(installed.length === 0 ? 'Installed by Llama Tray: none (llama-tray engines install)\n' : 'Installed by Llama Tray:\n')
   for (const e of installed)
     io.stdout.write(
@@ -156,7 +131,7 @@ async function verify(args: readonly string[], io: CliContext): Promise<number> 
 async function remove(args: readonly string[], io: CliContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { force: { type: 'boolean' }, json: { type: 'boolean' } }, true)
   if (positionals.length !== 1) throw new UsageError('engines remove needs one engine id (see llama-tray engines list)')
-  const removed = await removeEngine(io.home, positionals[0] as string, { force: values.force })
+  const removed = await engineActions({ home: io.home }).remove(positionals[0] as string, values.force ?? false)
   if (values.json) io.stdout.write(`${JSON.stringify({ id: removed.id, path: removed.dir, sizeBytes: removed.sizeBytes })}\n`)
   else io.stdout.write(`removed ${removed.id} (${mb(removed.sizeBytes)} freed)\n`)
   return 0
@@ -176,9 +151,9 @@ async function update(args: readonly string[], io: CliContext): Promise<number> 
     },
     true,
   )
-  const client = new ReleaseClient(releaseClientOptionsFromEnv())
+  const actions = engineActions({ home: io.home })
   if (values.check) {
-    const check = await checkForUpdate(io.home, client)
+    const check = await actions.checkUpdate()
     if (values.json) io.stdout.write(`${JSON.stringify(check)}\n`)
     else if (check.installed === null)
       io.stdout.write(`The latest llama.cpp is ${check.latest.tag}; none is installed by Llama Tray (llama-tray engines install).\n`)
@@ -194,8 +169,8 @@ async function update(args: readonly string[], io: CliContext): Promise<number> 
   const backend = values.backend
   if (backend !== undefined && !isBackendChoice(backend))
     throw new UsageError(`--backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}"`)
-  const store = await ProfileStore.open(io.home)
-  const profile = positionals[0] ?? store.active?.id ?? (store.file.profiles.length === 1 ? store.file.profiles[0]?.id : undefined)
+  const { profiles } = await profileActions({ home: io.home }).list()
+  const profile = positionals[0] ?? profiles.find((p) => p.active)?.id ?? (profiles.length === 1 ? profiles[0]?.id : undefined)
   if (!profile)
     throw new UsageError(
       'engines update needs a profile (its bench decides whether the new engine is adopted): llama-tray engines update <profile>',
@@ -206,22 +181,17 @@ async function update(args: readonly string[], io: CliContext): Promise<number> 
   const onSignal = (): void => abort.abort()
   io.signals.on('SIGINT', onSignal)
   try {
-    const report = await updateProfileEngine(
-      { core, home: io.home, signal: abort.signal, onProgress: (p) => io.stderr.write(`${p.message}\n`) },
-      profile,
-      {
-        client,
-        backend,
-        tag: values.tag,
-        driver: readDriverCuda,
-        onProgress: progressPrinter(io),
-        gate: {
-          runs: positiveNumber('runs', values.runs, 2),
-          tokens: positiveNumber('tokens', values.tokens, 64),
-          rounds: positiveNumber('rounds', values.rounds, 2),
-        },
+    const report = await actions.update(profile, {
+      bench: { core, home: io.home, signal: abort.signal, onProgress: (p) => io.stderr.write(`${p.message}\n`) },
+      backend,
+      tag: values.tag,
+      onProgress: progressPrinter(io),
+      gate: {
+        runs: positiveNumber('runs', values.runs, 2),
+        tokens: positiveNumber('tokens', values.tokens, 64),
+        rounds: positiveNumber('rounds', values.rounds, 2),
       },
-    )
+    })
     if (values.json) io.stdout.write(`${JSON.stringify(report)}\n`)
     else io.stdout.write(`${report.summary}\n`)
     return report.adopted || report.verdict === null ? 0 : 1
@@ -234,7 +204,7 @@ async function update(args: readonly string[], io: CliContext): Promise<number> 
 async function rollback(args: readonly string[], io: CliContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true)
   if (positionals.length !== 1) throw new UsageError('engines rollback needs one profile')
-  const r = await rollbackProfileEngine(io.home, positionals[0] as string)
+  const r = await engineActions({ home: io.home }).rollback(positionals[0] as string)
   io.stdout.write(values.json ? `${JSON.stringify(r)}\n` : `${r.profileId} runs ${r.binary} again\n`)
   return 0
 }

@@ -1,21 +1,16 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
-import type { ServerFork, ProfileSummary } from '../../contract/profile'
+import type { ProfileSummary } from '../../contract/profile'
+import { profileActions, type ProfileActions } from '../../core/profile-actions'
 import { EXPORT_FORMATS, ExportError, exportCommandLine, type ExportFormat } from '../../profiles/export-command'
-import { importArgv, importCommand, ImportError } from '../../profiles/import-command'
+import { ImportError } from '../../profiles/import-command'
 import { profileArgv } from '../../profiles/launch-spec'
-import { acceptFixes, describeProblems, ProfileLaunchError } from '../../profiles/resolve-launch'
+import { describeProblems, ProfileLaunchError } from '../../profiles/resolve-launch'
 import { readGpuOnce } from '../../diagnostics/gpu-once'
-import { discoverWithEngines } from '../../engines/discover-with-engines'
-import { fitStarterProfile } from '../../profiles/starter-fit'
-import { cachedForks } from '../../profiles/fork-detect'
-import { profileSummary } from '../../profiles/profile-summary'
-import { checkImport } from '../../profiles/import-checks'
-import { gateProfile, ProfileGateError } from '../../profiles/profile-gate'
-import { bestBinary, bestDraft, bestModel, DiscoveryPickError, profileFromDiscovery } from '../../profiles/discovery-profile'
+import { ProfileGateError } from '../../profiles/profile-gate'
+import { bestBinary, bestDraft, bestModel, DiscoveryPickError } from '../../profiles/discovery-profile'
 import { formatDiscovery, pickKey } from '../../profiles/discovery-report'
-import type { Profile } from '../../profiles/schema'
-import { ProfileStore, ProfileStoreError } from '../../profiles/store'
+import { ProfileStoreError } from '../../profiles/store'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions } from '../parse-options'
@@ -23,14 +18,14 @@ import { parseOptions } from '../parse-options'
 type ListedProfile = ProfileSummary & { readonly modelMissing: boolean }
 
 /** The dashboard's summary of a profile, and whether its model file is gone (the CLI's list marks it). */
-async function listed(p: Profile, activeId: string | null, engines: ReadonlyMap<string, ServerFork>): Promise<ListedProfile> {
+async function listed(p: ProfileSummary): Promise<ListedProfile> {
   const modelMissing =
     p.model !== '' &&
     !(await stat(p.model).then(
       () => true,
       () => false,
     ))
-  return { ...profileSummary(p, activeId, engines), modelMissing }
+  return { ...p, modelMissing }
 }
 
 /** One line per profile: active mark, id, name, model file, engine. */
@@ -66,17 +61,23 @@ export function withImportSeparator(args: readonly string[]): readonly string[] 
   return i >= args.length ? args : [...args.slice(0, i), '--', ...args.slice(i)]
 }
 
-async function openStore(io: CliContext): Promise<ProfileStore> {
-  const store = await ProfileStore.open(io.home)
-  for (const m of store.messages) io.stderr.write(`llama-tray: ${m}\n`)
-  return store
+/**
+ * The dashboard's profile actions (core/profile-actions.ts) over this home folder; what store recovery did (a damaged
+ * or newer profiles.json) is said once on stderr. A created profile is fitted to the GPU read now, every expert on the
+ * CPU when none is read.
+ */
+async function openActions(io: CliContext): Promise<ProfileActions> {
+  const actions = profileActions({
+    home: io.home,
+    starterGpu: async () => ({ freeMiB: (await readGpuOnce().catch(() => null))?.devices[0]?.memoryFreeMiB ?? null }),
+  })
+  for (const m of await actions.storeMessages()) io.stderr.write(`llama-tray: ${m}\n`)
+  return actions
 }
 
-function mustFind(store: ProfileStore, idOrName: string | undefined, verb: string): Profile {
+function needsProfile(idOrName: string | undefined, verb: string): string {
   if (!idOrName) throw new UsageError(`profiles ${verb} needs a profile id`)
-  const p = store.find(idOrName)
-  if (!p) throw new UsageError(`no profile "${idOrName}" (see: llama-tray profiles list)`)
-  return p
+  return idOrName
 }
 
 const print = (io: CliContext, value: unknown, json: boolean, human: () => string): void => {
@@ -112,21 +113,15 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
     switch (sub) {
       case undefined:
       case 'list': {
-        const store = await openStore(io)
-        const engines = await cachedForks(io.home)
-        const list = await Promise.all(store.file.profiles.map((p) => listed(p, store.file.activeProfileId, engines)))
-        print(
-          io,
-          { health: store.health, messages: store.messages, activeProfileId: store.file.activeProfileId, profiles: list },
-          json,
-          () =>
-            list.length === 0 ? 'no profiles yet (llama-tray profiles import llama-server -m model.gguf …)' : list.map(listLine).join('\n'),
+        const summary = await (await openActions(io)).list()
+        const list = await Promise.all(summary.profiles.map(listed))
+        print(io, { ...summary, profiles: list }, json, () =>
+          list.length === 0 ? 'no profiles yet (llama-tray profiles import llama-server -m model.gguf …)' : list.map(listLine).join('\n'),
         )
         return 0
       }
       case 'show': {
-        const store = await openStore(io)
-        const p = mustFind(store, target, 'show')
+        const p = await (await openActions(io)).get(needsProfile(target, 'show'))
         print(
           io,
           p,
@@ -137,52 +132,55 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         return 0
       }
       case 'import': {
-        const store = await openStore(io)
-        const taken = store.file.profiles.map((p) => p.id)
-        const options = { ...(values.name ? { name: values.name } : {}), takenIds: taken }
-        let profile: Profile
-        if (values.file) profile = importCommand(await readFile(values.file, 'utf8'), options)
-        else if (command && command.length > 0)
-          profile = command.length === 1 ? importCommand(command[0] as string, options) : importArgv(command, options)
-        else throw new UsageError('profiles import needs a command: profiles import [--name N] -- <llama-server command…> (or --file F)')
-        const checked = await checkImport(profile, { force: values.force ?? false })
-        const gated = await gateProfile(checked, { home: io.home })
-        // The name is checked and the id made unique under the file's lock, against imports running at the same time.
-        const { profile: stored, replaced: replacing } = await store.addNamed(gated.profile, { replace: values.replace ?? false })
-        print(io, { ...stored, notices: gated.notices }, json, () =>
+        const actions = await openActions(io)
+        const source = values.file
+          ? { text: await readFile(values.file, 'utf8') }
+          : command && command.length > 0
+            ? command.length === 1
+              ? { text: command[0] as string }
+              : { argv: command }
+            : null
+        if (!source)
+          throw new UsageError('profiles import needs a command: profiles import [--name N] -- <llama-server command…> (or --file F)')
+        const {
+          profile: stored,
+          replaced,
+          notices,
+        } = await actions.importProfile(source, {
+          ...(values.name ? { name: values.name } : {}),
+          force: values.force ?? false,
+          replace: values.replace ?? false,
+        })
+        print(io, { ...stored, notices }, json, () =>
           [
-            `${replacing ? 'replaced' : 'imported'} "${stored.name}" as ${stored.id}: ${profileArgv(stored).length} arguments`,
-            ...gated.notices,
+            `${replaced ? 'replaced' : 'imported'} "${stored.name}" as ${stored.id}: ${profileArgv(stored).length} arguments`,
+            ...notices,
           ].join('\n'),
         )
         return 0
       }
       case 'export': {
-        const store = await openStore(io)
-        const p = mustFind(store, target, 'export')
+        const actions = await openActions(io)
+        const idOrName = needsProfile(target, 'export')
         const format = (values.format ?? (process.platform === 'win32' ? 'cmd' : 'bash')) as ExportFormat
         if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`)
-        const line = exportCommandLine(p, format)
-        print(io, { id: p.id, format, command: line }, json, () => line)
+        const { id, command: line } = await actions.exportProfile(idOrName, format)
+        print(io, { id, format, command: line }, json, () => line)
         return 0
       }
       case 'rm': {
-        const store = await openStore(io)
-        const p = mustFind(store, target, 'rm')
-        await store.remove(p.id)
-        print(io, { removed: p.id }, json, () => `removed ${p.id}`)
+        const removed = await (await openActions(io)).remove(needsProfile(target, 'rm'))
+        print(io, { removed: removed.id }, json, () => `removed ${removed.id}`)
         return 0
       }
       case 'use': {
-        const store = await openStore(io)
-        const p = mustFind(store, target, 'use')
-        await store.setActive(p.id)
-        print(io, { activeProfileId: p.id }, json, () => `active profile: ${p.id}`)
+        const active = await (await openActions(io)).setActive(needsProfile(target, 'use'))
+        print(io, { activeProfileId: active.id }, json, () => `active profile: ${active.id}`)
         return 0
       }
       case 'fix': {
         if (!target) throw new UsageError('profiles fix needs a profile id')
-        const { profile, fixed } = await acceptFixes(io.home, target)
+        const { profile, fixed } = await profileActions({ home: io.home }).applyFlagFixes(target)
         print(io, { profile, fixed }, json, () =>
           fixed.length === 0 ? `${profile.id}: nothing to fix for this binary` : `${profile.id}: applied\n${describeProblems(fixed)}`,
         )
@@ -190,8 +188,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
       }
       case 'discover':
       case 'create': {
-        const found = await discoverWithEngines({
-          home: io.home,
+        const found = await profileActions({ home: io.home }).discover({
           extraModelDirs: (values['models-dir'] ?? []).map((d) => resolve(d)),
           detect: values.detect ?? false,
         })
@@ -228,25 +225,13 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
               `on PATH, or import a command line`,
           )
         if (choice.model === '') throw new UsageError(`no usable GGUF model found; add a folder with --models-dir DIR`)
-        const store = await openStore(io)
         // Fitted to the GPU found now (every expert on the CPU when none is read), then through the gate.
-        const gpu = await readGpuOnce().catch(() => null)
-        const freeMiB = gpu?.devices[0]?.memoryFreeMiB ?? null
-        const fitted = await fitStarterProfile(
-          profileFromDiscovery(
-            found,
-            choice,
-            store.file.profiles.map((p) => p.id),
-          ),
-          { freeMiB },
-        )
-        const gated = await gateProfile(fitted, { home: io.home })
-        const profile = await store.add(gated.profile)
-        print(io, { ...profile, notices: gated.notices }, json, () =>
+        const { profile, notices } = await (await openActions(io)).createDiscovered(found, choice)
+        print(io, { ...profile, notices }, json, () =>
           [
             `created "${profile.name}" as ${profile.id}`,
             `  ${exportCommandLine(profile, 'bash')}`,
-            ...gated.notices,
+            ...notices,
             `start it: llama-tray run ${profile.id}`,
           ].join('\n'),
         )

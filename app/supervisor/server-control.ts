@@ -1,10 +1,10 @@
 import type { LaunchSpec } from '../contract/commands'
 import type { ServerStatus } from '../contract/server-state'
-import type { ServerSupervisor } from '../supervisor/supervisor'
+import type { ServerSupervisor } from './supervisor'
 
 /**
- * The core's llama-server as its users (the CLI, benches, tests) read and stop
- * it. Starting goes through the core (`startSpec`, `server:start`), so a launch
+ * The core's llama-server as its users (the CLI, benches, the engine update's
+ * gate, tests) read and stop it: the one view, for CliCore and BenchHost alike. Starting goes through the core (`startSpec`, `server:start`), so a launch
  * is always seen by the core's own bookkeeping; the supervisor itself stays
  * private to the core.
  */
