@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { CommandChannels, Result } from '../contract/commands'
+import type { ImportOffer } from '../contract/import-wording'
 import type { Discovery, ProfileFileRole, ProfileSummary } from '../contract/profile'
 import type { DiscoverOptions } from '../profiles/discovery'
 import { discoverWithEngines } from '../engines/discover-with-engines'
@@ -13,6 +14,7 @@ import { gateProfile, ProfileGateError } from '../profiles/profile-gate'
 import { fitStarterProfile, type StarterGpu } from '../profiles/starter-fit'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore, ProfileStoreError } from '../profiles/store'
+import { storeImport } from '../profiles/store-import'
 import { profileDocument, profileSummary, storeSummary } from '../profiles/profile-summary'
 
 type ProfileChannels = Pick<
@@ -49,10 +51,13 @@ export interface ProfileCommandDeps {
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value })
-const fail = (error: string): Result<never> => ({ ok: false, error })
+const fail = (error: string, offer?: ImportOffer): Failed => (offer ? { ok: false, error, offer } : { ok: false, error })
+
+/** A failure as a Result error; a refused import that can be overridden says how (Import anyway, Replace). */
+type Failed = { readonly ok: false; readonly error: string; readonly offer?: ImportOffer }
 
 /** Known failures become Result errors with their message; anything else is a bug and propagates. */
-async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T>> {
+async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T> | Failed> {
   try {
     return await job()
   } catch (err) {
@@ -65,11 +70,15 @@ async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T>> {
       err instanceof ProfileGateError ||
       err instanceof z.ZodError
     ) {
-      return fail(err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : err.message)
+      if (err instanceof z.ZodError) return fail(err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '))
+      return fail(err.message, err instanceof ImportError || err instanceof ProfileStoreError ? err.offer : undefined)
     }
     throw err
   }
 }
+
+const withNotices = (summary: ProfileSummary, notices: readonly string[]): ProfileSummary =>
+  notices.length > 0 ? { ...summary, notices } : summary
 
 /** The profiles:* commands, over the profile store of one home folder. */
 export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
@@ -135,11 +144,14 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         const next = touch({ ...current, [role]: chosen })
         return save(store, next)
       }),
-    'profiles:import': (commandLine, name) =>
+    'profiles:import': (commandLine, name, options = {}) =>
       guarded(async () => {
         const store = await open()
         const profile = importCommand(commandLine, { name: name ?? undefined, takenIds: store.file.profiles.map((p) => p.id) })
-        return save(store, profile)
+        // The CLI's refusals in the dashboard's words: a missing -m file, not a llama-server, a name taken.
+        const imported = await storeImport(store, profile, { ...options, home: deps.home, surface: 'dashboard' })
+        await deps.onChanged(store)
+        return ok(withNotices(profileSummary(imported.profile, store.file.activeProfileId), imported.notices))
       }),
     'profiles:set-command': (id, commandLine) =>
       guarded(async () => {

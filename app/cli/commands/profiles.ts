@@ -10,7 +10,7 @@ import { discoverWithEngines } from '../../engines/discover-with-engines'
 import { fitStarterProfile } from '../../profiles/starter-fit'
 import { cachedEngineKinds } from '../../profiles/engine-detect'
 import { profileSummary } from '../../profiles/profile-summary'
-import { checkImport } from '../../profiles/import-checks'
+import { storeImport } from '../../profiles/store-import'
 import { gateProfile, ProfileGateError } from '../../profiles/profile-gate'
 import { bestBinary, bestDraft, bestModel, DiscoveryPickError, profileFromDiscovery } from '../../profiles/discovery-profile'
 import { formatDiscovery, pickKey } from '../../profiles/discovery-report'
@@ -145,10 +145,14 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         else if (command && command.length > 0)
           profile = command.length === 1 ? importCommand(command[0] as string, options) : importArgv(command, options)
         else throw new UsageError('profiles import needs a command: profiles import [--name N] -- <llama-server command…> (or --file F)')
-        const checked = await checkImport(profile, { force: values.force ?? false })
-        const gated = await gateProfile(checked, { home: io.home })
         // The name is checked and the id made unique under the file's lock, against imports running at the same time.
-        const { profile: stored, replaced: replacing } = await store.addNamed(gated.profile, { replace: values.replace ?? false })
+        const gated = await storeImport(store, profile, {
+          home: io.home,
+          surface: 'cli',
+          force: values.force ?? false,
+          replace: values.replace ?? false,
+        })
+        const { profile: stored, replaced: replacing } = gated
         print(io, { ...stored, notices: gated.notices }, json, () =>
           [
             `${replacing ? 'replaced' : 'imported'} "${stored.name}" as ${stored.id}: ${profileArgv(stored).length} arguments`,

@@ -1,0 +1,72 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createLiveAdvisor } from '../../app/advisor/live-advisor'
+import { missingModelSentence } from '../../app/contract/import-wording'
+import { formatCommandLine } from '../../app/lib/command-line'
+import { MISSING_MODEL_NOTE } from '../../app/profiles/import-checks'
+import { llamaServerBin } from '../helpers/llama-server-bin'
+import { MODELS, REPO_ROOT } from '../helpers/paths'
+import { launchChromium } from './browser'
+import { buildRenderer } from './build-renderer'
+import { openDashboard, type DashboardSession } from './dashboard-session'
+import { serveFolder, type StaticServer } from './static-server'
+
+// Issue #25, "one gate for everything that writes a profile", as a person clicks it: the built renderer in Chromium on a real
+// core with the real advisor and the real llama-server on the tiny models. The import form refuses what the CLI refuses and
+// offers its overrides as buttons; a save tells the advisor's warnings once beside Save; the editor writes this binary's flags.
+
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(REPO_ROOT, 'docs', 'screenshots') : join(REPO_ROOT, 'out', 'screenshots')
+let bin: string
+let browser: Browser
+let site: StaticServer
+const sessions: DashboardSession[] = []
+
+beforeAll(async () => {
+  bin = llamaServerBin()
+  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer')))
+  browser = await launchChromium()
+  mkdirSync(SCREENSHOTS, { recursive: true })
+}, 300_000)
+afterEach(async () => {
+  for (const s of sessions.splice(0)) await s.close()
+}, 120_000)
+afterAll(async () => {
+  await browser?.close()
+  await site?.close()
+})
+
+async function open(): Promise<DashboardSession> {
+  const s = await openDashboard(browser, site.url, (home) => {
+    const advisor = createLiveAdvisor({ home })
+    return { telemetry: null, warnings: advisor.warnings, applyWarningFix: advisor.applyWarningFix, mutes: advisor.mutes }
+  })
+  sessions.push(s)
+  return s
+}
+
+describe('the profile gate in the dashboard (Chromium, real core, real advisor, real llama-server)', () => {
+  it('a pasted command whose model is missing: the sentence, Import anyway, stored and marked missing', async () => {
+    const { page, core } = await open()
+    const missing = join(MODELS, 'moved-away.gguf')
+    await page.getByTestId('tab-profiles').click()
+    await page.getByTestId('import-command').fill(formatCommandLine([bin, '-m', missing, '-c', '2048', '-np', '1', '-t', '1']))
+    await page.getByTestId('import-name').fill('moved')
+    await page.getByTestId('import-submit').click()
+    const error = page.getByTestId('import-error')
+    await error.waitFor()
+    // The CLI's sentence, with the override named as the button.
+    await expect(error.textContent()).resolves.toBe(missingModelSentence(missing, 'dashboard'))
+    expect((await core.handlers['profiles:list']()).profiles).toEqual([])
+
+    await page.getByTestId('import-force').click()
+    await page.getByTestId('profile-row').filter({ hasText: 'moved' }).waitFor()
+    await error.waitFor({ state: 'detached' })
+    const [stored] = (await core.handlers['profiles:list']()).profiles
+    expect(stored).toMatchObject({ name: 'moved', model: missing })
+    expect(stored?.notes).toContain(MISSING_MODEL_NOTE)
+    // The editor opens on it, its notes saying why the model is not there.
+    await expect(page.getByTestId('profile-editor').getByLabel('Notes').inputValue()).resolves.toContain(MISSING_MODEL_NOTE)
+  }, 300_000)
+})
