@@ -4,6 +4,8 @@
  * names profiles by id, never by executable path (see commands.ts).
  */
 
+import type { Warning } from './warnings'
+
 export type EngineKind = 'mainline' | 'ik_llama' | 'buun' | 'unknown'
 
 export interface ProfileSummary {
@@ -20,6 +22,8 @@ export interface ProfileSummary {
   readonly updatedAt: string
   /** What the save changed to fit the binary ("--no-mmap was written as -lm none, …"), told once; absent when nothing. */
   readonly notices?: readonly string[]
+  /** After a save: the advisor's warn- and error-level findings on what was stored, each with its fix; absent when none. */
+  readonly findings?: readonly Warning[]
 }
 
 export type FlagProblemKind = 'rejected' | 'bad-value' | 'ineffective'

@@ -10,7 +10,9 @@ import { importCommand, ImportError } from '../profiles/import-command'
 import { makeProfileId } from '../profiles/profile-id'
 import { acceptFixes, ProfileLaunchError, resolveProfileLaunch } from '../profiles/resolve-launch'
 import { ProfileEditSchema } from '../profiles/profile-edit-schema'
-import { gateProfile, ProfileGateError } from '../profiles/profile-gate'
+import { gateProfile, ProfileGateError, type GatedProfile, type GateFinding } from '../profiles/profile-gate'
+import type { EngineInfo } from '../profiles/engine-detect'
+import { adviseOnSave, savedWarnings } from '../advisor/save-findings'
 import { fitStarterProfile, type StarterGpu } from '../profiles/starter-fit'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore, ProfileStoreError } from '../profiles/store'
@@ -48,6 +50,8 @@ export interface ProfileCommandDeps {
   readonly discovery?: Omit<DiscoverOptions, 'home'> | (() => Omit<DiscoverOptions, 'home'>)
   /** The GPU a created profile is fitted to (free VRAM, headroom); none read by default (experts stay on the CPU). */
   readonly starterGpu?: () => Promise<StarterGpu>
+  /** The warnings muted for a profile (rules or finding ids): a save does not tell them again. */
+  readonly mutedKeys?: (profileId: string) => readonly string[]
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value })
@@ -97,12 +101,18 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
   }
   const touch = (p: Profile): Profile => ({ ...p, updatedAt: new Date().toISOString() })
   // Every write goes through the gate: the binary's spelling of each flag, or a refusal with the reason.
+  // The advisor is part of the gate: its warnings come back with the saved summary and never block the save.
+  const advise = (profile: Profile, engine: EngineInfo | null): Promise<readonly GateFinding[]> => adviseOnSave(deps.home, profile, engine)
+  const saved = (store: ProfileStore, profile: Profile, gated: Omit<GatedProfile, 'profile'>): ProfileSummary => {
+    const summary = withNotices(profileSummary(profile, store.file.activeProfileId), gated.notices)
+    const findings = savedWarnings(profile.id, gated.findings, deps.mutedKeys?.(profile.id))
+    return findings.length > 0 ? { ...summary, findings } : summary
+  }
   const save = async (store: ProfileStore, profile: Profile): Promise<Result<ProfileSummary>> => {
-    const gated = await gateProfile(profile, { home: deps.home })
+    const gated = await gateProfile(profile, { home: deps.home, advise })
     await store.upsert(gated.profile)
     await deps.onChanged(store)
-    const summary = profileSummary(gated.profile, store.file.activeProfileId)
-    return ok(gated.notices.length > 0 ? { ...summary, notices: gated.notices } : summary)
+    return ok(saved(store, gated.profile, gated))
   }
 
   return {
@@ -149,9 +159,9 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         const store = await open()
         const profile = importCommand(commandLine, { name: name ?? undefined, takenIds: store.file.profiles.map((p) => p.id) })
         // The CLI's refusals in the dashboard's words: a missing -m file, not a llama-server, a name taken.
-        const imported = await storeImport(store, profile, { ...options, home: deps.home, surface: 'dashboard' })
+        const imported = await storeImport(store, profile, { ...options, home: deps.home, surface: 'dashboard', advise })
         await deps.onChanged(store)
-        return ok(withNotices(profileSummary(imported.profile, store.file.activeProfileId), imported.notices))
+        return ok(saved(store, imported.profile, imported))
       }),
     'profiles:set-command': (id, commandLine) =>
       guarded(async () => {

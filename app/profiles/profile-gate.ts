@@ -1,3 +1,4 @@
+import type { WarningFix } from '../contract/warnings'
 import { stat } from 'node:fs/promises'
 import { detectEngine, type EngineInfo } from './engine-detect'
 import { applyFixes, blockingProblems, checkFlags, type FlagProblem } from './flag-check'
@@ -16,9 +17,13 @@ export class ProfileGateError extends Error {
 
 /** One advisor finding as the gate sees it (the advisor is a higher layer: it comes in through `advise`). */
 export interface GateFinding {
+  /** `<rule>` or `<rule>:<detail>`, as the advisor names it. */
   readonly id: string
   readonly level: 'info' | 'warn' | 'error'
   readonly message: string
+  readonly rule?: string
+  /** Its one-click fix, when it has one. */
+  readonly fix?: WarningFix | null
 }
 
 export interface GateOptions {

@@ -7,7 +7,7 @@ import { missingModelSentence } from '../../app/contract/import-wording'
 import { formatCommandLine } from '../../app/lib/command-line'
 import { MISSING_MODEL_NOTE } from '../../app/profiles/import-checks'
 import { llamaServerBin } from '../helpers/llama-server-bin'
-import { MODELS, REPO_ROOT } from '../helpers/paths'
+import { model, MODELS, REPO_ROOT } from '../helpers/paths'
 import { launchChromium } from './browser'
 import { buildRenderer } from './build-renderer'
 import { openDashboard, type DashboardSession } from './dashboard-session'
@@ -68,5 +68,33 @@ describe('the profile gate in the dashboard (Chromium, real core, real advisor, 
     expect(stored?.notes).toContain(MISSING_MODEL_NOTE)
     // The editor opens on it, its notes saying why the model is not there.
     await expect(page.getByTestId('profile-editor').getByLabel('Notes').inputValue()).resolves.toContain(MISSING_MODEL_NOTE)
+  }, 300_000)
+
+  it('a save the advisor warns about is stored and says "Saved. 1 warning:" beside Save; its fix button fixes it', async () => {
+    const { page, core } = await open()
+    const line = formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '2048', '-np', '1', '-t', '1'])
+    const imported = await core.handlers['profiles:import'](line, 'slots')
+    if (!imported.ok) throw new Error(imported.error)
+    const id = imported.value.id
+    await page.getByTestId('tab-profiles').click()
+    await page.getByTestId('profile-row').filter({ hasText: 'slots' }).locator('.profile-select').click()
+    const editor = page.getByTestId('profile-editor')
+    // Emptying "Parallel requests" leaves -c without -np: the real advisor's auto-slots warning.
+    await editor.getByTestId('edit-parallel').fill('')
+    await editor.getByTestId('edit-save').click()
+    await expect.poll(() => editor.getByTestId('edit-message').textContent()).toBe('Saved. 1 warning:')
+    const finding = editor.getByTestId('save-finding')
+    await expect(finding.count()).resolves.toBe(1)
+    await expect(finding.getAttribute('data-warning-id')).resolves.toBe(`lint.auto-slots@${id}`)
+    await expect(finding.textContent()).resolves.toMatch(/^-c 2048 without -np: .*Use one slot \(-np 1\)$/)
+    // Never blocked: the save is stored.
+    expect((await core.handlers['profiles:get'](id))?.settings.parallel).toBeUndefined()
+    await page.screenshot({ path: join(SCREENSHOTS, 'editor-saved-with-warning.png') })
+
+    await finding.getByTestId('save-finding-fix').click()
+    await expect.poll(() => editor.getByTestId('edit-message').textContent()).toBe('Saved in “slots”.')
+    await expect(editor.getByTestId('save-finding').count()).resolves.toBe(0)
+    expect((await core.handlers['profiles:get'](id))?.settings.parallel).toBe(1)
+    await expect.poll(() => editor.getByTestId('edit-parallel').inputValue()).toBe('1')
   }, 300_000)
 })

@@ -1,6 +1,8 @@
 import { useState } from 'react'
 import type { ImportCommandOptions, ImportOffer } from '../../../app/contract/import-wording'
+import type { Warning } from '../../../app/contract/warnings'
 import { importProfile } from '../actions/profile-actions'
+import { findingsLead, SaveFindings } from './SaveFindings'
 
 /** A refused import: the core's sentence, and the override it offers (the CLI's --force and --replace as buttons). */
 interface Refusal {
@@ -15,12 +17,15 @@ export function ImportProfile({ onImported }: { readonly onImported: (id: string
   const [text, setText] = useState('')
   const [name, setName] = useState('')
   const [refusal, setRefusal] = useState<Refusal | null>(null)
-  const [notices, setNotices] = useState<readonly string[]>([])
+  // What the import stored, said once: the gate's spellings, the advisor's warnings with their fixes.
+  const [saved, setSaved] = useState<string | null>(null)
+  const [findings, setFindings] = useState<readonly Warning[]>([])
   // What the user already chose to override, kept while another refusal follows (a missing model and a name taken).
   const [overrides, setOverrides] = useState<ImportCommandOptions>({})
   const run = async (options: ImportCommandOptions): Promise<void> => {
     setRefusal(null)
-    setNotices([])
+    setSaved(null)
+    setFindings([])
     const r = await importProfile(text, name.trim() || null, options)
     if (!r.ok) {
       setOverrides(options)
@@ -29,8 +34,9 @@ export function ImportProfile({ onImported }: { readonly onImported: (id: string
     setText('')
     setName('')
     setOverrides({})
-    // What the gate changed to fit the binary, told once.
-    setNotices(r.value.notices ?? [])
+    const found = r.value.findings ?? []
+    setSaved(['Imported.', ...(r.value.notices ?? []), findingsLead(found)].filter(Boolean).join(' '))
+    setFindings(found)
     onImported(r.value.id)
   }
   const submit = (e: React.FormEvent): void => {
@@ -83,11 +89,18 @@ export function ImportProfile({ onImported }: { readonly onImported: (id: string
           )}
         </div>
       )}
-      {notices.length > 0 && (
-        <p className="fix-ok" role="status" data-testid="import-notices">
-          {notices.join(' ')}
+      {saved && (
+        <p className="fix-ok" role="status" data-testid="import-saved">
+          {saved}
         </p>
       )}
+      <SaveFindings
+        findings={findings}
+        onResult={(result, fixed) => {
+          setSaved(result.text)
+          if (result.ok) setFindings(findings.filter((f) => f.id !== fixed.id))
+        }}
+      />
     </form>
   )
 }
