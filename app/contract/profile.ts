@@ -4,6 +4,7 @@
  * names profiles by id, never by executable path (see commands.ts).
  */
 
+import type { BinaryFlags } from './binary-flags'
 import type { Warning } from './warnings'
 
 export type EngineKind = 'mainline' | 'ik_llama' | 'buun' | 'unknown'
@@ -91,6 +92,8 @@ export interface ProfileDocument {
   readonly notes: string
   readonly createdAt: string
   readonly updatedAt: string
+  /** The flags its binary accepts (the editor offers only those, in its spelling); null or absent when not known. */
+  readonly binaryFlags?: BinaryFlags | null
 }
 
 /**

@@ -10,7 +10,7 @@ import { importCommand, ImportError } from '../profiles/import-command'
 import { makeProfileId } from '../profiles/profile-id'
 import { acceptFixes, ProfileLaunchError, resolveProfileLaunch } from '../profiles/resolve-launch'
 import { ProfileEditSchema } from '../profiles/profile-edit-schema'
-import { gateProfile, ProfileGateError, type GatedProfile, type GateFinding } from '../profiles/profile-gate'
+import { gateProfile, ProfileGateError, profileEngine, type GatedProfile, type GateFinding } from '../profiles/profile-gate'
 import type { EngineInfo } from '../profiles/engine-detect'
 import { adviseOnSave, savedWarnings } from '../advisor/save-findings'
 import { fitStarterProfile, type StarterGpu } from '../profiles/starter-fit'
@@ -119,7 +119,10 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
     'profiles:list': async () => storeSummary(await open(), deps.home),
     'profiles:get': async (id) => {
       const p = (await open()).file.profiles.find((x) => x.id === id)
-      return p ? profileDocument(p) : null
+      if (!p) return null
+      // The editor offers the controls of this binary, in its spelling (its --help, cached by engine detection).
+      const engine = await profileEngine(deps.home, p)
+      return { ...profileDocument(p), binaryFlags: engine ? { kind: engine.kind, flags: [...engine.flags] } : null }
     },
     'profiles:check': (id) =>
       guarded(async () => {

@@ -51,11 +51,16 @@ async function isFile(path: string): Promise<boolean> {
   )
 }
 
-/** The engine of the profile's binary; null when there is no binary file to ask (the launch checks it again). */
+/** The engine of the profile's binary (cached); null when there is no binary file to ask or it cannot be asked. */
+export async function profileEngine(home: string, profile: Profile): Promise<EngineInfo | null> {
+  if (profile.binary === '' || !(await isFile(profile.binary))) return null
+  return detectEngine(home, profile.binary).catch(() => null)
+}
+
+/** The engine the gate checks against: the caller's, or the profile's binary's (the launch checks it again when none). */
 async function engineOf(profile: Profile, options: GateOptions): Promise<EngineInfo | null> {
   if (options.engine !== undefined) return options.engine
-  if (profile.binary === '' || !(await isFile(profile.binary))) return null
-  return detectEngine(options.home, profile.binary).catch(() => null)
+  return profileEngine(options.home, profile)
 }
 
 function engineName(engine: EngineInfo): string {

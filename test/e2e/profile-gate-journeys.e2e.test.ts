@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createLiveAdvisor } from '../../app/advisor/live-advisor'
 import { missingModelSentence } from '../../app/contract/import-wording'
@@ -44,6 +44,13 @@ async function open(): Promise<DashboardSession> {
   })
   sessions.push(s)
   return s
+}
+
+async function state(page: Page, expected: string, timeout = 120_000): Promise<void> {
+  await page
+    .getByTestId('server-state')
+    .and(page.locator(`[data-state="${expected}"]`))
+    .waitFor({ timeout })
 }
 
 describe('the profile gate in the dashboard (Chromium, real core, real advisor, real llama-server)', () => {
@@ -96,5 +103,35 @@ describe('the profile gate in the dashboard (Chromium, real core, real advisor, 
     await expect(editor.getByTestId('save-finding').count()).resolves.toBe(0)
     expect((await core.handlers['profiles:get'](id))?.settings.parallel).toBe(1)
     await expect.poll(() => editor.getByTestId('edit-parallel').inputValue()).toBe('1')
+  }, 300_000)
+
+  it('tick the RAM checkbox, Save, Start, ready: the checkbox writes -lm none on a llama-server whose --help has no --no-mmap', async () => {
+    const { page, core } = await open()
+    const imported = await core.handlers['profiles:import'](
+      formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '2048', '-np', '1', '-t', '1']),
+      'into RAM',
+    )
+    if (!imported.ok) throw new Error(imported.error)
+    const id = imported.value.id
+    await page.getByTestId('tab-profiles').click()
+    await page.getByTestId('profile-row').filter({ hasText: 'into RAM' }).locator('.profile-select').click()
+    const editor = page.getByTestId('profile-editor')
+    const ram = editor.getByTestId('edit-noMmap')
+    // The control is labelled with this binary's spelling; the flags it lacks have no control (--mlock).
+    await expect(editor.locator('label.check:has([data-testid="edit-noMmap"]) code.flag').textContent()).resolves.toBe('-lm none')
+    await expect(editor.getByTestId('edit-mlock').count()).resolves.toBe(0)
+    await ram.check()
+    await editor.getByTestId('edit-save').click()
+    // Nothing for the gate to translate, and nothing for the advisor to warn about: just "Saved.".
+    await expect.poll(() => editor.getByTestId('edit-message').textContent()).toBe('Saved.')
+    const stored = await core.handlers['profiles:get'](id)
+    expect(stored?.settings.loadMode).toBe('none')
+    expect(stored?.settings.noMmap).toBeUndefined()
+    await expect.poll(() => ram.isChecked()).toBe(true)
+
+    await page.getByTestId('profile-row').filter({ hasText: 'into RAM' }).getByTestId('profile-start').click()
+    await state(page, 'ready')
+    expect(core.server.getLaunchSpec()?.args).toEqual(expect.arrayContaining(['-lm', 'none']))
+    expect(core.server.getLaunchSpec()?.args).not.toContain('--no-mmap')
   }, 300_000)
 })

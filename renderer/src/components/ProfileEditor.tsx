@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { ExportFormat, FlagProblemSummary, ProfileDocument, ProfileFileRole, ProfileSummary } from '../../../app/contract/profile'
+import type { BinaryFlags } from '../../../app/contract/binary-flags'
 import type { Warning } from '../../../app/contract/warnings'
 import {
   applyFlagFixes,
@@ -132,12 +133,15 @@ function SectionFields({
   section,
   settings,
   setField,
+  binary,
 }: {
   readonly section: SectionId
   readonly settings: FormValues
   readonly setField: (key: string, v: string | boolean) => void
+  /** The flags the profile's binary takes: only their controls are offered, in its spelling. */
+  readonly binary: BinaryFlags | null
 }): React.JSX.Element {
-  const { common, more } = sectionFields(section)
+  const { common, more } = sectionFields(section, binary)
   return (
     <>
       {common.length > 0 && (
@@ -289,12 +293,13 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
   }, [profileId, updatedAt])
 
   if (!doc || !draft) return <section className="editor">Loading…</section>
+  const binary = doc.binaryFlags ?? null
   const set = (patch: Partial<Draft>): void => setDraft({ ...draft, ...patch })
   const setField = (key: string, value: string | boolean): void => setDraft({ ...draft, settings: { ...draft.settings, [key]: value } })
 
   const save = async (e: React.FormEvent): Promise<void> => {
     e.preventDefault()
-    const settings = formToSettings(draft.settings, doc.settings)
+    const settings = formToSettings(draft.settings, doc.settings, binary)
     if ('error' in settings) return report(false, settings.error)
     const r = await saveProfile(profileId, {
       name: draft.name.trim(),
@@ -382,14 +387,14 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
               </button>
             </span>
           </label>
-          <SectionFields section="model" settings={draft.settings} setField={setField} />
+          <SectionFields section="model" settings={draft.settings} setField={setField} binary={binary} />
         </fieldset>
 
         {/* The fit beside the offload settings: its suggestion is in view while editing them. */}
         <div className="section-with-fit">
           <fieldset className="section" data-testid="section-offload">
             <legend>{title('offload')}</legend>
-            <SectionFields section="offload" settings={draft.settings} setField={setField} />
+            <SectionFields section="offload" settings={draft.settings} setField={setField} binary={binary} />
           </fieldset>
           <FitPanel profileId={profileId} />
         </div>
@@ -397,7 +402,7 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
         {(['context', 'speculative', 'sampling', 'network'] as const).map((id) => (
           <fieldset key={id} className="section" data-testid={`section-${id}`}>
             <legend>{title(id)}</legend>
-            <SectionFields section={id} settings={draft.settings} setField={setField} />
+            <SectionFields section={id} settings={draft.settings} setField={setField} binary={binary} />
           </fieldset>
         ))}
 
