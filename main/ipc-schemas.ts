@@ -57,7 +57,11 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'profiles:check': z.tuple([profileId]),
   'profiles:update': z.tuple([profileId, ProfileEditSchema]),
   'profiles:choose-file': z.tuple([profileId, z.enum(['binary', 'model', 'draftModel'])]),
-  'profiles:import': z.tuple([z.string().min(1).max(65_536), z.string().min(1).max(200).nullable()]),
+  'profiles:import': z.tuple([
+    z.string().min(1).max(65_536),
+    z.string().min(1).max(200).nullable(),
+    z.object({ force: z.boolean().optional(), replace: z.boolean().optional() }).strict().optional(),
+  ]),
   'profiles:set-command': z.tuple([profileId, z.string().min(1).max(65_536)]),
   'profiles:export': z.tuple([profileId, z.enum(['bash', 'cmd', 'powershell'])]),
   'profiles:duplicate': z.tuple([profileId]),

@@ -12,6 +12,7 @@ import type { FitEstimate, LlamaFitComparison } from './fit'
 import type { GenerationHistory } from './generation'
 import type { AppliedRecipeResult, ModelPullProgress, ModelPullResult, ModelRecipeSummary } from './models'
 import type { BenchProgress, BenchReport } from './bench'
+import type { ImportCommandOptions, ImportOffer } from './import-wording'
 import type {
   Discovery,
   ExportFormat,
@@ -40,6 +41,10 @@ export interface LaunchSpec {
 
 /** Expected failures come back as values, not exceptions. */
 export type Result<T, E = string> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E }
+
+/** An import's result: a refusal that can be overridden names how ("force": Import anyway, "replace": Replace). */
+export type ImportResult =
+  { readonly ok: true; readonly value: ProfileSummary } | { readonly ok: false; readonly error: string; readonly offer?: ImportOffer }
 
 /**
  * Requests with a reply (renderer → main invoke). Return types are promises;
@@ -71,7 +76,7 @@ export interface CommandChannels {
   /** Opens main's file dialog to choose the binary, model or draft; ok(null) when cancelled. */
   'profiles:choose-file': (profileId: string, role: ProfileFileRole) => Promise<Result<ProfileSummary | null>>
   /** Creates a profile from a pasted llama-server command line (stored, not run). */
-  'profiles:import': (commandLine: string, name: string | null) => Promise<Result<ProfileSummary>>
+  'profiles:import': (commandLine: string, name: string | null, options?: ImportCommandOptions) => Promise<ImportResult>
   /** Replaces what a profile runs with an edited command line (bash, cmd or PowerShell); its id, name and notes stay. */
   'profiles:set-command': (profileId: string, commandLine: string) => Promise<Result<ProfileSummary>>
   'profiles:export': (profileId: string, format: ExportFormat) => Promise<Result<string>>

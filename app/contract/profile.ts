@@ -4,6 +4,9 @@
  * names profiles by id, never by executable path (see commands.ts).
  */
 
+import type { BinaryFlags } from './binary-flags'
+import type { Warning } from './warnings'
+
 export type ServerFork = 'mainline' | 'ik_llama' | 'buun' | 'unknown'
 
 export interface ProfileSummary {
@@ -20,6 +23,8 @@ export interface ProfileSummary {
   readonly updatedAt: string
   /** What the save changed to fit the binary ("--no-mmap was written as -lm none, …"), told once; absent when nothing. */
   readonly notices?: readonly string[]
+  /** After a save: the advisor's warn- and error-level findings on what was stored, each with its fix; absent when none. */
+  readonly findings?: readonly Warning[]
 }
 
 export type FlagProblemKind = 'rejected' | 'bad-value' | 'ineffective'
@@ -87,6 +92,8 @@ export interface ProfileDocument {
   readonly notes: string
   readonly createdAt: string
   readonly updatedAt: string
+  /** The flags its binary accepts (the editor offers only those, in its spelling); null or absent when not known. */
+  readonly binaryFlags?: BinaryFlags | null
 }
 
 /**

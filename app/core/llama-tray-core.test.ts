@@ -113,7 +113,9 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
   it('a start of an unknown or failing profile is a Result error, not an exception', async () => {
     const { core } = await makeCore()
     expect(await core.handlers['server:start']('nope')).toMatchObject({ ok: false, error: expect.stringMatching(/^No profile "nope"/) })
-    const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', '/nonexistent/model.gguf']), 'broken')
+    const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', '/nonexistent/model.gguf']), 'broken', {
+      force: true,
+    })
     expect(imported.ok).toBe(true)
     if (!imported.ok) return
     const started = await core.handlers['server:start'](imported.value.id)

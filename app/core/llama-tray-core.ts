@@ -205,6 +205,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         freeMiB: (await this.placementBudget())?.freeVramMiB ?? null,
         headroomMiB: this.settingsStore.settings.vramHeadroomMiB,
       }),
+      mutedKeys: (profileId) => options.mutes?.list(profileId) ?? [],
     })
     this.handlers = {
       'server:start': (profileId) => this.startProfile(profileId),
@@ -262,7 +263,10 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         if (!this.options.applyWarningFix) return { ok: false, error: 'no fix is available for this warning' }
         const warning = this.latest?.warnings.find((w) => w.id === warningId)
         const result = await this.options.applyWarningFix(warningId, this.options.home)
-        if (result.ok) this.pendingFixes.record(warning, this.supervisor.getStatus(), Date.now())
+        if (!result.ok) return result
+        this.pendingFixes.record(warning, this.supervisor.getStatus(), Date.now())
+        // The fixed profile is new to the views (the editor reloads it, so that its next Save keeps the fix).
+        this.events.emit('profiles:changed', await storeSummary(await ProfileStore.open(this.options.home), this.options.home))
         return result
       },
       'warnings:mute': async (warningId) => {

@@ -5,8 +5,9 @@ import { type DiscoveredChoice, profileFromDiscovery } from '../profiles/discove
 import { exportCommandLine } from '../profiles/export-command'
 import type { FlagProblem } from '../profiles/flag-check'
 import { importArgv, importCommand } from '../profiles/import-command'
-import { checkImport } from '../profiles/import-checks'
-import { gateProfile } from '../profiles/profile-gate'
+import type { ImportSurface } from '../contract/import-wording'
+import { gateProfile, type GateFinding, type GateOptions } from '../profiles/profile-gate'
+import { storeImport } from '../profiles/store-import'
 import { storeSummary } from '../profiles/profile-summary'
 import { acceptFixes } from '../profiles/resolve-launch'
 import type { Profile } from '../profiles/schema'
@@ -24,6 +25,8 @@ export interface ProfileActionDeps {
   readonly discovery?: DiscoveryPlaces | (() => DiscoveryPlaces)
   /** The GPU a created profile is fitted to (free VRAM, headroom); none read by default (experts stay on the CPU). */
   readonly starterGpu?: () => Promise<StarterGpu>
+  /** The advisor's part of the gate (the dashboard passes it so that a save answers with the warnings); none by default. */
+  readonly advise?: GateOptions['advise']
 }
 
 /** A pasted command line (bash, cmd, PowerShell), or one already split into words (the CLI's argv after "--"). */
@@ -35,12 +38,16 @@ export interface ImportChoices {
   readonly force?: boolean
   /** Overwrite a profile of the same name instead of refusing. */
   readonly replace?: boolean
+  /** Whose words a refusal uses: the CLI's options (the default) or the dashboard's buttons. */
+  readonly surface?: ImportSurface
 }
 
 /** A stored profile with what the gate said about it (flags respelt for its binary, and so on). */
 export interface GatedProfile {
   readonly profile: Profile
   readonly notices: readonly string[]
+  /** The advisor's warn- and error-level findings on what was stored (none when no advisor was passed). */
+  readonly findings: readonly GateFinding[]
 }
 
 /**
@@ -78,11 +85,15 @@ export function profileActions(deps: ProfileActionDeps) {
       const store = await open()
       const options = { ...(choices.name ? { name: choices.name } : {}), takenIds: store.file.profiles.map((p) => p.id) }
       const parsed = 'text' in source ? importCommand(source.text, options) : importArgv(source.argv, options)
-      const checked = await checkImport(parsed, { force: choices.force ?? false })
-      const gated = await gateProfile(checked, { home: deps.home })
-      const { profile, replaced } = await store.addNamed(gated.profile, { replace: choices.replace ?? false })
+      const stored = await storeImport(store, parsed, {
+        home: deps.home,
+        surface: choices.surface ?? 'cli',
+        force: choices.force ?? false,
+        replace: choices.replace ?? false,
+        ...(deps.advise ? { advise: deps.advise } : {}),
+      })
       await changed(store)
-      return { profile, replaced, notices: gated.notices }
+      return { profile: stored.profile, replaced: stored.replaced, notices: stored.notices, findings: stored.findings }
     },
 
     /** The profile's command line for a shell. */
@@ -131,10 +142,10 @@ export function profileActions(deps: ProfileActionDeps) {
         store.file.profiles.map((p) => p.id),
       )
       const fitted = await fitStarterProfile(created, deps.starterGpu ? await deps.starterGpu() : { freeMiB: null })
-      const gated = await gateProfile(fitted, { home: deps.home })
+      const gated = await gateProfile(fitted, { home: deps.home, ...(deps.advise ? { advise: deps.advise } : {}) })
       const profile = await store.add(gated.profile)
       await changed(store)
-      return { profile, notices: gated.notices }
+      return { profile, notices: gated.notices, findings: gated.findings }
     },
   }
 }

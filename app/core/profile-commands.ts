@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { CommandChannels, Result } from '../contract/commands'
+import type { ImportOffer } from '../contract/import-wording'
 import type { Discovery, ProfileFileRole, ProfileSummary } from '../contract/profile'
 import { DiscoveryPickError } from '../profiles/discovery-profile'
 import { ExportError } from '../profiles/export-command'
@@ -7,7 +8,9 @@ import { importCommand, ImportError } from '../profiles/import-command'
 import { makeProfileId } from '../profiles/profile-id'
 import { ProfileLaunchError, resolveProfileLaunch } from '../profiles/resolve-launch'
 import { ProfileEditSchema } from '../profiles/profile-edit-schema'
-import { gateProfile, ProfileGateError } from '../profiles/profile-gate'
+import { gateProfile, ProfileGateError, profileBinaryInfo, type GatedProfile, type GateFinding } from '../profiles/profile-gate'
+import type { ServerBinaryInfo } from '../profiles/fork-detect'
+import { adviseOnSave, savedWarnings } from '../advisor/save-findings'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore, ProfileStoreError } from '../profiles/store'
 import { profileDocument, profileSummary } from '../profiles/profile-summary'
@@ -36,13 +39,18 @@ export interface ProfileCommandDeps extends ProfileActionDeps {
   readonly chooseFile: (role: ProfileFileRole, current: string) => Promise<string | null>
   /** Called after every change, with the new list. */
   readonly onChanged: (store: ProfileStore) => Promise<void>
+  /** The warnings muted for a profile (rules or finding ids): a save does not tell them again. */
+  readonly mutedKeys?: (profileId: string) => readonly string[]
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value })
-const fail = (error: string): Result<never> => ({ ok: false, error })
+const fail = (error: string, offer?: ImportOffer): Failed => (offer ? { ok: false, error, offer } : { ok: false, error })
+
+/** A failure as a Result error; a refused import that can be overridden says how (Import anyway, Replace). */
+type Failed = { readonly ok: false; readonly error: string; readonly offer?: ImportOffer }
 
 /** Known failures become Result errors with their message; anything else is a bug and propagates. */
-async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T>> {
+async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T> | Failed> {
   try {
     return await job()
   } catch (err) {
@@ -55,15 +63,22 @@ async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T>> {
       err instanceof ProfileGateError ||
       err instanceof z.ZodError
     ) {
-      return fail(err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : err.message)
+      if (err instanceof z.ZodError) return fail(err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '))
+      return fail(err.message, err instanceof ImportError || err instanceof ProfileStoreError ? err.offer : undefined)
     }
     throw err
   }
 }
 
+const withNotices = (summary: ProfileSummary, notices: readonly string[]): ProfileSummary =>
+  notices.length > 0 ? { ...summary, notices } : summary
+
 /** The profiles:* commands, over the profile store of one home folder: the CLI runs the same actions (profile-actions.ts). */
 export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
-  const actions = profileActions(deps)
+  // The advisor is part of the gate: its warnings come back with the saved summary and never block the save.
+  const advise = (profile: Profile, binaryInfo: ServerBinaryInfo | null): Promise<readonly GateFinding[]> =>
+    adviseOnSave(deps.home, profile, binaryInfo)
+  const actions = profileActions({ ...deps, advise })
   const deleted = new Map<string, Profile>()
   // The last discovery: the renderer names binaries and models by its ids, never by path.
   let lastDiscovery: Discovery | null = null
@@ -79,19 +94,26 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
   }
   const touch = (p: Profile): Profile => ({ ...p, updatedAt: new Date().toISOString() })
   // Every write goes through the gate: the binary's spelling of each flag, or a refusal with the reason.
+  const saved = (activeId: string | null, profile: Profile, gated: Pick<GatedProfile, 'notices' | 'findings'>): ProfileSummary => {
+    const summary = withNotices(profileSummary(profile, activeId), gated.notices)
+    const findings = savedWarnings(profile.id, gated.findings, deps.mutedKeys?.(profile.id))
+    return findings.length > 0 ? { ...summary, findings } : summary
+  }
   const save = async (store: ProfileStore, profile: Profile): Promise<Result<ProfileSummary>> => {
-    const gated = await gateProfile(profile, { home: deps.home })
+    const gated = await gateProfile(profile, { home: deps.home, advise })
     await store.upsert(gated.profile)
     await deps.onChanged(store)
-    const summary = profileSummary(gated.profile, store.file.activeProfileId)
-    return ok(gated.notices.length > 0 ? { ...summary, notices: gated.notices } : summary)
+    return ok(saved(store.file.activeProfileId, gated.profile, gated))
   }
 
   return {
     'profiles:list': () => actions.list(),
     'profiles:get': async (id) => {
       const p = (await open()).file.profiles.find((x) => x.id === id)
-      return p ? profileDocument(p) : null
+      if (!p) return null
+      // The editor offers the controls of this binary, in its spelling (its --help, cached by fork detection).
+      const info = await profileBinaryInfo(deps.home, p)
+      return { ...profileDocument(p), binaryFlags: info ? { fork: info.fork, flags: [...info.flags] } : null }
     },
     'profiles:check': (id) =>
       guarded(async () => {
@@ -126,11 +148,11 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
         const next = touch({ ...current, [role]: chosen })
         return save(store, next)
       }),
-    'profiles:import': (commandLine, name) =>
+    'profiles:import': (commandLine, name, options = {}) =>
       guarded(async () => {
-        const store = await open()
-        const profile = importCommand(commandLine, { name: name ?? undefined, takenIds: store.file.profiles.map((p) => p.id) })
-        return save(store, profile)
+        // The CLI's refusals in the dashboard's words: a missing -m file, not a llama-server, a name taken.
+        const imported = await actions.importProfile({ text: commandLine }, { ...options, ...(name ? { name } : {}), surface: 'dashboard' })
+        return ok(saved((await open()).file.activeProfileId, imported.profile, imported))
       }),
     'profiles:set-command': (id, commandLine) =>
       guarded(async () => {

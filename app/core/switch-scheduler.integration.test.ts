@@ -52,7 +52,9 @@ describe('the switch scheduler in front of the real llama-server', () => {
       ['broken', join(home, 'missing.gguf')],
     ]
     for (const [name, file] of files) {
-      const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', file as string, ...common]), name as string)
+      const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', file as string, ...common]), name as string, {
+        force: true, // broken's model is missing on purpose
+      })
       if (!imported.ok) throw new Error(imported.error)
     }
     const listened = await core.startEndpoint({ port: 0 })

@@ -38,7 +38,9 @@ describe('the endpoint in front of the real llama-server', () => {
       const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model(file), ...common]), name)
       if (!imported.ok) throw new Error(imported.error)
     }
-    const broken = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', join(home, 'missing.gguf'), ...common]), 'broken')
+    const broken = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', join(home, 'missing.gguf'), ...common]), 'broken', {
+      force: true,
+    })
     if (!broken.ok) throw new Error(broken.error)
     const listened = await core.startEndpoint({ port: 0 })
     if (!listened.ok) throw new Error(listened.error)

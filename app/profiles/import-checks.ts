@@ -1,11 +1,14 @@
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
+import { missingModelSentence, notAServerSentence, type ImportSurface } from '../contract/import-wording'
 import { ImportError } from './import-command'
 import type { Profile } from './schema'
 
 export interface ImportCheckOptions {
   /** Store it anyway: a model file that is not there (marked missing) or a first word that is not a llama-server. */
   readonly force?: boolean
+  /** Whose words name the override (--force on the command line, Import anyway on the dashboard); the CLI's by default. */
+  readonly surface?: ImportSurface
 }
 
 /** What a forced import stored that is not right yet, for the profile's notes. */
@@ -28,17 +31,11 @@ async function exists(path: string): Promise<boolean> {
  */
 export async function checkImport(profile: Profile, options: ImportCheckOptions = {}): Promise<Profile> {
   if (profile.binary !== '' && !SERVER_NAME.test(basename(profile.binary.replace(/\\/g, '/'))) && !options.force) {
-    throw new ImportError(
-      `"${profile.binary}" is not a llama-server, so this command was not imported: paste a llama-server command line, or add --force ` +
-        `to store it anyway.`,
-    )
+    throw new ImportError(notAServerSentence(profile.binary, options.surface ?? 'cli'), 'force')
   }
   let stored = profile
   if (profile.model !== '' && !(await exists(profile.model))) {
-    if (!options.force)
-      throw new ImportError(
-        `The model file ${profile.model} does not exist: check the -m path, or add --force to store the profile anyway.`,
-      )
+    if (!options.force) throw new ImportError(missingModelSentence(profile.model, options.surface ?? 'cli'), 'force')
     stored = { ...stored, notes: [stored.notes, MISSING_MODEL_NOTE].filter(Boolean).join('\n') }
   }
   return stored

@@ -3,9 +3,14 @@ import { parseArgs } from './profile-args'
 import { baseName, makeProfileId } from './profile-id'
 import { profileNameProblem } from './profile-name'
 import type { Profile } from './schema'
+import type { ImportOffer } from '../contract/import-wording'
 
 export class ImportError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** How the user can store it after all, when they can (Import anyway, --force). */
+    readonly offer?: ImportOffer,
+  ) {
     super(message)
     this.name = 'ImportError'
   }

@@ -1,3 +1,4 @@
+import type { WarningFix } from '../contract/warnings'
 import { stat } from 'node:fs/promises'
 import { detectFork, type ServerBinaryInfo } from './fork-detect'
 import { applyFixes, blockingProblems, checkFlags, type FlagProblem } from './flag-check'
@@ -16,9 +17,13 @@ export class ProfileGateError extends Error {
 
 /** One advisor finding as the gate sees it (the advisor is a higher layer: it comes in through `advise`). */
 export interface GateFinding {
+  /** `<rule>` or `<rule>:<detail>`, as the advisor names it. */
   readonly id: string
   readonly level: 'info' | 'warn' | 'error'
   readonly message: string
+  readonly rule?: string
+  /** Its one-click fix, when it has one. */
+  readonly fix?: WarningFix | null
 }
 
 export interface GateOptions {
@@ -49,8 +54,13 @@ async function isFile(path: string): Promise<boolean> {
 /** The engine of the profile's binary; null when there is no binary file to ask (the launch checks it again). */
 async function engineOf(profile: Profile, options: GateOptions): Promise<ServerBinaryInfo | null> {
   if (options.binaryInfo !== undefined) return options.binaryInfo
+  return profileBinaryInfo(options.home, profile)
+}
+
+/** What the profile's binary is and takes (its --help, cached); null when there is no binary file to ask or it cannot be asked. */
+export async function profileBinaryInfo(home: string, profile: Profile): Promise<ServerBinaryInfo | null> {
   if (profile.binary === '' || !(await isFile(profile.binary))) return null
-  return detectFork(options.home, profile.binary).catch(() => null)
+  return detectFork(home, profile.binary).catch(() => null)
 }
 
 function engineName(binaryInfo: ServerBinaryInfo): string {

@@ -1,6 +1,7 @@
 import { mkdir, readdir, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { ProfileStoreHealth } from '../contract/profile'
+import { duplicateNameSentence, type ImportOffer, type ImportSurface } from '../contract/import-wording'
 import { tempFileWriter } from '../lib/atomic-write'
 import { type Decoded, type JsonCodec, firstIssue, parseJsonText } from '../lib/json-store/json-codec'
 import { type ChangeSource, JsonStoreError, type JsonStore } from '../lib/json-store/json-store'
@@ -19,7 +20,11 @@ import {
 export const PROFILES_FILE = 'profiles.json'
 
 export class ProfileStoreError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** How the user can have it done after all, when they can (Replace, --replace). */
+    readonly offer?: ImportOffer,
+  ) {
     super(message)
     this.name = 'ProfileStoreError'
   }
@@ -172,16 +177,17 @@ export class ProfileStore {
    * Adds a new profile whose name must be free (case-insensitive), checked under the file's lock so that parallel
    * imports cannot both take a name; with `replace`, a profile of that name is overwritten (its id kept).
    */
-  async addNamed(profile: Profile, options: { readonly replace?: boolean } = {}): Promise<{ profile: Profile; replaced: boolean }> {
+  async addNamed(
+    profile: Profile,
+    options: { readonly replace?: boolean; readonly surface?: ImportSurface } = {},
+  ): Promise<{ profile: Profile; replaced: boolean }> {
     let stored = profile
     let replaced = false
     await this.update((file) => {
       const at = file.profiles.findIndex((p) => p.name.toLowerCase() === profile.name.toLowerCase())
       const same = file.profiles[at]
       if (same && !options.replace) {
-        throw new ProfileStoreError(
-          `A profile named "${same.name}" exists already (${same.id}): choose another --name, or add --replace to overwrite it.`,
-        )
+        throw new ProfileStoreError(duplicateNameSentence(same.name, same.id, options.surface ?? 'cli'), 'replace')
       }
       if (same) {
         stored = { ...profile, id: same.id, createdAt: same.createdAt }

@@ -218,6 +218,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     const broken = await core.handlers['profiles:import'](
       cmd('-m', join(MODELS, 'moved-away.gguf'), '-c', '4096', '-np', '1'),
       'moved model',
+      { force: true },
     )
     if (!broken.ok) throw new Error(broken.error)
     await page.getByTestId('tab-profiles').click()
@@ -426,6 +427,7 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
       const moved = await core.handlers['profiles:import'](
         cmd('-m', join(MODELS, 'moved-away.gguf'), '-c', '4096', '-np', '1'),
         'moved model',
+        { force: true },
       )
       if (!moved.ok) throw new Error(moved.error)
       await page.getByTestId('profile-row').filter({ hasText: 'moved model' }).locator('.profile-select').click()

@@ -1,4 +1,5 @@
-import type { Result } from '../../../app/contract/commands'
+import type { ImportResult, Result } from '../../../app/contract/commands'
+import type { ImportCommandOptions } from '../../../app/contract/import-wording'
 import type {
   ExportFormat,
   FlagProblemSummary,
@@ -75,8 +76,9 @@ export function undoDeleteProfile(profileId: string): Promise<Result<ProfileSumm
   return api().profilesUndoDelete(profileId)
 }
 
-export function importProfile(commandLine: string, name: string | null): Promise<Result<ProfileSummary>> {
-  return api().profilesImport(commandLine, name)
+/** Imports a pasted command; a refusal that can be overridden says how (offer), and the same call with force or replace does it. */
+export function importProfile(commandLine: string, name: string | null, options: ImportCommandOptions = {}): Promise<ImportResult> {
+  return api().profilesImport(commandLine, name, options)
 }
 
 export function discoverOnDisk(): ReturnType<ReturnType<typeof api>['profilesDiscover']> {

@@ -1,27 +1,60 @@
 import { useState } from 'react'
+import type { ImportCommandOptions, ImportOffer } from '../../../app/contract/import-wording'
+import type { Warning } from '../../../app/contract/warnings'
 import { importProfile } from '../actions/profile-actions'
+import { findingsLead, SaveFindings } from './SaveFindings'
+
+/** A refused import: the core's sentence, and the override it offers (the CLI's --force and --replace as buttons). */
+interface Refusal {
+  readonly text: string
+  readonly offer: ImportOffer | null
+}
+
+const OVERRIDE_LABEL: Readonly<Record<ImportOffer, string>> = { force: 'Import anyway', replace: 'Replace' }
 
 /** Creates a profile from a pasted llama-server command (stored, not run). */
 export function ImportProfile({ onImported }: { readonly onImported: (id: string) => void }): React.JSX.Element {
   const [text, setText] = useState('')
   const [name, setName] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const submit = async (e: React.FormEvent): Promise<void> => {
-    e.preventDefault()
-    setError(null)
-    const r = await importProfile(text, name.trim() || null)
-    if (!r.ok) return setError(r.error)
+  const [refusal, setRefusal] = useState<Refusal | null>(null)
+  // What the import stored, said once: the gate's spellings, the advisor's warnings with their fixes.
+  const [saved, setSaved] = useState<string | null>(null)
+  const [findings, setFindings] = useState<readonly Warning[]>([])
+  // What the user already chose to override, kept while another refusal follows (a missing model and a name taken).
+  const [overrides, setOverrides] = useState<ImportCommandOptions>({})
+  const run = async (options: ImportCommandOptions): Promise<void> => {
+    setRefusal(null)
+    setSaved(null)
+    setFindings([])
+    const r = await importProfile(text, name.trim() || null, options)
+    if (!r.ok) {
+      setOverrides(options)
+      return setRefusal({ text: r.error, offer: r.offer ?? null })
+    }
     setText('')
     setName('')
+    setOverrides({})
+    const found = r.value.findings ?? []
+    setSaved(['Imported.', ...(r.value.notices ?? []), findingsLead(found)].filter(Boolean).join(' '))
+    setFindings(found)
     onImported(r.value.id)
   }
+  const submit = (e: React.FormEvent): void => {
+    e.preventDefault()
+    void run({})
+  }
+  const edit = (set: (v: string) => void, v: string): void => {
+    set(v)
+    setRefusal(null)
+    setOverrides({})
+  }
   return (
-    <form className="import" onSubmit={(e) => void submit(e)} aria-label="Import a command">
+    <form className="import" onSubmit={submit} aria-label="Import a command">
       <label>
         Paste a llama-server command
         <textarea
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => edit(setText, e.target.value)}
           rows={3}
           spellCheck={false}
           placeholder="llama-server -m model.gguf --n-cpu-moe 30 -c 32768"
@@ -31,7 +64,7 @@ export function ImportProfile({ onImported }: { readonly onImported: (id: string
       <div className="row">
         <input
           value={name}
-          onChange={(e) => setName(e.target.value)}
+          onChange={(e) => edit(setName, e.target.value)}
           placeholder="Name (optional)"
           aria-label="Profile name"
           data-testid="import-name"
@@ -40,11 +73,34 @@ export function ImportProfile({ onImported }: { readonly onImported: (id: string
           Import
         </button>
       </div>
-      {error && (
-        <p className="fix-error" role="alert">
-          {error}
+      {refusal && (
+        <div className="row" role="alert">
+          <p className="fix-error" data-testid="import-error">
+            {refusal.text}
+          </p>
+          {refusal.offer && (
+            <button
+              type="button"
+              onClick={() => void run({ ...overrides, [refusal.offer as ImportOffer]: true })}
+              data-testid={`import-${refusal.offer}`}
+            >
+              {OVERRIDE_LABEL[refusal.offer]}
+            </button>
+          )}
+        </div>
+      )}
+      {saved && (
+        <p className="fix-ok" role="status" data-testid="import-saved">
+          {saved}
         </p>
       )}
+      <SaveFindings
+        findings={findings}
+        onResult={(result, fixed) => {
+          setSaved(result.text)
+          if (result.ok) setFindings(findings.filter((f) => f.id !== fixed.id))
+        }}
+      />
     </form>
   )
 }

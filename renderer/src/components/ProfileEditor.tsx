@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
-import type { ExportFormat, FlagProblemSummary, ProfileDocument, ProfileFileRole } from '../../../app/contract/profile'
+import type { ExportFormat, FlagProblemSummary, ProfileDocument, ProfileFileRole, ProfileSummary } from '../../../app/contract/profile'
+import type { BinaryFlags } from '../../../app/contract/binary-flags'
+import type { Warning } from '../../../app/contract/warnings'
 import {
   applyFlagFixes,
   checkFlags,
@@ -24,6 +26,7 @@ import {
 import { useProfileStore } from '../stores/profile-store'
 import { FitPanel } from './FitPanel'
 import { MutedWarnings } from './MutedWarnings'
+import { findingsLead, SaveFindings } from './SaveFindings'
 
 interface Props {
   readonly profileId: string
@@ -130,12 +133,15 @@ function SectionFields({
   section,
   settings,
   setField,
+  binary,
 }: {
   readonly section: SectionId
   readonly settings: FormValues
   readonly setField: (key: string, v: string | boolean) => void
+  /** The flags the profile's binary takes: only their controls are offered, in its spelling. */
+  readonly binary: BinaryFlags | null
 }): React.JSX.Element {
-  const { common, more } = sectionFields(section)
+  const { common, more } = sectionFields(section, binary)
   return (
     <>
       {common.length > 0 && (
@@ -160,7 +166,15 @@ function SectionFields({
 }
 
 /** The full command the profile runs, always in view, in the chosen shell's syntax: copy it, or edit it and apply. */
-function RawCommand({ profileId, updatedAt }: { readonly profileId: string; readonly updatedAt: string | null }): React.JSX.Element {
+function RawCommand({
+  profileId,
+  updatedAt,
+  onSaved,
+}: {
+  readonly profileId: string
+  readonly updatedAt: string | null
+  readonly onSaved: (summary: ProfileSummary) => void
+}): React.JSX.Element {
   const [format, setFormat] = useState<ExportFormat>('bash')
   const [command, setCommand] = useState<string | null>(null)
   const [edited, setEdited] = useState<string | null>(null)
@@ -182,7 +196,9 @@ function RawCommand({ profileId, updatedAt }: { readonly profileId: string; read
     if (edited === null) return
     const r = await setProfileCommand(profileId, edited)
     setApplyError(r.ok ? null : `The command was not applied: ${r.error}. Fix it and apply again, or revert.`)
-    if (r.ok) setEdited(null)
+    if (!r.ok) return
+    setEdited(null)
+    onSaved(r.value)
   }
   return (
     <div className="raw-command">
@@ -244,8 +260,19 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
   const [draft, setDraft] = useState<Draft | null>(null)
   const [problems, setProblems] = useState<readonly FlagProblemSummary[] | null>(null)
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
+  // The advisor's warnings on what the last save stored, told once beside Save.
+  const [findings, setFindings] = useState<readonly Warning[]>([])
 
-  const report = (ok: boolean, text: string): void => setMessage({ ok, text })
+  const report = (ok: boolean, text: string): void => {
+    setMessage({ ok, text })
+    setFindings([])
+  }
+  // The gate may have written a flag in this binary's spelling and the advisor may warn: both said once, with the save.
+  const reportSaved = (summary: ProfileSummary): void => {
+    const found = summary.findings ?? []
+    setMessage({ ok: true, text: ['Saved.', ...(summary.notices ?? []), findingsLead(found)].filter(Boolean).join(' ') })
+    setFindings(found)
+  }
   const check = useCallback(async () => {
     const r = await checkFlags(profileId)
     if (r.ok) setProblems(r.value)
@@ -266,12 +293,13 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
   }, [profileId, updatedAt])
 
   if (!doc || !draft) return <section className="editor">Loading…</section>
+  const binary = doc.binaryFlags ?? null
   const set = (patch: Partial<Draft>): void => setDraft({ ...draft, ...patch })
   const setField = (key: string, value: string | boolean): void => setDraft({ ...draft, settings: { ...draft.settings, [key]: value } })
 
   const save = async (e: React.FormEvent): Promise<void> => {
     e.preventDefault()
-    const settings = formToSettings(draft.settings, doc.settings)
+    const settings = formToSettings(draft.settings, doc.settings, binary)
     if ('error' in settings) return report(false, settings.error)
     const r = await saveProfile(profileId, {
       name: draft.name.trim(),
@@ -282,8 +310,7 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
       notes: draft.notes,
     })
     if (!r.ok) return report(false, r.error)
-    // The gate may have written a flag in this binary's spelling: say so once, with the save.
-    report(true, ['Saved.', ...(r.value.notices ?? [])].join(' '))
+    reportSaved(r.value)
     await check()
   }
   const choose = async (role: ProfileFileRole): Promise<void> => {
@@ -360,14 +387,14 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
               </button>
             </span>
           </label>
-          <SectionFields section="model" settings={draft.settings} setField={setField} />
+          <SectionFields section="model" settings={draft.settings} setField={setField} binary={binary} />
         </fieldset>
 
         {/* The fit beside the offload settings: its suggestion is in view while editing them. */}
         <div className="section-with-fit">
           <fieldset className="section" data-testid="section-offload">
             <legend>{title('offload')}</legend>
-            <SectionFields section="offload" settings={draft.settings} setField={setField} />
+            <SectionFields section="offload" settings={draft.settings} setField={setField} binary={binary} />
           </fieldset>
           <FitPanel profileId={profileId} />
         </div>
@@ -375,7 +402,7 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
         {(['context', 'speculative', 'sampling', 'network'] as const).map((id) => (
           <fieldset key={id} className="section" data-testid={`section-${id}`}>
             <legend>{title(id)}</legend>
-            <SectionFields section={id} settings={draft.settings} setField={setField} />
+            <SectionFields section={id} settings={draft.settings} setField={setField} binary={binary} />
           </fieldset>
         ))}
 
@@ -391,7 +418,7 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
               data-testid="edit-extra-args"
             />
           </label>
-          <RawCommand profileId={profileId} updatedAt={updatedAt} />
+          <RawCommand profileId={profileId} updatedAt={updatedAt} onSaved={reportSaved} />
         </fieldset>
 
         <label>
@@ -412,12 +439,19 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
             Delete
           </button>
         </div>
+        {message && (
+          <p className={message.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="edit-message">
+            {message.text}
+          </p>
+        )}
+        <SaveFindings
+          findings={findings}
+          onResult={(r, fixed) => {
+            setMessage({ ok: r.ok, text: r.text })
+            if (r.ok) setFindings(findings.filter((f) => f.id !== fixed.id))
+          }}
+        />
       </form>
-      {message && (
-        <p className={message.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="edit-message">
-          {message.text}
-        </p>
-      )}
       {problems && <FlagProblems problems={problems} onFix={() => void fixFlags()} />}
       <MutedWarnings profileId={profileId} />
     </section>

@@ -1,3 +1,4 @@
+import { type BinaryFlags, fieldSpellingFor, noMmapSpelling } from '../../../app/contract/binary-flags'
 import { fieldSpellings } from '../../../app/contract/flag-args'
 import type { ProfileSettingsDocument } from '../../../app/contract/profile'
 
@@ -28,12 +29,12 @@ export interface SettingField {
   readonly placeholder?: string
 }
 
-// "No memory map" is -lm none on builds with --load-mode and --no-mmap on older ones and the forks: the core's gate
-// writes the profile binary's spelling when it saves, and the checkbox reads either.
-const FLAG_SHOWN: Partial<Record<keyof ProfileSettingsDocument, string>> = { noMmap: '-lm none (--no-mmap on older builds)' }
+// "No memory map" is -lm none on builds with --load-mode and --no-mmap on older ones and the forks: the checkbox writes the
+// profile binary's spelling (the core's gate does too, for a binary not known yet), and reads either.
+const NO_MMAP_SHOWN = { 'no-mmap': '--no-mmap', 'load-mode': '-lm none', either: '-lm none (--no-mmap on older builds)' } as const
 const withFlag = (f: Omit<SettingField, 'flag'>): SettingField => ({
   ...f,
-  flag: FLAG_SHOWN[f.key] ?? (fieldSpellings(f.key)[0] as string),
+  flag: f.key === 'noMmap' ? NO_MMAP_SHOWN.either : (fieldSpellings(f.key)[0] as string),
 })
 
 /** Load modes that do not memory-map the weights (what the "no memory map" checkbox means in -lm's words). */
@@ -77,9 +78,27 @@ export const SETTING_FIELDS: readonly SettingField[] = (
   ] as const
 ).map(withFlag)
 
-/** A section's fields: the common ones, and the rest that go under "More". */
-export function sectionFields(section: SectionId): { readonly common: readonly SettingField[]; readonly more: readonly SettingField[] } {
-  const fields = SETTING_FIELDS.filter((f) => f.section === section)
+/**
+ * The fields this binary takes, each with the flag in its spelling (its --help, from the profile's document); every field when
+ * the binary is not known. A setting the binary has no flag for is not offered.
+ */
+export function fieldsFor(binary: BinaryFlags | null): readonly SettingField[] {
+  return SETTING_FIELDS.flatMap((f): SettingField[] => {
+    if (f.key === 'noMmap') {
+      const spelling = noMmapSpelling(binary)
+      return spelling === null ? [] : [{ ...f, flag: NO_MMAP_SHOWN[spelling] }]
+    }
+    const flag = fieldSpellingFor(f.key, binary)
+    return flag === null ? [] : [{ ...f, flag }]
+  })
+}
+
+/** A section's fields for this binary: the common ones, and the rest that go under "More". */
+export function sectionFields(
+  section: SectionId,
+  binary: BinaryFlags | null = null,
+): { readonly common: readonly SettingField[]; readonly more: readonly SettingField[] } {
+  const fields = fieldsFor(binary).filter((f) => f.section === section)
   return { common: fields.filter((f) => f.common), more: fields.filter((f) => !f.common) }
 }
 
@@ -101,7 +120,11 @@ export function settingsToForm(settings: ProfileSettingsDocument): FormValues {
  * default); settings the form does not show (the API key) are kept.
  * Returns the first unreadable number as an error instead of guessing.
  */
-export function formToSettings(form: FormValues, base: ProfileSettingsDocument): { settings: ProfileSettingsDocument } | { error: string } {
+export function formToSettings(
+  form: FormValues,
+  base: ProfileSettingsDocument,
+  binary: BinaryFlags | null = null,
+): { settings: ProfileSettingsDocument } | { error: string } {
   const out: Record<string, unknown> = { ...base }
   for (const f of SETTING_FIELDS) {
     const v = form[f.key]
@@ -124,5 +147,18 @@ export function formToSettings(form: FormValues, base: ProfileSettingsDocument):
     if (form.noMmap === true) delete out.noMmap
     else if (loadMode === 'none') delete out.loadMode
   }
-  return { settings: out as ProfileSettingsDocument }
+  return { settings: inBinarySpelling(out, binary) }
+}
+
+/** A ticked RAM checkbox in the binary's words: -lm none where it has no --no-mmap, --no-mmap where it has no -lm. */
+function inBinarySpelling(out: Record<string, unknown>, binary: BinaryFlags | null): ProfileSettingsDocument {
+  const spelling = noMmapSpelling(binary)
+  if (spelling === 'load-mode' && out.noMmap === true) {
+    delete out.noMmap
+    out.loadMode = 'none'
+  } else if (spelling === 'no-mmap' && out.loadMode === 'none' && fieldSpellingFor('loadMode', binary) === null) {
+    delete out.loadMode
+    out.noMmap = true
+  }
+  return out as ProfileSettingsDocument
 }
