@@ -1,5 +1,6 @@
 import type { LaunchSpec } from '../contract/commands'
 import { launchInEffect, servesRequests, type ServerStatus } from '../contract/server-state'
+import { sameLaunchSpec } from '../supervisor/same-launch'
 import type { BenchHost } from './bench-host'
 
 /** A bench, compare or tune was cancelled through its AbortSignal. */
@@ -62,7 +63,8 @@ export async function startForBench(
 ): Promise<{ status: ServerStatus; reused: boolean; loadMs: number }> {
   throwIfCancelled(signal)
   const before = core.server.getStatus()
-  const reused = servesRequests(before.state) && JSON.stringify(core.server.getLaunchSpec()) === JSON.stringify(spec)
+  const running = core.server.getLaunchSpec()
+  const reused = servesRequests(before.state) && running !== null && sameLaunchSpec(running, spec)
   const onAbort = (): void => void core.server.stop()
   signal.addEventListener('abort', onAbort, { once: true })
   const t0 = performance.now()

@@ -44,7 +44,7 @@ interface Review {
   readonly fixed: string[]
 }
 
-function engineName(e: BinaryFacts): string {
+function forkAndVersion(e: BinaryFacts): string {
   return `${e.fork === 'ik_llama' ? 'ik_llama.cpp' : e.fork === 'buun' ? 'buun-llama-cpp' : e.fork}${e.version ? ` ${e.version}` : ''}`
 }
 
@@ -62,7 +62,7 @@ function review(args: readonly string[], binaryInfo: BinaryFacts): Review {
       !LEGACY_DRAFT_MAX.has(f) &&
       !LEGACY_DRAFT_MIN.has(f) &&
       f !== '--draft-p-min')
-  const who = engineName(binaryInfo)
+  const who = forkAndVersion(binaryInfo)
   const loadMode = accepts('--load-mode')
   const noMmapRejected = !accepts('--no-mmap') && args.includes('--no-mmap')
   const mlockRejected = !accepts('--mlock') && args.includes('--mlock')

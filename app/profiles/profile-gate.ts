@@ -63,15 +63,15 @@ export async function profileBinaryInfo(home: string, profile: Profile): Promise
   return detectFork(home, profile.binary).catch(() => null)
 }
 
-function engineName(binaryInfo: ServerBinaryInfo): string {
-  const kind =
+function forkAndVersion(binaryInfo: ServerBinaryInfo): string {
+  const fork =
     binaryInfo.fork === 'ik_llama' ? 'ik_llama.cpp' : binaryInfo.fork === 'buun' ? 'buun-llama-cpp' : `llama.cpp ${binaryInfo.fork}`
-  return `${kind}${binaryInfo.version ? ` ${binaryInfo.version}` : ''}`
+  return `${fork}${binaryInfo.version ? ` ${binaryInfo.version}` : ''}`
 }
 
 function translationNotice(p: FlagProblem, binaryInfo: ServerBinaryInfo): string {
   const to = p.replacement && p.replacement.length > 0 ? `written as ${p.replacement.join(' ')}` : 'left out'
-  return `${p.flag} was ${to}, because ${engineName(binaryInfo)} (${binaryInfo.binary}) spells it that way.`
+  return `${p.flag} was ${to}, because ${forkAndVersion(binaryInfo)} (${binaryInfo.binary}) spells it that way.`
 }
 
 /**
@@ -97,7 +97,7 @@ export async function gateProfile(profile: Profile, options: GateOptions): Promi
               .join(', ')})`
           : ''
       throw new ProfileGateError(
-        `The profile was not saved: ${engineName(binaryInfo)} at ${binaryInfo.binary} rejects ${first.flag}${others} (${first.message}); ` +
+        `The profile was not saved: ${forkAndVersion(binaryInfo)} at ${binaryInfo.binary} rejects ${first.flag}${others} (${first.message}); ` +
           `remove it or choose a binary that accepts it.`,
         untranslatable,
       )

@@ -20,6 +20,8 @@ import { DEFAULT_STOP, SpawnError, spawnProcess, stopProcessTree, type ExitStatu
 import { redactArgs } from './redact'
 import { DEFAULT_RESTART_POLICY, decideRestart, endsTheRun } from './restart-policy'
 import { isValidTransition } from './transitions'
+import { sameLaunchSpec } from './same-launch'
+import { newSession, readySinceOf, type LaunchSession, type SupervisorState } from './supervisor-state'
 import { hasProcess, servesRequests } from '../contract/server-state'
 import { spawnFailureHint } from './exit-status'
 import { sleepIdleSeconds, sleepLogEvent } from './sleep-log'
@@ -42,22 +44,13 @@ const SETTLED: ReadonlySet<ServerStateKind> = new Set(['ready', 'sleeping', 'sto
  * user's commands (start, stop, restart) run one at a time, in order.
  */
 export class ServerSupervisor {
-  private state: ServerStateKind = 'stopped'
-  private profileId: string | null = null
-  private exe: string | null = null
-  private readySince: number | null = null
-  private restartAt: number | null = null
+  private state: SupervisorState = { kind: 'stopped' }
+  /** The last user start and its automatic restarts; null until the first start (kept after a stop: restart() and status use it). */
+  private session: LaunchSession | null = null
+  /** How the last process ended; kept through later starts (the status shows the last crash while it runs again). */
   private lastExit: ExitInfo | null = null
-  private restarts = 0
-  /** The launch's --sleep-idle-seconds, read once per launch (getStatus runs every tick). */
-  private sleepSeconds: number | null = null
-  private download: DownloadInfo | null = null
-  private unstableExits = 0
-  /** Why the last start failed before ready (cleared by ready and by a new start): a retryOnce failure seen twice ends the run. */
-  private startFailure: string | null = null
-  private spec: LaunchSpec | null = null
+  /** The process of the current launch, from its spawn until forget(). */
   private run: Run | null = null
-  private backoffTimer: NodeJS.Timeout | null = null
   private queue: Promise<unknown> = Promise.resolve()
   private orphansReaped = false
   private readonly listeners = new Listeners<SupervisorEvents>()
@@ -93,20 +86,20 @@ export class ServerSupervisor {
   }
 
   getStatus(): ServerStatus {
-    const run = this.run
+    const { run, state, session } = this
     return {
-      state: this.state,
-      profileId: this.profileId,
-      pid: run && hasProcess(this.state) ? run.proc.pid : null,
+      state: state.kind,
+      profileId: session?.spec.profileId ?? null,
+      pid: run && hasProcess(state.kind) ? run.proc.pid : null,
       host: run?.host ?? null,
       port: run?.port ?? null,
-      exe: this.exe,
-      readySince: this.readySince,
-      restartAt: this.restartAt,
+      exe: session?.exe ?? null,
+      readySince: readySinceOf(state),
+      restartAt: state.kind === 'backoff' ? state.restartAt : null,
       lastExit: this.lastExit,
-      restarts: this.restarts,
-      ...(this.sleepSeconds !== null ? { sleepIdleSeconds: this.sleepSeconds } : {}),
-      ...(this.download !== null ? { download: this.download } : {}),
+      restarts: session?.restarts ?? 0,
+      ...(session && session.sleepIdleSeconds !== null ? { sleepIdleSeconds: session.sleepIdleSeconds } : {}),
+      ...(state.kind === 'downloading' ? { download: state.download } : {}),
     }
   }
 
@@ -117,7 +110,7 @@ export class ServerSupervisor {
 
   /** What was last started (the user's spec, before --host/--port were added). */
   getLaunchSpec(): LaunchSpec | null {
-    return this.spec
+    return this.session?.spec ?? null
   }
 
   /** Aborted when the current server is stopped: for the app's own requests to it. */
@@ -132,12 +125,9 @@ export class ServerSupervisor {
    */
   async start(spec: LaunchSpec): Promise<ServerStatus> {
     await this.enqueue(async () => {
-      if (this.run && hasProcess(this.state) && JSON.stringify(this.spec) === JSON.stringify(spec)) return
+      if (this.run && hasProcess(this.state.kind) && this.session && sameLaunchSpec(this.session.spec, spec)) return
       await this.stopCurrent()
-      this.spec = spec
-      this.restarts = 0
-      this.unstableExits = 0
-      this.startFailure = null
+      this.session = newSession(spec, sleepIdleSeconds(spec.args))
       await this.launch()
     })
     await this.settled()
@@ -152,13 +142,11 @@ export class ServerSupervisor {
 
   /** Stops and starts the last spec again. */
   async restart(): Promise<ServerStatus> {
-    const spec = this.spec
+    const spec = this.session?.spec
     if (!spec) throw new Error('nothing to restart: no server was started')
     await this.enqueue(async () => {
       await this.stopCurrent()
-      this.restarts = 0
-      this.unstableExits = 0
-      this.startFailure = null
+      this.session = newSession(spec, sleepIdleSeconds(spec.args))
       await this.launch()
     })
     await this.settled()
@@ -171,7 +159,7 @@ export class ServerSupervisor {
    */
   async dispose(): Promise<void> {
     await this.enqueue(async () => {
-      if (hasProcess(this.state) || this.state === 'backoff') await this.stopCurrent()
+      if (hasProcess(this.state.kind) || this.state.kind === 'backoff') await this.stopCurrent()
     })
     await this.logFile.flush()
     this.listeners.clear()
@@ -184,7 +172,7 @@ export class ServerSupervisor {
   }
 
   private settled(): Promise<void> {
-    if (SETTLED.has(this.state)) return Promise.resolve()
+    if (SETTLED.has(this.state.kind)) return Promise.resolve()
     return new Promise((resolve) => {
       const off = this.on('state', (s) => {
         if (SETTLED.has(s.state)) {
@@ -196,13 +184,21 @@ export class ServerSupervisor {
   }
 
   /** The only writer of `state`. A forbidden edge is a bug in this class. */
-  private transition(next: ServerStateKind): void {
-    if (!isValidTransition(this.state, next)) throw new Error(`supervisor bug: invalid transition ${this.state} → ${next}`)
+  private transition(next: SupervisorState): void {
+    if (!isValidTransition(this.state.kind, next.kind))
+      throw new Error(`supervisor bug: invalid transition ${this.state.kind} → ${next.kind}`)
     this.state = next
-    // A sleeping server is the same process, ready since it first was (the restart policy's stability counts from there).
-    if (next !== 'ready' && next !== 'sleeping') this.readySince = null
-    if (next !== 'backoff') this.restartAt = null
     this.listeners.emit('state', this.getStatus())
+  }
+
+  /** The session, which exists from the first start on (every caller runs inside a launch). */
+  private get current(): LaunchSession {
+    if (!this.session) throw new Error('supervisor bug: no launch session')
+    return this.session
+  }
+
+  private updateSession(change: Partial<Omit<LaunchSession, 'spec'>>): void {
+    this.session = { ...this.current, ...change }
   }
 
   private log(line: string): void {
@@ -214,16 +210,14 @@ export class ServerSupervisor {
   private fail(d: { kind: FailureKind; reason: string; hint: string | null }, exit: ExitStatus | null, lines: readonly string[]): void {
     this.lastExit = exitInfo(exit, d, lines)
     this.log(`[llama-tray] ${d.reason}${d.hint ? ` (${d.hint})` : ''}`)
-    this.transition('errored')
+    this.transition({ kind: 'errored' })
   }
 
   private async launch(): Promise<void> {
-    const spec = this.spec
-    if (!spec) return
-    this.profileId = spec.profileId
-    this.exe = spec.exe
-    this.sleepSeconds = sleepIdleSeconds(spec.args)
-    this.transition('starting')
+    if (!this.session) return
+    const { spec } = this.session
+    this.updateSession({ exe: spec.exe })
+    this.transition({ kind: 'starting' })
 
     if (!this.orphansReaped) {
       this.orphansReaped = true
@@ -238,7 +232,7 @@ export class ServerSupervisor {
     const args = plan.kind === 'private' ? withoutListenFlags(spec.args) : spec.args
     const checked = await preflight({ exe: spec.exe, args, env: spec.env })
     if (!checked.ok) return this.fail(checked.failure, null, [])
-    this.exe = checked.exe
+    this.updateSession({ exe: checked.exe })
 
     let endpoint
     try {
@@ -293,7 +287,7 @@ export class ServerSupervisor {
         run.lines.push(line)
         run.linesSeen++
         this.log(line)
-        if (LOAD_PROGRESS.test(line) && (this.state === 'starting' || this.state === 'loading'))
+        if (LOAD_PROGRESS.test(line) && (this.state.kind === 'starting' || this.state.kind === 'loading'))
           run.deadline = Math.max(run.deadline, Date.now() + this.options.readyTimeoutMs)
         const sleep = sleepLogEvent(line)
         if (sleep) this.onSleepLine(run, sleep === 'entering')
@@ -323,17 +317,18 @@ export class ServerSupervisor {
   /** starting ⇄ downloading, from the `-hf` download in the cache; the readiness deadline starts when it ends. */
   private onDownload(run: Run, d: DownloadInfo | null): void {
     if (this.run !== run || run.stopRequested) return
+    const kind = this.state.kind
     if (d) {
-      if (this.state !== 'starting' && this.state !== 'loading' && this.state !== 'downloading') return
-      this.download = d
-      if (this.state !== 'downloading') this.transition('downloading')
-      else this.listeners.emit('state', this.getStatus())
+      if (kind === 'downloading') {
+        // Progress within the state, not an edge: the record is replaced with the new figures.
+        this.state = { kind, download: d }
+        this.listeners.emit('state', this.getStatus())
+      } else if (kind === 'starting' || kind === 'loading') this.transition({ kind: 'downloading', download: d })
       return
     }
-    if (this.state !== 'downloading') return
-    this.download = null
+    if (kind !== 'downloading') return
     run.deadline = Date.now() + this.options.readyTimeoutMs
-    this.transition('starting')
+    this.transition({ kind: 'starting' })
   }
 
   private async watchReadiness(run: Run): Promise<void> {
@@ -347,19 +342,18 @@ export class ServerSupervisor {
         await run.pidFileWritten
         if (signal.aborted || run.proc.hasExited() || this.run !== run) return
         run.watch?.stop()
-        this.download = null
-        this.readySince = Date.now()
-        this.startFailure = null
-        this.transition('ready')
+        this.updateSession({ startFailure: null })
+        const readySince = Date.now()
+        this.transition({ kind: 'ready', readySince })
         // It fell asleep before the probe saw it ready (a sleep shorter than a health interval).
-        if (run.asleep) this.transition('sleeping')
+        if (run.asleep) this.transition({ kind: 'sleeping', readySince })
         void this.watchAfterReady(run)
         return
       }
       // llama-server answers 503 while its -hf download runs too: the download, seen in the cache, says more.
-      if (health.kind === 'loading' && this.state === 'starting') this.transition('loading')
+      if (health.kind === 'loading' && this.state.kind === 'starting') this.transition({ kind: 'loading' })
       // A download has no deadline: it takes what the network gives; the one for loading starts after it.
-      if (this.state !== 'downloading' && Date.now() >= run.deadline) {
+      if (this.state.kind !== 'downloading' && Date.now() >= run.deadline) {
         await this.enqueue(async () => {
           if (this.run !== run || run.stopRequested) return
           run.stopRequested = true
@@ -387,16 +381,14 @@ export class ServerSupervisor {
   private onSleepLine(run: Run, asleep: boolean): void {
     if (this.run !== run || run.stopRequested) return
     run.asleep = asleep
-    if (asleep && this.state === 'ready') this.transition('sleeping')
-    else if (!asleep && this.state === 'sleeping') this.transition('ready')
+    const state = this.state
+    if (asleep && state.kind === 'ready') this.transition({ kind: 'sleeping', readySince: state.readySince })
+    else if (!asleep && state.kind === 'sleeping') this.transition({ kind: 'ready', readySince: state.readySince })
   }
 
   private async forget(run: Run): Promise<void> {
     run.watch?.stop()
-    if (this.run === run) {
-      this.run = null
-      this.download = null
-    }
+    if (this.run === run) this.run = null
     await run.pidFileWritten // a write still under way would otherwise land after the removal
     await this.pidFiles.remove().catch(() => {})
     await removeKeyFile(run.keyFile)
@@ -416,8 +408,9 @@ export class ServerSupervisor {
   private async handleUnexpectedExit(run: Run, exit: ExitStatus): Promise<void> {
     if (run.stopRequested || this.run !== run) return
     const lines = run.lines.tail(30)
-    const wasReady = this.state === 'ready' || this.state === 'sleeping'
-    const readyForMs = wasReady && this.readySince !== null ? Date.now() - this.readySince : null
+    const readySince = readySinceOf(this.state)
+    const wasReady = readySince !== null
+    const readyForMs = readySince !== null ? Date.now() - readySince : null
     let d: Diagnosis = await hfFailure(diagnoseExit(exit.code, exit.signal, lines), run.spec.args, {
       ...process.env,
       ...(run.spec.env ?? {}),
@@ -425,8 +418,8 @@ export class ServerSupervisor {
     if (d.kind === 'port-in-use' && run.portChosen) d = { ...d, deterministic: false } // lost a race for the port we picked: retry
     await this.forget(run)
     if (!wasReady) {
-      const previous = this.startFailure
-      this.startFailure = d.reason
+      const previous = this.current.startFailure
+      this.updateSession({ startFailure: d.reason })
       if (endsTheRun(d, previous)) return this.fail(d, exit, lines)
     }
 
@@ -435,8 +428,8 @@ export class ServerSupervisor {
 
   /** After an unexpected end (a crash, or the watchdog's stop): backoff and a restart, or crashloop. */
   private restartOrGiveUp(d: Diagnosis, exit: ExitStatus, lines: readonly string[], readyForMs: number | null): void {
-    const decision = decideRestart(this.unstableExits, readyForMs, this.options.restartPolicy)
-    this.unstableExits = decision.unstableExits
+    const decision = decideRestart(this.current.unstableExits, readyForMs, this.options.restartPolicy)
+    this.updateSession({ unstableExits: decision.unstableExits })
     if (decision.action === 'give-up') {
       this.lastExit = exitInfo(
         exit,
@@ -444,21 +437,20 @@ export class ServerSupervisor {
         lines,
       )
       this.log(`[llama-tray] ${this.lastExit.reason}`)
-      this.transition('crashloop')
+      this.transition({ kind: 'crashloop' })
       return
     }
     this.lastExit = exitInfo(exit, d, lines)
-    this.restartAt = Date.now() + decision.delayMs
     this.log(`[llama-tray] ${d.reason}; restarting in ${(decision.delayMs / 1000).toFixed(1)} s`)
-    this.transition('backoff')
-    this.backoffTimer = setTimeout(() => {
-      this.backoffTimer = null
+    const timer = setTimeout(() => {
       void this.enqueue(async () => {
-        if (this.state !== 'backoff') return
-        this.restarts++
+        // A stop (or a user start) that ran first has left backoff: no restart after it.
+        if (this.state.kind !== 'backoff' || this.state.timer !== timer) return
+        this.updateSession({ restarts: this.current.restarts + 1 })
         await this.launch()
       })
     }, decision.delayMs)
+    this.transition({ kind: 'backoff', restartAt: Date.now() + decision.delayMs, timer })
   }
 
   /**
@@ -481,12 +473,13 @@ export class ServerSupervisor {
     if (reason === null) return
     await this.enqueue(async () => {
       // A stop, a restart or an exit that came first has dealt with this run already.
-      if (this.run !== run || run.stopRequested || run.proc.hasExited() || !servesRequests(this.state)) return
-      const readyForMs = this.readySince !== null ? Date.now() - this.readySince : null
+      if (this.run !== run || run.stopRequested || run.proc.hasExited() || !servesRequests(this.state.kind)) return
+      const readySince = readySinceOf(this.state)
+      const readyForMs = readySince !== null ? Date.now() - readySince : null
       run.stopRequested = true
       run.abort.abort()
       this.log(`[llama-tray] ${reason}; stopping it to restart it`)
-      this.transition('stopping')
+      this.transition({ kind: 'stopping' })
       const { outcome, exit, detail } = await stopProcessTree(run.proc, this.options.stop)
       await this.forget(run)
       this.log(`[llama-tray] llama-server ${detail}${exitSuffix(outcome, exit)}`)
@@ -497,23 +490,21 @@ export class ServerSupervisor {
   }
 
   private async stopCurrent(): Promise<void> {
-    if (this.backoffTimer) {
-      clearTimeout(this.backoffTimer)
-      this.backoffTimer = null
-    }
+    if (this.state.kind === 'backoff') clearTimeout(this.state.timer)
     const run = this.run
-    if (run && hasProcess(this.state)) {
+    if (run && hasProcess(this.state.kind)) {
       run.stopRequested = true
       run.abort.abort()
-      this.transition('stopping')
+      this.transition({ kind: 'stopping' })
       const { outcome, exit, detail } = await stopProcessTree(run.proc, this.options.stop)
       await this.forget(run)
       this.log(`[llama-tray] llama-server ${detail}${exitSuffix(outcome, exit)}`)
       this.lastExit = exitInfo(exit, null, run.lines.tail(30))
-      this.transition('stopped')
+      this.transition({ kind: 'stopped' })
       await this.logFile.flush()
       return
     }
-    if (this.state === 'backoff' || this.state === 'crashloop' || this.state === 'errored') this.transition('stopped')
+    const kind = this.state.kind
+    if (kind === 'backoff' || kind === 'crashloop' || kind === 'errored') this.transition({ kind: 'stopped' })
   }
 }

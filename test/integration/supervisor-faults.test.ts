@@ -151,6 +151,19 @@ describe('supervisor faults (fake server)', () => {
     expect(h.states.filter((s) => s === 'starting')).toHaveLength(1)
   })
 
+  it('starting the running launch again, its environment written in another key order, keeps the running server', async () => {
+    const h = harness()
+    const first = await h.supervisor.start({ ...fake(), env: { LLAMA_TRAY_A: '1', LLAMA_TRAY_B: '2' } })
+    expect(first.state).toBe('ready')
+    const again = await h.supervisor.start({ ...fake(), env: { LLAMA_TRAY_B: '2', LLAMA_TRAY_A: '1' } })
+    expect([again.state, again.pid]).toEqual(['ready', first.pid])
+    expect(h.states.filter((s) => s === 'starting')).toHaveLength(1)
+    // A changed value is another launch: the server is started again.
+    const changed = await h.supervisor.start({ ...fake(), env: { LLAMA_TRAY_B: '3', LLAMA_TRAY_A: '1' } })
+    expect(changed.state).toBe('ready')
+    expect(changed.pid).not.toBe(first.pid)
+  })
+
   it('commands are serialised: start, stop, start issued at once end ready with one process', async () => {
     const h = harness()
     const results = await Promise.all([h.supervisor.start(fake()), h.supervisor.stop(), h.supervisor.start(fake('--fake-load-ms', '10'))])
