@@ -230,6 +230,17 @@ describe('arbitrary payloads', () => {
   })
 })
 
+describe('profiles:import options', () => {
+  it("takes the CLI's --force and --replace as an options object, nothing else", () => {
+    const accepts = (...args: unknown[]): boolean => IPC_ARGS['profiles:import'].safeParse(args).success
+    expect(accepts('llama-server -m a.gguf', null)).toBe(true)
+    expect(accepts('llama-server -m a.gguf', 'a', { force: true })).toBe(true)
+    expect(accepts('llama-server -m a.gguf', null, { replace: true, force: false })).toBe(true)
+    expect(accepts('llama-server -m a.gguf', null, { force: 'yes' })).toBe(false)
+    expect(accepts('llama-server -m a.gguf', null, { force: true, binary: '/bin/sh' })).toBe(false)
+  })
+})
+
 describe('event forwarding', () => {
   it('pushes every core event to the dashboard, and nothing to a destroyed or missing one', () => {
     const listeners = new Map<string, (...args: unknown[]) => void>()

@@ -137,6 +137,8 @@ export interface DiscoveredModel {
   readonly trainingContext: number | null
   /** A draft-sized model (small, same family), for speculative decoding. */
   readonly looksLikeDraft: boolean
+  /** The ids of the models it is draft-sized for (same vocabulary, else same family): offered as their draft only. */
+  readonly draftFor?: readonly string[]
   readonly source: string
   /** Why the header could not be read (the file is still listed); null when it was. */
   readonly problem: string | null

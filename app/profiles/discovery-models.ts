@@ -149,14 +149,17 @@ const family = (arch: string): string => arch.replace(/moe$/, '')
 export function markDrafts(facts: readonly ModelFacts[]): DiscoveredModel[] {
   return facts.map((f) => {
     const me = f.model
-    const looksLikeDraft =
-      me.problem === null &&
-      facts.some((o) => {
-        const other = o.model
-        if (other.id === me.id || other.problem !== null || me.fileMiB <= 0 || me.fileMiB * 4 > other.fileMiB) return false
-        if (f.vocab !== null && o.vocab !== null) return f.vocab === o.vocab
-        return me.architecture !== null && other.architecture !== null && family(me.architecture) === family(other.architecture)
-      })
-    return { ...me, looksLikeDraft }
+    const draftFor =
+      me.problem !== null
+        ? []
+        : facts
+            .filter((o) => {
+              const other = o.model
+              if (other.id === me.id || other.problem !== null || me.fileMiB <= 0 || me.fileMiB * 4 > other.fileMiB) return false
+              if (f.vocab !== null && o.vocab !== null) return f.vocab === o.vocab
+              return me.architecture !== null && other.architecture !== null && family(me.architecture) === family(other.architecture)
+            })
+            .map((o) => o.model.id)
+    return { ...me, looksLikeDraft: draftFor.length > 0, draftFor }
   })
 }

@@ -39,9 +39,14 @@ export function bestModel(d: Discovery): DiscoveredModel | null {
   return [...usable].sort((a, b) => b.fileMiB - a.fileMiB)[0] ?? null
 }
 
-/** A draft for `model`: a draft-sized model in the discovery (the first found), or null. */
+/** Whether `draft` is draft-sized for `model` (same vocabulary or family), not merely for some other model found. */
+export function draftsFor(draft: DiscoveredModel, model: DiscoveredModel): boolean {
+  return draft.id !== model.id && draft.problem === null && (draft.draftFor ? draft.draftFor.includes(model.id) : draft.looksLikeDraft)
+}
+
+/** A draft for `model`: the smallest draft-sized model of its vocabulary or family in the discovery, or null. */
 export function bestDraft(d: Discovery, model: DiscoveredModel): DiscoveredModel | null {
-  return d.models.find((m) => m.looksLikeDraft && m.id !== model.id) ?? null
+  return [...d.models.filter((m) => draftsFor(m, model))].sort((a, b) => a.fileMiB - b.fileMiB)[0] ?? null
 }
 
 function pick<T extends { id: string }>(items: readonly T[], key: string, what: string): T {

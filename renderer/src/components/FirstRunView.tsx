@@ -12,7 +12,7 @@ import {
   MODEL_EXAMPLE,
   type SetupChoice,
 } from '../actions/first-run-actions'
-import { defaultPick, formatModelSize } from '../lib/discovery-pick'
+import { defaultPick, draftsOf, formatModelSize } from '../lib/discovery-pick'
 import { backendReason, downloadText, errorParts, formatBytes, installLabel, installPhaseText, missingForFirstRun } from '../lib/first-run'
 import { useFirstRunStore } from '../stores/first-run-store'
 import { ErrorLine } from './ErrorLine'
@@ -151,7 +151,9 @@ function ModelChoice({
   readonly onChoice: (c: SetupChoice) => void
 }): React.JSX.Element {
   const usable = found.models.filter((m) => m.problem === null)
-  const drafts = usable.filter((m) => m.looksLikeDraft)
+  // Only drafts of the chosen model's vocabulary or family are offered as its draft.
+  const chosenId = found.models.find((m) => m.path === choice.modelPath)?.id ?? null
+  const drafts = draftsOf(found, chosenId)
   const name = (path: string): string => path.split(/[\\/]/).pop() ?? path
   return (
     <>
@@ -164,7 +166,13 @@ function ModelChoice({
                 type="radio"
                 name="first-run-model"
                 checked={choice.modelPath === m.path}
-                onChange={() => onChoice({ modelPath: m.path, draftPath: choice.draftPath === m.path ? null : choice.draftPath })}
+                onChange={() =>
+                  onChoice({
+                    modelPath: m.path,
+                    // A draft chosen for another model stays only when it is a draft of this one too.
+                    draftPath: draftsOf(found, m.id).some((d) => d.path === choice.draftPath) ? choice.draftPath : null,
+                  })
+                }
                 data-testid="first-run-model-choice"
               />{' '}
               <code>{name(m.path)}</code>{' '}
@@ -185,13 +193,11 @@ function ModelChoice({
             data-testid="first-run-draft-choice"
           >
             <option value="">None</option>
-            {drafts
-              .filter((d) => d.path !== choice.modelPath)
-              .map((d) => (
-                <option key={d.id} value={d.path}>
-                  {name(d.path)} ({formatModelSize(d.fileMiB)})
-                </option>
-              ))}
+            {drafts.map((d) => (
+              <option key={d.id} value={d.path}>
+                {name(d.path)} ({formatModelSize(d.fileMiB)})
+              </option>
+            ))}
           </select>
         </p>
       )}

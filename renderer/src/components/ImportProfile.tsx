@@ -18,7 +18,7 @@ export function ImportProfile({ onImported }: { readonly onImported: (id: string
   const [name, setName] = useState('')
   const [refusal, setRefusal] = useState<Refusal | null>(null)
   // What the import stored, said once: the gate's spellings, the advisor's warnings with their fixes.
-  const [saved, setSaved] = useState<string | null>(null)
+  const [saved, setSaved] = useState<{ readonly ok: boolean; readonly text: string } | null>(null)
   const [findings, setFindings] = useState<readonly Warning[]>([])
   // What the user already chose to override, kept while another refusal follows (a missing model and a name taken).
   const [overrides, setOverrides] = useState<ImportCommandOptions>({})
@@ -35,7 +35,7 @@ export function ImportProfile({ onImported }: { readonly onImported: (id: string
     setName('')
     setOverrides({})
     const found = r.value.findings ?? []
-    setSaved(['Imported.', ...(r.value.notices ?? []), findingsLead(found)].filter(Boolean).join(' '))
+    setSaved({ ok: true, text: ['Imported.', ...(r.value.notices ?? []), findingsLead(found)].filter(Boolean).join(' ') })
     setFindings(found)
     onImported(r.value.id)
   }
@@ -90,14 +90,14 @@ export function ImportProfile({ onImported }: { readonly onImported: (id: string
         </div>
       )}
       {saved && (
-        <p className="fix-ok" role="status" data-testid="import-saved">
-          {saved}
+        <p className={saved.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="import-saved">
+          {saved.text}
         </p>
       )}
       <SaveFindings
         findings={findings}
         onResult={(result, fixed) => {
-          setSaved(result.text)
+          setSaved(result)
           if (result.ok) setFindings(findings.filter((f) => f.id !== fixed.id))
         }}
       />

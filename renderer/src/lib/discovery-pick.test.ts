@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { DiscoveredModel, Discovery } from '../../../app/contract/profile'
-import { defaultPick, formatModelSize } from './discovery-pick'
+import { defaultPick, draftsOf, formatModelSize } from './discovery-pick'
 
 const m = (id: string, fileMiB: number, extra: Partial<DiscoveredModel> = {}): DiscoveredModel => ({
   id,
@@ -33,6 +33,21 @@ describe('defaultPick', () => {
       searched: [],
     }
     expect(defaultPick(d)).toEqual({ binaryId: 'b1', modelId: 'big', draftModelId: 'draft-a' })
+  })
+
+  it('offers a draft only for the model it is draft-sized for (draftFor), not for another model found', () => {
+    const d: Discovery = {
+      binaries: [bin('b1')],
+      models: [
+        m('qwen', 20000),
+        m('llama', 30000, { architecture: 'llama' }),
+        m('qwen-draft', 500, { looksLikeDraft: true, draftFor: ['qwen'] }),
+      ],
+      searched: [],
+    }
+    expect(defaultPick(d)).toEqual({ binaryId: 'b1', modelId: 'llama', draftModelId: null })
+    expect(draftsOf(d, 'llama')).toEqual([])
+    expect(draftsOf(d, 'qwen').map((x) => x.id)).toEqual(['qwen-draft'])
   })
 
   it('picks nothing it cannot use: no draft without a target, nulls on empty results', () => {

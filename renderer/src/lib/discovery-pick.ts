@@ -8,15 +8,21 @@ export interface DiscoveryPick {
 
 const usable = (m: DiscoveredModel): boolean => m.problem === null
 
+/** The drafts to offer for a model: draft-sized for it (its vocabulary or family), not merely for another model found. */
+export function draftsOf(d: Discovery, modelId: string | null): readonly DiscoveredModel[] {
+  if (modelId === null) return []
+  return d.models.filter((m) => usable(m) && m.id !== modelId && (m.draftFor ? m.draftFor.includes(modelId) : m.looksLikeDraft))
+}
+
 /**
  * The best first guess for a new user: the first binary (discovery lists the
  * likeliest first), the largest readable non-draft model, and the smallest
- * readable draft-sized model when there is one.
+ * readable draft-sized model of its family when there is one.
  */
 export function defaultPick(d: Discovery): DiscoveryPick {
   const targets = d.models.filter((m) => usable(m) && !m.looksLikeDraft)
-  const drafts = d.models.filter((m) => usable(m) && m.looksLikeDraft)
   const largest = targets.reduce<DiscoveredModel | null>((best, m) => (best === null || m.fileMiB > best.fileMiB ? m : best), null)
+  const drafts = draftsOf(d, largest?.id ?? null)
   const smallest = drafts.reduce<DiscoveredModel | null>((best, m) => (best === null || m.fileMiB < best.fileMiB ? m : best), null)
   return {
     binaryId: d.binaries[0]?.id ?? null,
