@@ -1,9 +1,8 @@
 import type { CommandChannels } from '../contract/commands'
 import type { ModelPullProgress } from '../contract/models'
 import { isDownloadError } from '../lib/download'
-import { ModelsError, parseModelRef, pullModel } from '../models'
-import { applyRecipe } from '../profiles/apply-recipe'
-import { RECIPES } from '../profiles/recipes'
+import { ModelsError } from '../models'
+import { modelActions } from './model-actions'
 
 type ModelChannels = Pick<CommandChannels, 'models:pull' | 'models:recipes' | 'models:apply-recipe'>
 
@@ -19,36 +18,33 @@ export interface RecipeDeps {
   readonly freeVramMiB: () => number | null
 }
 
-/** The dashboard's model pull (first run): one at a time, progress pushed, refusals as one sentence. */
+/** The dashboard's model pull (first run): one at a time, progress pushed, refusals as one sentence. The CLI runs the same actions. */
 export function modelCommands(
   onProgress: (p: ModelPullProgress) => void,
   recipes: RecipeDeps,
   options: ModelCommandOptions = {},
 ): ModelChannels {
+  const actions = modelActions({ home: recipes.home, ...(options.env ? { env: options.env } : {}) })
   let pulling = false
   return {
     'models:recipes': async () =>
-      RECIPES.map((r) => ({
+      actions.recipes().map((r) => ({
         id: r.id,
         title: r.title,
         target: `${r.target.repo}:${r.target.quant}`,
         draft: `${r.draft.repo}:${r.draft.quant}`,
       })),
     'models:apply-recipe': async (recipeId) => {
-      const recipe = RECIPES.find((r) => r.id === recipeId)
-      if (!recipe) return { ok: false, error: `no recipe "${recipeId}"` }
+      if (!actions.recipes().some((r) => r.id === recipeId)) return { ok: false, error: `no recipe "${recipeId}"` }
       if (pulling) return { ok: false, error: 'a model is already being downloaded: wait for it to finish' }
       const binary = await recipes.binary()
       if (binary === null) return { ok: false, error: 'no llama-server found on this computer: install llama.cpp first (step 1)' }
       pulling = true
       try {
         const free = recipes.freeVramMiB()
-        const applied = await applyRecipe({
-          home: recipes.home,
-          recipe,
+        const applied = await actions.applyRecipe(recipeId, {
           binary,
           ...(free !== null ? { freeVramMiB: free } : {}),
-          ...(options.env ? { env: options.env } : {}),
           onProgress: (repo, p) => onProgress({ repo, ...p }),
         })
         return { ok: true, value: { profileId: applied.profile.id, nCpuMoe: applied.fit.nCpuMoe, fits: applied.fit.fits } }
@@ -63,14 +59,7 @@ export function modelCommands(
       if (pulling) return { ok: false, error: 'a model is already being downloaded: wait for it to finish' }
       pulling = true
       try {
-        const { repo, quant } = parseModelRef(ref)
-        const r = await pullModel({
-          repo,
-          quant,
-          file,
-          ...(options.env ? { env: options.env } : {}),
-          onProgress: (p) => onProgress({ repo, ...p }),
-        })
+        const r = await actions.pull(ref, { file, onProgress: (repo, p) => onProgress({ repo, ...p }) })
         return { ok: true, value: { repo: r.repo, file: r.file, path: r.path, sizeBytes: r.sizeBytes, sha256: r.sha256, cached: r.cached } }
       } catch (err) {
         // A damaged download reads as its one sentence with the fix first; the hashes are the CLI's details.

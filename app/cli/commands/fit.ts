@@ -1,12 +1,10 @@
 import type { FitReport, LlamaFitPlan } from '../../contract/fit'
 import { fitParamsBeside, llamaFitDryRun } from '../../fit/llama-fit-dry-run'
 import { formatLlamaFit } from '../../fit/format-llama-fit'
-import { buildFitReport, DEFAULT_HEADROOM_MIB } from '../../fit/fit-report'
+import { DEFAULT_HEADROOM_MIB } from '../../fit/fit-report'
 import { FitError } from '../../fit/fit-error'
-import { profileLaunchArgs } from '../../profiles/profile-fit'
+import { fitLaunchArgs, profileLaunchArgs } from '../../profiles/profile-fit'
 import { formatFitReport } from '../../fit/format-report'
-import { readGgufModel } from '../../fit/gguf-model'
-import { parseLlamaArgs } from '../../fit/llama-args'
 import { openGpuReader } from '../../telemetry/gpu/gpu-reader'
 import { availableVramMiB } from '../../telemetry/gpu/free-vram'
 import { GpuRuntimeStore } from '../../fit/runtime-store'
@@ -101,9 +99,6 @@ async function runFit(args: readonly string[], io: CliContext): Promise<number> 
   try {
     const fromProfile = target.toLowerCase().endsWith('.gguf') ? null : await profileLaunchArgs(io.home, target)
     const base = fromProfile === null ? ['-m', target] : fromProfile.args
-    const launch = parseLlamaArgs([...base, ...extra])
-    const model = await readGgufModel(launch.model as string)
-    const draft = launch.settings.draft ? await readGgufModel(launch.settings.draft.path) : null
     let freeVramMiB: number | null = vramFlag
     let vramSource: FitReport['vramSource'] = vramFlag === null ? 'none' : 'flag'
     let learned: number | null = null
@@ -117,7 +112,7 @@ async function runFit(args: readonly string[], io: CliContext): Promise<number> 
     }
     const runtime =
       runtimeMiB !== undefined ? { runtimeMiB } : learned !== null ? { runtimeMiB: learned, runtimeSource: 'measured' as const } : {}
-    const report = buildFitReport({ model, draft, settings: launch.settings, freeVramMiB, headroomMiB, vramSource, ...runtime })
+    const report = await fitLaunchArgs([...base, ...extra], { freeVramMiB, headroomMiB, vramSource, ...runtime })
     const llamaFit = values['llama-fit']
       ? await llamaFitFor(values.binary ?? fromProfile?.binary ?? '', [...base, ...extra], headroomMiB)
       : undefined

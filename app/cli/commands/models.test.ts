@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -10,11 +10,16 @@ import { renderArgs } from '../../profiles/profile-args'
 import { UsageError } from '../cli-error'
 import { modelsCommand, progressLine } from './models'
 import { cliIo } from '../../../test/helpers/cli-io'
+import { llamaServerBin } from '../../../test/helpers/llama-server-bin'
+import { ENGINE_MANIFEST, enginesDir } from '../../engines/layout'
 
 let hub: HfHubStandIn
 let dir = ''
+let serverBin = ''
 
 beforeAll(async () => {
+  // Found before HOME is stubbed: the test server's build cache is under the real home.
+  serverBin = llamaServerBin()
   hub = new HfHubStandIn()
   for (const r of tinyFixtureRepos()) hub.addRepo(r)
   // The recipe's repos, served with the tiny fixtures under the names the Hub uses.
@@ -129,6 +134,24 @@ describe('llama-tray models', () => {
       expect(value(flag as string)).toBe(v)
     expect(args).toContain('--no-mmap')
     await expect(modelsCommand.run(['recipe', 'nope'], io())).rejects.toThrow(/no recipe "nope"/)
+  })
+
+  it('recipe without --binary runs the engine Llama Tray installed, as the dashboard picks it', async () => {
+    const ctx = io()
+    // An installed engine (its manifest, and the real llama-server as its binary), and no llama-server on PATH.
+    const engine = join(enginesDir(ctx.home), 'b1-cpu')
+    await mkdir(engine, { recursive: true })
+    await symlink(serverBin, join(engine, 'llama-server'))
+    const manifest = { version: 1, id: 'b1-cpu', tag: 'b1', backend: 'cpu', publishedAt: null, binary: 'llama-server' }
+    const installedAt = new Date().toISOString()
+    await writeFile(join(engine, ENGINE_MANIFEST), JSON.stringify({ ...manifest, engineVersion: null, assets: [], installedAt }))
+    const emptyPath = join(dir, 'empty-path')
+    await mkdir(emptyPath)
+    vi.stubEnv('PATH', emptyPath)
+    expect(await modelsCommand.run(['recipe', 'qwen36-35b-a3b-8gb', '--vram-mib', '7900', '--json'], ctx)).toBe(0)
+    const { profile } = JSON.parse(ctx.out()) as { profile: string }
+    const stored = (await ProfileStore.open(ctx.home)).file.profiles.find((p) => p.id === profile)
+    expect(stored?.binary).toBe(join(engine, 'llama-server'))
   })
 
   it('writes progress as one line with percent, megabytes and rate', () => {

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path'
 import { isDownloadError } from '../../lib/download'
-import { ModelsError, parseModelRef, pullModel, type PullProgress } from '../../models'
+import { modelActions, NoServerBinaryError } from '../../core/model-actions'
+import { ModelsError, parseModelRef, type PullProgress } from '../../models'
 import { discover } from '../../profiles/discovery'
-import { applyRecipe } from '../../profiles/apply-recipe'
 import { RECIPES, recipeNamed } from '../../profiles/recipes'
 import { formatDiscovery } from '../../profiles/discovery-report'
 import { UsageError } from '../cli-error'
@@ -20,9 +20,9 @@ export function progressLine(p: PullProgress): string {
 async function pull(args: readonly string[], io: CliContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { file: { type: 'string' }, json: { type: 'boolean' } }, true)
   if (positionals.length !== 1) throw new UsageError('models pull needs one repo: llama-tray models pull org/name[:quant] [--file NAME]')
-  let ref
+  const ref = positionals[0] as string
   try {
-    ref = parseModelRef(positionals[0] as string)
+    parseModelRef(ref)
   } catch (err) {
     if (err instanceof ModelsError) throw new UsageError(err.message)
     throw err
@@ -33,12 +33,10 @@ async function pull(args: readonly string[], io: CliContext): Promise<number> {
   io.signals.once('SIGINT', stop)
   io.signals.once('SIGTERM', stop)
   try {
-    const r = await pullModel({
-      repo: ref.repo,
-      quant: ref.quant,
+    const r = await modelActions({ home: io.home }).pull(ref, {
       file: values.file ?? null,
       signal: ac.signal,
-      ...(tty ? { onProgress: (p: PullProgress) => io.stderr.write(`\r${progressLine(p)}\x1b[K`) } : {}),
+      ...(tty ? { onProgress: (_repo: string, p: PullProgress) => io.stderr.write(`\r${progressLine(p)}\x1b[K`) } : {}),
     })
     if (tty) io.stderr.write('\n')
     if (values.json)
@@ -100,8 +98,6 @@ async function recipe(args: readonly string[], io: CliContext): Promise<number> 
   const vram = values['vram-mib'] === undefined ? undefined : Number(values['vram-mib'])
   if (vram !== undefined && !(Number.isFinite(vram) && vram > 0))
     throw new UsageError(`--vram-mib needs a positive number, got "${values['vram-mib']}"`)
-  const binary = values.binary ? resolve(values.binary) : (await discover({ home: io.home })).binaries[0]?.path
-  if (!binary) throw new UsageError('no llama-server found on this machine: pass --binary PATH (or install llama.cpp first)')
   const tty = (io.stderr as { isTTY?: boolean }).isTTY === true
   try {
     let lastRepo: string | null = null
@@ -110,10 +106,9 @@ async function recipe(args: readonly string[], io: CliContext): Promise<number> 
       lastRepo = repo
       io.stderr.write(`\r${progressLine(p)}\x1b[K`)
     }
-    const { profile, fit, targetPath, draftPath } = await applyRecipe({
-      home: io.home,
-      recipe: r,
-      binary,
+    // Without --binary, the llama-server the dashboard would pick: an engine Llama Tray installed first.
+    const { profile, fit, targetPath, draftPath } = await modelActions({ home: io.home }).applyRecipe(r.id, {
+      ...(values.binary ? { binary: resolve(values.binary) } : {}),
       ...(vram !== undefined ? { freeVramMiB: vram } : {}),
       ...(tty ? { onProgress } : {}),
     })
@@ -130,6 +125,7 @@ async function recipe(args: readonly string[], io: CliContext): Promise<number> 
       )
     return 0
   } catch (err) {
+    if (err instanceof NoServerBinaryError) throw new UsageError(err.message)
     if (err instanceof ModelsError || isDownloadError(err)) {
       io.stderr.write(`llama-tray: ${err.message}\n`)
       return 1

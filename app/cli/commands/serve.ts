@@ -2,7 +2,7 @@ import type { EndpointRequestFigures } from '../../contract/endpoint'
 import { sleepingDetail } from '../../contract/server-state'
 import { standardCliCore } from '../cli-core-factory'
 import { isWsl, wslNote } from '../../lib/client-address'
-import { ProfileStore } from '../../profiles/store'
+import { profileActions } from '../../core/profile-actions'
 import { keyProblemSentence, MIN_API_KEY_LENGTH, readKeyFile } from '../../supervisor/api-key-rules'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
@@ -83,10 +83,9 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
     throw new UsageError(listened.error)
   }
   const endpoint = listened.status
-  const store = await ProfileStore.open(io.home)
   if (options.json) write(`${JSON.stringify({ event: 'listening', endpoint })}\n`)
   else {
-    const names = store.file.profiles.map((p) => p.id)
+    const names = (await profileActions({ home: io.home }).list()).profiles.map((p) => p.id)
     io.stderr.write(
       `llama-tray: OpenAI-compatible endpoint at ${endpoint.url} (profiles: ` +
         `${names.length ? names.join(', ') : 'none yet: llama-tray profiles import'}); ` +
