@@ -24,6 +24,7 @@ function profile(id: string, name: string, active = false): ProfileSummary {
     engine: 'mainline',
     notes: '',
     active,
+    pinned: false,
     updatedAt: '2025-01-01T00:00:00Z',
   }
 }

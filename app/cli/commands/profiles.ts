@@ -16,6 +16,7 @@ import { bestBinary, bestDraft, bestModel, DiscoveryPickError, profileFromDiscov
 import { formatDiscovery, pickKey } from '../../profiles/discovery-report'
 import type { Profile } from '../../profiles/schema'
 import { ProfileStore, ProfileStoreError } from '../../profiles/store'
+import { pinBudget, pinRefusal } from '../../core/pin-check'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions } from '../parse-options'
@@ -41,7 +42,7 @@ function listLine(p: ListedProfile): string {
     : p.engine
       ? `engine ${p.engine === 'ik_llama' ? 'ik_llama.cpp' : p.engine}`
       : 'engine not detected yet'
-  return `${p.active ? '*' : ' '} ${p.id}  ${p.name}  ${model}  ${engine}${p.active ? '  (active)' : ''}`
+  return `${p.active ? '*' : ' '} ${p.id}  ${p.name}  ${model}  ${engine}${p.active ? '  (active)' : ''}${p.pinned ? '  (pinned)' : ''}`
 }
 
 const IMPORT_VALUE_OPTIONS = new Set(['--name', '--file'])
@@ -180,6 +181,27 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         print(io, { activeProfileId: p.id }, json, () => `active profile: ${p.id}`)
         return 0
       }
+      case 'pin': {
+        const store = await openStore(io)
+        const p = mustFind(store, target, 'pin')
+        const gpu = await readGpuOnce().catch(() => null)
+        const refusal = await pinRefusal(io.home, p.id, await pinBudget(io.home, gpu?.devices[0] ?? null))
+        if (refusal !== null) throw new UsageError(refusal)
+        await store.setPinned(p.id, true)
+        print(io, { pinned: p.id }, json, () => `pinned ${p.id}: it runs beside the active profile while Llama Tray serves`)
+        return 0
+      }
+      case 'unpin': {
+        const store = await openStore(io)
+        const p = mustFind(store, target, 'unpin')
+        if (!p.pinned)
+          throw new UsageError(
+            `Profile "${p.id}" is not pinned, so there is nothing to unpin; llama-tray profiles list marks the pinned ones.`,
+          )
+        await store.setPinned(p.id, false)
+        print(io, { unpinned: p.id }, json, () => `unpinned ${p.id}: its server stops`)
+        return 0
+      }
       case 'fix': {
         if (!target) throw new UsageError('profiles fix needs a profile id')
         const { profile, fixed } = await acceptFixes(io.home, target)
@@ -253,7 +275,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         return 0
       }
       default:
-        throw new UsageError(`unknown profiles command "${sub}" (list, show, import, export, rm, use, fix, discover, create)`)
+        throw new UsageError(`unknown profiles command "${sub}" (list, show, import, export, rm, use, pin, unpin, fix, discover, create)`)
     }
   } catch (err) {
     if (
@@ -278,6 +300,7 @@ export const profilesCommand: CliCommand = {
   llama-tray profiles import [--name N] [--force] [--replace] [--] <llama-server command…>   (or --file F with a pasted command)
       --force stores a command whose -m file is missing or whose first word is not a llama-server; --replace overwrites a profile of the same name
   llama-tray profiles export <id> [--format cmd|powershell|bash]
+  llama-tray profiles pin <id> | unpin <id>   run a profile beside the active one (refused when both do not fit the GPU)
   llama-tray profiles fix <id>     apply the replacements for flags its binary rejects (--no-mmap → -lm none …)
   llama-tray profiles discover [--models-dir DIR …] [--detect] [--create [--name N]]   find llama-server and GGUF models ` +
     `(PATH, install folders, LM Studio, HF cache)
