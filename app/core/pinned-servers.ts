@@ -95,9 +95,7 @@ export class PinnedServers {
 
   private async syncNow(): Promise<void> {
     const store = await ProfileStore.open(this.options.home)
-    const wanted = new Map(
-      this.serving ? store.file.profiles.filter((p) => p.pinned && p.id !== store.file.activeProfileId).map((p) => [p.id, p.name]) : [],
-    )
+    const wanted = new Map(this.serving ? store.file.profiles.filter((p) => p.pinned).map((p) => [p.id, p.name]) : [])
     for (const [id, pinned] of [...this.servers]) {
       if (wanted.has(id)) continue
       this.servers.delete(id)
