@@ -171,4 +171,23 @@ describe('a pinned profile beside the active one, real llama-servers', () => {
     const again = await core.handlers['profiles:unpin']('embed')
     expect(again.ok).toBe(false)
   }, 300_000)
+
+  it('a pinned profile that cannot start says why in the snapshot and to its requests; the active one runs on', async () => {
+    const alphaPid = core.server.getStatus().pid
+    const broken = [llamaServerBin(), '-m', join(home, 'missing.gguf'), '-t', '1']
+    const imported = await core.handlers['profiles:import'](formatCommandLine(broken), 'broken')
+    if (!imported.ok) throw new Error(imported.error)
+    expect((await core.handlers['profiles:pin']('broken')).ok).toBe(true)
+    const failed = await snapshotWhere(
+      (s) => s.pinned?.find((p) => p.profileId === 'broken' && p.state === 'errored'),
+      'the broken pinned server failed',
+    )
+    expect(failed.lastExit).toMatch(/^[A-Z].*missing\.gguf.*\.$/)
+    const answer = await call(port, 'POST', '/v1/chat/completions', chat('broken'))
+    expect(answer.status).toBe(503)
+    const error = (JSON.parse(answer.body) as { error: { code: string; message: string } }).error
+    expect(error.code).toBe('pinned_down')
+    expect(error.message).toMatch(/^The server of pinned profile "broken" is not running \(.+\); see its log in Llama Tray, fix the /)
+    expect(core.server.getStatus()).toMatchObject({ state: 'ready', profileId: 'alpha', pid: alphaPid })
+  }, 300_000)
 })
