@@ -27,6 +27,7 @@ function staticBackend(port: number): EndpointBackend {
     acquire: async () => ({ signal: new AbortController().signal, release: () => {} }),
     switchingTo: () => null,
     upstreamApiKey: async () => null,
+    pinned: () => null,
     settings: () => ({ ...DEFAULT_SETTINGS, heldRequestWaitS: 60 }),
   }
 }

@@ -12,6 +12,7 @@ startShell({
     const core = await createStandardCore({ ...options, warn: (m) => log.warn(m) })
     const endpoint = await core.applyEndpointSetting() // the one address clients use (settings "endpoint" and "port")
     if (endpoint && !endpoint.ok) log.warn(endpoint.error)
+    void core.servePinned() // the pinned profiles run beside the active one with the endpoint on or off
     return core
   },
 })

@@ -68,6 +68,8 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'profiles:delete': z.tuple([profileId]),
   'profiles:undo-delete': z.tuple([profileId]),
   'profiles:apply-flag-fixes': z.tuple([profileId]),
+  'profiles:pin': z.tuple([profileId]),
+  'profiles:unpin': z.tuple([profileId]),
   'profiles:discover': none,
   'profiles:create-discovered': z.tuple([discoveredId, discoveredId, discoveredId.nullable(), z.string().min(1).max(200).nullable()]),
   'fit:estimate': z.tuple([profileId]),

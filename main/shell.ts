@@ -304,6 +304,7 @@ export function startShell(options: ShellOptions): ShellHandle {
       view.freeVramMiB = snapshot.gpu?.devices[0]?.memoryFreeMiB ?? null
       view.warnings = snapshot.warnings
       view.endpointPort = snapshot.endpoint?.listening ? snapshot.endpoint.port : null
+      view.pinnedCount = snapshot.pinned?.length ?? 0
       announce(attention.onWarnings(snapshot.warnings, window.isFocused() || popover.isVisible()))
       refreshTray()
     })

@@ -14,6 +14,8 @@ export interface TrayView {
   readonly warnings: readonly Warning[]
   /** The port of the one endpoint clients use, while it runs (the server behind it then has a private port). */
   readonly endpointPort?: number | null
+  /** How many pinned profiles' servers run beside the active one (the tooltip says "+1 pinned"). */
+  readonly pinnedCount?: number
 }
 
 export const TRAY_ICON_STATES = ['stopped', 'loading', 'ready', 'warning', 'error'] as const
@@ -76,7 +78,7 @@ export function formatFreeVram(mib: number): string {
 }
 
 /**
- * "Llama Tray: Ready\n<profile>\n23.4 tok/s · 5.2 GiB VRAM free", never over
+ * "Llama Tray: Ready\n<profile> +1 pinned\n23.4 tok/s · 5.2 GiB VRAM free", never over
  * 127 UTF-16 units: the profile name gives way first, then the whole text is cut.
  */
 export function trayTooltip(view: TrayView): string {
@@ -90,9 +92,10 @@ export function trayTooltip(view: TrayView): string {
     figures.push(formatFreeVram(view.freeVramMiB))
   const tail = figures.length > 0 ? `\n${figures.join(' · ')}` : ''
   const name = profileName(view, view.status.profileId ?? view.activeProfileId)
-  if (name === null) return clip(head + tail, TOOLTIP_MAX)
-  const room = TOOLTIP_MAX - head.length - tail.length - 1
-  const text = room >= 8 ? `${head}\n${clip(oneLine(name), room)}${tail}` : head + tail
+  const pinned = view.pinnedCount ? ` +${view.pinnedCount} pinned` : ''
+  if (name === null) return clip(head + (pinned ? `\n${pinned.trim()}` : '') + tail, TOOLTIP_MAX)
+  const room = TOOLTIP_MAX - head.length - tail.length - pinned.length - 1
+  const text = room >= 8 ? `${head}\n${clip(oneLine(name), room)}${pinned}${tail}` : head + tail
   return clip(text, TOOLTIP_MAX)
 }
 

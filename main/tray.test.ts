@@ -24,6 +24,7 @@ function profile(id: string, name: string, active = false): ProfileSummary {
     fork: 'mainline',
     notes: '',
     active,
+    pinned: false,
     updatedAt: '2025-01-01T00:00:00Z',
   }
 }
@@ -227,6 +228,18 @@ describe('tray menu edge cases', () => {
 })
 
 describe('tray tooltip', () => {
+  it('shows the active profile and how many pinned servers run beside it', () => {
+    expect(trayTooltip(view('ready', { tokensPerSecond: null, freeVramMiB: 512, pinnedCount: 1 }))).toBe(
+      'Llama Tray: Ready\nQwen3 30B A3B +1 pinned\n512 MiB VRAM free',
+    )
+    expect(trayTooltip(view('stopped', { activeProfileId: null, status: status('stopped', null), pinnedCount: 2 }))).toBe(
+      'Llama Tray: Stopped\n+2 pinned',
+    )
+    const long = trayTooltip(view('ready', { profiles: [profile('qwen', 'Q'.repeat(300), true)], pinnedCount: 1 }))
+    expect(long.length).toBeLessThanOrEqual(TOOLTIP_MAX)
+    expect(long).toMatch(/… \+1 pinned$/)
+  })
+
   it('names the state, the profile, the live rate and the free VRAM', () => {
     expect(trayTooltip(view('ready', { tokensPerSecond: 23.456, freeVramMiB: 1536 }))).toBe(
       'Llama Tray: Ready\nQwen3 30B A3B\n23.5 tok/s · 1.5 GiB VRAM free',

@@ -87,6 +87,13 @@ export interface CommandChannels {
   /** Applies the known replacements for the flags the profile's binary rejects. */
   'profiles:apply-flag-fixes': (profileId: string) => Promise<Result<ProfileSummary>>
   /**
+   * Runs the profile beside the active one as its own server (while the core serves); refused, with the sentence, when
+   * the active and the pinned profiles do not fit the GPU together.
+   */
+  'profiles:pin': (profileId: string) => Promise<Result<ProfileSummary>>
+  /** Stops the pinned profile's server and keeps it unpinned. */
+  'profiles:unpin': (profileId: string) => Promise<Result<ProfileSummary>>
+  /**
    * Finds llama-server binaries and GGUF models on this machine (PATH, install folders, LM Studio and HF caches); main keeps the list so
    * items are named by id.
    */
@@ -250,6 +257,8 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'profiles:delete',
   'profiles:undo-delete',
   'profiles:apply-flag-fixes',
+  'profiles:pin',
+  'profiles:unpin',
   'profiles:discover',
   'profiles:create-discovered',
   'fit:estimate',

@@ -20,6 +20,8 @@ export interface ProfileSummary {
   readonly fork: ServerFork | null
   readonly notes: string
   readonly active: boolean
+  /** Runs beside the active profile as its own llama-server (`profiles pin`). */
+  readonly pinned: boolean
   readonly updatedAt: string
   /** What the save changed to fit the binary ("--no-mmap was written as -lm none, …"), told once; absent when nothing. */
   readonly notices?: readonly string[]

@@ -1,7 +1,7 @@
 import type { EndpointStatus } from './endpoint'
 import type { GenerationSnapshot } from './generation'
 import type { ProfileSettingsDocument } from './profile'
-import type { ServerStatus } from './server-state'
+import type { ServerStateKind, ServerStatus } from './server-state'
 import type { CpuSnapshot, GpuSnapshot } from './telemetry'
 import type { Warning } from './warnings'
 
@@ -26,6 +26,20 @@ export interface Snapshot {
   readonly startFailure?: StartFailure | null
   /** A switch that waits for the running profile's requests (or its minimum residency); null when none. */
   readonly pendingSwitch?: PendingSwitch | null
+  /** The pinned profiles' servers, each beside the active one on its own private port (the core always sets it; [] when none). */
+  readonly pinned?: readonly PinnedServerView[]
+}
+
+/** One pinned profile's server: its own llama-server, restart policy and log, beside the active one. */
+export interface PinnedServerView {
+  readonly profileId: string
+  readonly name: string
+  readonly state: ServerStateKind
+  /** Its private 127.0.0.1 port while it runs. */
+  readonly port: number | null
+  readonly pid: number | null
+  /** Why it last stopped or could not start (one sentence); null when nothing went wrong. */
+  readonly lastExit: string | null
 }
 
 /** A start or switch that did not happen (the old server, if any, runs on): what to say, once, and the fix as a button. */

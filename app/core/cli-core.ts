@@ -24,6 +24,8 @@ export interface CliCore {
   startSpec(spec: LaunchSpec): Promise<ServerStatus>
   /** Starts a stored profile, as the app's start button does. */
   startProfile: CommandChannels['server:start']
+  /** Starts the pinned profiles' servers beside the active one (and follows the pins until dispose). */
+  servePinned(): Promise<void>
   startEndpoint(options: Partial<EndpointOptions>): Promise<ListenResult>
   onEndpointRequest(listener: (figures: EndpointRequestFigures) => void): () => void
   dispose(): Promise<void>

@@ -47,6 +47,8 @@ import { serverControl, type ServerControl } from '../supervisor/server-control'
 import { endpointBackend } from './endpoint-backend'
 import { switchRefusal } from './switch-check'
 import { SwitchScheduler } from './switch-scheduler'
+import { PinnedServers } from './pinned-servers'
+import { pinCommands } from './pin-commands'
 import { LogBatcher } from './log-batcher'
 import { learnGpuRuntime } from './runtime-learner'
 import { profileCommands } from './profile-commands'
@@ -122,6 +124,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private endpointProblem: EndpointStatus | null = null
   /** The endpoint follows the settings (the app), rather than a command's options (serve). */
   private endpointFromSettings = false
+  /** The pinned profiles' servers, beside the active one (started when the core serves: servePinned). */
+  private readonly pinned: PinnedServers
 
   /** Opens the settings, then builds the core. */
   static async create(options: CoreOptions): Promise<LlamaTrayCore> {
@@ -144,6 +148,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private followFiles(profiles: ProfileStore): void {
     this.unfollowFiles.push(
       profiles.onDidChange((_file, source) => {
+        void this.pinned.sync().catch(() => {}) // a pin or an unpin, here or in another process (the CLI)
         if (source === 'disk')
           void storeSummary(profiles, this.options.home).then(
             (summary) => this.events.emit('profiles:changed', summary),
@@ -182,6 +187,13 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       this.logs.push(line)
     })
     this.supervisor.on('state', (status) => this.onState(status))
+    this.pinned = new PinnedServers({ home: options.home, supervisor: options.supervisor, watchdog })
+    this.pinned.on('state', () => {
+      if (this.disposed) return
+      this.updateCadence()
+      this.latest = this.buildSnapshot(false)
+      this.events.emit('snapshot', this.latest)
+    })
     this.scheduler = new SwitchScheduler({
       status: () => this.supervisor.getStatus(),
       onState: (listener) => this.supervisor.on('state', listener),
@@ -232,6 +244,18 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       // The windows are main's (main/shell.ts answers this); a core without them has no dashboard to show.
       'dashboard:open': async () => undefined,
       ...profiles,
+      ...pinCommands({
+        home: options.home,
+        gpu: async () => {
+          const device = (await this.freshGpuReading())?.devices[0] ?? null
+          this.updateCadence() // the reading may have started sampling with nothing running
+          return device
+        },
+        onChanged: async (store) => {
+          this.events.emit('profiles:changed', await storeSummary(store, options.home))
+          await this.pinned.sync() // the pin starts its server, the unpin stops it, before the answer
+        },
+      }),
       'fit:estimate': (profileId) => this.estimateFit(profileId),
       'fit:llama-plan': (profileId) =>
         llamaFitPlan(options.home, profileId, (id) => this.estimateFit(id), this.settingsStore.settings.vramHeadroomMiB),
@@ -342,7 +366,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     }
     const endpoint = new Endpoint(
       full,
-      endpointBackend(this.options.home, this.supervisor, () => this.settingsStore.settings, this.scheduler),
+      endpointBackend(this.options.home, this.supervisor, () => this.settingsStore.settings, this.scheduler, this.pinned),
     )
     const result = await endpoint.listen()
     if (!result.ok) {
@@ -352,7 +376,18 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     }
     this.endpoint = endpoint
     this.endpointProblem = null
+    await this.servePinned()
     return result
+  }
+
+  /** Starts the pinned profiles' servers beside the active one, and follows the pins from now on (the endpoint, run, the app). */
+  servePinned(): Promise<void> {
+    return this.pinned.serve()
+  }
+
+  /** A pinned profile's server status, when that profile is pinned and served; null otherwise. */
+  pinnedStatus(profileId: string): ServerStatus | null {
+    return this.pinned.status(profileId)
   }
 
   /** The app's endpoint: on when the setting "endpoint" is (the default), off otherwise. */
@@ -394,6 +429,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     await this.stopTracker()
     await this.rollingSaver.flush()
     await this.options.telemetry?.stop()
+    await this.pinned.stop()
     await this.supervisor.dispose()
     this.logs.flush()
   }
@@ -413,6 +449,9 @@ export class LlamaTrayCore implements CliCore, BenchHost {
    * endpoint request (after the running requests, checked before anything stops).
    */
   async startProfile(profileId: string): Promise<Result<ServerStatus>> {
+    // A pinned profile runs beside the active one already: a switch to it just routes to its server.
+    const pinned = this.pinned.status(profileId)
+    if (pinned) return { ok: true, value: pinned }
     // The running profile asked for again (Start, "Apply and restart"): a restart with its stored settings now.
     if (this.supervisor.getStatus().profileId === profileId && !this.scheduler.switchingTo()) return this.loadProfile(profileId)
     const result = await this.scheduler.request(profileId)
@@ -614,7 +653,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   /** Poll while a server runs or the dashboard is visible; otherwise nothing (a laptop GPU may sleep). */
   private updateCadence(restart = false): void {
     if (this.disposed) return
-    const wanted = launchInEffect(this.supervisor.getStatus().state) || this.dashboardVisible
+    const wanted = launchInEffect(this.supervisor.getStatus().state) || this.pinned.anyRunning || this.dashboardVisible
     const telemetry = this.options.telemetry
     if (wanted && telemetry && !telemetry.running) void telemetry.start()
     if (!wanted && telemetry?.running) void telemetry.stop()
@@ -668,6 +707,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       placementRetry: this.currentPlacementRetry(status),
       startFailure: this.startFailure,
       pendingSwitch: this.scheduler.pending(),
+      pinned: this.pinned.views(),
     }
   }
 

@@ -13,6 +13,8 @@ import { acceptFixes } from '../profiles/resolve-launch'
 import type { Profile } from '../profiles/schema'
 import { fitStarterProfile, type StarterGpu } from '../profiles/starter-fit'
 import { ProfileStore, ProfileStoreError } from '../profiles/store'
+import type { GpuDevice } from '../contract/telemetry'
+import { pinBudget, pinRefusal } from './pin-check'
 
 /** Where discovery looks, without the home folder (the actions' own). */
 export type DiscoveryPlaces = Omit<DiscoverOptions, 'home'>
@@ -118,6 +120,33 @@ export function profileActions(deps: ProfileActionDeps) {
       await store.setActive(profile.id)
       await changed(store)
       return profile
+    },
+
+    /**
+     * Pins a profile: it runs beside the active one while Llama Tray serves. Refused when the active and every pinned
+     * profile would not fit the GPU (`gpu`: a reading taken now, null without one) together.
+     */
+    pin: async (idOrName: string, gpu: GpuDevice | null): Promise<Profile> => {
+      const store = await open()
+      const profile = find(store, idOrName)
+      const refusal = await pinRefusal(deps.home, profile.id, await pinBudget(deps.home, gpu))
+      if (refusal !== null) throw new ProfileStoreError(refusal)
+      await store.setPinned(profile.id, true)
+      await changed(store)
+      return find(store, profile.id)
+    },
+
+    /** Unpins a profile: its server stops. */
+    unpin: async (idOrName: string): Promise<Profile> => {
+      const store = await open()
+      const profile = find(store, idOrName)
+      if (!profile.pinned)
+        throw new ProfileStoreError(
+          `Profile "${profile.id}" is not pinned, so there is nothing to unpin; the profile list marks the pinned ones.`,
+        )
+      await store.setPinned(profile.id, false)
+      await changed(store)
+      return find(store, profile.id)
     },
 
     /** Applies the known replacements for flags the profile's binary rejects; the problems fixed. */

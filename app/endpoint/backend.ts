@@ -16,7 +16,19 @@ export interface EndpointBackend {
   switchingTo(): string | null
   /** The key the running server wants (--api-key or --api-key-file of its profile), else null. */
   upstreamApiKey(): Promise<string | null>
+  /** The server of a pinned profile, which answers beside the active one without a switch; null when `profileId` is not pinned. */
+  pinned(profileId: string): PinnedBackend | null
   readonly settings: () => EndpointSettings
+}
+
+/** A pinned profile's own server: requests for it go straight to it, never through the switch scheduler. */
+export interface PinnedBackend {
+  status(): ServerStatus
+  onState(listener: (status: ServerStatus) => void): () => void
+  /** Why it was not started (the profile, its engine or its flags), one sentence; null when it was. */
+  refusal(): string | null
+  /** The key that server wants (its profile's --api-key or --api-key-file), else null. */
+  upstreamApiKey(): Promise<string | null>
 }
 
 export interface EndpointSettings {

@@ -3,6 +3,8 @@ import { EndpointError } from './openai-error'
 export interface ProfileEntry {
   readonly id: string
   readonly name: string
+  /** Runs beside the active profile as its own server. */
+  readonly pinned?: boolean
 }
 
 export interface ProfileList {
@@ -47,7 +49,7 @@ function known(list: ProfileList): string {
   return list.profiles.length === 0 ? 'the profiles you add in Llama Tray (none yet)' : list.profiles.map((p) => `"${p.id}"`).join(', ')
 }
 
-/** GET /v1/models: every stored profile, the active one marked (OpenAI's list shape, plus name and active). */
+/** GET /v1/models: every stored profile, the active and the pinned ones marked (OpenAI's list shape, plus name, active, pinned). */
 export function modelList(list: ProfileList, runningProfileId: string | null): unknown {
   const active = runningProfileId ?? list.activeProfileId
   return {
@@ -59,6 +61,7 @@ export function modelList(list: ProfileList, runningProfileId: string | null): u
       owned_by: 'llama-tray',
       name: p.name,
       active: p.id === active,
+      pinned: p.pinned === true,
     })),
   }
 }

@@ -4,7 +4,7 @@ import { connectHost } from '../contract/client-url'
 import { hasProcess, servesRequests, type ServerStatus } from '../contract/server-state'
 import { checkAccess } from './access'
 import { answerPreflight, checkBrowserAccess, grantOrigin } from './browser-guard'
-import { AdmissionError, type EndpointBackend, type Lease } from './backend'
+import { AdmissionError, type EndpointBackend, type Lease, type PinnedBackend } from './backend'
 import { forward, type ForwardResult, type Upstream } from './forward'
 import { modelList, profileForModel } from './model-routing'
 import { EndpointError, sendError, sendJson } from './openai-error'
@@ -116,6 +116,9 @@ export class EndpointRouter {
 
   /** Where to send a request for `target`: once the core's scheduler gives it its turn on a ready server (held meanwhile). */
   private async serverFor(target: string | null, path: string, signal: AbortSignal): Promise<{ upstream: Upstream; lease: Lease | null }> {
+    // A pinned profile has its own server beside the active one: no switch, no turn to wait for.
+    const pinned = target === null ? null : this.backend.pinned(target)
+    if (pinned && target !== null) return { upstream: await this.pinnedUpstream(target, pinned, signal), lease: null }
     if (target === null || HEALTH.has(path)) {
       // A health check answers now; other requests that name no profile go to whatever is on its way.
       const s = this.backend.status()
@@ -167,6 +170,59 @@ export class EndpointRouter {
     } finally {
       this.waiting--
     }
+  }
+
+  /** A pinned server's address once it is ready (held meanwhile, as long as the setting "held request wait"). */
+  private async pinnedUpstream(target: string, pinned: PinnedBackend, signal: AbortSignal): Promise<Upstream> {
+    const { waitMs } = this.holdLimits()
+    const timeout = AbortSignal.timeout(waitMs)
+    const stop = AbortSignal.any([signal, timeout, this.closing.signal])
+    await new Promise<void>((resolve, reject) => {
+      let off = (): void => {}
+      const settle = (error: EndpointError | null): void => {
+        off()
+        stop.removeEventListener('abort', onAbort)
+        if (error) reject(error)
+        else resolve()
+      }
+      const check = (s: ServerStatus): void => {
+        if (isReady(s)) return settle(null)
+        // Stopped is also the moment before its first start: only a refusal or a failure ends the wait early.
+        const refusal = pinned.refusal()
+        if (refusal === null && s.state !== 'errored' && s.state !== 'crashloop') return
+        const reason = refusal ?? s.lastExit?.reason ?? null
+        const why = reason ? ` (${reason.replace(/\.$/, '')})` : ''
+        settle(
+          new EndpointError(
+            503,
+            'unavailable_error',
+            `The server of pinned profile "${target}" is not running${why}; see its log in Llama Tray, fix the profile, or unpin it.`,
+            'pinned_down',
+          ),
+        )
+      }
+      const onAbort = (): void => {
+        if (signal.aborted) settle(new EndpointError(499, 'invalid_request_error', 'the client went away', 'client_closed'))
+        else if (this.closing.signal.aborted)
+          settle(new EndpointError(503, 'unavailable_error', 'Llama Tray is stopping the endpoint', 'shutting_down'))
+        else
+          settle(
+            new EndpointError(
+              503,
+              'unavailable_error',
+              `The server of pinned profile "${target}" was not ready within ${Math.round(waitMs / 1000)} s; try again, or see its ` +
+                `log in Llama Tray (the wait is the setting "held request wait").`,
+              'wait_timeout',
+            ),
+          )
+      }
+      off = pinned.onState(check)
+      stop.addEventListener('abort', onAbort, { once: true })
+      if (stop.aborted) onAbort()
+      else check(pinned.status())
+    })
+    const s = pinned.status()
+    return { host: connectHost(s.host), port: s.port as number, apiKey: await pinned.upstreamApiKey() }
   }
 
   private holdLimits(): { max: number; waitMs: number } {

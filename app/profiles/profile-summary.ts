@@ -15,6 +15,7 @@ export function profileSummary(p: Profile, activeId: string | null, engines: Rea
     fork,
     notes: p.notes,
     active: p.id === activeId,
+    pinned: p.pinned === true,
     updatedAt: p.updatedAt,
   }
 }
@@ -33,6 +34,6 @@ export async function storeSummary(store: ProfileStore, home: string): Promise<P
 
 /** The stored profile as plain data for the editor (argOrder is an import detail it does not need). */
 export function profileDocument(p: Profile): ProfileDocument {
-  const { argOrder: _argOrder, ...doc } = p
+  const { argOrder: _argOrder, pinned: _pinned, ...doc } = p
   return doc
 }

@@ -71,6 +71,8 @@ export const ProfileSchema = z
     argOrder: z.array(ArgSlotSchema).optional(),
     env: z.record(z.string(), z.string()),
     notes: z.string(),
+    /** Runs beside the active profile as its own server (absent: not pinned). */
+    pinned: z.boolean().optional(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -218,6 +218,17 @@ export class ProfileStore {
     })
   }
 
+  /** Pins or unpins `id` (a pinned profile runs beside the active one); the check that it fits is the caller's. */
+  setPinned(id: string, pinned: boolean): Promise<ProfilesFile> {
+    return this.update((file) => {
+      const profile = file.profiles.find((p) => p.id === id)
+      if (!profile) throw new ProfileStoreError(`no profile "${id}"`)
+      if (pinned) profile.pinned = true
+      else delete profile.pinned
+      return file
+    })
+  }
+
   /** Makes `id` the active profile, remembering the one before (the "one click back"). */
   setActive(id: string | null): Promise<ProfilesFile> {
     return this.update((file) => {

@@ -16,7 +16,12 @@ export interface PidRecord {
   readonly port: number | null
   readonly identity: ProcessIdentity | null
   readonly startedAt: number
+  /** The profile the server runs (absent in files written before pinned profiles, and for a bare command line). */
+  readonly profileId?: string | null
 }
+
+/** A pid file's name: the owner's pid, then the server's name within that owner when it is not the main one. */
+const PID_FILE = /^llama-server\.(\d+)(?:\.([a-z0-9._-]+))?\.json$/
 
 export class PidFiles {
   constructor(
@@ -24,10 +29,15 @@ export class PidFiles {
     /** How a pid's identity is read now (tests inject another platform's). */
     private readonly readIdentity: (pid: number) => Promise<ProcessIdentity | null> = (pid) => readProcessIdentity(pid),
     private readonly alive: (pid: number) => boolean = isAlive,
+    /**
+     * Which of its owner's servers this is (one process may supervise several: the active profile and the pinned ones);
+     * null for the main one.
+     */
+    private readonly serverName: string | null = null,
   ) {}
 
   private fileFor(ownerPid: number): string {
-    return join(this.dir, `llama-server.${ownerPid}.json`)
+    return join(this.dir, this.serverName === null ? `llama-server.${ownerPid}.json` : `llama-server.${ownerPid}.${this.serverName}.json`)
   }
 
   async write(record: PidRecord): Promise<void> {
@@ -54,10 +64,11 @@ export class PidFiles {
     }
     const orphans: PidRecord[] = []
     for (const name of names) {
-      const m = /^llama-server\.(\d+)\.json$/.exec(name)
+      const m = PID_FILE.exec(name)
       if (!m) continue
       const ownerPid = Number(m[1])
       if (ownerPid !== process.pid && this.alive(ownerPid)) continue // another live supervisor owns it
+      if (ownerPid === process.pid && (m[2] ?? null) !== this.serverName) continue // another supervisor of this process owns it
       const file = join(this.dir, name)
       let record: PidRecord
       try {
@@ -72,4 +83,26 @@ export class PidFiles {
     }
     return orphans
   }
+}
+
+/** The profiles whose servers run now under a live supervisor (any process) of this home's run/ folder. */
+export async function runningProfileIds(dir: string, alive: (pid: number) => boolean = isAlive): Promise<string[]> {
+  let names: string[]
+  try {
+    names = await readdir(dir)
+  } catch {
+    return []
+  }
+  const ids: string[] = []
+  for (const name of names) {
+    const m = PID_FILE.exec(name)
+    if (!m || !alive(Number(m[1]))) continue
+    try {
+      const record = JSON.parse(await readFile(join(dir, name), 'utf8')) as PidRecord
+      if (typeof record.profileId === 'string' && alive(record.pid)) ids.push(record.profileId)
+    } catch {
+      // being written or removed: not counted
+    }
+  }
+  return ids
 }

@@ -9,6 +9,11 @@ import type { WatchdogOptions, WatchdogTick } from './watchdog-policy'
 export interface SupervisorOptions {
   /** Folder for the pid files (run/) and the server log (logs/). */
   readonly home: string
+  /**
+   * Which server of this process it supervises, for its pid file and log (logs/llama-server-<name>.log): a pinned
+   * profile's id; absent for the main server (logs/llama-server.log).
+   */
+  readonly serverName?: string
   readonly readyTimeoutMs?: number
   readonly healthIntervalMs?: number
   readonly healthTimeoutMs?: number

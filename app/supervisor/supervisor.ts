@@ -58,7 +58,7 @@ export class ServerSupervisor {
   private readonly logFile: RotatingLogFile
   private readonly pidFiles: PidFiles
   private readonly runDir: string
-  private readonly options: Required<Omit<SupervisorOptions, 'home' | 'listen' | 'pidFiles' | 'watchdog'>>
+  private readonly options: Required<Omit<SupervisorOptions, 'home' | 'listen' | 'pidFiles' | 'watchdog' | 'serverName'>>
   private readonly watchdog: () => WatchdogOptions
   private readonly listenPlan: () => ListenPlan
 
@@ -76,9 +76,10 @@ export class ServerSupervisor {
     const watchdog = options.watchdog ?? DEFAULT_WATCHDOG
     this.watchdog = typeof watchdog === 'function' ? watchdog : () => watchdog
     this.logs = new RingBuffer(this.options.logCapacity)
-    this.logFile = new RotatingLogFile(join(options.home, 'logs', 'llama-server.log'))
+    const name = options.serverName ?? null
+    this.logFile = new RotatingLogFile(join(options.home, 'logs', name === null ? 'llama-server.log' : `llama-server-${name}.log`))
     this.runDir = join(options.home, 'run')
-    this.pidFiles = options.pidFiles ?? new PidFiles(this.runDir)
+    this.pidFiles = options.pidFiles ?? new PidFiles(this.runDir, undefined, undefined, name)
   }
 
   on<K extends keyof SupervisorEvents>(event: K, listener: SupervisorEvents[K]): () => void {
@@ -297,7 +298,15 @@ export class ServerSupervisor {
     }
     run.pidFileWritten = readProcessIdentity(proc.pid)
       .then((identity) =>
-        this.pidFiles.write({ pid: proc.pid, ownerPid: process.pid, exe: checked.exe, port: run.port, identity, startedAt: Date.now() }),
+        this.pidFiles.write({
+          pid: proc.pid,
+          ownerPid: process.pid,
+          exe: checked.exe,
+          port: run.port,
+          identity,
+          startedAt: Date.now(),
+          profileId: spec.profileId,
+        }),
       )
       .catch(() => {})
     void proc.exited.then((exit) => this.onExit(run, exit))

@@ -41,4 +41,18 @@ export const snapshotSchema = z.object({
   gpu: z.unknown(),
   cpu: z.unknown(),
   warnings: z.array(z.object({ id: z.string(), level: z.enum(['info', 'warn', 'error']), message: z.string(), fix: z.unknown() })),
+  pinned: z
+    .array(
+      z
+        .object({
+          profileId: z.string(),
+          name: z.string(),
+          state: z.enum(SERVER_STATE_KINDS as [string, ...string[]]),
+          port: z.number().int().min(1).max(65535).nullable(),
+          pid: z.number().int().positive().nullable(),
+          lastExit: z.string().nullable(),
+        })
+        .strict(),
+    )
+    .optional(),
 })

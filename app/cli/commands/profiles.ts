@@ -36,7 +36,7 @@ function listLine(p: ListedProfile): string {
     : p.fork
       ? `engine ${p.fork === 'ik_llama' ? 'ik_llama.cpp' : p.fork}`
       : 'engine not detected yet'
-  return `${p.active ? '*' : ' '} ${p.id}  ${p.name}  ${model}  ${engine}${p.active ? '  (active)' : ''}`
+  return `${p.active ? '*' : ' '} ${p.id}  ${p.name}  ${model}  ${engine}${p.active ? '  (active)' : ''}${p.pinned ? '  (pinned)' : ''}`
 }
 
 const IMPORT_VALUE_OPTIONS = new Set(['--name', '--file'])
@@ -178,6 +178,17 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         print(io, { activeProfileId: active.id }, json, () => `active profile: ${active.id}`)
         return 0
       }
+      case 'pin': {
+        const gpu = await readGpuOnce().catch(() => null)
+        const p = await (await openActions(io)).pin(needsProfile(target, 'pin'), gpu?.devices[0] ?? null)
+        print(io, { pinned: p.id }, json, () => `pinned ${p.id}: it runs beside the active profile while Llama Tray serves`)
+        return 0
+      }
+      case 'unpin': {
+        const p = await (await openActions(io)).unpin(needsProfile(target, 'unpin'))
+        print(io, { unpinned: p.id }, json, () => `unpinned ${p.id}: its server stops`)
+        return 0
+      }
       case 'fix': {
         if (!target) throw new UsageError('profiles fix needs a profile id')
         const { profile, fixed } = await profileActions({ home: io.home }).applyFlagFixes(target)
@@ -238,7 +249,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         return 0
       }
       default:
-        throw new UsageError(`unknown profiles command "${sub}" (list, show, import, export, rm, use, fix, discover, create)`)
+        throw new UsageError(`unknown profiles command "${sub}" (list, show, import, export, rm, use, pin, unpin, fix, discover, create)`)
     }
   } catch (err) {
     if (
@@ -263,6 +274,7 @@ export const profilesCommand: CliCommand = {
   llama-tray profiles import [--name N] [--force] [--replace] [--] <llama-server command…>   (or --file F with a pasted command)
       --force stores a command whose -m file is missing or whose first word is not a llama-server; --replace overwrites a profile of the same name
   llama-tray profiles export <id> [--format cmd|powershell|bash]
+  llama-tray profiles pin <id> | unpin <id>   run a profile beside the active one (refused when both do not fit the GPU)
   llama-tray profiles fix <id>     apply the replacements for flags its binary rejects (--no-mmap → -lm none …)
   llama-tray profiles discover [--models-dir DIR …] [--detect] [--create [--name N]]   find llama-server and GGUF models ` +
     `(PATH, install folders, LM Studio, HF cache)

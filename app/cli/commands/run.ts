@@ -182,6 +182,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
 
   if ('spec' in source) void core.startSpec(source.spec)
   else {
+    void core.servePinned() // pinned profiles run beside the one run starts
     profileStartInFlight = true
     void core.startProfile(source.profileId).then((result) => {
       profileStartInFlight = false

@@ -52,6 +52,35 @@ describe('llama-tray serve (the built CLI, the real llama-server)', () => {
     expect(await isPortInUse(port)).toBe(false)
   }, 120_000)
 
+  it('runs a pinned profile beside the one requested, answers both, and Ctrl+C stops both', async () => {
+    const store = await ProfileStore.open(home)
+    const embedArgv = [llamaServerBin(), '-m', model('tiny-draft.gguf'), '--embeddings', '--pooling', 'mean', '-c', '512', '-t', '1']
+    await store.upsert({ ...importArgv(embedArgv, { name: 'embed' }), pinned: true })
+    const port = await findFreePort()
+    const cli = startCli(['--home', home, 'serve', '--port', String(port), '--json'])
+    type Line = { event: string; server?: { profileId: string; state: string; pid: number | null }; status?: { pid: number | null } }
+    const events = (): Line[] => cli.stdoutLines.map((l) => JSON.parse(l) as Line)
+    try {
+      await waitUntil(() => events().some((e) => e.event === 'pinned' && e.server?.state === 'ready'), 120_000, 'the pinned server')
+      const embedded = await call(port, 'POST', '/v1/embeddings', { model: 'embed', input: 'hi' })
+      expect(embedded.status, embedded.body).toBe(200)
+      const chat = await call(port, 'POST', '/v1/chat/completions', {
+        model: 'alpha',
+        max_tokens: 2,
+        messages: [{ role: 'user', content: 'hi' }],
+      })
+      expect(chat.status, chat.body).toBe(200)
+    } finally {
+      cli.child.kill('SIGINT')
+    }
+    const result = await cli.done
+    expect(result.code, result.stderr).toBe(0)
+    const pids = events().flatMap((e) => [e.server?.pid, e.status?.pid].filter((p): p is number => typeof p === 'number'))
+    expect(events().filter((e) => e.event === 'pinned' && e.server?.pid).length).toBeGreaterThan(0)
+    for (const pid of new Set(pids)) expect(isRunning(pid), `llama-server pid ${pid}`).toBe(false)
+    await store.setPinned('embed', false)
+  }, 300_000)
+
   it('refuses a taken port, naming the program that holds it and a free port', async () => {
     const holder = createServer()
     const port = await new Promise<number>((resolve) =>

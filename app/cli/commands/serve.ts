@@ -107,6 +107,18 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
     }
   })
 
+  // A pinned server's changes come with the snapshots: one line (or JSON object) when its state changes.
+  const pinnedStates = new Map<string, string>()
+  core.on('snapshot', (snapshot) => {
+    for (const p of snapshot.pinned ?? []) {
+      if (pinnedStates.get(p.profileId) === p.state) continue
+      pinnedStates.set(p.profileId, p.state)
+      if (options.json) write(`${JSON.stringify({ event: 'pinned', server: p })}\n`)
+      else if (p.state === 'ready' || p.state === 'errored' || p.state === 'crashloop')
+        io.stderr.write(`llama-tray: ${p.profileId} (pinned) ${p.state}${p.state !== 'ready' && p.lastExit ? `: ${p.lastExit}` : ''}\n`)
+    }
+  })
+
   let finish!: (code: number) => void
   const done = new Promise<number>((resolve) => (finish = resolve))
   let stopping = false

@@ -93,3 +93,8 @@ export function createDiscoveredProfile(
 ): Promise<Result<ProfileSummary>> {
   return api().profilesCreateDiscovered(binaryId, modelId, draftModelId, name)
 }
+
+/** Pins a profile (its own server beside the active one) or unpins it; a pin that does not fit is refused with the sentence. */
+export function setPinned(profileId: string, pinned: boolean): Promise<Result<ProfileSummary>> {
+  return pinned ? api().profilesPin(profileId) : api().profilesUnpin(profileId)
+}

@@ -3,6 +3,7 @@ import type { ProfileSummary } from '../../../app/contract/profile'
 import { isRunning } from '../../../app/contract/server-state'
 import { baseName } from '../lib/format'
 import { startServer, stopServer } from '../actions/server-actions'
+import { setPinned } from '../actions/profile-actions'
 import { useProfileStore } from '../stores/profile-store'
 import { useHeaderShowsFailure } from './FailureNotice'
 import { useStatusStore } from '../stores/status-store'
@@ -12,12 +13,14 @@ function ProfileRow({
   selected,
   onSelect,
   onStart,
+  onPin,
   pending,
 }: {
   readonly profile: ProfileSummary
   readonly selected: boolean
   readonly onSelect: () => void
   readonly onStart: () => void
+  readonly onPin: () => void
   readonly pending: boolean
 }): React.JSX.Element {
   const state = useStatusStore((s) => (s.status?.profileId === profile.id ? s.status.state : null))
@@ -39,6 +42,11 @@ function ProfileRow({
       <span className="profile-state" data-testid="profile-state">
         {pending ? 'switching…' : running || state === 'errored' || state === 'crashloop' ? state : ''}
       </span>
+      {!profile.active && (
+        <button type="button" onClick={onPin} aria-pressed={profile.pinned} data-testid="profile-pin" title="Run beside the active profile">
+          {profile.pinned ? 'Pinned' : 'Pin'}
+        </button>
+      )}
       {running && !pending ? (
         <button type="button" onClick={() => void stopServer()} data-testid="profile-stop">
           Stop
@@ -75,6 +83,11 @@ export function ProfileList({
       setPending(null)
     }
   }
+  const pin = async (p: ProfileSummary): Promise<void> => {
+    setError(null)
+    const r = await setPinned(p.id, !p.pinned)
+    if (!r.ok) setError(r.error)
+  }
   if (!profiles) return <p className="note">Loading profiles…</p>
   return (
     <div className="profile-list">
@@ -97,6 +110,7 @@ export function ProfileList({
             pending={pending === p.id}
             onSelect={() => onSelect(p.id)}
             onStart={() => void start(p.id)}
+            onPin={() => void pin(p)}
           />
         ))}
       </ul>

@@ -66,6 +66,9 @@ export class ScriptedCliCore implements CliCore {
     return snapshot
   }
 
+  /** No pinned profiles in the scripted runs. */
+  async servePinned(): Promise<void> {}
+
   async startSpec(spec: LaunchSpec): Promise<ServerStatus> {
     this.started.push(spec)
     return this.status

@@ -177,6 +177,11 @@ export class FakeBackend implements EndpointBackend {
     return { ok: true, value: this.current }
   }
 
+  /** No pinned profiles behind the fake: requests all go through the scheduler. */
+  pinned(): null {
+    return null
+  }
+
   async upstreamApiKey(): Promise<string | null> {
     return 'upstream-key'
   }
