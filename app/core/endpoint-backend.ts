@@ -30,5 +30,11 @@ export function endpointBackend(
       return keyFor.key
     },
     settings: () => settings(),
+    control: {
+      request: (profileId) => scheduler.request(profileId),
+      pending: () => scheduler.pending(),
+      switchingTo: () => scheduler.switchingTo(),
+      status: () => supervisor.getStatus(),
+    },
   }
 }

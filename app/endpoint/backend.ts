@@ -1,4 +1,5 @@
 import type { ServerStatus } from '../contract/server-state'
+import type { SwitchControl } from './control-route'
 import type { ProfileList } from './model-routing'
 
 /** What the endpoint needs of the core: the supervisor's state, the profiles, and the core's own switch. */
@@ -17,6 +18,8 @@ export interface EndpointBackend {
   /** The key the running server wants (--api-key or --api-key-file of its profile), else null. */
   upstreamApiKey(): Promise<string | null>
   readonly settings: () => EndpointSettings
+  /** The core's switch for `llama-tray profiles use` (control-route.ts); absent where the endpoint has no core behind it. */
+  readonly control?: SwitchControl
 }
 
 export interface EndpointSettings {

@@ -19,6 +19,7 @@ import { ProfileStore, ProfileStoreError } from '../../profiles/store'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions } from '../parse-options'
+import { useProfile } from './profiles-use'
 
 type ListedProfile = ProfileSummary & { readonly modelMissing: boolean }
 
@@ -103,6 +104,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
       draft: { type: 'string' },
       force: { type: 'boolean' },
       replace: { type: 'boolean' },
+      'no-wait': { type: 'boolean' },
     },
     true,
   )
@@ -176,9 +178,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
       case 'use': {
         const store = await openStore(io)
         const p = mustFind(store, target, 'use')
-        await store.setActive(p.id)
-        print(io, { activeProfileId: p.id }, json, () => `active profile: ${p.id}`)
-        return 0
+        return await useProfile(io, store, p.id, !(values['no-wait'] ?? false), json)
       }
       case 'fix': {
         if (!target) throw new UsageError('profiles fix needs a profile id')
@@ -274,7 +274,9 @@ export const profilesCommand: CliCommand = {
   name: 'profiles',
   summary: 'list, import, export and choose launch profiles',
   usage:
-    `  llama-tray profiles list | show <id> | rm <id> | use <id> [--json]
+    `  llama-tray profiles list | show <id> | rm <id> | use <id> [--no-wait] [--json]
+      use: with llama-tray serve running, the switch waits for its running requests (it says how long), then returns once
+      the profile is ready (--no-wait returns at once); with nothing running, the profile is only marked active
   llama-tray profiles import [--name N] [--force] [--replace] [--] <llama-server command…>   (or --file F with a pasted command)
       --force stores a command whose -m file is missing or whose first word is not a llama-server; --replace overwrites a profile of the same name
   llama-tray profiles export <id> [--format cmd|powershell|bash]
