@@ -117,8 +117,8 @@ describe('llama-tray profiles import', () => {
     expect(r.code).toBe(0)
     const notices = r.stdout.split('\n').slice(1).filter(Boolean)
     expect(notices).toEqual([
-      expect.stringMatching(/^--no-mmap was written as -lm none, because llama\.cpp mainline .*\.$/),
-      expect.stringMatching(/^-md was written as --spec-type draft-simple, because .*\.$/),
+      expect.stringMatching(/^The flag --no-mmap was written as -lm none, because llama\.cpp mainline .*\.$/),
+      expect.stringMatching(/^The flag -md was written as --spec-type draft-simple, because .*\.$/),
     ])
     const exported = (await runCli(['--home', home, 'profiles', 'export', 'seedlike'])).stdout
     expect(exported).toMatch(/-lm none/)

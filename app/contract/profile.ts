@@ -18,7 +18,7 @@ export interface ProfileSummary {
   readonly notes: string
   readonly active: boolean
   readonly updatedAt: string
-  /** What the save changed to fit the binary ("--no-mmap was written as -lm none, …"), told once; absent when nothing. */
+  /** What the save changed to fit the binary ("The flag --no-mmap was written as -lm none, …"), told once; absent when nothing. */
   readonly notices?: readonly string[]
 }
 

@@ -44,7 +44,8 @@ interface Review {
   readonly fixed: string[]
 }
 
-function engineName(e: Engine): string {
+/** How a problem's message names the binary: "mainline 0.5.0-dev", "ik_llama.cpp 4840". */
+export function engineName(e: Engine): string {
   return `${e.kind === 'ik_llama' ? 'ik_llama.cpp' : e.kind === 'buun' ? 'buun-llama-cpp' : e.kind}${e.version ? ` ${e.version}` : ''}`
 }
 

@@ -33,7 +33,7 @@ export interface GatedProfile {
   /** The profile to store: flags its binary spells differently are in the binary's spelling. */
   readonly profile: Profile
   readonly engine: EngineInfo | null
-  /** What the gate changed, told once ("--no-mmap was written as -lm none, …"); [] when nothing changed. */
+  /** What the gate changed, told once ("The flag --no-mmap was written as -lm none, …"); [] when nothing changed. */
   readonly notices: readonly string[]
   /** The advisor's findings on the stored profile (warn and error level only). */
   readonly findings: readonly GateFinding[]
@@ -60,7 +60,7 @@ function engineName(engine: EngineInfo): string {
 
 function translationNotice(p: FlagProblem, engine: EngineInfo): string {
   const to = p.replacement && p.replacement.length > 0 ? `written as ${p.replacement.join(' ')}` : 'left out'
-  return `${p.flag} was ${to}, because ${engineName(engine)} (${engine.binary}) spells it that way.`
+  return `The flag ${p.flag} was ${to}, because ${engineName(engine)} (${engine.binary}) spells it that way.`
 }
 
 /**

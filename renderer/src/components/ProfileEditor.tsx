@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
+import { AdvisorNotes } from './AdvisorNotes'
 import type { ExportFormat, FlagProblemSummary, ProfileDocument, ProfileFileRole } from '../../../app/contract/profile'
 import {
   applyFlagFixes,
@@ -320,6 +321,8 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
             {engine ?? 'engine not checked'}
           </span>
         </div>
+
+        <AdvisorNotes profileId={doc.id} />
 
         <fieldset className="section" data-testid="section-model">
           <legend>{title('model')}</legend>
