@@ -62,7 +62,7 @@ describe('llama-tray profiles import', () => {
     const refused = await runCli(['--home', home, 'profiles', 'import', 'ollama', 'run', 'qwen3:30b'])
     expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(oneSentence)
-    expect(refused.stderr).toContain('"ollama" is not a llama-server')
+    expect(refused.stderr).toContain('The program "ollama" is not a llama-server')
     expect(storedNames(home)).toEqual([])
     const forced = await runCli(['--home', home, 'profiles', 'import', '--force', '--name', 'ollama', '--', 'ollama', 'run', 'qwen3:30b'])
     expect(forced.code).toBe(0)

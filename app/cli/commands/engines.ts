@@ -28,7 +28,7 @@ async function detect(args: readonly string[], io: CliContext): Promise<number> 
     const store = await ProfileStore.open(io.home)
     binaries = [...new Set(store.file.profiles.map((p) => p.binary).filter((b) => b !== ''))]
     if (binaries.length === 0)
-      throw new UsageError('no binary given and no profile names one: llama-tray engines detect /path/to/llama-server')
+      throw new UsageError('No binary given and no profile names one: llama-tray engines detect /path/to/llama-server.')
   }
   const rows = []
   for (const b of binaries) {
@@ -80,7 +80,7 @@ function progressPrinter(io: CliContext): (p: InstallProgress) => void {
 async function install(args: readonly string[], io: CliContext): Promise<number> {
   const { values } = parseOptions(args, { backend: { type: 'string' }, tag: { type: 'string' }, json: { type: 'boolean' } })
   const backend = values.backend ?? 'auto'
-  if (!isBackendChoice(backend)) throw new UsageError(`--backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}"`)
+  if (!isBackendChoice(backend)) throw new UsageError(`The option --backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}".`)
   const engine = await installEngine({
     home: io.home,
     client: new ReleaseClient(releaseClientOptionsFromEnv()),
@@ -139,7 +139,7 @@ async function list(args: readonly string[], io: CliContext): Promise<number> {
 /** `engines verify [<id>]`: the GPU check again (cache ignored) and the files against their install hashes; 1 if any fails. */
 async function verify(args: readonly string[], io: CliContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true)
-  if (positionals.length > 1) throw new UsageError('engines verify takes at most one engine id (see llama-tray engines list)')
+  if (positionals.length > 1) throw new UsageError('Engines verify takes at most one engine id (see llama-tray engines list).')
   const reports = await verifyEngines({ home: io.home, id: positionals[0], driver: readDriverCuda })
   if (values.json) {
     const rows = reports.map((r) => {
@@ -155,7 +155,7 @@ async function verify(args: readonly string[], io: CliContext): Promise<number> 
 
 async function remove(args: readonly string[], io: CliContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { force: { type: 'boolean' }, json: { type: 'boolean' } }, true)
-  if (positionals.length !== 1) throw new UsageError('engines remove needs one engine id (see llama-tray engines list)')
+  if (positionals.length !== 1) throw new UsageError('Engines remove needs one engine id (see llama-tray engines list).')
   const removed = await removeEngine(io.home, positionals[0] as string, { force: values.force })
   if (values.json) io.stdout.write(`${JSON.stringify({ id: removed.id, path: removed.dir, sizeBytes: removed.sizeBytes })}\n`)
   else io.stdout.write(`removed ${removed.id} (${mb(removed.sizeBytes)} freed)\n`)
@@ -193,12 +193,12 @@ async function update(args: readonly string[], io: CliContext): Promise<number> 
   }
   const backend = values.backend
   if (backend !== undefined && !isBackendChoice(backend))
-    throw new UsageError(`--backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}"`)
+    throw new UsageError(`The option --backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}".`)
   const store = await ProfileStore.open(io.home)
   const profile = positionals[0] ?? store.active?.id ?? (store.file.profiles.length === 1 ? store.file.profiles[0]?.id : undefined)
   if (!profile)
     throw new UsageError(
-      'engines update needs a profile (its bench decides whether the new engine is adopted): llama-tray engines update <profile>',
+      'Engines update needs a profile (its bench decides whether the new engine is adopted): llama-tray engines update <profile>.',
     )
   const telemetry = standardTelemetry(io.home, { warn: (m) => void io.stderr.write(`llama-tray: ${m}\n`) })
   const core = await createStandardCore({ home: io.home, telemetry })
@@ -233,7 +233,7 @@ async function update(args: readonly string[], io: CliContext): Promise<number> 
 
 async function rollback(args: readonly string[], io: CliContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true)
-  if (positionals.length !== 1) throw new UsageError('engines rollback needs one profile')
+  if (positionals.length !== 1) throw new UsageError('Engines rollback needs one profile.')
   const r = await rollbackProfileEngine(io.home, positionals[0] as string)
   io.stdout.write(values.json ? `${JSON.stringify(r)}\n` : `${r.profileId} runs ${r.binary} again\n`)
   return 0

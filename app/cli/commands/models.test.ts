@@ -128,7 +128,7 @@ describe('llama-tray models', () => {
     ])
       expect(value(flag as string)).toBe(v)
     expect(args).toContain('--no-mmap')
-    await expect(modelsCommand.run(['recipe', 'nope'], io())).rejects.toThrow(/no recipe "nope"/)
+    await expect(modelsCommand.run(['recipe', 'nope'], io())).rejects.toThrow(/No recipe "nope"/)
   })
 
   it('writes progress as one line with percent, megabytes and rate', () => {

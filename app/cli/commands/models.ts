@@ -19,7 +19,7 @@ export function progressLine(p: PullProgress): string {
 
 async function pull(args: readonly string[], io: CliContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { file: { type: 'string' }, json: { type: 'boolean' } }, true)
-  if (positionals.length !== 1) throw new UsageError('models pull needs one repo: llama-tray models pull org/name[:quant] [--file NAME]')
+  if (positionals.length !== 1) throw new UsageError('Models pull needs one repo: llama-tray models pull org/name[:quant] [--file NAME].')
   let ref
   try {
     ref = parseModelRef(positionals[0] as string)
@@ -99,9 +99,9 @@ async function recipe(args: readonly string[], io: CliContext): Promise<number> 
   }
   const vram = values['vram-mib'] === undefined ? undefined : Number(values['vram-mib'])
   if (vram !== undefined && !(Number.isFinite(vram) && vram > 0))
-    throw new UsageError(`--vram-mib needs a positive number, got "${values['vram-mib']}"`)
+    throw new UsageError(`The option --vram-mib needs a positive number, got "${values['vram-mib']}".`)
   const binary = values.binary ? resolve(values.binary) : (await discover({ home: io.home })).binaries[0]?.path
-  if (!binary) throw new UsageError('no llama-server found on this machine: pass --binary PATH (or install llama.cpp first)')
+  if (!binary) throw new UsageError('No llama-server found on this machine: pass --binary PATH (or install llama.cpp first).')
   const tty = (io.stderr as { isTTY?: boolean }).isTTY === true
   try {
     let lastRepo: string | null = null
@@ -143,7 +143,7 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
   if (sub === 'pull') return pull(rest, io)
   if (sub === 'recipe') return recipe(rest, io)
   if (sub === 'list') return list(rest, io)
-  throw new UsageError(`models needs pull, list or recipe, got ${sub === undefined ? 'nothing' : `"${sub}"`}`)
+  throw new UsageError(`Models needs pull, list or recipe, got ${sub === undefined ? 'nothing' : `"${sub}"`}.`)
 }
 
 export const modelsCommand: CliCommand = {

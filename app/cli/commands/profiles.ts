@@ -74,9 +74,9 @@ async function openStore(io: CliContext): Promise<ProfileStore> {
 }
 
 function mustFind(store: ProfileStore, idOrName: string | undefined, verb: string): Profile {
-  if (!idOrName) throw new UsageError(`profiles ${verb} needs a profile id`)
+  if (!idOrName) throw new UsageError(`Profiles ${verb} needs a profile id.`)
   const p = store.find(idOrName)
-  if (!p) throw new UsageError(`no profile "${idOrName}" (see: llama-tray profiles list)`)
+  if (!p) throw new UsageError(`No profile "${idOrName}" (see: llama-tray profiles list).`)
   return p
 }
 
@@ -146,7 +146,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         if (values.file) profile = importCommand(await readFile(values.file, 'utf8'), options)
         else if (command && command.length > 0)
           profile = command.length === 1 ? importCommand(command[0] as string, options) : importArgv(command, options)
-        else throw new UsageError('profiles import needs a command: profiles import [--name N] -- <llama-server command…> (or --file F)')
+        else throw new UsageError('Profiles import needs a command: profiles import [--name N] -- <llama-server command…> (or --file F).')
         const checked = await checkImport(profile, { force: values.force ?? false })
         const gated = await gateProfile(checked, { home: io.home })
         // The name is checked and the id made unique under the file's lock, against imports running at the same time.
@@ -163,7 +163,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         const store = await openStore(io)
         const p = mustFind(store, target, 'export')
         const format = (values.format ?? (process.platform === 'win32' ? 'cmd' : 'bash')) as ExportFormat
-        if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`)
+        if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`The option --format must be one of ${EXPORT_FORMATS.join(', ')}.`)
         const line = exportCommandLine(p, format)
         print(io, { id: p.id, format, command: line }, json, () => line)
         return 0
@@ -181,7 +181,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         return await useProfile(io, store, p.id, !(values['no-wait'] ?? false), json)
       }
       case 'fix': {
-        if (!target) throw new UsageError('profiles fix needs a profile id')
+        if (!target) throw new UsageError('Profiles fix needs a profile id.')
         const { profile, fixed } = await acceptFixes(io.home, target)
         print(io, { profile, fixed }, json, () =>
           fixed.length === 0 ? `${profile.id}: nothing to fix for this binary` : `${profile.id}: applied\n${describeProblems(fixed)}`,
@@ -221,13 +221,13 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
           name: values.name ?? null,
         }
         if (sub === 'create' && (!values.binary || !values.model))
-          throw new UsageError('profiles create needs --binary and --model (numbers or ids from: llama-tray profiles discover)')
+          throw new UsageError('Profiles create needs --binary and --model (numbers or ids from: llama-tray profiles discover).')
         if (choice.binary === '')
           throw new UsageError(
-            `no llama-server found on PATH or in the usual install folders: install llama.cpp with llama-tray engines install, put it ` +
-              `on PATH, or import a command line`,
+            `No llama-server found on PATH or in the usual install folders: install llama.cpp with llama-tray engines install, put it ` +
+              `on PATH, or import a command line.`,
           )
-        if (choice.model === '') throw new UsageError(`no usable GGUF model found; add a folder with --models-dir DIR`)
+        if (choice.model === '') throw new UsageError(`No usable GGUF model found; add a folder with --models-dir DIR.`)
         const store = await openStore(io)
         // Fitted to the GPU found now (every expert on the CPU when none is read), then through the gate.
         const gpu = await readGpuOnce().catch(() => null)
@@ -253,7 +253,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         return 0
       }
       default:
-        throw new UsageError(`unknown profiles command "${sub}" (list, show, import, export, rm, use, fix, discover, create)`)
+        throw new UsageError(`Unknown profiles command "${sub}" (list, show, import, export, rm, use, fix, discover, create).`)
     }
   } catch (err) {
     if (
@@ -265,7 +265,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
       err instanceof ProfileGateError
     )
       throw new UsageError(err.message)
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && values.file) throw new UsageError(`cannot read ${values.file}: no such file`)
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && values.file) throw new UsageError(`Cannot read ${values.file}: no such file.`)
     throw err
   }
 }

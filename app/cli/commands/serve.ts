@@ -34,7 +34,7 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
     true,
   )
   if (positionals.length > 1)
-    throw new UsageError(`unexpected argument "${positionals[1]}": serve takes at most one profile to start at once`)
+    throw new UsageError(`Unexpected argument "${positionals[1]}": serve takes at most one profile to start at once.`)
   const port = portNumber('port', values.port)
   return {
     host: values.host ?? '127.0.0.1',
