@@ -74,12 +74,23 @@ describe('the CLI refuses bad input in one sentence', () => {
   let home: string
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'llama-tray-words-'))
-    const imported = await runCli(['--home', home, 'profiles', 'import', '--name', 'alpha', '--force', 'llama-server', '-m', model('tiny-target.gguf')])
+    const imported = await runCli([
+      '--home',
+      home,
+      'profiles',
+      'import',
+      '--name',
+      'alpha',
+      '--force',
+      'llama-server',
+      '-m',
+      model('tiny-target.gguf'),
+    ])
     expect(imported.code, imported.stderr).toBe(0)
   }, 60_000)
   afterAll(() => rmSync(home, { recursive: true, force: true }))
 
-  it('each refusal: exit 2, nothing on stdout, stderr\'s first line a sentence with a capital and a full stop', async () => {
+  it("each refusal: exit 2, nothing on stdout, stderr's first line a sentence with a capital and a full stop", async () => {
     const wrong: string[] = []
     // Four at a time: each is a node process, and the machine is shared.
     for (let i = 0; i < BAD_INPUT.length; i += 4) {

@@ -330,7 +330,8 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.draft-reasoning',
           'warn',
-          `Passing ${what} with a draft model was reported to fail with "invalid argument" (Qwen3.6-35B-A3B with a Qwen3.5-0.8B draft: the ` +
+          `Passing ${what} with a draft model was reported to fail with "invalid argument" (Qwen3.6-35B-A3B with a ` +
+            `Qwen3.5-0.8B draft: the ` +
             `template is applied to the draft too); only --reasoning off worked.`,
           fix(wantsOff ? 'Use --reasoning off' : `Remove ${what}`, remove, add),
         ),
@@ -363,7 +364,8 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.exposed-without-key',
           'error',
-          `The flag --host ${host} lets anyone on the network use the server (a shared RTX 3090 setup used 0.0.0.0) and there is no --api-key: ` +
+          `The flag --host ${host} lets anyone on the network use the server (a shared RTX 3090 setup used 0.0.0.0) and ` +
+            `there is no --api-key: ` +
             `Llama Tray refuses to start it. Listen on 127.0.0.1, or add --api-key-file.`,
           fix('Listen on 127.0.0.1 only', [...F.host], ['--host', '127.0.0.1']),
         ),
@@ -392,7 +394,8 @@ export const LINT_RULES: readonly LintRule[] = [
             finding(
               'lint.duplicate-flag',
               'warn',
-              `The flag ${first.flag} is given ${uses.length} times; that may be intended (an ik_llama.cpp command for Qwen3.6-35B-A3B APEX ` +
+              `The flag ${first.flag} is given ${uses.length} times; that may be intended (an ik_llama.cpp command for ` +
+                `Qwen3.6-35B-A3B APEX ` +
                 `passes -vhad -vhad), but it has no further effect.`,
               null,
               first.flag,
@@ -404,7 +407,8 @@ export const LINT_RULES: readonly LintRule[] = [
             finding(
               'lint.duplicate-flag',
               'warn',
-              `The flag ${first.flag} is given ${uses.length} times (${values}); llama-server keeps the last (${last.flag} ${last.value ?? ''}).`,
+              `The flag ${first.flag} is given ${uses.length} times (${values}); llama-server keeps the last (${last.flag} ` +
+                `${last.value ?? ''}).`,
               fix(
                 `Keep only ${last.flag} ${last.value ?? ''}`.trim(),
                 spellings,
@@ -434,7 +438,8 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.ctx-above-training',
           'warn',
-          `The context -c ${ctx} gives ${perSlot} tokens per slot, above the model's training context (${model.trainingContext}): llama-server ` +
+          `The context -c ${ctx} gives ${perSlot} tokens per slot, above the model's training context ` +
+            `(${model.trainingContext}): llama-server ` +
             `warns of "training context overflow" and caps the slot, and quality past it is not trained.`,
           fix(`Set -c ${wanted}`, [...F.ctx], ['-c', String(wanted)]),
         ),
@@ -459,7 +464,8 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.fit-aborts',
           'warn',
-          `The fit (-fit on) only changes what the user left unset: with ${set.join(', ')} given it keeps them when they fit ("no changes ` +
+          `The fit (-fit on) only changes what the user left unset: with ${set.join(', ')} given it keeps them when ` +
+            `they fit ("no changes ` +
             `needed") and otherwise logs "failed to fit params to free device memory: … already set by user, abort" and loads them ` +
             `anyway. Drop those flags to let it fit, or turn it off.`,
           fix('Turn auto-fit off (-fit off)', [...F.fit], ['-fit', 'off']),

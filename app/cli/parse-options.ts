@@ -87,6 +87,7 @@ export function positiveNumber(name: string, text: string | undefined, fallback:
 export function portNumber(name: string, text: string | undefined): number | null {
   if (text === undefined) return null
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN
-  if (!(port >= 1 && port <= 65_535)) throw new UsageError(`The option --${name} needs a port number, a whole number from 1 to 65535, got "${text}".`)
+  if (!(port >= 1 && port <= 65_535))
+    throw new UsageError(`The option --${name} needs a port number, a whole number from 1 to 65535, got "${text}".`)
   return port
 }

@@ -25,7 +25,7 @@ const input = (over: Partial<SwitchEstimateInput>): SwitchEstimateInput => ({
 })
 
 describe('the estimate of a waiting switch', () => {
-  it('takes the longest of the running requests: tokens left over each slot\'s own rate', () => {
+  it("takes the longest of the running requests: tokens left over each slot's own rate", () => {
     const slots = [slot({ id: 0, remaining: 200, tokensPerSecond: 10 }), slot({ id: 1, remaining: 50, tokensPerSecond: 25 })]
     expect(estimateSwitch(input({ slots }))).toEqual({ estimateS: 20, when: 'After 2 running requests, about 20 s.' })
   })
@@ -37,7 +37,7 @@ describe('the estimate of a waiting switch', () => {
     })
   })
 
-  it('gives a slot without a live rate yet the other slots\' rate, else the profile\'s median', () => {
+  it("gives a slot without a live rate yet the other slots' rate, else the profile's median", () => {
     const withOther = [slot({ id: 0, remaining: 100, tokensPerSecond: null, state: 'prompt' }), slot({ id: 1, remaining: 10 })]
     expect(estimateSwitch(input({ slots: withOther })).estimateS).toBe(10)
     const alone = [slot({ remaining: 100, tokensPerSecond: null, state: 'prompt' })]
@@ -64,7 +64,7 @@ describe('the estimate of a waiting switch', () => {
     })
   })
 
-  it('waits for the running profile\'s minimum residency when it is longer than its requests', () => {
+  it("waits for the running profile's minimum residency when it is longer than its requests", () => {
     const slots = [slot({ remaining: 30, tokensPerSecond: 10 })]
     expect(estimateSwitch(input({ runningRequests: 1, slots, residencyLeftS: 12 })).when).toBe('After 1 running request, about 12 s.')
     expect(estimateSwitch(input({ runningRequests: 0, residencyLeftS: 12 })).when).toBe(
@@ -75,7 +75,9 @@ describe('the estimate of a waiting switch', () => {
 
   it('puts the estimate into one sentence naming both profiles', () => {
     const estimate = estimateSwitch(input({ slots: [slot({}), slot({ id: 1 })] }))
-    expect(pendingSwitchSentence('b', 'a', estimate, 2)).toBe('Profile "b" replaces "a" after 2 running requests, about 20 s; "Switch now" cuts them.')
+    expect(pendingSwitchSentence('b', 'a', estimate, 2)).toBe(
+      'Profile "b" replaces "a" after 2 running requests, about 20 s; "Switch now" cuts them.',
+    )
     expect(pendingSwitchSentence('b', 'a', estimateSwitch(input({ runningRequests: 0 })), 0)).toBe(
       'Profile "b" replaces "a" now; "Switch now" skips the wait.',
     )

@@ -145,7 +145,16 @@ export class SwitchScheduler {
     })
     const sentence = pendingSwitchSentence(target, current, estimate, runningRequests)
     const { estimateS, when } = estimate
-    return { profileId: target, fromProfileId: current, runningRequests, heldRequests: this.held.length, withinS, estimateS, when, sentence }
+    return {
+      profileId: target,
+      fromProfileId: current,
+      runningRequests,
+      heldRequests: this.held.length,
+      withinS,
+      estimateS,
+      when,
+      sentence,
+    }
   }
 
   dispose(): void {

@@ -29,7 +29,8 @@ async function exists(path: string): Promise<boolean> {
 export async function checkImport(profile: Profile, options: ImportCheckOptions = {}): Promise<Profile> {
   if (profile.binary !== '' && !SERVER_NAME.test(basename(profile.binary.replace(/\\/g, '/'))) && !options.force) {
     throw new ImportError(
-      `The program "${profile.binary}" is not a llama-server, so this command was not imported: paste a llama-server command line, or add --force ` +
+      `The program "${profile.binary}" is not a llama-server, so this command was not imported: paste a ` +
+        `llama-server command line, or add --force ` +
         `to store it anyway.`,
     )
   }

@@ -16,7 +16,8 @@ export const BENCH_OPTIONS = {
 export function wholeNumber(name: string, text: string | undefined, fallback: number, max: number): number {
   if (text === undefined) return fallback
   const n = Number(text)
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`The option --${name} needs a whole number from 1 to ${max}, got "${text}".`)
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new UsageError(`The option --${name} needs a whole number from 1 to ${max}, got "${text}".`)
   return n
 }
 

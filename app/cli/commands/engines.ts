@@ -80,7 +80,8 @@ function progressPrinter(io: CliContext): (p: InstallProgress) => void {
 async function install(args: readonly string[], io: CliContext): Promise<number> {
   const { values } = parseOptions(args, { backend: { type: 'string' }, tag: { type: 'string' }, json: { type: 'boolean' } })
   const backend = values.backend ?? 'auto'
-  if (!isBackendChoice(backend)) throw new UsageError(`The option --backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}".`)
+  if (!isBackendChoice(backend))
+    throw new UsageError(`The option --backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}".`)
   const engine = await installEngine({
     home: io.home,
     client: new ReleaseClient(releaseClientOptionsFromEnv()),

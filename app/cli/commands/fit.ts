@@ -35,7 +35,9 @@ async function freeVramFromTelemetry(): Promise<{ mib: number | null; name: stri
 /** llama.cpp's own plan for the same flags, from llama-fit-params beside the profile's llama-server (or --binary). */
 async function llamaFitFor(serverBinary: string, args: readonly string[], headroomMiB: number): Promise<LlamaFitPlan> {
   if (serverBinary === '')
-    throw new UsageError('The option --llama-fit needs the llama-server whose llama-fit-params to run: a profile with a binary, or --binary PATH.')
+    throw new UsageError(
+      'The option --llama-fit needs the llama-server whose llama-fit-params to run: a profile with a binary, or --binary PATH.',
+    )
   const tool = fitParamsBeside(serverBinary)
   if (tool === null)
     throw new UsageError(

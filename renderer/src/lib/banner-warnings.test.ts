@@ -32,7 +32,7 @@ describe('bannerWarnings', () => {
 })
 
 describe('advisorListFindings', () => {
-  it('puts the running profile\'s info-level findings in its advisor list, the ones the banner leaves out', () => {
+  it("puts the running profile's info-level findings in its advisor list, the ones the banner leaves out", () => {
     // Shaped as the live advisor gives them: lint findings of the running profile, with its id.
     const of = (id: string, level: Warning['level'], profileId: string): Warning => ({ ...w(id, level), source: 'lint', profileId })
     const warnings = [of('lint.sleep-idle@a', 'info', 'a'), of('lint.auto-slots@a', 'warn', 'a'), of('lint.draft-kv-f16@b', 'info', 'b')]
