@@ -62,7 +62,7 @@ describe('llama-tray profiles import', () => {
     const refused = await runCli(['--home', home, 'profiles', 'import', 'ollama', 'run', 'qwen3:30b'])
     expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(oneSentence)
-    expect(refused.stderr).toContain('"ollama" is not a llama-server')
+    expect(refused.stderr).toContain('The program "ollama" is not a llama-server')
     expect(storedNames(home)).toEqual([])
     const forced = await runCli(['--home', home, 'profiles', 'import', '--force', '--name', 'ollama', '--', 'ollama', 'run', 'qwen3:30b'])
     expect(forced.code).toBe(0)
@@ -117,8 +117,8 @@ describe('llama-tray profiles import', () => {
     expect(r.code).toBe(0)
     const notices = r.stdout.split('\n').slice(1).filter(Boolean)
     expect(notices).toEqual([
-      expect.stringMatching(/^--no-mmap was written as -lm none, because llama\.cpp mainline .*\.$/),
-      expect.stringMatching(/^-md was written as --spec-type draft-simple, because .*\.$/),
+      expect.stringMatching(/^The flag --no-mmap was written as -lm none, because llama\.cpp mainline .*\.$/),
+      expect.stringMatching(/^The flag -md was written as --spec-type draft-simple, because .*\.$/),
     ])
     const exported = (await runCli(['--home', home, 'profiles', 'export', 'seedlike'])).stdout
     expect(exported).toMatch(/-lm none/)

@@ -5,7 +5,7 @@ import { runCli } from './helpers/cli'
 describe('the built CLI on mistyped options', () => {
   it.each([
     [['run', 'x', '--duraton', '5'], "Unknown option --duraton (did you mean --duration?); --help lists this command's options."],
-    [['gpu', '--interval', '-5'], '--interval takes a number of milliseconds above 0, like 1000; "-5" is not one.'],
+    [['gpu', '--interval', '-5'], 'The option --interval takes a number of milliseconds above 0, like 1000; "-5" is not one.'],
   ])('llama-tray %j', async (args, sentence) => {
     const r = await runCli(args)
     expect(r.stderr).toBe(`llama-tray: ${sentence}\n`)

@@ -58,7 +58,8 @@ export const FIT_RULES: readonly LintRule[] = [
         rule: 'lint.fit-hand-picked',
         level: 'info',
         message:
-          `${picked.join(', ')} picks the GPU offload by hand, so llama.cpp's own fit (on by default) keeps it when it fits and gives ` +
+          `Setting ${picked.join(', ')} picks the GPU offload by hand, so llama.cpp's own fit (on by default) keeps it ` +
+          `when it fits and gives ` +
           `up ("already set by user") when it does not. ` +
           `The alternative is to drop these flags and let llama.cpp place the layers with -fitt ${target}. ${measured} Keep the ` +
           `hand-picked flags for the faster start, or compare both with llama-tray bench.`,
@@ -88,7 +89,7 @@ export const FIT_RULES: readonly LintRule[] = [
         rule: 'lint.fit-target-headroom',
         level: 'warn',
         message:
-          `llama.cpp's fit places the layers to leave ${current} MiB free${given === null ? ' (its default)' : ''}, under the ` +
+          `The fit of llama.cpp places the layers to leave ${current} MiB free${given === null ? ' (its default)' : ''}, under the ` +
           `${DEFAULT_HEADROOM_MIB} ` +
           `MiB this app keeps free for the desktop and the KV cache, ` +
           `and the first request adds about ${M.firstRequestMiB} MiB more. Set -fitt ${target}. ${measured}`,

@@ -1,6 +1,8 @@
 import type { WarningFix, WarningLevel } from '../contract/warnings'
 import { fieldForFlag } from '../profiles/flag-fields'
 import { checkArgs } from '../profiles/flag-check'
+import { binarySentence } from './binary-sentence'
+import { asSentence } from '../contract/wording'
 import { isLoopbackHost } from '../supervisor/launch-args'
 import { keyListProblem, keyProblemSentence } from '../supervisor/api-key-rules'
 import { ggmlTypeName } from '../fit/ggml-types'
@@ -117,7 +119,7 @@ export const LINT_RULES: readonly LintRule[] = [
             : replacement && replacement.length > 0
               ? fix(`Replace ${p.flag} with ${replacement.join(' ')}`, [p.flag], replacement)
               : fix(`Remove ${p.flag}`, [p.flag])
-        out.push(finding('lint.flag-rejected', 'error', p.message, f, p.flag))
+        out.push(finding('lint.flag-rejected', 'error', binarySentence(p.message, binaryInfo), f, p.flag))
       }
       return out
     },
@@ -134,7 +136,7 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.draft-unused',
           'warn',
-          `${p.message}: the draft takes memory and is never used (llama.cpp issue #25345)`,
+          binarySentence(`${p.message}; the draft takes memory and is never used (llama.cpp issue #25345)`, binaryInfo),
           fix(`Add ${p.replacement.join(' ')}`, [], p.replacement),
         ),
       ]
@@ -328,7 +330,8 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.draft-reasoning',
           'warn',
-          `${what} with a draft model was reported to fail with "invalid argument" (Qwen3.6-35B-A3B with a Qwen3.5-0.8B draft: the ` +
+          `Passing ${what} with a draft model was reported to fail with "invalid argument" (Qwen3.6-35B-A3B with a ` +
+            `Qwen3.5-0.8B draft: the ` +
             `template is applied to the draft too); only --reasoning off worked.`,
           fix(wantsOff ? 'Use --reasoning off' : `Remove ${what}`, remove, add),
         ),
@@ -361,7 +364,8 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.exposed-without-key',
           'error',
-          `--host ${host} lets anyone on the network use the server (a shared RTX 3090 setup used 0.0.0.0) and there is no --api-key: ` +
+          `The flag --host ${host} lets anyone on the network use the server (a shared RTX 3090 setup used 0.0.0.0) and ` +
+            `there is no --api-key: ` +
             `Llama Tray refuses to start it. Listen on 127.0.0.1, or add --api-key-file.`,
           fix('Listen on 127.0.0.1 only', [...F.host], ['--host', '127.0.0.1']),
         ),
@@ -390,7 +394,8 @@ export const LINT_RULES: readonly LintRule[] = [
             finding(
               'lint.duplicate-flag',
               'warn',
-              `${first.flag} is given ${uses.length} times; that may be intended (an ik_llama.cpp command for Qwen3.6-35B-A3B APEX ` +
+              `The flag ${first.flag} is given ${uses.length} times; that may be intended (an ik_llama.cpp command for ` +
+                `Qwen3.6-35B-A3B APEX ` +
                 `passes -vhad -vhad), but it has no further effect.`,
               null,
               first.flag,
@@ -402,7 +407,8 @@ export const LINT_RULES: readonly LintRule[] = [
             finding(
               'lint.duplicate-flag',
               'warn',
-              `${first.flag} is given ${uses.length} times (${values}); llama-server keeps the last (${last.flag} ${last.value ?? ''}).`,
+              `The flag ${first.flag} is given ${uses.length} times (${values}); llama-server keeps the last (${last.flag} ` +
+                `${last.value ?? ''}).`,
               fix(
                 `Keep only ${last.flag} ${last.value ?? ''}`.trim(),
                 spellings,
@@ -432,7 +438,8 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.ctx-above-training',
           'warn',
-          `-c ${ctx} gives ${perSlot} tokens per slot, above the model's training context (${model.trainingContext}): llama-server ` +
+          `The context -c ${ctx} gives ${perSlot} tokens per slot, above the model's training context ` +
+            `(${model.trainingContext}): llama-server ` +
             `warns of "training context overflow" and caps the slot, and quality past it is not trained.`,
           fix(`Set -c ${wanted}`, [...F.ctx], ['-c', String(wanted)]),
         ),
@@ -457,7 +464,8 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.fit-aborts',
           'warn',
-          `-fit on only changes what the user left unset: with ${set.join(', ')} given it keeps them when they fit ("no changes ` +
+          `The fit (-fit on) only changes what the user left unset: with ${set.join(', ')} given it keeps them when ` +
+            `they fit ("no changes ` +
             `needed") and otherwise logs "failed to fit params to free device memory: … already set by user, abort" and loads them ` +
             `anyway. Drop those flags to let it fit, or turn it off.`,
           fix('Turn auto-fit off (-fit off)', [...F.fit], ['-fit', 'off']),
@@ -481,7 +489,7 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.auto-slots',
           'warn',
-          `-c ${ctx} without -np: this llama-server defaults to 4 slots sharing that context (unified KV), so compute buffers are ` +
+          `With -c ${ctx} and no -np, this llama-server defaults to 4 slots sharing that context (unified KV), so compute buffers are ` +
             `sized for 4 sequences${recurrent}. For one user, set -np 1.`,
           fix('Use one slot (-np 1)', [], ['-np', '1']),
         ),
@@ -551,7 +559,7 @@ export function lintArgs(input: LintInput, rules: readonly LintRule[] = LINT_RUL
         finding(
           'lint.rule-failed',
           'info',
-          `rule ${rule.id} could not run: ${err instanceof Error ? err.message : String(err)}`,
+          asSentence(`The rule ${rule.id} could not run: ${err instanceof Error ? err.message : String(err)}`),
           null,
           rule.id,
         ),

@@ -55,7 +55,7 @@ describe('bench, compare and tune options', () => {
 
   it('an unknown profile is a usage error, before anything starts', async () => {
     const { ctx } = io()
-    await expect(benchCommand.run(['nope', '--json'], ctx)).rejects.toThrow(/no profile "nope"/)
+    await expect(benchCommand.run(['nope', '--json'], ctx)).rejects.toThrow(/No profile "nope"/)
   })
 })
 

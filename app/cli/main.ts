@@ -15,7 +15,7 @@ export function splitGlobalOptions(argv: readonly string[]): { home?: string; he
   for (; i < argv.length; i++) {
     const a = argv[i] as string
     if (a === '--home') {
-      if (i + 1 >= argv.length) throw new UsageError('--home needs a folder')
+      if (i + 1 >= argv.length) throw new UsageError('The option --home needs a folder.')
       out.home = argv[++i] as string
     } else if (a.startsWith('--home=')) out.home = a.slice('--home='.length)
     else if (a === '-h' || a === '--help') out.help = true
@@ -35,7 +35,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const [name, ...args] = global.rest
   const find = (n: string): CliCommand => {
     const command = COMMANDS.find((c) => c.name === n)
-    if (!command) throw new UsageError(`unknown command "${n}" (known: ${COMMANDS.map((c) => c.name).join(', ')})`)
+    if (!command) throw new UsageError(`Unknown command "${n}" (known: ${COMMANDS.map((c) => c.name).join(', ')}).`)
     return command
   }
   if (name === 'help' && args[0] !== undefined) {
@@ -46,7 +46,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(formatUsage(COMMANDS))
     return 0
   }
-  if (name === undefined) throw new UsageError('no command given (try: llama-tray --help)')
+  if (name === undefined) throw new UsageError('No command given (try: llama-tray --help).')
   const command = find(name)
   if (asksForHelp(args)) {
     process.stdout.write(formatCommandUsage(command))

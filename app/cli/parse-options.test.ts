@@ -35,22 +35,24 @@ describe('parseOptions says what was mistyped and what to type instead (issue #2
 
   it("judges a negative number by the option's own rule instead of calling it ambiguous", () => {
     expect(refusal(() => parseGpuArgs(['--interval', '-5']))).toBe(
-      '--interval takes a number of milliseconds above 0, like 1000; "-5" is not one.',
+      'The option --interval takes a number of milliseconds above 0, like 1000; "-5" is not one.',
     )
     expect(refusal(() => parseRunArgs(['x', '--duration', '0']))).toBe(
-      '--duration takes a number of seconds above 0, like 60; "0" is not one.',
+      'The option --duration takes a number of seconds above 0, like 60; "0" is not one.',
     )
     expect(refusal(() => parseRunArgs(['x', '--duration', 'soon']))).toBe(
-      '--duration takes a number of seconds above 0, like 60; "soon" is not one.',
+      'The option --duration takes a number of seconds above 0, like 60; "soon" is not one.',
     )
     expect(parseGpuArgs(['--interval', '250']).intervalMs).toBe(250)
     expect(parseGpuArgs(['--interval=500']).intervalMs).toBe(500)
   })
 
   it('says a value is missing, and that a switch takes none', () => {
-    expect(refusal(() => parseGpuArgs(['--interval']))).toBe('--interval needs a value right after it (or as --interval=VALUE).')
-    expect(refusal(() => parseGpuArgs(['--interval', '--json']))).toBe('--interval needs a value right after it (or as --interval=VALUE).')
-    expect(refusal(() => parseGpuArgs(['--json=yes']))).toBe('--json takes no value; write --json on its own.')
+    expect(refusal(() => parseGpuArgs(['--interval']))).toBe('The option --interval needs a value right after it (or as --interval=VALUE).')
+    expect(refusal(() => parseGpuArgs(['--interval', '--json']))).toBe(
+      'The option --interval needs a value right after it (or as --interval=VALUE).',
+    )
+    expect(refusal(() => parseGpuArgs(['--json=yes']))).toBe('The option --json takes no value; write --json on its own.')
     expect(refusal(() => parseGpuArgs(['extra']))).toBe('Unexpected argument "extra"; this command takes only options (--help lists them).')
   })
 
@@ -79,12 +81,16 @@ describe('portNumber', () => {
     expect(portNumber('port', '65535')).toBe(65_535)
     for (const text of ['1e3', '0x50', '80.0', '80.5', '', ' 80', '0', '65536', '-1', 'abc']) {
       expect(() => portNumber('port', text), text).toThrow(UsageError)
-      expect(() => portNumber('port', text), text).toThrow(`--port needs a port number, a whole number from 1 to 65535, got "${text}"`)
+      expect(() => portNumber('port', text), text).toThrow(
+        `The option --port needs a port number, a whole number from 1 to 65535, got "${text}".`,
+      )
     }
   })
 
   it('is what llama-tray serve --port uses: 1e3 is refused, not taken for 1000', () => {
     expect(parseServeArgs(['--port', '9000']).port).toBe(9000)
-    expect(() => parseServeArgs(['--port', '1e3'])).toThrow('--port needs a port number, a whole number from 1 to 65535, got "1e3"')
+    expect(() => parseServeArgs(['--port', '1e3'])).toThrow(
+      'The option --port needs a port number, a whole number from 1 to 65535, got "1e3".',
+    )
   })
 })

@@ -35,7 +35,7 @@ function checkTokens(args: readonly string[], options: OptionsConfig, allowPosit
     const config = options[name] as OptionsConfig[string]
     const inlineValue = token.startsWith('--') ? token.includes('=') : token.length > 2
     if (config.type === 'boolean') {
-      if (inlineValue) throw new UsageError(`${typed} takes no value; write ${typed} on its own.`)
+      if (inlineValue) throw new UsageError(`The option ${typed} takes no value; write ${typed} on its own.`)
       out.push(token)
       continue
     }
@@ -45,7 +45,7 @@ function checkTokens(args: readonly string[], options: OptionsConfig, allowPosit
     }
     const next = args[i + 1]
     if (next === undefined || (next.startsWith('-') && !looksNegativeNumber(next))) {
-      throw new UsageError(`${typed} needs a value right after it (or as ${typed}=VALUE).`)
+      throw new UsageError(`The option ${typed} needs a value right after it (or as ${typed}=VALUE).`)
     }
     // "--interval -5" is a value the user typed, to be judged by the option's own rule, not an "ambiguous" option.
     out.push(`--${name}=${next}`)
@@ -78,7 +78,7 @@ export function positiveNumber(name: string, text: string | undefined, fallback:
   const n = Number(text)
   if (text.trim() === '' || !Number.isFinite(n) || n <= 0) {
     const what = meaning ? `a number of ${meaning.unit} above 0, like ${meaning.example}` : 'a number above 0, like 2'
-    throw new UsageError(`--${name} takes ${what}; "${text}" is not one.`)
+    throw new UsageError(`The option --${name} takes ${what}; "${text}" is not one.`)
   }
   return n
 }
@@ -87,6 +87,7 @@ export function positiveNumber(name: string, text: string | undefined, fallback:
 export function portNumber(name: string, text: string | undefined): number | null {
   if (text === undefined) return null
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN
-  if (!(port >= 1 && port <= 65_535)) throw new UsageError(`--${name} needs a port number, a whole number from 1 to 65535, got "${text}"`)
+  if (!(port >= 1 && port <= 65_535))
+    throw new UsageError(`The option --${name} needs a port number, a whole number from 1 to 65535, got "${text}".`)
   return port
 }

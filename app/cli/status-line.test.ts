@@ -22,6 +22,22 @@ describe('formatStatusLine', () => {
   it('shows state, pid, address and uptime', () => {
     expect(formatStatusLine(base, null, 65_000)).toBe('READY      pid 42  http://127.0.0.1:8080  up 1m05s')
   })
+  it('says when a waiting switch happens, before the figures the row may cut', () => {
+    const pendingSwitch = {
+      profileId: 'b',
+      fromProfileId: 'p',
+      runningRequests: 2,
+      heldRequests: 1,
+      withinS: 60,
+      estimateS: 20,
+      when: 'After 2 running requests, about 20 s.',
+      sentence: 'Profile "b" replaces "p" after 2 running requests, about 20 s; "Switch now" cuts them.',
+    }
+    const snapshot = { ...buildSnapshot(base, {}), pendingSwitch }
+    expect(formatStatusLine(base, snapshot, 65_000)).toBe(
+      'READY      pid 42  http://127.0.0.1:8080  up 1m05s  switch to b: after 2 running requests, about 20 s',
+    )
+  })
   it('shows the countdown and the reason while backing off', () => {
     const line = formatStatusLine(
       {

@@ -20,6 +20,9 @@ export function formatStatusLine(status: ServerStatus, snapshot: Snapshot | null
   if (status.restarts > 0) parts.push(`restarts ${status.restarts}`)
   if (status.state === 'sleeping') parts.push(sleepingDetail(status.sleepIdleSeconds))
   if (status.state === 'downloading') parts.push(downloadDetail(status.download))
+  // Early in the line: the row is cut to the terminal's width, and a waiting switch is what the user waits for.
+  const pending = snapshot?.pendingSwitch
+  if (pending?.when) parts.push(`switch to ${pending.profileId}: ${pending.when.charAt(0).toLowerCase()}${pending.when.slice(1, -1)}`)
   const tps = snapshot?.generation?.tokensPerSecond
   if (tps !== null && tps !== undefined) parts.push(`${tps.toFixed(1)} tok/s`)
   const last = snapshot?.generation?.last

@@ -30,7 +30,7 @@ export function missingModelSentence(model: string, surface: ImportSurface): str
 /** The command's first word does not look like a llama-server ("ollama run qwen3:30b"). */
 export function notAServerSentence(binary: string, surface: ImportSurface): string {
   return (
-    `"${binary}" is not a llama-server, so this command was not imported: paste a llama-server command line, or ` +
+    `The program "${binary}" is not a llama-server, so this command was not imported: paste a llama-server command line, or ` +
     `${OVERRIDE[surface].force} to store it anyway.`
   )
 }

@@ -23,7 +23,7 @@ export interface ProfileSummary {
   /** Runs beside the active profile as its own llama-server (`profiles pin`). */
   readonly pinned: boolean
   readonly updatedAt: string
-  /** What the save changed to fit the binary ("--no-mmap was written as -lm none, …"), told once; absent when nothing. */
+  /** What the save changed to fit the binary ("The flag --no-mmap was written as -lm none, …"), told once; absent when nothing. */
   readonly notices?: readonly string[]
   /** After a save: the advisor's warn- and error-level findings on what was stored, each with its fix; absent when none. */
   readonly findings?: readonly Warning[]

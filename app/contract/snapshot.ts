@@ -67,6 +67,10 @@ export interface PendingSwitch {
   readonly heldRequests: number
   /** At most this many seconds before the switch begins (the drain limit bounds it). */
   readonly withinS: number
+  /** About how many seconds until it begins, from the running requests' progress and rate; null when that is unknown. */
+  readonly estimateS?: number | null
+  /** When, as one sentence: "After 2 running requests, about 20 s." or "After 2 running requests (at most 60 s)." */
+  readonly when?: string
   readonly sentence: string
 }
 

@@ -52,5 +52,11 @@ export function endpointBackend(
       }
     },
     settings: () => settings(),
+    control: {
+      request: (profileId) => scheduler.request(profileId),
+      pending: () => scheduler.pending(),
+      switchingTo: () => scheduler.switchingTo(),
+      status: () => supervisor.getStatus(),
+    },
   }
 }

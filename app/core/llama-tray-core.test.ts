@@ -148,7 +148,7 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     const edited = await core.handlers['profiles:set-command'](id, `${rawCommand} --no-mmap`)
     expect(edited).toMatchObject({
       ok: true,
-      value: { id, name: 'edit me', notices: [expect.stringMatching(/^--no-mmap was written as -lm none, /)] },
+      value: { id, name: 'edit me', notices: [expect.stringMatching(/^The flag --no-mmap was written as -lm none, /)] },
     })
     const after = await core.handlers['profiles:get'](id)
     expect(after).toMatchObject({ notes: 'tuned', settings: { nCpuMoe: 9, ctxSize: 8192, loadMode: 'none' } })

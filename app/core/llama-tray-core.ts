@@ -200,6 +200,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       check: (id) => switchRefusal(options.home, id, this.supervisor.getStatus().profileId ?? '', (fitId) => this.estimateFit(fitId)),
       load: (id) => this.loadProfile(id),
       settings: () => this.settingsStore.settings,
+      generation: () => this.tracker?.snapshot() ?? null,
     })
     options.telemetry?.setExtraHeavyApps?.(settingsStore.settings.heavyApps)
     learnGpuRuntime(this, {

@@ -67,7 +67,7 @@ describe('the switch scheduler', () => {
     await new Promise((r) => setImmediate(r))
     expect(scheduler.pending()).toMatchObject({ profileId: 'b', fromProfileId: 'a', runningRequests: 1 })
     expect(scheduler.pending()?.sentence).toMatch(
-      /^Profile "b" starts after 1 running request on "a" finish, within \d+ s; "Switch now" cuts them\.$/,
+      /^Profile "b" replaces "a" after 1 running request \(at most \d+ s\); "Switch now" cuts them\.$/,
     )
     expect(loads).toEqual([])
     expect(scheduler.switchNow()).toEqual({ ok: true, value: 'b' })

@@ -1,7 +1,9 @@
 import type { Result } from '../contract/commands'
 import { servesRequests, type ServerStatus } from '../contract/server-state'
+import type { GenerationSnapshot } from '../contract/generation'
 import type { PendingSwitch } from '../contract/snapshot'
 import { AdmissionError, type Lease } from '../endpoint/backend'
+import { estimateSwitch, pendingSwitchSentence } from './switch-estimate'
 import { decideSwitch, type HeldRequest, type PolicyDecision } from './switch-policy'
 
 export interface SwitchSchedulerDeps {
@@ -12,6 +14,8 @@ export interface SwitchSchedulerDeps {
   /** Stops the running server and starts `profileId` (the core's switch). */
   load(profileId: string): Promise<Result<ServerStatus>>
   settings(): { readonly switchMinResidencyS: number; readonly switchDrainS: number }
+  /** The running server's live generation figures (slots, rates): what a pending switch's estimate is made from. */
+  generation?: () => GenerationSnapshot | null
   /** Called whenever what `pending()` says may have changed. */
   onChange?: () => void
   now?: () => number
@@ -127,14 +131,30 @@ export class SwitchScheduler {
     const s = this.deps.settings()
     const now = this.now()
     const runningRequests = this.inFlight(current)
-    const drainEnd = (this.decided?.at ?? Math.max(now, (this.loaded?.at ?? now) + s.switchMinResidencyS * 1000)) + s.switchDrainS * 1000
+    const residencyEnd = (this.loaded?.at ?? now) + s.switchMinResidencyS * 1000
+    const drainEnd = (this.decided?.at ?? Math.max(now, residencyEnd)) + s.switchDrainS * 1000
     const withinS = Math.max(0, Math.ceil((drainEnd - now) / 1000))
-    const requests = runningRequests === 1 ? '1 running request' : `${runningRequests} running requests`
-    const sentence = this.decided
-      ? `Profile "${target}" starts after ${requests} on "${current}" finish, within ${withinS} s; "Switch now" cuts them.`
-      : `Profile "${target}" starts once "${current}" has stayed loaded its minimum time and its requests finish, within ${withinS} s; ` +
-        `"Switch now" cuts them.`
-    return { profileId: target, fromProfileId: current, runningRequests, heldRequests: this.held.length, withinS, sentence }
+    const generation = this.deps.generation?.() ?? null
+    const residencyLeftS = this.decided ? 0 : Math.max(0, (residencyEnd - now) / 1000)
+    const estimate = estimateSwitch({
+      runningRequests,
+      slots: generation?.slots ?? [],
+      medianTokensPerSecond: generation?.rolling?.medianTokensPerSecond ?? null,
+      residencyLeftS,
+      drainLeftS: (drainEnd - now) / 1000 - residencyLeftS,
+    })
+    const sentence = pendingSwitchSentence(target, current, estimate, runningRequests)
+    const { estimateS, when } = estimate
+    return {
+      profileId: target,
+      fromProfileId: current,
+      runningRequests,
+      heldRequests: this.held.length,
+      withinS,
+      estimateS,
+      when,
+      sentence,
+    }
   }
 
   dispose(): void {

@@ -1,4 +1,5 @@
 import type { ServerStatus } from '../contract/server-state'
+import type { SwitchControl } from './control-route'
 import type { ProfileList } from './model-routing'
 
 /** What the endpoint needs of the core: the supervisor's state, the profiles, and the core's own switch. */
@@ -19,6 +20,8 @@ export interface EndpointBackend {
   /** The server of a pinned profile, which answers beside the active one without a switch; null when `profileId` is not pinned. */
   pinned(profileId: string): PinnedBackend | null
   readonly settings: () => EndpointSettings
+  /** The core's switch for `llama-tray profiles use` (control-route.ts); absent where the endpoint has no core behind it. */
+  readonly control?: SwitchControl
 }
 
 /** A pinned profile's own server: requests for it go straight to it, never through the switch scheduler. */

@@ -6,6 +6,7 @@ import { checkAccess } from './access'
 import { answerPreflight, checkBrowserAccess, grantOrigin } from './browser-guard'
 import { AdmissionError, type EndpointBackend, type Lease, type PinnedBackend } from './backend'
 import { forward, type ForwardResult, type Upstream } from './forward'
+import { answerSwitchControl, SWITCH_CONTROL_PATH } from './control-route'
 import { modelList, profileForModel } from './model-routing'
 import { EndpointError, sendError, sendJson } from './openai-error'
 import { discardRest, modelOf, readBody } from './read-body'
@@ -67,6 +68,7 @@ export class EndpointRouter {
       if (req.method === 'GET' && MODEL_LISTS.has(path))
         return sendJson(res, 200, modelList(await this.backend.profiles(), this.runningProfile()))
       const body = await readBody(req, settings.endpointMaxBodyMiB)
+      if (path === SWITCH_CONTROL_PATH) return await this.switchControl(req, res, body)
       const target = await this.targetOf(req, path, body)
       let heldMs = 0
       for (let attempt = 1; ; attempt++) {
@@ -100,6 +102,20 @@ export class EndpointRouter {
       if (err instanceof EndpointError) return sendError(res, err)
       sendError(res, new EndpointError(500, 'server_error', `the endpoint failed: ${(err as Error).message}`))
     }
+  }
+
+  /** `llama-tray profiles use`: a switch through the core's scheduler, past the same access check as every request. */
+  private async switchControl(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
+    const control = this.backend.control
+    if (req.method !== 'POST' || !control)
+      throw new EndpointError(404, 'not_found_error', 'This endpoint takes no switch requests; send POST with {"profile": "<id>"}.')
+    const { profiles } = await this.backend.profiles()
+    await answerSwitchControl(
+      res,
+      body,
+      control,
+      profiles.map((p) => p.id),
+    )
   }
 
   private runningProfile(): string | null {

@@ -44,7 +44,8 @@ interface Review {
   readonly fixed: string[]
 }
 
-function forkAndVersion(e: BinaryFacts): string {
+/** How a problem's message names the binary: "mainline 0.5.0-dev", "ik_llama.cpp 4840". */
+export function forkAndVersion(e: BinaryFacts): string {
   return `${e.fork === 'ik_llama' ? 'ik_llama.cpp' : e.fork === 'buun' ? 'buun-llama-cpp' : e.fork}${e.version ? ` ${e.version}` : ''}`
 }
 

@@ -37,20 +37,20 @@ describe('the profile gate', () => {
     const gated = await gateProfile(profile(mainline.binary, '--no-mmap', '-c', '4096'), { home: '/nonexistent', binaryInfo: mainline })
     expect(renderArgs(gated.profile)).toEqual(['-m', '/models/a.gguf', '-lm', 'none', '-c', '4096'])
     expect(gated.notices).toHaveLength(1)
-    expect(gated.notices[0]).toMatch(/^--no-mmap was written as -lm none, because llama\.cpp mainline .*\.$/)
+    expect(gated.notices[0]).toMatch(/^The flag --no-mmap was written as -lm none, because llama\.cpp mainline .*\.$/)
   })
 
   it('translates -lm none (and --load-mode mlock, mmap+mlock) back to --no-mmap / --mlock for ik_llama and buun', async () => {
     const a = await gateProfile(profile(ik.binary, '-lm', 'none'), { home: '/nonexistent', binaryInfo: ik })
     expect(renderArgs(a.profile)).toEqual(['-m', '/models/a.gguf', '--no-mmap'])
-    expect(a.notices[0]).toMatch(/^-lm was written as --no-mmap, because ik_llama\.cpp 4840 .*\.$/)
+    expect(a.notices[0]).toMatch(/^The flag -lm was written as --no-mmap, because ik_llama\.cpp 4840 .*\.$/)
     const b = await gateProfile(profile(buun.binary, '--load-mode', 'mlock'), { home: '/nonexistent', binaryInfo: buun })
     expect(renderArgs(b.profile)).toEqual(['-m', '/models/a.gguf', '--no-mmap', '--mlock'])
     const c = await gateProfile(profile(buun.binary, '--load-mode=mmap+mlock'), { home: '/nonexistent', binaryInfo: buun })
     expect(renderArgs(c.profile)).toEqual(['-m', '/models/a.gguf', '--mlock'])
     const d = await gateProfile(profile(ik.binary, '-lm', 'mmap'), { home: '/nonexistent', binaryInfo: ik })
     expect(renderArgs(d.profile)).toEqual(['-m', '/models/a.gguf'])
-    expect(d.notices[0]).toMatch(/^-lm was left out, because/)
+    expect(d.notices[0]).toMatch(/^The flag -lm was left out, because/)
   })
 
   it('round-trips: what it writes for one binary comes back to the same meaning on the other', async () => {
@@ -69,7 +69,7 @@ describe('the profile gate', () => {
   it('adds --spec-type to a draft model on mainline (a draft alone does not speculate)', async () => {
     const gated = await gateProfile(profile(mainline.binary, '-md', '/models/d.gguf'), { home: '/nonexistent', binaryInfo: mainline })
     expect(renderArgs(gated.profile)).toContain('--spec-type')
-    expect(gated.notices[0]).toMatch(/^-md was written as --spec-type draft-simple/)
+    expect(gated.notices[0]).toMatch(/^The flag -md was written as --spec-type draft-simple/)
   })
 
   it('refuses a flag the binary rejects with no same-meaning spelling, in one sentence', async () => {

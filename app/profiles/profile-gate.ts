@@ -38,7 +38,7 @@ export interface GatedProfile {
   /** The profile to store: flags its binary spells differently are in the binary's spelling. */
   readonly profile: Profile
   readonly binaryInfo: ServerBinaryInfo | null
-  /** What the gate changed, told once ("--no-mmap was written as -lm none, …"); [] when nothing changed. */
+  /** What the gate changed, told once ("The flag --no-mmap was written as -lm none, …"); [] when nothing changed. */
   readonly notices: readonly string[]
   /** The advisor's findings on the stored profile (warn and error level only). */
   readonly findings: readonly GateFinding[]
@@ -71,7 +71,7 @@ function forkAndVersion(binaryInfo: ServerBinaryInfo): string {
 
 function translationNotice(p: FlagProblem, binaryInfo: ServerBinaryInfo): string {
   const to = p.replacement && p.replacement.length > 0 ? `written as ${p.replacement.join(' ')}` : 'left out'
-  return `${p.flag} was ${to}, because ${forkAndVersion(binaryInfo)} (${binaryInfo.binary}) spells it that way.`
+  return `The flag ${p.flag} was ${to}, because ${forkAndVersion(binaryInfo)} (${binaryInfo.binary}) spells it that way.`
 }
 
 /**

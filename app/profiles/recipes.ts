@@ -40,7 +40,7 @@ export const RECIPES: readonly ModelRecipe[] = [
 
 export function recipeNamed(id: string): ModelRecipe {
   const r = RECIPES.find((x) => x.id === id)
-  if (!r) throw new Error(`no recipe "${id}" (known: ${RECIPES.map((x) => x.id).join(', ')})`)
+  if (!r) throw new Error(`No recipe "${id}" (known: ${RECIPES.map((x) => x.id).join(', ')}).`)
   return r
 }
 

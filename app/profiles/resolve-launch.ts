@@ -30,7 +30,7 @@ async function loadProfile(home: string, idOrName: string): Promise<{ store: Pro
   if (!profile) {
     const known = store.file.profiles.map((p) => p.id)
     throw new ProfileLaunchError(
-      `no profile "${idOrName}"${known.length ? ` (known: ${known.join(', ')})` : ' (none yet: llama-tray profiles import -- <command>)'}`,
+      `No profile "${idOrName}"${known.length ? ` (known: ${known.join(', ')})` : ' (none yet: llama-tray profiles import -- <command>)'}.`,
     )
   }
   if (profile.extraArgs.length > MAX_ARGUMENTS) {

@@ -128,6 +128,6 @@ describe('llama-tray run <profile>', () => {
   it('an unknown profile is a usage error', async () => {
     const result = await runCli(['--home', home, 'run', 'no-such-profile'])
     expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/no profile "no-such-profile"/)
+    expect(result.stderr).toMatch(/No profile "no-such-profile"/)
   })
 })

@@ -13,7 +13,7 @@ export function parseCompareArgs(args: readonly string[]): {
   format: OutputFormat
 } {
   const { values, positionals } = parseOptions(args, { ...BENCH_OPTIONS, rounds: { type: 'string' } }, true)
-  if (positionals.length < 2) throw new UsageError('compare needs at least two profiles (ids or names)')
+  if (positionals.length < 2) throw new UsageError('Compare needs at least two profiles (ids or names).')
   return {
     profiles: positionals,
     runs: wholeNumber('runs', values.runs, 3, 1000),

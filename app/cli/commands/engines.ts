@@ -23,7 +23,7 @@ async function detect(args: readonly string[], io: CliContext): Promise<number> 
     const { profiles } = await profileActions({ home: io.home }).list()
     binaries = [...new Set(profiles.map((p) => p.binary).filter((b) => b !== ''))]
     if (binaries.length === 0)
-      throw new UsageError('no binary given and no profile names one: llama-tray engines detect /path/to/llama-server')
+      throw new UsageError('No binary given and no profile names one: llama-tray engines detect /path/to/llama-server.')
   }
   const rows = []
   for (const b of binaries) {
@@ -75,7 +75,8 @@ function progressPrinter(io: CliContext): (p: InstallProgress) => void {
 async function install(args: readonly string[], io: CliContext): Promise<number> {
   const { values } = parseOptions(args, { backend: { type: 'string' }, tag: { type: 'string' }, json: { type: 'boolean' } })
   const backend = values.backend ?? 'auto'
-  if (!isBackendChoice(backend)) throw new UsageError(`--backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}"`)
+  if (!isBackendChoice(backend))
+    throw new UsageError(`The option --backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}".`)
   const engine = await engineActions({ home: io.home }).install({ backend, tag: values.tag }, progressPrinter(io))
   // A fallback (a better build failed the GPU check) is said on stderr too, so --json readers see it.
   if (engine.notice) io.stderr.write(`${engine.notice}\n${engine.noticeDetail ? `${engine.noticeDetail.replace(/^/gm, '  ')}\n` : ''}`)
@@ -114,7 +115,7 @@ async function list(args: readonly string[], io: CliContext): Promise<number> {
 /** `engines verify [<id>]`: the GPU check again (cache ignored) and the files against their install hashes; 1 if any fails. */
 async function verify(args: readonly string[], io: CliContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true)
-  if (positionals.length > 1) throw new UsageError('engines verify takes at most one engine id (see llama-tray engines list)')
+  if (positionals.length > 1) throw new UsageError('Engines verify takes at most one engine id (see llama-tray engines list).')
   const reports = await verifyEngines({ home: io.home, id: positionals[0], driver: readDriverCuda })
   if (values.json) {
     const rows = reports.map((r) => {
@@ -130,7 +131,7 @@ async function verify(args: readonly string[], io: CliContext): Promise<number> 
 
 async function remove(args: readonly string[], io: CliContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { force: { type: 'boolean' }, json: { type: 'boolean' } }, true)
-  if (positionals.length !== 1) throw new UsageError('engines remove needs one engine id (see llama-tray engines list)')
+  if (positionals.length !== 1) throw new UsageError('Engines remove needs one engine id (see llama-tray engines list).')
   const removed = await engineActions({ home: io.home }).remove(positionals[0] as string, values.force ?? false)
   if (values.json) io.stdout.write(`${JSON.stringify({ id: removed.id, path: removed.dir, sizeBytes: removed.sizeBytes })}\n`)
   else io.stdout.write(`removed ${removed.id} (${mb(removed.sizeBytes)} freed)\n`)
@@ -168,12 +169,12 @@ async function update(args: readonly string[], io: CliContext): Promise<number> 
   }
   const backend = values.backend
   if (backend !== undefined && !isBackendChoice(backend))
-    throw new UsageError(`--backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}"`)
+    throw new UsageError(`The option --backend must be one of ${BACKEND_CHOICES.join(', ')}, got "${backend}".`)
   const { profiles } = await profileActions({ home: io.home }).list()
   const profile = positionals[0] ?? profiles.find((p) => p.active)?.id ?? (profiles.length === 1 ? profiles[0]?.id : undefined)
   if (!profile)
     throw new UsageError(
-      'engines update needs a profile (its bench decides whether the new engine is adopted): llama-tray engines update <profile>',
+      'Engines update needs a profile (its bench decides whether the new engine is adopted): llama-tray engines update <profile>.',
     )
   const telemetry = standardTelemetry(io.home, { warn: (m) => void io.stderr.write(`llama-tray: ${m}\n`) })
   const core = await createStandardCore({ home: io.home, telemetry })
@@ -203,7 +204,7 @@ async function update(args: readonly string[], io: CliContext): Promise<number> 
 
 async function rollback(args: readonly string[], io: CliContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true)
-  if (positionals.length !== 1) throw new UsageError('engines rollback needs one profile')
+  if (positionals.length !== 1) throw new UsageError('Engines rollback needs one profile.')
   const r = await engineActions({ home: io.home }).rollback(positionals[0] as string)
   io.stdout.write(values.json ? `${JSON.stringify(r)}\n` : `${r.profileId} runs ${r.binary} again\n`)
   return 0

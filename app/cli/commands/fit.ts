@@ -33,12 +33,14 @@ async function freeVramFromTelemetry(): Promise<{ mib: number | null; name: stri
 /** llama.cpp's own plan for the same flags, from llama-fit-params beside the profile's llama-server (or --binary). */
 async function llamaFitFor(serverBinary: string, args: readonly string[], headroomMiB: number): Promise<LlamaFitPlan> {
   if (serverBinary === '')
-    throw new UsageError('--llama-fit needs the llama-server whose llama-fit-params to run: a profile with a binary, or --binary PATH')
+    throw new UsageError(
+      'The option --llama-fit needs the llama-server whose llama-fit-params to run: a profile with a binary, or --binary PATH.',
+    )
   const tool = fitParamsBeside(serverBinary)
   if (tool === null)
     throw new UsageError(
-      `--llama-fit: no llama-fit-params beside ${serverBinary} (llama.cpp's release archives ship it; a build needs the ` +
-        `llama-fit-params target)`,
+      `No llama-fit-params beside ${serverBinary}, which --llama-fit runs: take it from llama.cpp's release archive, or build the ` +
+        `llama-fit-params target.`,
     )
   return llamaFitDryRun(tool, args, headroomMiB)
 }
@@ -79,16 +81,16 @@ async function runFit(args: readonly string[], io: CliContext): Promise<number> 
     true,
   )
   const target = positionals[0]
-  if (!target || positionals.length > 1) throw new UsageError('fit needs one model .gguf file or one profile')
-  if (values.gpu !== undefined && values.gpu !== 'auto') throw new UsageError(`--gpu takes only "auto", got "${values.gpu}"`)
-  if (values.gpu !== undefined && values['vram-mib'] !== undefined) throw new UsageError('give either --vram-mib or --gpu auto, not both')
+  if (!target || positionals.length > 1) throw new UsageError('Fit needs one model .gguf file or one profile.')
+  if (values.gpu !== undefined && values.gpu !== 'auto') throw new UsageError(`The option --gpu takes only "auto", got "${values.gpu}".`)
+  if (values.gpu !== undefined && values['vram-mib'] !== undefined) throw new UsageError('Give either --vram-mib or --gpu auto, not both.')
   const headroomMiB = values['headroom-mib'] === undefined ? DEFAULT_HEADROOM_MIB : Number(values['headroom-mib'])
   if (!Number.isFinite(headroomMiB) || headroomMiB < 0)
-    throw new UsageError(`--headroom-mib needs a number ≥ 0, got "${values['headroom-mib']}"`)
+    throw new UsageError(`The option --headroom-mib needs a number ≥ 0, got "${values['headroom-mib']}".`)
   const vramFlag = positiveNumber('vram-mib', values['vram-mib'], null)
   const runtimeMiB = values['runtime-mib'] === undefined ? undefined : Number(values['runtime-mib'])
   if (runtimeMiB !== undefined && (!Number.isFinite(runtimeMiB) || runtimeMiB < 0))
-    throw new UsageError(`--runtime-mib needs a number ≥ 0, got "${values['runtime-mib']}"`)
+    throw new UsageError(`The option --runtime-mib needs a number ≥ 0, got "${values['runtime-mib']}".`)
 
   // Options on the command line override the profile's (or the defaults): as extra llama-server flags after it.
   const extra: string[] = []

@@ -40,7 +40,8 @@ export function parseGpuArgs(args: readonly string[]): GpuOptions {
     verbose: { type: 'boolean' },
   })
   const backend = (values.backend ?? 'auto') as GpuBackendSetting
-  if (!BACKENDS.includes(backend)) throw new UsageError(`--backend takes one of ${BACKENDS.join(', ')}; "${values.backend}" is not one.`)
+  if (!BACKENDS.includes(backend))
+    throw new UsageError(`The option --backend takes one of ${BACKENDS.join(', ')}; "${values.backend}" is not one.`)
   const intervalMs = positiveNumber('interval', values.interval, 1000, { unit: 'milliseconds', example: '1000' })
   return { json: values.json ?? false, watch: values.watch ?? false, intervalMs, backend, verbose: values.verbose ?? false }
 }

@@ -60,7 +60,7 @@ describe('llama-tray lint', () => {
     [[], /one profile, or --cmd/],
     [['a', '--cmd', 'x'], /one profile, or --cmd/],
     [['--cmd', 'x', '--platform', 'beos'], /--platform takes win32, linux or darwin/],
-    [['nope'], /no profile "nope"/],
+    [['nope'], /No profile "nope"/],
     [['--cmd', 'run.bat -m x'], /script/],
   ])('%j is a usage error', async (args, message) => {
     await expect(lint(args)).rejects.toThrow(UsageError)

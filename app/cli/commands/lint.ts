@@ -17,9 +17,9 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
     true,
   )
   const platform = values.platform === undefined ? undefined : asPlatform(values.platform)
-  if (platform === null) throw new UsageError(`--platform takes win32, linux or darwin, got "${values.platform}"`)
+  if (platform === null) throw new UsageError(`The option --platform takes win32, linux or darwin, got "${values.platform}".`)
   if ((values.cmd === undefined) === (positionals.length === 0) || positionals.length > 1)
-    throw new UsageError('lint needs one profile, or --cmd "<llama-server command>"')
+    throw new UsageError('Lint needs one profile, or --cmd "<llama-server command>".')
   let gathered: GatheredInput
   let profileId: string | null = null
   if (values.cmd !== undefined) {
@@ -38,8 +38,8 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
     if (!profile) {
       const known = store.file.profiles.map((p) => p.id)
       throw new UsageError(
-        `no profile "${positionals[0]}"` +
-          `${known.length ? ` (known: ${known.join(', ')})` : ' (none yet: llama-tray profiles import -- <command>)'}`,
+        `No profile "${positionals[0]}"` +
+          `${known.length ? ` (known: ${known.join(', ')})` : ' (none yet: llama-tray profiles import -- <command>)'}.`,
       )
     }
     profileId = profile.id

@@ -133,7 +133,7 @@ describe('llama-tray models', () => {
     ])
       expect(value(flag as string)).toBe(v)
     expect(args).toContain('--no-mmap')
-    await expect(modelsCommand.run(['recipe', 'nope'], io())).rejects.toThrow(/no recipe "nope"/)
+    await expect(modelsCommand.run(['recipe', 'nope'], io())).rejects.toThrow(/No recipe "nope"/)
   })
 
   it('recipe without --binary runs the engine Llama Tray installed, as the dashboard picks it', async () => {

@@ -19,7 +19,7 @@ export function progressLine(p: PullProgress): string {
 
 async function pull(args: readonly string[], io: CliContext): Promise<number> {
   const { values, positionals } = parseOptions(args, { file: { type: 'string' }, json: { type: 'boolean' } }, true)
-  if (positionals.length !== 1) throw new UsageError('models pull needs one repo: llama-tray models pull org/name[:quant] [--file NAME]')
+  if (positionals.length !== 1) throw new UsageError('Models pull needs one repo: llama-tray models pull org/name[:quant] [--file NAME].')
   const ref = positionals[0] as string
   try {
     parseModelRef(ref)
@@ -97,7 +97,7 @@ async function recipe(args: readonly string[], io: CliContext): Promise<number> 
   }
   const vram = values['vram-mib'] === undefined ? undefined : Number(values['vram-mib'])
   if (vram !== undefined && !(Number.isFinite(vram) && vram > 0))
-    throw new UsageError(`--vram-mib needs a positive number, got "${values['vram-mib']}"`)
+    throw new UsageError(`The option --vram-mib needs a positive number, got "${values['vram-mib']}".`)
   const tty = (io.stderr as { isTTY?: boolean }).isTTY === true
   try {
     let lastRepo: string | null = null
@@ -139,7 +139,7 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
   if (sub === 'pull') return pull(rest, io)
   if (sub === 'recipe') return recipe(rest, io)
   if (sub === 'list') return list(rest, io)
-  throw new UsageError(`models needs pull, list or recipe, got ${sub === undefined ? 'nothing' : `"${sub}"`}`)
+  throw new UsageError(`Models needs pull, list or recipe, got ${sub === undefined ? 'nothing' : `"${sub}"`}.`)
 }
 
 export const modelsCommand: CliCommand = {

@@ -14,6 +14,7 @@ import { ProfileStoreError } from '../../profiles/store'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions } from '../parse-options'
+import { useProfile } from './profiles-use'
 
 type ListedProfile = ProfileSummary & { readonly modelMissing: boolean }
 
@@ -76,7 +77,7 @@ async function openActions(io: CliContext): Promise<ProfileActions> {
 }
 
 function needsProfile(idOrName: string | undefined, verb: string): string {
-  if (!idOrName) throw new UsageError(`profiles ${verb} needs a profile id`)
+  if (!idOrName) throw new UsageError(`Profiles ${verb} needs a profile id.`)
   return idOrName
 }
 
@@ -104,6 +105,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
       draft: { type: 'string' },
       force: { type: 'boolean' },
       replace: { type: 'boolean' },
+      'no-wait': { type: 'boolean' },
     },
     true,
   )
@@ -141,7 +143,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
               : { argv: command }
             : null
         if (!source)
-          throw new UsageError('profiles import needs a command: profiles import [--name N] -- <llama-server command…> (or --file F)')
+          throw new UsageError('Profiles import needs a command: profiles import [--name N] -- <llama-server command…> (or --file F).')
         const {
           profile: stored,
           replaced,
@@ -163,7 +165,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         const actions = await openActions(io)
         const idOrName = needsProfile(target, 'export')
         const format = (values.format ?? (process.platform === 'win32' ? 'cmd' : 'bash')) as ExportFormat
-        if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`)
+        if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`The option --format must be one of ${EXPORT_FORMATS.join(', ')}.`)
         const { id, command: line } = await actions.exportProfile(idOrName, format)
         print(io, { id, format, command: line }, json, () => line)
         return 0
@@ -174,9 +176,9 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         return 0
       }
       case 'use': {
-        const active = await (await openActions(io)).setActive(needsProfile(target, 'use'))
-        print(io, { activeProfileId: active.id }, json, () => `active profile: ${active.id}`)
-        return 0
+        const actions = await openActions(io)
+        const p = await actions.get(needsProfile(target, 'use'))
+        return await useProfile(io, actions, p.id, !(values['no-wait'] ?? false), json)
       }
       case 'pin': {
         const gpu = await readGpuOnce().catch(() => null)
@@ -190,7 +192,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         return 0
       }
       case 'fix': {
-        if (!target) throw new UsageError('profiles fix needs a profile id')
+        if (!target) throw new UsageError('Profiles fix needs a profile id.')
         const { profile, fixed } = await profileActions({ home: io.home }).applyFlagFixes(target)
         print(io, { profile, fixed }, json, () =>
           fixed.length === 0 ? `${profile.id}: nothing to fix for this binary` : `${profile.id}: applied\n${describeProblems(fixed)}`,
@@ -229,13 +231,13 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
           name: values.name ?? null,
         }
         if (sub === 'create' && (!values.binary || !values.model))
-          throw new UsageError('profiles create needs --binary and --model (numbers or ids from: llama-tray profiles discover)')
+          throw new UsageError('Profiles create needs --binary and --model (numbers or ids from: llama-tray profiles discover).')
         if (choice.binary === '')
           throw new UsageError(
-            `no llama-server found on PATH or in the usual install folders: install llama.cpp with llama-tray engines install, put it ` +
-              `on PATH, or import a command line`,
+            `No llama-server found on PATH or in the usual install folders: install llama.cpp with llama-tray engines install, put it ` +
+              `on PATH, or import a command line.`,
           )
-        if (choice.model === '') throw new UsageError(`no usable GGUF model found; add a folder with --models-dir DIR`)
+        if (choice.model === '') throw new UsageError(`No usable GGUF model found; add a folder with --models-dir DIR.`)
         // Fitted to the GPU found now (every expert on the CPU when none is read), then through the gate.
         const { profile, notices } = await (await openActions(io)).createDiscovered(found, choice)
         print(io, { ...profile, notices }, json, () =>
@@ -249,7 +251,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         return 0
       }
       default:
-        throw new UsageError(`unknown profiles command "${sub}" (list, show, import, export, rm, use, pin, unpin, fix, discover, create)`)
+        throw new UsageError(`Unknown profiles command "${sub}" (list, show, import, export, rm, use, pin, unpin, fix, discover, create).`)
     }
   } catch (err) {
     if (
@@ -261,7 +263,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
       err instanceof ProfileGateError
     )
       throw new UsageError(err.message)
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && values.file) throw new UsageError(`cannot read ${values.file}: no such file`)
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && values.file) throw new UsageError(`Cannot read ${values.file}: no such file.`)
     throw err
   }
 }
@@ -270,7 +272,9 @@ export const profilesCommand: CliCommand = {
   name: 'profiles',
   summary: 'list, import, export and choose launch profiles',
   usage:
-    `  llama-tray profiles list | show <id> | rm <id> | use <id> [--json]
+    `  llama-tray profiles list | show <id> | rm <id> | use <id> [--no-wait] [--json]
+      use: with llama-tray serve running, the switch waits for its running requests (it says how long), then returns once
+      the profile is ready (--no-wait returns at once); with nothing running, the profile is only marked active
   llama-tray profiles import [--name N] [--force] [--replace] [--] <llama-server command…>   (or --file F with a pasted command)
       --force stores a command whose -m file is missing or whose first word is not a llama-server; --replace overwrites a profile of the same name
   llama-tray profiles export <id> [--format cmd|powershell|bash]

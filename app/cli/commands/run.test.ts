@@ -26,7 +26,7 @@ describe('parseRunArgs', () => {
     [['--cmd', ''], /needs a profile or --cmd/],
     [['--cmd', 'llama-server | tee log'], /shell operator/],
     [['--cmd', 'llama-server --api-key $KEY'], /shell variable/],
-    [['--cmd', 'x', '--interval', '0'], '--interval takes a number of milliseconds above 0, like 1000; "0" is not one.'],
+    [['--cmd', 'x', '--interval', '0'], 'The option --interval takes a number of milliseconds above 0, like 1000; "0" is not one.'],
     [['a', 'b'], 'Unexpected argument "b"; run takes one profile, or --cmd "<llama-server command line>".'],
     [['--cmd', 'llama-server -m "a.gguf'], 'The --cmd command line cannot be read: unterminated " quote.'],
     [['a', '--cmd', 'llama-server'], /not both/],

@@ -5,6 +5,8 @@ import { isWsl, wslNote } from '../../lib/client-address'
 import { profileActions } from '../../core/profile-actions'
 import { keyProblemSentence, MIN_API_KEY_LENGTH, readKeyFile } from '../../supervisor/api-key-rules'
 import { UsageError } from '../cli-error'
+import { removeServeRecord, writeServeRecord } from '../serve-record'
+import { serverOrigin } from '../../contract/client-url'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, portNumber, positiveNumber } from '../parse-options'
 
@@ -32,7 +34,7 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
     true,
   )
   if (positionals.length > 1)
-    throw new UsageError(`unexpected argument "${positionals[1]}": serve takes at most one profile to start at once`)
+    throw new UsageError(`Unexpected argument "${positionals[1]}": serve takes at most one profile to start at once.`)
   const port = portNumber('port', values.port)
   return {
     host: values.host ?? '127.0.0.1',
@@ -83,6 +85,8 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
     throw new UsageError(listened.error)
   }
   const endpoint = listened.status
+  // `llama-tray profiles use` finds this serve here and switches through its endpoint.
+  await writeServeRecord(io.home, { pid: process.pid, origin: serverOrigin(endpoint.host, endpoint.port), apiKeyFile: options.apiKeyFile })
   if (options.json) write(`${JSON.stringify({ event: 'listening', endpoint })}\n`)
   else {
     const names = (await profileActions({ home: io.home }).list()).profiles.map((p) => p.id)
@@ -128,7 +132,10 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
       return
     }
     stopping = true
-    void core.dispose().then(() => finish(0))
+    void removeServeRecord(io.home)
+      .catch(() => {})
+      .then(() => core.dispose())
+      .then(() => finish(0))
   }
   for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) io.signals.on(s, onSignal)
   if (options.profile !== null) {

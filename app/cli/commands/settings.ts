@@ -61,7 +61,7 @@ async function runSettings(args: readonly string[], io: CliContext): Promise<num
   const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true)
   const settings = store.settings
   if (positionals[0] === 'get') {
-    if (positionals.length > 2) throw new UsageError(`settings get takes one setting; "${positionals[2]}" is one too many.`)
+    if (positionals.length > 2) throw new UsageError(`Settings get takes one setting; "${positionals[2]}" is one too many.`)
     const key = keyOf(positionals[1])
     io.stdout.write(values.json ? `${JSON.stringify(settings[key])}\n` : `${settingValueText(settings[key], '\n')}\n`)
     return 0

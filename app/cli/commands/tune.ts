@@ -21,12 +21,12 @@ export function parseTuneArgs(args: readonly string[]): TuneCliOptions {
     { ...BENCH_OPTIONS, save: { type: 'string' }, radius: { type: 'string' }, 'headroom-mib': { type: 'string' } },
     true,
   )
-  if (positionals.length !== 1) throw new UsageError('tune needs exactly one profile (id or name)')
+  if (positionals.length !== 1) throw new UsageError('Tune needs exactly one profile (id or name).')
   const headroomText = values['headroom-mib']
   const headroom = headroomText === undefined ? null : Number(headroomText)
   if (headroom !== null && (!Number.isFinite(headroom) || headroom < 0))
-    throw new UsageError(`--headroom-mib needs a number ≥ 0, got "${headroomText}"`)
-  if (values.save !== undefined && values.save.trim() === '') throw new UsageError('--save needs a profile name')
+    throw new UsageError(`The option --headroom-mib needs a number ≥ 0, got "${headroomText}".`)
+  if (values.save !== undefined && values.save.trim() === '') throw new UsageError('The option --save needs a profile name.')
   return {
     profile: positionals[0] as string,
     runs: wholeNumber('runs', values.runs, 2, 1000),

@@ -16,3 +16,8 @@ export function stopServer(): Promise<ServerStatus> {
 export function restartServer(): Promise<Result<ServerStatus>> {
   return api().serverRestart()
 }
+
+/** The waiting switch happens now; its running requests end with an error naming it. */
+export function switchNow(): Promise<Result<string>> {
+  return api().serverSwitchNow()
+}

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { api } from '../stores/api'
+import { switchNow as switchServerNow } from '../actions/server-actions'
 import { useSnapshotStore } from '../stores/snapshot-store'
 
 /** A switch that waits for the running requests (or the running profile's minimum time): when, and "Switch now". */
@@ -8,7 +8,7 @@ export function PendingSwitchNote(): React.JSX.Element | null {
   const [error, setError] = useState<string | null>(null)
   if (!pending) return null
   const switchNow = async (): Promise<void> => {
-    const result = await api().serverSwitchNow()
+    const result = await switchServerNow()
     setError(result.ok ? null : result.error)
   }
   return (

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
+import { AdvisorNotes } from './AdvisorNotes'
 import type { ExportFormat, FlagProblemSummary, ProfileDocument, ProfileFileRole, ProfileSummary } from '../../../app/contract/profile'
 import type { BinaryFlags } from '../../../app/contract/binary-flags'
 import type { Warning } from '../../../app/contract/warnings'
@@ -347,6 +348,8 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
             {fork ?? 'engine not checked'}
           </span>
         </div>
+
+        <AdvisorNotes profileId={doc.id} />
 
         <fieldset className="section" data-testid="section-model">
           <legend>{title('model')}</legend>

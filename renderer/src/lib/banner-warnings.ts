@@ -34,3 +34,8 @@ export function foldedLabel(counts: Readonly<Record<WarningLevel, number>>): str
   ].filter((p): p is string => p !== null)
   return `${counts.error + counts.warn} more (${parts.join(', ')})`
 }
+
+/** The profile's advisor list: its info-level findings (tips), which never become banners; the core's order. */
+export function advisorListFindings(warnings: readonly Warning[], profileId: string): readonly Warning[] {
+  return warnings.filter((w) => w.level === 'info' && w.profileId === profileId)
+}

@@ -16,6 +16,8 @@ const warning = (id: string, level: Warning['level']): Warning => ({
 describe('mostSevereWarning', () => {
   it('picks an error over warnings and infos, the first of a level in the core’s order', () => {
     expect(mostSevereWarning([])).toBeNull()
+    // Info-level findings live in the profile's advisor list, never as the popover's notice.
+    expect(mostSevereWarning([warning('tip', 'info')])).toBeNull()
     expect(mostSevereWarning([warning('a', 'info'), warning('b', 'warn'), warning('c', 'warn')])?.id).toBe('b')
     expect(mostSevereWarning([warning('a', 'warn'), warning('b', 'info'), warning('c', 'error')])?.id).toBe('c')
   })

@@ -6,10 +6,10 @@ import type { Warning, WarningLevel } from '../../../app/contract/warnings'
 
 const SEVERITY: Record<WarningLevel, number> = { error: 3, warn: 2, info: 1 }
 
-/** The most severe warning (the first of its level, in the core's order), or null. */
+/** The most severe warning (the first of its level, in the core's order), or null; info-level findings are no notice. */
 export function mostSevereWarning(warnings: readonly Warning[]): Warning | null {
   let best: Warning | null = null
-  for (const w of warnings) if (!best || SEVERITY[w.level] > SEVERITY[best.level]) best = w
+  for (const w of warnings) if (w.level !== 'info' && (!best || SEVERITY[w.level] > SEVERITY[best.level])) best = w
   return best
 }
 

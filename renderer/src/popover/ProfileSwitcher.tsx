@@ -1,10 +1,11 @@
 import { useState } from 'react'
 import { CircleCheck, LayoutDashboard, Play, Square } from 'lucide-react'
 import { isRunning } from '../../../app/contract/server-state'
-import { startServer, stopServer } from '../actions/server-actions'
+import { startServer, stopServer, switchNow } from '../actions/server-actions'
 import { openDashboard } from '../actions/window-actions'
 import { ErrorLine } from '../components/ErrorLine'
 import { useProfileStore } from '../stores/profile-store'
+import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
 
 /**
@@ -18,6 +19,7 @@ export function ProfileSwitcher(): React.JSX.Element {
   const storeActive = useProfileStore((s) => s.summary?.activeProfileId ?? null)
   const state = useStatusStore((s) => s.status?.state ?? null)
   const statusProfile = useStatusStore((s) => s.status?.profileId ?? null)
+  const pendingSwitch = useSnapshotStore((s) => s.snapshot?.pendingSwitch ?? null)
   const [picked, setPicked] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
@@ -38,6 +40,10 @@ export function ProfileSwitcher(): React.JSX.Element {
   }
   const start = async (id: string): Promise<string | null> => {
     const r = await startServer(id)
+    return r.ok ? null : r.error
+  }
+  const switchAtOnce = async (): Promise<string | null> => {
+    const r = await switchNow()
     return r.ok ? null : r.error
   }
   const stop = async (): Promise<string | null> => {
@@ -86,6 +92,14 @@ export function ProfileSwitcher(): React.JSX.Element {
           Open dashboard
         </button>
       </div>
+      {pendingSwitch && (
+        <p className="pop-note" role="status" data-testid="pop-pending-switch">
+          {pendingSwitch.sentence}{' '}
+          <button type="button" onClick={() => void act(switchAtOnce)} data-testid="pop-switch-now">
+            Switch now
+          </button>
+        </p>
+      )}
       {error && <ErrorLine cause={error} testId="pop-control-error" />}
     </section>
   )
