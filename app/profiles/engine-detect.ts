@@ -7,6 +7,7 @@ import type { JsonStore } from '../lib/json-store/json-store'
 import { openJsonStore } from '../lib/json-store/registry'
 import { runOnce } from '../lib/process/run-once'
 import { classifyEngine, parseAllowedValues, parseHelpFlags, parseVersion } from './engine-help'
+import { problem, type Problem } from '../contract/problem'
 
 export interface EngineInfo {
   readonly binary: string
@@ -37,6 +38,11 @@ export class EngineDetectError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'EngineDetectError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('engine', this.message)
   }
 }
 

@@ -3,11 +3,17 @@ import { parseArgs } from './profile-args'
 import { baseName, makeProfileId } from './profile-id'
 import { profileNameProblem } from './profile-name'
 import type { Profile } from './schema'
+import { problem, type Problem } from '../contract/problem'
 
 export class ImportError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'ImportError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('input', this.message)
   }
 }
 
