@@ -8,7 +8,7 @@ import { ProfileStoreError } from './store'
 const removed: FlagProblem = {
   flag: '--no-mmap',
   index: 3,
-  kind: 'removed',
+  kind: 'rejected',
   message: 'mainline removed --no-mmap: use -lm none',
   replacement: ['-lm', 'none'],
 }
