@@ -24,7 +24,7 @@ describe('llama-tray <command> --help (the built CLI)', () => {
   it('help for an unknown command says which exist, exit 2', async () => {
     const r = await runCli(['help', 'nope'])
     expect(r.code).toBe(2)
-    expect(r.stderr).toBe(`llama-tray: unknown command "nope" (known: ${COMMANDS.map((c) => c.name).join(', ')})\n`)
+    expect(r.stderr).toBe(`llama-tray: Unknown command "nope" (known: ${COMMANDS.map((c) => c.name).join(', ')}).\n`)
   })
 
   it('a --help after "--" belongs to llama-server, not to the command', () => {

@@ -20,6 +20,6 @@ describe('the built CLI and $LLAMA_TRAY_PORT', () => {
   it('refuses serve --port 1e3 instead of listening on 1000', async () => {
     const result = await runCli(['--home', home, 'serve', '--port', '1e3'])
     expect(result.code).toBe(2)
-    expect(result.stderr).toBe('llama-tray: --port needs a port number, a whole number from 1 to 65535, got "1e3"\n')
+    expect(result.stderr).toBe('llama-tray: --port needs a port number, a whole number from 1 to 65535, got "1e3".\n')
   })
 })

@@ -22,6 +22,7 @@ import type {
   ProfileStoreSummary,
   ProfileSummary,
 } from './profile'
+import type { Problem } from './problem'
 import type { ServerStatus } from './server-state'
 import type { AppSettings } from './settings'
 import type { Snapshot } from './snapshot'
@@ -38,8 +39,8 @@ export interface LaunchSpec {
   readonly env?: Readonly<Record<string, string>>
 }
 
-/** Expected failures come back as values, not exceptions. */
-export type Result<T, E = string> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E }
+/** Expected failures come back as values, not exceptions: a Problem (sentence, fix, details) unless a command says otherwise. */
+export type Result<T, E = Problem> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E }
 
 /**
  * Requests with a reply (renderer → main invoke). Return types are promises;

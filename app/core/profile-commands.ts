@@ -14,6 +14,8 @@ import { fitStarterProfile, type StarterGpu } from '../profiles/starter-fit'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore, ProfileStoreError } from '../profiles/store'
 import { profileDocument, profileSummary, storeSummary } from '../profiles/profile-summary'
+import { problem } from '../contract/problem'
+import { problemFrom } from '../lib/problem-from'
 
 type ProfileChannels = Pick<
   CommandChannels,
@@ -49,9 +51,9 @@ export interface ProfileCommandDeps {
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value })
-const fail = (error: string): Result<never> => ({ ok: false, error })
+const fail = (message: string): Result<never> => ({ ok: false, error: problem('profile', message) })
 
-/** Known failures become Result errors with their message; anything else is a bug and propagates. */
+/** Known failures become Result errors with their problem; anything else is a bug and propagates. */
 async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T>> {
   try {
     return await job()
@@ -65,7 +67,7 @@ async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T>> {
       err instanceof ProfileGateError ||
       err instanceof z.ZodError
     ) {
-      return fail(err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : err.message)
+      return { ok: false, error: err instanceof z.ZodError ? problemFrom(err) : err.toProblem() }
     }
     throw err
   }

@@ -9,6 +9,7 @@ import { createDiscoveredProfile, discoverOnDisk } from './profile-actions'
 import { startServer } from './server-actions'
 import { IDLE_STEP, useFirstRunStore } from '../stores/first-run-store'
 import { useStatusStore } from '../stores/status-store'
+import { problem, type Problem } from '../../../app/contract/problem'
 
 // What the first-run view does, in one place. Each step is also a CLI
 // command, which the view names beside it.
@@ -55,7 +56,7 @@ export async function getModel(ref: string): Promise<void> {
     return set({
       model: {
         ...IDLE_STEP,
-        error: `“${wanted}” is not a Hugging Face model name: write it as org/repo:quant, for example ${MODEL_EXAMPLE}.`,
+        error: problem('input', `“${wanted}” is not a Hugging Face model name: write it as org/repo:quant, for example ${MODEL_EXAMPLE}.`),
       },
     })
   set({ model: { busy: true, progress: null, error: null, done: null } })
@@ -93,7 +94,7 @@ export interface SetupChoice {
 export async function createProfileAndStart(choice: SetupChoice = { modelPath: null, draftPath: null }): Promise<boolean> {
   engaged()
   set({ start: { busy: true, error: null } })
-  const fail = (error: string): false => (set({ start: { busy: false, error } }), false)
+  const fail = (error: Problem): false => (set({ start: { busy: false, error } }), false)
   const found = await discoverOnDisk()
   if (!found.ok) return fail(found.error)
   set({ found: found.value })
@@ -111,8 +112,8 @@ export async function createProfileAndStart(choice: SetupChoice = { modelPath: n
     path ? found.value.models.find((m) => m.path === path)?.id : undefined
   const modelId = byPath(choice.modelPath) ?? byPath(model.done?.path) ?? pick.modelId
   const draftId = byPath(choice.draftPath) ?? null
-  if (!binaryId) return fail('No llama-server yet: install llama.cpp first.')
-  if (!modelId) return fail('No model yet: get a model first.')
+  if (!binaryId) return fail(problem('engine', 'No llama-server yet: install llama.cpp first.'))
+  if (!modelId) return fail(problem('model', 'No model yet: get a model first.'))
   const created = await createDiscoveredProfile(binaryId, modelId, draftId, null)
   if (!created.ok) return fail(created.error)
   const launched = await startUntilLaunched(created.value.id)

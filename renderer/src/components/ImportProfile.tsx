@@ -1,11 +1,13 @@
 import { useState } from 'react'
 import { importProfile } from '../actions/profile-actions'
+import type { Problem } from '../../../app/contract/problem'
+import { ProblemView } from './ProblemView'
 
 /** Creates a profile from a pasted llama-server command (stored, not run). */
 export function ImportProfile({ onImported }: { readonly onImported: (id: string) => void }): React.JSX.Element {
   const [text, setText] = useState('')
   const [name, setName] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<Problem | null>(null)
   const submit = async (e: React.FormEvent): Promise<void> => {
     e.preventDefault()
     setError(null)
@@ -40,11 +42,7 @@ export function ImportProfile({ onImported }: { readonly onImported: (id: string
           Import
         </button>
       </div>
-      {error && (
-        <p className="fix-error" role="alert">
-          {error}
-        </p>
-      )}
+      {error && <ProblemView problem={error} />}
     </form>
   )
 }

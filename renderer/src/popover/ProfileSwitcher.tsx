@@ -3,7 +3,8 @@ import { CircleCheck, LayoutDashboard, Play, Square } from 'lucide-react'
 import { isRunning } from '../../../app/contract/server-state'
 import { startServer, stopServer } from '../actions/server-actions'
 import { openDashboard } from '../actions/window-actions'
-import { ErrorLine } from '../components/ErrorLine'
+import type { Problem } from '../../../app/contract/problem'
+import { ProblemView } from '../components/ProblemView'
 import { useProfileStore } from '../stores/profile-store'
 import { useStatusStore } from '../stores/status-store'
 
@@ -19,7 +20,7 @@ export function ProfileSwitcher(): React.JSX.Element {
   const state = useStatusStore((s) => s.status?.state ?? null)
   const statusProfile = useStatusStore((s) => s.status?.profileId ?? null)
   const [picked, setPicked] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<Problem | null>(null)
   const [busy, setBusy] = useState(false)
   const running = state !== null && isRunning(state)
   const active = statusProfile ?? storeActive ?? profiles?.[0]?.id ?? null
@@ -27,7 +28,7 @@ export function ProfileSwitcher(): React.JSX.Element {
   const selected = picked !== null && profiles?.some((p) => p.id === picked) ? picked : active
   const selectedName = profiles?.find((p) => p.id === selected)?.name ?? selected
   /** Runs a control; its refusal (one sentence from main) shows under the buttons. */
-  const act = async (action: () => Promise<string | null>): Promise<void> => {
+  const act = async (action: () => Promise<Problem | null>): Promise<void> => {
     setError(null)
     setBusy(true)
     try {
@@ -36,11 +37,11 @@ export function ProfileSwitcher(): React.JSX.Element {
       setBusy(false)
     }
   }
-  const start = async (id: string): Promise<string | null> => {
+  const start = async (id: string): Promise<Problem | null> => {
     const r = await startServer(id)
     return r.ok ? null : r.error
   }
-  const stop = async (): Promise<string | null> => {
+  const stop = async (): Promise<Problem | null> => {
     await stopServer()
     return null
   }
@@ -86,7 +87,7 @@ export function ProfileSwitcher(): React.JSX.Element {
           Open dashboard
         </button>
       </div>
-      {error && <ErrorLine cause={error} testId="pop-control-error" />}
+      {error && <ProblemView problem={error} testId="pop-control-error" />}
     </section>
   )
 }
