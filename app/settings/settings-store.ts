@@ -71,7 +71,7 @@ export class SettingsStore {
   /** Validates and saves a change (on top of the file as it is now); resolves to the new settings or an error message. */
   async update(changes: unknown): Promise<Result<AppSettings>> {
     const result = SettingsSchema.safeParse(changes)
-    if (!result.success) return failed('settings', settingsRefusal(changes, result.error), { details: result.error.message })
+    if (!result.success) return failed('settings', settingsRefusal(changes, result.error))
     try {
       return { ok: true, value: await this.store.update((current) => ({ ...current, ...result.data })) }
     } catch (err) {

@@ -52,13 +52,8 @@ export const MODEL_EXAMPLE = 'ggml-org/Qwen3-0.6B-GGUF:Q4_K_M'
 export async function getModel(ref: string): Promise<void> {
   engaged()
   const wanted = ref.trim()
-  if (!MODEL_REF.test(wanted))
-    return set({
-      model: {
-        ...IDLE_STEP,
-        error: problem('input', `“${wanted}” is not a Hugging Face model name: write it as org/repo:quant, for example ${MODEL_EXAMPLE}.`),
-      },
-    })
+  const notAName = `“${wanted}” is not a Hugging Face model name: write it as org/repo:quant, for example ${MODEL_EXAMPLE}.`
+  if (!MODEL_REF.test(wanted)) return set({ model: { ...IDLE_STEP, error: problem('input', notAName) } })
   set({ model: { busy: true, progress: null, error: null, done: null } })
   const r = await pullModel(wanted)
   set((s) => ({ model: { ...s.model, busy: false, error: r.ok ? null : r.error, done: r.ok ? r.value : null } }))
