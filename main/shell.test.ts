@@ -1,3 +1,4 @@
+import { problem } from '../app/contract/problem'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -375,7 +376,10 @@ describe('system integration', () => {
 
   it('Restart in the tray menu restarts the running server; a failure is announced', async () => {
     const core = fakeCore()
-    ;(core.handlers['server:restart'] as unknown as ReturnType<typeof vi.fn>).mockResolvedValue({ ok: false, error: 'port 8081 is in use' })
+    ;(core.handlers['server:restart'] as unknown as ReturnType<typeof vi.fn>).mockResolvedValue({
+      ok: false,
+      error: problem('server', 'port 8081 is in use'),
+    })
     const { handle } = start(core)
     await handle.ready
     core.events.emit('server:state-changed', { ...stopped, state: 'ready', profileId: 'qwen', port: 8081, pid: 7 })
@@ -384,14 +388,14 @@ describe('system integration', () => {
     menu.find((i) => i.id === 'restart')!.click!()
     await vi.waitFor(() => expect(FakeNotification.instances.length).toBe(1))
     expect(core.handlers['server:restart']).toHaveBeenCalledOnce()
-    expect(FakeNotification.instances[0]!.options).toMatchObject({ title: 'Could not restart Qwen3 30B', body: 'port 8081 is in use' })
+    expect(FakeNotification.instances[0]!.options).toMatchObject({ title: 'Could not restart Qwen3 30B', body: 'Port 8081 is in use.' })
   })
 
   it('a failed start from the tray is announced', async () => {
     const core = fakeCore()
     ;(core.handlers['server:start'] as unknown as ReturnType<typeof vi.fn>).mockResolvedValue({
       ok: false,
-      error: 'flag-removed: --no-mmap: use -lm none',
+      error: problem('profile', 'flag-removed: --no-mmap: use -lm none'),
     })
     const { handle } = start(core)
     await handle.ready
@@ -400,7 +404,7 @@ describe('system integration', () => {
     await vi.waitFor(() => expect(FakeNotification.instances.length).toBe(1))
     expect(FakeNotification.instances[0]!.options).toMatchObject({
       title: 'Could not start Qwen3 30B',
-      body: 'flag-removed: --no-mmap: use -lm none',
+      body: 'Flag-removed: --no-mmap: use -lm none.',
     })
     await tick()
   })

@@ -18,14 +18,14 @@ export function trayActionsFor(deps: TrayActionDeps): TrayActions {
     start: (profileId) =>
       void deps.handlers['server:start'](profileId).then(
         (result) => {
-          if (!result.ok) deps.onStartFailed(profileId, result.error)
+          if (!result.ok) deps.onStartFailed(profileId, result.error.sentence)
         },
         failed(`start ${profileId}`),
       ),
     stop: () => void deps.handlers['server:stop']().catch(failed('stop')),
     restart: () =>
       void deps.handlers['server:restart']().then((result) => {
-        if (!result.ok) deps.onRestartFailed(result.error)
+        if (!result.ok) deps.onRestartFailed(result.error.sentence)
       }, failed('restart')),
     openDashboard: deps.openDashboard,
     openLogsFolder: () => void deps.handlers['shell:open-logs-folder']().catch(failed('open logs folder')),

@@ -7,6 +7,7 @@ import { renderArgs, withArgs } from '../profiles/profile-args'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore } from '../profiles/store'
 import { applyFixToArgs } from './apply-fix-args'
+import { failed } from '../lib/failed'
 
 /** The profile with a fix applied to its arguments (typed fields and extras re-parsed; order kept). */
 export function fixProfile(profile: Profile, fix: WarningFix, now: Date): Profile {
@@ -23,15 +24,15 @@ export async function applyFixToStoredProfile(
   try {
     const store = await ProfileStore.open(home)
     const profile = store.file.profiles.find((p) => p.id === profileId)
-    if (!profile) return { ok: false, error: `no profile "${profileId}" to apply "${fix.label}" to` }
+    if (!profile) return failed('profile', `no profile "${profileId}" to apply "${fix.label}" to: it was deleted or renamed`)
     const gated = await gateProfile(fixProfile(profile, fix, now), { home })
     await store.upsert(gated.profile)
     const summary = profileSummary(gated.profile, store.file.activeProfileId)
     return { ok: true, value: gated.notices.length > 0 ? { ...summary, notices: gated.notices } : summary }
   } catch (err) {
-    return {
-      ok: false,
-      error: err instanceof ProfileGateError ? err.message : `cannot save the profile: ${err instanceof Error ? err.message : String(err)}`,
-    }
+    if (err instanceof ProfileGateError) return { ok: false, error: err.toProblem() }
+    return failed('profile', 'the profile could not be saved: check that its folder is writable, then try again', {
+      details: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    })
   }
 }

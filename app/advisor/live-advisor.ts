@@ -22,6 +22,7 @@ import {
 import { MuteStore } from './mutes'
 import { lintArgs } from './rules'
 import { suggestNCpuMoe } from './vram-suggestion'
+import { failed } from '../lib/failed'
 
 export type LiveSnapshot = Omit<Snapshot, 'warnings'>
 
@@ -195,8 +196,9 @@ export class LiveAdvisor {
     const profileId = at > 0 ? warningId.slice(at + 1) : null
     let fix = this.lastWarnings.get(warningId)?.fix ?? null
     if (!fix && profileId && warningId.startsWith('lint.')) fix = await this.lintFixFor(home, profileId, warningId.slice(0, at))
-    if (!profileId || profileId === 'none') return { ok: false, error: `warning "${warningId}" concerns no stored profile` }
-    if (!fix) return { ok: false, error: `no fix is available for "${warningId}" (it may have cleared)` }
+    if (!profileId || profileId === 'none')
+      return failed('profile', `warning "${warningId}" concerns no stored profile, so it has no fix to store`)
+    if (!fix) return failed('profile', `no fix is available for "${warningId}": it may have cleared`)
     const result = await applyFixToStoredProfile(home, profileId, fix, new Date(this.now()))
     if (result.ok) {
       this.facts = null // re-lint the changed profile

@@ -63,10 +63,10 @@ describe('warnings:mute, warnings:muted and warnings:unmute over the core', () =
     try {
       const none = await core.handlers['warnings:mute']('live.heavy-apps@none')
       expect(none.ok).toBe(false)
-      if (!none.ok) expect(none.error).toMatch(/concerns no profile/)
+      if (!none.ok) expect(none.error.sentence).toMatch(/concerns no profile/)
       const unknown = await core.handlers['warnings:unmute']('p', 'live.gpu-hot')
       expect(unknown.ok).toBe(false)
-      if (!unknown.ok) expect(unknown.error).toMatch(/not muted/)
+      if (!unknown.ok) expect(unknown.error.sentence).toMatch(/not muted/)
     } finally {
       await core.dispose()
     }

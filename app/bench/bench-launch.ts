@@ -2,12 +2,18 @@ import type { LaunchSpec } from '../contract/commands'
 import { launchInEffect, servesRequests, type ServerStatus } from '../contract/server-state'
 import { sameLaunchSpec } from '../supervisor/same-launch'
 import type { BenchHost } from './bench-host'
+import { problem, type Problem } from '../contract/problem'
 
 /** A bench, compare or tune was cancelled through its AbortSignal. */
 export class BenchCancelledError extends Error {
   constructor(message = 'cancelled') {
     super(message)
     this.name = 'BenchCancelledError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('bench', this.message)
   }
 }
 
@@ -19,6 +25,11 @@ export class BenchStartError extends Error {
   ) {
     super(message)
     this.name = 'BenchStartError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('server', this.message, { details: this.status.lastExit?.lastLines.join('\n') ?? null })
   }
 }
 

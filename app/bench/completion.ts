@@ -1,6 +1,7 @@
 import { serverOrigin } from '../contract/client-url'
 import { httpRequest } from '../lib/http-request'
 import { z } from 'zod'
+import { problem, type Problem } from '../contract/problem'
 
 /** The part of llama-server's /completion `timings` a bench uses (mainline, ik_llama and buun). */
 const TimingsSchema = z.object({
@@ -22,6 +23,11 @@ export class CompletionError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'CompletionError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('bench', this.message)
   }
 }
 

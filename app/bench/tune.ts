@@ -17,11 +17,17 @@ import { median } from '../metrics/median'
 import { medianRuns } from './stats'
 import { prepareProfile, prepareVariant, type PreparedTarget } from './target'
 import { hasDraft, withNCpuMoe, withoutDraft } from './variants'
+import { problem, type Problem } from '../contract/problem'
 
 export class TuneError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'TuneError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('bench', this.message)
   }
 }
 

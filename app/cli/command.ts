@@ -10,6 +10,8 @@ export interface CliContext {
   readonly signals: NodeJS.EventEmitter
   /** Builds the core of `run` and `serve`; default: the standard core (a test gives a scripted one). */
   readonly createCore?: CliCoreFactory
+  /** --verbose: problems are printed with their raw details (a tool's own words, log lines, a stack). */
+  readonly verbose?: boolean
 }
 
 export interface CliCommand {

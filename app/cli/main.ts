@@ -5,12 +5,28 @@ import type { CliCommand, CliContext } from './command'
 import { COMMANDS } from './commands'
 import { asksForHelp, formatCommandUsage, formatUsage } from './usage'
 import { guardTerminalOutput } from './terminal-text'
+import { problemFrom } from '../lib/problem-from'
+import { problemText } from './problem-text'
 
 declare const __LLAMA_TRAY_VERSION__: string | undefined
 
+interface GlobalOptions {
+  home?: string
+  help: boolean
+  version: boolean
+  verbose: boolean
+  rest: string[]
+}
+
+/** --verbose anywhere before a lone "--" (a command's own options may carry it too): problems print their details. */
+function verboseFromArgv(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--')
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--verbose')
+}
+
 /** Splits off the global options that may precede the command name. */
-export function splitGlobalOptions(argv: readonly string[]): { home?: string; help: boolean; version: boolean; rest: string[] } {
-  const out: { home?: string; help: boolean; version: boolean; rest: string[] } = { help: false, version: false, rest: [] }
+export function splitGlobalOptions(argv: readonly string[]): GlobalOptions {
+  const out: GlobalOptions = { help: false, version: false, verbose: verboseFromArgv(argv), rest: [] }
   let i = 0
   for (; i < argv.length; i++) {
     const a = argv[i] as string
@@ -20,6 +36,7 @@ export function splitGlobalOptions(argv: readonly string[]): { home?: string; he
     } else if (a.startsWith('--home=')) out.home = a.slice('--home='.length)
     else if (a === '-h' || a === '--help') out.help = true
     else if (a === '-v' || a === '--version') out.version = true
+    else if (a === '--verbose') out.verbose = true
     else break
   }
   out.rest = argv.slice(i)
@@ -58,7 +75,13 @@ async function main(argv: readonly string[]): Promise<number> {
     if (err instanceof PortOverrideError) throw new UsageError(err.message)
     throw err
   }
-  const context: CliContext = { home: resolveHome(global.home), stdout: process.stdout, stderr: process.stderr, signals: process }
+  const context: CliContext = {
+    home: resolveHome(global.home),
+    stdout: process.stdout,
+    stderr: process.stderr,
+    signals: process,
+    verbose: global.verbose,
+  }
   return command.run(args, context)
 }
 
@@ -71,12 +94,8 @@ main(process.argv.slice(2)).then(
     process.exitCode = code
   },
   (err: unknown) => {
-    if (err instanceof UsageError) {
-      process.stderr.write(`llama-tray: ${err.message}\n`)
-      process.exitCode = 2
-    } else {
-      process.stderr.write(`llama-tray: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
-      process.exitCode = 1
-    }
+    // One sentence; the raw details (a tool's words, a bug's stack) only with --verbose.
+    process.stderr.write(problemText(problemFrom(err), verboseFromArgv(process.argv.slice(2))))
+    process.exitCode = err instanceof UsageError ? 2 : 1
   },
 )

@@ -23,6 +23,7 @@ import type {
   ProfileStoreSummary,
   ProfileSummary,
 } from './profile'
+import type { Problem } from './problem'
 import type { ServerStatus } from './server-state'
 import type { AppSettings } from './settings'
 import type { Snapshot } from './snapshot'
@@ -39,12 +40,12 @@ export interface LaunchSpec {
   readonly env?: Readonly<Record<string, string>>
 }
 
-/** Expected failures come back as values, not exceptions. */
-export type Result<T, E = string> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E }
+/** Expected failures come back as values, not exceptions: a Problem (sentence, fix, details) unless a command says otherwise. */
+export type Result<T, E = Problem> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E }
 
 /** An import's result: a refusal that can be overridden names how ("force": Import anyway, "replace": Replace). */
 export type ImportResult =
-  { readonly ok: true; readonly value: ProfileSummary } | { readonly ok: false; readonly error: string; readonly offer?: ImportOffer }
+  { readonly ok: true; readonly value: ProfileSummary } | { readonly ok: false; readonly error: Problem; readonly offer?: ImportOffer }
 
 /**
  * Requests with a reply (renderer → main invoke). Return types are promises;

@@ -21,7 +21,7 @@ beforeAll(async () => {
   const first = t.core.handlers['bench:tune'](id, { runs: 1, tokens: 32, saveAs: 'tiny (tuned)' })
   busy = await t.core.handlers['bench:tune'](id, { runs: 1, tokens: 32, saveAs: null })
   const r = await first
-  if (!r.ok) throw new Error(r.error)
+  if (!r.ok) throw new Error(r.error.sentence)
   report = r.value
 }, 600_000)
 
@@ -34,7 +34,10 @@ describe('bench:tune and bench:export over the core', () => {
     'tunes one profile with the core’s own telemetry: skips settings under the headroom, recommends, saves, reports progress, one job at ' +
       'a time',
     async () => {
-      expect(busy).toEqual({ ok: false, error: 'a benchmark is already running' })
+      expect(busy).toEqual({
+        ok: false,
+        error: expect.objectContaining({ sentence: 'A benchmark is already running: wait for it to finish, or cancel it.' }),
+      })
       const tune = report.tune
       expect(report.kind).toBe('tune')
       expect(tune?.idleFreeVramMiB).toBe(GPU.totalMiB - GPU.idleMiB)
@@ -56,6 +59,9 @@ describe('bench:tune and bench:export over the core', () => {
     })
     expect(await t.core.handlers['bench:export'](report.createdAt, 'csv')).toEqual({ ok: true, value: formatReportCsv(report) })
     const missing = await t.core.handlers['bench:export']('2001-01-01T00:00:00.000Z', 'markdown')
-    expect(missing).toEqual({ ok: false, error: 'no stored report from 2001-01-01T00:00:00.000Z' })
+    expect(missing).toEqual({
+      ok: false,
+      error: expect.objectContaining({ sentence: 'No stored report from 2001-01-01T00:00:00.000Z: run the benchmark again.' }),
+    })
   })
 })

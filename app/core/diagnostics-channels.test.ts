@@ -46,7 +46,7 @@ function expectNoSecret(name: string, text: string): void {
 describe('diagnostics:* over the core', () => {
   it('answers the one-screen summary with the server state it keeps, redacted', async () => {
     const result = await core.handlers['diagnostics:summary']()
-    if (!result.ok) throw new Error(result.error)
+    if (!result.ok) throw new Error(result.error.sentence)
     const lines = result.value.trimEnd().split('\n')
     expect(lines.length).toBeLessThanOrEqual(SUMMARY_MAX_LINES)
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(SUMMARY_MAX_COLUMNS)
@@ -73,7 +73,9 @@ describe('diagnostics:* over the core', () => {
     answer = join(fixture.home, 'gone', 'd.zip')
     expect(await core.handlers['diagnostics:save']()).toEqual({
       ok: false,
-      error: `Cannot save the diagnostics to ${answer} because its folder does not exist: choose another file or folder.`,
+      error: expect.objectContaining({
+        sentence: `Cannot save the diagnostics to ${answer} because its folder does not exist: choose another file or folder.`,
+      }),
     })
     expect(existsSync(join(fixture.home, 'gone'))).toBe(false)
   })

@@ -46,7 +46,7 @@ export function diagnosticsCommands(o: DiagnosticsCommandOptions): Pick<CommandC
         await saveDiagnosticsZip(path, await build())
         return { ok: true, value: path }
       } catch (err) {
-        if (err instanceof DiagnosticsError) return { ok: false, error: err.message }
+        if (err instanceof DiagnosticsError) return { ok: false, error: err.toProblem() }
         throw err
       }
     },

@@ -72,7 +72,9 @@ describe('engines:* over the core', () => {
     expect(gh.requests.slice(before).map((r) => r.host)).toEqual(['api'])
     expect(await core.handlers['engines:plan']({ backend: 'vulkan', tag: null })).toEqual({
       ok: false,
-      error: `llama.cpp ${TAG} has no Vulkan build for Linux x64: it has CPU for Linux x64 (--backend cpu).`,
+      error: expect.objectContaining({
+        sentence: `llama.cpp ${TAG} has no Vulkan build for Linux x64: it has CPU for Linux x64 (--backend cpu).`,
+      }),
     })
   })
 
@@ -81,8 +83,11 @@ describe('engines:* over the core', () => {
       core.handlers['engines:install']({ backend: 'auto', tag: null }),
       core.handlers['engines:install']({ backend: 'auto', tag: null }),
     ])
-    expect(busy).toEqual({ ok: false, error: 'an engine is already being installed: wait for it to finish' })
-    if (!installed.ok) throw new Error(installed.error)
+    expect(busy).toEqual({
+      ok: false,
+      error: expect.objectContaining({ sentence: 'An engine is already being installed: wait for it to finish.' }),
+    })
+    if (!installed.ok) throw new Error(installed.error.sentence)
     expect(installed.value).toMatchObject({ id: `${TAG}-cpu`, tag: TAG, backend: 'cpu', alreadyInstalled: false })
     expect([...new Set(progress.map((p) => p.phase))]).toEqual(['release', 'download', 'extract', 'verify', 'check', 'done'])
     const last = progress.filter((p) => p.phase === 'download').at(-1)
@@ -90,7 +95,7 @@ describe('engines:* over the core', () => {
 
     // Discovery lists the installed engine first, so the first run's profile runs it.
     const found = await core.handlers['profiles:discover']()
-    if (!found.ok) throw new Error(found.error)
+    if (!found.ok) throw new Error(found.error.sentence)
     expect(found.value.binaries[0]).toMatchObject({
       path: installed.value.path,
       source: `installed by Llama Tray (llama.cpp ${TAG}, CPU)`,
@@ -99,7 +104,7 @@ describe('engines:* over the core', () => {
 
     const id = await addProfile(home, 'tiny', [installed.value.path, '-m', tinyTarget, ...SMALL])
     const listed = await core.handlers['engines:list']()
-    if (!listed.ok) throw new Error(listed.error)
+    if (!listed.ok) throw new Error(listed.error.sentence)
     expect(listed.value.installed.map((e) => [e.id, e.usedBy])).toEqual([[`${TAG}-cpu`, [{ id, name: 'tiny' }]]])
     expect(listed.value.elsewhere.every((b) => !b.path.startsWith(join(home, 'engines')))).toBe(true)
     expect(await core.handlers['engines:plan']({ backend: 'auto', tag: null })).toMatchObject({
@@ -115,12 +120,14 @@ describe('engines:* over the core', () => {
     expect(started.ok && started.value.state).toBe('ready')
     expect(await core.handlers['engines:remove'](`${TAG}-cpu`, true)).toEqual({
       ok: false,
-      error: `${TAG}-cpu runs the server now: stop it first, then remove the engine.`,
+      error: expect.objectContaining({ sentence: `${TAG}-cpu runs the server now: stop it first, then remove the engine.` }),
     })
     await core.handlers['server:stop']()
     expect(await core.handlers['engines:remove'](`${TAG}-cpu`, false)).toEqual({
       ok: false,
-      error: `${TAG}-cpu is used by the profile "tiny": point it at another engine first, or remove it anyway with --force.`,
+      error: expect.objectContaining({
+        sentence: `${TAG}-cpu is used by the profile "tiny": point it at another engine first, or remove it anyway with --force.`,
+      }),
     })
     expect(await core.handlers['engines:remove'](`${TAG}-cpu`, true)).toMatchObject({ ok: true, value: { id: `${TAG}-cpu` } })
     expect(await core.handlers['engines:list']()).toMatchObject({ ok: true, value: { installed: [] } })
@@ -129,9 +136,9 @@ describe('engines:* over the core', () => {
 
   it('notices a newer release at most daily, updates a profile through the safety gate, rolls back, and refuses a slower one', async () => {
     const installed = await core.handlers['engines:install']({ backend: 'cpu', tag: TAG })
-    if (!installed.ok) throw new Error(installed.error)
+    if (!installed.ok) throw new Error(installed.error.sentence)
     const imported = await core.handlers['profiles:import'](formatCommandLine([installed.value.path, '-m', tinyTarget, ...SMALL]), 'tiny2')
-    if (!imported.ok) throw new Error(imported.error)
+    if (!imported.ok) throw new Error(imported.error.sentence)
     const id = imported.value.id
     gh.releases = [
       ...gh.releases,

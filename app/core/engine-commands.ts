@@ -11,6 +11,7 @@ import type { GateOptions } from '../engines/safety-gate'
 import type { BenchHost } from '../bench/bench-host'
 import type { BenchProgress } from '../contract/bench'
 import type { AppSettings } from '../contract/settings'
+import { failed } from '../lib/failed'
 
 type EngineChannels = Pick<
   CommandChannels,
@@ -50,7 +51,7 @@ async function asResult<T>(job: () => Promise<T>): Promise<Result<T>> {
   try {
     return { ok: true, value: await job() }
   } catch (err) {
-    if (err instanceof EngineError) return { ok: false, error: err.message }
+    if (err instanceof EngineError) return { ok: false, error: err.toProblem() }
     throw err
   }
 }
@@ -76,7 +77,7 @@ export function engineCommands(host: EngineCommandHost, options: EngineCommandOp
   const client = (): ReleaseClient => new ReleaseClient(options.releases ?? releaseClientOptionsFromEnv())
   return {
     'engines:install': async ({ backend, tag }) => {
-      if (installing) return { ok: false, error: 'an engine is already being installed: wait for it to finish' }
+      if (installing) return failed('busy', 'an engine is already being installed: wait for it to finish')
       installing = true
       try {
         const push = (p: InstallProgress): void =>
@@ -120,7 +121,7 @@ export function engineCommands(host: EngineCommandHost, options: EngineCommandOp
       return notice
     },
     'engines:update': async (profileId) => {
-      if (installing) return { ok: false, error: 'an engine is already being installed: wait for it to finish' }
+      if (installing) return failed('busy', 'an engine is already being installed: wait for it to finish')
       installing = true
       try {
         const push = (p: InstallProgress): void =>

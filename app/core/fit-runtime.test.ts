@@ -59,9 +59,9 @@ describe('the CUDA runtime learned from a launch', () => {
           formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1']),
           'tiny',
         )
-        if (!imported.ok) throw new Error(imported.error)
+        if (!imported.ok) throw new Error(imported.error.sentence)
         const before = await core.handlers['fit:estimate'](imported.value.id)
-        if (!before.ok) throw new Error(before.error)
+        if (!before.ok) throw new Error(before.error.sentence)
         expect(before.value.report).toMatchObject({ gpuRuntimeMiB: CUDA_RUNTIME_MIB, gpuRuntimeSource: 'default' })
 
         expect((await core.handlers['server:start'](imported.value.id)).ok).toBe(true)
@@ -72,7 +72,7 @@ describe('the CUDA runtime learned from a launch', () => {
         await waitUntil(() => ticks.length >= 3, 30_000, 'three snapshots of the ready server')
         offTicks()
         const atReady = await core.handlers['fit:estimate'](imported.value.id)
-        if (!atReady.ok) throw new Error(atReady.error)
+        if (!atReady.ok) throw new Error(atReady.error.sentence)
         expect(atReady.value.report.gpuRuntimeSource).toBe('default')
         expect(existsSync(file)).toBe(false)
 
@@ -83,7 +83,7 @@ describe('the CUDA runtime learned from a launch', () => {
         expect(Object.keys(JSON.parse(stored).gpus)).toEqual(['NVIDIA GeForce RTX 4060 Laptop GPU (scripted)'])
 
         const during = await core.handlers['fit:estimate'](imported.value.id)
-        if (!during.ok) throw new Error(during.error)
+        if (!during.ok) throw new Error(during.error.sentence)
         const buffers = during.value.report.total.gpu.totalMiB
         expect(during.value.measuredServerGpuMiB).toBe(HOLDS_MIB)
         expect(during.value.report.gpuRuntimeSource).toBe('measured')
@@ -94,7 +94,7 @@ describe('the CUDA runtime learned from a launch', () => {
         rmSync(file)
         for (let i = 0; i < 3; i++) {
           const again = await core.handlers['fit:estimate'](imported.value.id)
-          if (!again.ok) throw new Error(again.error)
+          if (!again.ok) throw new Error(again.error.sentence)
           expect(again.value.report.gpuRuntimeSource).toBe('default')
           expect(again.value.measuredServerGpuMiB).toBe(HOLDS_MIB)
         }
@@ -103,7 +103,7 @@ describe('the CUDA runtime learned from a launch', () => {
 
         await core.handlers['server:stop']()
         const after = await core.handlers['fit:estimate'](imported.value.id)
-        if (!after.ok) throw new Error(after.error)
+        if (!after.ok) throw new Error(after.error.sentence)
         expect(after.value.report).toMatchObject({ gpuRuntimeMiB: Math.round(HOLDS_MIB - buffers), gpuRuntimeSource: 'measured' })
         console.log(`[fit] learned runtime ${after.value.report.gpuRuntimeMiB} MiB (server held ${HOLDS_MIB} MiB, buffers ${buffers} MiB)`)
       } finally {

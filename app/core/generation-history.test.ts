@@ -40,7 +40,7 @@ describe('generation history across restarts of the app', () => {
       formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1']),
       'tiny',
     )
-    if (!imported.ok) throw new Error(imported.error)
+    if (!imported.ok) throw new Error(imported.error.sentence)
     try {
       expect((await first.handlers['server:start'](imported.value.id)).ok).toBe(true)
       const port = first.server.getStatus().port as number

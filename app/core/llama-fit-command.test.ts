@@ -1,3 +1,4 @@
+import { problem } from '../contract/problem'
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -48,7 +49,7 @@ const estimate = async (id: string): Promise<Result<FitEstimate>> => ({
 describe('fit:llama-plan (the fit panel’s “Ask llama.cpp’s own fit”)', () => {
   it('gives llama.cpp’s plan and the comparison sentences for a profile', async () => {
     const r = await llamaFitPlan(home, 'with-tool', estimate, 1536)
-    if (!r.ok) throw new Error(r.error)
+    if (!r.ok) throw new Error(r.error.sentence)
     expect(r.value.plan).toMatchObject({ outcome: 'fitted', cpuExpertLayers: 33 })
     expect(r.value.lines[0]).toContain("llama.cpp's own fit (-fitt 1536): experts of 33 layers on the CPU")
     expect(r.value.lines).toContain('  ours: --n-cpu-moe 33, 6263.84 MiB.')
@@ -58,14 +59,18 @@ describe('fit:llama-plan (the fit panel’s “Ask llama.cpp’s own fit”)', (
     const r = await llamaFitPlan(home, 'without-tool', estimate, 1536)
     expect(r).toEqual({
       ok: false,
-      error:
-        `llama.cpp's own fit cannot be asked: there is no llama-fit-params beside ${join(withoutTool, 'llama-server')} (llama.cpp's ` +
-        `release archives ship it: installing llama.cpp from Llama Tray gets one).`,
+      error: {
+        kind: 'fit',
+        sentence:
+          `llama.cpp's own fit cannot be asked: there is no llama-fit-params beside ${join(withoutTool, 'llama-server')} (llama.cpp's ` +
+          `release archives ship it: installing llama.cpp from Llama Tray gets one).`,
+      },
     })
   })
 
   it('an unknown profile is the estimate’s own error', async () => {
-    const r = await llamaFitPlan(home, 'nope', async () => ({ ok: false, error: 'no profile "nope"' }), 1536)
-    expect(r).toEqual({ ok: false, error: 'no profile "nope"' })
+    const missing = problem('profile', 'no profile "nope"')
+    const r = await llamaFitPlan(home, 'nope', async () => ({ ok: false, error: missing }), 1536)
+    expect(r).toEqual({ ok: false, error: missing })
   })
 })

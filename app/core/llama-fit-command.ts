@@ -4,6 +4,7 @@ import { FitError } from '../fit/fit-error'
 import { formatLlamaFit } from '../fit/format-llama-fit'
 import { fitParamsBeside, llamaFitDryRun, type RunProcess } from '../fit/llama-fit-dry-run'
 import { profileLaunchArgs } from '../profiles/profile-fit'
+import { failed } from '../lib/failed'
 
 /**
  * fit:llama-plan: llama.cpp's own fit for a stored profile (a dry run of
@@ -23,17 +24,16 @@ export async function llamaFitPlan(
     const { args, binary } = await profileLaunchArgs(home, profileId)
     const tool = binary === '' ? null : fitParamsBeside(binary)
     if (tool === null) {
-      return {
-        ok: false,
-        error:
-          `llama.cpp's own fit cannot be asked: there is no llama-fit-params beside ${binary || 'this profile’s llama-server'} ` +
+      return failed(
+        'fit',
+        `llama.cpp's own fit cannot be asked: there is no llama-fit-params beside ${binary || 'this profile’s llama-server'} ` +
           `(llama.cpp's release archives ship it: installing llama.cpp from Llama Tray gets one).`,
-      }
+      )
     }
     const plan = await llamaFitDryRun(tool, args, headroomMiB, run)
     return { ok: true, value: { plan, lines: formatLlamaFit(plan, ours.value.report, headroomMiB) } }
   } catch (err) {
-    if (err instanceof FitError) return { ok: false, error: err.message }
+    if (err instanceof FitError) return { ok: false, error: err.toProblem() }
     throw err
   }
 }

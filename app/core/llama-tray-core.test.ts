@@ -112,7 +112,10 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
 
   it('a start of an unknown or failing profile is a Result error, not an exception', async () => {
     const { core } = await makeCore()
-    expect(await core.handlers['server:start']('nope')).toMatchObject({ ok: false, error: expect.stringMatching(/^No profile "nope"/) })
+    expect(await core.handlers['server:start']('nope')).toMatchObject({
+      ok: false,
+      error: expect.objectContaining({ sentence: expect.stringMatching(/^No profile "nope"/) }),
+    })
     const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', '/nonexistent/model.gguf']), 'broken', {
       force: true,
     })
@@ -129,7 +132,7 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
       formatCommandLine([bin, '-m', model('tiny-target.gguf'), '--n-cpu-moe', '4']),
       'edit me',
     )
-    if (!imported.ok) throw new Error(imported.error)
+    if (!imported.ok) throw new Error(imported.error.sentence)
     const id = imported.value.id
     const updated = await core.handlers['profiles:update'](id, { settings: { nCpuMoe: 6, ctxSize: 8192 }, notes: 'tuned' })
     expect(updated.ok).toBe(true)
@@ -142,7 +145,10 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     const rawCommand = (exported.ok ? exported.value : '').replace('--n-cpu-moe 6', '--n-cpu-moe 9')
     // A flag this binary rejects with no same-meaning spelling (ik_llama's -vhad) is refused with the reason; nothing changes.
     const refused = await core.handlers['profiles:set-command'](id, `${rawCommand} -vhad`)
-    expect(refused).toMatchObject({ ok: false, error: expect.stringMatching(/^The profile was not saved: .* rejects -vhad .*\.$/) })
+    expect(refused).toMatchObject({
+      ok: false,
+      error: expect.objectContaining({ sentence: expect.stringMatching(/^The profile was not saved: .* rejects -vhad .*\.$/) }),
+    })
     expect((await core.handlers['profiles:get'](id))?.settings).toMatchObject({ nCpuMoe: 6 })
     // One it spells differently is written its way, and the user is told once.
     const edited = await core.handlers['profiles:set-command'](id, `${rawCommand} --no-mmap`)
@@ -155,7 +161,7 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     // A command that cannot be read changes nothing and says why.
     expect(await core.handlers['profiles:set-command'](id, `${bin} -m "unterminated`)).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/cannot read the command/),
+      error: expect.objectContaining({ sentence: expect.stringMatching(/^Cannot read the command/) }),
     })
     expect((await core.handlers['profiles:get'](id))?.settings).toMatchObject({ nCpuMoe: 9 })
     expect(await core.handlers['profiles:set-command']('no-such-profile', `${bin} -m x.gguf`)).toMatchObject({ ok: false })
@@ -185,7 +191,7 @@ describe('fit:estimate', () => {
       formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '8192', '-np', '1', '-t', '1', '--n-cpu-moe', '4']),
       'fit me',
     )
-    if (!imported.ok) throw new Error(imported.error)
+    if (!imported.ok) throw new Error(imported.error.sentence)
     const estimate = await core.handlers['fit:estimate'](imported.value.id)
     expect(estimate.ok).toBe(true)
     if (!estimate.ok) return
@@ -194,10 +200,10 @@ describe('fit:estimate', () => {
     // The same 20 MiB of KV the server reports at -c 8192 (bench: fit), on whichever device the placement puts it.
     expect(estimate.value.report.gpu.kvMiB + estimate.value.report.host.kvMiB).toBeCloseTo(20, 0)
     const hfOnly = await core.handlers['profiles:import'](formatCommandLine([bin, '-hf', 'user/model']), 'remote')
-    if (!hfOnly.ok) throw new Error(hfOnly.error)
+    if (!hfOnly.ok) throw new Error(hfOnly.error.sentence)
     expect(await core.handlers['fit:estimate'](hfOnly.value.id)).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/no local model/),
+      error: expect.objectContaining({ sentence: expect.stringMatching(/no local model/i) }),
     })
   })
 })

@@ -12,7 +12,6 @@ import { startFailureOf } from './start-failure'
 import { PendingFixes } from './pending-fixes'
 import type { GpuSnapshot } from '../contract/telemetry'
 import type { Warning } from '../contract/warnings'
-import { asSentence } from '../contract/wording'
 import { splitWarningId, type WarningMutes } from '../advisor/warning-id'
 import { FitError } from '../fit/fit-error'
 import { fitProfile } from '../profiles/profile-fit'
@@ -55,6 +54,8 @@ import { profileCommands } from './profile-commands'
 import { storeSummary } from '../profiles/profile-summary'
 import { StateHistory } from '../diagnostics/state-history'
 import { diagnosticsCommands } from './diagnostics-commands'
+import { failed, failedFrom } from '../lib/failed'
+import type { Problem } from '../contract/problem'
 
 /** How long an out-of-memory retry waits for a GPU reading taken after the failure (several nvidia-smi intervals). */
 const FRESH_GPU_READING_WAIT_MS = 10_000
@@ -231,7 +232,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         try {
           return { ok: true, value: await this.supervisor.restart() }
         } catch (err) {
-          return { ok: false, error: (err as Error).message }
+          return failedFrom(err)
         }
       },
       'server:status': async () => this.supervisor.getStatus(),
@@ -285,7 +286,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         options.models,
       ),
       'warnings:apply-fix': async (warningId) => {
-        if (!this.options.applyWarningFix) return { ok: false, error: 'no fix is available for this warning' }
+        if (!this.options.applyWarningFix) return failed('profile', 'no fix is available for this warning: edit the profile instead')
         const warning = this.latest?.warnings.find((w) => w.id === warningId)
         const result = await this.options.applyWarningFix(warningId, this.options.home)
         if (!result.ok) return result
@@ -297,16 +298,17 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       'warnings:mute': async (warningId) => {
         const mutes = this.options.mutes
         const target = splitWarningId(warningId)
-        if (!mutes) return { ok: false, error: 'warnings cannot be muted here' }
-        if (!target) return { ok: false, error: `"${warningId}" concerns no profile: only a profile's warnings can be muted` }
+        if (!mutes) return failed('settings', 'warnings cannot be muted here: mute them in the dashboard')
+        if (!target) return failed('input', `"${warningId}" concerns no profile: only a profile's warnings can be muted`)
         await mutes.mute(target.profileId, target.key)
         return { ok: true, value: mutes.list(target.profileId) }
       },
       'warnings:muted': async (profileId) => this.options.mutes?.list(profileId) ?? [],
       'warnings:unmute': async (profileId, key) => {
         const mutes = this.options.mutes
-        if (!mutes) return { ok: false, error: 'warnings cannot be muted here' }
-        if (!mutes.list(profileId).includes(key)) return { ok: false, error: `"${key}" is not muted for this profile` }
+        if (!mutes) return failed('settings', 'warnings cannot be muted here: mute them in the dashboard')
+        if (!mutes.list(profileId).includes(key))
+          return failed('input', `"${key}" is not muted for this profile, so there is nothing to show again`)
         await mutes.unmute(profileId, key)
         return { ok: true, value: mutes.list(profileId) }
       },
@@ -462,7 +464,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   }
 
   /** A user's start the scheduler refused: the flags the binary rejects give the fix button; anything else is said as is. */
-  private async recordRefusal(profileId: string, error: string): Promise<void> {
+  private async recordRefusal(profileId: string, error: Problem): Promise<void> {
     let problems: readonly FlagProblem[] = []
     try {
       problems = blockingProblems((await resolveProfileLaunch(this.options.home, profileId)).problems)
@@ -470,7 +472,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       // the profile or its engine cannot be resolved: the scheduler's sentence says why
     }
     if (problems.length > 0) await this.recordStartFailure(profileId, 'flags that its binary rejects', problems)
-    else this.showStartFailure({ profileId, sentence: error, fix: null })
+    else this.showStartFailure({ profileId, sentence: error.sentence, fix: null })
   }
 
   /** The switch itself (stop, wait, start), when the scheduler decides it. */
@@ -492,7 +494,18 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     // A process that ran and failed speaks through its exit (the header's failure); a refusal before any process, here.
     if (!result.timings) await this.recordStartFailure(result.profileId, result.reason, result.problems)
     const problems = result.problems.map((p) => `${p.flag}: ${p.message}`).join('; ')
-    return { ok: false, error: asSentence(problems ? `${result.reason}: ${problems}` : result.reason) }
+    const fixable = result.problems.length > 0 && result.problems.every((p) => p.replacement !== null)
+    // The log's end behind Details: what llama-server itself said before it ended.
+    return failed(result.problems.length > 0 ? 'profile' : 'server', problems ? `${result.reason}: ${problems}` : result.reason, {
+      details: result.status.lastExit?.lastLines.join('\n') ?? null,
+      fix: fixable
+        ? {
+            label: 'Use the replacements',
+            run: { command: 'profiles:apply-flag-fixes', profileId: result.profileId },
+            cli: `llama-tray profiles fix ${result.profileId}`,
+          }
+        : null,
+    })
   }
 
   /** Keeps a refused start for the snapshot and pushes it at once (the user just clicked). */
@@ -586,7 +599,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         value: { report, freeVramMiB, measuredServerGpuMiB: running && measured !== null && measured > 0 ? measured : null },
       }
     } catch (err) {
-      if (err instanceof FitError) return { ok: false, error: err.message }
+      if (err instanceof FitError) return { ok: false, error: err.toProblem() }
       throw err
     }
   }

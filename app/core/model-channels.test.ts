@@ -38,8 +38,11 @@ describe('models:pull over the core', () => {
       core.handlers['models:pull']('test-org/Tiny-GGUF:Q4_K_M', null),
       core.handlers['models:pull']('test-org/Tiny-GGUF:Q4_K_M', null),
     ])
-    expect(busy).toEqual({ ok: false, error: 'a model is already being downloaded: wait for it to finish' })
-    if (!pulled.ok) throw new Error(pulled.error)
+    expect(busy).toEqual({
+      ok: false,
+      error: expect.objectContaining({ sentence: 'A model is already being downloaded: wait for it to finish.' }),
+    })
+    if (!pulled.ok) throw new Error(pulled.error.sentence)
     const want = hub.repo('test-org/Tiny-GGUF').files.find((f) => f.path === 'tiny-target-Q4_K_M.gguf')!
     expect(pulled.value).toMatchObject({
       repo: 'test-org/Tiny-GGUF',
@@ -56,13 +59,16 @@ describe('models:pull over the core', () => {
     })
     expect(await core.handlers['models:pull']('test-org/Gated-GGUF', null)).toEqual({
       ok: false,
-      error:
-        `test-org/Gated-GGUF is gated: accept its terms on ${hub.origin}/test-org/Gated-GGUF, then set HF_TOKEN to a token of that ` +
-        `account and try again.`,
+      error: {
+        kind: 'model',
+        sentence:
+          `test-org/Gated-GGUF is gated: accept its terms on ${hub.origin}/test-org/Gated-GGUF, then set HF_TOKEN to a token of that ` +
+          `account and try again.`,
+      },
     })
     expect(await core.handlers['models:pull']('nonsense', null)).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/is not a Hugging Face repo name/),
+      error: expect.objectContaining({ sentence: expect.stringMatching(/is not a Hugging Face repo name/) }),
     })
   })
 })
@@ -84,13 +90,16 @@ describe('models:apply-recipe over the core', () => {
     })
     progress.length = 0
     const applied = await core.handlers['models:apply-recipe']('qwen36-35b-a3b-8gb')
-    if (!applied.ok) throw new Error(applied.error)
+    if (!applied.ok) throw new Error(applied.error.sentence)
     expect(new Set(progress.map((p) => p.repo))).toEqual(new Set(['unsloth/Qwen3.6-35B-A3B-GGUF', 'unsloth/Qwen3.5-0.8B-GGUF']))
     const profile = await core.handlers['profiles:get'](applied.value.profileId)
     expect(profile?.binary).toBe(llamaServerBin())
     expect(profile?.model).toMatch(/models--unsloth--Qwen3\.6-35B-A3B-GGUF\/snapshots\/.+\/Qwen3\.6-35B-A3B-Q4_K_M\.gguf$/)
     expect(profile?.draftModel).toMatch(/Qwen3\.5-0\.8B-Q4_K_M\.gguf$/)
     expect(profile?.settings.nCpuMoe).toBe(applied.value.nCpuMoe)
-    expect(await core.handlers['models:apply-recipe']('nope')).toEqual({ ok: false, error: 'no recipe "nope"' })
+    expect(await core.handlers['models:apply-recipe']('nope')).toEqual({
+      ok: false,
+      error: expect.objectContaining({ sentence: 'No recipe "nope": choose one of the listed setups.' }),
+    })
   })
 })

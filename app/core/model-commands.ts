@@ -3,6 +3,7 @@ import type { ModelPullProgress } from '../contract/models'
 import { isDownloadError } from '../lib/download'
 import { ModelsError } from '../models'
 import { modelActions } from './model-actions'
+import { failed } from '../lib/failed'
 
 type ModelChannels = Pick<CommandChannels, 'models:pull' | 'models:recipes' | 'models:apply-recipe'>
 
@@ -35,10 +36,14 @@ export function modelCommands(
         draft: `${r.draft.repo}:${r.draft.quant}`,
       })),
     'models:apply-recipe': async (recipeId) => {
-      if (!actions.recipes().some((r) => r.id === recipeId)) return { ok: false, error: `no recipe "${recipeId}"` }
-      if (pulling) return { ok: false, error: 'a model is already being downloaded: wait for it to finish' }
+      if (!actions.recipes().some((r) => r.id === recipeId))
+        return failed('model', `no recipe "${recipeId}": choose one of the listed setups`)
+      if (pulling) return failed('busy', 'a model is already being downloaded: wait for it to finish')
       const binary = await recipes.binary()
-      if (binary === null) return { ok: false, error: 'no llama-server found on this computer: install llama.cpp first (step 1)' }
+      if (binary === null)
+        return failed('engine', 'no llama-server found on this computer: install llama.cpp first (step 1)', {
+          fix: { label: 'Look again', run: { command: 'profiles:discover' }, cli: 'llama-tray engines install' },
+        })
       pulling = true
       try {
         const free = recipes.freeVramMiB()
@@ -49,14 +54,14 @@ export function modelCommands(
         })
         return { ok: true, value: { profileId: applied.profile.id, nCpuMoe: applied.fit.nCpuMoe, fits: applied.fit.fits } }
       } catch (err) {
-        if (err instanceof ModelsError || isDownloadError(err)) return { ok: false, error: err.message }
+        if (err instanceof ModelsError || isDownloadError(err)) return { ok: false, error: err.toProblem() }
         throw err
       } finally {
         pulling = false
       }
     },
     'models:pull': async (ref, file) => {
-      if (pulling) return { ok: false, error: 'a model is already being downloaded: wait for it to finish' }
+      if (pulling) return failed('busy', 'a model is already being downloaded: wait for it to finish')
       pulling = true
       try {
         const r = await actions.pull(ref, { file, onProgress: (repo, p) => onProgress({ repo, ...p }) })
@@ -64,13 +69,13 @@ export function modelCommands(
       } catch (err) {
         // A damaged download reads as its one sentence with the fix first; the hashes are the CLI's details.
         if (isDownloadError(err) && err.kind === 'digest-mismatch')
-          return {
-            ok: false,
-            error:
-              `${decodeURIComponent(err.url.split('/').pop() ?? 'The file')} from ${ref} does not match the sha256 the Hub lists for it, ` +
+          return failed(
+            'model',
+            `${decodeURIComponent(err.url.split('/').pop() ?? 'The file')} from ${ref} does not match the sha256 the Hub lists for it, ` +
               `so it was deleted and nothing was kept: try again, and report it to the repo's owners if it repeats.`,
-          }
-        if (err instanceof ModelsError || isDownloadError(err)) return { ok: false, error: err.message }
+            { details: `expected sha256 ${err.expectedSha256 ?? '?'}\ngot sha256 ${err.actualSha256 ?? '?'}\n${err.url}` },
+          )
+        if (err instanceof ModelsError || isDownloadError(err)) return { ok: false, error: err.toProblem() }
         throw err
       } finally {
         pulling = false

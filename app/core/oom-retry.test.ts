@@ -102,7 +102,7 @@ describe('a load that runs out of GPU memory', () => {
       'out-of-memory-weights',
       'out-of-memory-weights',
     ])
-    expect(result.ok ? '' : result.error).toMatch(
+    expect(result.ok ? '' : result.error.sentence).toMatch(
       /Out of GPU memory loading the model weights .*also after a retry \(The GPU ran out of memory/,
     )
     expect(c.snapshot().placementRetry ?? null).toBeNull()

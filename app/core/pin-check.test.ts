@@ -30,7 +30,7 @@ describe('profiles:pin against the combined fit (scripted GPU)', () => {
         formatCommandLine([bin, '-m', model(file), '-ngl', '99', '-c', '2048']),
         name,
       )
-      if (!imported.ok) throw new Error(imported.error)
+      if (!imported.ok) throw new Error(imported.error.sentence)
       estimate[name] = (await fitProfile(home, name, { freeVramMiB: null, headroomMiB: HEADROOM_MIB })).gpuProcessMiB
     }
     await scratch.dispose()
@@ -45,7 +45,7 @@ describe('profiles:pin against the combined fit (scripted GPU)', () => {
 
   it('pins what fits beside the active profile and refuses the next, naming which and by how much', async () => {
     const small = await core.handlers['profiles:pin']('small')
-    if (!small.ok) throw new Error(small.error)
+    if (!small.ok) throw new Error(small.error.sentence)
     expect(small.value).toMatchObject({ id: 'small', pinned: true })
 
     const extra = await core.handlers['profiles:pin']('extra')

@@ -24,7 +24,7 @@ export function pinCommands(options: PinCommandOptions): Pick<CommandChannels, '
       const profile = await job()
       return { ok: true, value: profileSummary(profile, (await ProfileStore.open(options.home)).file.activeProfileId) }
     } catch (err) {
-      if (err instanceof ProfileStoreError) return { ok: false, error: err.message }
+      if (err instanceof ProfileStoreError) return { ok: false, error: err.toProblem() }
       throw err
     }
   }

@@ -80,17 +80,17 @@ describe('a pinned profile beside the active one, real llama-servers', () => {
     ]
     for (const [name, argv] of profiles) {
       const imported = await core.handlers['profiles:import'](formatCommandLine(argv), name)
-      if (!imported.ok) throw new Error(imported.error)
+      if (!imported.ok) throw new Error(imported.error.sentence)
     }
     // No GPU reading (telemetry null): the fit has nothing to refuse against.
     const pinned = await core.handlers['profiles:pin']('embed')
-    if (!pinned.ok) throw new Error(pinned.error)
+    if (!pinned.ok) throw new Error(pinned.error.sentence)
     expect(pinned.value.pinned).toBe(true)
     const listened = await core.startEndpoint({ port: 0 })
     if (!listened.ok) throw new Error(listened.error)
     port = listened.status.port
     const started = await core.handlers['server:start']('alpha')
-    if (!started.ok) throw new Error(started.error)
+    if (!started.ok) throw new Error(started.error.sentence)
     await pinnedWhere((p) => p.state === 'ready', 'ready')
   }, 600_000)
 
@@ -164,7 +164,7 @@ describe('a pinned profile beside the active one, real llama-servers', () => {
     const alphaPid = core.server.getStatus().pid
     const pinnedPid = (await pinnedWhere((p) => p.state === 'ready', 'ready')).pid as number
     const unpinned = await core.handlers['profiles:unpin']('embed')
-    if (!unpinned.ok) throw new Error(unpinned.error)
+    if (!unpinned.ok) throw new Error(unpinned.error.sentence)
     await snapshotWhere((s) => (s.pinned?.length === 0 ? true : null), 'no pinned server')
     expect(isRunning(pinnedPid)).toBe(false)
     expect(core.server.getStatus()).toMatchObject({ state: 'ready', profileId: 'alpha', pid: alphaPid })
@@ -176,7 +176,7 @@ describe('a pinned profile beside the active one, real llama-servers', () => {
     const alphaPid = core.server.getStatus().pid
     const broken = [llamaServerBin(), '-m', join(home, 'missing.gguf'), '-t', '1']
     const imported = await core.handlers['profiles:import'](formatCommandLine(broken), 'broken')
-    if (!imported.ok) throw new Error(imported.error)
+    if (!imported.ok) throw new Error(imported.error.sentence)
     expect((await core.handlers['profiles:pin']('broken')).ok).toBe(true)
     const failed = await snapshotWhere(
       (s) => s.pinned?.find((p) => p.profileId === 'broken' && p.state === 'errored'),

@@ -14,6 +14,8 @@ import { adviseOnSave, savedWarnings } from '../advisor/save-findings'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore, ProfileStoreError } from '../profiles/store'
 import { profileDocument, profileSummary } from '../profiles/profile-summary'
+import { problem, type Problem } from '../contract/problem'
+import { problemFrom } from '../lib/problem-from'
 import { profileActions, type ProfileActionDeps } from './profile-actions'
 
 type ProfileChannels = Pick<
@@ -44,12 +46,13 @@ export interface ProfileCommandDeps extends ProfileActionDeps {
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value })
-const fail = (error: string, offer?: ImportOffer): Failed => (offer ? { ok: false, error, offer } : { ok: false, error })
+const fail = (message: string, offer?: ImportOffer): Failed =>
+  offer ? { ok: false, error: problem('profile', message), offer } : { ok: false, error: problem('profile', message) }
 
 /** A failure as a Result error; a refused import that can be overridden says how (Import anyway, Replace). */
-type Failed = { readonly ok: false; readonly error: string; readonly offer?: ImportOffer }
+type Failed = { readonly ok: false; readonly error: Problem; readonly offer?: ImportOffer }
 
-/** Known failures become Result errors with their message; anything else is a bug and propagates. */
+/** Known failures become Result errors with their problem; anything else is a bug and propagates. */
 async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T> | Failed> {
   try {
     return await job()
@@ -63,8 +66,9 @@ async function guarded<T>(job: () => Promise<Result<T>>): Promise<Result<T> | Fa
       err instanceof ProfileGateError ||
       err instanceof z.ZodError
     ) {
-      if (err instanceof z.ZodError) return fail(err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '))
-      return fail(err.message, err instanceof ImportError || err instanceof ProfileStoreError ? err.offer : undefined)
+      const error = err instanceof z.ZodError ? problemFrom(err) : err.toProblem()
+      const offer = err instanceof ImportError || err instanceof ProfileStoreError ? err.offer : undefined
+      return offer ? { ok: false, error, offer } : { ok: false, error }
     }
     throw err
   }

@@ -38,7 +38,7 @@ describe('profiles:import refuses what the CLI refuses', () => {
     expect(await stored(home)).toEqual([])
 
     const forced = await handlers['profiles:import'](line, 'moved', { force: true })
-    if (!forced.ok) throw new Error(forced.error)
+    if (!forced.ok) throw new Error(forced.error.sentence)
     expect(forced.value).toMatchObject({ name: 'moved', model: missing })
     expect(forced.value.notes).toContain(MISSING_MODEL_NOTE)
     expect((await stored(home)).map((p) => p.name)).toEqual(['moved'])
@@ -57,14 +57,14 @@ describe('profiles:import refuses what the CLI refuses', () => {
   it('a name already taken (any case): refused with Replace offered; Replace overwrites it and keeps its id', async () => {
     const { home, handlers } = channel()
     const first = await handlers['profiles:import'](formatCommandLine([SERVER, '-m', model('tiny-target.gguf'), '-c', '4096']), 'dup')
-    if (!first.ok) throw new Error(first.error)
+    if (!first.ok) throw new Error(first.error.sentence)
     const second = formatCommandLine([SERVER, '-m', model('tiny-target.gguf'), '-c', '8192'])
     const refused = await handlers['profiles:import'](second, 'DUP')
     expect(refused).toEqual({ ok: false, error: duplicateNameSentence('dup', first.value.id, 'dashboard'), offer: 'replace' })
     expect(await stored(home)).toHaveLength(1)
 
     const replaced = await handlers['profiles:import'](second, 'DUP', { replace: true })
-    if (!replaced.ok) throw new Error(replaced.error)
+    if (!replaced.ok) throw new Error(replaced.error.sentence)
     expect(replaced.value.id).toBe(first.value.id)
     const profiles = (await ProfileStore.open(home)).file.profiles
     expect(profiles).toHaveLength(1)

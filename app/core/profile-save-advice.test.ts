@@ -45,7 +45,7 @@ describe('a save returns the advisor findings on what it stored', () => {
   it('an import is stored and says its warning, whose fix warnings:apply-fix applies; the next save says none', async () => {
     const core = await makeCore()
     const imported = await core.handlers['profiles:import'](formatCommandLine([bin, ...AUTO_SLOTS]), 'slots')
-    if (!imported.ok) throw new Error(imported.error)
+    if (!imported.ok) throw new Error(imported.error.sentence)
     const id = imported.value.id
     expect(imported.value.findings).toEqual([
       expect.objectContaining({
@@ -61,14 +61,14 @@ describe('a save returns the advisor findings on what it stored', () => {
     expect(fixed.ok).toBe(true)
     expect((await core.handlers['profiles:get'](id))?.settings.parallel).toBe(1)
     const again = await core.handlers['profiles:update'](id, { notes: 'checked' })
-    if (!again.ok) throw new Error(again.error)
+    if (!again.ok) throw new Error(again.error.sentence)
     expect(again.value.findings).toBeUndefined()
   }, 120_000)
 
   it('an editor save and a pasted command that bring the warning back store the change and say it', async () => {
     const core = await makeCore()
     const imported = await core.handlers['profiles:import'](formatCommandLine([bin, ...AUTO_SLOTS, '-np', '1']), 'one slot')
-    if (!imported.ok) throw new Error(imported.error)
+    if (!imported.ok) throw new Error(imported.error.sentence)
     const id = imported.value.id
     expect(imported.value.findings).toBeUndefined()
     const doc = await core.handlers['profiles:get'](id)
@@ -76,7 +76,7 @@ describe('a save returns the advisor findings on what it stored', () => {
 
     const { parallel: _dropped, ...withoutParallel } = doc.settings
     const edited = await core.handlers['profiles:update'](id, { settings: withoutParallel })
-    if (!edited.ok) throw new Error(edited.error)
+    if (!edited.ok) throw new Error(edited.error.sentence)
     expect(edited.value.findings?.map((f) => f.id)).toEqual([`lint.auto-slots@${id}`])
     expect((await core.handlers['profiles:get'](id))?.settings.parallel).toBeUndefined()
 
@@ -84,7 +84,7 @@ describe('a save returns the advisor findings on what it stored', () => {
       id,
       formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '1024', '-t', '1']),
     )
-    if (!pasted.ok) throw new Error(pasted.error)
+    if (!pasted.ok) throw new Error(pasted.error.sentence)
     expect(pasted.value.findings?.map((f) => f.id)).toEqual([`lint.auto-slots@${id}`])
     expect((await core.handlers['profiles:get'](id))?.settings.ctxSize).toBe(1024)
   }, 120_000)
@@ -92,11 +92,11 @@ describe('a save returns the advisor findings on what it stored', () => {
   it('a warning the user muted for the profile is not said again at save', async () => {
     const core = await makeCore()
     const imported = await core.handlers['profiles:import'](formatCommandLine([bin, ...AUTO_SLOTS]), 'muted')
-    if (!imported.ok) throw new Error(imported.error)
+    if (!imported.ok) throw new Error(imported.error.sentence)
     const id = imported.value.id
     expect((await core.handlers['warnings:mute'](`lint.auto-slots@${id}`)).ok).toBe(true)
     const saved = await core.handlers['profiles:update'](id, { notes: 'muted it' })
-    if (!saved.ok) throw new Error(saved.error)
+    if (!saved.ok) throw new Error(saved.error.sentence)
     expect(saved.value.findings).toBeUndefined()
   }, 120_000)
 })

@@ -59,12 +59,12 @@ describe('a sleeping llama-server under Llama Tray', () => {
       ]),
       'sleepy',
     )
-    if (!imported.ok) throw new Error(imported.error)
+    if (!imported.ok) throw new Error(imported.error.sentence)
     const listened = await core.startEndpoint({ port: 0 })
     if (!listened.ok) throw new Error(listened.error)
     endpointPort = listened.status.port
     const started = await core.handlers['server:start']('sleepy')
-    if (!started.ok) throw new Error(started.error)
+    if (!started.ok) throw new Error(started.error.sentence)
   }, 300_000)
 
   afterAll(async () => {

@@ -33,7 +33,7 @@ describe('the switch scheduler in front of the real llama-server', () => {
 
   const settings = async (changes: Partial<AppSettings>): Promise<void> => {
     const set = await core.handlers['settings:set'](changes)
-    if (!set.ok) throw new Error(set.error)
+    if (!set.ok) throw new Error(set.error.sentence)
   }
 
   beforeAll(async () => {
@@ -55,7 +55,7 @@ describe('the switch scheduler in front of the real llama-server', () => {
       const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', file as string, ...common]), name as string, {
         force: true, // broken's model is missing on purpose
       })
-      if (!imported.ok) throw new Error(imported.error)
+      if (!imported.ok) throw new Error(imported.error.sentence)
     }
     const listened = await core.startEndpoint({ port: 0 })
     if (!listened.ok) throw new Error(listened.error)

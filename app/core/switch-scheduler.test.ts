@@ -55,7 +55,7 @@ describe('the switch scheduler', () => {
     const { scheduler, loads } = setup({ b: 'Profile "b" cannot start, so "a" keeps running: the model file does not exist.' })
     await expect(scheduler.request('b')).resolves.toEqual({
       ok: false,
-      error: 'Profile "b" cannot start, so "a" keeps running: the model file does not exist.',
+      error: expect.objectContaining({ sentence: 'Profile "b" cannot start, so "a" keeps running: the model file does not exist.' }),
     })
     expect(loads).toEqual([])
   })

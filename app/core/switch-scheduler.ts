@@ -5,6 +5,7 @@ import type { PendingSwitch } from '../contract/snapshot'
 import { AdmissionError, type Lease } from '../endpoint/backend'
 import { estimateSwitch, pendingSwitchSentence } from './switch-estimate'
 import { decideSwitch, type HeldRequest, type PolicyDecision } from './switch-policy'
+import { failed, failedFrom } from '../lib/failed'
 
 export interface SwitchSchedulerDeps {
   status(): ServerStatus
@@ -103,8 +104,7 @@ export class SwitchScheduler {
       lease.release()
       return { ok: true, value: this.deps.status() }
     } catch (err) {
-      const startError = (err as { startError?: unknown }).startError
-      return { ok: false, error: typeof startError === 'string' ? startError : (err as Error).message }
+      return failedFrom(err)
     }
   }
 
@@ -112,7 +112,7 @@ export class SwitchScheduler {
   switchNow(): Result<string> {
     const pending = this.pending()
     if (pending === null)
-      return { ok: false, error: 'No switch is waiting, so there is nothing to switch now; choose a profile to switch to first.' }
+      return failed('server', 'No switch is waiting, so there is nothing to switch now; choose a profile to switch to first.')
     this.forced = true
     this.evaluate()
     return { ok: true, value: pending.profileId }
@@ -271,17 +271,17 @@ export class SwitchScheduler {
     try {
       result = await this.deps.load(target)
     } catch (err) {
-      result = { ok: false, error: (err as Error).message }
+      result = failedFrom(err)
     }
     this.loading = null
     this.decided = null
     this.forced = false
     if (!result.ok) {
       const said =
-        `Profile "${target}" failed to start: ${result.error.replace(/\.$/, '')}; ` +
+        `Profile "${target}" failed to start: ${result.error.sentence.replace(/\.$/, '')}; ` +
         'fix the profile, or send the request for another one.'
       // A user's click hears the start's own sentence; an API client, the request-shaped one.
-      const error = Object.assign(new AdmissionError(said, 'profile_failed'), { startError: result.error })
+      const error = new AdmissionError(said, 'profile_failed', result.error)
       for (const w of this.held.filter((h) => h.profileId === target)) {
         this.held.splice(this.held.indexOf(w), 1)
         w.detach()

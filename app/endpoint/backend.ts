@@ -1,6 +1,7 @@
 import type { ServerStatus } from '../contract/server-state'
 import type { SwitchControl } from './control-route'
 import type { ProfileList } from './model-routing'
+import { problem, type Problem } from '../contract/problem'
 
 /** What the endpoint needs of the core: the supervisor's state, the profiles, and the core's own switch. */
 export interface EndpointBackend {
@@ -60,8 +61,15 @@ export class AdmissionError extends Error {
   constructor(
     message: string,
     readonly code: AdmissionCode,
+    /** A failed start behind 'profile_failed': what a user's click shows instead of the request-shaped sentence. */
+    readonly startProblem: Problem | null = null,
   ) {
     super(message)
     this.name = 'AdmissionError'
+  }
+
+  /** What views and the CLI show for it: the start's own problem where there is one. */
+  toProblem(): Problem {
+    return this.startProblem ?? problem('server', this.message)
   }
 }

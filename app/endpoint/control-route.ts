@@ -67,6 +67,6 @@ export async function answerSwitchControl(
   res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' })
   send({ event: 'accepted', profileId, pendingSwitch: control.pending(), status: control.status() })
   const result = await outcome
-  send(result.ok ? { event: 'done', ok: true, status: result.value } : { event: 'done', ok: false, error: result.error })
+  send(result.ok ? { event: 'done', ok: true, status: result.value } : { event: 'done', ok: false, error: result.error.sentence })
   if (!res.destroyed) res.end()
 }

@@ -34,7 +34,7 @@ describe(`the endpoint under ${REQUESTS} requests across ${SWITCHES} switches (r
         formatCommandLine([bin, '-m', model(file), '-c', '512', '-np', '1', '-t', '1']),
         name,
       )
-      if (!imported.ok) throw new Error(imported.error)
+      if (!imported.ok) throw new Error(imported.error.sentence)
     }
     const listened = await core.startEndpoint({ port: 0 })
     if (!listened.ok) throw new Error(listened.error)

@@ -36,12 +36,12 @@ describe('the endpoint in front of the real llama-server', () => {
       ['beta', 'tiny-draft.gguf'],
     ] as const) {
       const imported = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', model(file), ...common]), name)
-      if (!imported.ok) throw new Error(imported.error)
+      if (!imported.ok) throw new Error(imported.error.sentence)
     }
     const broken = await core.handlers['profiles:import'](formatCommandLine([bin, '-m', join(home, 'missing.gguf'), ...common]), 'broken', {
       force: true,
     })
-    if (!broken.ok) throw new Error(broken.error)
+    if (!broken.ok) throw new Error(broken.error.sentence)
     const listened = await core.startEndpoint({ port: 0 })
     if (!listened.ok) throw new Error(listened.error)
     port = listened.status.port

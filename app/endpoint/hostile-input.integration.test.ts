@@ -47,7 +47,7 @@ describe('hostile input against the real llama-server behind the endpoint', () =
     core.on('server:state-changed', (s) => s.pid && pids.add(s.pid))
     const args = [bin, '-m', model('tiny-target.gguf'), '-c', '1024', '-np', '1', '-t', '1', '--api-key', KEY]
     const imported = await core.handlers['profiles:import'](formatCommandLine(args), 'keyed')
-    if (!imported.ok) throw new Error(imported.error)
+    if (!imported.ok) throw new Error(imported.error.sentence)
     const listened = await core.startEndpoint({ port: 0 })
     if (!listened.ok) throw new Error(listened.error)
     port = listened.status.port

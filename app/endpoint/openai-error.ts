@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http'
+import { problem, type Problem } from '../contract/problem'
 
 /** OpenAI's error types, as clients (and llama-server) use them. */
 export type OpenAiErrorType =
@@ -20,6 +21,11 @@ export class EndpointError extends Error {
   ) {
     super(message)
     this.name = 'EndpointError'
+  }
+
+  /** What views and the CLI show for it (clients get errorBody). */
+  toProblem(): Problem {
+    return problem(this.status < 500 ? 'input' : 'server', this.message, { details: `HTTP ${this.status} ${this.type}` })
   }
 }
 

@@ -1,3 +1,5 @@
+import { problem, type Problem } from '../contract/problem'
+
 /** An archive that would write outside its folder, break a budget, or holds what a release never does; nothing of it is kept. */
 export class UnsafeArchiveError extends Error {
   constructor(
@@ -10,6 +12,11 @@ export class UnsafeArchiveError extends Error {
     super(`refused ${archive}: its entry ${JSON.stringify(entry)} ${why}`)
     this.name = 'UnsafeArchiveError'
   }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('engine', this.message, { details: `${this.entry}: ${this.why}` })
+  }
 }
 
 /** An archive that cannot be read (not gzip or tar, cut short, a broken zip); nothing of it is kept. */
@@ -21,5 +28,10 @@ export class DamagedArchiveError extends Error {
   ) {
     super(`cannot read ${archive} (${detail})`)
     this.name = 'DamagedArchiveError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('engine', this.message, { details: this.detail })
   }
 }

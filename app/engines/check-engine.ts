@@ -3,6 +3,7 @@ import { cachedVerdict, checkKey, storeVerdict } from './check-cache'
 import { shippedCheckModel } from './check-model'
 import { EngineError } from './engine-error'
 import { runGpuCheck, type GpuCheck } from './gpu-check'
+import { problem, type Problem } from '../contract/problem'
 
 /** A build that did not run on this GPU: which one, why (completes "did not run on this GPU (…)"), and its log. */
 export interface FailedBuild {
@@ -17,6 +18,11 @@ export class GpuCheckFailedError extends Error {
   constructor(readonly failed: FailedBuild) {
     super(`${backendLabel(failed.backend)} build of ${failed.tag}: ${failed.reason}`)
     this.name = 'GpuCheckFailedError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('engine', this.message, { details: this.failed.reason })
   }
 }
 

@@ -1,3 +1,5 @@
+import { problem, type Problem } from '../contract/problem'
+
 export type EngineErrorKind =
   | 'offline'
   | 'rate-limited'
@@ -27,5 +29,10 @@ export class EngineError extends Error {
   ) {
     super(message)
     this.name = 'EngineError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem(this.kind === 'offline' || this.kind === 'rate-limited' ? 'network' : 'engine', this.message, { details: this.detail })
   }
 }

@@ -1,4 +1,5 @@
 import { FitError } from './fit-error'
+import { problem, type Problem } from '../contract/problem'
 
 /**
  * A file that is not a usable GGUF model (corrupt, truncated, hostile or absurd
@@ -12,5 +13,10 @@ export class GgufError extends FitError {
   ) {
     super(`${file} is not a usable GGUF model: ${why}. Re-download it.`)
     this.name = 'GgufError'
+  }
+
+  /** What views and the CLI show for it. */
+  override toProblem(): Problem {
+    return problem('model', this.message, { details: `${this.file}: ${this.why}` })
   }
 }

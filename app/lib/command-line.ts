@@ -1,3 +1,5 @@
+import { problem, type Problem } from '../contract/problem'
+
 /**
  * Parses a pasted command line (bash, cmd or PowerShell flavour, as people copy
  * them from guides) into an argument array, without ever involving a shell.
@@ -23,6 +25,11 @@ export class CommandLineError extends Error {
   ) {
     super(message)
     this.name = 'CommandLineError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('input', this.message, { details: `At character ${this.position + 1}.` })
   }
 }
 

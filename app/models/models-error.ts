@@ -1,3 +1,5 @@
+import { problem, type Problem } from '../contract/problem'
+
 export type ModelsErrorKind = 'bad-repo' | 'not-found' | 'gated' | 'no-gguf' | 'no-match' | 'ambiguous' | 'hub' | 'unsafe-path'
 
 /** A model pull that cannot go on, with one sentence (cause and fix) as its message. */
@@ -10,5 +12,10 @@ export class ModelsError extends Error {
   ) {
     super(message)
     this.name = 'ModelsError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('model', this.message, { details: this.available.length > 0 ? `Available: ${this.available.join(', ')}` : null })
   }
 }

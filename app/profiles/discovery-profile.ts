@@ -1,11 +1,17 @@
 import type { DiscoveredBinary, DiscoveredModel, Discovery } from '../contract/profile'
 import { makeProfileId } from './profile-id'
 import type { Profile, ProfileSettings } from './schema'
+import { problem, type Problem } from '../contract/problem'
 
 export class DiscoveryPickError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'DiscoveryPickError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('profile', this.message)
   }
 }
 

@@ -1,5 +1,6 @@
 import { profileArgv } from './launch-spec'
 import type { Profile } from './schema'
+import { problem, type Problem } from '../contract/problem'
 
 export type ExportFormat = 'bash' | 'cmd' | 'powershell'
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['bash', 'cmd', 'powershell']
@@ -8,6 +9,11 @@ export class ExportError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'ExportError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('profile', this.message)
   }
 }
 

@@ -7,6 +7,7 @@ import type { JsonStore } from '../lib/json-store/json-store'
 import { openJsonStore } from '../lib/json-store/registry'
 import { runOnce } from '../lib/process/run-once'
 import { classifyFork, parseAllowedValues, parseHelpFlags, parseVersion } from './engine-help'
+import { problem, type Problem } from '../contract/problem'
 
 export interface ServerBinaryInfo {
   readonly binary: string
@@ -45,6 +46,11 @@ export class ForkDetectError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'ForkDetectError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('engine', this.message)
   }
 }
 

@@ -4,6 +4,7 @@ import { baseName, makeProfileId } from './profile-id'
 import { profileNameProblem } from './profile-name'
 import type { Profile } from './schema'
 import type { ImportOffer } from '../contract/import-wording'
+import { problem, type Problem } from '../contract/problem'
 
 export class ImportError extends Error {
   constructor(
@@ -13,6 +14,11 @@ export class ImportError extends Error {
   ) {
     super(message)
     this.name = 'ImportError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('input', this.message)
   }
 }
 

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises'
 import { detectFork, type ServerBinaryInfo } from './fork-detect'
 import { applyFixes, blockingProblems, checkFlags, type FlagProblem } from './flag-check'
 import type { Profile } from './schema'
+import { problem, type Problem } from '../contract/problem'
 
 /** A profile the gate will not store: its message is one sentence with the cause and the fix. */
 export class ProfileGateError extends Error {
@@ -12,6 +13,11 @@ export class ProfileGateError extends Error {
   ) {
     super(message)
     this.name = 'ProfileGateError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('profile', this.message, { details: this.problems.map((p) => `${p.flag}: ${p.message}`).join('\n') })
   }
 }
 

@@ -5,6 +5,7 @@ import { applyFixes, blockingProblems, checkFlags, type FlagProblem } from './fl
 import { profileToLaunchSpec } from './launch-spec'
 import type { Profile } from './schema'
 import { ProfileStore } from './store'
+import { problem, type Problem } from '../contract/problem'
 
 export class ProfileLaunchError extends Error {
   constructor(
@@ -13,6 +14,11 @@ export class ProfileLaunchError extends Error {
   ) {
     super(message)
     this.name = 'ProfileLaunchError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('profile', this.message, { details: this.problems.map((p) => `${p.flag}: ${p.message}`).join('\n') })
   }
 }
 

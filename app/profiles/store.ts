@@ -16,6 +16,7 @@ import {
   type Profile,
   type ProfilesFile,
 } from './schema'
+import { problem, type Problem } from '../contract/problem'
 
 export const PROFILES_FILE = 'profiles.json'
 
@@ -27,6 +28,11 @@ export class ProfileStoreError extends Error {
   ) {
     super(message)
     this.name = 'ProfileStoreError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('profile', this.message)
   }
 }
 

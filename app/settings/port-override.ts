@@ -1,8 +1,15 @@
+import { problem, type Problem } from '../contract/problem'
+
 /** $LLAMA_TRAY_PORT holds something that is not a port; the message is one sentence with the fix. */
 export class PortOverrideError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'PortOverrideError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('settings', this.message)
   }
 }
 

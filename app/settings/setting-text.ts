@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { DEFAULT_SETTINGS, type AppSettings } from '../contract/settings'
 import { SettingsFields } from './settings-codec'
+import { problem, type Problem } from '../contract/problem'
 
 export type SettingKey = keyof AppSettings
 
@@ -11,6 +12,11 @@ export class SettingValueError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'SettingValueError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('settings', this.message)
   }
 }
 

@@ -78,16 +78,19 @@ describe('SettingsStore', () => {
     const store = await SettingsStore.open(home)
     expect(await store.update({ port: 70_000 })).toEqual({
       ok: false,
-      error: 'The port setting takes a whole number from 1 to 65535, like 8080; "70000" is not one.',
+      error: expect.objectContaining({ sentence: 'The port setting takes a whole number from 1 to 65535, like 8080; "70000" is not one.' }),
     })
     expect(await store.update({ heavyApps: ['ok', ''] })).toEqual({
       ok: false,
-      error: expect.stringMatching(/^The heavyApps setting takes a list of .*; "" is not one\.$/),
+      error: expect.objectContaining({ sentence: expect.stringMatching(/^The heavyApps setting takes a list of .*; "" is not one\.$/) }),
     })
-    expect(await store.update({ colour: 'red' })).toEqual({ ok: false, error: 'There is no setting "colour"; nothing was saved.' })
+    expect(await store.update({ colour: 'red' })).toEqual({
+      ok: false,
+      error: expect.objectContaining({ sentence: 'There is no setting "colour"; nothing was saved.' }),
+    })
     expect(await store.update([1])).toEqual({
       ok: false,
-      error: 'A settings change must be an object of settings by name; nothing was saved.',
+      error: expect.objectContaining({ sentence: 'A settings change must be an object of settings by name; nothing was saved.' }),
     })
     expect((await readdir(home).catch((): string[] => [])).includes('settings.json')).toBe(false)
   })

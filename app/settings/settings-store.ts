@@ -5,6 +5,8 @@ import type { ChangeSource, JsonStore } from '../lib/json-store/json-store'
 import { openJsonStore } from '../lib/json-store/registry'
 import { settingsCodec, SettingsFields } from './settings-codec'
 import { describeSetting, SETTING_KEYS, type SettingKey } from './setting-text'
+import type { Result } from '../contract/commands'
+import { failed, failedFrom } from '../lib/failed'
 
 export const SETTINGS_FILE = 'settings.json'
 
@@ -67,13 +69,13 @@ export class SettingsStore {
   }
 
   /** Validates and saves a change (on top of the file as it is now); resolves to the new settings or an error message. */
-  async update(changes: unknown): Promise<{ ok: true; value: AppSettings } | { ok: false; error: string }> {
+  async update(changes: unknown): Promise<Result<AppSettings>> {
     const result = SettingsSchema.safeParse(changes)
-    if (!result.success) return { ok: false, error: settingsRefusal(changes, result.error) }
+    if (!result.success) return failed('settings', settingsRefusal(changes, result.error))
     try {
       return { ok: true, value: await this.store.update((current) => ({ ...current, ...result.data })) }
     } catch (err) {
-      return { ok: false, error: err instanceof Error ? err.message : String(err) }
+      return failedFrom(err)
     }
   }
 }

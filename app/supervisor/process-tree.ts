@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import treeKill from 'tree-kill'
 import { defaultWindowsStopDeps, terminateWindowsTree, type WindowsStopDeps, type WindowsStopOptions } from '../platform/win32/stop-tree'
+import { problem, type Problem } from '../contract/problem'
 
 export interface ExitStatus {
   readonly code: number | null
@@ -25,6 +26,11 @@ export class SpawnError extends Error {
   ) {
     super(message)
     this.name = 'SpawnError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('server', this.message, { details: this.code ?? null })
   }
 }
 

@@ -82,7 +82,7 @@ for (const [label, view] of [
         ]),
         'Qwen3.6-35B-A3B (tiny stand-in)',
       )
-      if (!imported.ok) throw new Error(imported.error)
+      if (!imported.ok) throw new Error(imported.error.sentence)
       profileId = imported.value.id
       await s.page.getByTestId('server-state').waitFor()
     }, 60_000)

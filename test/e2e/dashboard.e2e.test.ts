@@ -101,7 +101,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
         cmd('-m', model('tiny-target.gguf'), '-md', model('tiny-draft.gguf'), '--spec-type', 'draft-simple', '-c', '4096', '-np', '1'),
         'tiny + draft',
       )
-      if (!draft.ok) throw new Error(draft.error)
+      if (!draft.ok) throw new Error(draft.error.sentence)
 
       // Import from a pasted command, through the UI.
       await page.getByTestId('tab-profiles').click()
@@ -171,7 +171,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
       cmd('-m', model('tiny-target.gguf'), '-c', '512', '-np', '1', '--sleep-idle-seconds', '1'),
       'sleepy',
     )
-    if (!sleepy.ok) throw new Error(sleepy.error)
+    if (!sleepy.ok) throw new Error(sleepy.error.sentence)
     await page.getByTestId('tab-profiles').click()
     await page.getByTestId('profile-row').filter({ hasText: 'sleepy' }).getByTestId('profile-start').click()
     await page.getByTestId('tab-dashboard').click()
@@ -197,7 +197,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
   it('a window opened while a server runs charts its past generation rates at once (generation:history), not only what came after', async () => {
     const { core, page } = await open({ telemetry: null })
     const imported = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'tiny')
-    if (!imported.ok) throw new Error(imported.error)
+    if (!imported.ok) throw new Error(imported.error.sentence)
     expect((await core.handlers['server:start'](imported.value.id)).ok).toBe(true)
     await generate(core.server.getStatus().port as number, 32).done
     // A past that is clearly older than anything the reopened page could get pushed or fetch as the latest snapshot.
@@ -220,7 +220,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
       'moved model',
       { force: true },
     )
-    if (!broken.ok) throw new Error(broken.error)
+    if (!broken.ok) throw new Error(broken.error.sentence)
     await page.getByTestId('tab-profiles').click()
     await page.getByTestId('profile-row').filter({ hasText: 'moved model' }).getByTestId('profile-start').click()
     await state(page, 'errored', 30_000)
@@ -247,7 +247,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
       cmd('-m', model('tiny-target.gguf'), '--n-cpu-moe', '4', '-c', '4096', '-np', '1'),
       'qwen-moe (tiny)',
     )
-    if (!imported.ok) throw new Error(imported.error)
+    if (!imported.ok) throw new Error(imported.error.sentence)
     const started = await core.handlers['server:start'](imported.value.id)
     expect(started.ok).toBe(true)
     await state(page, 'ready')
@@ -273,7 +273,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     })
     // -c without -np: the advisor's auto-slots finding (mainline gives 4 slots).
     const imported = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096'), 'auto slots')
-    if (!imported.ok) throw new Error(imported.error)
+    if (!imported.ok) throw new Error(imported.error.sentence)
     expect((await core.handlers['server:start'](imported.value.id)).ok).toBe(true)
     await state(page, 'ready')
     const warning = page.locator('[data-testid="warning"][data-warning-id^="lint.auto-slots"]')
@@ -369,7 +369,7 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
       // MiB on the GPU.
       const { core, page } = await open({ telemetry: fakeVramTelemetry([2247]) })
       const tiny = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'tiny')
-      if (!tiny.ok) throw new Error(tiny.error)
+      if (!tiny.ok) throw new Error(tiny.error.sentence)
       await page.getByTestId('tab-profiles').click()
       const panel = page.getByTestId('fit-panel')
       await panel.getByTestId('fit-breakdown').waitFor({ timeout: 60_000 })
@@ -384,7 +384,7 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
         )
         .toBe(1)
       const estimate = await core.handlers['fit:estimate'](tiny.value.id)
-      if (!estimate.ok) throw new Error(estimate.error)
+      if (!estimate.ok) throw new Error(estimate.error.sentence)
       const { report } = estimate.value
       console.log(
         `[e2e] fit: GPU ${report.total.gpu.totalMiB} MiB (weights ${report.gpu.weightsMiB}, KV ${report.gpu.kvMiB}, recurrent ` +
@@ -429,7 +429,7 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
         'moved model',
         { force: true },
       )
-      if (!moved.ok) throw new Error(moved.error)
+      if (!moved.ok) throw new Error(moved.error.sentence)
       await page.getByTestId('profile-row').filter({ hasText: 'moved model' }).locator('.profile-select').click()
       await expect(page.getByTestId('fit-error').textContent({ timeout: 90_000 })).resolves.toMatch(/moved-away\.gguf|model/i)
     },
@@ -439,7 +439,7 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
   it("benches one profile from the Bench view: the table and the bars show the report's figures", async () => {
     const { core, page } = await open({ telemetry: null })
     const tiny = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'tiny')
-    if (!tiny.ok) throw new Error(tiny.error)
+    if (!tiny.ok) throw new Error(tiny.error.sentence)
     const progress: string[] = []
     core.on('bench:progress', (p) => progress.push(p.phase))
 
@@ -483,7 +483,7 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
       telemetry: fakeGpuTelemetry({ totalMiB: 8192, idleMiB: 300, serverMiB: 600, perGpuExpertLayerMiB: 150, layers: 40, draftMiB: 200 }),
     })
     const tiny = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1'), 'tiny')
-    if (!tiny.ok) throw new Error(tiny.error)
+    if (!tiny.ok) throw new Error(tiny.error.sentence)
     await page.getByTestId('tab-bench').click()
     await page.locator(`[data-testid="bench-profile"][data-profile-id="${tiny.value.id}"]`).check()
     await page.getByTestId('bench-runs').fill('1')
@@ -509,7 +509,7 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
   it('Cancel during a bench stops it and leaves no server running', async () => {
     const { core, page } = await open({ telemetry: null })
     const tiny = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'tiny')
-    if (!tiny.ok) throw new Error(tiny.error)
+    if (!tiny.ok) throw new Error(tiny.error.sentence)
     await page.getByTestId('tab-bench').click()
     await page.locator(`[data-testid="bench-profile"][data-profile-id="${tiny.value.id}"]`).check()
     await page.getByTestId('bench-runs').fill('3')
@@ -521,7 +521,7 @@ describe('fit panel and Bench view in Chromium over the real core and llama-serv
     const running = Date.now()
     expect(core.server.getStatus().state).toBe('ready')
     await page.getByTestId('bench-cancel').click()
-    await expect(page.getByTestId('bench-error').textContent({ timeout: 90_000 })).resolves.toMatch(/cancelled/)
+    await expect(page.getByTestId('bench-error').textContent({ timeout: 90_000 })).resolves.toMatch(/cancelled/i)
     console.log(
       `[e2e] bench cancel: ${running - started} ms until the server answered the bench, ${Date.now() - running} ms from Cancel to the ` +
         `answer`,

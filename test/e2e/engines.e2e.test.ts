@@ -75,7 +75,7 @@ describe('llama.cpp engines in Settings (Chromium, real core)', () => {
       const path = join(home, 'engines', `${TAG}-cpu`, 'llama-server')
       // The profile comes in as a pasted command (the Profiles tab's import), through the core.
       const imported = await core.handlers['profiles:import'](formatCommandLine([path, '-m', tinyTarget, ...SMALL]), 'tiny')
-      if (!imported.ok) throw new Error(imported.error)
+      if (!imported.ok) throw new Error(imported.error.sentence)
       await page.getByTestId('tab-profiles').click()
       await page.getByTestId('tab-settings').click()
       await expect(row.textContent()).resolves.toContain('used by tiny')
@@ -129,9 +129,9 @@ describe('llama.cpp engines in Settings (Chromium, real core)', () => {
       sessions.push(s)
       const { page, core, home } = s
       const old = await core.handlers['engines:install']({ backend: 'cpu', tag: TAG })
-      if (!old.ok) throw new Error(old.error)
+      if (!old.ok) throw new Error(old.error.sentence)
       const imported = await core.handlers['profiles:import'](formatCommandLine([old.value.path, '-m', tinyTarget, ...SMALL]), 'tiny')
-      if (!imported.ok) throw new Error(imported.error)
+      if (!imported.ok) throw new Error(imported.error.sentence)
 
       await page.getByTestId('tab-settings').click()
       await expect(page.getByTestId('engine-update-notice').textContent({ timeout: 30_000 })).resolves.toMatch(

@@ -267,6 +267,14 @@ describe('the first run in Chromium over the real core and llama-server', () => 
         `tiny-target-IQ4_XS.gguf from ${REPO}:IQ4_XS does not match the sha256 the Hub lists for it, so it was deleted and nothing was ` +
           `kept: try again, and report it to the repo's owners if it repeats.`,
       )
+      // The hashes stay behind "Details" until it is opened.
+      const modelDetails = page.getByTestId('model-error').locator('.error-details')
+      await expect(modelDetails.locator('pre').isVisible()).resolves.toBe(false)
+      await modelDetails.locator('summary').click()
+      await modelDetails.locator('pre').waitFor({ state: 'visible' })
+      await expect(modelDetails.locator('pre').textContent()).resolves.toMatch(
+        new RegExp(`^expected sha256 [0-9a-f]{64}\\ngot sha256 [0-9a-f]{64}\\n\\S+/tiny-target-IQ4_XS\\.gguf$`),
+      )
       expect(await page.getByTestId('first-run-model').getAttribute('data-done')).toBe('false')
       expect(await page.getByTestId('first-run-found-model').count()).toBe(0)
       expect(await core.handlers['profiles:discover']()).toMatchObject({ ok: true, value: { models: [] } })

@@ -38,11 +38,11 @@ describe('pinned profiles in the dashboard', () => {
     ] as const) {
       const argv = [bin, '-m', model(name === 'alpha' ? 'tiny-target.gguf' : 'tiny-draft.gguf'), ...extra, '-c', '512', '-t', '1']
       const imported = await core.handlers['profiles:import'](formatCommandLine(argv), name)
-      if (!imported.ok) throw new Error(imported.error)
+      if (!imported.ok) throw new Error(imported.error.sentence)
     }
     await core.servePinned() // as the app does at start
     const started = await core.handlers['server:start']('alpha')
-    if (!started.ok) throw new Error(started.error)
+    if (!started.ok) throw new Error(started.error.sentence)
 
     await page.getByTestId('tab-profiles').click()
     const row = (id: string) => page.locator(`[data-testid="profile-row"][data-profile-id="${id}"]`)

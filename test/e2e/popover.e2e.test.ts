@@ -38,7 +38,7 @@ afterAll(async () => {
 async function importProfile(s: ScriptedDashboard, name: string): Promise<string> {
   const line = formatCommandLine(['/opt/llama.cpp/llama-server', '-m', model('tiny-target.gguf'), '--n-cpu-moe', '4', '-c', '4096'])
   const r = await s.core.handlers['profiles:import'](line, name)
-  if (!r.ok) throw new Error(r.error)
+  if (!r.ok) throw new Error(r.error.sentence)
   return r.value.id
 }
 

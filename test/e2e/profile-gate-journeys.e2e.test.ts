@@ -81,7 +81,7 @@ describe('the profile gate in the dashboard (Chromium, real core, real advisor, 
     const { page, core } = await open()
     const line = formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '2048', '-np', '1', '-t', '1'])
     const imported = await core.handlers['profiles:import'](line, 'slots')
-    if (!imported.ok) throw new Error(imported.error)
+    if (!imported.ok) throw new Error(imported.error.sentence)
     const id = imported.value.id
     await page.getByTestId('tab-profiles').click()
     await page.getByTestId('profile-row').filter({ hasText: 'slots' }).locator('.profile-select').click()
@@ -111,7 +111,7 @@ describe('the profile gate in the dashboard (Chromium, real core, real advisor, 
       formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '2048', '-np', '1', '-t', '1']),
       'into RAM',
     )
-    if (!imported.ok) throw new Error(imported.error)
+    if (!imported.ok) throw new Error(imported.error.sentence)
     const id = imported.value.id
     await page.getByTestId('tab-profiles').click()
     await page.getByTestId('profile-row').filter({ hasText: 'into RAM' }).locator('.profile-select').click()

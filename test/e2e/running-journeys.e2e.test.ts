@@ -60,7 +60,7 @@ const cmd = (...args: string[]): string => formatCommandLine([bin, ...args, '-t'
 
 async function importProfile(s: DashboardSession, name: string, ...args: string[]): Promise<string> {
   const r = await s.core.handlers['profiles:import'](cmd(...args), name)
-  if (!r.ok) throw new Error(r.error)
+  if (!r.ok) throw new Error(r.error.sentence)
   return r.value.id
 }
 

@@ -93,7 +93,7 @@ describe('the Settings view (issue #25)', () => {
       formatCommandLine([llamaServerBin(), '-m', model('tiny-target.gguf'), '-c', '512', '-np', '1', '-t', '1']),
       'tiny',
     )
-    if (!profile.ok) throw new Error(profile.error)
+    if (!profile.ok) throw new Error(profile.error.sentence)
     expect((await core.handlers['server:start'](profile.value.id)).ok).toBe(false)
     const hint = core.server.getStatus().lastExit?.hint ?? ''
     const suggested = /set Settings → Port to (\d+) \(free now\), or run llama-tray settings set port (\d+)$/.exec(hint)

@@ -1,3 +1,4 @@
+import { problem } from '../../app/contract/problem'
 import type { Result } from '../../app/contract/commands'
 import type { ProfileSummary } from '../../app/contract/profile'
 import type { AppSettings } from '../../app/contract/settings'
@@ -40,10 +41,10 @@ export function vramAdvisor(
       ]
     },
     applyWarningFix: async (id) => {
-      if (id !== LOW_VRAM_WARNING || !profileId) return { ok: false, error: `no fix for ${id}` }
+      if (id !== LOW_VRAM_WARNING || !profileId) return { ok: false, error: problem('profile', `no fix for ${id}`) }
       const core = getCore()
       const doc = await core.handlers['profiles:get'](profileId)
-      if (!doc) return { ok: false, error: `no profile ${profileId}` }
+      if (!doc) return { ok: false, error: problem('profile', `no profile ${profileId}`) }
       const next = (doc.settings.nCpuMoe ?? 0) + 4
       nCpuMoe = next
       return core.handlers['profiles:update'](profileId, { settings: { ...doc.settings, nCpuMoe: next } })

@@ -105,7 +105,7 @@ describe('fuzzing the profile and settings files', () => {
             if (aside.length > 0 || !isJsonObject(bytes)) await expectKeptAside(home, SETTINGS_FILE, bytes)
             const result = await store.update(change)
             if (!result.ok)
-              expect(result.error).toMatch(/^(The \w+ setting takes .*|There is no setting .*|A settings change must be .*)\.$/s)
+              expect(result.error.sentence).toMatch(/^(The \w+ setting takes .*|There is no setting .*|A settings change must be .*)\.$/s)
           }),
         ),
         { numRuns: FUZZ_RUNS },

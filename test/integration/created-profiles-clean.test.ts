@@ -93,7 +93,7 @@ async function setupCreate(home: string, gpu: FakeGpuConfig): Promise<Profile> {
     starterGpu: async () => ({ freeMiB: await freeMiBOn(gpu) }),
   })
   const found = await commands['profiles:discover']()
-  if (!found.ok) throw new Error(found.error)
+  if (!found.ok) throw new Error(found.error.sentence)
   const target = found.value.models.find((m) => !m.looksLikeDraft)
   const draft = found.value.models.find((m) => m.looksLikeDraft)
   const created = await commands['profiles:create-discovered'](
@@ -102,7 +102,7 @@ async function setupCreate(home: string, gpu: FakeGpuConfig): Promise<Profile> {
     draft?.id ?? null,
     'setup',
   )
-  if (!created.ok) throw new Error(created.error)
+  if (!created.ok) throw new Error(created.error.sentence)
   return (await ProfileStore.open(home)).find(created.value.id) as Profile
 }
 

@@ -9,6 +9,7 @@ import { removeServeRecord, writeServeRecord } from '../serve-record'
 import { serverOrigin } from '../../contract/client-url'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, portNumber, positiveNumber } from '../parse-options'
+import { problemText } from '../problem-text'
 
 export interface ServeOptions {
   readonly host: string
@@ -140,7 +141,8 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
   for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) io.signals.on(s, onSignal)
   if (options.profile !== null) {
     void core.startProfile(options.profile).then((r) => {
-      if (!r.ok) io.stderr.write(`llama-tray: ${options.profile} did not start: ${r.error}\n`)
+      if (!r.ok)
+        io.stderr.write(problemText({ ...r.error, sentence: `${options.profile} did not start: ${r.error.sentence}` }, io.verbose ?? false))
     })
   }
   try {

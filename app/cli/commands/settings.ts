@@ -52,7 +52,10 @@ async function runSettings(args: readonly string[], io: CliContext): Promise<num
     }
     const saved = await store.update({ [key]: value })
     if (!saved.ok) {
-      io.stderr.write(`llama-tray: The setting could not be saved in ${store.path}; check that the folder is writable (${saved.error}).\n`)
+      io.stderr.write(
+        `llama-tray: The setting could not be saved in ${store.path}; check that the folder is writable ` +
+          `(${saved.error.sentence.replace(/\.$/, '')}).\n`,
+      )
       return 1
     }
     io.stdout.write(`Saved ${key} = ${settingValueText(saved.value[key])} in ${store.path}.\n`)

@@ -1,3 +1,5 @@
+import { problem, type Problem } from '../../contract/problem'
+
 /** Why a download failed; `resumable` says whether the `.part` file was kept for the next try. */
 export type DownloadErrorKind =
   | 'offline' // DNS failed: no network, or the host name is wrong
@@ -49,6 +51,12 @@ export class DownloadError extends Error {
     this.expectedSha256 = init.expectedSha256
     this.actualSha256 = init.actualSha256
     this.detail = init.detail
+  }
+
+  /** What views and the CLI show for it: the sentence, and the address with the status or the system's words behind it. */
+  toProblem(): Problem {
+    const why = [this.status === undefined ? null : `HTTP ${this.status}`, this.detail ?? null].filter((x) => x !== null).join(': ')
+    return problem('network', this.message, { details: [this.url, why].filter((x) => x !== '').join('\n') })
   }
 }
 

@@ -3,12 +3,18 @@ import { readdir, rmdir, stat, unlink, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { lock } from 'proper-lockfile'
 import { isProcessAlive } from '../process/process-alive'
+import { problem, type Problem } from '../../contract/problem'
 
 /** Raised when a file stays locked by another process for longer than the wait allows. */
 export class FileLockError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'FileLockError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('busy', this.message)
   }
 }
 

@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../atomic-write'
 import { Listeners } from '../listeners'
 import { withFileLock, type FileLockOptions } from './file-lock'
 import { parseJsonText, type Decoded, type JsonCodec } from './json-codec'
+import { problem, type Problem } from '../../contract/problem'
 
 /** How the last read of a store's file went (the same words as the contract's ProfileStoreHealth). */
 export type JsonStoreHealth = 'ok' | 'missing' | 'recovered-from-backup' | 'quarantined' | 'read-only'
@@ -14,6 +15,11 @@ export class JsonStoreError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'JsonStoreError'
+  }
+
+  /** What views and the CLI show for it. */
+  toProblem(): Problem {
+    return problem('settings', this.message)
   }
 }
 

@@ -9,6 +9,7 @@ import { createDiscoveredProfile, discoverOnDisk } from './profile-actions'
 import { startServer } from './server-actions'
 import { IDLE_STEP, useFirstRunStore } from '../stores/first-run-store'
 import { useStatusStore } from '../stores/status-store'
+import { problem, type Problem } from '../../../app/contract/problem'
 
 // What the first-run view does, in one place. Each step is also a CLI
 // command, which the view names beside it.
@@ -51,13 +52,8 @@ export const MODEL_EXAMPLE = 'ggml-org/Qwen3-0.6B-GGUF:Q4_K_M'
 export async function getModel(ref: string): Promise<void> {
   engaged()
   const wanted = ref.trim()
-  if (!MODEL_REF.test(wanted))
-    return set({
-      model: {
-        ...IDLE_STEP,
-        error: `“${wanted}” is not a Hugging Face model name: write it as org/repo:quant, for example ${MODEL_EXAMPLE}.`,
-      },
-    })
+  const notAName = `“${wanted}” is not a Hugging Face model name: write it as org/repo:quant, for example ${MODEL_EXAMPLE}.`
+  if (!MODEL_REF.test(wanted)) return set({ model: { ...IDLE_STEP, error: problem('input', notAName) } })
   set({ model: { busy: true, progress: null, error: null, done: null } })
   const r = await pullModel(wanted)
   set((s) => ({ model: { ...s.model, busy: false, error: r.ok ? null : r.error, done: r.ok ? r.value : null } }))
@@ -93,7 +89,7 @@ export interface SetupChoice {
 export async function createProfileAndStart(choice: SetupChoice = { modelPath: null, draftPath: null }): Promise<boolean> {
   engaged()
   set({ start: { busy: true, error: null } })
-  const fail = (error: string): false => (set({ start: { busy: false, error } }), false)
+  const fail = (error: Problem): false => (set({ start: { busy: false, error } }), false)
   const found = await discoverOnDisk()
   if (!found.ok) return fail(found.error)
   set({ found: found.value })
@@ -111,8 +107,8 @@ export async function createProfileAndStart(choice: SetupChoice = { modelPath: n
     path ? found.value.models.find((m) => m.path === path)?.id : undefined
   const modelId = byPath(choice.modelPath) ?? byPath(model.done?.path) ?? pick.modelId
   const draftId = byPath(choice.draftPath) ?? null
-  if (!binaryId) return fail('No llama-server yet: install llama.cpp first.')
-  if (!modelId) return fail('No model yet: get a model first.')
+  if (!binaryId) return fail(problem('engine', 'No llama-server yet: install llama.cpp first.'))
+  if (!modelId) return fail(problem('model', 'No model yet: get a model first.'))
   const created = await createDiscoveredProfile(binaryId, modelId, draftId, null)
   if (!created.ok) return fail(created.error)
   const launched = await startUntilLaunched(created.value.id)

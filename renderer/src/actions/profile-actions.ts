@@ -1,3 +1,4 @@
+import { problem } from '../../../app/contract/problem'
 import type { ImportResult, Result } from '../../../app/contract/commands'
 import type { ImportCommandOptions } from '../../../app/contract/import-wording'
 import type {
@@ -32,14 +33,14 @@ export async function setProfileSetting<K extends keyof ProfileSettingsDocument>
   value: ProfileSettingsDocument[K],
 ): Promise<Result<ProfileSummary>> {
   const doc = await api().profilesGet(profileId)
-  if (!doc) return { ok: false, error: 'The profile is gone: it was deleted meanwhile.' }
+  if (!doc) return { ok: false, error: problem('profile', 'The profile is gone: it was deleted meanwhile.') }
   return api().profilesUpdate(profileId, { settings: { ...doc.settings, [key]: value } })
 }
 
 /** Sets several launch settings at once, the others kept as stored (the retry's placement after running out of GPU memory). */
 export async function setProfileSettings(profileId: string, settings: Partial<ProfileSettingsDocument>): Promise<Result<ProfileSummary>> {
   const doc = await api().profilesGet(profileId)
-  if (!doc) return { ok: false, error: 'The profile is gone: it was deleted meanwhile.' }
+  if (!doc) return { ok: false, error: problem('profile', 'The profile is gone: it was deleted meanwhile.') }
   return api().profilesUpdate(profileId, { settings: { ...doc.settings, ...settings } })
 }
 

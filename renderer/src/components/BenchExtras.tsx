@@ -1,6 +1,8 @@
 import { useState } from 'react'
 import type { BenchReport, TuneSummary } from '../../../app/contract/bench'
 import { exportBenchReport } from '../stores/bench-store'
+import type { Problem } from '../../../app/contract/problem'
+import { ProblemView } from './ProblemView'
 
 const rate = (n: number | null): string => (n === null ? '—' : n.toFixed(1))
 const STATUS: Readonly<Record<string, string>> = { benched: 'benched', 'skipped-vram': 'skipped: too little VRAM free', failed: 'failed' }
@@ -60,7 +62,7 @@ export function TuneResults({ tune }: { readonly tune: TuneSummary }): React.JSX
 /** The report as Markdown (for an issue or a forum post, like the seeds' tables) or CSV, made by main from the stored file. */
 export function ExportReport({ report }: { readonly report: BenchReport }): React.JSX.Element {
   const [text, setText] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<Problem | null>(null)
   const [copied, setCopied] = useState(false)
   const load = async (format: 'markdown' | 'csv'): Promise<void> => {
     const r = await exportBenchReport(report.createdAt, format)
@@ -90,7 +92,7 @@ export function ExportReport({ report }: { readonly report: BenchReport }): Reac
           </button>
         )}
       </div>
-      {error && <p className="fix-error">{error}</p>}
+      {error && <ProblemView problem={error} alert={false} />}
       {text !== null && <textarea className="exported" readOnly value={text} rows={6} data-testid="bench-exported" />}
     </div>
   )

@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'react'
 import { applyFlagFixes, checkFlags } from '../actions/profile-actions'
 import { useProfileStore } from '../stores/profile-store'
+import type { Problem } from '../../../app/contract/problem'
+import { failedOutcome, type Outcome } from '../lib/outcome'
+import { OutcomeView } from './OutcomeView'
 
 interface Fixable {
   readonly id: string
@@ -17,11 +20,11 @@ export function BenchFlagFix({
   error,
 }: {
   readonly profileIds: readonly string[]
-  readonly error: string
+  readonly error: Problem
 }): React.JSX.Element | null {
   const names = useProfileStore((s) => s.summary?.profiles ?? null)
   const [fixable, setFixable] = useState<readonly Fixable[]>([])
-  const [done, setDone] = useState<string | null>(null)
+  const [done, setDone] = useState<Outcome | null>(null)
   useEffect(() => {
     let live = true
     void (async () => {
@@ -42,15 +45,10 @@ export function BenchFlagFix({
       live = false
     }
   }, [profileIds, error, names])
-  if (fixable.length === 0)
-    return done ? (
-      <p className="fix-ok" role="status" data-testid="bench-flag-fixed">
-        {done}
-      </p>
-    ) : null
+  if (fixable.length === 0) return done ? <OutcomeView outcome={done} testId="bench-flag-fixed" /> : null
   const fix = async (f: Fixable): Promise<void> => {
     const r = await applyFlagFixes(f.id)
-    setDone(r.ok ? `Stored ${f.replacements} in “${f.name}”. Run the bench again.` : r.error)
+    setDone(r.ok ? { ok: true, text: `Stored ${f.replacements} in “${f.name}”. Run the bench again.` } : failedOutcome(r.error))
   }
   return (
     <div className="row" data-testid="bench-flag-fix">

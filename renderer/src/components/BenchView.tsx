@@ -6,6 +6,7 @@ import { formatElapsed, formatPercent } from '../lib/format'
 import { cancelBench, refreshBenchHistory, showBenchReport, startBench, startTune, useBenchStore } from '../stores/bench-store'
 import { ExportReport, TuneResults } from './BenchExtras'
 import { useProfileStore } from '../stores/profile-store'
+import { ProblemView } from './ProblemView'
 
 const rate = (n: number | null): string => (n === null ? '—' : n.toFixed(1))
 const times = (n: number | null): string => (n === null ? '' : `×${n.toFixed(2)}`)
@@ -247,9 +248,7 @@ export function BenchView(): React.JSX.Element {
       {running && <Progress progress={progress} />}
       {error && !running && (
         <>
-          <p className="fix-error" role="alert" data-testid="bench-error">
-            {error}
-          </p>
+          <ProblemView problem={error} testId="bench-error" />
           <BenchFlagFix profileIds={chosen} error={error} />
         </>
       )}

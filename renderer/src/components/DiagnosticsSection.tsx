@@ -1,7 +1,10 @@
+import { failedOutcome, type Outcome } from '../lib/outcome'
+import { OutcomeView } from './OutcomeView'
 import { useState } from 'react'
 import { diagnosticsSummary, saveDiagnostics } from '../actions/diagnostics-actions'
+import { problem } from '../../../app/contract/problem'
 
-type Message = { readonly ok: boolean; readonly text: string }
+type Message = Outcome
 
 /**
  * Settings → Diagnostics: what someone helping needs (versions, GPU, states, the active command, the log's end),
@@ -22,14 +25,15 @@ export function DiagnosticsSection(): React.JSX.Element {
   }
   const copy = (): Promise<Message | null> =>
     diagnosticsSummary().then(async (r) => {
-      if (!r.ok) return { ok: false, text: r.error }
-      if (!navigator.clipboard) return { ok: false, text: 'The clipboard is not available here: use Save diagnostics instead.' }
+      if (!r.ok) return failedOutcome(r.error)
+      if (!navigator.clipboard)
+        return failedOutcome(problem('internal', 'The clipboard is not available here: use Save diagnostics instead.'))
       await navigator.clipboard.writeText(r.value)
       return { ok: true, text: `Copied the summary (${r.value.trimEnd().split('\n').length} lines): paste it into your issue.` }
     })
   const save = (): Promise<Message | null> =>
     saveDiagnostics().then((r) => {
-      if (!r.ok) return { ok: false, text: r.error }
+      if (!r.ok) return failedOutcome(r.error)
       return r.value === null ? null : { ok: true, text: `Saved ${r.value}.` } // null: the dialog was cancelled
     })
   return (
@@ -47,11 +51,7 @@ export function DiagnosticsSection(): React.JSX.Element {
           Save diagnostics…
         </button>
       </div>
-      {message && (
-        <p className={message.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="diagnostics-message">
-          {message.text}
-        </p>
-      )}
+      {message && <OutcomeView outcome={message} testId="diagnostics-message" />}
     </section>
   )
 }

@@ -3,6 +3,8 @@ import type { DiscoveredModel, Discovery } from '../../../app/contract/profile'
 import { defaultPick, formatModelSize } from '../lib/discovery-pick'
 import { createDiscoveredProfile, discoverOnDisk } from '../actions/profile-actions'
 import { startServer } from '../actions/server-actions'
+import type { Problem } from '../../../app/contract/problem'
+import { ProblemView } from './ProblemView'
 
 function modelFacts(m: DiscoveredModel): string {
   const parts = [
@@ -64,7 +66,7 @@ export function DiscoverProfile({
   const [modelId, setModelId] = useState<string | null>(null)
   const [draftId, setDraftId] = useState<string | null>(null)
   const [name, setName] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<Problem | null>(null)
   const [created, setCreated] = useState<{ id: string; name: string } | null>(null)
 
   const find = async (): Promise<void> => {
@@ -207,11 +209,7 @@ export function DiscoverProfile({
           </div>
         </form>
       )}
-      {error && (
-        <p className="fix-error" role="alert" data-testid="discover-error">
-          {error}
-        </p>
-      )}
+      {error && <ProblemView problem={error} testId="discover-error" />}
     </section>
   )
 }

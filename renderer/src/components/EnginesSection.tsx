@@ -1,3 +1,5 @@
+import { failedOutcome, type Outcome } from '../lib/outcome'
+import { OutcomeView } from './OutcomeView'
 import { useEffect, useState } from 'react'
 import {
   BACKEND_CHOICES,
@@ -41,7 +43,7 @@ export function EnginesSection(): React.JSX.Element {
   const [backend, setBackend] = useState<BackendChoice>('auto')
   const [progress, setProgress] = useState<EngineInstallProgress | null>(null)
   const [busy, setBusy] = useState(false)
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
+  const [message, setMessage] = useState<Outcome | null>(null)
   const [notice, setNotice] = useState<EngineUpdateCheck | null>(null)
   const [report, setReport] = useState<EngineUpdateReport | null>(null)
   const summary = useProfileStore((s) => s.summary)
@@ -50,7 +52,7 @@ export function EnginesSection(): React.JSX.Element {
   const refresh = async (): Promise<void> => {
     const r = await listEngines()
     if (r.ok) setListing(r.value)
-    else setMessage({ ok: false, text: r.error })
+    else setMessage(failedOutcome(r.error))
     setNotice(await engineUpdateNotice())
   }
   useEffect(() => {
@@ -69,7 +71,7 @@ export function EnginesSection(): React.JSX.Element {
     try {
       const r = await updateProfileEngine(chosen.id)
       if (r.ok) setReport(r.value)
-      else setMessage({ ok: false, text: r.error })
+      else setMessage(failedOutcome(r.error))
       await refresh()
     } finally {
       setBusy(false)
@@ -79,7 +81,7 @@ export function EnginesSection(): React.JSX.Element {
   const rollback = async (profileId: string): Promise<void> => {
     const r = await rollbackProfileEngine(profileId)
     setReport(null)
-    setMessage(r.ok ? { ok: true, text: `Rolled back: the profile runs ${r.value.binary} again.` } : { ok: false, text: r.error })
+    setMessage(r.ok ? { ok: true, text: `Rolled back: the profile runs ${r.value.binary} again.` } : failedOutcome(r.error))
     await refresh()
   }
 
@@ -92,7 +94,7 @@ export function EnginesSection(): React.JSX.Element {
       // A fallback's sentence (a better build failed the GPU check) says what was installed and why.
       const installed = (v: EngineInstallResult): string =>
         `${v.alreadyInstalled ? 'Already installed' : 'Installed'}: ${v.id} (llama.cpp ${v.tag}, ${backendLabel(v.backend)}).`
-      setMessage(r.ok ? { ok: true, text: r.value.notice ?? installed(r.value) } : { ok: false, text: r.error })
+      setMessage(r.ok ? { ok: true, text: r.value.notice ?? installed(r.value) } : failedOutcome(r.error))
       await refresh()
     } finally {
       setBusy(false)
@@ -102,13 +104,13 @@ export function EnginesSection(): React.JSX.Element {
   const remove = async (id: string): Promise<void> => {
     setMessage(null)
     const r = await removeEngine(id)
-    setMessage(r.ok ? { ok: true, text: `Removed ${id} (${mb(r.value.sizeBytes)} freed).` } : { ok: false, text: r.error })
+    setMessage(r.ok ? { ok: true, text: `Removed ${id} (${mb(r.value.sizeBytes)} freed).` } : failedOutcome(r.error))
     await refresh()
   }
   const check = async (): Promise<void> => {
     setMessage(null)
     const r = await checkEngineUpdate()
-    if (!r.ok) return setMessage({ ok: false, text: r.error })
+    if (!r.ok) return setMessage(failedOutcome(r.error))
     const c = r.value
     setMessage({
       ok: true,
@@ -239,11 +241,7 @@ export function EnginesSection(): React.JSX.Element {
           ) : null}
         </div>
       )}
-      {message && (
-        <p className={message.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="engine-message">
-          {message.text}
-        </p>
-      )}
+      {message && <OutcomeView outcome={message} testId="engine-message" />}
     </section>
   )
 }

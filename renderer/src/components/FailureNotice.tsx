@@ -5,7 +5,9 @@ import type { Warning } from '../../../app/contract/warnings'
 import { applyFixAndStart, fixFlagsAndStart } from '../actions/failure-actions'
 import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
-import { ErrorLine } from './ErrorLine'
+import { problem, type Problem } from '../../../app/contract/problem'
+import { failureSentence } from '../../../app/contract/wording'
+import { ProblemView } from './ProblemView'
 
 const FAILED: ReadonlySet<ServerStateKind> = new Set(['errored', 'crashloop', 'backoff', 'stopped'])
 
@@ -14,7 +16,7 @@ export const SERVER_FAILED_RULE = 'live.server-failed'
 
 function FixButton({ label, action }: { readonly label: string; readonly action: () => Promise<Result<ServerStatus>> }): React.JSX.Element {
   const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<Problem | null>(null)
   const run = async (): Promise<void> => {
     setBusy(true)
     setError(null)
@@ -30,7 +32,7 @@ function FixButton({ label, action }: { readonly label: string; readonly action:
       <button type="button" className="primary" onClick={() => void run()} disabled={busy} data-testid="failure-fix">
         {busy ? 'Starting…' : label}
       </button>
-      {error && <ErrorLine cause={error} testId="failure-fix-error" />}
+      {error && <ProblemView problem={error} testId="failure-fix-error" />}
     </>
   )
 }
@@ -59,7 +61,7 @@ export function FailureNotice(): React.JSX.Element | null {
   if (refused) {
     return (
       <div className="failure" data-testid="failure-notice">
-        <ErrorLine testId="failure" cause={refused.sentence} />
+        <ProblemView testId="failure" problem={problem('server', refused.sentence)} />
         {refused.fix && <FixButton label={refused.fix.label} action={() => fixFlagsAndStart(refused)} />}
       </div>
     )
@@ -69,11 +71,11 @@ export function FailureNotice(): React.JSX.Element | null {
   const fix = failed?.fix ?? null
   return (
     <div className="failure" data-testid="failure-notice">
-      <ErrorLine
+      <ProblemView
         testId="failure"
-        cause={exit.reason}
-        fix={exit.hint}
-        details={[...(code ? [`llama-server ended with ${code}`] : []), ...exit.lastLines]}
+        problem={problem('server', failureSentence(exit.reason, exit.hint), {
+          details: [...(code ? [`llama-server ended with ${code}`] : []), ...exit.lastLines].join('\n'),
+        })}
       />
       {fix && failed && profileId !== null && (
         <FixButton label={andStart(fix.label)} action={() => applyFixAndStart(failed.id, profileId)} />

@@ -13,18 +13,18 @@ import {
   type SetupChoice,
 } from '../actions/first-run-actions'
 import { defaultPick, draftsOf, formatModelSize } from '../lib/discovery-pick'
-import { backendReason, downloadText, errorParts, formatBytes, installLabel, installPhaseText, missingForFirstRun } from '../lib/first-run'
+import { backendReason, downloadText, formatBytes, installLabel, installPhaseText, missingForFirstRun } from '../lib/first-run'
 import { useFirstRunStore } from '../stores/first-run-store'
-import { ErrorLine } from './ErrorLine'
+import type { Problem } from '../../../app/contract/problem'
+import { ProblemView } from './ProblemView'
 
 /** The same step in a terminal, in small text under each step. */
 function CliHint({ children }: { readonly children: React.ReactNode }): React.JSX.Element {
   return <small className="note cli-hint">In a terminal: {children}</small>
 }
 
-function Failure({ message, testId }: { readonly message: string; readonly testId: string }): React.JSX.Element {
-  const { cause, details } = errorParts(message)
-  return <ErrorLine cause={cause} details={details} testId={testId} />
+function Failure({ message, testId }: { readonly message: Problem; readonly testId: string }): React.JSX.Element {
+  return <ProblemView problem={message} testId={testId} />
 }
 
 /** A download's bar (bytes against the total, its rate), or the phase after it. */

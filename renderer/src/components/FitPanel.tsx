@@ -1,3 +1,5 @@
+import { failedOutcome, type Outcome } from '../lib/outcome'
+import { OutcomeView } from './OutcomeView'
 import { useCallback, useEffect, useState } from 'react'
 import type { Result } from '../../../app/contract/commands'
 import type { FitDeviceMemory, FitEstimate, LlamaFitComparison } from '../../../app/contract/fit'
@@ -5,6 +7,8 @@ import { applyNCpuMoe, askLlamaFit, estimateFit } from '../actions/fit-actions'
 import { useProfileStore } from '../stores/profile-store'
 import { useSettingsStore } from '../stores/settings-store'
 import { useStatusStore } from '../stores/status-store'
+import { rejectionProblem } from '../lib/rejection-problem'
+import { ProblemView } from './ProblemView'
 
 const mib = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : n.toFixed(n >= 100 ? 0 : 1))
 
@@ -121,11 +125,7 @@ function LlamaFit({ profileId }: { readonly profileId: string }): React.JSX.Elem
       <button type="button" onClick={() => void ask()} disabled={busy} data-testid="llama-fit-ask">
         {busy ? 'Asking llama.cpp…' : "Compare with llama.cpp's own fit"}
       </button>
-      {answer && !answer.ok && (
-        <p className="fix-error" role="status" data-testid="llama-fit-error">
-          {answer.error}
-        </p>
-      )}
+      {answer && !answer.ok && <ProblemView problem={answer.error} testId="llama-fit-error" alert={false} />}
       {answer?.ok && (
         <ul className="fit-notes" data-testid="llama-fit-lines" data-outcome={answer.value.plan.outcome}>
           {answer.value.lines.map((l) => (
@@ -143,7 +143,7 @@ export function FitPanel({ profileId }: { readonly profileId: string }): React.J
   const headroom = useSettingsStore((s) => s.settings?.vramHeadroomMiB ?? null)
   const [result, setResult] = useState<Result<FitEstimate> | null>(null)
   const [current, setCurrent] = useState<number | null>(null)
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
+  const [message, setMessage] = useState<Outcome | null>(null)
 
   const load = useCallback(
     async (isLive: () => boolean = () => true) => {
@@ -157,7 +157,7 @@ export function FitPanel({ profileId }: { readonly profileId: string }): React.J
 
   useEffect(() => {
     let live = true
-    load(() => live).catch((err: unknown) => live && setResult({ ok: false, error: String(err) }))
+    load(() => live).catch((err: unknown) => live && setResult({ ok: false, error: rejectionProblem(err) }))
     return () => {
       live = false
     }
@@ -165,7 +165,7 @@ export function FitPanel({ profileId }: { readonly profileId: string }): React.J
 
   const apply = async (n: number): Promise<void> => {
     const r = await applyNCpuMoe(profileId, n)
-    setMessage(r.ok ? { ok: true, text: `Saved --n-cpu-moe ${n}.` } : { ok: false, text: r.error })
+    setMessage(r.ok ? { ok: true, text: `Saved --n-cpu-moe ${n}.` } : failedOutcome(r.error))
     if (r.ok) await load()
   }
 
@@ -174,9 +174,7 @@ export function FitPanel({ profileId }: { readonly profileId: string }): React.J
     return (
       <section className="fit-panel" aria-label="VRAM fit">
         <h3>VRAM fit</h3>
-        <p className="fix-error" data-testid="fit-error">
-          {result.error}
-        </p>
+        <ProblemView problem={result.error} testId="fit-error" alert={false} />
       </section>
     )
   }
@@ -214,11 +212,7 @@ export function FitPanel({ profileId }: { readonly profileId: string }): React.J
           Estimated {mib(report.gpuProcessMiB)} MiB vs measured {mib(estimate.measuredServerGpuMiB)} MiB on the GPU.
         </p>
       )}
-      {message && (
-        <p className={message.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="fit-message">
-          {message.text}
-        </p>
-      )}
+      {message && <OutcomeView outcome={message} testId="fit-message" />}
       <LlamaFit profileId={profileId} />
       {report.notes.length > 0 && (
         <ul className="fit-notes">

@@ -3,10 +3,12 @@ import type { ImportCommandOptions, ImportOffer } from '../../../app/contract/im
 import type { Warning } from '../../../app/contract/warnings'
 import { importProfile } from '../actions/profile-actions'
 import { findingsLead, SaveFindings } from './SaveFindings'
+import type { Problem } from '../../../app/contract/problem'
+import { ProblemView } from './ProblemView'
 
 /** A refused import: the core's sentence, and the override it offers (the CLI's --force and --replace as buttons). */
 interface Refusal {
-  readonly text: string
+  readonly problem: Problem
   readonly offer: ImportOffer | null
 }
 
@@ -29,7 +31,7 @@ export function ImportProfile({ onImported }: { readonly onImported: (id: string
     const r = await importProfile(text, name.trim() || null, options)
     if (!r.ok) {
       setOverrides(options)
-      return setRefusal({ text: r.error, offer: r.offer ?? null })
+      return setRefusal({ problem: r.error, offer: r.offer ?? null })
     }
     setText('')
     setName('')
@@ -74,10 +76,7 @@ export function ImportProfile({ onImported }: { readonly onImported: (id: string
         </button>
       </div>
       {refusal && (
-        <div className="row" role="alert">
-          <p className="fix-error" data-testid="import-error">
-            {refusal.text}
-          </p>
+        <ProblemView problem={refusal.problem} testId="import-error">
           {refusal.offer && (
             <button
               type="button"
@@ -87,7 +86,7 @@ export function ImportProfile({ onImported }: { readonly onImported: (id: string
               {OVERRIDE_LABEL[refusal.offer]}
             </button>
           )}
-        </div>
+        </ProblemView>
       )}
       {saved && (
         <p className={saved.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="import-saved">

@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'react'
 import { mutedWarnings, unmuteWarning } from '../actions/warning-actions'
 import { useSnapshotStore } from '../stores/snapshot-store'
+import type { Problem } from '../../../app/contract/problem'
+import { ProblemView } from './ProblemView'
 
 /** The profile's muted warnings, each one click from showing again. Re-read when the warnings change (a mute from the banner). */
 export function MutedWarnings({ profileId }: { readonly profileId: string }): React.JSX.Element | null {
   const warningCount = useSnapshotStore((s) => s.snapshot?.warnings.length ?? 0)
   const [keys, setKeys] = useState<readonly string[]>([])
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<Problem | null>(null)
   useEffect(() => {
     let live = true
     void mutedWarnings(profileId).then((k) => live && setKeys(k))
@@ -35,11 +37,7 @@ export function MutedWarnings({ profileId }: { readonly profileId: string }): Re
           </li>
         ))}
       </ul>
-      {error && (
-        <p className="fix-error" role="status">
-          {error}
-        </p>
-      )}
+      {error && <ProblemView problem={error} alert={false} />}
     </section>
   )
 }

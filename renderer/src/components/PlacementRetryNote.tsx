@@ -1,6 +1,8 @@
 import { useState } from 'react'
 import { setProfileSettings } from '../actions/profile-actions'
 import { useSnapshotStore } from '../stores/snapshot-store'
+import type { Problem } from '../../../app/contract/problem'
+import { ProblemView } from './ProblemView'
 
 /**
  * The running server was started again with a safer placement after its load
@@ -10,7 +12,7 @@ import { useSnapshotStore } from '../stores/snapshot-store'
 export function PlacementRetryNote(): React.JSX.Element | null {
   const retry = useSnapshotStore((s) => s.snapshot?.placementRetry ?? null)
   const [kept, setKept] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<Problem | null>(null)
   if (!retry) return null
   const isKept = kept === retry.sentence
   const keep = async (): Promise<void> => {
@@ -30,7 +32,7 @@ export function PlacementRetryNote(): React.JSX.Element | null {
           Keep in profile
         </button>
       )}
-      {error && <span className="hint"> {error}</span>}
+      {error && <ProblemView problem={error} alert={false} />}
     </div>
   )
 }

@@ -1,3 +1,5 @@
+import { failedOutcome, type Outcome } from '../lib/outcome'
+import { OutcomeView } from './OutcomeView'
 import { useCallback, useEffect, useState } from 'react'
 import { AdvisorNotes } from './AdvisorNotes'
 import type { ExportFormat, FlagProblemSummary, ProfileDocument, ProfileFileRole, ProfileSummary } from '../../../app/contract/profile'
@@ -28,6 +30,8 @@ import { useProfileStore } from '../stores/profile-store'
 import { FitPanel } from './FitPanel'
 import { MutedWarnings } from './MutedWarnings'
 import { findingsLead, SaveFindings } from './SaveFindings'
+import { problem, type Problem } from '../../../app/contract/problem'
+import { ProblemView } from './ProblemView'
 
 interface Props {
   readonly profileId: string
@@ -179,8 +183,8 @@ function RawCommand({
   const [format, setFormat] = useState<ExportFormat>('bash')
   const [command, setCommand] = useState<string | null>(null)
   const [edited, setEdited] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [applyError, setApplyError] = useState<string | null>(null)
+  const [error, setError] = useState<Problem | null>(null)
+  const [applyError, setApplyError] = useState<Problem | null>(null)
   useEffect(() => {
     let live = true
     void exportCommand(profileId, format).then((r) => {
@@ -196,7 +200,14 @@ function RawCommand({
   const apply = async (): Promise<void> => {
     if (edited === null) return
     const r = await setProfileCommand(profileId, edited)
-    setApplyError(r.ok ? null : `The command was not applied: ${r.error}. Fix it and apply again, or revert.`)
+    setApplyError(
+      r.ok
+        ? null
+        : {
+            ...r.error,
+            sentence: `The command was not applied: ${r.error.sentence.replace(/\.$/, '')}. Fix it and apply again, or revert.`,
+          },
+    )
     if (!r.ok) return
     setEdited(null)
     onSaved(r.value)
@@ -229,7 +240,7 @@ function RawCommand({
         )}
       </div>
       {error ? (
-        <p className="fix-error">{error}</p>
+        <ProblemView problem={error} alert={false} />
       ) : (
         <textarea
           className="exported"
@@ -241,11 +252,7 @@ function RawCommand({
           data-testid="exported"
         />
       )}
-      {applyError && (
-        <p className="fix-error" role="alert" data-testid="apply-command-error">
-          {applyError}
-        </p>
-      )}
+      {applyError && <ProblemView problem={applyError} testId="apply-command-error" />}
     </div>
   )
 }
@@ -260,12 +267,16 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
   const [doc, setDoc] = useState<ProfileDocument | null>(null)
   const [draft, setDraft] = useState<Draft | null>(null)
   const [problems, setProblems] = useState<readonly FlagProblemSummary[] | null>(null)
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
+  const [message, setMessage] = useState<Outcome | null>(null)
   // The advisor's warnings on what the last save stored, told once beside Save.
   const [findings, setFindings] = useState<readonly Warning[]>([])
 
   const report = (ok: boolean, text: string): void => {
-    setMessage({ ok, text })
+    setMessage(ok ? { ok, text } : failedOutcome(problem('input', text)))
+    setFindings([])
+  }
+  const refused = (p: Problem): void => {
+    setMessage(failedOutcome(p))
     setFindings([])
   }
   // The gate may have written a flag in this binary's spelling and the advisor may warn: both said once, with the save.
@@ -277,7 +288,7 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
   const check = useCallback(async () => {
     const r = await checkFlags(profileId)
     if (r.ok) setProblems(r.value)
-    else setMessage({ ok: false, text: r.error })
+    else setMessage(failedOutcome(r.error))
   }, [profileId])
 
   // Reload whenever main says the profile changed (save, fix, file choice).
@@ -310,29 +321,29 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
       extraArgs: textToArgs(draft.extraArgs),
       notes: draft.notes,
     })
-    if (!r.ok) return report(false, r.error)
+    if (!r.ok) return refused(r.error)
     reportSaved(r.value)
     await check()
   }
   const choose = async (role: ProfileFileRole): Promise<void> => {
     const r = await chooseProfileFile(profileId, role)
-    if (!r.ok) report(false, r.error)
+    if (!r.ok) refused(r.error)
   }
   const fixFlags = async (): Promise<void> => {
     const r = await applyFlagFixes(profileId)
-    if (!r.ok) return report(false, r.error)
+    if (!r.ok) return refused(r.error)
     report(true, 'Replacements applied.')
     await check()
   }
   const duplicate = async (): Promise<void> => {
     const r = await duplicateProfile(profileId)
     if (r.ok) onSelect(r.value.id)
-    else report(false, r.error)
+    else refused(r.error)
   }
   const remove = async (): Promise<void> => {
     const r = await deleteProfile(profileId)
     if (r.ok) onDeleted(profileId, r.value.name)
-    else report(false, r.error)
+    else refused(r.error)
   }
   const title = (id: SectionId): string => SECTIONS.find((s) => s.id === id)?.title ?? id
 
@@ -442,15 +453,11 @@ export function ProfileEditor({ profileId, onSelect, onDeleted }: Props): React.
             Delete
           </button>
         </div>
-        {message && (
-          <p className={message.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="edit-message">
-            {message.text}
-          </p>
-        )}
+        {message && <OutcomeView outcome={message} testId="edit-message" />}
         <SaveFindings
           findings={findings}
           onResult={(r, fixed) => {
-            setMessage({ ok: r.ok, text: r.text })
+            setMessage(r)
             if (r.ok) setFindings(findings.filter((f) => f.id !== fixed.id))
           }}
         />

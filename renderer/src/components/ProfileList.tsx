@@ -7,6 +7,8 @@ import { setPinned } from '../actions/profile-actions'
 import { useProfileStore } from '../stores/profile-store'
 import { useHeaderShowsFailure } from './FailureNotice'
 import { useStatusStore } from '../stores/status-store'
+import type { Problem } from '../../../app/contract/problem'
+import { ProblemView } from './ProblemView'
 
 function ProfileRow({
   profile,
@@ -71,7 +73,7 @@ export function ProfileList({
   const profiles = useProfileStore((s) => s.summary?.profiles ?? null)
   const messages = useProfileStore((s) => s.summary?.messages ?? null)
   const [pending, setPending] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<Problem | null>(null)
   const refusedHere = useHeaderShowsFailure()
   const start = async (id: string): Promise<void> => {
     setPending(id)
@@ -115,11 +117,7 @@ export function ProfileList({
         ))}
       </ul>
       {/* A refused start is said in the header (with its fix); only a failure the header cannot know is said here. */}
-      {error && !refusedHere && (
-        <p className="fix-error" role="alert" data-testid="start-error">
-          {error}
-        </p>
-      )}
+      {error && !refusedHere && <ProblemView problem={error} testId="start-error" />}
     </div>
   )
 }

@@ -5,6 +5,8 @@ import { DiscoverProfile } from './DiscoverProfile'
 import { ImportProfile } from './ImportProfile'
 import { ProfileEditor } from './ProfileEditor'
 import { ProfileList } from './ProfileList'
+import type { Problem } from '../../../app/contract/problem'
+import { ProblemView } from './ProblemView'
 
 const UNDO_MS = 15_000
 
@@ -19,7 +21,7 @@ export function ProfilesView(): React.JSX.Element {
   const profiles = useProfileStore((s) => s.summary?.profiles ?? null)
   const [selected, setSelected] = useState<string | null>(null)
   const [deleted, setDeleted] = useState<Deleted | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<Problem | null>(null)
   const undoTimer = useRef<ReturnType<typeof setTimeout> | null>(null)
   const current = selected !== null && profiles?.some((p) => p.id === selected) ? selected : (activeId ?? firstId)
 
@@ -54,7 +56,7 @@ export function ProfilesView(): React.JSX.Element {
             </button>
           </p>
         )}
-        {error && <p className="fix-error">{error}</p>}
+        {error && <ProblemView problem={error} alert={false} />}
         <ImportProfile onImported={setSelected} />
       </div>
       {current && (

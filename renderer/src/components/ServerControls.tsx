@@ -3,7 +3,8 @@ import { isRunning } from '../../../app/contract/server-state'
 import { restartServer, startServer, stopServer } from '../actions/server-actions'
 import { useProfileStore } from '../stores/profile-store'
 import { useStatusStore } from '../stores/status-store'
-import { ErrorLine } from './ErrorLine'
+import type { Problem } from '../../../app/contract/problem'
+import { ProblemView } from './ProblemView'
 import { useHeaderShowsFailure } from './FailureNotice'
 
 /** Start when stopped (the last or active profile), Stop and Restart when running. */
@@ -12,12 +13,12 @@ export function ServerControls(): React.JSX.Element | null {
   const lastProfile = useStatusStore((s) => s.status?.profileId ?? null)
   const fallback = useProfileStore((s) => s.summary?.activeProfileId ?? s.summary?.profiles[0]?.id ?? null)
   const profileName = useProfileStore((s) => s.summary?.profiles.find((p) => p.id === (lastProfile ?? fallback))?.name ?? null)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<Problem | null>(null)
   const [busy, setBusy] = useState(false)
   const saidInHeader = useHeaderShowsFailure()
   if (state === null) return null
   const profileId = lastProfile ?? fallback
-  const run = async (action: () => Promise<{ ok: true } | { ok: false; error: string }>): Promise<void> => {
+  const run = async (action: () => Promise<{ ok: true } | { ok: false; error: Problem }>): Promise<void> => {
     setError(null)
     setBusy(true)
     try {
@@ -53,7 +54,7 @@ export function ServerControls(): React.JSX.Element | null {
           Start
         </button>
       )}
-      {error && !saidInHeader && <ErrorLine cause={error} testId="server-control-error" />}
+      {error && !saidInHeader && <ProblemView problem={error} testId="server-control-error" />}
     </div>
   )
 }

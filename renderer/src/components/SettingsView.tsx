@@ -1,3 +1,6 @@
+import { problem } from '../../../app/contract/problem'
+import { failedOutcome, type Outcome } from '../lib/outcome'
+import { OutcomeView } from './OutcomeView'
 import { useEffect, useState } from 'react'
 import { BUILT_IN_HEAVY_APPS } from '../../../app/contract/heavy-apps'
 import { SETTING_LABELS } from '../../../app/contract/settings-labels'
@@ -92,7 +95,7 @@ export function SettingsView(): React.JSX.Element {
   const settings = useSettingsStore((s) => s.settings)
   const profiles = useProfileStore((s) => s.summary?.profiles ?? null)
   const [form, setForm] = useState<SettingsForm | null>(null)
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
+  const [message, setMessage] = useState<Outcome | null>(null)
   useEffect(() => {
     if (settings) setForm(formOf(settings))
   }, [settings])
@@ -102,9 +105,9 @@ export function SettingsView(): React.JSX.Element {
   const save = async (e: React.FormEvent): Promise<void> => {
     e.preventDefault()
     const checked = changesOf(form)
-    if (!checked.ok) return setMessage({ ok: false, text: checked.error })
+    if (!checked.ok) return setMessage(failedOutcome(problem('input', checked.error)))
     const r = await saveSettings(checked.changes)
-    setMessage(r.ok ? { ok: true, text: 'Saved.' } : { ok: false, text: r.error })
+    setMessage(r.ok ? { ok: true, text: 'Saved.' } : failedOutcome(r.error))
   }
 
   return (
@@ -141,11 +144,7 @@ export function SettingsView(): React.JSX.Element {
             Save
           </button>
         </div>
-        {message && (
-          <p className={message.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="settings-message">
-            {message.text}
-          </p>
-        )}
+        {message && <OutcomeView outcome={message} testId="settings-message" />}
       </form>
       <EnginesSection />
       <DiagnosticsSection />

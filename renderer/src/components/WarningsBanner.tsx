@@ -6,6 +6,7 @@ import { splitFirstSentence } from '../lib/sentences'
 import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
 import { SERVER_FAILED_RULE } from './FailureNotice'
+import { ProblemView } from './ProblemView'
 
 const EMPTY: readonly Warning[] = []
 /** The header says a failed launch, with its fix: the banner does not repeat it. */
@@ -146,13 +147,20 @@ export function WarningsBanner(): React.JSX.Element | null {
           {unfolded ? 'Show one' : foldedLabel(foldedCounts)}
         </button>
       )}
-      {result && (
-        <p className={result.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="warning-fix-result">
+      {result?.ok && (
+        <p className="fix-ok" role="status" data-testid="warning-fix-result">
           {result.text}{' '}
           <button type="button" className="link" onClick={() => setResult(null)} aria-label="Dismiss">
             ✕
           </button>
         </p>
+      )}
+      {result && !result.ok && (
+        <ProblemView problem={result.problem} testId="warning-fix-result" alert={false}>
+          <button type="button" className="link" onClick={() => setResult(null)} aria-label="Dismiss">
+            ✕
+          </button>
+        </ProblemView>
       )}
     </section>
   )

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { EngineInstallPlan } from '../../../app/contract/engines'
 import type { DiscoveredModel, Discovery } from '../../../app/contract/profile'
-import { backendReason, downloadText, errorParts, formatBytes, installLabel, installPhaseText, missingForFirstRun } from './first-run'
+import { backendReason, downloadText, formatBytes, installLabel, installPhaseText, missingForFirstRun } from './first-run'
 
 const plan: EngineInstallPlan = {
   id: 'v0.5.0-cuda-12',
@@ -58,15 +58,10 @@ describe('first-run texts', () => {
     expect(downloadText({ bytes: null, total: null, rateBps: null })).toBe('')
   })
 
-  it('says what each phase does, and splits an error into its sentence and the rest', () => {
+  it('says what each phase does', () => {
     expect(
       installPhaseText({ phase: 'download', asset: 'llama-v0.5.0-bin-win-cuda-12.4-x64.zip', bytes: 0, total: 1, rateBps: null }),
     ).toBe('Downloading llama-v0.5.0-bin-win-cuda-12.4-x64.zip')
     expect(installPhaseText({ phase: 'verify', asset: null, bytes: null, total: null, rateBps: null })).toMatch(/runs on this machine/)
-    expect(errorParts('The download failed its sha256 check: try again. Expected abc, got def.')).toEqual({
-      cause: 'The download failed its sha256 check: try again.',
-      details: 'Expected abc, got def.',
-    })
-    expect(errorParts('offline: check the network')).toEqual({ cause: 'offline: check the network', details: null })
   })
 })

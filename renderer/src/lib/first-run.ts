@@ -1,6 +1,5 @@
 import { backendLabel, type EngineInstallPlan, type EngineInstallProgress } from '../../../app/contract/engines'
 import type { Discovery } from '../../../app/contract/profile'
-import { splitFirstSentence } from './sentences'
 
 /** What the first-run view is for: a machine with no llama-server or no usable model. */
 export function missingForFirstRun(d: Discovery): { readonly engine: boolean; readonly model: boolean } {
@@ -51,10 +50,4 @@ export function installPhaseText(p: EngineInstallProgress): string {
     case 'done':
       return 'Installed.'
   }
-}
-
-/** An error from main as one sentence in view and the rest behind Details. */
-export function errorParts(message: string): { readonly cause: string; readonly details: string | null } {
-  const { first, rest } = splitFirstSentence(message)
-  return { cause: first, details: rest === '' ? null : rest }
 }

@@ -3,7 +3,10 @@ import { TriangleAlert } from 'lucide-react'
 import { applyWarningFix, type ActionResult } from '../actions/warning-actions'
 import type { Warning } from '../../../app/contract/warnings'
 import { openDashboard } from '../actions/window-actions'
-import { ErrorLine } from '../components/ErrorLine'
+import { problem } from '../../../app/contract/problem'
+import { failureSentence } from '../../../app/contract/wording'
+import { OutcomeView } from '../components/OutcomeView'
+import { ProblemView } from '../components/ProblemView'
 import { mostSevereWarning } from '../lib/popover-picks'
 import { splitFirstSentence } from '../lib/sentences'
 import { useSnapshotStore } from '../stores/snapshot-store'
@@ -13,7 +16,7 @@ import { useStatusStore } from '../stores/status-store'
 function FailureNotice({ cause, fix }: { readonly cause: string; readonly fix: string | null }): React.JSX.Element {
   return (
     <div className="pop-notice tone-fault" data-testid="pop-failure">
-      <ErrorLine cause={cause} fix={fix} testId="failure" />
+      <ProblemView problem={problem('server', failureSentence(cause, fix))} testId="failure" />
       <button type="button" onClick={() => void openDashboard()} data-testid="pop-failure-fix">
         Fix in the dashboard
       </button>
@@ -59,11 +62,7 @@ export function PopoverNotice(): React.JSX.Element | null {
           )}
         </div>
       )}
-      {result && (
-        <p className={result.ok ? 'fix-ok' : 'fix-error'} role="status" data-testid="warning-fix-result">
-          {result.text}
-        </p>
-      )}
+      {result && <OutcomeView outcome={result} testId="warning-fix-result" />}
     </section>
   )
 }

@@ -3,7 +3,8 @@ import { CircleCheck, LayoutDashboard, Play, Square } from 'lucide-react'
 import { isRunning } from '../../../app/contract/server-state'
 import { startServer, stopServer, switchNow } from '../actions/server-actions'
 import { openDashboard } from '../actions/window-actions'
-import { ErrorLine } from '../components/ErrorLine'
+import type { Problem } from '../../../app/contract/problem'
+import { ProblemView } from '../components/ProblemView'
 import { useProfileStore } from '../stores/profile-store'
 import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
@@ -21,7 +22,7 @@ export function ProfileSwitcher(): React.JSX.Element {
   const statusProfile = useStatusStore((s) => s.status?.profileId ?? null)
   const pendingSwitch = useSnapshotStore((s) => s.snapshot?.pendingSwitch ?? null)
   const [picked, setPicked] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<Problem | null>(null)
   const [busy, setBusy] = useState(false)
   const running = state !== null && isRunning(state)
   const active = statusProfile ?? storeActive ?? profiles?.[0]?.id ?? null
@@ -29,7 +30,7 @@ export function ProfileSwitcher(): React.JSX.Element {
   const selected = picked !== null && profiles?.some((p) => p.id === picked) ? picked : active
   const selectedName = profiles?.find((p) => p.id === selected)?.name ?? selected
   /** Runs a control; its refusal (one sentence from main) shows under the buttons. */
-  const act = async (action: () => Promise<string | null>): Promise<void> => {
+  const act = async (action: () => Promise<Problem | null>): Promise<void> => {
     setError(null)
     setBusy(true)
     try {
@@ -38,15 +39,15 @@ export function ProfileSwitcher(): React.JSX.Element {
       setBusy(false)
     }
   }
-  const start = async (id: string): Promise<string | null> => {
+  const start = async (id: string): Promise<Problem | null> => {
     const r = await startServer(id)
     return r.ok ? null : r.error
   }
-  const switchAtOnce = async (): Promise<string | null> => {
+  const switchAtOnce = async (): Promise<Problem | null> => {
     const r = await switchNow()
     return r.ok ? null : r.error
   }
-  const stop = async (): Promise<string | null> => {
+  const stop = async (): Promise<Problem | null> => {
     await stopServer()
     return null
   }
@@ -100,7 +101,7 @@ export function ProfileSwitcher(): React.JSX.Element {
           </button>
         </p>
       )}
-      {error && <ErrorLine cause={error} testId="pop-control-error" />}
+      {error && <ProblemView problem={error} testId="pop-control-error" />}
     </section>
   )
 }

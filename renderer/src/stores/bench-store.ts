@@ -2,13 +2,15 @@ import { create } from 'zustand'
 import type { BenchProgress, BenchReport } from '../../../app/contract/bench'
 import type { Result } from '../../../app/contract/commands'
 import { api } from './api'
+import type { Problem } from '../../../app/contract/problem'
+import { rejectionProblem } from '../lib/rejection-problem'
 
 interface BenchState {
   /** True from the click on Start until bench:run answers. */
   readonly running: boolean
   readonly progress: BenchProgress | null
   readonly report: BenchReport | null
-  readonly error: string | null
+  readonly error: Problem | null
   readonly history: readonly BenchReport[]
 }
 
@@ -41,7 +43,7 @@ async function runJob(job: () => Promise<Result<BenchReport>>): Promise<void> {
     const r = await job()
     useBenchStore.setState(r.ok ? { report: r.value, error: null } : { error: r.error })
   } catch (err) {
-    useBenchStore.setState({ error: err instanceof Error ? err.message : String(err) })
+    useBenchStore.setState({ error: rejectionProblem(err) })
   } finally {
     useBenchStore.setState({ running: false })
   }

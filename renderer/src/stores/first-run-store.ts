@@ -2,12 +2,13 @@ import { create } from 'zustand'
 import type { EngineInstallPlan, EngineInstallProgress, EngineInstallResult } from '../../../app/contract/engines'
 import type { AppliedRecipeResult, ModelPullProgress, ModelPullResult, ModelRecipeSummary } from '../../../app/contract/models'
 import type { Discovery } from '../../../app/contract/profile'
+import type { Problem } from '../../../app/contract/problem'
 
 /** One step of the first run (install, pull): running, its last progress, its failure, its result. */
 export interface StepState<R, P> {
   readonly busy: boolean
   readonly progress: P | null
-  readonly error: string | null
+  readonly error: Problem | null
   readonly done: R | null
 }
 
@@ -17,16 +18,16 @@ interface FirstRunState {
   /** What discovery found last; null before the first look. */
   readonly found: Discovery | null
   readonly looking: boolean
-  readonly lookError: string | null
+  readonly lookError: Problem | null
   /** What the engine install would fetch (backend, GPU, size), asked once no engine is found. */
   readonly plan: EngineInstallPlan | null
-  readonly planError: string | null
+  readonly planError: Problem | null
   readonly engine: StepState<EngineInstallResult, EngineInstallProgress>
   readonly model: StepState<ModelPullResult, ModelPullProgress>
   /** The one-click setups offered beside the model field, and the one applied (its profile is what step 3 starts). */
   readonly recipes: readonly ModelRecipeSummary[]
   readonly recipe: { readonly title: string; readonly result: AppliedRecipeResult } | null
-  readonly start: { readonly busy: boolean; readonly error: string | null }
+  readonly start: { readonly busy: boolean; readonly error: Problem | null }
   /** The user acted in the view: it stays open when a profile appears. */
   readonly engaged: boolean
 }

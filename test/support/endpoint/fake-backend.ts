@@ -1,3 +1,4 @@
+import { problem, type Problem } from '../../../app/contract/problem'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ServerStatus } from '../../../app/contract/server-state'
@@ -5,7 +6,7 @@ import { Listeners } from '../../../app/lib/listeners'
 import type { EndpointBackend, EndpointSettings, Lease } from '../../../app/endpoint/backend'
 
 /** What a switch ended with. */
-export type SwitchOutcome = { readonly ok: true; readonly value: ServerStatus } | { readonly ok: false; readonly error: string }
+export type SwitchOutcome = { readonly ok: true; readonly value: ServerStatus } | { readonly ok: false; readonly error: Problem }
 
 /** Who decides when to switch: the core's scheduler in the tests (test/helpers/scheduled-backend.ts). */
 export interface FakeScheduler {
@@ -171,7 +172,7 @@ export class FakeBackend implements EndpointBackend {
     if (this.broken.has(id)) {
       const reason = `model file missing for ${id}`
       this.setState({ state: 'errored', lastExit: { code: 1, signal: null, reason, hint: null, kind: 'model-missing', lastLines: [] } })
-      return { ok: false, error: reason }
+      return { ok: false, error: problem('server', reason) }
     }
     this.ready(id)
     return { ok: true, value: this.current }
