@@ -2,13 +2,14 @@ import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join, resolve } from 'node:path'
+import { createServer, type AddressInfo } from 'node:net'
 import { createInterface } from 'node:readline'
 import type { BenchRow } from './bench-row'
 import { median } from './bench-row'
 import { FAKE_SMI_DIR } from '../test/helpers/paths'
 import { trackChild } from './cleanup'
 
-// Idle cost of `llama-tray run` with a ready server and no requests, measured
+// Idle cost of `llama-tray serve <profile>` and of `llama-tray run` with a ready server and no requests, measured
 // from outside the process as a task manager shows it: the CPU time of every
 // thread of the CLI and of its helper processes (nvidia-smi, live or already
 // reaped), not llama-server's, per second of wall time in the steady state; and
@@ -19,6 +20,8 @@ import { trackChild } from './cleanup'
 //
 // The first version counted the CLI's own threads only: 0.81 ms/s here, while an
 // outside reading of the whole tree with nvidia-smi answering gave 3.4 ms/s.
+// `serve` is what stays up for hours; `run` keeps its fixed --interval (it prints every snapshot).
+// IDLE_TARGETS=serve (or run) measures one of them only.
 
 const CLK_TCK = 100 // USER_HZ on Linux
 const SETTLE_MS = 25_000
@@ -152,6 +155,56 @@ async function measureIdle(cli: string, bin: string, model: string, seconds: num
   }
 }
 
+/** A free loopback port for serve's endpoint. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** One `llama-tray serve <profile> --json` until its server is ready, `SETTLE_MS` more, then `seconds` of idle. */
+async function measureServeIdle(cli: string, bin: string, model: string, seconds: number, gpu: GpuReader): Promise<number> {
+  const home = mkdtempSync(join(tmpdir(), 'llama-tray-idle-home-'))
+  const env = { ...process.env, LLAMA_TRAY_HOME: home, PATH: pathFor(gpu) }
+  execFileSync(
+    process.execPath,
+    [cli, 'profiles', 'import', '--name', 'idle', '--', bin, '-m', model, '-c', '4096', '-np', '1', '-t', '1'],
+    {
+      env,
+      stdio: 'ignore',
+    },
+  )
+  const port = await freePort()
+  const child = spawn(process.execPath, [cli, 'serve', 'idle', '--port', String(port), '--json'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env,
+  })
+  trackChild(child)
+  const pid = child.pid as number
+  const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+  try {
+    for await (const line of createInterface({ input: child.stdout })) {
+      const event = JSON.parse(line) as { event: string; status?: { state: string } }
+      if (event.event === 'state' && event.status?.state === 'ready') break
+    }
+    if (child.exitCode !== null) throw new Error('llama-tray serve ended before its server was ready')
+    child.stdout.resume() // later state lines must not fill the pipe
+    await sleep(SETTLE_MS)
+    const start = { cpu: treeCpuMs(pid), wall: performance.now() }
+    await sleep(seconds * 1000)
+    return (treeCpuMs(pid) - start.cpu) / ((performance.now() - start.wall) / 1000)
+  } finally {
+    child.kill('SIGINT')
+    await new Promise((r) => child.once('exit', r))
+    rmSync(home, { recursive: true, force: true })
+  }
+}
+
 export async function benchIdle(
   bin: string,
   model: string,
@@ -170,7 +223,29 @@ export async function benchIdle(
   try {
     const rows: BenchRow[] = []
     const label = `before (${rev})`
+    const targets = (process.env.IDLE_TARGETS ?? 'serve,run').split(',')
     for (const gpu of ['none', 'nvidia-smi'] as const) {
+      if (!targets.includes('serve')) break
+      const now: number[] = []
+      const then: number[] = []
+      for (let i = 0; i < rounds; i++) {
+        then.push(await measureServeIdle(before.cli, bin, model, seconds, gpu))
+        now.push(await measureServeIdle(after, bin, model, seconds, gpu))
+      }
+      rows.push({
+        group: 'idle',
+        name:
+          `llama-tray serve, ready server, no requests, ${gpu === 'none' ? 'no GPU reader' : 'nvidia-smi answering'}: CPU per second ` +
+          `of the CLI and its helpers (${seconds} s after ${SETTLE_MS / 1000} s, ${rounds} rounds; runs ${then.map((v) => v.toFixed(2))} ` +
+          `vs ${now.map((v) => v.toFixed(2))})`,
+        value: median(now),
+        unit: 'ms/s',
+        baseline: median(then),
+        baselineName: label,
+      })
+    }
+    for (const gpu of ['none', 'nvidia-smi'] as const) {
+      if (!targets.includes('run')) break
       const now: IdleFigures[] = []
       const then: IdleFigures[] = []
       for (let i = 0; i < rounds; i++) {

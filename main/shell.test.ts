@@ -104,7 +104,13 @@ beforeEach(() => {
   home = mkdtempSync(join(tmpdir(), 'llama-tray-shell-'))
 })
 
-afterEach(() => {
+// Every shell a test started finishes its start-up before the next test resets the fake Electron:
+// a late one would put its tray and windows among the next test's instances.
+const started: Promise<void>[] = []
+
+afterEach(async () => {
+  fake.app.releaseReady() // a test that held 'ready' lets its shell finish too
+  await Promise.all(started.splice(0))
   for (const l of process.listeners('SIGINT')) if (!sigintBefore.includes(l)) process.removeListener('SIGINT', l)
   for (const l of process.listeners('SIGTERM')) if (!sigtermBefore.includes(l)) process.removeListener('SIGTERM', l)
   rmSync(home, { recursive: true, force: true })
@@ -123,6 +129,7 @@ function start(
     createCore,
     quitTimeoutMs: extra.quitTimeoutMs,
   })
+  started.push(handle.ready)
   return { handle, createCore }
 }
 

@@ -157,6 +157,8 @@ export function startShell(options: ShellOptions): ShellHandle {
     hardenSession(ses, { isOurs: (contents) => senders.has(contents), isDashboardUrl: (url) => isDashboardUrl(url, devUrl, packaged) })
     serveDashboard(ses, join(options.mainDir, '..', 'renderer'))
     const resources = join(app.getAppPath(), 'resources')
+    // Read beside the core's start; never rejects (a damaged file gives the defaults and a warning).
+    const windowState = loadWindowState(home, (message) => log.warn(message))
 
     const created = options.createCore({
       home,
@@ -206,7 +208,7 @@ export function startShell(options: ShellOptions): ShellHandle {
       preload,
       url,
       packaged,
-      initialState: loadWindowState(home),
+      initialState: await windowState,
       saver,
       onCreated: (contents) => senders.trust(contents),
       onVisibility: (visible) => setShown('dashboard', visible),

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { writeFileAtomic } from '../app/lib/atomic-write'
+import { versionedCodec } from '../app/lib/json-store/json-codec'
+import type { JsonStore } from '../app/lib/json-store/json-store'
+import { openJsonStore } from '../app/lib/json-store/registry'
 
 export const WINDOW_STATE_FILE = 'window-state.json'
 
@@ -23,20 +24,42 @@ export interface Area {
 export const DEFAULT_WINDOW_STATE: WindowState = { x: null, y: null, width: 1100, height: 760, maximized: false }
 
 const coordinate = z.number().int().min(-100_000).max(100_000)
-const WindowStateSchema = z.object({
+// Version 1 is also the unversioned file of earlier releases (the codec reads a missing version as 1).
+const WindowStateFileSchema = z.object({
+  version: z.literal(1),
   x: coordinate.nullable(),
   y: coordinate.nullable(),
   width: z.number().int().min(480).max(20_000),
   height: z.number().int().min(360).max(20_000),
   maximized: z.boolean(),
 })
+type WindowStateFile = z.infer<typeof WindowStateFileSchema>
 
-/** The saved state, or the defaults when there is none or it cannot be read (a window size is not worth an error). */
-export function loadWindowState(home: string): WindowState {
+/** The one store of <home>/window-state.json in this process. */
+export function openWindowStateStore(home: string): JsonStore<WindowStateFile> {
+  return openJsonStore<WindowStateFile>({
+    path: join(home, WINDOW_STATE_FILE),
+    label: 'window state file',
+    codec: versionedCodec({ schema: WindowStateFileSchema, version: 1 }),
+    defaults: () => ({ version: 1, ...DEFAULT_WINDOW_STATE }),
+  })
+}
+
+const stateOf = ({ x, y, width, height, maximized }: WindowStateFile): WindowState => ({ x, y, width, height, maximized })
+
+/**
+ * The saved state, or the defaults when there is none. A damaged file is set aside and its backup
+ * used (the store's notices, passed to `onNotice`); an unreadable one gives the defaults with its
+ * sentence: a window size is not worth stopping the app for.
+ */
+export async function loadWindowState(home: string, onNotice: (message: string) => void = () => undefined): Promise<WindowState> {
+  const store = openWindowStateStore(home)
   try {
-    const parsed = WindowStateSchema.safeParse(JSON.parse(readFileSync(join(home, WINDOW_STATE_FILE), 'utf8')))
-    return parsed.success ? parsed.data : DEFAULT_WINDOW_STATE
-  } catch {
+    const value = await store.load()
+    for (const notice of store.notices) onNotice(notice)
+    return stateOf(value)
+  } catch (err) {
+    onNotice((err as Error).message)
     return DEFAULT_WINDOW_STATE
   }
 }
@@ -89,9 +112,13 @@ export class WindowStateSaver {
     const state = this.pending
     this.pending = null
     if (state) {
+      const store = openWindowStateStore(this.home)
       this.writing = this.writing
-        .then(() => writeFileAtomic(join(this.home, WINDOW_STATE_FILE), `${JSON.stringify(state, null, 2)}\n`))
-        .catch((err: Error) => this.onError(err))
+        .then(() => store.update(() => ({ version: 1, ...stateOf({ version: 1, ...state }) })))
+        .then(
+          () => undefined,
+          (err: Error) => this.onError(err),
+        )
     }
     return this.writing
   }

@@ -78,6 +78,13 @@ describe('live.vram-low', () => {
     expect(w?.message).toContain('sysmem fallback')
   })
 
+  it("at the core's idle pace (a sample every 2 s) it raises 4 s after the first low sample", () => {
+    const specs = [...times(3, { freeMiB: 3000 }), ...times(4, { freeMiB: 740 })].map((v, i) => ({ time: i * 2000, ...v }))
+    const { raised, out } = transitionsOf(specs, 'live.vram-low', 'win32')
+    expect(raised).toEqual([5])
+    expect(out[5]?.find((x) => x.rule === 'live.vram-low')?.since).toBe(10_000)
+  })
+
   it('is gone at the first sample after the server stops, though its hysteresis still holds it', () => {
     const specs = seq(0, [...times(5, { freeMiB: 740 }), { freeMiB: 740, state: 'stopped' }, { freeMiB: 740, state: 'ready' }])
     const { raised, cleared } = transitionsOf(specs, 'live.vram-low', 'win32')

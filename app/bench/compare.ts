@@ -18,7 +18,8 @@ export async function finishReport(
 ): Promise<BenchReport> {
   const { home, core } = session.deps
   const hardware = hardwareSnapshot(core.snapshot().gpu)
-  const stored = await loadReports(home)
+  // A damaged earlier report is set aside; the user reads why among the notes.
+  const stored = await loadReports(home, (notice) => notes.push(notice))
   const results = parts.map((p) => buildResult({ ...p, previous: p.runs.length > 0 ? findPrevious(stored, p.target, hardware) : null }))
   notes.push(...regressionNotes(results))
   const disturbed = results.reduce((n, r) => n + r.disturbedRuns, 0)

@@ -110,6 +110,35 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     expect((await core.handlers['generation:history']()).requests).toEqual(history.requests)
   }, 180_000)
 
+  it('paces nvidia-smi and the process scan by what is watched: slow for a ready server nobody watches', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'llama-tray-core-'))
+    const calls: string[] = []
+    const telemetry = {
+      running: false,
+      start: async () => void (telemetry.running = true),
+      stop: async () => void (telemetry.running = false),
+      latest: () => ({ gpu: null, cpu: null }),
+      setServerPid: () => undefined,
+      setGpuIntervalMs: (ms: number) => void calls.push(`gpu ${ms}`),
+      setWatched: (watched: boolean) => void calls.push(`watched ${watched}`),
+    }
+    const core = await LlamaTrayCore.create({ home, telemetry, supervisor: { healthIntervalMs: 20 } })
+    cores.push({ core, home })
+    const imported = await core.handlers['profiles:import'](
+      formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '1024', '-np', '1', '-t', '1']),
+      'tiny',
+    )
+    if (!imported.ok) throw new Error(imported.error.sentence)
+    const started = await core.handlers['server:start'](imported.value.id)
+    expect(started.ok && started.value.state).toBe('ready')
+    expect(calls.filter((c) => c.startsWith('gpu')).at(-1)).toBe('gpu 2000')
+    expect(calls.filter((c) => c.startsWith('watched')).at(-1)).toBe('watched false')
+    await core.handlers['dashboard:visible'](true)
+    expect(calls.slice(-2)).toEqual(['gpu 1000', 'watched true'])
+    await core.handlers['dashboard:visible'](false)
+    expect(calls.slice(-2)).toEqual(['gpu 2000', 'watched false'])
+  }, 180_000)
+
   it('a start of an unknown or failing profile is a Result error, not an exception', async () => {
     const { core } = await makeCore()
     expect(await core.handlers['server:start']('nope')).toMatchObject({

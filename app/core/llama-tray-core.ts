@@ -56,6 +56,7 @@ import { StateHistory } from '../diagnostics/state-history'
 import { diagnosticsCommands } from './diagnostics-commands'
 import { failed, failedFrom } from '../lib/failed'
 import type { Problem } from '../contract/problem'
+import { gpuIntervalMs, tickDelayMs, type TickPace } from './tick-pace'
 
 /** How long an out-of-memory retry waits for a GPU reading taken after the failure (several nvidia-smi intervals). */
 const FRESH_GPU_READING_WAIT_MS = 10_000
@@ -116,6 +117,10 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private startFailure: StartFailure | null = null
   private readonly pendingFixes = new PendingFixes()
   private ticker: NodeJS.Timeout | null = null
+  /** The delay the ticker was last armed with. */
+  private tickerDelayMs = 0
+  /** Whether a request ran at the last tick (the ticker keeps the busy pace while it does). */
+  private tickedActive = false
   private latest: Snapshot | null = null
   private disposed = false
   /** When the server switches profile: every start and switch (endpoint, tray, dashboard, CLI) asks it. */
@@ -240,8 +245,10 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       'snapshot:latest': async () => this.latest,
       'generation:history': async () => this.generationHistory(),
       'dashboard:visible': async (visible) => {
+        const changed = visible !== this.dashboardVisible
         this.dashboardVisible = visible
-        this.updateCadence()
+        // The pace follows at once (a shown dashboard gets its 1 s figures from the next tick).
+        this.updateCadence(changed && this.ticker !== null)
       },
       // The windows are main's (main/shell.ts answers this); a core without them has no dashboard to show.
       'dashboard:open': async () => undefined,
@@ -648,6 +655,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         threads: threadsFromLog(this.supervisor.getLogs()),
       })
       this.tracker = tracker
+      tracker.on('rate', () => this.onTrackerRate(tracker))
       tracker.start(this.supervisor.getRequestSignal())
       tracker.setAsleep(now.state === 'sleeping')
     } finally {
@@ -667,29 +675,58 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   /** Poll while a server runs or the dashboard is visible; otherwise nothing (a laptop GPU may sleep). */
   private updateCadence(restart = false): void {
     if (this.disposed) return
-    const wanted = launchInEffect(this.supervisor.getStatus().state) || this.pinned.anyRunning || this.dashboardVisible
+    const wanted = this.tickerWanted()
     const telemetry = this.options.telemetry
+    if (wanted) telemetry?.setGpuIntervalMs?.(gpuIntervalMs(this.pace()))
+    // A fixed cadence (`run --json` prints every figure) counts as watched.
+    telemetry?.setWatched?.(this.dashboardVisible || this.options.cadenceMs !== undefined)
     if (wanted && telemetry && !telemetry.running) void telemetry.start()
     if (!wanted && telemetry?.running) void telemetry.stop()
     if (wanted && (restart || !this.ticker)) this.startTicker()
     if (!wanted) this.stopTicker()
   }
 
-  private startTicker(): void {
+  private tickerWanted(): boolean {
+    return launchInEffect(this.supervisor.getStatus().state) || this.pinned.anyRunning || this.dashboardVisible
+  }
+
+  private pace(): TickPace {
+    return {
+      baseMs: this.options.cadenceMs ?? this.settingsStore.settings.pollIntervalMs,
+      fixed: this.options.cadenceMs !== undefined,
+      watched: this.dashboardVisible,
+      active: this.tickedActive,
+    }
+  }
+
+  /** A setTimeout chain (not setInterval): each delay follows the pace, slower while idle and unwatched. */
+  private startTicker(delayMs = tickDelayMs(this.pace())): void {
     this.stopTicker()
-    const interval = this.options.cadenceMs ?? this.settingsStore.settings.pollIntervalMs
-    this.ticker = setInterval(() => this.tick(), interval)
+    this.tickerDelayMs = delayMs
+    this.ticker = setTimeout(() => {
+      this.ticker = null
+      this.tick()
+      // A listener of the tick may have re-armed or stopped the clock meanwhile.
+      if (!this.disposed && this.ticker === null && this.tickerWanted()) this.startTicker()
+    }, delayMs)
     this.ticker.unref()
   }
 
   private stopTicker(): void {
-    if (this.ticker) clearInterval(this.ticker)
+    if (this.ticker) clearTimeout(this.ticker)
     this.ticker = null
+  }
+
+  /** A request started while the ticker was at its idle pace: tick now, then at the busy pace. */
+  private onTrackerRate(tracker: GenerationTracker): void {
+    if (this.ticker === null || this.tickerDelayMs <= this.pace().baseMs || !tracker.snapshot().active) return
+    this.startTicker(0)
   }
 
   /** The core's one clock: telemetry samples, the snapshot is built once, every subscriber gets it. */
   private tick(): void {
     const generation = this.tracker?.snapshot() ?? null
+    this.tickedActive = generation?.active ?? false
     this.options.telemetry?.setServerIdle?.(generation !== null && !generation.active)
     this.options.telemetry?.sample?.()
     this.latest = this.buildSnapshot(true, generation ?? this.lastGeneration)

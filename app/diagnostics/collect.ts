@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises'
 import { arch, platform, release, userInfo, version as osVersion } from 'node:os'
 import { join } from 'node:path'
 import { DEFAULT_SETTINGS, type AppSettings } from '../contract/settings'
@@ -9,8 +8,8 @@ import { detectFork, type ServerBinaryInfo } from '../profiles/fork-detect'
 import { quoteBash } from '../profiles/export-command'
 import { profileArgv } from '../profiles/launch-spec'
 import type { Profile } from '../profiles/schema'
-import { parseProfilesText, PROFILES_FILE } from '../profiles/store'
-import { SETTINGS_FILE, SettingsSchema } from '../settings/settings-store'
+import { peekProfiles } from '../profiles/store'
+import { peekSettings } from '../settings/settings-store'
 import type { GpuInventory } from '../telemetry/gpu/inventory'
 import { readLogTail } from './log-tail'
 import type { StateTransition } from './state-history'
@@ -96,25 +95,21 @@ export interface Collected {
 
 /** The profiles file, read without opening the store (diagnostics never write to it). */
 async function readProfiles(home: string): Promise<{ health: string; activeProfileId: string | null; profiles: readonly Profile[] }> {
-  const text = await readFile(join(home, PROFILES_FILE), 'utf8').catch(() => null)
-  if (text === null) return { health: 'missing', activeProfileId: null, profiles: [] }
-  const parsed = parseProfilesText(text)
+  const parsed = await peekProfiles(home).catch((err: Error) => ({ kind: 'corrupt' as const, reason: err.message }))
+  if (parsed.kind === 'missing') return { health: 'missing', activeProfileId: null, profiles: [] }
   if (parsed.kind === 'corrupt') return { health: `unreadable: ${parsed.reason}`, activeProfileId: null, profiles: [] }
   const health = parsed.kind === 'newer' ? `from a newer Llama Tray (schema ${parsed.version})` : 'ok'
   return { health, activeProfileId: parsed.file.activeProfileId, profiles: parsed.file.profiles }
 }
 
 async function readSettings(home: string): Promise<DiagnosticsReport['settings']> {
-  const text = await readFile(join(home, SETTINGS_FILE), 'utf8').catch(() => null)
-  if (text === null) return { values: DEFAULT_SETTINGS, problem: null }
-  try {
-    const parsed = SettingsSchema.safeParse(JSON.parse(text))
-    if (parsed.success) return { values: { ...DEFAULT_SETTINGS, ...parsed.data }, problem: null }
-    const issue = parsed.error.issues[0]?.message ?? 'schema mismatch'
-    return { values: DEFAULT_SETTINGS, problem: `settings.json is invalid (${issue}); the app uses the defaults` }
-  } catch (err) {
-    return { values: DEFAULT_SETTINGS, problem: `settings.json is not JSON (${(err as Error).message}); the app uses the defaults` }
-  }
+  const peeked = await peekSettings(home).catch((err: Error) => ({ kind: 'invalid' as const, reason: err.message }))
+  if (peeked.kind === 'missing') return { values: DEFAULT_SETTINGS, problem: null }
+  if (peeked.kind === 'invalid')
+    return { values: DEFAULT_SETTINGS, problem: `settings.json cannot be used (${peeked.reason}); the app uses the defaults` }
+  if (peeked.kind === 'newer')
+    return { values: peeked.value, problem: `settings.json is from a newer Llama Tray (version ${peeked.version})` }
+  return { values: peeked.value, problem: peeked.notices.length > 0 ? `settings.json: ${peeked.notices.join(' ')}` : null }
 }
 
 /** A profile's command as one bash line, environment first. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { DownloadProgress } from '../lib/download'
 import { detectFork, ForkDetectError, forkFromOutput, runForOutput } from '../profiles/fork-detect'
@@ -12,7 +12,7 @@ import { EngineError } from './engine-error'
 import { hashFolder } from './file-hashes'
 import type { GpuCheck } from './gpu-check'
 import { planInstall, type InstallPlan, type PlanOptions } from './install-plan'
-import { DOWNLOADS_DIR, ENGINE_MANIFEST, enginesDir, readManifest, serverExeName, type EngineManifest } from './layout'
+import { DOWNLOADS_DIR, ENGINE_MANIFEST, engineManifestStore, enginesDir, readManifest, serverExeName, type EngineManifest } from './layout'
 import type { ReleaseAsset } from './releases'
 import { DamagedArchiveError, extractArchive, UnsafeArchiveError } from './safe-extract'
 import type { InstalledEngine } from './installed'
@@ -202,7 +202,7 @@ async function installPlanned(opts: InstallOptions, plan: InstallPlan, driver: D
       installedAt: new Date().toISOString(),
       files: fileHashes,
     }
-    await writeFile(join(engineDir, ENGINE_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`)
+    await engineManifestStore(engineDir).update(() => manifest)
     try {
       await rename(engineDir, finalDir)
     } catch (err) {

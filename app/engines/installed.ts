@@ -1,8 +1,8 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { join, relative, resolve, isAbsolute } from 'node:path'
 import type { EngineBackend } from './backends'
 import { enginesDir, readManifest } from './layout'
-import { PROFILES_FILE, parseProfilesText } from '../profiles/store'
+import { peekProfiles } from '../profiles/store'
 
 export interface ProfileUse {
   readonly id: string
@@ -34,12 +34,11 @@ async function folderSize(dir: string): Promise<number> {
   return total
 }
 
-/** The stored profiles (read without opening the store: listing never writes). */
+/** The stored profiles, peeked at (listing never writes; an unreadable file lists none). */
 export async function storedProfiles(home: string): Promise<readonly { id: string; name: string; binary: string }[]> {
-  const text = await readFile(join(home, PROFILES_FILE), 'utf8').catch(() => null)
-  if (text === null) return []
-  const parsed = parseProfilesText(text)
-  return parsed.kind === 'corrupt' ? [] : parsed.file.profiles
+  const parsed = await peekProfiles(home).catch(() => null)
+  if (parsed === null || parsed.kind === 'missing' || parsed.kind === 'corrupt') return []
+  return parsed.file.profiles
 }
 
 export function isInside(dir: string, path: string): boolean {

@@ -1,6 +1,8 @@
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { firstIssue, type JsonCodec } from '../lib/json-store/json-codec'
+import type { JsonStore } from '../lib/json-store/json-store'
+import { openJsonStore } from '../lib/json-store/registry'
 import { ENGINE_BACKENDS, type EngineBackend } from './backends'
 
 /**
@@ -39,12 +41,27 @@ export function isSafeTag(tag: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(tag) && !tag.includes('..')
 }
 
-/** The manifest of an engine folder, or null when it is not a complete install. */
+/** A manifest is written once, at install; null until then. */
+const manifestCodec: JsonCodec<EngineManifest | null> = {
+  decode(json) {
+    const parsed = EngineManifestSchema.safeParse(json)
+    return parsed.success ? { kind: 'ok', value: parsed.data, notices: [] } : { kind: 'invalid', reason: firstIssue(parsed.error) }
+  },
+  encode(manifest) {
+    if (manifest === null) throw new Error('no engine manifest to write')
+    return EngineManifestSchema.parse(manifest)
+  },
+}
+
+/** The one store of an engine folder's manifest in this process. */
+export function engineManifestStore(dir: string): JsonStore<EngineManifest | null> {
+  return openJsonStore({ path: join(dir, ENGINE_MANIFEST), label: 'engine manifest', codec: manifestCodec, defaults: () => null })
+}
+
+/** The manifest of an engine folder, or null when it is not a complete install (peeked at: a listing never writes). */
 export async function readManifest(dir: string): Promise<EngineManifest | null> {
-  try {
-    const parsed = EngineManifestSchema.safeParse(JSON.parse(await readFile(join(dir, ENGINE_MANIFEST), 'utf8')))
-    return parsed.success ? parsed.data : null
-  } catch {
-    return null
-  }
+  const peeked = await engineManifestStore(dir)
+    .peek()
+    .catch(() => null)
+  return peeked?.kind === 'ok' ? peeked.value : null
 }

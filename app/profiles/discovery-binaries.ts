@@ -1,11 +1,11 @@
 import { constants } from 'node:fs'
-import { access, readFile, realpath, stat } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { access, realpath, stat } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import type { DiscoveredBinary, ServerFork } from '../contract/profile'
 import { discoveryId } from './discovery-id'
 import { installFolders, pathApi, pathFolders, serverExeNames, type DiscoveryPlaces } from './discovery-places'
 import { cachedForks } from './fork-detect'
-import { PROFILES_FILE, parseProfilesText } from './store'
+import { peekProfiles } from './store'
 
 /** A place a binary may be, and how the list will name where it came from. */
 export interface BinaryCandidate {
@@ -13,12 +13,11 @@ export interface BinaryCandidate {
   readonly source: string
 }
 
-/** The binaries of the stored profiles, read without opening the store (discovery never writes). */
+/** The binaries of the stored profiles, peeked at (discovery never writes; an unreadable file lists none). */
 async function profileBinaries(home: string): Promise<string[]> {
-  const text = await readFile(join(home, PROFILES_FILE), 'utf8').catch(() => null)
-  if (text === null) return []
-  const parsed = parseProfilesText(text)
-  return parsed.kind === 'corrupt' ? [] : parsed.file.profiles.map((p) => p.binary).filter((b) => b !== '')
+  const parsed = await peekProfiles(home).catch(() => null)
+  if (parsed === null || parsed.kind === 'missing' || parsed.kind === 'corrupt') return []
+  return parsed.file.profiles.map((p) => p.binary).filter((b) => b !== '')
 }
 
 /** An executable regular file (on Windows, any regular file: there is no execute bit). */

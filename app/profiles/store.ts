@@ -67,6 +67,28 @@ export function parseProfilesText(text: string): Parsed {
   return { kind: 'ok', file: decoded.value, note: decoded.notices[0] ?? null }
 }
 
+/** The one JsonStore of <home>/profiles.json in this process. */
+function profilesJsonStore(home: string): JsonStore<ProfilesFile> {
+  return openJsonStore({
+    path: join(resolve(home), PROFILES_FILE),
+    label: 'profiles file',
+    codec: profilesCodec,
+    defaults: emptyProfilesFile,
+  })
+}
+
+/**
+ * profiles.json as it is now, for readers that never write (discovery, the engine list,
+ * diagnostics): through the store's codec, without the lock, a repair or a migration written back.
+ */
+export async function peekProfiles(home: string): Promise<Parsed | { readonly kind: 'missing' }> {
+  const peeked = await profilesJsonStore(home).peek()
+  if (peeked.kind === 'missing') return peeked
+  if (peeked.kind === 'invalid') return { kind: 'corrupt', reason: peeked.reason }
+  if (peeked.kind === 'newer') return { kind: 'newer', version: peeked.version, file: peeked.value }
+  return { kind: 'ok', file: peeked.value, note: peeked.notices[0] ?? null }
+}
+
 const instances = new Map<string, ProfileStore>()
 
 /**
@@ -111,12 +133,7 @@ export class ProfileStore {
     if (!instance) {
       await mkdir(key, { recursive: true })
       await removeDeadTempFiles(key)
-      const store = openJsonStore({
-        path: join(key, PROFILES_FILE),
-        label: 'profiles file',
-        codec: profilesCodec,
-        defaults: emptyProfilesFile,
-      })
+      const store = profilesJsonStore(key)
       instance = instances.get(key) ?? new ProfileStore(store)
       instances.set(key, instance)
     }

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { z } from 'zod'
 import { DEFAULT_SETTINGS, type AppSettings } from '../contract/settings'
-import type { ChangeSource, JsonStore } from '../lib/json-store/json-store'
+import type { ChangeSource, JsonStore, Peeked } from '../lib/json-store/json-store'
 import { openJsonStore } from '../lib/json-store/registry'
 import { settingsCodec, SettingsFields } from './settings-codec'
 import { describeSetting, SETTING_KEYS, type SettingKey } from './setting-text'
@@ -31,6 +31,22 @@ function settingsRefusal(changes: unknown, error: z.ZodError): string {
   return 'A settings change must be an object of settings by name; nothing was saved.'
 }
 
+/** The one JsonStore of <home>/settings.json in this process. */
+function settingsJsonStore(home: string): JsonStore<AppSettings> {
+  return openJsonStore({ path: join(home, SETTINGS_FILE), label: 'settings file', codec: settingsCodec, defaults: () => DEFAULT_SETTINGS })
+}
+
+/**
+ * settings.json as it is now, read field by field like the store but never repaired or written:
+ * for diagnostics, and synchronously (`sync`) for what Electron needs before it is ready.
+ */
+export function peekSettings(home: string, sync: true): Peeked<AppSettings>
+export function peekSettings(home: string, sync?: false): Promise<Peeked<AppSettings>>
+export function peekSettings(home: string, sync = false): Peeked<AppSettings> | Promise<Peeked<AppSettings>> {
+  const store = settingsJsonStore(home)
+  return sync ? store.peekSync() : store.peek()
+}
+
 /**
  * <home>/settings.json, one JsonStore per file in a process and one writer across processes.
  * Read field by field: a bad field falls back to its default with a notice naming it, the others
@@ -40,12 +56,7 @@ export class SettingsStore {
   private constructor(private readonly store: JsonStore<AppSettings>) {}
 
   static async open(home: string): Promise<SettingsStore> {
-    const store = openJsonStore({
-      path: join(home, SETTINGS_FILE),
-      label: 'settings file',
-      codec: settingsCodec,
-      defaults: () => DEFAULT_SETTINGS,
-    })
+    const store = settingsJsonStore(home)
     await store.load()
     return new SettingsStore(store)
   }

@@ -54,7 +54,9 @@ interface TelemetryEvents {
  */
 /** What the core uses of the telemetry (a test may pass a fake GPU sequence). */
 export type TelemetrySource = Pick<TelemetryService, 'start' | 'stop' | 'running' | 'latest' | 'setServerPid'> &
-  Partial<Pick<TelemetryService, 'setExtraHeavyApps' | 'sample' | 'setServerIdle' | 'sharedGpuMemoryMiB'>>
+  Partial<
+    Pick<TelemetryService, 'setExtraHeavyApps' | 'sample' | 'setServerIdle' | 'sharedGpuMemoryMiB' | 'setGpuIntervalMs' | 'setWatched'>
+  >
 
 export class TelemetryService {
   private readonly events = new Listeners<TelemetryEvents>()
@@ -68,6 +70,8 @@ export class TelemetryService {
   private serverPid: number | null = null
   private shared: SharedGpuSource | string | null = null
   private sharedSample: SharedGpuSample | null = null
+  /** The GPU reader's period once set by the lead (null: the options' intervalMs). */
+  private gpuIntervalMs: number | null = null
 
   constructor(private readonly options: TelemetryOptions = {}) {
     this.cpu = new CpuMonitor({
@@ -93,6 +97,21 @@ export class TelemetryService {
   /** Whether the server is idle (no request): the process table is then scanned rarely. */
   setServerIdle(idle: boolean): void {
     this.cpu.setIdle(idle)
+  }
+
+  /**
+   * The period of a GPU reader with its own clock (nvidia-smi's -lms stream), now and at the next
+   * start; NVML reads on each sample and ignores it. The core slows it while nobody watches.
+   */
+  setGpuIntervalMs(ms: number): void {
+    if (ms === this.gpuIntervalMs) return
+    this.gpuIntervalMs = ms
+    void this.reader?.setIntervalMs?.(ms)
+  }
+
+  /** Whether a dashboard shows the figures (unwatched and idle, the process table is left alone). */
+  setWatched(watched: boolean): void {
+    this.cpu.setWatched(watched)
   }
 
   /** The llama-server whose own CPU and memory to report (null: none). */
@@ -135,11 +154,16 @@ export class TelemetryService {
     }
     if (!this.options.driven) this.timer = setInterval(() => this.tick(), intervalMs)
     this.tick()
-    this.opening = openGpuReader(this.options.gpuBackend ?? 'auto', { ...this.options.gpu, intervalMs }).then(async (reader) => {
-      if (generation !== this.generation) return reader.close() // stopped meanwhile
-      this.reader = reader
-      this.tick()
-    })
+    const gpuIntervalMs = this.gpuIntervalMs ?? intervalMs
+    this.opening = openGpuReader(this.options.gpuBackend ?? 'auto', { ...this.options.gpu, intervalMs: gpuIntervalMs }).then(
+      async (reader) => {
+        if (generation !== this.generation) return reader.close() // stopped meanwhile
+        this.reader = reader
+        // The pace may have changed while the reader opened.
+        if (this.gpuIntervalMs !== null && this.gpuIntervalMs !== gpuIntervalMs) await reader.setIntervalMs?.(this.gpuIntervalMs)
+        this.tick()
+      },
+    )
     return this.opening
   }
 

@@ -143,6 +143,24 @@ describe('JsonStore', () => {
     expect(JSON.parse(await readFile(file, 'utf8')).version).toBe(3)
   })
 
+  it('peek reads the file as it is without repairing it, locking it or changing the store', async () => {
+    const file = await freshFile()
+    const store = new JsonStore(listStore(file))
+    expect(await store.peek()).toEqual({ kind: 'missing' })
+    expect(store.peekSync()).toEqual({ kind: 'missing' })
+    await store.update((v) => ({ ...v, items: ['a'] }))
+    await writeFile(file, JSON.stringify({ version: 1, names: ['old'] }))
+    expect(await store.peek()).toEqual({ kind: 'ok', value: { version: 2, items: ['old'] }, notices: ['it was migrated from version 1.'] })
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ version: 1, names: ['old'] }) // nothing written back
+    await writeFile(file, '{"version": 2, "ite')
+    expect(store.peekSync()).toMatchObject({ kind: 'invalid', reason: expect.stringMatching(/^not valid JSON/) })
+    expect(await store.peek()).toMatchObject({ kind: 'invalid' })
+    expect(await readFile(file, 'utf8')).toBe('{"version": 2, "ite')
+    expect((await readdir(join(file, '..'))).filter((n) => n.includes('.corrupt-') || n.includes('.lock'))).toEqual([])
+    expect(store.value.items).toEqual(['a'])
+    expect(store.health).toBe('ok')
+  })
+
   it('answers a folder where the file should be with one sentence', async () => {
     const file = await freshFile()
     await mkdir(file)

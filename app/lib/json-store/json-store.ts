@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs'
+import { readFileSync, watch, type FSWatcher } from 'node:fs'
 import { mkdir, readFile, rename } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import { writeFileAtomic } from '../atomic-write'
@@ -43,6 +43,9 @@ interface JsonStoreEvents<T> {
 }
 
 type Now = () => Date
+
+/** A file as it is on disk, read without repairing it: missing, usable, from a newer Llama Tray, or unusable. */
+export type Peeked<T> = Decoded<T> | { readonly kind: 'missing' }
 
 /** Where a change came from: this instance's update(), or the file on disk (another process, an editor). */
 export type ChangeSource = 'self' | 'disk'
@@ -124,6 +127,26 @@ export class JsonStore<T> {
         this.options.lock,
       )
     })
+  }
+
+  /**
+   * The file as it is now, decoded by the store's codec, without the lock and without repairing or
+   * writing anything: for readers that must never change the file (listings, diagnostics). The
+   * store's value and health stay as they are.
+   */
+  async peek(): Promise<Peeked<T>> {
+    return this.decodeOrMissing(await this.readText(this.path))
+  }
+
+  /** peek() for the few reads that cannot wait (the settings Electron needs before it is ready). */
+  peekSync(): Peeked<T> {
+    let text: string | null
+    try {
+      text = readFileSync(this.path, 'utf8')
+    } catch (err) {
+      text = this.missingOrThrow(this.path, err)
+    }
+    return this.decodeOrMissing(text)
   }
 
   /** Called on every change of the value, also those written by other processes (watched while anyone listens). */
@@ -217,20 +240,27 @@ export class JsonStore<T> {
     return `The ${this.options.label} ${this.path}: ${notice}`
   }
 
+  private decodeOrMissing(text: string | null): Peeked<T> {
+    return text === null ? { kind: 'missing' } : this.decode(text)
+  }
+
   private async readText(path: string): Promise<string | null> {
     try {
       return await readFile(path, 'utf8')
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
-      if (code === 'ENOENT') return null
-      if (code === 'EISDIR')
-        throw new JsonStoreError(
-          `${path} is a folder where Llama Tray keeps its ${this.options.label}; move that folder away and try again.`,
-        )
-      throw new JsonStoreError(
-        `The ${this.options.label} ${path} could not be read (${code ?? (err as Error).message}); check its permissions and try again.`,
-      )
+      return this.missingOrThrow(path, err)
     }
+  }
+
+  /** null for a missing file; any other failure as one sentence. */
+  private missingOrThrow(path: string, err: unknown): null {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return null
+    if (code === 'EISDIR')
+      throw new JsonStoreError(`${path} is a folder where Llama Tray keeps its ${this.options.label}; move that folder away and try again.`)
+    throw new JsonStoreError(
+      `The ${this.options.label} ${path} could not be read (${code ?? (err as Error).message}); check its permissions and try again.`,
+    )
   }
 
   private startWatching(): void {

@@ -90,4 +90,22 @@ describe('CpuMonitor scan pace', () => {
     for (let t = 212_000; t <= 240_000; t += 1000) monitor.tick(t) // back to the 30 s pace after a change
     expect(scans).toBe(5)
   })
+
+  it('idle and unwatched it never scans; a request or a shown dashboard scans at once', () => {
+    const source = countingSource()
+    const monitor = new CpuMonitor({ processes: source, idleScanIntervalMs: 30_000, systemCpu: { sample: () => null } as never })
+    monitor.tick(0)
+    expect(source.scans).toBe(1)
+    monitor.setWatched(false)
+    monitor.setIdle(true)
+    for (let t = 1000; t <= 600_000; t += 1000) monitor.tick(t)
+    expect(source.scans).toBe(1)
+    monitor.setWatched(true) // the dashboard opened: its top processes are fresh at once
+    monitor.tick(601_000)
+    expect(source.scans).toBe(2)
+    monitor.setWatched(false)
+    monitor.setIdle(false) // a request started: heavy apps matter again
+    monitor.tick(602_000)
+    expect(source.scans).toBe(3)
+  })
 })

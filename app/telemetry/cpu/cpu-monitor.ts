@@ -33,6 +33,8 @@ export class CpuMonitor {
   private readonly shares: CpuShareTracker
   private lastScanAt = Number.NEGATIVE_INFINITY
   private idle = false
+  /** Someone shows the figures (the dashboard): idle scans keep the top processes fresh for them. */
+  private watched = true
   /** Idle scans in a row that found the same heavy apps as the one before. */
   private unchangedIdleScans = 0
   /** The heavy apps the last scan found (heavyKey); null before the first scan. */
@@ -68,6 +70,16 @@ export class CpuMonitor {
     if (!idle) this.lastScanAt = Number.NEGATIVE_INFINITY
   }
 
+  /**
+   * Whether anyone shows the figures. Idle and unwatched, the process table is not scanned at all:
+   * the heavy-app warning needs a request to compete with, and setIdle(false) scans at once.
+   */
+  setWatched(watched: boolean): void {
+    if (watched === this.watched) return
+    this.watched = watched
+    if (watched) this.lastScanAt = Number.NEGATIVE_INFINITY
+  }
+
   /** The llama-server to follow (null when none runs). */
   setServerPid(pid: number | null): void {
     if (pid === this.serverPid) return
@@ -77,7 +89,7 @@ export class CpuMonitor {
 
   tick(now = Date.now()): CpuSnapshot {
     const mem = this.options.memory?.() ?? { totalBytes: os.totalmem(), freeBytes: os.freemem() }
-    const scanEvery = this.idle ? this.idleScanEvery() : (this.options.scanIntervalMs ?? 5000)
+    const scanEvery = !this.idle ? (this.options.scanIntervalMs ?? 5000) : this.watched ? this.idleScanEvery() : Infinity
     if (this.options.processes && now - this.lastScanAt >= scanEvery) this.scan(this.options.processes, now)
     return {
       systemPct: this.system.sample(),

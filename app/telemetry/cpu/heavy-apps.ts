@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { z } from 'zod'
+import type { JsonCodec } from '../../lib/json-store/json-codec'
+import type { Peeked } from '../../lib/json-store/json-store'
+import { openJsonStore } from '../../lib/json-store/registry'
 import { BUILT_IN_HEAVY_APPS, type HeavyApp } from '../../contract/heavy-apps'
 import type { HeavyAppSnapshot } from '../../contract/telemetry'
 import { normalizeImageName, type ProcessInfo } from '../../platform/process-source'
@@ -28,32 +30,37 @@ export interface LoadedHeavyApps {
   readonly problem: string | null
 }
 
-/** Reads the user's list; a missing file means the built-in list, a bad one is reported and never used half-way. */
-export function loadHeavyAppList(file: string): LoadedHeavyApps {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { list: DEFAULT_HEAVY_APPS, problem: null }
-    return { list: DEFAULT_HEAVY_APPS, problem: `${file}: cannot read (${(err as Error).message}); using the built-in list` }
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (err) {
-    return { list: DEFAULT_HEAVY_APPS, problem: `${file}: not valid JSON (${(err as Error).message}); using the built-in list` }
-  }
-  const parsed = HeavyAppListSchema.safeParse(json)
-  if (!parsed.success) {
+/** heavy-apps.json: no version (it is the user's to edit); checked by HeavyAppListSchema. */
+const heavyAppsCodec: JsonCodec<HeavyAppList> = {
+  decode(json) {
+    const parsed = HeavyAppListSchema.safeParse(json)
+    if (parsed.success) return { kind: 'ok', value: parsed.data, notices: [] }
     const issue = parsed.error.issues[0]
     return {
-      list: DEFAULT_HEAVY_APPS,
-      problem:
-        `${file}: ${issue ? `${issue.path.join('.') || '(top)'}: ${issue.message}` : 'invalid'}; expected ` +
-        `{"apps":[{"name":"Discord","processes":["Discord.exe"]}]}; using the built-in list`,
+      kind: 'invalid',
+      reason:
+        `${issue ? `${issue.path.join('.') || '(top)'}: ${issue.message}` : 'invalid'}; expected ` +
+        `{"apps":[{"name":"Discord","processes":["Discord.exe"]}]}`,
     }
+  },
+  encode: (list) => HeavyAppListSchema.parse(list),
+}
+
+/**
+ * Reads the user's list through its store, never repairing it (the file is the user's own): a
+ * missing file means the built-in list, a bad one is reported and never used half-way.
+ */
+export function loadHeavyAppList(file: string): LoadedHeavyApps {
+  const store = openJsonStore({ path: file, label: 'heavy-app list', codec: heavyAppsCodec, defaults: () => DEFAULT_HEAVY_APPS })
+  let peeked: Peeked<HeavyAppList>
+  try {
+    peeked = store.peekSync()
+  } catch (err) {
+    return { list: DEFAULT_HEAVY_APPS, problem: `${(err as Error).message.replace(/\.$/, '')}; using the built-in list` }
   }
-  return { list: parsed.data, problem: null }
+  if (peeked.kind === 'missing') return { list: DEFAULT_HEAVY_APPS, problem: null }
+  if (peeked.kind === 'invalid') return { list: DEFAULT_HEAVY_APPS, problem: `${file}: ${peeked.reason}; using the built-in list` }
+  return { list: peeked.value, problem: null }
 }
 
 /**

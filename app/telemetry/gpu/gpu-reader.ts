@@ -14,6 +14,8 @@ export interface GpuReader {
   read(): GpuSnapshot
   /** Ends the reader (kills the nvidia-smi child, shuts NVML down). */
   close(): Promise<void>
+  /** A reader that samples on its own clock (nvidia-smi's stream) follows this period; the others read on demand. */
+  setIntervalMs?(ms: number): Promise<void>
 }
 
 export interface GpuReaderOptions {
@@ -67,6 +69,9 @@ class SmiReader implements GpuReader {
   }
   async close(): Promise<void> {
     await this.sampler.stop()
+  }
+  setIntervalMs(ms: number): Promise<void> {
+    return this.sampler.setIntervalMs(ms)
   }
 }
 

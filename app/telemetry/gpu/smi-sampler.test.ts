@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -48,6 +48,34 @@ describe('SmiSampler with the fake nvidia-smi', () => {
     expect(new Set(samples.map((d) => d.powerW)).size).toBeGreaterThan(1) // the replay moves on
     await s.stop()
     expect(isAlive(pids[0]!)).toBe(false)
+  })
+
+  it('a new period replaces the child with one asking for it (-lms), one alive at a time, and samples go on', async () => {
+    const { s, pids, overlaps, samples } = sampler('')
+    s.start()
+    expect(await waitFor(() => samples.length >= 2, 10_000)).toBe(true)
+    await s.setIntervalMs(300)
+    expect(s.interval).toBe(300)
+    const seen = samples.length
+    expect(await waitFor(() => samples.length >= seen + 2, 10_000)).toBe(true)
+    expect(pids).toHaveLength(2)
+    expect(overlaps).toEqual([])
+    expect(isAlive(pids[0]!)).toBe(false)
+    const args = readFileSync(`/proc/${pids[1]}/cmdline`, 'utf8').split('\0')
+    expect(args.slice(args.indexOf('-lms'), args.indexOf('-lms') + 2)).toEqual(['-lms', '300'])
+    expect(s.latest()).toMatchObject({ stale: false, reason: null })
+    await s.setIntervalMs(300) // the same period: the child stays
+    expect(pids).toHaveLength(2)
+  })
+
+  it('a stopped sampler takes a new period without starting a child, and uses it at its next start', async () => {
+    const { s, pids, samples } = sampler('')
+    await s.setIntervalMs(250)
+    expect(pids).toEqual([])
+    s.start()
+    expect(await waitFor(() => samples.length >= 1, 10_000)).toBe(true)
+    const args = readFileSync(`/proc/${pids[0]}/cmdline`, 'utf8').split('\0')
+    expect(args[args.indexOf('-lms') + 1]).toBe('250')
   })
 
   it('reads lines split across writes and skips garbage without losing samples', async () => {

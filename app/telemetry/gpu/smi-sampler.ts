@@ -75,8 +75,30 @@ export class SmiSampler {
   private restartTimer: NodeJS.Timeout | null = null
   private watchdog: NodeJS.Timeout | null = null
   private stderrTail = ''
+  /** The -lms period of the child (the options' at first; setIntervalMs changes it). */
+  private intervalMs: number
 
-  constructor(private readonly options: SmiSamplerOptions) {}
+  constructor(private readonly options: SmiSamplerOptions) {
+    this.intervalMs = options.intervalMs
+  }
+
+  /** The current sampling period. */
+  get interval(): number {
+    return this.intervalMs
+  }
+
+  /**
+   * Samples every `ms` from now on: a running child is replaced by one with the new -lms (nvidia-smi
+   * cannot change it in place). The lead calls this only when the pace changes (the dashboard shows or
+   * hides), not per request, since a new child costs a process start.
+   */
+  async setIntervalMs(ms: number): Promise<void> {
+    if (ms === this.intervalMs) return
+    const wasRunning = this.running
+    if (wasRunning) await this.stop()
+    this.intervalMs = ms
+    if (wasRunning) this.start()
+  }
 
   on<K extends keyof SamplerEvents>(event: K, listener: SamplerEvents[K]): () => void {
     return this.events.on(event, listener)
@@ -91,7 +113,7 @@ export class SmiSampler {
     this.running = true
     this.failures = 0
     this.spawnChild()
-    this.watchdog = setInterval(() => this.checkWatchdog(), this.options.intervalMs)
+    this.watchdog = setInterval(() => this.checkWatchdog(), this.intervalMs)
   }
 
   /**
@@ -133,12 +155,12 @@ export class SmiSampler {
   }
 
   private staleAfterMs(): number {
-    return (this.options.watchdogIntervals ?? 3) * this.options.intervalMs
+    return (this.options.watchdogIntervals ?? 3) * this.intervalMs
   }
 
   private spawnChild(): void {
-    const { exe, fields, intervalMs } = this.options
-    const child = spawn(exe, [queryArgument(fields), CSV_FORMAT, '-lms', String(Math.round(intervalMs))], {
+    const { exe, fields } = this.options
+    const child = spawn(exe, [queryArgument(fields), CSV_FORMAT, '-lms', String(Math.round(this.intervalMs))], {
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
       shell: false,

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+import { gpuIntervalMs, IDLE_TICK_MS, tickDelayMs } from './tick-pace'
+
+describe('the core tick pace', () => {
+  const idle = { baseMs: 1000, fixed: false, watched: false, active: false }
+
+  it('slows to the idle pace only while nobody watches and no request runs', () => {
+    expect(tickDelayMs(idle)).toBe(IDLE_TICK_MS)
+    expect(tickDelayMs({ ...idle, active: true })).toBe(1000)
+    expect(tickDelayMs({ ...idle, watched: true })).toBe(1000)
+    expect(tickDelayMs({ ...idle, fixed: true })).toBe(1000)
+  })
+
+  it('never ticks faster than the setting asks, and keeps a slower setting while idle', () => {
+    expect(tickDelayMs({ ...idle, baseMs: 5000 })).toBe(5000)
+    expect(tickDelayMs({ ...idle, baseMs: 250, active: true })).toBe(250)
+  })
+
+  it("nvidia-smi's period follows what is watched, not each request (a new period is a new process)", () => {
+    expect(gpuIntervalMs(idle)).toBe(IDLE_TICK_MS)
+    expect(gpuIntervalMs({ ...idle, watched: true })).toBe(1000)
+    expect(gpuIntervalMs({ ...idle, fixed: true, baseMs: 500 })).toBe(500)
+    // The low-VRAM warning needs the GPU read at least every 2 s while a server runs.
+    expect(IDLE_TICK_MS).toBeLessThanOrEqual(2000)
+  })
+})
