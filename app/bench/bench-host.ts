@@ -17,4 +17,3 @@ export interface BenchHost {
   /** The same read-and-stop view of the server the CLI gets (CliCore.server). */
   readonly server: ServerControl
 }
-
