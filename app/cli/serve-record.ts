@@ -1,6 +1,6 @@
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdir, readdir, rm } from 'node:fs/promises'
+import { readRunRecord, writeRunRecord } from '../supervisor/pid-file'
 import { join, resolve } from 'node:path'
-import { writeFileAtomic } from '../lib/atomic-write'
 import { isProcessAlive } from '../lib/process/process-alive'
 
 /**
@@ -23,7 +23,7 @@ const fileFor = (home: string, pid: number): string => join(home, 'run', `serve.
 export async function writeServeRecord(home: string, record: ServeRecord): Promise<void> {
   await mkdir(join(home, 'run'), { recursive: true })
   const apiKeyFile = record.apiKeyFile === null ? null : resolve(record.apiKeyFile)
-  await writeFileAtomic(fileFor(home, record.pid), JSON.stringify({ ...record, apiKeyFile }))
+  await writeRunRecord(fileFor(home, record.pid), { ...record, apiKeyFile })
 }
 
 export async function removeServeRecord(home: string, pid = process.pid): Promise<void> {
@@ -42,7 +42,7 @@ export async function findRunningServe(home: string): Promise<ServeRecord | null
       continue
     }
     try {
-      const record = JSON.parse(await readFile(file, 'utf8')) as ServeRecord
+      const record = (await readRunRecord(file)) as ServeRecord
       if (typeof record.origin === 'string') return record
     } catch {
       // written by a serve that is starting: not usable yet, the next file may be

@@ -1,13 +1,8 @@
 import { fieldSpellings, replacementFor } from './flag-args'
 import type { ProfileFieldKey } from './flag-registry'
-import type { ServerFork } from './profile'
+import type { BinaryFlags } from './profile'
 
-/** The flags a profile's own llama-server accepts, from its --help (engine detection, cached in <home>/engines.json). */
-export interface BinaryFlags {
-  readonly fork: ServerFork
-  /** Every spelling its --help lists; empty when the help could not be read (then every flag is offered). */
-  readonly flags: readonly string[]
-}
+export type { BinaryFlags }
 
 /**
  * Whether this binary takes a spelling: its --help lists it, or it is ik_llama.cpp, whose help leaves out some flags it accepts

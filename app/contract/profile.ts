@@ -4,10 +4,16 @@
  * names profiles by id, never by executable path (see commands.ts).
  */
 
-import type { BinaryFlags } from './binary-flags'
 import type { Warning } from './warnings'
 
 export type ServerFork = 'mainline' | 'ik_llama' | 'buun' | 'unknown'
+
+/** The flags a profile's own llama-server accepts, from its --help (engine detection, cached in <home>/engines.json). */
+export interface BinaryFlags {
+  readonly fork: ServerFork
+  /** Every spelling its --help lists; empty when the help could not be read (then every flag is offered). */
+  readonly flags: readonly string[]
+}
 
 export interface ProfileSummary {
   readonly id: string

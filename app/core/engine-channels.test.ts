@@ -99,7 +99,7 @@ describe('engines:* over the core', () => {
     expect(found.value.binaries[0]).toMatchObject({
       path: installed.value.path,
       source: `installed by Llama Tray (llama.cpp ${TAG}, CPU)`,
-      engine: 'mainline',
+      fork: 'mainline',
     })
 
     const id = await addProfile(home, 'tiny', [installed.value.path, '-m', tinyTarget, ...SMALL])

@@ -175,7 +175,7 @@ describe('a pinned profile beside the active one, real llama-servers', () => {
   it('a pinned profile that cannot start says why in the snapshot and to its requests; the active one runs on', async () => {
     const alphaPid = core.server.getStatus().pid
     const broken = [llamaServerBin(), '-m', join(home, 'missing.gguf'), '-t', '1']
-    const imported = await core.handlers['profiles:import'](formatCommandLine(broken), 'broken')
+    const imported = await core.handlers['profiles:import'](formatCommandLine(broken), 'broken', { force: true })
     if (!imported.ok) throw new Error(imported.error.sentence)
     expect((await core.handlers['profiles:pin']('broken')).ok).toBe(true)
     const failed = await snapshotWhere(

@@ -33,8 +33,12 @@ describe('profiles:import refuses what the CLI refuses', () => {
     const missing = join(home, 'moved-away.gguf')
     const line = formatCommandLine([SERVER, '-m', missing, '-c', '4096'])
     const refused = await handlers['profiles:import'](line, 'moved')
-    expect(refused).toEqual({ ok: false, error: missingModelSentence(missing, 'dashboard'), offer: 'force' })
-    expect(refused.ok ? '' : refused.error).toContain('choose Import anyway')
+    expect(refused).toEqual({
+      ok: false,
+      error: expect.objectContaining({ sentence: missingModelSentence(missing, 'dashboard') }),
+      offer: 'force',
+    })
+    expect(refused.ok ? '' : refused.error.sentence).toContain('choose Import anyway')
     expect(await stored(home)).toEqual([])
 
     const forced = await handlers['profiles:import'](line, 'moved', { force: true })
@@ -47,7 +51,11 @@ describe('profiles:import refuses what the CLI refuses', () => {
   it('a command that is not a llama-server: one sentence, nothing stored; Import anyway stores it', async () => {
     const { home, handlers } = channel()
     const refused = await handlers['profiles:import']('ollama run qwen3:30b', 'ollama')
-    expect(refused).toEqual({ ok: false, error: notAServerSentence('ollama', 'dashboard'), offer: 'force' })
+    expect(refused).toEqual({
+      ok: false,
+      error: expect.objectContaining({ sentence: notAServerSentence('ollama', 'dashboard') }),
+      offer: 'force',
+    })
     expect(await stored(home)).toEqual([])
     const forced = await handlers['profiles:import']('ollama run qwen3:30b', 'ollama', { force: true })
     expect(forced.ok).toBe(true)
@@ -60,7 +68,11 @@ describe('profiles:import refuses what the CLI refuses', () => {
     if (!first.ok) throw new Error(first.error.sentence)
     const second = formatCommandLine([SERVER, '-m', model('tiny-target.gguf'), '-c', '8192'])
     const refused = await handlers['profiles:import'](second, 'DUP')
-    expect(refused).toEqual({ ok: false, error: duplicateNameSentence('dup', first.value.id, 'dashboard'), offer: 'replace' })
+    expect(refused).toEqual({
+      ok: false,
+      error: expect.objectContaining({ sentence: duplicateNameSentence('dup', first.value.id, 'dashboard') }),
+      offer: 'replace',
+    })
     expect(await stored(home)).toHaveLength(1)
 
     const replaced = await handlers['profiles:import'](second, 'DUP', { replace: true })

@@ -120,7 +120,7 @@ describe('the endpoint in front of the server (in-process fakes)', () => {
     for (const a of answers) {
       expect(a.status).toBe(503)
       expect(errorOf(a).message).toBe(
-        'Profile "broken" failed to start: model file missing for broken; fix the profile, or send the request for another one.',
+        'Profile "broken" failed to start: Model file missing for broken; fix the profile, or send the request for another one.',
       )
     }
   })

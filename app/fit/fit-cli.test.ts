@@ -86,7 +86,7 @@ describe('llama-tray fit', () => {
   it('bad input is a one-line usage error', async () => {
     writeFileSync(join(home, 'junk.gguf'), 'not a model')
     await expect(run([join(home, 'junk.gguf')])).rejects.toThrow(UsageError)
-    await expect(run([join(home, 'missing.gguf')])).rejects.toThrow(/not found/)
+    await expect(run([join(home, 'missing.gguf')])).rejects.toThrow(/does not exist/)
     await expect(run([])).rejects.toThrow(/needs one model/)
     await expect(run(['no-such-profile'])).rejects.toThrow(/no profile/)
     await expect(run([target, '--cache-type-k', 'turbo4'])).rejects.toThrow(/unsupported cache type/)

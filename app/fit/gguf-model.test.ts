@@ -50,7 +50,7 @@ describe('bad input gives a FitError with a clear message', () => {
   }
 
   it('a missing file, a folder, a non-GGUF file, an empty file', async () => {
-    await expectFitError(join(tmp, 'nope.gguf'), /not found/)
+    await expectFitError(join(tmp, 'nope.gguf'), /does not exist/)
     await expectFitError(tmp, /not a file/)
     writeFileSync(join(tmp, 'text.gguf'), 'this is a text file, not a model at all\n')
     await expectFitError(join(tmp, 'text.gguf'), /not a GGUF file/)

@@ -77,7 +77,7 @@ describe('llama-tray fit --llama-fit: llama.cpp’s own plan beside ours', () =>
 
   it('a llama-server without llama-fit-params beside it: one sentence saying where it comes from', async () => {
     await expect(run([modelPath, ...SEED, '--llama-fit', '--binary', '/nowhere/llama-server'])).rejects.toThrow(
-      /no llama-fit-params beside \/nowhere\/llama-server \(llama.cpp's release archives ship it/,
+      /No llama-fit-params beside \/nowhere\/llama-server, which --llama-fit runs: take it from llama.cpp's release archive/,
     )
     await expect(run([modelPath, ...SEED, '--llama-fit'])).rejects.toThrow(/--llama-fit needs the llama-server/)
   })

@@ -42,7 +42,7 @@ describe('a new user: discover → create → start, without typing a path', () 
     })
     expect(await profiles['profiles:create-discovered']('b-0000000000', 'm-0000000000', null, null)).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/discover first/),
+      error: expect.objectContaining({ sentence: expect.stringMatching(/discover first/) }),
     })
     const started = Date.now()
     const found = await profiles['profiles:discover']()
@@ -60,7 +60,7 @@ describe('a new user: discover → create → start, without typing a path', () 
     if (!created.ok) return
     expect(await profiles['profiles:create-discovered'](binary.id, '/etc/passwd', null, null)).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/no discovered model/),
+      error: expect.objectContaining({ sentence: expect.stringMatching(/No discovered model/) }),
     })
 
     core = await LlamaTrayCore.create({ home: tray, telemetry: null, supervisor: { healthIntervalMs: 20 } })

@@ -106,3 +106,16 @@ export async function runningProfileIds(dir: string, alive: (pid: number) => boo
   }
   return ids
 }
+
+/**
+ * One per-process record of <home>/run/ as JSON (a serve's address for `profiles use`): the records of running
+ * processes all live here, next to the pid files. Throws when it is missing or half written.
+ */
+export async function readRunRecord(file: string): Promise<unknown> {
+  return JSON.parse(await readFile(file, 'utf8')) as unknown
+}
+
+/** Writes one per-process record of <home>/run/ whole (never half written), beside the pid files. */
+export async function writeRunRecord(file: string, record: unknown): Promise<void> {
+  await writeFileAtomic(file, JSON.stringify(record))
+}

@@ -64,7 +64,7 @@ describe('the profile gate in the dashboard (Chromium, real core, real advisor, 
     const error = page.getByTestId('import-error')
     await error.waitFor()
     // The CLI's sentence, with the override named as the button.
-    await expect(error.textContent()).resolves.toBe(missingModelSentence(missing, 'dashboard'))
+    await expect(error.locator('.error-cause').textContent()).resolves.toBe(missingModelSentence(missing, 'dashboard'))
     expect((await core.handlers['profiles:list']()).profiles).toEqual([])
 
     await page.getByTestId('import-force').click()
@@ -93,7 +93,7 @@ describe('the profile gate in the dashboard (Chromium, real core, real advisor, 
     const finding = editor.getByTestId('save-finding')
     await expect(finding.count()).resolves.toBe(1)
     await expect(finding.getAttribute('data-warning-id')).resolves.toBe(`lint.auto-slots@${id}`)
-    await expect(finding.textContent()).resolves.toMatch(/^-c 2048 without -np: .*Use one slot \(-np 1\)$/)
+    await expect(finding.textContent()).resolves.toMatch(/^With -c 2048 and no -np, .*-np 1/)
     // Never blocked: the save is stored.
     expect((await core.handlers['profiles:get'](id))?.settings.parallel).toBeUndefined()
     await page.screenshot({ path: join(SCREENSHOTS, 'editor-saved-with-warning.png') })

@@ -89,7 +89,7 @@ describe('llama-tray serve (the built CLI, the real llama-server)', () => {
     try {
       const result = await runCli(['--home', home, 'serve', '--port', String(port)])
       expect(result.code).toBe(2)
-      expect(result.stderr).toContain(`port ${port} on 127.0.0.1 is already in use by `)
+      expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use by `)
       if (process.platform === 'linux') expect(result.stderr).toContain(`(pid ${process.pid})`)
       expect(result.stderr).toMatch(/use port \d+ \(free now\)/)
     } finally {
