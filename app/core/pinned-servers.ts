@@ -7,6 +7,7 @@ import { ProfileLaunchError, resolveProfileLaunch } from '../profiles/resolve-la
 import { ProfileStore } from '../profiles/store'
 import { ServerSupervisor, type SupervisorOptions } from '../supervisor/supervisor'
 import type { WatchdogOptions } from '../supervisor/watchdog-policy'
+import { PinnedTelemetry } from './pinned-telemetry'
 
 export interface PinnedServersOptions {
   readonly home: string
@@ -21,6 +22,7 @@ interface PinnedEvents {
 
 interface Pinned {
   readonly supervisor: ServerSupervisor
+  readonly telemetry: PinnedTelemetry
   name: string
   /** Why it could not be started (the profile, its engine or its flags); null when it was started. */
   refusal: string | null
@@ -89,7 +91,17 @@ export class PinnedServers {
     return [...this.servers.entries()].map(([profileId, p]) => {
       const s = p.supervisor.getStatus()
       const exit = s.lastExit?.reason ? asSentence(`${s.lastExit.reason}${s.lastExit.hint ? `; ${s.lastExit.hint}` : ''}`) : null
-      return { profileId, name: p.name, state: s.state, port: s.port, pid: s.pid, lastExit: p.refusal ?? exit }
+      const generation = p.telemetry.view()
+      return {
+        profileId,
+        name: p.name,
+        state: s.state,
+        port: s.port,
+        pid: s.pid,
+        lastExit: p.refusal ?? exit,
+        restarts: s.restarts,
+        generation,
+      }
     })
   }
 
@@ -101,6 +113,7 @@ export class PinnedServers {
       this.servers.delete(id)
       pinned.offState()
       await pinned.supervisor.dispose()
+      await pinned.telemetry.dispose()
       this.events.emit('state', id, pinned.supervisor.getStatus())
     }
     for (const [id, name] of wanted) {
@@ -120,6 +133,7 @@ export class PinnedServers {
     })
     const pinned: Pinned = {
       supervisor,
+      telemetry: new PinnedTelemetry(supervisor, profileId),
       name,
       refusal: null,
       offState: supervisor.on('state', (status) => this.events.emit('state', profileId, status)),
