@@ -18,6 +18,8 @@ export interface PinnedServersOptions {
 interface PinnedEvents {
   /** A pinned server's state changed (or one was added or removed: then its last status). */
   state: (profileId: string, status: ServerStatus) => void
+  /** One line of a pinned server's log (its file is logs/llama-server-<id>.log). */
+  log: (profileId: string, line: string) => void
 }
 
 interface Pinned {
@@ -26,7 +28,8 @@ interface Pinned {
   name: string
   /** Why it could not be started (the profile, its engine or its flags); null when it was started. */
   refusal: string | null
-  readonly offState: () => void
+  /** Stops following its supervisor's state and log. */
+  readonly off: () => void
 }
 
 /**
@@ -76,6 +79,11 @@ export class PinnedServers {
     return this.servers.get(profileId)?.supervisor ?? null
   }
 
+  /** The newest lines of a pinned profile's server log, oldest first; [] when that profile is not pinned or not served. */
+  logsOf(profileId: string, max?: number): string[] {
+    return this.servers.get(profileId)?.supervisor.getLogs(max) ?? []
+  }
+
   /** Why a pinned profile's server was not started (one sentence); null when it was, or when it is not pinned. */
   refusalOf(profileId: string): string | null {
     return this.servers.get(profileId)?.refusal ?? null
@@ -111,7 +119,7 @@ export class PinnedServers {
     for (const [id, pinned] of [...this.servers]) {
       if (wanted.has(id)) continue
       this.servers.delete(id)
-      pinned.offState()
+      pinned.off()
       await pinned.supervisor.dispose()
       await pinned.telemetry.dispose()
       this.events.emit('state', id, pinned.supervisor.getStatus())
@@ -136,7 +144,13 @@ export class PinnedServers {
       telemetry: new PinnedTelemetry(supervisor, profileId),
       name,
       refusal: null,
-      offState: supervisor.on('state', (status) => this.events.emit('state', profileId, status)),
+      off: (
+        (offs: Array<() => void>) => () =>
+          offs.forEach((f) => f())
+      )([
+        supervisor.on('state', (status) => this.events.emit('state', profileId, status)),
+        supervisor.on('log', (line) => this.events.emit('log', profileId, line)),
+      ]),
     }
     this.servers.set(profileId, pinned)
     try {
