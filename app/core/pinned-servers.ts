@@ -139,18 +139,16 @@ export class PinnedServers {
       listen: () => ({ kind: 'private' }),
       watchdog: this.options.watchdog,
     })
+    const offs = [
+      supervisor.on('state', (status) => this.events.emit('state', profileId, status)),
+      supervisor.on('log', (line) => this.events.emit('log', profileId, line)),
+    ]
     const pinned: Pinned = {
       supervisor,
       telemetry: new PinnedTelemetry(supervisor, profileId),
       name,
       refusal: null,
-      off: (
-        (offs: Array<() => void>) => () =>
-          offs.forEach((f) => f())
-      )([
-        supervisor.on('state', (status) => this.events.emit('state', profileId, status)),
-        supervisor.on('log', (line) => this.events.emit('log', profileId, line)),
-      ]),
+      off: () => offs.forEach((off) => off()),
     }
     this.servers.set(profileId, pinned)
     try {
