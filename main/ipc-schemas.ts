@@ -48,6 +48,7 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'server:restart': none,
   'server:status': none,
   'server:logs': z.tuple([z.number().int().min(1).max(100_000)]),
+  'server:pinned-logs': z.tuple([profileId, z.number().int().min(1).max(100_000)]),
   'snapshot:latest': none,
   'generation:history': none,
   'dashboard:visible': z.tuple([z.boolean()]),

@@ -267,6 +267,11 @@ export function startShell(options: ShellOptions): ShellHandle {
         log.warn(`start ${id} failed: ${error}`)
         if (!notifier.show({ title: `Could not start ${nameOf(id)}`, body: error, urgent: true })) openDashboard()
       },
+      onPinFailed: (id, pinned, error) => {
+        log.warn(`${pinned ? 'pin' : 'unpin'} ${id} failed: ${error}`)
+        const title = `Could not ${pinned ? 'pin' : 'unpin'} ${nameOf(id)}`
+        if (!notifier.show({ title, body: error, urgent: true })) openDashboard()
+      },
       onRestartFailed: (error) => {
         log.warn(`restart failed: ${error}`)
         if (!notifier.show({ title: `Could not restart ${nameOf(view.status.profileId)}`, body: error, urgent: true })) openDashboard()

@@ -3,11 +3,16 @@ import type { AppLog } from './app-log'
 import type { TrayActions } from './tray-menu'
 
 export interface TrayActionDeps {
-  readonly handlers: Pick<CommandChannels, 'server:start' | 'server:stop' | 'server:restart' | 'shell:open-logs-folder'>
+  readonly handlers: Pick<
+    CommandChannels,
+    'server:start' | 'server:stop' | 'server:restart' | 'profiles:pin' | 'profiles:unpin' | 'shell:open-logs-folder'
+  >
   readonly openDashboard: () => void
   readonly quit: () => void
   readonly onStartFailed: (profileId: string, error: string) => void
   readonly onRestartFailed: (error: string) => void
+  /** A pin refused (it does not fit beside the active and pinned profiles, or the profile is the active one) or an unpin refused. */
+  readonly onPinFailed: (profileId: string, pinned: boolean, error: string) => void
   readonly log: AppLog
 }
 
@@ -27,6 +32,13 @@ export function trayActionsFor(deps: TrayActionDeps): TrayActions {
       void deps.handlers['server:restart']().then((result) => {
         if (!result.ok) deps.onRestartFailed(result.error.sentence)
       }, failed('restart')),
+    setPinned: (profileId, pinned) =>
+      void deps.handlers[pinned ? 'profiles:pin' : 'profiles:unpin'](profileId).then(
+        (result) => {
+          if (!result.ok) deps.onPinFailed(profileId, pinned, result.error.sentence)
+        },
+        failed(`${pinned ? 'pin' : 'unpin'} ${profileId}`),
+      ),
     openDashboard: deps.openDashboard,
     openLogsFolder: () => void deps.handlers['shell:open-logs-folder']().catch(failed('open logs folder')),
     quit: deps.quit,

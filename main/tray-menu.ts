@@ -8,6 +8,8 @@ export interface TrayActions {
   readonly start: (profileId: string) => void
   readonly stop: () => void
   readonly restart: () => void
+  /** Pins a profile (its own server beside the active one) or unpins it. */
+  readonly setPinned: (profileId: string, pinned: boolean) => void
   readonly openDashboard: () => void
   readonly openLogsFolder: () => void
   readonly quit: () => void
@@ -81,7 +83,8 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
       ? [{ id: 'no-profiles', label: 'No profiles yet: add one in the dashboard', enabled: false }]
       : view.profiles.map((p) => ({
           id: `profile:${p.id}`,
-          label: menuText(p.name, 60),
+          // A pinned profile's click routes to its own server: the active one stays.
+          label: `${menuText(p.name, 60)}${p.pinned ? ' (pinned)' : ''}`,
           type: 'radio' as const,
           checked: p.id === selected,
           enabled: state !== 'stopping',
@@ -92,6 +95,25 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
           },
         }))
 
+  // One toggle per profile other than the chosen one (that one runs as the active server already).
+  const pinnable = view.profiles.filter((p) => p.id !== selected)
+  const pins: MenuItemConstructorOptions[] =
+    pinnable.length === 0
+      ? []
+      : [
+          {
+            id: 'pins',
+            label: 'Pin beside the active profile',
+            submenu: pinnable.map((p) => ({
+              id: `pin:${p.id}`,
+              label: menuText(p.name, 60),
+              type: 'checkbox' as const,
+              checked: p.pinned,
+              click: () => actions.setPinned(p.id, !p.pinned),
+            })),
+          },
+        ]
+
   return [
     { id: 'status', label: header(view), enabled: false },
     ...(state === 'sleeping' ? [{ id: 'sleeping', label: capitalised(sleepingDetail(view.status.sleepIdleSeconds)), enabled: false }] : []),
@@ -100,6 +122,7 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
     ...startStop,
     { type: 'separator' },
     ...profiles,
+    ...pins,
     { type: 'separator' },
     { id: 'dashboard', label: 'Open dashboard', click: () => actions.openDashboard() },
     { id: 'logs', label: 'Open logs folder', click: () => actions.openLogsFolder() },
@@ -114,13 +137,16 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
  * reword their figures every second, and replacing the menu closes it under the user.
  */
 export function templateKey(template: readonly MenuItemConstructorOptions[]): string {
-  return JSON.stringify(
-    template.map((i) => [
-      i.id ?? null,
-      i.type ?? 'normal',
-      i.id?.startsWith(WARNING_ITEM) ? null : (i.label ?? null),
-      i.enabled ?? true,
-      i.checked ?? null,
-    ]),
-  )
+  return JSON.stringify(itemKeys(template))
+}
+
+function itemKeys(template: readonly MenuItemConstructorOptions[]): unknown[] {
+  return template.map((i) => [
+    i.id ?? null,
+    i.type ?? 'normal',
+    i.id?.startsWith(WARNING_ITEM) ? null : (i.label ?? null),
+    i.enabled ?? true,
+    i.checked ?? null,
+    Array.isArray(i.submenu) ? itemKeys(i.submenu) : null,
+  ])
 }

@@ -10,6 +10,7 @@ vi.mock('electron', async () => (await import('../test/support/main/fake-electro
 const { buildTrayTemplate, selectedProfileId } = await import('./tray-menu')
 const { TOOLTIP_MAX, trayIconState, trayTooltip } = await import('./tray-view')
 const { TrayController } = await import('./tray-controller')
+const { trayActionsFor } = await import('./tray-actions')
 const { popoverPosition } = await import('./popover-position')
 const { TrayPopover } = await import('./tray-popover')
 type TrayView = import('./tray-view').TrayView
@@ -65,6 +66,7 @@ function recorder(): { actions: Parameters<typeof buildTrayTemplate>[1]; log: st
       start: (id) => void log.push(`start:${id}`),
       stop: () => void log.push('stop'),
       restart: () => void log.push('restart'),
+      setPinned: (id, pinned) => void log.push(`${pinned ? 'pin' : 'unpin'}:${id}`),
       openDashboard: () => void log.push('dashboard'),
       openLogsFolder: () => void log.push('logs'),
       quit: () => void log.push('quit'),
@@ -283,6 +285,73 @@ describe('tray tooltip', () => {
       ),
       { numRuns: 3000 },
     )
+  })
+})
+
+describe('tray pin toggles', () => {
+  const withPins = (state: ServerStateKind): TrayView =>
+    view(state, {
+      profiles: [
+        profile('qwen', 'Qwen3 30B A3B', true),
+        { ...profile('embed', 'Nomic embed'), pinned: true },
+        profile('gpt-oss', 'GPT-OSS 20B'),
+      ],
+    })
+
+  it('offers a Pin toggle for every profile but the chosen one, checked when pinned; a click pins or unpins', () => {
+    const { actions, log } = recorder()
+    const template = buildTrayTemplate(withPins('ready'), actions)
+    const pins = item(template, 'pins')
+    expect(pins.label).toBe('Pin beside the active profile')
+    const toggles = pins.submenu as MenuItemConstructorOptions[]
+    expect(toggles.map((t) => [t.id, t.label, t.type, t.checked])).toEqual([
+      ['pin:embed', 'Nomic embed', 'checkbox', true],
+      ['pin:gpt-oss', 'GPT-OSS 20B', 'checkbox', false],
+    ])
+    for (const t of toggles) click(t)
+    expect(log).toEqual(['unpin:embed', 'pin:gpt-oss'])
+    // The pinned profile is marked in the radio group; its click routes to its own server (the core decides).
+    expect(item(template, 'profile:embed').label).toBe('Nomic embed (pinned)')
+  })
+
+  it('has no Pin entry with a single profile', () => {
+    const template = buildTrayTemplate(view('stopped', { profiles: [profile('qwen', 'Qwen3 30B A3B', true)] }), recorder().actions)
+    expect(template.some((i) => i.id === 'pins')).toBe(false)
+  })
+
+  it('replaces the menu when a pin changes', () => {
+    const tray = new FakeTray(null)
+    const controller = new TrayController(tray as never, (state) => ({ state }) as never, recorder().actions)
+    controller.update(withPins('ready'))
+    controller.update(withPins('ready'))
+    expect(tray.menus.length).toBe(1)
+    const unpinned = withPins('ready')
+    controller.update({ ...unpinned, profiles: unpinned.profiles.map((p) => ({ ...p, pinned: false })) })
+    expect(tray.menus.length).toBe(2)
+  })
+
+  it("pins through the core's commands and hands a refusal's sentence on", async () => {
+    const refusal = 'Pinning gpt-oss needs 812 MiB more than the 0.4 GiB free beside qwen and embed; unpin another profile or lower -ngl.'
+    const calls: string[] = []
+    const failures: string[] = []
+    const answer = (id: string) => (id === 'gpt-oss' ? { ok: false as const, error: { kind: 'fit', sentence: refusal } } : { ok: true })
+    const actions = trayActionsFor({
+      handlers: {
+        'profiles:pin': async (id: string) => (calls.push(`pin:${id}`), answer(id)),
+        'profiles:unpin': async (id: string) => (calls.push(`unpin:${id}`), answer(id)),
+      } as never,
+      openDashboard: () => {},
+      quit: () => {},
+      onStartFailed: () => {},
+      onRestartFailed: () => {},
+      onPinFailed: (id, pinned, error) => failures.push(`${pinned ? 'pin' : 'unpin'} ${id}: ${error}`),
+      log: { error: () => {}, warn: () => {}, info: () => {} } as never,
+    })
+    actions.setPinned('embed', false)
+    actions.setPinned('gpt-oss', true)
+    await vi.waitFor(() => expect(failures).toHaveLength(1))
+    expect(calls).toEqual(['unpin:embed', 'pin:gpt-oss'])
+    expect(failures).toEqual([`pin gpt-oss: ${refusal}`])
   })
 })
 

@@ -1,6 +1,7 @@
 import { serverOrigin } from '../contract/client-url'
 import { downloadDetail, sleepingDetail, type ServerStatus } from '../contract/server-state'
 import type { Snapshot } from '../contract/snapshot'
+import { pinnedStatusParts } from './pinned-lines'
 
 function formatDuration(ms: number): string {
   const s = Math.floor(ms / 1000)
@@ -23,6 +24,8 @@ export function formatStatusLine(status: ServerStatus, snapshot: Snapshot | null
   // Early in the line: the row is cut to the terminal's width, and a waiting switch is what the user waits for.
   const pending = snapshot?.pendingSwitch
   if (pending?.when) parts.push(`switch to ${pending.profileId}: ${pending.when.charAt(0).toLowerCase()}${pending.when.slice(1, -1)}`)
+  // The pinned servers beside it, in a word each.
+  parts.push(...pinnedStatusParts(snapshot?.pinned))
   const tps = snapshot?.generation?.tokensPerSecond
   if (tps !== null && tps !== undefined) parts.push(`${tps.toFixed(1)} tok/s`)
   const last = snapshot?.generation?.last

@@ -62,6 +62,8 @@ export interface CommandChannels {
   'server:restart': () => Promise<Result<ServerStatus>>
   'server:status': () => Promise<ServerStatus>
   'server:logs': (maxLines: number) => Promise<readonly string[]>
+  /** The newest log lines of a pinned profile's server, oldest first; [] when that profile is not pinned or not served. */
+  'server:pinned-logs': (profileId: string, maxLines: number) => Promise<readonly string[]>
   'snapshot:latest': () => Promise<Snapshot | null>
   /** The running (or last) server's per-second generation rates and finished requests: past points, kept out of every snapshot. */
   'generation:history': () => Promise<GenerationHistory>
@@ -195,6 +197,8 @@ export interface EventChannels {
   'server:state-changed': (status: ServerStatus) => void
   /** New log lines, batched (at most a few pushes per second). */
   'server:log': (lines: readonly string[]) => void
+  /** New log lines of a pinned profile's server, batched like 'server:log'. */
+  'server:pinned-log': (profileId: string, lines: readonly string[]) => void
   /** Once per poll interval while a server runs or the dashboard is visible. */
   snapshot: (snapshot: Snapshot) => void
   'profiles:changed': (summary: ProfileStoreSummary) => void
@@ -242,6 +246,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'server:restart',
   'server:status',
   'server:logs',
+  'server:pinned-logs',
   'snapshot:latest',
   'generation:history',
   'dashboard:visible',
@@ -294,6 +299,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
 export const EVENT_NAMES: readonly EventName[] = [
   'server:state-changed',
   'server:log',
+  'server:pinned-log',
   'snapshot',
   'profiles:changed',
   'settings:changed',

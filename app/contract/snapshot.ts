@@ -1,5 +1,5 @@
 import type { EndpointStatus } from './endpoint'
-import type { GenerationSnapshot } from './generation'
+import type { GenerationSnapshot, RequestTimings } from './generation'
 import type { ProfileSettingsDocument } from './profile'
 import type { ServerStateKind, ServerStatus } from './server-state'
 import type { CpuSnapshot, GpuSnapshot } from './telemetry'
@@ -40,6 +40,20 @@ export interface PinnedServerView {
   readonly pid: number | null
   /** Why it last stopped or could not start (one sentence); null when nothing went wrong. */
   readonly lastExit: string | null
+  /** Its automatic restarts since it was pinned or served (its own restart policy, apart from the active server's). */
+  readonly restarts: number
+  /** Its own generation figures, from its /slots and its log; null before it first served. */
+  readonly generation: PinnedGeneration | null
+}
+
+/** A pinned server's figures in brief (its row shows them compactly; the active server's full figures are `generation`). */
+export interface PinnedGeneration {
+  /** A slot of it is processing. */
+  readonly active: boolean
+  /** Live generation rate while it generates; null otherwise. */
+  readonly tokensPerSecond: number | null
+  /** Its last finished request: generation and prompt speeds (embeddings log none). */
+  readonly last: RequestTimings | null
 }
 
 /** A start or switch that did not happen (the old server, if any, runs on): what to say, once, and the fix as a button. */

@@ -1,5 +1,6 @@
 import type { CommandChannels } from '../contract/commands'
 import type { ServerStatus } from '../contract/server-state'
+import type { PinnedServerView } from '../contract/snapshot'
 import type { GpuSnapshot } from '../contract/telemetry'
 import { buildDiagnostics, saveDiagnosticsZip } from '../diagnostics/bundle'
 import { DiagnosticsError } from '../diagnostics/diagnostics-error'
@@ -12,6 +13,8 @@ export interface DiagnosticsCommandOptions {
   /** The app's version (Electron's app.getVersion(); asked only when a bundle is made). */
   readonly appVersion: () => string
   readonly status: () => ServerStatus
+  /** The pinned profiles' servers (their states go into the bundle beside their logs). */
+  readonly pinned: () => readonly PinnedServerView[]
   readonly transitions: () => readonly StateTransition[]
   /** The telemetry's latest GPU reading; null when it has none (then one reading is taken for the bundle). */
   readonly gpu: () => GpuSnapshot | null
@@ -33,6 +36,7 @@ export function diagnosticsCommands(o: DiagnosticsCommandOptions): Pick<CommandC
       appVersion: o.appVersion(),
       env: process.env,
       status: o.status(),
+      pinned: o.pinned(),
       transitions: o.transitions(),
       gpu: async () => o.gpu() ?? readGpuOnce(),
       inventory: () => readGpuInventory(),

@@ -98,6 +98,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   readonly handlers: CommandChannels
   private readonly events = new Listeners<EventChannels>()
   private readonly logs = new LogBatcher((lines) => this.events.emit('server:log', lines))
+  /** The pinned servers' log lines, batched per server like the active one's. */
+  private readonly pinnedLogs = new Map<string, LogBatcher>()
   /** The supervisor's recent transitions, for diagnostics. */
   private readonly stateHistory = new StateHistory()
   private readonly rollingSaver: RollingSaver
@@ -200,6 +202,12 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       this.latest = this.buildSnapshot(false)
       this.events.emit('snapshot', this.latest)
     })
+    this.pinned.on('log', (profileId, line) => {
+      let batcher = this.pinnedLogs.get(profileId)
+      if (!batcher)
+        this.pinnedLogs.set(profileId, (batcher = new LogBatcher((lines) => this.events.emit('server:pinned-log', profileId, lines))))
+      batcher.push(line)
+    })
     this.scheduler = new SwitchScheduler({
       status: () => this.supervisor.getStatus(),
       onState: (listener) => this.supervisor.on('state', listener),
@@ -242,6 +250,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       },
       'server:status': async () => this.supervisor.getStatus(),
       'server:logs': async (max) => this.supervisor.getLogs(max),
+      'server:pinned-logs': async (profileId, max) => this.pinned.logsOf(profileId, max),
       'snapshot:latest': async () => this.latest,
       'generation:history': async () => this.generationHistory(),
       'dashboard:visible': async (visible) => {
@@ -338,6 +347,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         home: options.home,
         appVersion: options.appVersion ?? (() => 'unknown'),
         status: () => this.supervisor.getStatus(),
+        pinned: () => this.pinned.views(),
         transitions: () => this.stateHistory.list(),
         gpu: () => this.options.telemetry?.latest().gpu ?? null,
         chooseSavePath: options.chooseSavePath ?? (async () => null),
@@ -442,6 +452,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     await this.pinned.stop()
     await this.supervisor.dispose()
     this.logs.flush()
+    for (const batcher of this.pinnedLogs.values()) batcher.flush()
   }
 
   get settings(): AppSettings {

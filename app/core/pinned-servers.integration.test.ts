@@ -76,6 +76,8 @@ describe('a pinned profile beside the active one, real llama-servers', () => {
     const common = ['-c', '2048', '-np', '2', '-t', '1', '--seed', '1']
     const profiles: [string, string[]][] = [
       ['alpha', [bin, '-m', model('tiny-target.gguf'), ...common]],
+      ['beta', [bin, '-m', model('tiny-target-iq.gguf'), ...common]],
+      ['draft', [bin, '-m', model('tiny-draft.gguf'), ...common]],
       ['embed', [bin, '-m', model('tiny-draft.gguf'), '--embeddings', '--pooling', 'mean', ...common]],
     ]
     for (const [name, argv] of profiles) {
@@ -118,6 +120,8 @@ describe('a pinned profile beside the active one, real llama-servers', () => {
     const models = JSON.parse((await call(port, 'GET', '/v1/models')).body) as { data: { id: string; pinned: boolean; owned_by: string }[] }
     expect(models.data.map((m) => [m.id, m.pinned, m.owned_by])).toEqual([
       ['alpha', false, 'llama-tray'],
+      ['beta', false, 'llama-tray'],
+      ['draft', false, 'llama-tray'],
       ['embed', true, 'llama-tray'],
     ])
     // The tray's or the dashboard's switch to the pinned profile routes to it: the active server stays.
@@ -144,19 +148,61 @@ describe('a pinned profile beside the active one, real llama-servers', () => {
     expect(core.server.getStatus()).toMatchObject({ profileId: 'alpha', pid: alphaPid })
   }, 300_000)
 
+  it('keeps its pid while the active profile switches and back', async () => {
+    const pinnedPid = (await pinnedWhere((p) => p.state === 'ready', 'ready')).pid
+    const alphaPid = core.server.getStatus().pid
+    const toBeta = await core.handlers['server:start']('beta')
+    if (!toBeta.ok) throw new Error(toBeta.error.sentence)
+    const beta = await serverWhere((s) => s.state === 'ready' && s.profileId === 'beta', 'ready with beta')
+    expect(beta.pid).not.toBe(alphaPid)
+    expect(isRunning(alphaPid as number)).toBe(false)
+    expect(core.snapshot().pinned).toEqual([expect.objectContaining({ profileId: 'embed', state: 'ready', pid: pinnedPid, restarts: 0 })])
+    expect((await call(port, 'POST', '/v1/embeddings', embed)).status).toBe(200)
+    // A request names the other profile: the endpoint switches back; the pinned server is untouched.
+    expect((await call(port, 'POST', '/v1/chat/completions', chat('alpha'))).status).toBe(200)
+    expect(core.server.getStatus()).toMatchObject({ state: 'ready', profileId: 'alpha' })
+    expect(core.snapshot().pinned?.[0]).toMatchObject({ state: 'ready', pid: pinnedPid })
+  }, 300_000)
+
+  it("a pinned chat profile's own figures (tokens/s, prompt speed) reach its snapshot entry, apart from the active one's", async () => {
+    const pinned = await core.handlers['profiles:pin']('draft')
+    if (!pinned.ok) throw new Error(pinned.error.sentence)
+    const draftWhere = (pred: (p: PinnedServerView) => boolean, what: string) =>
+      snapshotWhere((s) => s.pinned?.find((p) => p.profileId === 'draft' && pred(p)), `the pinned draft ${what}`)
+    await draftWhere((p) => p.state === 'ready', 'ready')
+    const activeLast = core.snapshot().generation?.last ?? null
+    const answer = await call(port, 'POST', '/v1/chat/completions', chat('draft', { max_tokens: 16, ignore_eos: true }))
+    expect(answer.status, answer.body).toBe(200)
+    const seen = await draftWhere((p) => p.generation?.last?.predictedTokens === 16, 'with its request of 16 tokens')
+    const last = seen.generation?.last
+    expect(last?.predictedTokensPerSecond).toBeGreaterThan(0)
+    expect(last?.promptTokens).toBeGreaterThan(0)
+    expect(last?.promptTokensPerSecond).toBeGreaterThan(0)
+    // The active server's figures are its own: the pinned request did not land there.
+    expect(core.snapshot().generation?.last ?? null).toEqual(activeLast)
+    const unpinned = await core.handlers['profiles:unpin']('draft')
+    if (!unpinned.ok) throw new Error(unpinned.error.sentence)
+    await snapshotWhere((s) => (s.pinned?.some((p) => p.profileId === 'draft') ? null : true), 'without draft')
+  }, 300_000)
+
   it('kill -9 of either server: each is restarted by its own supervisor, the other keeps its pid', async () => {
     const alphaPid = core.server.getStatus().pid as number
     const pinnedPid = (await pinnedWhere((p) => p.state === 'ready', 'ready')).pid as number
 
+    const alphaRestarts = core.server.getStatus().restarts
     process.kill(pinnedPid, 'SIGKILL')
     const back = await pinnedWhere((p) => p.state === 'ready' && p.pid !== pinnedPid, 'ready again with a new pid')
-    expect(core.server.getStatus()).toMatchObject({ state: 'ready', pid: alphaPid })
+    // Its own restart policy counted it and says why; the active server's count is unchanged.
+    expect(back.restarts).toBe(1)
+    expect(back.lastExit).toMatch(/^[A-Z].*\.$/)
+    expect(core.server.getStatus()).toMatchObject({ state: 'ready', pid: alphaPid, restarts: alphaRestarts })
     expect((await call(port, 'POST', '/v1/embeddings', embed)).status).toBe(200)
 
     process.kill(alphaPid, 'SIGKILL')
     const alphaBack = await serverWhere((s) => s.state === 'ready' && s.pid !== alphaPid, 'ready again with a new pid')
     expect(alphaBack.profileId).toBe('alpha')
-    expect(core.snapshot().pinned).toEqual([expect.objectContaining({ state: 'ready', pid: back.pid })])
+    expect(alphaBack.restarts).toBe(alphaRestarts + 1)
+    expect(core.snapshot().pinned).toEqual([expect.objectContaining({ state: 'ready', pid: back.pid, restarts: 1 })])
     expect((await call(port, 'POST', '/v1/chat/completions', chat('alpha'))).status).toBe(200)
   }, 600_000)
 

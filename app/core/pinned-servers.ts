@@ -7,6 +7,7 @@ import { ProfileLaunchError, resolveProfileLaunch } from '../profiles/resolve-la
 import { ProfileStore } from '../profiles/store'
 import { ServerSupervisor, type SupervisorOptions } from '../supervisor/supervisor'
 import type { WatchdogOptions } from '../supervisor/watchdog-policy'
+import { PinnedTelemetry } from './pinned-telemetry'
 
 export interface PinnedServersOptions {
   readonly home: string
@@ -17,14 +18,18 @@ export interface PinnedServersOptions {
 interface PinnedEvents {
   /** A pinned server's state changed (or one was added or removed: then its last status). */
   state: (profileId: string, status: ServerStatus) => void
+  /** One line of a pinned server's log (its file is logs/llama-server-<id>.log). */
+  log: (profileId: string, line: string) => void
 }
 
 interface Pinned {
   readonly supervisor: ServerSupervisor
+  readonly telemetry: PinnedTelemetry
   name: string
   /** Why it could not be started (the profile, its engine or its flags); null when it was started. */
   refusal: string | null
-  readonly offState: () => void
+  /** Stops following its supervisor's state and log. */
+  readonly off: () => void
 }
 
 /**
@@ -74,6 +79,11 @@ export class PinnedServers {
     return this.servers.get(profileId)?.supervisor ?? null
   }
 
+  /** The newest lines of a pinned profile's server log, oldest first; [] when that profile is not pinned or not served. */
+  logsOf(profileId: string, max?: number): string[] {
+    return this.servers.get(profileId)?.supervisor.getLogs(max) ?? []
+  }
+
   /** Why a pinned profile's server was not started (one sentence); null when it was, or when it is not pinned. */
   refusalOf(profileId: string): string | null {
     return this.servers.get(profileId)?.refusal ?? null
@@ -89,7 +99,17 @@ export class PinnedServers {
     return [...this.servers.entries()].map(([profileId, p]) => {
       const s = p.supervisor.getStatus()
       const exit = s.lastExit?.reason ? asSentence(`${s.lastExit.reason}${s.lastExit.hint ? `; ${s.lastExit.hint}` : ''}`) : null
-      return { profileId, name: p.name, state: s.state, port: s.port, pid: s.pid, lastExit: p.refusal ?? exit }
+      const generation = p.telemetry.view()
+      return {
+        profileId,
+        name: p.name,
+        state: s.state,
+        port: s.port,
+        pid: s.pid,
+        lastExit: p.refusal ?? exit,
+        restarts: s.restarts,
+        generation,
+      }
     })
   }
 
@@ -99,8 +119,9 @@ export class PinnedServers {
     for (const [id, pinned] of [...this.servers]) {
       if (wanted.has(id)) continue
       this.servers.delete(id)
-      pinned.offState()
+      pinned.off()
       await pinned.supervisor.dispose()
+      await pinned.telemetry.dispose()
       this.events.emit('state', id, pinned.supervisor.getStatus())
     }
     for (const [id, name] of wanted) {
@@ -118,11 +139,16 @@ export class PinnedServers {
       listen: () => ({ kind: 'private' }),
       watchdog: this.options.watchdog,
     })
+    const offs = [
+      supervisor.on('state', (status) => this.events.emit('state', profileId, status)),
+      supervisor.on('log', (line) => this.events.emit('log', profileId, line)),
+    ]
     const pinned: Pinned = {
       supervisor,
+      telemetry: new PinnedTelemetry(supervisor, profileId),
       name,
       refusal: null,
-      offState: supervisor.on('state', (status) => this.events.emit('state', profileId, status)),
+      off: () => offs.forEach((off) => off()),
     }
     this.servers.set(profileId, pinned)
     try {

@@ -1,10 +1,11 @@
-import { rm } from 'node:fs/promises'
+import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ServerStatus } from '../contract/server-state'
+import { ProfileStore } from '../profiles/store'
 import { readGpuInventory } from '../telemetry/gpu/inventory'
 import { fakeSmiExe } from '../../test/support/telemetry/paths'
-import { BUNDLE_ENTRIES, buildDiagnostics, saveDiagnosticsZip, type DiagnosticsBundle } from './bundle'
+import { BUNDLE_ENTRIES, buildDiagnostics, bundleEntries, saveDiagnosticsZip, type DiagnosticsBundle } from './bundle'
 import { DiagnosticsError } from './diagnostics-error'
 import { readGpuOnce } from './gpu-once'
 import { StateHistory } from './state-history'
@@ -125,5 +126,57 @@ describe('the diagnostics bundle', () => {
       `Cannot save the diagnostics to ${target} because its folder does not exist: choose another file or folder.`,
     )
     expect((error as DiagnosticsError).detail).toContain('ENOENT')
+  })
+})
+
+describe('the diagnostics bundle with a pinned profile', () => {
+  let pinned: SecretHome
+
+  beforeAll(async () => {
+    pinned = await makeSecretHome()
+    await (await ProfileStore.open(pinned.home)).setPinned('hf', true)
+    const log = [
+      `[llama-tray] started /home/${USER}/llama.cpp/build/bin/llama-server -hft ${SECRETS.hfFlag} --port 41234 (pid 5151)`,
+      `srv  operator(): Authorization: Bearer ${SECRETS.bearerOnly}`,
+      '[llama-tray] llama-server was killed by SIGKILL; restarting in 1 s',
+    ]
+    await writeFile(join(pinned.home, 'logs', 'llama-server-hf.log'), `${log.join('\n')}\n`)
+  })
+  afterAll(async () => {
+    if (pinned) await rm(pinned.home, { recursive: true, force: true })
+  })
+
+  it("carries the pinned server's log as its own entry, redacted, its state beside it and a line in the summary", async () => {
+    const view = {
+      profileId: 'hf',
+      name: 'hf',
+      state: 'ready' as const,
+      port: 41234,
+      pid: 5152,
+      lastExit: null,
+      restarts: 1,
+      generation: null,
+    }
+    const withPinned = await buildDiagnostics({
+      home: pinned.home,
+      appVersion: '0.1.0',
+      env: pinned.env,
+      status: status('ready'),
+      pinned: [view],
+      transitions: [],
+      gpu: async () => null,
+      inventory: async () => ({ error: 'no nvidia-smi here' }),
+    })
+    const zip = join(pinned.home, 'pinned.zip')
+    await saveDiagnosticsZip(zip, withPinned)
+    const read = await readZipTexts(zip)
+    expect(bundleEntries(withPinned)).toEqual([...BUNDLE_ENTRIES, 'llama-server-hf.log'])
+    expect([...read.keys()]).toEqual(bundleEntries(withPinned))
+    const log = read.get('llama-server-hf.log') as string
+    expect(log.split('\n')).toHaveLength(4)
+    expect(log).toContain('-hft *** --port 41234')
+    for (const secret of [SECRETS.hfFlag, SECRETS.bearerOnly, USER]) expect(log.includes(secret), secret).toBe(false)
+    expect(withPinned.report.pinned).toEqual([expect.objectContaining({ profileId: 'hf', server: view })])
+    expect(withPinned.summary).toContain('Pinned hf: ready, pid 5152, 1 restarts (3 log lines in the bundle, last: llama-server was killed')
   })
 })

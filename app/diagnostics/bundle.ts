@@ -1,3 +1,4 @@
+import { basename } from 'node:path'
 import { collectDiagnostics, osUserNames, type DiagnosticsReport, type DiagnosticsSources } from './collect'
 import { DiagnosticsError } from './diagnostics-error'
 import { knownSecrets } from './known-secrets'
@@ -15,6 +16,8 @@ export interface DiagnosticsBundle {
   readonly json: string
   /** The end of llama-server's log (llama-server.log). */
   readonly log: string
+  /** The end of each pinned profile's server log, under its own file name (llama-server-<id>.log). */
+  readonly pinnedLogs: readonly { readonly name: string; readonly text: string }[]
 }
 
 /** Every string in a JSON-like value through the redactor (keys too: an env name is no secret, but a path may be). */
@@ -40,12 +43,22 @@ export async function buildDiagnostics(sources: DiagnosticsSources): Promise<Dia
     report: safe,
     summary: formatSummary(safe, (line) => redactor.text(line)),
     json: `${redactor.text(JSON.stringify(safe, null, 2))}\n`,
-    log: safe.log.lines.length > 0 ? `${redactor.text(safe.log.lines.join('\n'))}\n` : '',
+    log: logText(safe.log.lines, redactor),
+    pinnedLogs: safe.pinned.map((p) => ({ name: basename(p.log.file), text: logText(p.log.lines, redactor) })),
   }
 }
 
-/** The zip's entries, in the order a reader opens them. */
+function logText(lines: readonly string[], redactor: Redactor): string {
+  return lines.length > 0 ? `${redactor.text(lines.join('\n'))}\n` : ''
+}
+
+/** The zip's entries, in the order a reader opens them; then each pinned profile's log (bundleEntries). */
 export const BUNDLE_ENTRIES = ['summary.txt', 'diagnostics.json', 'llama-server.log'] as const
+
+/** The zip's entries for this bundle: the fixed ones, then llama-server-<id>.log of each pinned profile. */
+export function bundleEntries(bundle: Pick<DiagnosticsBundle, 'pinnedLogs'>): string[] {
+  return [...BUNDLE_ENTRIES, ...bundle.pinnedLogs.map((l) => l.name)]
+}
 
 const WHY: Readonly<Record<string, string>> = {
   ENOENT: 'its folder does not exist',
@@ -63,6 +76,7 @@ export async function saveDiagnosticsZip(path: string, bundle: DiagnosticsBundle
       { name: 'summary.txt', text: bundle.summary },
       { name: 'diagnostics.json', text: bundle.json },
       { name: 'llama-server.log', text: bundle.log },
+      ...bundle.pinnedLogs,
     ])
   } catch (err) {
     const why = WHY[(err as NodeJS.ErrnoException).code ?? ''] ?? 'the write failed'

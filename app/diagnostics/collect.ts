@@ -1,7 +1,7 @@
 import { arch, platform, release, userInfo, version as osVersion } from 'node:os'
-import { join } from 'node:path'
 import { DEFAULT_SETTINGS, type AppSettings } from '../contract/settings'
 import type { ServerStatus } from '../contract/server-state'
+import type { PinnedServerView } from '../contract/snapshot'
 import type { GpuSnapshot } from '../contract/telemetry'
 import { listInstalled } from '../engines/installed'
 import { detectFork, type ServerBinaryInfo } from '../profiles/fork-detect'
@@ -10,6 +10,7 @@ import { profileArgv } from '../profiles/launch-spec'
 import type { Profile } from '../profiles/schema'
 import { peekProfiles } from '../profiles/store'
 import { peekSettings } from '../settings/settings-store'
+import { serverLogPath } from '../supervisor/log-file'
 import type { GpuInventory } from '../telemetry/gpu/inventory'
 import { readLogTail } from './log-tail'
 import type { StateTransition } from './state-history'
@@ -17,6 +18,9 @@ import type { StateTransition } from './state-history'
 /** The end of llama-server's log in a bundle: its last starts and exits, never megabytes. */
 export const LOG_TAIL_BYTES = 256 * 1024
 export const LOG_TAIL_LINES = 2000
+/** A pinned server's log is bounded tighter: it sits beside the active one's in the bundle. */
+const PINNED_LOG_TAIL_BYTES = 64 * 1024
+const PINNED_LOG_TAIL_LINES = 500
 /** The supervisor's own lines ("[llama-tray] started …", exits, restarts) kept apart from the tail. */
 const SUPERVISOR_LINES = 30
 
@@ -28,6 +32,8 @@ export interface DiagnosticsSources {
   readonly env: Readonly<Record<string, string | undefined>>
   /** The server's status (null where no core runs it, as in the CLI). */
   readonly status: ServerStatus | null
+  /** The pinned profiles' servers as the core runs them (absent where no core runs them, as in the CLI). */
+  readonly pinned?: readonly PinnedServerView[]
   readonly transitions: readonly StateTransition[]
   /** The telemetry's GPU reading (or a fresh one). */
   readonly gpu: () => Promise<GpuSnapshot | null>
@@ -44,6 +50,22 @@ export interface ProfileEntry {
   readonly active: boolean
   /** The command as a bash line, its environment first (redacted later, with everything else). */
   readonly command: string
+}
+
+/** The end of one log file, bounded as the bundle bounds it. */
+export interface LogEntry {
+  readonly file: string
+  readonly sizeBytes: number | null
+  readonly truncated: boolean
+  readonly problem: string | null
+  readonly lines: readonly string[]
+}
+
+/** A pinned profile's server: its state where a core runs it, and its own log (logs/llama-server-<id>.log). */
+export interface PinnedEntry {
+  readonly profileId: string
+  readonly server: PinnedServerView | null
+  readonly log: LogEntry
 }
 
 export type EngineFacts =
@@ -78,13 +100,9 @@ export interface DiagnosticsReport {
     readonly installedAt: string
     readonly usedBy: readonly string[]
   }[]
-  readonly log: {
-    readonly file: string
-    readonly sizeBytes: number | null
-    readonly truncated: boolean
-    readonly problem: string | null
-    readonly lines: readonly string[]
-  }
+  readonly log: LogEntry
+  /** Every pinned profile, with the end of its server's own log. */
+  readonly pinned: readonly PinnedEntry[]
 }
 
 /** Everything gathered, not yet redacted, and the profiles it was read from (their keys are the secrets to remove). */
@@ -154,21 +172,34 @@ function withoutUuids(inventory: GpuInventory | { readonly error: string }): Gpu
   return 'error' in inventory ? inventory : { ...inventory, gpus: inventory.gpus.map((g) => ({ ...g, uuid: null })) }
 }
 
+async function readLogEntry(file: string, maxBytes: number, maxLines: number): Promise<LogEntry> {
+  const tail = await readLogTail(file, maxBytes, maxLines)
+  return { file, sizeBytes: tail.sizeBytes, truncated: tail.truncated, problem: tail.problem ?? null, lines: tail.lines }
+}
+
 /** Gathers the facts of a diagnostics bundle (unredacted: bundle.ts redacts every text made of them). */
 export async function collectDiagnostics(sources: DiagnosticsSources): Promise<Collected> {
   const { home } = sources
-  const logFile = join(home, 'logs', 'llama-server.log')
+  const logFile = serverLogPath(home, null)
   const [stored, settings, inventory, reading, installed, log] = await Promise.all([
     readProfiles(home),
     readSettings(home),
     sources.inventory(),
     sources.gpu().catch(() => null),
     listInstalled(home).catch(() => []),
-    readLogTail(logFile, LOG_TAIL_BYTES, LOG_TAIL_LINES),
+    readLogEntry(logFile, LOG_TAIL_BYTES, LOG_TAIL_LINES),
   ])
   const active = stored.profiles.find((p) => p.id === (sources.status?.profileId ?? stored.activeProfileId)) ?? null
   const binary = sources.status?.exe ?? (active && active.binary !== '' ? active.binary : null)
   const engine = await engineFacts(binary, sources.detectFork ?? ((b) => detectFork(home, b)))
+  const pinned = await Promise.all(
+    stored.profiles
+      .filter((p) => p.pinned)
+      .map(async (p): Promise<PinnedEntry> => {
+        const log = await readLogEntry(serverLogPath(home, p.id), PINNED_LOG_TAIL_BYTES, PINNED_LOG_TAIL_LINES)
+        return { profileId: p.id, server: sources.pinned?.find((s) => s.profileId === p.id) ?? null, log }
+      }),
+  )
   const report: DiagnosticsReport = {
     createdAt: (sources.now?.() ?? new Date()).toISOString(),
     versions: {
@@ -199,7 +230,8 @@ export async function collectDiagnostics(sources: DiagnosticsSources): Promise<C
       installedAt: e.installedAt,
       usedBy: e.usedBy.map((u) => u.id),
     })),
-    log: { file: logFile, sizeBytes: log.sizeBytes, truncated: log.truncated, problem: log.problem ?? null, lines: log.lines },
+    log,
+    pinned,
   }
   return { report, profiles: stored.profiles }
 }

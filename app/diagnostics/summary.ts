@@ -71,6 +71,20 @@ function serverLines(report: DiagnosticsReport): string[] {
   return lines
 }
 
+/** One line per pinned profile: its server's state where known, and its log's last supervisor line (the bundle has its log). */
+function pinnedLines(report: DiagnosticsReport): string[] {
+  return report.pinned.slice(0, 3).map((p) => {
+    const s = p.server
+    const state = s ? ` ${s.state}${s.pid ? `, pid ${s.pid}` : ''}, ${s.restarts} restarts` : ''
+    const said = p.log.lines
+      .filter((l) => l.startsWith('[llama-tray]'))
+      .at(-1)
+      ?.replace(/^\[llama-tray\] /, '')
+    const log = p.log.sizeBytes === null ? 'no log yet' : `${p.log.lines.length} log lines in the bundle${said ? `, last: ${said}` : ''}`
+    return `Pinned ${p.profileId}:${state} (${log})`
+  })
+}
+
 function engineLine(engine: DiagnosticsReport['engine']): string {
   if (engine === null) return 'no llama-server chosen'
   if ('error' in engine) return `${engine.binary}: ${engine.error}`
@@ -95,6 +109,7 @@ export function formatSummary(report: DiagnosticsReport, redact: (line: string) 
     `Engine: ${engine}`,
     ...gpuLines(report),
     ...serverLines(report),
+    ...pinnedLines(report),
   ]
   if (active) lines.push(`Active profile: ${active.name} (${active.id})`, ...wrap(active.command, '  ', COMMAND_LINES))
   else lines.push('Active profile: none')

@@ -1,5 +1,13 @@
 import { appendFile, mkdir, rename, rm, stat } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
+
+/**
+ * Where a server's log lives: logs/llama-server.log for the active profile's, logs/llama-server-<id>.log for a
+ * pinned profile's (its supervisor's serverName).
+ */
+export function serverLogPath(home: string, serverName: string | null): string {
+  return join(home, 'logs', serverName === null ? 'llama-server.log' : `llama-server-${serverName}.log`)
+}
 
 export interface RotatingLogOptions {
   readonly maxBytes: number

@@ -11,7 +11,7 @@ import type { SupervisorEvents, SupervisorOptions } from './supervisor-options'
 import { probeHealth } from './health'
 import { resolveEndpoint, scrubEnvironment, withoutListenFlags, type ListenPlan } from './launch-args'
 import { portTakenMessage } from './port-holder/port-holder'
-import { RotatingLogFile } from './log-file'
+import { RotatingLogFile, serverLogPath } from './log-file'
 import { reapOrphans } from './orphans'
 import { PidFiles } from './pid-file'
 import { preflight } from './preflight'
@@ -77,7 +77,7 @@ export class ServerSupervisor {
     this.watchdog = typeof watchdog === 'function' ? watchdog : () => watchdog
     this.logs = new RingBuffer(this.options.logCapacity)
     const name = options.serverName ?? null
-    this.logFile = new RotatingLogFile(join(options.home, 'logs', name === null ? 'llama-server.log' : `llama-server-${name}.log`))
+    this.logFile = new RotatingLogFile(serverLogPath(options.home, name))
     this.runDir = join(options.home, 'run')
     this.pidFiles = options.pidFiles ?? new PidFiles(this.runDir, undefined, undefined, name)
   }

@@ -58,10 +58,28 @@ describe('pinned profiles in the dashboard', () => {
     expect(await pinnedRow.textContent()).toBe(`embedready127.0.0.1:${view?.port}`)
     expect(core.server.getStatus()).toMatchObject({ state: 'ready', profileId: 'alpha' })
 
+    // Its own log, chosen in the log view: its own start line and port, not the active server's.
+    await page.getByTestId('tab-logs').click()
+    await page.getByTestId('log-server').selectOption('embed')
+    const logText = async (): Promise<string> => (await page.getByTestId('log-lines').textContent()) ?? ''
+    await expect.poll(logText, { timeout: 60_000 }).toContain(`--port ${view?.port}`)
+    expect(await logText()).toContain('--embeddings')
+    await page.getByTestId('log-server').selectOption('')
+    await expect.poll(logText, { timeout: 60_000 }).not.toContain('--embeddings')
+
+    // Killed, it is restarted by its own policy; its row says so.
+    process.kill(view?.pid as number, 'SIGKILL')
+    await page.getByTestId('tab-dashboard').click()
+    await pinnedRow.getByTestId('pinned-figures').filter({ hasText: '1 restart' }).waitFor({ timeout: 120_000 })
+    await pinnedRow.filter({ hasText: 'ready' }).waitFor({ timeout: 120_000 })
+    const back = core.snapshot().pinned?.[0]
+    expect(back).toMatchObject({ state: 'ready', restarts: 1 })
+    expect(back?.pid).not.toBe(view?.pid)
+
     await page.getByTestId('tab-profiles').click()
     await row('embed').getByTestId('profile-pin').click()
     await page.getByTestId('tab-dashboard').click()
     await page.getByTestId('pinned-servers').waitFor({ state: 'detached' })
-    expect(isRunning(view?.pid as number)).toBe(false)
+    expect(isRunning(back?.pid as number)).toBe(false)
   }, 300_000)
 })

@@ -51,6 +51,11 @@ export const snapshotSchema = z.object({
           port: z.number().int().min(1).max(65535).nullable(),
           pid: z.number().int().positive().nullable(),
           lastExit: z.string().nullable(),
+          restarts: z.number().int().min(0),
+          generation: z
+            .object({ active: z.boolean(), tokensPerSecond: z.number().min(0).nullable(), last: z.unknown() })
+            .strict()
+            .nullable(),
         })
         .strict(),
     )

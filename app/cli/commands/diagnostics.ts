@@ -1,4 +1,4 @@
-import { BUNDLE_ENTRIES, buildDiagnostics, saveDiagnosticsZip } from '../../diagnostics/bundle'
+import { buildDiagnostics, bundleEntries, saveDiagnosticsZip } from '../../diagnostics/bundle'
 import { DiagnosticsError } from '../../diagnostics/diagnostics-error'
 import { readGpuOnce } from '../../diagnostics/gpu-once'
 import { readGpuInventory } from '../../telemetry/gpu/inventory'
@@ -27,7 +27,7 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
       io.stderr.write(`llama-tray: ${err.message}\n${err.detail ? `  (${err.detail})\n` : ''}`)
       return 1
     }
-    io.stderr.write(`Saved ${values.out} (${BUNDLE_ENTRIES.join(', ')}): keys, tokens and your user name are redacted.\n`)
+    io.stderr.write(`Saved ${values.out} (${bundleEntries(bundle).join(', ')}): keys, tokens and your user name are redacted.\n`)
   }
   if (values.json) io.stdout.write(bundle.json)
   else if (values.out === undefined) io.stdout.write(bundle.summary)
@@ -39,7 +39,8 @@ export const diagnosticsCommand: CliCommand = {
   summary: "versions, GPU, profiles, settings, engines and the log's end, redacted, to hand to someone helping you",
   usage: `  llama-tray diagnostics [--out FILE.zip] [--json]
     Without options: a one-screen summary (at most 40 lines) to paste into an issue.
-    --out FILE.zip      write summary.txt, diagnostics.json and llama-server.log (its last 256 KiB) into a zip
+    --out FILE.zip      write summary.txt, diagnostics.json and llama-server.log (its last 256 KiB) into a zip, and
+                        llama-server-<id>.log of each pinned profile (its last 64 KiB)
     --json              print the whole report as JSON
   API keys (--api-key, key files, LLAMA_API_KEY), Hugging Face and GitHub tokens and your user name are redacted.`,
   run,

@@ -8,6 +8,7 @@ import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, positiveNumber, type NumberMeaning } from '../parse-options'
 import { assertLaunchable, ProfileLaunchError, resolveProfileLaunch } from '../../profiles/resolve-launch'
+import { followPinned, pinnedLine } from '../pinned-lines'
 import { fitToWidth, formatStatusLine } from '../status-line'
 import { WarningLines } from '../warning-lines'
 import { clientBaseUrl, isWsl, wslNote } from '../../lib/client-address'
@@ -72,6 +73,12 @@ async function resolveSource(options: RunOptions, home: string): Promise<{ spec:
   try {
     const resolved = await resolveProfileLaunch(home, options.source.idOrName)
     assertLaunchable(resolved)
+    // Its own server would run beside the one run starts for it: the same model twice.
+    if (resolved.profile.pinned)
+      throw new UsageError(
+        `Profile "${resolved.profile.id}" is pinned, so it runs beside the active profile while Llama Tray serves; ` +
+          `run another profile (the pinned ones start beside it), or unpin it first: llama-tray profiles unpin ${resolved.profile.id}.`,
+      )
     return { profileId: resolved.profile.id }
   } catch (err) {
     if (err instanceof ProfileLaunchError) throw new UsageError(err.message)
@@ -171,12 +178,17 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   signals.on('SIGTERM', onSignal)
   signals.on('SIGHUP', onSignal)
 
+  // A pinned server's state gets a line when it changes (ready, or given up on); the status row names it too.
+  const pinnedChanges = followPinned((p, worthALine) => worthALine && note(pinnedLine(p)), false)
   // The core's cadence (--interval) is the only clock: print each snapshot it publishes.
   const offSnapshot = core.on('snapshot', (snapshot) => {
     if (stopping) return
     if (options.json) printSnapshot(snapshot)
-    else if (tty) printHuman(snapshot.server, snapshot)
-    else printWarningChanges(snapshot)
+    else {
+      pinnedChanges(snapshot)
+      if (tty) printHuman(snapshot.server, snapshot)
+      else printWarningChanges(snapshot)
+    }
   })
   const durationTimer = options.durationS !== null ? setTimeout(() => void stopAndExit(0), options.durationS * 1000) : null
 

@@ -5,6 +5,7 @@ import { isWsl, wslNote } from '../../lib/client-address'
 import { profileActions } from '../../core/profile-actions'
 import { keyProblemSentence, MIN_API_KEY_LENGTH, readKeyFile } from '../../supervisor/api-key-rules'
 import { UsageError } from '../cli-error'
+import { followPinned, pinnedLine } from '../pinned-lines'
 import { removeServeRecord, writeServeRecord } from '../serve-record'
 import { serverOrigin } from '../../contract/client-url'
 import type { CliCommand, CliContext } from '../command'
@@ -112,17 +113,15 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
     }
   })
 
-  // A pinned server's changes come with the snapshots: one line (or JSON object) when its state changes.
-  const pinnedStates = new Map<string, string>()
-  core.on('snapshot', (snapshot) => {
-    for (const p of snapshot.pinned ?? []) {
-      if (pinnedStates.get(p.profileId) === p.state) continue
-      pinnedStates.set(p.profileId, p.state)
+  // A pinned server's changes come with the snapshots: a line when its state or its restarts change (its requests have
+  // their own lines); in JSON also when its last request's figures do.
+  core.on(
+    'snapshot',
+    followPinned((p, worthALine) => {
       if (options.json) write(`${JSON.stringify({ event: 'pinned', server: p })}\n`)
-      else if (p.state === 'ready' || p.state === 'errored' || p.state === 'crashloop')
-        io.stderr.write(`llama-tray: ${p.profileId} (pinned) ${p.state}${p.state !== 'ready' && p.lastExit ? `: ${p.lastExit}` : ''}\n`)
-    }
-  })
+      else if (worthALine) io.stderr.write(`llama-tray: ${pinnedLine(p)}\n`)
+    }, options.json),
+  )
 
   let finish!: (code: number) => void
   const done = new Promise<number>((resolve) => (finish = resolve))

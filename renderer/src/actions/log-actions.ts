@@ -1,9 +1,10 @@
 import { api } from '../stores/api'
-import { replaceLogLines } from '../stores/log-store'
+import { replaceLogLines, replacePinnedLogLines } from '../stores/log-store'
 
-/** The log view's lines: main's own tail replaces the buffer (live batches append to it). */
-export async function refreshLogs(maxLines = 5000): Promise<void> {
-  replaceLogLines(await api().serverLogs(maxLines))
+/** The log view's lines: main's own tail replaces the buffer (live batches append to it); a pinned profile's server, by its id. */
+export async function refreshLogs(maxLines = 5000, pinnedProfileId: string | null = null): Promise<void> {
+  if (pinnedProfileId === null) replaceLogLines(await api().serverLogs(maxLines))
+  else replacePinnedLogLines(pinnedProfileId, await api().serverPinnedLogs(pinnedProfileId, maxLines))
 }
 
 export function openLogsFolder(): Promise<void> {

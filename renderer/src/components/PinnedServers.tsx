@@ -1,9 +1,10 @@
+import { pinnedFigures } from '../../../app/contract/pinned-figures'
 import type { PinnedServerView } from '../../../app/contract/snapshot'
 import { useSnapshotStore } from '../stores/snapshot-store'
 
 const EMPTY: readonly PinnedServerView[] = []
 
-/** The pinned profiles' servers, one compact row each (name, state, port), under the active one's figures. */
+/** The pinned profiles' servers, one compact row each (name, state, port, its own figures), under the active one's figures. */
 export function PinnedServers(): React.JSX.Element | null {
   const pinned = useSnapshotStore((s) => s.snapshot?.pinned ?? EMPTY)
   if (pinned.length === 0) return null
@@ -16,6 +17,9 @@ export function PinnedServers(): React.JSX.Element | null {
             <span className="profile-title">{p.name}</span>
             <span className="profile-state">{p.state}</span>
             <span className="pinned-port">{p.port === null ? '' : `127.0.0.1:${p.port}`}</span>
+            <span className="pinned-figures" data-testid="pinned-figures" title={p.restarts > 0 ? (p.lastExit ?? undefined) : undefined}>
+              {pinnedFigures(p)}
+            </span>
             {p.lastExit && p.state !== 'ready' && <span className="fix-error">{p.lastExit}</span>}
           </li>
         ))}

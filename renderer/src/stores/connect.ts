@@ -3,7 +3,7 @@ import { setApi } from './api'
 import { receiveBenchProgress } from './bench-store'
 import { receiveEngineProgress, receiveModelProgress } from './first-run-store'
 import { recordGenerationHistory } from './chart-histories'
-import { appendLogLines, replaceLogLines } from './log-store'
+import { appendLogLines, appendPinnedLogLines, replaceLogLines } from './log-store'
 import { receiveProfiles } from './profile-store'
 import { receiveSettings } from './settings-store'
 import { receiveSnapshot } from './snapshot-store'
@@ -22,6 +22,7 @@ export function connectStores(api: LlamaTrayApi): () => void {
     api.onServerStateChanged(receiveStatus),
     api.onSnapshot(receiveSnapshot),
     api.onServerLog(appendLogLines),
+    api.onServerPinnedLog(appendPinnedLogLines),
     api.onProfilesChanged(receiveProfiles),
     api.onSettingsChanged(receiveSettings),
     api.onBenchProgress(receiveBenchProgress),
