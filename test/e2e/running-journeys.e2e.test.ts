@@ -226,14 +226,55 @@ describe('Running view journeys (Chromium, real core, real advisor, real llama-s
       .waitFor({ timeout: 60_000 })
     await page.getByTestId('warnings-more').waitFor({ timeout: 60_000 })
     await expect(page.getByTestId('warning').count()).resolves.toBe(1)
-    expect(await page.getByTestId('warnings-more').textContent()).toMatch(/^\d+ more \(/)
+    // "N more" counts, by level, the advisor's warnings other than the one in full (info-level ones are not banners).
+    const folded = async (): Promise<string> => {
+      const shown = ((await core.handlers['snapshot:latest']())?.warnings ?? []).filter((w) => w.level !== 'info')
+      const errors = shown.filter((w) => w.level === 'error').length
+      const warns = shown.filter((w) => w.level === 'warn').length - (errors === 0 ? 1 : 0)
+      const parts = [
+        errors > 1 ? `${errors - 1} error${errors - 1 > 1 ? 's' : ''}` : null,
+        warns > 0 ? `${warns} warning${warns > 1 ? 's' : ''}` : null,
+      ].filter(Boolean)
+      return `${shown.length - 1} more (${parts.join(', ')})`
+    }
+    await expect.poll(async () => (await page.getByTestId('warnings-more').textContent()) === (await folded())).toBe(true)
     const advised = (await core.handlers['snapshot:latest']())?.warnings ?? []
     expect(advised.filter((w) => w.level !== 'info').length).toBeGreaterThan(1)
+    // Info-level findings live in the profile's advisor list, never as banners.
+    const info = advised.filter((w) => w.level === 'info' && w.profileId === id)
+    console.log(`[e2e] advisor while running: ${advised.map((w) => `${w.level} ${w.id}`).join(', ')}`)
+    expect(info.length).toBeGreaterThan(0)
+    for (const w of info) await expect(page.locator(`[data-testid="warning"][data-warning-id="${w.id}"]`).count()).resolves.toBe(0)
+    await page.getByTestId('tab-profiles').click()
+    await page.getByTestId('profile-row').filter({ hasText: 'busy' }).locator('.profile-select').click()
+    const notes = (): Promise<(string | null)[]> =>
+      page.getByTestId('advisor-note').evaluateAll((items) => items.map((i) => i.getAttribute('data-warning-id')))
+    await expect.poll(notes).toEqual(expect.arrayContaining(info.map((w) => w.id)))
+    expect((await notes()).filter((n) => !info.some((w) => w.id === n))).toEqual([])
+    await page.getByTestId('tab-dashboard').click()
 
     await page.getByTestId('server-stop').click()
     await waitForState(page, 'stopped')
     await page.locator('[data-testid="warning"][data-warning-id^="live.vram-low"]').waitFor({ state: 'detached', timeout: 30_000 })
     await expect(page.getByTestId('live-rate').locator('.value').count()).resolves.toBe(0)
     await expect(page.locator('body').textContent()).resolves.not.toMatch(/-\d+(\.\d+)? MiB|measured 0\.0/)
+    // What stays is about the profile's settings (the lint), not about the server that stopped.
+    const left = await page.getByTestId('warning').evaluateAll((items) => items.map((i) => i.getAttribute('data-warning-id')))
+    expect(left.filter((w) => !w?.startsWith('lint.'))).toEqual([])
+
+    // The fit panel of the stopped profile: no budget below zero, no measurement of a server that is gone.
+    const never = await importProfile(s, 'never run', '-m', model('tiny-target.gguf'), '-c', '2048', '-np', '1')
+    await page.getByTestId('tab-profiles').click()
+    for (const [name, profileId] of [
+      ['busy', id],
+      ['never run', never],
+    ] as const) {
+      await page.getByTestId('profile-row').filter({ hasText: name }).locator('.profile-select').click()
+      const fit = page.getByTestId('fit-panel')
+      await fit.getByTestId('fit-budget').waitFor({ timeout: 60_000 })
+      const text = (await fit.textContent()) ?? ''
+      expect(text, `the fit panel of ${profileId}`).not.toMatch(/budget of -|-\d+(\.\d+)? MiB|measured 0\.0/)
+      await expect(fit.getByTestId('fit-measured').count()).resolves.toBe(0)
+    }
   }, 300_000)
 })
