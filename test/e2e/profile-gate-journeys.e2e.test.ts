@@ -89,6 +89,10 @@ describe('the profile gate in the dashboard (Chromium, real core, real advisor, 
     await expect(finding.textContent()).resolves.toMatch(/^With -c 2048 and no -np, .*-np 1/)
     // Never blocked: the save is stored.
     expect((await core.handlers['profiles:get'](id))?.settings.parallel).toBeUndefined()
+    // Save in the middle of the window: the message and the warning with its fix below it are in the picture.
+    await editor
+      .getByTestId('edit-save')
+      .evaluate((e) => (e as unknown as { scrollIntoView(o: { block: string }): void }).scrollIntoView({ block: 'center' }))
     await page.screenshot({ path: join(SCREENSHOTS, 'editor-saved-with-warning.png') })
 
     await finding.getByTestId('save-finding-fix').click()
