@@ -176,7 +176,7 @@ describe('Running view journeys (Chromium, real core, real advisor, real llama-s
     expect(core.server.getStatus().pid).not.toBe(oldPid)
   }, 300_000)
 
-  it('a fix while running, "Apply and restart": the warning stays marked through the restart and goes once the new settings run', async () => {
+  it('"Apply and restart" on a running profile: the warning stays marked through the restart, gone once the new settings run', async () => {
     const s = await open(null)
     const { page, core } = s
     // -c without -np: the real advisor's auto-slots finding, fixed by -np 1.
@@ -194,9 +194,8 @@ describe('Running view journeys (Chromium, real core, real advisor, real llama-s
     await warning.waitFor({ state: 'detached', timeout: 120_000 })
     await waitForState(page, 'ready')
     const shown = await seen()
-    console.log(
-      `[e2e] apply and restart, as the page showed it: ${shown.map((x) => `${x.state}/${x.present ? (x.marked ? 'marked' : 'shown') : 'gone'}`).join(' → ')}`,
-    )
+    const steps = shown.map((x) => `${x.state}/${x.present ? (x.marked ? 'marked' : 'shown') : 'gone'}`)
+    console.log(`[e2e] apply and restart, as the page showed it: ${steps.join(' → ')}`)
     // The restart was seen, the warning stayed (marked) through it, and it went only with the new server ready.
     const gone = shown.findIndex((x) => !x.present)
     expect(gone).toBeGreaterThan(0)

@@ -68,7 +68,7 @@ afterAll(async () => {
 })
 
 describe('Setup in Chromium: choose the model', () => {
-  it('lists every GGUF with size and quant (drafts as drafts, offered only for a matching model), creates the chosen one with no warnings, and it gets ready', async () => {
+  it('lists every GGUF with size and quant, offers only matching drafts, creates the chosen one with no warnings, ready', async () => {
     // The live advisor on a fake RTX 4060 Laptop (8 GB, 5,000 MiB free): Setup fits the profile to it, and the banner would
     // show any warning the advisor has about what Setup created.
     session = await openDashboard(browser, site.url, (home) => {
