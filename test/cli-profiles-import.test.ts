@@ -118,7 +118,7 @@ describe('llama-tray profiles import', () => {
     const notices = r.stdout.split('\n').slice(1).filter(Boolean)
     expect(notices).toEqual([
       expect.stringMatching(/^The flag --no-mmap was written as -lm none, because llama\.cpp mainline .*\.$/),
-      expect.stringMatching(/^The flag -md was written as --spec-type draft-simple, because .*\.$/),
+      expect.stringMatching(/^The flag --spec-type draft-simple was added beside -md, because .* does not use -md without it\.$/),
     ])
     const exported = (await runCli(['--home', home, 'profiles', 'export', 'seedlike'])).stdout
     expect(exported).toMatch(/-lm none/)

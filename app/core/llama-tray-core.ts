@@ -118,6 +118,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   /** The last start the user asked for that was refused before any process ran (see StartFailure). */
   private startFailure: StartFailure | null = null
   private readonly pendingFixes = new PendingFixes()
+  /** The running profile being restarted with its stored settings ("Apply and restart"), until the restart resolves. */
+  private relaunching: string | null = null
   private ticker: NodeJS.Timeout | null = null
   /** The delay the ticker was last armed with. */
   private tickerDelayMs = 0
@@ -199,8 +201,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.pinned.on('state', () => {
       if (this.disposed) return
       this.updateCadence()
-      this.latest = this.buildSnapshot(false)
-      this.events.emit('snapshot', this.latest)
+      this.publishSnapshot()
     })
     this.pinned.on('log', (profileId, line) => {
       let batcher = this.pinnedLogs.get(profileId)
@@ -307,6 +308,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         const result = await this.options.applyWarningFix(warningId, this.options.home)
         if (!result.ok) return result
         this.pendingFixes.record(warning, this.supervisor.getStatus(), Date.now())
+        // Marked "applies after restart" at once, before the restart the user may click next.
+        this.publishSnapshot()
         // The fixed profile is new to the views (the editor reloads it, so that its next Save keeps the fix).
         this.events.emit('profiles:changed', await storeSummary(await ProfileStore.open(this.options.home), this.options.home))
         return result
@@ -474,7 +477,14 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     const pinned = this.pinned.status(profileId)
     if (pinned) return { ok: true, value: pinned }
     // The running profile asked for again (Start, "Apply and restart"): a restart with its stored settings now.
-    if (this.supervisor.getStatus().profileId === profileId && !this.scheduler.switchingTo()) return this.loadProfile(profileId)
+    if (this.supervisor.getStatus().profileId === profileId && !this.scheduler.switchingTo()) {
+      this.relaunching = profileId
+      try {
+        return await this.loadProfile(profileId)
+      } finally {
+        this.relaunching = null
+      }
+    }
     const result = await this.scheduler.request(profileId)
     // Refused before anything stopped (the scheduler's check): the header says it, with its fix.
     if (!result.ok && this.supervisor.getStatus().profileId !== profileId) await this.recordRefusal(profileId, result.error)
@@ -534,6 +544,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   private showStartFailure(failure: StartFailure): void {
     this.startFailure = failure
+    this.publishSnapshot()
+  }
+
+  /** A snapshot now, between ticks (with the advisor's last warnings): what the user just did shows at once. */
+  private publishSnapshot(): void {
     this.latest = this.buildSnapshot(false)
     this.events.emit('snapshot', this.latest)
   }
@@ -760,7 +775,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       : this.options.warnings
         ? this.options.warnings(base, this.settingsStore.settings)
         : []
-    const warnings = this.pendingFixes.merge(advised, status, this.launchedAt)
+    const warnings = this.pendingFixes.merge(advised, status, this.launchedAt, this.relaunching)
     return {
       ...base,
       warnings,

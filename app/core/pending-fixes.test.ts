@@ -34,6 +34,15 @@ describe('PendingFixes', () => {
     expect(pending.merge([], status('ready'), 2000)).toEqual([])
   })
 
+  it('keeps it through the stop of its own restart, and forgets it once the relaunch is ready', () => {
+    const pending = new PendingFixes()
+    pending.record(mmap, status('ready'), 1000)
+    expect(pending.merge([], status('stopping'), 500, 'qwen')).toHaveLength(1)
+    expect(pending.merge([], status('stopped', null), 500, 'qwen')).toEqual([{ ...mmap, fix: null, appliesAfterRestart: true }])
+    expect(pending.merge([], status('loading'), 2000, 'qwen')).toHaveLength(1)
+    expect(pending.merge([], status('ready'), 2000, 'qwen')).toEqual([])
+  })
+
   it('keeps nothing for a profile that is not running, and forgets on a stop', () => {
     const pending = new PendingFixes()
     pending.record(mmap, status('stopped', null), 1000)

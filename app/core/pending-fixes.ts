@@ -21,10 +21,19 @@ export class PendingFixes {
     this.pending.set(warning.id, { warning: { ...warning, fix: null, appliesAfterRestart: true }, fixedAt: now })
   }
 
-  /** The advisor's warnings with the pending ones in place of (or beside) theirs; forgets those the new settings now run. */
-  merge(warnings: readonly Warning[], status: ServerStatus, launchedAt: number | null): readonly Warning[] {
+  /**
+   * The advisor's warnings with the pending ones in place of (or beside) theirs; forgets those the new settings now run.
+   * `relaunching` is the profile being restarted now ("Apply and restart"): its stop on the way is no reason to forget.
+   */
+  merge(
+    warnings: readonly Warning[],
+    status: ServerStatus,
+    launchedAt: number | null,
+    relaunching: string | null = null,
+  ): readonly Warning[] {
     for (const [id, p] of this.pending) {
-      const otherProfile = !launchInEffect(status.state) || status.profileId !== p.warning.profileId
+      const restart = relaunching === p.warning.profileId
+      const otherProfile = !restart && (!launchInEffect(status.state) || status.profileId !== p.warning.profileId)
       const relaunched = status.state === 'ready' && launchedAt !== null && launchedAt >= p.fixedAt
       if (otherProfile || relaunched) this.pending.delete(id)
     }

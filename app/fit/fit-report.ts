@@ -102,8 +102,12 @@ export function buildFitReport(input: FitInput): FitReport {
       else if (last) {
         chosen = { ...settings, nCpuMoe: last.nCpuMoe }
         notes.push(
-          `nothing fits ${budgetMiB} MiB even with every expert on the CPU (${last.gpuTotalMiB} MiB): lower the context, quantize the ` +
-            `KV cache, drop the draft or -ngl`,
+          budgetMiB > 0
+            ? `nothing fits ${budgetMiB} MiB even with every expert on the CPU (${last.gpuTotalMiB} MiB): lower the context, quantize ` +
+                `the KV cache, drop the draft or -ngl`
+            : // No budget at all (free VRAM under the headroom): a negative figure would read as a fault of the profile.
+              `nothing fits: ${input.freeVramMiB} MiB of VRAM is free, less than the ${input.headroomMiB} MiB headroom, and even with ` +
+                `every expert on the CPU the GPU needs ${last.gpuTotalMiB} MiB: close other GPU apps or lower the headroom`,
         )
       }
     }

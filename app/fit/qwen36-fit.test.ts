@@ -103,4 +103,18 @@ describe('a synthetic GGUF with the real Qwen3.6-35B-A3B shapes', () => {
     }
     process.stdout.write(`\n${found.join('\n')}\n`)
   })
+  it('free VRAM under the headroom: the note says so, with no budget below zero', () => {
+    const r = buildFitReport({
+      model,
+      draft,
+      settings: parseLlamaArgs(SEED).settings,
+      freeVramMiB: 740,
+      headroomMiB: 1536,
+      vramSource: 'flag',
+    })
+    expect(r.fits).toBe(false)
+    const note = r.notes.find((n) => n.startsWith('nothing fits'))
+    expect(note).toMatch(/^nothing fits: 740 MiB of VRAM is free, less than the 1536 MiB headroom, and even with every expert on the CPU/)
+    expect(r.notes.join(' ')).not.toMatch(/-\d+(\.\d+)? MiB/)
+  })
 })

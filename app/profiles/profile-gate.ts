@@ -76,8 +76,12 @@ function forkAndVersion(binaryInfo: ServerBinaryInfo): string {
 }
 
 function translationNotice(p: FlagProblem, binaryInfo: ServerBinaryInfo): string {
+  const who = `${forkAndVersion(binaryInfo)} (${binaryInfo.binary})`
+  // An ineffective flag stays; what makes it work is added beside it (a draft model needs a --spec-type to speculate).
+  if (p.kind === 'ineffective' && p.replacement && p.replacement.length > 0)
+    return `The flag ${p.replacement.join(' ')} was added beside ${p.flag}, because ${who} does not use ${p.flag} without it.`
   const to = p.replacement && p.replacement.length > 0 ? `written as ${p.replacement.join(' ')}` : 'left out'
-  return `The flag ${p.flag} was ${to}, because ${forkAndVersion(binaryInfo)} (${binaryInfo.binary}) spells it that way.`
+  return `The flag ${p.flag} was ${to}, because ${who} spells it that way.`
 }
 
 /**

@@ -47,3 +47,23 @@ export async function openDashboard(
     },
   }
 }
+
+/** Resolves once the Running view's state badge shows `expected`. */
+export async function waitForState(page: Page, expected: string, timeout = 120_000): Promise<void> {
+  await page
+    .getByTestId('server-state')
+    .and(page.locator(`[data-state="${expected}"]`))
+    .waitFor({ timeout })
+}
+
+/** Resolves after n more snapshots of the core (each one also reaches the page). */
+export function nextSnapshots(core: LlamaTrayCore, n: number): Promise<void> {
+  return new Promise((resolve) => {
+    let left = n
+    const off = core.on('snapshot', () => {
+      if (--left > 0) return
+      off()
+      resolve()
+    })
+  })
+}

@@ -234,8 +234,13 @@ describe('the first run in Chromium over the real core and llama-server', () => 
       await page.getByTestId('first-run').waitFor({ timeout: 60_000 })
       const noBuild = `llama.cpp ${TAG} has no CPU build for Linux x64: it has nothing for Linux x64; its files: llama-${TAG}-bin-win-cpu-x64.zip.`
       await expect(page.getByTestId('engine-plan-error').locator('.error-cause').textContent({ timeout: 60_000 })).resolves.toBe(noBuild)
+      // Said once on the page, before the user clicks anything and after the install fails for the same reason.
+      const times = async (sentence: string): Promise<number> =>
+        ((await page.locator('body').textContent()) ?? '').split(sentence).length - 1
+      await expect(times(noBuild)).resolves.toBe(1)
       await page.getByTestId('engine-install').click()
       await expect(page.getByTestId('engine-error').locator('.error-cause').textContent({ timeout: 60_000 })).resolves.toBe(noBuild)
+      await expect(times(noBuild)).resolves.toBe(1)
 
       // A digest that does not match what is served.
       gh.releases = [{ ...good, assets: [{ ...(good.assets[0] as StandInRelease['assets'][number]), digest: `sha256:${'0'.repeat(64)}` }] }]

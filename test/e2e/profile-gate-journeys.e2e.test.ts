@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createLiveAdvisor } from '../../app/advisor/live-advisor'
 import { missingModelSentence } from '../../app/contract/import-wording'
@@ -10,7 +10,7 @@ import { llamaServerBin } from '../helpers/llama-server-bin'
 import { model, MODELS, REPO_ROOT } from '../helpers/paths'
 import { launchChromium } from './browser'
 import { buildRenderer } from './build-renderer'
-import { openDashboard, type DashboardSession } from './dashboard-session'
+import { nextSnapshots, openDashboard, waitForState, type DashboardSession } from './dashboard-session'
 import { serveFolder, type StaticServer } from './static-server'
 
 // Issue #25, "one gate for everything that writes a profile", as a person clicks it: the built renderer in Chromium on a real
@@ -44,13 +44,6 @@ async function open(): Promise<DashboardSession> {
   })
   sessions.push(s)
   return s
-}
-
-async function state(page: Page, expected: string, timeout = 120_000): Promise<void> {
-  await page
-    .getByTestId('server-state')
-    .and(page.locator(`[data-state="${expected}"]`))
-    .waitFor({ timeout })
 }
 
 describe('the profile gate in the dashboard (Chromium, real core, real advisor, real llama-server)', () => {
@@ -96,6 +89,10 @@ describe('the profile gate in the dashboard (Chromium, real core, real advisor, 
     await expect(finding.textContent()).resolves.toMatch(/^With -c 2048 and no -np, .*-np 1/)
     // Never blocked: the save is stored.
     expect((await core.handlers['profiles:get'](id))?.settings.parallel).toBeUndefined()
+    // Save in the middle of the window: the message and the warning with its fix below it are in the picture.
+    await editor
+      .getByTestId('edit-save')
+      .evaluate((e) => (e as unknown as { scrollIntoView(o: { block: string }): void }).scrollIntoView({ block: 'center' }))
     await page.screenshot({ path: join(SCREENSHOTS, 'editor-saved-with-warning.png') })
 
     await finding.getByTestId('save-finding-fix').click()
@@ -103,6 +100,49 @@ describe('the profile gate in the dashboard (Chromium, real core, real advisor, 
     await expect(editor.getByTestId('save-finding').count()).resolves.toBe(0)
     expect((await core.handlers['profiles:get'](id))?.settings.parallel).toBe(1)
     await expect.poll(() => editor.getByTestId('edit-parallel').inputValue()).toBe('1')
+  }, 300_000)
+
+  it('paste the seed-style command (--no-mmap, -md without --spec-type), Start, ready: told once in its spelling', async () => {
+    const { page, core } = await open()
+    await page.getByTestId('tab-profiles').click()
+    const draft = model('tiny-draft.gguf')
+    await page
+      .getByTestId('import-command')
+      .fill(formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '--no-mmap', '-md', draft, '-t', '1']))
+    await page.getByTestId('import-name').fill('seed')
+    await page.getByTestId('import-submit').click()
+    const saved = page.getByTestId('import-saved')
+    await saved.waitFor()
+    // Both changes the gate made, in the binary's spelling, said once: here and nowhere else on the page.
+    const told = (await saved.textContent()) ?? ''
+    expect(told).toMatch(/^Imported\. The flag --no-mmap was written as -lm none, because llama\.cpp mainline .*\. /)
+    expect(told).toMatch(/ The flag --spec-type draft-simple was added beside -md, because .* does not use -md without it\.$/)
+    const body = async (): Promise<string> => (await page.locator('body').textContent()) ?? ''
+    expect((await body()).split('was written as -lm none').length - 1).toBe(1)
+    expect((await body()).split('was added beside -md').length - 1).toBe(1)
+    // Nothing the advisor warns about in what was stored.
+    await expect(page.getByTestId('save-finding').count()).resolves.toBe(0)
+    const [stored] = (await core.handlers['profiles:list']()).profiles
+    if (!stored) throw new Error('the import stored nothing')
+    const doc = await core.handlers['profiles:get'](stored.id)
+    expect(doc?.settings).toMatchObject({ loadMode: 'none', specType: 'draft-simple' })
+    expect(doc?.draftModel).toBe(draft)
+    expect(doc?.extraArgs).not.toContain('--no-mmap')
+
+    await page.getByTestId('profile-row').filter({ hasText: 'seed' }).getByTestId('profile-start').click()
+    await waitForState(page, 'ready')
+    const args = core.server.getLaunchSpec()?.args ?? []
+    expect(args.join(' ')).toContain('-lm none')
+    expect(args.join(' ')).toContain('--spec-type draft-simple')
+    expect(args).not.toContain('--no-mmap')
+    // Running, the advisor has nothing to say about it (no "the draft is unused"): no banner.
+    await nextSnapshots(core, 3)
+    const advised = (await core.handlers['snapshot:latest']())?.warnings ?? []
+    expect(advised.filter((w) => w.level !== 'info').map((w) => w.id)).toEqual([])
+    await expect(page.getByTestId('warning').count()).resolves.toBe(0)
+    // Started without a refusal to fix: no failure in the header, no translation said again.
+    await expect(page.getByTestId('failure-notice').count()).resolves.toBe(0)
+    expect((await body()).split('was written as -lm none').length - 1).toBeLessThanOrEqual(1)
   }, 300_000)
 
   it('tick the RAM checkbox, Save, Start, ready: the checkbox writes -lm none on a llama-server whose --help has no --no-mmap', async () => {
@@ -130,7 +170,7 @@ describe('the profile gate in the dashboard (Chromium, real core, real advisor, 
     await expect.poll(() => ram.isChecked()).toBe(true)
 
     await page.getByTestId('profile-row').filter({ hasText: 'into RAM' }).getByTestId('profile-start').click()
-    await state(page, 'ready')
+    await waitForState(page, 'ready')
     expect(core.server.getLaunchSpec()?.args).toEqual(expect.arrayContaining(['-lm', 'none']))
     expect(core.server.getLaunchSpec()?.args).not.toContain('--no-mmap')
   }, 300_000)

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import type { DiscoveredModel, Discovery } from '../../../app/contract/profile'
-import { defaultPick, formatModelSize } from '../lib/discovery-pick'
+import { defaultPick, draftsOf, formatModelSize } from '../lib/discovery-pick'
 import { createDiscoveredProfile, discoverOnDisk } from '../actions/profile-actions'
 import { startServer } from '../actions/server-actions'
 import type { Problem } from '../../../app/contract/problem'
@@ -101,6 +101,13 @@ export function DiscoverProfile({
     if (!r.ok) setError(r.error)
   }
 
+  // Only drafts of the chosen model's vocabulary or family are offered as its draft; a draft chosen for another model stays
+  // only when it is a draft of this one too.
+  const pickModel = (d: Discovery, id: string): void => {
+    setModelId(id)
+    if (!draftsOf(d, id).some((m) => m.id === draftId)) setDraftId(null)
+  }
+  const drafts = found ? draftsOf(found, modelId) : []
   const empty = found !== null && (found.binaries.length === 0 || found.models.length === 0)
   return (
     <section className="discover" aria-label="Find llama-server and models">
@@ -153,11 +160,11 @@ export function DiscoverProfile({
           ) : (
             <ul className="discover-list">
               {found.models.map((m) => (
-                <ModelChoice key={m.id} m={m} name="model" checked={modelId === m.id} onPick={() => setModelId(m.id)} />
+                <ModelChoice key={m.id} m={m} name="model" checked={modelId === m.id} onPick={() => pickModel(found, m.id)} />
               ))}
             </ul>
           )}
-          {found.models.length > 1 && (
+          {drafts.length > 0 && (
             <>
               <h3>Draft model (optional, for speculative decoding)</h3>
               <ul className="discover-list">
@@ -173,11 +180,9 @@ export function DiscoverProfile({
                     none
                   </label>
                 </li>
-                {found.models
-                  .filter((m) => m.id !== modelId)
-                  .map((m) => (
-                    <ModelChoice key={m.id} m={m} name="draft" checked={draftId === m.id} onPick={() => setDraftId(m.id)} />
-                  ))}
+                {drafts.map((m) => (
+                  <ModelChoice key={m.id} m={m} name="draft" checked={draftId === m.id} onPick={() => setDraftId(m.id)} />
+                ))}
               </ul>
             </>
           )}

@@ -95,7 +95,8 @@ function EngineStep({ found }: { readonly found: Discovery | null }): React.JSX.
               {backendReason(plan)}
             </p>
           )}
-          {planError && <Failure message={planError} testId="engine-plan-error" />}
+          {/* A failed install says why once: the offer's own refusal then gives way to it. */}
+          {planError && !engine.error && <Failure message={planError} testId="engine-plan-error" />}
           <div className="row">
             <button
               type="button"
