@@ -462,11 +462,15 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     // A pinned profile runs beside the active one already: a switch to it just routes to its server.
     const pinned = this.pinned.status(profileId)
     if (pinned) return { ok: true, value: pinned }
-    // The running profile asked for again (Start, "Apply and restart"): a restart with its stored settings now.
-    if (this.supervisor.getStatus().profileId === profileId && !this.scheduler.switchingTo()) return this.loadProfile(profileId)
+    // The running profile asked for again (Start, "Apply and restart"): a restart with its stored settings now; while a
+    // switch waits, the scheduler takes it instead (the last choice wins: it withdraws the waiting click).
+    const waiting = this.scheduler.switchingTo() !== null || this.scheduler.pending() !== null
+    if (this.supervisor.getStatus().profileId === profileId && !waiting) return this.loadProfile(profileId)
     const result = await this.scheduler.request(profileId)
-    // Refused before anything stopped (the scheduler's check): the header says it, with its fix.
-    if (!result.ok && this.supervisor.getStatus().profileId !== profileId) await this.recordRefusal(profileId, result.error)
+    // Refused before anything stopped (the scheduler's check): the header says it, with its fix, unless a later
+    // choice replaced this one (the last click wins and is the one shown).
+    const latest = this.scheduler.lastChoice() === profileId
+    if (!result.ok && latest && this.supervisor.getStatus().profileId !== profileId) await this.recordRefusal(profileId, result.error)
     return result
   }
 
