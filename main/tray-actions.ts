@@ -3,7 +3,10 @@ import type { AppLog } from './app-log'
 import type { TrayActions } from './tray-menu'
 
 export interface TrayActionDeps {
-  readonly handlers: Pick<CommandChannels, 'server:start' | 'server:stop' | 'server:restart' | 'shell:open-logs-folder'>
+  readonly handlers: Pick<
+    CommandChannels,
+    'server:start' | 'server:stop' | 'server:restart' | 'server:switch-now' | 'shell:open-logs-folder'
+  >
   readonly openDashboard: () => void
   readonly quit: () => void
   readonly onStartFailed: (profileId: string, error: string) => void
@@ -27,6 +30,11 @@ export function trayActionsFor(deps: TrayActionDeps): TrayActions {
       void deps.handlers['server:restart']().then((result) => {
         if (!result.ok) deps.onRestartFailed(result.error.sentence)
       }, failed('restart')),
+    switchNow: () =>
+      void deps.handlers['server:switch-now']().then((result) => {
+        // The switch went ahead already (or was withdrawn) between the menu's build and the click: nothing to say.
+        if (!result.ok) deps.log.info(`switch now: ${result.error.sentence}`)
+      }, failed('switch now')),
     openDashboard: deps.openDashboard,
     openLogsFolder: () => void deps.handlers['shell:open-logs-folder']().catch(failed('open logs folder')),
     quit: deps.quit,

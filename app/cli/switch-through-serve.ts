@@ -2,7 +2,7 @@ import type { SwitchControlEvent } from '../endpoint/control-route'
 import { SWITCH_CONTROL_PATH } from '../endpoint/control-route'
 import { keyProblemSentence, readKeyFile } from '../supervisor/api-key-rules'
 import { UsageError } from './cli-error'
-import type { ServeRecord } from './serve-record'
+import type { ServeRecord } from '../core/serve-record'
 
 /** A switch the running serve could not make: its one sentence (the profile failed to start, or was refused). */
 export class SwitchFailedError extends Error {

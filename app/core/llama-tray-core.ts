@@ -46,6 +46,7 @@ import { serverControl, type ServerControl } from '../supervisor/server-control'
 import { endpointBackend } from './endpoint-backend'
 import { switchRefusal } from './switch-check'
 import { SwitchScheduler } from './switch-scheduler'
+import { removeServeRecord, writeServeRecord } from './serve-record'
 import { PinnedServers } from './pinned-servers'
 import { pinCommands } from './pin-commands'
 import { LogBatcher } from './log-batcher'
@@ -367,7 +368,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
    * unless told otherwise). A taken port is refused with its holder's name and
    * a free port, which the snapshot shows too.
    */
-  async startEndpoint(options: Partial<EndpointOptions> = {}): Promise<ListenResult> {
+  async startEndpoint(options: Partial<EndpointOptions> & { readonly apiKeyFile?: string | null } = {}): Promise<ListenResult> {
     await this.stopEndpoint()
     const full: EndpointOptions = {
       host: options.host ?? '127.0.0.1',
@@ -386,6 +387,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     }
     this.endpoint = endpoint
     this.endpointProblem = null
+    // `llama-tray profiles use` finds this endpoint here (serve's and the app's alike) and switches through it.
+    const { host, port } = endpoint.status()
+    const record = { pid: process.pid, origin: serverOrigin(host, port), apiKeyFile: options.apiKeyFile ?? null }
+    // Not fatal: the endpoint serves without it, and `profiles use` then says that no endpoint runs.
+    await writeServeRecord(this.options.home, record).catch(() => {})
     await this.servePinned()
     return result
   }
@@ -412,6 +418,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     const endpoint = this.endpoint
     this.endpoint = null
     this.endpointProblem = null
+    if (endpoint) await removeServeRecord(this.options.home).catch(() => {})
     await endpoint?.close()
   }
 

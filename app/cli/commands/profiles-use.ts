@@ -1,6 +1,6 @@
 import type { ProfileActions } from '../../core/profile-actions'
 import type { CliContext } from '../command'
-import { findRunningServe } from '../serve-record'
+import { findRunningServe } from '../../core/serve-record'
 import { SwitchFailedError, switchThroughServe } from '../switch-through-serve'
 
 /**
