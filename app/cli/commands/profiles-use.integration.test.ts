@@ -73,7 +73,7 @@ describe('llama-tray profiles use (the built CLI, a running serve, the real llam
     const result = await runCli(['--home', home, 'profiles', 'use', 'beta'])
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout).toBe(
-      'Profile "beta" is now the active profile; no llama-tray serve runs, so it starts with the next serve or run.\n',
+      'Profile "beta" is now the active profile; neither llama-tray serve nor the app runs, so it starts with the next start.\n',
     )
     expect((await ProfileStore.open(home)).file.activeProfileId).toBe('beta')
   }, 60_000)
@@ -129,7 +129,7 @@ describe('llama-tray profiles use (the built CLI, a running serve, the real llam
     }
     // A serve that ended leaves no record: the next use only marks the profile active.
     const after = await runCli(['--home', home, 'profiles', 'use', 'beta'])
-    expect(after.stdout).toMatch(/^Profile "beta" is now the active profile; no llama-tray serve runs/)
+    expect(after.stdout).toMatch(/^Profile "beta" is now the active profile; neither llama-tray serve nor the app runs/)
   }, 600_000)
 
   it("switches the app's endpoint too: the core as the app composes it writes the record profiles use finds", async () => {
@@ -152,6 +152,6 @@ describe('llama-tray profiles use (the built CLI, a running serve, the real llam
     }
     // The app's endpoint closed with its record.
     const after = await runCli(['--home', home, 'profiles', 'use', 'alpha'])
-    expect(after.stdout).toMatch(/^Profile "alpha" is now the active profile; no llama-tray serve runs/)
+    expect(after.stdout).toMatch(/^Profile "alpha" is now the active profile; neither llama-tray serve nor the app runs/)
   }, 600_000)
 })
