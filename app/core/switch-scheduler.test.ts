@@ -85,7 +85,9 @@ describe('the switch scheduler', () => {
     const toB = scheduler.request('b')
     await new Promise((r) => setImmediate(r))
     expect(scheduler.pending()).toMatchObject({ profileId: 'b' })
+    const toBAgain = scheduler.request('b') // the same choice twice waits as one
     const toC = scheduler.request('c')
+    await expect(toBAgain).resolves.toMatchObject({ ok: false })
     await expect(toB).resolves.toMatchObject({
       ok: false,
       error: { sentence: 'The switch to profile "b" was replaced by a later choice of "c"; choose it again to switch to it.' },

@@ -208,15 +208,15 @@ export class SwitchScheduler {
     return check
   }
 
-  /** Withdraws the held choices older than a new one for `profileId` (last request wins); requests from clients stay. */
+  /**
+   * Withdraws the held choices of other profiles when a new one comes for `profileId` (the last choice wins); the same
+   * choice made twice (the tray, then the dashboard) waits as one group, and requests from clients always stay.
+   */
   private replaceChoices(profileId: string): void {
-    for (const w of this.held.filter((h) => h.choice)) {
+    for (const w of this.held.filter((h) => h.choice && h.profileId !== profileId)) {
       this.held.splice(this.held.indexOf(w), 1)
       w.detach()
-      const said =
-        w.profileId === profileId
-          ? `The switch to profile "${profileId}" was asked for again; the later request goes on in its place.`
-          : `The switch to profile "${w.profileId}" was replaced by a later choice of "${profileId}"; choose it again to switch to it.`
+      const said = `The switch to profile "${w.profileId}" was replaced by a later choice of "${profileId}"; choose it again to switch to it.`
       w.reject(new AdmissionError(said, 'switch_replaced'))
     }
   }
