@@ -16,6 +16,7 @@ import { benchMtp } from './mtp.bench'
 import { benchSupervisor } from './supervisor.bench'
 import { benchSwitch } from './switch.bench'
 import { benchSwitchTrace } from './switch-trace.bench'
+import { benchSwitchTraceLive } from './switch-trace-live.bench'
 import { benchThreads } from './threads.bench'
 import { benchTelemetry, benchTelemetryOverhead } from './telemetry.bench'
 import { benchWindowsStop } from './windows-stop.bench'
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
   const benches: [string, () => Promise<BenchRow[]>][] = [
     ['supervisor', () => benchSupervisor(bin, target)],
     ['switch', () => benchSwitch(bin, MODELS)],
-    ['switch-trace', async () => benchSwitchTrace()],
+    ['switch-trace', async () => [...benchSwitchTrace(), ...(await benchSwitchTraceLive(bin, MODELS))]],
     ['telemetry', () => benchTelemetry()],
     ['telemetry-overhead', () => benchTelemetryOverhead(bin, target)],
     ['metrics', () => benchMetrics(bin, target)],

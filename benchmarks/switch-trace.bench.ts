@@ -1,11 +1,6 @@
 import { replay } from '../test/support/core/switch-replay'
 import type { BenchRow } from './bench-row'
-
-/** The p-th percentile (nearest rank) of the values. */
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number
-}
+import { percentile } from './percentile'
 
 /**
  * Grouping (15 s residency, the default) against switching at once, on an
@@ -19,7 +14,7 @@ export function benchSwitchTrace(): BenchRow[] {
   const atOnce = replay(trace, 0)
   const waits = (r: typeof grouped): number[] => r.waits.filter((w): w is number => w !== null).map((w) => w / 1000)
   const rows = (name: string, unit: string, g: number, o: number): BenchRow => ({
-    group: 'switch scheduling (A B A A C)',
+    group: 'switch scheduling, the policy replayed (A B A A C, 100 requests)',
     name,
     value: g,
     unit,

@@ -312,6 +312,7 @@ export function startShell(options: ShellOptions): ShellHandle {
       view.warnings = snapshot.warnings
       view.endpointPort = snapshot.endpoint?.listening ? snapshot.endpoint.port : null
       view.pinnedCount = snapshot.pinned?.length ?? 0
+      view.pendingSwitch = snapshot.pendingSwitch ?? null
       announce(attention.onWarnings(snapshot.warnings, window.isFocused() || popover.isVisible()))
       refreshTray()
     })

@@ -5,7 +5,7 @@ import type { TrayActions } from './tray-menu'
 export interface TrayActionDeps {
   readonly handlers: Pick<
     CommandChannels,
-    'server:start' | 'server:stop' | 'server:restart' | 'profiles:pin' | 'profiles:unpin' | 'shell:open-logs-folder'
+    'server:start' | 'server:stop' | 'server:restart' | 'profiles:pin' | 'profiles:unpin' | 'server:switch-now' | 'shell:open-logs-folder'
   >
   readonly openDashboard: () => void
   readonly quit: () => void
@@ -39,6 +39,11 @@ export function trayActionsFor(deps: TrayActionDeps): TrayActions {
         },
         failed(`${pinned ? 'pin' : 'unpin'} ${profileId}`),
       ),
+    switchNow: () =>
+      void deps.handlers['server:switch-now']().then((result) => {
+        // The switch went ahead already (or was withdrawn) between the menu's build and the click: nothing to say.
+        if (!result.ok) deps.log.info(`switch now: ${result.error.sentence}`)
+      }, failed('switch now')),
     openDashboard: deps.openDashboard,
     openLogsFolder: () => void deps.handlers['shell:open-logs-folder']().catch(failed('open logs folder')),
     quit: deps.quit,

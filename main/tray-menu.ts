@@ -1,5 +1,6 @@
 import type { MenuItemConstructorOptions } from 'electron'
 import { sleepingDetail } from '../app/contract/server-state'
+import type { PendingSwitch } from '../app/contract/snapshot'
 import type { Warning } from '../app/contract/warnings'
 import { clip, isRunning, profileName, stateLabel, type TrayView } from './tray-view'
 
@@ -10,6 +11,8 @@ export interface TrayActions {
   readonly restart: () => void
   /** Pins a profile (its own server beside the active one) or unpins it. */
   readonly setPinned: (profileId: string, pinned: boolean) => void
+  /** The waiting switch happens at once; its running requests end with an error naming it. */
+  readonly switchNow: () => void
   readonly openDashboard: () => void
   readonly openLogsFolder: () => void
   readonly quit: () => void
@@ -43,6 +46,14 @@ function menuText(text: string, max: number): string {
 }
 
 const WARNING_ITEM = 'warning:'
+const PENDING_ITEM = 'pending:'
+
+/** "Switching to GPT-OSS 20B after 1 running request, about 20 s.": the profile's name and the scheduler's estimate. */
+function pendingLabel(view: TrayView, pending: PendingSwitch): string {
+  const when = pending.when ?? `Within ${pending.withinS} s.`
+  const phrase = when === 'Now.' ? 'now.' : `${when.charAt(0).toLowerCase()}${when.slice(1)}`
+  return `Switching to ${profileName(view, pending.profileId) ?? pending.profileId} ${phrase}`
+}
 
 function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1)
@@ -51,6 +62,7 @@ function capitalised(text: string): string {
 /** The tray menu for one view (pure; rebuilt when the view's menu-relevant parts change). */
 export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuItemConstructorOptions[] {
   const state = view.status.state
+  const pending = view.pendingSwitch ?? null
   const selected = selectedProfileId(view)
   const startable = selected !== null && view.profiles.some((p) => p.id === selected) ? selected : null
 
@@ -89,8 +101,9 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
           checked: p.id === selected,
           enabled: state !== 'stopping',
           click: () => {
-            // Clicking the profile that already runs does nothing; any other click starts or switches.
-            if (p.id === view.status.profileId && isRunning(state)) return
+            // Clicking the profile that already runs does nothing, unless a switch waits: then it withdraws that
+            // switch (the last choice wins). Any other click starts or switches, through the same scheduler.
+            if (p.id === view.status.profileId && isRunning(state) && !pending) return
             actions.start(p.id)
           },
         }))
@@ -114,10 +127,24 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
           },
         ]
 
+  // The scheduler's waiting switch: when (its sentence as the menu was built) and "Switch now". Keyed by its target
+  // and running requests, not its seconds, so that the countdown does not replace the menu under the user.
+  const pendingItems: MenuItemConstructorOptions[] = pending
+    ? [
+        {
+          id: `pending:${pending.profileId}:${pending.runningRequests}`,
+          label: menuText(pendingLabel(view, pending), 120),
+          enabled: false,
+        },
+        { id: 'switch-now', label: 'Switch now', click: () => actions.switchNow() },
+      ]
+    : []
+
   return [
     { id: 'status', label: header(view), enabled: false },
     ...(state === 'sleeping' ? [{ id: 'sleeping', label: capitalised(sleepingDetail(view.status.sleepIdleSeconds)), enabled: false }] : []),
     ...warningItems,
+    ...pendingItems,
     { type: 'separator' },
     ...startStop,
     { type: 'separator' },
@@ -134,7 +161,8 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
 /**
  * What the menu looks like, without its callbacks: equal keys mean the open menu
  * need not be replaced. A warning counts by its id, not its text: live warnings
- * reword their figures every second, and replacing the menu closes it under the user.
+ * reword their figures every second, and replacing the menu closes it under the user; a
+ * waiting switch likewise counts by its target and running requests, not its seconds.
  */
 export function templateKey(template: readonly MenuItemConstructorOptions[]): string {
   return JSON.stringify(itemKeys(template))
@@ -144,7 +172,7 @@ function itemKeys(template: readonly MenuItemConstructorOptions[]): unknown[] {
   return template.map((i) => [
     i.id ?? null,
     i.type ?? 'normal',
-    i.id?.startsWith(WARNING_ITEM) ? null : (i.label ?? null),
+    i.id?.startsWith(WARNING_ITEM) || i.id?.startsWith(PENDING_ITEM) ? null : (i.label ?? null),
     i.enabled ?? true,
     i.checked ?? null,
     Array.isArray(i.submenu) ? itemKeys(i.submenu) : null,

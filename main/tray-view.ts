@@ -1,5 +1,6 @@
 import type { ProfileSummary } from '../app/contract/profile'
 import { downloadDetail, sleepingDetail, type ServerStateKind, type ServerStatus } from '../app/contract/server-state'
+import type { PendingSwitch } from '../app/contract/snapshot'
 import type { Warning } from '../app/contract/warnings'
 
 /** Everything the tray shows, gathered from the core's events. */
@@ -16,6 +17,8 @@ export interface TrayView {
   readonly endpointPort?: number | null
   /** How many pinned profiles' servers run beside the active one (the tooltip says "+1 pinned"). */
   readonly pinnedCount?: number
+  /** A switch that waits for the running requests (the scheduler's): when it happens, and "Switch now". */
+  readonly pendingSwitch?: PendingSwitch | null
 }
 
 export const TRAY_ICON_STATES = ['stopped', 'loading', 'ready', 'warning', 'error'] as const

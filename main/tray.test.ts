@@ -7,7 +7,7 @@ import { FakeBrowserWindow, FakeTray } from '../test/support/main/fake-electron'
 
 vi.mock('electron', async () => (await import('../test/support/main/fake-electron')).fakeElectronModule())
 
-const { buildTrayTemplate, selectedProfileId } = await import('./tray-menu')
+const { buildTrayTemplate, selectedProfileId, templateKey } = await import('./tray-menu')
 const { TOOLTIP_MAX, trayIconState, trayTooltip } = await import('./tray-view')
 const { TrayController } = await import('./tray-controller')
 const { trayActionsFor } = await import('./tray-actions')
@@ -67,6 +67,7 @@ function recorder(): { actions: Parameters<typeof buildTrayTemplate>[1]; log: st
       stop: () => void log.push('stop'),
       restart: () => void log.push('restart'),
       setPinned: (id, pinned) => void log.push(`${pinned ? 'pin' : 'unpin'}:${id}`),
+      switchNow: () => void log.push('switch-now'),
       openDashboard: () => void log.push('dashboard'),
       openLogsFolder: () => void log.push('logs'),
       quit: () => void log.push('quit'),
@@ -467,5 +468,42 @@ describe('TrayPopover', () => {
     expect(popover.isVisible()).toBe(true)
     expect(visibility).toEqual([true, false, true, false, true])
     expect(FakeBrowserWindow.instances.filter((w) => w === win).length).toBe(1)
+  })
+})
+
+describe('a switch that waits for running requests, in the tray menu', () => {
+  const pending = (estimateS: number): TrayView['pendingSwitch'] => ({
+    profileId: 'gpt-oss',
+    fromProfileId: 'qwen',
+    runningRequests: 1,
+    heldRequests: 1,
+    withinS: 60,
+    estimateS,
+    when: `After 1 running request, about ${estimateS} s.`,
+    sentence: `Profile "gpt-oss" replaces "qwen" after 1 running request, about ${estimateS} s; "Switch now" cuts them.`,
+  })
+
+  it('says when with the profile\'s name, offers "Switch now", and a click on the running profile withdraws the switch', () => {
+    const { actions, log } = recorder()
+    const template = buildTrayTemplate(view('ready', { pendingSwitch: pending(20) }), actions)
+    expect(item(template, 'pending:gpt-oss:1')).toMatchObject({
+      label: 'Switching to GPT-OSS 20B after 1 running request, about 20 s.',
+      enabled: false,
+    })
+    click(item(template, 'switch-now'))
+    click(item(template, 'profile:qwen'))
+    expect(log).toEqual(['switch-now', 'start:qwen'])
+    // Without a waiting switch, the running profile's radio does nothing and there is no "Switch now".
+    const calm = buildTrayTemplate(view('ready'), actions)
+    click(item(calm, 'profile:qwen'))
+    expect(log).toEqual(['switch-now', 'start:qwen'])
+    expect(calm.some((i) => i.id === 'switch-now')).toBe(false)
+  })
+
+  it('does not replace an open menu as the estimate counts down', () => {
+    const { actions } = recorder()
+    const key = (s: number): string => templateKey(buildTrayTemplate(view('ready', { pendingSwitch: pending(s) }), actions))
+    expect(key(19)).toBe(key(20))
+    expect(key(20)).not.toBe(templateKey(buildTrayTemplate(view('ready'), actions)))
   })
 })

@@ -2,7 +2,7 @@ import type { SwitchControlEvent } from '../endpoint/control-route'
 import { SWITCH_CONTROL_PATH } from '../endpoint/control-route'
 import { keyProblemSentence, readKeyFile } from '../supervisor/api-key-rules'
 import { UsageError } from './cli-error'
-import type { ServeRecord } from './serve-record'
+import type { ServeRecord } from '../core/serve-record'
 
 /** A switch the running serve could not make: its one sentence (the profile failed to start, or was refused). */
 export class SwitchFailedError extends Error {
@@ -50,7 +50,7 @@ async function refusal(res: Response): Promise<string> {
   } catch {
     // not JSON: said by status below
   }
-  return `The running llama-tray serve answered HTTP ${res.status} to the switch; see its output.`
+  return `The running Llama Tray endpoint answered HTTP ${res.status} to the switch; see its output.`
 }
 
 /**
@@ -66,7 +66,7 @@ export async function switchThroughServe(record: ServeRecord, profileId: string,
     res = await fetch(`${record.origin}${SWITCH_CONTROL_PATH}`, { method: 'POST', headers, body: JSON.stringify({ profile: profileId }) })
   } catch (err) {
     throw new SwitchFailedError(
-      `The running llama-tray serve (pid ${record.pid}) did not answer at ${record.origin} (${(err as Error).message}); ` +
+      `The running Llama Tray endpoint (pid ${record.pid}) did not answer at ${record.origin} (${(err as Error).message}); ` +
         'check that it still runs.',
     )
   }
@@ -74,7 +74,7 @@ export async function switchThroughServe(record: ServeRecord, profileId: string,
   const stream = events(res.body)
   const first = await stream.next()
   if (first.done || first.value.event !== 'accepted')
-    throw new SwitchFailedError('The running llama-tray serve ended the switch request without an answer; see its output.')
+    throw new SwitchFailedError('The running Llama Tray endpoint ended the switch request without an answer; see its output.')
   if (!wait) {
     await stream.return(undefined) // the switch goes on in the serve: it does not depend on this connection
     return { accepted: first.value, done: null }
@@ -85,7 +85,7 @@ export async function switchThroughServe(record: ServeRecord, profileId: string,
       if (!e.ok) throw new SwitchFailedError(e.error)
       return
     }
-    throw new SwitchFailedError('The running llama-tray serve stopped before the switch finished; see its output.')
+    throw new SwitchFailedError('The running Llama Tray endpoint stopped before the switch finished; see its output.')
   })()
   return { accepted: first.value, done }
 }

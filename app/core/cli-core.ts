@@ -26,7 +26,8 @@ export interface CliCore {
   startProfile: CommandChannels['server:start']
   /** Starts the pinned profiles' servers beside the active one (and follows the pins until dispose). */
   servePinned(): Promise<void>
-  startEndpoint(options: Partial<EndpointOptions>): Promise<ListenResult>
+  /** Opens the endpoint and writes the record `profiles use` finds it by (naming the key file clients must use). */
+  startEndpoint(options: Partial<EndpointOptions> & { readonly apiKeyFile?: string | null }): Promise<ListenResult>
   onEndpointRequest(listener: (figures: EndpointRequestFigures) => void): () => void
   dispose(): Promise<void>
 }

@@ -46,6 +46,7 @@ import { serverControl, type ServerControl } from '../supervisor/server-control'
 import { endpointBackend } from './endpoint-backend'
 import { switchRefusal } from './switch-check'
 import { SwitchScheduler } from './switch-scheduler'
+import { removeServeRecord, writeServeRecord } from './serve-record'
 import { PinnedServers } from './pinned-servers'
 import { pinCommands } from './pin-commands'
 import { LogBatcher } from './log-batcher'
@@ -380,7 +381,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
    * unless told otherwise). A taken port is refused with its holder's name and
    * a free port, which the snapshot shows too.
    */
-  async startEndpoint(options: Partial<EndpointOptions> = {}): Promise<ListenResult> {
+  async startEndpoint(options: Partial<EndpointOptions> & { readonly apiKeyFile?: string | null } = {}): Promise<ListenResult> {
     await this.stopEndpoint()
     const full: EndpointOptions = {
       host: options.host ?? '127.0.0.1',
@@ -399,6 +400,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     }
     this.endpoint = endpoint
     this.endpointProblem = null
+    // `llama-tray profiles use` finds this endpoint here (serve's and the app's alike) and switches through it.
+    const { host, port } = endpoint.status()
+    const record = { pid: process.pid, origin: serverOrigin(host, port), apiKeyFile: options.apiKeyFile ?? null }
+    // Not fatal: the endpoint serves without it, and `profiles use` then says that no endpoint runs.
+    await writeServeRecord(this.options.home, record).catch(() => {})
     await this.servePinned()
     return result
   }
@@ -425,6 +431,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     const endpoint = this.endpoint
     this.endpoint = null
     this.endpointProblem = null
+    if (endpoint) await removeServeRecord(this.options.home).catch(() => {})
     await endpoint?.close()
   }
 
@@ -476,8 +483,10 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     // A pinned profile runs beside the active one already: a switch to it just routes to its server.
     const pinned = this.pinned.status(profileId)
     if (pinned) return { ok: true, value: pinned }
-    // The running profile asked for again (Start, "Apply and restart"): a restart with its stored settings now.
-    if (this.supervisor.getStatus().profileId === profileId && !this.scheduler.switchingTo()) {
+    // The running profile asked for again (Start, "Apply and restart"): a restart with its stored settings now; while a
+    // switch waits, the scheduler takes it instead (the last choice wins: it withdraws the waiting click).
+    const waiting = this.scheduler.switchingTo() !== null || this.scheduler.pending() !== null
+    if (this.supervisor.getStatus().profileId === profileId && !waiting) {
       this.relaunching = profileId
       try {
         return await this.loadProfile(profileId)
@@ -486,8 +495,10 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       }
     }
     const result = await this.scheduler.request(profileId)
-    // Refused before anything stopped (the scheduler's check): the header says it, with its fix.
-    if (!result.ok && this.supervisor.getStatus().profileId !== profileId) await this.recordRefusal(profileId, result.error)
+    // Refused before anything stopped (the scheduler's check): the header says it, with its fix, unless a later
+    // choice replaced this one (the last click wins and is the one shown).
+    const latest = this.scheduler.lastChoice() === profileId
+    if (!result.ok && latest && this.supervisor.getStatus().profileId !== profileId) await this.recordRefusal(profileId, result.error)
     return result
   }
 

@@ -55,8 +55,9 @@ describe('the switch policy', () => {
 
   it('cuts the running requests past the drain limit, and at once on "switch now"', () => {
     const decided = { target: 'b', at: 10_000 }
-    expect(decideSwitch({ ...base, now: 69_999, inFlight: 1, decided })).toMatchObject({ cutInFlight: false, wakeAt: 70_000 })
-    expect(decideSwitch({ ...base, now: 70_000, inFlight: 1, decided })).toMatchObject({ cutInFlight: true, startNow: false })
+    const forB = held([2, 'b', 1000])
+    expect(decideSwitch({ ...base, now: 69_999, inFlight: 1, decided, held: forB })).toMatchObject({ cutInFlight: false, wakeAt: 70_000 })
+    expect(decideSwitch({ ...base, now: 70_000, inFlight: 1, decided, held: forB })).toMatchObject({ cutInFlight: true, startNow: false })
     expect(decideSwitch({ ...base, now: 1000, inFlight: 1, held: held([1, 'b', 500]), forced: true })).toMatchObject({
       switchTo: 'b',
       cutInFlight: true,
@@ -87,5 +88,18 @@ describe('the switch policy', () => {
     const { loads, waits } = replay(trace, 10_000)
     expect(loads[0]).toBe('b')
     expect(waits[0] as number).toBeLessThanOrEqual(10_000 + 60_000)
+  })
+
+  it('drops a decided switch nobody waits for any more, or moves it to the oldest other held profile, keeping its deadline', () => {
+    const decided = { target: 'b', at: 10_000 }
+    expect(decideSwitch({ ...base, now: 12_000, inFlight: 1, decided, held: held([3, 'a', 11_000]) })).toMatchObject({
+      admit: [3],
+      switchTo: null,
+      cutInFlight: false,
+    })
+    expect(decideSwitch({ ...base, now: 12_000, inFlight: 1, decided, held: held([4, 'c', 11_500]) })).toMatchObject({
+      switchTo: 'c',
+      wakeAt: 70_000,
+    })
   })
 })

@@ -8,7 +8,8 @@
  * `minResidencyMs` (so A B A A C does not swap back and forth); after that
  * decision, new requests for the running profile wait in their group; the
  * switch waits for the running requests to finish, at most `drainMs`, then
- * cuts the rest.
+ * cuts the rest. A decided switch nobody waits for any more (its requests
+ * gave up, or a user's later choice replaced the click) is dropped.
  */
 
 export interface HeldRequest {
@@ -54,7 +55,14 @@ export interface PolicyDecision {
 const IDLE: PolicyDecision = { admit: [], switchTo: null, startNow: false, cutInFlight: false, wakeAt: null }
 
 export function decideSwitch(input: PolicyInput): PolicyDecision {
-  if (input.decided !== null) return drain(input, input.decided.target, input.decided.at)
+  if (input.decided !== null) {
+    const { target, at } = input.decided
+    if (input.running === target || input.held.some((h) => h.profileId === target)) return drain(input, target, at)
+    // Nobody waits for the decided profile any more (its requests left, or a later choice replaced a click): the switch
+    // goes to the oldest other held profile, its drain counted from the first decision, or there is no switch.
+    const next = input.held.find((h) => h.profileId !== input.running)
+    return next === undefined ? decideSwitch({ ...input, decided: null }) : drain(input, next.profileId, at)
+  }
   const { held, running } = input
   if (running === null) {
     const first = held[0]

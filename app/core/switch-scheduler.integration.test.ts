@@ -8,7 +8,7 @@ import { formatCommandLine } from '../lib/command-line'
 import { call, type ClientAnswer } from '../../test/support/endpoint/client'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { model } from '../../test/helpers/paths'
-import { isRunning } from '../../test/helpers/processes'
+import { isRunning, waitUntil } from '../../test/helpers/processes'
 import { LlamaTrayCore } from './llama-tray-core'
 
 const chat = (profile: string, extra: Record<string, unknown> = {}) => ({
@@ -117,6 +117,42 @@ describe('the switch scheduler in front of the real llama-server', () => {
     )
     expect((await (forB as unknown as Promise<ClientAnswer>)).status).toBe(200)
     expect(core.server.getStatus().profileId).toBe('beta')
+  }, 300_000)
+
+  it('once a switch is decided, a new request for the old profile waits in its group; a steady stream does not starve another', async () => {
+    await settings({ switchMinResidencyS: 0, switchDrainS: 600 })
+    expect((await call(port, 'POST', '/v1/chat/completions', chat('alpha'))).status).toBe(200)
+    starts.length = 0
+    const done: string[] = []
+    const answered = (name: string) => (a: ClientAnswer) => (done.push(name), a)
+    let forB: Promise<ClientAnswer> | null = null
+    const stream = call(port, 'POST', '/v1/chat/completions', longStream('alpha', 300), false, () => {
+      forB ??= call(port, 'POST', '/v1/chat/completions', chat('beta')).then(answered('beta'))
+    }).then(answered('alpha stream'))
+    // The switch to beta is decided (it waits for the stream): a new request for alpha now waits with alpha's group.
+    await waitUntil(() => core.snapshot().pendingSwitch?.profileId === 'beta', 120_000, 'the switch to beta to be decided')
+    const laterA = call(port, 'POST', '/v1/chat/completions', chat('alpha')).then(answered('later alpha'))
+    const [a, , later] = await Promise.all([stream, forB as unknown as Promise<ClientAnswer>, laterA])
+    expect(predicted(a)).toBe(300)
+    expect(later.status).toBe(200)
+    expect(done).toEqual(['alpha stream', 'beta', 'later alpha'])
+    expect(starts).toEqual(['beta', 'alpha'])
+
+    // Fairness: alpha runs with a 3 s residency and its clients never stop asking; beta's request still gets its turn.
+    await settings({ switchMinResidencyS: 3, switchDrainS: 600 })
+    starts.length = 0
+    figures.length = 0
+    let betaDone = false
+    const forBeta = call(port, 'POST', '/v1/chat/completions', chat('beta')).then((b) => ((betaDone = true), b))
+    let servedA = 0
+    while (!betaDone) {
+      expect((await call(port, 'POST', '/v1/chat/completions', chat('alpha'))).status).toBe(200)
+      servedA++
+    }
+    expect((await forBeta).status).toBe(200)
+    expect(starts[0]).toBe('beta')
+    const betaWait = figures.find((f) => f.profileId === 'beta')?.heldMs ?? Number.NaN
+    console.log(`beta waited ${Math.round(betaWait)} ms while alpha's clients sent ${servedA} requests (residency 3 s)`)
   }, 300_000)
 
   it('A B A A C from five clients loads each profile once; each request waits its group', async () => {

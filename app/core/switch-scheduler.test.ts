@@ -78,4 +78,42 @@ describe('the switch scheduler', () => {
     expect(loads).toEqual(['b'])
     expect(scheduler.switchNow()).toMatchObject({ ok: false })
   })
+
+  it('the last choice wins: a later click replaces a waiting one, which hears which', async () => {
+    const { scheduler, loads } = setup()
+    const running = await scheduler.acquire('a', new AbortController().signal)
+    const toB = scheduler.request('b')
+    await new Promise((r) => setImmediate(r))
+    expect(scheduler.pending()).toMatchObject({ profileId: 'b' })
+    const toBAgain = scheduler.request('b') // the same choice twice waits as one
+    const toC = scheduler.request('c')
+    await expect(toBAgain).resolves.toMatchObject({ ok: false })
+    await expect(toB).resolves.toMatchObject({
+      ok: false,
+      error: { sentence: 'The switch to profile "b" was replaced by a later choice of "c"; choose it again to switch to it.' },
+    })
+    await new Promise((r) => setImmediate(r))
+    expect(scheduler.pending()).toMatchObject({ profileId: 'c', fromProfileId: 'a' })
+    expect(scheduler.lastChoice()).toBe('c')
+    running.release()
+    await expect(toC).resolves.toMatchObject({ ok: true })
+    expect(loads).toEqual(['c'])
+  })
+
+  it('a click back on the running profile withdraws the waiting switch; clients still held for it keep theirs', async () => {
+    const { scheduler, loads } = setup()
+    const running = await scheduler.acquire('a', new AbortController().signal)
+    const toB = scheduler.request('b')
+    await new Promise((r) => setImmediate(r))
+    await expect(scheduler.request('a')).resolves.toMatchObject({ ok: true })
+    await expect(toB).resolves.toMatchObject({ ok: false })
+    expect(scheduler.pending()).toBeNull()
+    running.release()
+    expect(loads).toEqual([])
+    // A client's request is not a choice: a click does not withdraw it.
+    const client = scheduler.acquire('b', new AbortController().signal)
+    await expect(scheduler.request('a')).resolves.toMatchObject({ ok: true })
+    ;(await client).release()
+    expect(loads).toEqual(['b'])
+  })
 })

@@ -23,6 +23,8 @@ export interface SwitchSchedulerDeps {
 }
 
 interface Waiter extends HeldRequest {
+  /** A user's choice (tray, dashboard, `profiles use`): a later choice replaces it while it is held. */
+  readonly choice: boolean
   readonly resolve: (lease: Lease) => void
   readonly reject: (err: Error) => void
   readonly detach: () => void
@@ -53,6 +55,7 @@ export class SwitchScheduler {
   private forced = false
   private loading: string | null = null
   private loaded: { profileId: string; at: number } | null = null
+  private latestChoice: string | null = null
   private timer: NodeJS.Timeout | null = null
   private readonly offState: () => void
   private readonly now: () => number
@@ -69,7 +72,11 @@ export class SwitchScheduler {
    * The lease's signal is aborted (its reason an Error naming the switch) when a
    * switch cuts the request; release it when the request ends.
    */
-  async acquire(profileId: string, signal: AbortSignal): Promise<Lease> {
+  acquire(profileId: string, signal: AbortSignal): Promise<Lease> {
+    return this.hold(profileId, signal, false)
+  }
+
+  private async hold(profileId: string, signal: AbortSignal, choice: boolean): Promise<Lease> {
     if (this.disposed)
       throw new AdmissionError('Llama Tray is stopping, so no request is served now; send it again once Llama Tray runs.', 'shutting_down')
     const current = this.currentProfile()
@@ -86,26 +93,37 @@ export class SwitchScheduler {
       const waiter: Waiter = {
         id: this.nextId++,
         profileId,
+        choice,
         arrivedAt: this.now(),
         resolve,
         reject,
         detach: () => signal.removeEventListener('abort', onAbort),
       }
       signal.addEventListener('abort', onAbort, { once: true })
+      if (choice) this.replaceChoices(profileId)
       this.held.push(waiter)
       this.evaluate()
     })
   }
 
-  /** A user's start or switch (tray, dashboard, CLI): a request like any other, done once its profile serves. */
+  /**
+   * A user's start or switch (tray, dashboard, CLI): a request like any other, done once its profile serves.
+   * The last choice wins: a choice still held when another comes is withdrawn, with a sentence naming the later one.
+   */
   async request(profileId: string): Promise<Result<ServerStatus>> {
+    this.latestChoice = profileId
     try {
-      const lease = await this.acquire(profileId, new AbortController().signal)
+      const lease = await this.hold(profileId, new AbortController().signal, true)
       lease.release()
       return { ok: true, value: this.deps.status() }
     } catch (err) {
       return failedFrom(err)
     }
+  }
+
+  /** The profile of the user's latest choice (`request`), so a refusal of an older choice is not shown over it; null before any. */
+  lastChoice(): string | null {
+    return this.latestChoice
   }
 
   /** "Switch now": the waiting switch happens at once, its running requests cut with an error naming it. */
@@ -190,6 +208,19 @@ export class SwitchScheduler {
     return check
   }
 
+  /**
+   * Withdraws the held choices of other profiles when a new one comes for `profileId` (the last choice wins); the same
+   * choice made twice (the tray, then the dashboard) waits as one group, and requests from clients always stay.
+   */
+  private replaceChoices(profileId: string): void {
+    for (const w of this.held.filter((h) => h.choice && h.profileId !== profileId)) {
+      this.held.splice(this.held.indexOf(w), 1)
+      w.detach()
+      const said = `The switch to profile "${w.profileId}" was replaced by a later choice of "${profileId}"; choose it again to switch to it.`
+      w.reject(new AdmissionError(said, 'switch_replaced'))
+    }
+  }
+
   private drop(waiter: Waiter): void {
     const i = this.held.indexOf(waiter)
     if (i >= 0) this.held.splice(i, 1)
@@ -230,8 +261,11 @@ export class SwitchScheduler {
       const waiter = this.held.find((h) => h.id === id)
       if (waiter) this.admit(waiter)
     }
-    if (decision.switchTo !== null && this.decided?.target !== decision.switchTo)
-      this.decided = { target: decision.switchTo, at: this.now() }
+    if (decision.switchTo === null) {
+      // No switch (any more): a "Switch now" for one nobody waits for is void.
+      this.decided = null
+      this.forced = false
+    } else if (this.decided?.target !== decision.switchTo) this.decided = { target: decision.switchTo, at: this.decided?.at ?? this.now() }
     if (decision.cutInFlight && running !== null && this.decided) this.cut(running, this.decided.target)
     this.clearTimer()
     if (decision.startNow && decision.switchTo !== null) void this.load(decision.switchTo)

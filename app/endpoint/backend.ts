@@ -54,7 +54,7 @@ export interface Lease {
   release(): void
 }
 
-export type AdmissionCode = 'profile_refused' | 'profile_failed' | 'switch_cut' | 'shutting_down'
+export type AdmissionCode = 'profile_refused' | 'profile_failed' | 'switch_cut' | 'switch_replaced' | 'shutting_down'
 
 /** Why a request was not served, or was cut: one sentence for the client, and a code. */
 export class AdmissionError extends Error {

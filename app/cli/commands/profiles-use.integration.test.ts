@@ -10,6 +10,7 @@ import { runCli, startCli } from '../../../test/helpers/cli'
 import { llamaServerBin } from '../../../test/helpers/llama-server-bin'
 import { model } from '../../../test/helpers/paths'
 import { waitUntil } from '../../../test/helpers/processes'
+import { createStandardCore } from '../../core/create-core'
 
 const KEY = 'test-key-for-the-switch-0123456789'
 
@@ -72,7 +73,7 @@ describe('llama-tray profiles use (the built CLI, a running serve, the real llam
     const result = await runCli(['--home', home, 'profiles', 'use', 'beta'])
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout).toBe(
-      'Profile "beta" is now the active profile; no llama-tray serve runs, so it starts with the next serve or run.\n',
+      'Profile "beta" is now the active profile; neither llama-tray serve nor the app runs, so it starts with the next start.\n',
     )
     expect((await ProfileStore.open(home)).file.activeProfileId).toBe('beta')
   }, 60_000)
@@ -128,6 +129,29 @@ describe('llama-tray profiles use (the built CLI, a running serve, the real llam
     }
     // A serve that ended leaves no record: the next use only marks the profile active.
     const after = await runCli(['--home', home, 'profiles', 'use', 'beta'])
-    expect(after.stdout).toMatch(/^Profile "beta" is now the active profile; no llama-tray serve runs/)
+    expect(after.stdout).toMatch(/^Profile "beta" is now the active profile; neither llama-tray serve nor the app runs/)
+  }, 600_000)
+
+  it("switches the app's endpoint too: the core as the app composes it writes the record profiles use finds", async () => {
+    // main/index.ts: createStandardCore, then applyEndpointSetting (the settings "endpoint" and "port").
+    const port = await findFreePort()
+    const set = await runCli(['--home', home, 'settings', 'set', 'port', String(port)])
+    expect(set.code, set.stderr).toBe(0)
+    const core = await createStandardCore({ home, telemetry: null, supervisor: { readyTimeoutMs: 120_000 } })
+    try {
+      const listened = await core.applyEndpointSetting()
+      expect(listened?.ok).toBe(true)
+      const started = await core.handlers['server:start']('alpha')
+      expect(started.ok).toBe(true)
+      const use = await runCli(['--home', home, 'profiles', 'use', 'beta'])
+      expect(use.code, use.stderr).toBe(0)
+      expect(use.stdout.trimEnd().split('\n').at(-1)).toBe('Profile "beta" is ready and active.')
+      expect(core.server.getStatus()).toMatchObject({ state: 'ready', profileId: 'beta' })
+    } finally {
+      await core.dispose()
+    }
+    // The app's endpoint closed with its record.
+    const after = await runCli(['--home', home, 'profiles', 'use', 'alpha'])
+    expect(after.stdout).toMatch(/^Profile "alpha" is now the active profile; neither llama-tray serve nor the app runs/)
   }, 600_000)
 })

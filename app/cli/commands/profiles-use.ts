@@ -1,10 +1,10 @@
 import type { ProfileActions } from '../../core/profile-actions'
 import type { CliContext } from '../command'
-import { findRunningServe } from '../serve-record'
+import { findRunningServe } from '../../core/serve-record'
 import { SwitchFailedError, switchThroughServe } from '../switch-through-serve'
 
 /**
- * `profiles use <id>`: with a `serve` of this home running, the switch goes through that serve's scheduler (it waits
+ * `profiles use <id>`: with a `serve` or the app of this home running (its endpoint's record), the switch goes through that serve's scheduler (it waits
  * for the running requests like any request naming the profile) and says when; with none running, the profile is
  * only marked active for the next start.
  */
@@ -23,7 +23,7 @@ export async function useProfile(
     await actions.setActive(profileId)
     out(
       { activeProfileId: profileId, switched: false },
-      `Profile "${profileId}" is now the active profile; no llama-tray serve runs, so it starts with the next serve or run.`,
+      `Profile "${profileId}" is now the active profile; neither llama-tray serve nor the app runs, so it starts with the next start.`,
     )
     return 0
   }
@@ -33,8 +33,8 @@ export async function useProfile(
     const sentence =
       accepted.pendingSwitch?.sentence ??
       (from === profileId && accepted.status.state === 'ready'
-        ? `Profile "${profileId}" already runs in llama-tray serve (pid ${serve.pid}).`
-        : `Profile "${profileId}" starts now in llama-tray serve (pid ${serve.pid}).`)
+        ? `Profile "${profileId}" already runs behind the endpoint at ${serve.origin} (pid ${serve.pid}).`
+        : `Profile "${profileId}" starts now behind the endpoint at ${serve.origin} (pid ${serve.pid}).`)
     out({ event: 'accepted', servePid: serve.pid, pendingSwitch: accepted.pendingSwitch, status: accepted.status }, sentence)
     if (done === null) return 0
     await done

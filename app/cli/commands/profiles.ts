@@ -273,7 +273,7 @@ export const profilesCommand: CliCommand = {
   summary: 'list, import, export and choose launch profiles',
   usage:
     `  llama-tray profiles list | show <id> | rm <id> | use <id> [--no-wait] [--json]
-      use: with llama-tray serve running, the switch waits for its running requests (it says how long), then returns once
+      use: with llama-tray serve or the app running, the switch waits for its running requests (it says how long), then returns once
       the profile is ready (--no-wait returns at once); with nothing running, the profile is only marked active
   llama-tray profiles import [--name N] [--force] [--replace] [--] <llama-server command…>   (or --file F with a pasted command)
       --force stores a command whose -m file is missing or whose first word is not a llama-server; --replace overwrites a profile of the same name

@@ -6,8 +6,6 @@ import { profileActions } from '../../core/profile-actions'
 import { keyProblemSentence, MIN_API_KEY_LENGTH, readKeyFile } from '../../supervisor/api-key-rules'
 import { UsageError } from '../cli-error'
 import { followPinned, pinnedLine } from '../pinned-lines'
-import { removeServeRecord, writeServeRecord } from '../serve-record'
-import { serverOrigin } from '../../contract/client-url'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, portNumber, positiveNumber } from '../parse-options'
 import { problemText } from '../problem-text'
@@ -81,14 +79,14 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
       // a closed pipe must not stop the endpoint
     }
   }
-  const listened = await core.startEndpoint({ host: options.host, port: options.port ?? core.settings.port, apiKey })
+  const port = options.port ?? core.settings.port
+  // The core writes the record `llama-tray profiles use` finds this serve by, naming the key file.
+  const listened = await core.startEndpoint({ host: options.host, port, apiKey, apiKeyFile: options.apiKeyFile })
   if (!listened.ok) {
     await core.dispose()
     throw new UsageError(listened.error)
   }
   const endpoint = listened.status
-  // `llama-tray profiles use` finds this serve here and switches through its endpoint.
-  await writeServeRecord(io.home, { pid: process.pid, origin: serverOrigin(endpoint.host, endpoint.port), apiKeyFile: options.apiKeyFile })
   if (options.json) write(`${JSON.stringify({ event: 'listening', endpoint })}\n`)
   else {
     const names = (await profileActions({ home: io.home }).list()).profiles.map((p) => p.id)
@@ -132,10 +130,7 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
       return
     }
     stopping = true
-    void removeServeRecord(io.home)
-      .catch(() => {})
-      .then(() => core.dispose())
-      .then(() => finish(0))
+    void core.dispose().then(() => finish(0)) // the endpoint's record goes first
   }
   for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) io.signals.on(s, onSignal)
   if (options.profile !== null) {

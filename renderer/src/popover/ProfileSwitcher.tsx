@@ -76,7 +76,14 @@ export function ProfileSwitcher(): React.JSX.Element {
       )}
       <div className="pop-actions">
         {selected !== null && (!running || selected !== active) && state !== 'stopping' && (
-          <button type="button" className="primary" disabled={busy} onClick={() => void act(() => start(selected))} data-testid="pop-start">
+          // While a switch waits, another pick may replace it (the last choice wins), so the button stays enabled.
+          <button
+            type="button"
+            className="primary"
+            disabled={busy && pendingSwitch === null}
+            onClick={() => void act(() => start(selected))}
+            data-testid="pop-start"
+          >
             <Play size={14} aria-hidden="true" focusable="false" />
             {running ? 'Switch' : 'Start'}
             <span className="visually-hidden"> {selectedName}</span>

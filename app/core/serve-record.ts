@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import { isProcessAlive } from '../lib/process/process-alive'
 
 /**
- * How other `llama-tray` commands find a running `serve` of the same home: one file per serve process,
+ * How other `llama-tray` commands find a running endpoint of the same home (`serve`, or the app's): one file per process,
  * <home>/run/serve.<pid>.json, naming where its endpoint listens and the key file clients must use (the path,
  * never the key). A file whose process is gone (a crash, kill -9) is stale and removed when read.
  */
