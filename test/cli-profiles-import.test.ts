@@ -35,7 +35,7 @@ describe('llama-tray profiles import', () => {
     const r = await runCli(['--home', home, 'profiles', 'import', '--name', 'typed', bin, '-m', model('tiny-target.gguf'), '-c', '2048'])
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/^imported "typed" as typed: /)
+    expect(r.stdout).toMatch(/^Imported "typed" as typed: \d+ arguments\.$/m)
     expect(storedNames(home)).toEqual(['typed'])
   }, 60_000)
 
@@ -142,7 +142,7 @@ describe('llama-tray profiles on the shared actions', () => {
       expect(r.stderr).toContain('"nowhere"')
     }
     expect(storedNames(home)).toEqual(['kept'])
-    expect((await runCli(['--home', home, 'profiles', 'rm', 'Kept'])).stdout).toBe('removed kept\n')
+    expect((await runCli(['--home', home, 'profiles', 'rm', 'Kept'])).stdout).toBe('Removed profile kept.\n')
     expect(storedNames(home)).toEqual([])
   }, 60_000)
 })

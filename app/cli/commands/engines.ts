@@ -64,11 +64,11 @@ function progressPrinter(io: CliContext): (p: InstallProgress) => void {
       const done = p.total !== null && p.total !== undefined && p.bytes === p.total
       if (!done && now - last < (tty ? 200 : 2000)) return
       last = now
-      const line = `downloading ${p.asset}: ${mb(p.bytes ?? 0)}${p.total ? ` of ${mb(p.total)}` : ''}${p.rateBps ? `, ${mb(p.rateBps)}/s` : ''}`
+      const line = `Downloading ${p.asset}: ${mb(p.bytes ?? 0)}${p.total ? ` of ${mb(p.total)}` : ''}${p.rateBps ? `, ${mb(p.rateBps)}/s` : ''}`
       io.stderr.write(tty ? `\r\x1b[2K${line}${done ? '\n' : ''}` : `${line}\n`)
-    } else if (p.phase === 'extract') io.stderr.write(`extracting ${p.asset}\n`)
-    else if (p.phase === 'verify') io.stderr.write('checking that llama-server runs\n')
-    else if (p.phase === 'check') io.stderr.write('checking that llama-server computes on this GPU (a tiny model, 4 tokens)\n')
+    } else if (p.phase === 'extract') io.stderr.write(`Extracting ${p.asset}.\n`)
+    else if (p.phase === 'verify') io.stderr.write('Checking that llama-server runs.\n')
+    else if (p.phase === 'check') io.stderr.write('Checking that llama-server computes on this GPU (a tiny model, 4 tokens).\n')
   }
 }
 
@@ -85,7 +85,7 @@ async function install(args: readonly string[], io: CliContext): Promise<number>
   if (values.json) io.stdout.write(`${JSON.stringify({ id, tag, backend: built, path, version, ...notice })}\n`)
   else
     io.stdout.write(
-      `${engine.alreadyInstalled ? 'already installed' : 'installed'}: ${engine.id} (llama.cpp ` +
+      `${engine.alreadyInstalled ? 'Already installed' : 'Installed'}: ${engine.id} (llama.cpp ` +
         `${engine.tag}${engine.version ? `, version ${engine.version}` : ''})\n  ` +
         `${engine.path}\n`,
     )
@@ -134,7 +134,7 @@ async function remove(args: readonly string[], io: CliContext): Promise<number> 
   if (positionals.length !== 1) throw new UsageError('Engines remove needs one engine id (see llama-tray engines list).')
   const removed = await engineActions({ home: io.home }).remove(positionals[0] as string, values.force ?? false)
   if (values.json) io.stdout.write(`${JSON.stringify({ id: removed.id, path: removed.dir, sizeBytes: removed.sizeBytes })}\n`)
-  else io.stdout.write(`removed ${removed.id} (${mb(removed.sizeBytes)} freed)\n`)
+  else io.stdout.write(`Removed ${removed.id} (${mb(removed.sizeBytes)} freed).\n`)
   return 0
 }
 
@@ -206,7 +206,7 @@ async function rollback(args: readonly string[], io: CliContext): Promise<number
   const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true)
   if (positionals.length !== 1) throw new UsageError('Engines rollback needs one profile.')
   const r = await engineActions({ home: io.home }).rollback(positionals[0] as string)
-  io.stdout.write(values.json ? `${JSON.stringify(r)}\n` : `${r.profileId} runs ${r.binary} again\n`)
+  io.stdout.write(values.json ? `${JSON.stringify(r)}\n` : `Profile ${r.profileId} runs ${r.binary} again.\n`)
   return 0
 }
 
