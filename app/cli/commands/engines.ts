@@ -100,14 +100,18 @@ async function list(args: readonly string[], io: CliContext): Promise<number> {
     return 0
   }
   const { installed, elsewhere } = listing
-  io.stdout.write(installed.length === 0 ? 'Installed by Llama Tray: none (llama-tray engines install)\n' : 'Installed by Llama Tray:\n')
+  io.stdout.write(
+    installed.length === 0
+      ? 'No engine is installed by Llama Tray yet; llama-tray engines install gets one.\n'
+      : 'Installed by Llama Tray:\n',
+  )
   for (const e of installed)
     io.stdout.write(
       `  ${e.id}  llama.cpp ${e.tag}, ${e.backend}, ` +
         `${mb(e.sizeBytes)}${e.usedBy.length ? `, used by ${e.usedBy.map((p) => `"${p.name}"`).join(', ')}` : ', not used by a profile'}\n    ` +
         `${e.path}\n`,
     )
-  io.stdout.write(elsewhere.length === 0 ? 'Found elsewhere: none\n' : 'Found elsewhere (not managed by Llama Tray):\n')
+  io.stdout.write(elsewhere.length === 0 ? 'No llama-server found elsewhere.\n' : 'Found elsewhere (not managed by Llama Tray):\n')
   for (const b of elsewhere) io.stdout.write(`  ${b.path}  (${b.source}${b.fork ? `, ${b.fork}` : ''})\n`)
   return 0
 }
