@@ -36,3 +36,9 @@ export function closestName(typed: string, known: readonly string[]): string | n
   const starts = known.filter((name) => words(name).startsWith(words(typed)))
   return starts.length === 1 ? (starts[0] as string) : null
 }
+
+/** ' (did you mean list?)' for a word close to one of `known`, else '': for a sentence about an unknown word. */
+export function didYouMean(typed: string, known: readonly string[]): string {
+  const guess = closestName(typed, known)
+  return guess === null ? '' : ` (did you mean ${guess}?)`
+}

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { createStandardCore, standardTelemetry } from '../../core/create-core'
 import { engineActions } from '../../core/engine-actions'
 import { profileActions } from '../../core/profile-actions'
@@ -9,6 +10,7 @@ import { verifyEngines } from '../../engines/verify'
 import { detectFork, ForkDetectError } from '../../profiles/fork-detect'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
+import { didYouMean } from '../did-you-mean'
 import { parseOptions, positiveNumber } from '../parse-options'
 
 const SUBCOMMANDS = ['install', 'list', 'verify', 'update', 'remove', 'rollback', 'detect'] as const
@@ -232,9 +234,12 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
         return await rollback(rest, io)
       case 'detect':
         return await detect(rest, io)
-      default:
-        // The command of before: `engines [<binary>…]` detects binaries.
+      default: {
+        // The command of before: `engines [<binary>…]` detects binaries; a word close to a subcommand that is no file is a typo.
+        const typo = sub !== undefined && !existsSync(sub) ? didYouMean(sub, SUBCOMMANDS) : ''
+        if (typo) throw new UsageError(`Unknown engines command "${sub}"${typo}; known: ${SUBCOMMANDS.join(', ')}.`)
         return await detect(args, io)
+      }
     }
   } catch (err) {
     if (!(err instanceof EngineError)) throw err

@@ -7,6 +7,7 @@ import { RECIPES, recipeNamed } from '../../profiles/recipes'
 import { formatDiscovery } from '../../profiles/discovery-report'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
+import { didYouMean } from '../did-you-mean'
 import { parseOptions } from '../parse-options'
 
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(1)
@@ -139,7 +140,8 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
   if (sub === 'pull') return pull(rest, io)
   if (sub === 'recipe') return recipe(rest, io)
   if (sub === 'list') return list(rest, io)
-  throw new UsageError(`Models needs pull, list or recipe, got ${sub === undefined ? 'nothing' : `"${sub}"`}.`)
+  if (sub === undefined) throw new UsageError('Models needs pull, list or recipe, got nothing.')
+  throw new UsageError(`Models needs pull, list or recipe, got "${sub}"${didYouMean(sub, ['pull', 'list', 'recipe'])}.`)
 }
 
 export const modelsCommand: CliCommand = {

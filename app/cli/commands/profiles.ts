@@ -14,6 +14,7 @@ import { formatDiscovery, pickKey } from '../../profiles/discovery-report'
 import { ProfileStoreError } from '../../profiles/store'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
+import { didYouMean } from '../did-you-mean'
 import { parseOptions } from '../parse-options'
 import { useProfile } from './profiles-use'
 
@@ -42,12 +43,15 @@ function listLine(p: ListedProfile): string {
   return `${p.active ? '*' : ' '} ${p.id}  ${p.name}  ${model}  ${engine}${p.active ? '  (active)' : ''}${p.pinned ? '  (pinned)' : ''}`
 }
 
+const PROFILES_COMMANDS = ['list', 'show', 'import', 'export', 'rm', 'use', 'pin', 'unpin', 'fix', 'discover', 'create']
+
 const IMPORT_VALUE_OPTIONS = new Set(['--name', '--file'])
 const IMPORT_FLAG_OPTIONS = new Set(['--json', '--force', '--replace'])
 
 /**
  * `profiles import llama-server -m a.gguf` as typed, without "--": the command starts at the first word after "import"
- * that is not one of import's own options. Returns the arguments with the "--" put in.
+ * that is neither one of import's own options nor a dashed word (a command starts with its program; a mistyped option
+ * such as --nmae stays with import's options, which name it). Returns the arguments with the "--" put in.
  */
 export function withImportSeparator(args: readonly string[]): readonly string[] {
   if (args.includes('--')) return args
@@ -57,7 +61,7 @@ export function withImportSeparator(args: readonly string[]): readonly string[] 
   while (i < args.length) {
     const a = args[i] as string
     const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a
-    if (IMPORT_FLAG_OPTIONS.has(a)) i++
+    if (IMPORT_FLAG_OPTIONS.has(a) || (a.startsWith('-') && !IMPORT_VALUE_OPTIONS.has(name))) i++
     else if (IMPORT_VALUE_OPTIONS.has(name)) i += a.includes('=') ? 1 : 2
     else break
   }
@@ -257,7 +261,9 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         return 0
       }
       default:
-        throw new UsageError(`Unknown profiles command "${sub}" (list, show, import, export, rm, use, pin, unpin, fix, discover, create).`)
+        throw new UsageError(
+          `Unknown profiles command "${sub}"${didYouMean(sub, PROFILES_COMMANDS)}; known: ${PROFILES_COMMANDS.join(', ')}.`,
+        )
     }
   } catch (err) {
     if (

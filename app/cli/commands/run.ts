@@ -156,6 +156,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
     if ((status.state === 'errored' || status.state === 'crashloop') && !profileStartInFlight) endRun(status)
   })
   const endRun = (status: ServerStatus): void => {
+    if (stopping) return // said once, whichever of the state change and the start's result comes first
     const exit = status.lastExit
     note(failureSentence(exit?.reason ?? `llama-server ended ${status.state}`, exit?.hint))
     void stopAndExit(neverSpawned(status) ? 2 : 1)
