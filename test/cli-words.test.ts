@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli } from './helpers/cli'
+import { runCli, startCli } from './helpers/cli'
 import { model } from './helpers/paths'
 
 /** One sentence after the program's name: a capital letter first, a full stop (or ! ?) last, maybe inside a quote or bracket. */
@@ -103,4 +104,83 @@ describe('the CLI refuses bad input in one sentence', () => {
     }
     expect(wrong).toEqual([])
   }, 300_000)
+})
+
+/**
+ * The normal output (issue #25: "imported … 32 arguments" was not a sentence): for each case, every line of
+ * stdout and stderr that is not indented (indented lines are a listing's details) starts with a capital, or with
+ * a path; in the "sentences" cases every such line is a whole sentence. "llama-tray: " is the program's name.
+ */
+const NORMAL_OUTPUT: readonly { readonly args: readonly string[]; readonly lines: 'sentences' | 'capital' }[] = [
+  { args: ['profiles', 'import', '--name', 'beta', '--force', 'llama-server', '-m', model('tiny-target.gguf')], lines: 'sentences' },
+  {
+    args: ['profiles', 'import', '--name', 'beta', '--replace', '--force', 'llama-server', '-m', model('tiny-draft.gguf')],
+    lines: 'sentences',
+  },
+  { args: ['profiles', 'use', 'beta'], lines: 'sentences' },
+  { args: ['profiles', 'rm', 'beta'], lines: 'sentences' },
+  { args: ['profiles', 'discover', '--models-dir', '/nonexistent/models'], lines: 'sentences' },
+  { args: ['lint', '--cmd', `llama-server -m ${model('tiny-target.gguf')}`], lines: 'sentences' },
+  { args: ['settings', 'set', 'port', '18200'], lines: 'sentences' },
+  { args: ['engines', 'list'], lines: 'sentences' },
+  { args: ['engines', 'verify'], lines: 'sentences' },
+  { args: ['fit', model('tiny-target.gguf')], lines: 'capital' },
+  { args: ['fit', model('tiny-target.gguf'), '--vram-mib', '4000'], lines: 'capital' },
+  { args: ['profiles', 'discover', '--models-dir', join(model('tiny-target.gguf'), '..')], lines: 'capital' },
+]
+
+/** The lines a person reads as prose: not indented, not empty, without the program's name. */
+const proseLines = (text: string): string[] =>
+  text
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !/^\s/.test(l))
+    .map((l) => l.replace(/^llama-tray: /, ''))
+
+/** Capital first (or a path); a sentence also ends with a full stop, "!" or "?", maybe inside a quote or bracket. */
+const CAPITAL = /^(?:[A-Z0-9]|\/)/
+const WHOLE = /^(?:[A-Z0-9]|\/).*[.!?]["”')]?$/
+
+describe('the CLI says its normal output in sentences', () => {
+  let home: string
+  beforeAll(() => {
+    home = mkdtempSync(join(tmpdir(), 'llama-tray-words-ok-'))
+  })
+  afterAll(() => rmSync(home, { recursive: true, force: true }))
+
+  it('each case: exit 0, and every line a person reads starts with a capital (and is a whole sentence where it says one)', async () => {
+    const wrong: string[] = []
+    for (const { args, lines } of NORMAL_OUTPUT) {
+      // One at a time: the cases build on each other (import, replace, use, rm).
+      const r = await runCli(['--home', home, ...args])
+      if (r.code !== 0) wrong.push(`${JSON.stringify(args)} → exit ${r.code}: ${r.stderr.split('\n')[0]}`)
+      for (const line of proseLines(r.stdout + r.stderr))
+        if (!(lines === 'sentences' ? WHOLE : CAPITAL).test(line)) wrong.push(`${JSON.stringify(args)}: ${line}`)
+    }
+    expect(wrong).toEqual([])
+  }, 300_000)
+
+  it('serve: the listening line is a sentence, and it stops on Ctrl+C', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address()
+        probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+      })
+    })
+    const serve = startCli(['--home', home, 'serve', '--port', String(port)])
+    let stderr = ''
+    serve.child.stderr?.on('data', (c: Buffer | string) => (stderr += String(c)))
+    await new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (stderr.includes('\n')) resolve()
+      }
+      serve.child.stderr?.on('data', check)
+      serve.child.on('close', () => resolve())
+    })
+    serve.child.kill('SIGINT')
+    const result = await serve.done
+    expect(result.code, result.stderr).toBe(0)
+    const lines = proseLines(result.stderr)
+    expect(lines[0]).toContain(`http://127.0.0.1:${port}/v1`)
+    for (const line of lines) expect(line).toMatch(WHOLE)
+  }, 60_000)
 })

@@ -1,3 +1,4 @@
+import { asSentence } from '../contract/wording'
 import type { WarningFix } from '../contract/warnings'
 import type { LintFinding } from './lint-input'
 
@@ -12,12 +13,12 @@ export function describeFix(fix: WarningFix): string {
 /** The findings as text: one block per finding, then the notes about what could not be checked. */
 export function formatFindings(findings: readonly LintFinding[], notes: readonly string[]): string {
   const lines: string[] = []
-  if (findings.length === 0) lines.push('no findings')
+  if (findings.length === 0) lines.push('No findings.')
   for (const f of findings) {
     lines.push(`${f.level.padEnd(5)}  ${f.id}`, `       ${f.message}`)
     if (f.fix) lines.push(`       fix: ${describeFix(f.fix)}`)
   }
-  for (const n of notes) lines.push(`note: ${n}`)
+  for (const n of notes) lines.push(`Note: ${asSentence(n)}`)
   const errors = findings.filter((f) => f.level === 'error').length
   const warns = findings.filter((f) => f.level === 'warn').length
   if (findings.length > 0) lines.push(`${errors} error(s), ${warns} warning(s), ${findings.length - errors - warns} note(s)`)

@@ -107,7 +107,7 @@ describe('llama-tray bench / compare on the real tiny server', () => {
       }
     })
     expect(await compareCommand.run([id, id, '--runs', '1', '--tokens', '16'], ctx)).toBe(130)
-    expect(err()).toMatch(/cancelled/)
+    expect(err()).toMatch(/Cancelled/)
     expect(llamaServerChildren()).toEqual([])
   }, 300_000)
 })

@@ -1,3 +1,4 @@
+import { asSentence } from '../contract/wording'
 import type { BenchReport, BenchResult } from '../contract/bench'
 
 const num = (n: number | null, digits = 1): string => (n === null ? '—' : n.toFixed(digits))
@@ -90,7 +91,7 @@ export function formatReportText(report: BenchReport): string {
     )
     if (tune.savedProfileId) out.push(`saved as profile ${tune.savedProfileId}`)
   }
-  for (const n of report.notes) out.push(`note: ${n}`)
+  for (const n of report.notes) out.push(`Note: ${asSentence(n)}`)
   if (report.file) out.push(`stored in ${report.file}`)
   return out.join('\n')
 }

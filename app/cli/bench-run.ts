@@ -67,10 +67,10 @@ export async function runBenchCli(
   const abort = new AbortController()
   const onSignal = (): void => {
     if (abort.signal.aborted) {
-      io.stderr.write('llama-tray: still cancelling (stopping llama-server)\n')
+      io.stderr.write('llama-tray: Still cancelling: llama-server is being stopped.\n')
       return
     }
-    io.stderr.write('\nllama-tray: cancelling…\n')
+    io.stderr.write('\nllama-tray: Cancelling…\n')
     abort.abort()
   }
   io.signals.on('SIGINT', onSignal)
@@ -93,7 +93,7 @@ export async function runBenchCli(
   } catch (err) {
     if (tty) io.stderr.write('\r\x1b[2K')
     if (err instanceof BenchCancelledError) {
-      io.stderr.write('llama-tray: cancelled; the server was put back as it was\n')
+      io.stderr.write('llama-tray: Cancelled; the server was put back as it was.\n')
       return 130
     }
     // Bad input (unknown profile, flags its binary rejects, a taken --save name) is a usage error.

@@ -20,6 +20,12 @@ describe('closestName', () => {
     expect(closestName('--JSON', run)).toBe('--json')
     expect(closestName('--ready-timout', run)).toBe('--ready-timeout')
   })
+  it('finds an option cut short when only one option starts that way', () => {
+    expect(closestName('--vram', ['--vram-mib', '--headroom-mib', '--gpu'])).toBe('--vram-mib')
+    expect(closestName('--ready', run)).toBe('--ready-timeout')
+    expect(closestName('held', ['heldRequestsMax', 'heldRequestWaitS'])).toBeNull()
+    expect(closestName('--re', ['--ready-timeout'])).toBeNull()
+  })
   it('suggests nothing for a word that is not close to any option', () => {
     expect(closestName('--bogus', run)).toBeNull()
     expect(closestName('--x', run)).toBeNull()

@@ -20,7 +20,8 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The known name closest to what was typed, or null when none is close: at most a third of the longer
- * name may differ (at least one edit), so "--duraton" finds "--duration" but "--x" finds nothing.
+ * name may differ (at least one edit), so "--duraton" finds "--duration" but "--x" finds nothing. A name
+ * cut short ("--vram" for "--vram-mib", three letters at least) is found when it starts only one name.
  */
 export function closestName(typed: string, known: readonly string[]): string | null {
   let best: { name: string; distance: number } | null = null
@@ -29,5 +30,15 @@ export function closestName(typed: string, known: readonly string[]): string | n
     const allowed = Math.max(1, Math.floor(Math.max(typed.length, name.length) / 3))
     if (distance <= allowed && (best === null || distance < best.distance)) best = { name, distance }
   }
-  return best?.name ?? null
+  if (best) return best.name
+  const words = (name: string): string => name.replace(/^-+/, '').toLowerCase()
+  if (words(typed).length < 3) return null
+  const starts = known.filter((name) => words(name).startsWith(words(typed)))
+  return starts.length === 1 ? (starts[0] as string) : null
+}
+
+/** ' (did you mean list?)' for a word close to one of `known`, else '': for a sentence about an unknown word. */
+export function didYouMean(typed: string, known: readonly string[]): string {
+  const guess = closestName(typed, known)
+  return guess === null ? '' : ` (did you mean ${guess}?)`
 }

@@ -1,6 +1,7 @@
 import { resolveHome } from '../home'
 import { portOverride, PortOverrideError } from '../settings/port-override'
 import { UsageError } from './cli-error'
+import { didYouMean } from './did-you-mean'
 import type { CliCommand, CliContext } from './command'
 import { COMMANDS } from './commands'
 import { asksForHelp, formatCommandUsage, formatUsage } from './usage'
@@ -52,7 +53,13 @@ async function main(argv: readonly string[]): Promise<number> {
   const [name, ...args] = global.rest
   const find = (n: string): CliCommand => {
     const command = COMMANDS.find((c) => c.name === n)
-    if (!command) throw new UsageError(`Unknown command "${n}" (known: ${COMMANDS.map((c) => c.name).join(', ')}).`)
+    if (!command) {
+      const names = COMMANDS.map((c) => c.name)
+      const guess = didYouMean(n, names)
+      throw new UsageError(
+        guess ? `Unknown command "${n}"${guess}; known: ${names.join(', ')}.` : `Unknown command "${n}" (known: ${names.join(', ')}).`,
+      )
+    }
     return command
   }
   if (name === 'help' && args[0] !== undefined) {

@@ -31,9 +31,9 @@ const withPinned = (pinned: PinnedServerView[]): Snapshot => ({ ...buildSnapshot
 
 describe('the CLI lines of pinned servers', () => {
   it('says where a ready one listens and what it did; why one stopped', () => {
-    expect(pinnedLine({ ...ready, restarts: 1 })).toBe('embed (pinned) ready at http://127.0.0.1:41234 · 1 restart')
+    expect(pinnedLine({ ...ready, restarts: 1 })).toBe('Profile "embed" (pinned) is ready at http://127.0.0.1:41234. 1 restart.')
     const down = { ...ready, state: 'crashloop' as const, port: null, pid: null, restarts: 5, lastExit: 'The server crashed.' }
-    expect(pinnedLine(down)).toBe('embed (pinned) crashloop · 5 restarts: The server crashed.')
+    expect(pinnedLine(down)).toBe('Profile "embed" (pinned) keeps crashing: The server crashed. 5 restarts.')
   })
 
   it('names each pinned server in the status row, with its live rate while it generates', () => {

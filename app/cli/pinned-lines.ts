@@ -1,16 +1,22 @@
 import { pinnedFigures } from '../contract/pinned-figures'
 import { serverOrigin } from '../contract/client-url'
+import { serverStateSentence } from './server-sentences'
 import type { PinnedServerView, Snapshot } from '../contract/snapshot'
 
 /** The states worth a line of their own: ready, or given up on (a restart under way says itself when it is ready again). */
 const SAID_STATES = new Set(['ready', 'errored', 'crashloop'])
 
-/** "embed (pinned) ready at http://127.0.0.1:41234 · last 9.8 tok/s · 1 restart", or its state and why it stopped. */
+/**
+ * "Profile "embed" (pinned) is ready at http://127.0.0.1:41234. Last 9.8 tok/s · 1 restart.", or its state and why it
+ * stopped, in the words `serve` uses for the active server.
+ */
 export function pinnedLine(p: PinnedServerView): string {
-  const at = p.state === 'ready' && p.port !== null ? ` at ${serverOrigin('127.0.0.1', p.port)}` : ''
   const figures = pinnedFigures(p)
-  const why = p.state !== 'ready' && p.lastExit ? `: ${p.lastExit}` : ''
-  return `${p.profileId} (pinned) ${p.state}${at}${figures ? ` · ${figures}` : ''}${why}`
+  const tail = figures ? ` ${figures.charAt(0).toUpperCase()}${figures.slice(1)}.` : ''
+  if (p.state === 'ready' && p.port !== null)
+    return `Profile "${p.profileId}" (pinned) is ready at ${serverOrigin('127.0.0.1', p.port)}.${tail}`
+  const said = serverStateSentence({ state: p.state, profileId: p.profileId, pinned: true, reason: p.lastExit })
+  return `${said ?? `Profile "${p.profileId}" (pinned) is ${p.state}.`}${tail}`
 }
 
 /** The status row's part for the pinned servers: "+embed ready", "+embed 12.3 tok/s", "+embed backoff". */

@@ -19,6 +19,7 @@ const GLOBAL = `Global options:
   --home DIR          settings, logs and pid files (default: $LLAMA_TRAY_HOME or the platform config folder)
   -h, --help          show this help
   -v, --version       show the version
+  --verbose           after a problem's one sentence, also print its details (a tool's own words, paths looked in)
 
 Exit codes: 0 success, 1 the server failed (errored or crash loop) or the command failed, 2 bad input.
 `

@@ -12,7 +12,7 @@ export class WarningLines {
     const current = new Map(warnings.map((w) => [w.id, w.message]))
     const lines: string[] = []
     for (const [id, message] of current) if (!this.shown.has(id)) lines.push(`! ${message}`)
-    for (const [id, message] of this.shown) if (!current.has(id)) lines.push(`cleared: ${message}`)
+    for (const [id, message] of this.shown) if (!current.has(id)) lines.push(`Cleared: ${message}`)
     this.shown = current
     return lines
   }

@@ -77,7 +77,9 @@ export class Endpoint {
       if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES')
         return { ok: false, error: `cannot listen on ${host}:${port}: ${error.message}`, freePort: null }
       const taken = await portTakenMessage(port, host)
-      return { ok: false, error: `${taken.reason}: stop that program, or use port ${taken.freePort} (free now)`, freePort: taken.freePort }
+      const free = taken.freePort
+      const ways = `set Settings → Port, run llama-tray settings set port ${free}, or start llama-tray serve --port ${free}`
+      return { ok: false, error: `${taken.reason}: stop that program, or use port ${free} (free now): ${ways}`, freePort: free }
     }
     const address = this.server.address()
     if (address && typeof address === 'object') this.boundPort = address.port

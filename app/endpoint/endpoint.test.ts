@@ -258,7 +258,7 @@ describe('the endpoint port', () => {
     if (refused.ok) return
     expect(refused.error).toContain(`port ${listened.status.port} on 127.0.0.1 is already in use by `)
     if (process.platform === 'linux') expect(refused.error).toContain(`(pid ${process.pid})`)
-    expect(refused.error).toMatch(/use port \d+ \(free now\)$/)
+    expect(refused.error).toMatch(/use port (\d+) \(free now\): .*llama-tray settings set port \1, or start llama-tray serve --port \1$/)
     expect(refused.freePort).not.toBe(listened.status.port)
     await second.close()
     await first.close()

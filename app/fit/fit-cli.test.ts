@@ -59,7 +59,7 @@ describe('llama-tray fit', () => {
   it('prints a readable table', async () => {
     const { out } = await run([target, '--vram-mib', '4000', '--ctx', '4096'])
     expect(out).toMatch(/GPU total/)
-    expect(out).toMatch(/fits: --n-cpu-moe 0/)
+    expect(out).toMatch(/Fits: --n-cpu-moe 0/)
   })
 
   it('reads a stored profile', async () => {

@@ -1,3 +1,4 @@
+import { asSentence } from '../contract/wording'
 import type { FitDeviceMemory, FitReport } from '../contract/fit'
 
 function line(label: string, d: FitDeviceMemory): string {
@@ -16,10 +17,10 @@ export function formatFitReport(r: FitReport): string {
   )
   if (r.draftModel)
     out.push(
-      `draft ${r.draftModel.path}: ${r.draftModel.architecture}, ${r.draftModel.layers} layers, ${r.draftModel.fileMiB.toFixed(0)} MiB`,
+      `Draft ${r.draftModel.path}: ${r.draftModel.architecture}, ${r.draftModel.layers} layers, ${r.draftModel.fileMiB.toFixed(0)} MiB`,
     )
   out.push(
-    `placement: -ngl ${p.nGpuLayers} --n-cpu-moe ${p.nCpuMoe}${p.cpuMoe ? ' --cpu-moe' : ''}${p.overrideTensors.map((o) => ` -ot ${o}`).join('')} ` +
+    `Placement: -ngl ${p.nGpuLayers} --n-cpu-moe ${p.nCpuMoe}${p.cpuMoe ? ' --cpu-moe' : ''}${p.overrideTensors.map((o) => ` -ot ${o}`).join('')} ` +
       `-c ${p.ctx} -np ${p.parallel}${p.kvUnified ? ' -kvu' : ''} -ctk ` +
       `${p.cacheTypeK} -ctv ${p.cacheTypeV} -ub ${p.ubatch}${p.draftGpuLayers !== null ? ` -ngld ${p.draftGpuLayers}` : ''}`,
   )
@@ -33,13 +34,13 @@ export function formatFitReport(r: FitReport): string {
   if (r.draft) out.push(line('host draft', r.draft.host))
   out.push(line('host total', r.total.host))
   if (r.budgetMiB !== null) {
-    out.push(`budget: ${r.freeVramMiB} MiB free (${r.vramSource}) − ${r.headroomMiB} MiB headroom = ${r.budgetMiB} MiB`)
+    out.push(`Budget: ${r.freeVramMiB} MiB free (${r.vramSource}) − ${r.headroomMiB} MiB headroom = ${r.budgetMiB} MiB`)
     out.push(
       r.fits
-        ? `fits: --n-cpu-moe ${r.nCpuMoe} (GPU ${r.gpuProcessMiB} MiB, ${(r.budgetMiB - r.gpuProcessMiB).toFixed(0)} MiB to spare)`
-        : `does not fit: GPU ${r.gpuProcessMiB} MiB > ${r.budgetMiB} MiB`,
+        ? `Fits: --n-cpu-moe ${r.nCpuMoe} (GPU ${r.gpuProcessMiB} MiB, ${(r.budgetMiB - r.gpuProcessMiB).toFixed(0)} MiB to spare)`
+        : `Does not fit: GPU ${r.gpuProcessMiB} MiB > ${r.budgetMiB} MiB`,
     )
   }
-  for (const n of r.notes) out.push(`note: ${n}`)
+  for (const n of r.notes) out.push(`Note: ${asSentence(n)}`)
   return out.join('\n')
 }

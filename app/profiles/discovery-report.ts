@@ -17,11 +17,11 @@ function modelLine(m: DiscoveredModel, n: number): string {
 /** The discovery as a numbered list: `profiles create --binary N --model N` picks by these numbers or ids. */
 export function formatDiscovery(d: Discovery): string {
   const lines: string[] = []
-  lines.push(d.binaries.length === 0 ? 'no llama-server found on PATH or in the usual install folders' : 'llama-server binaries:')
+  lines.push(d.binaries.length === 0 ? 'No llama-server found on PATH or in the usual install folders.' : 'Found llama-server binaries:')
   d.binaries.forEach((b, i) =>
     lines.push(`  b${i + 1}  ${b.path}  (${b.source}${b.fork ? `, ${b.fork}` : ''}${b.version ? ` ${b.version}` : ''}; id ${b.id})`),
   )
-  lines.push(d.models.length === 0 ? 'no GGUF models found (add a folder with --models-dir DIR)' : 'models:')
+  lines.push(d.models.length === 0 ? 'No GGUF models found; add a folder with --models-dir DIR.' : 'Found GGUF models:')
   d.models.forEach((m, i) => lines.push(modelLine(m, i + 1)))
   return lines.join('\n')
 }

@@ -93,6 +93,14 @@ const readCache = (home: string): Promise<CacheFile> =>
     .load()
     .catch(() => ({ version: 1 as const, binaries: {} }))
 
+/** What the cache knows of a binary without running it: null when it was never probed, or changed since. */
+export async function cachedEngine(home: string, binary: string): Promise<{ fork: ServerFork; version: string | null } | null> {
+  const path = resolve(binary)
+  const info = await stat(path).catch(() => null)
+  const hit = (await readCache(home)).binaries[path]
+  return info && hit && hit.size === info.size && hit.mtimeMs === info.mtimeMs ? { fork: hit.fork, version: hit.version } : null
+}
+
 /**
  * What a llama-server binary is. Runs it with --version and --help once per
  * binary; the result is cached in <home>/engines.json by path, size and mtime.

@@ -74,7 +74,7 @@ describe('an engine installed from the release tarball (real llama-server)', () 
     const info = JSON.parse(installed.stdout) as Record<string, unknown>
     expect(Object.keys(info).sort()).toEqual(['backend', 'id', 'path', 'tag', 'version'])
     expect(info).toMatchObject({ id: `${TAG}-cpu`, tag: TAG, backend: 'cpu', path: join(home, 'engines', `${TAG}-cpu`, 'llama-server') })
-    expect(installed.stderr).toContain(`downloading llama-${TAG}-bin-ubuntu-x64.tar.gz`)
+    expect(installed.stderr).toContain(`Downloading llama-${TAG}-bin-ubuntu-x64.tar.gz`)
 
     const imported = await runCli([
       '--home',
@@ -144,7 +144,7 @@ describe('an engine installed from the release tarball (real llama-server)', () 
     const home = newHome()
     const installed = await runCli(['--home', home, 'engines', 'install', '--json'], { GITHUB_API_URL: gh.apiUrl, GITHUB_TOKEN: '' })
     expect(installed.code, installed.stderr).toBe(0)
-    expect(installed.stderr).toContain('checking that llama-server computes on this GPU')
+    expect(installed.stderr).toContain('Checking that llama-server computes on this GPU')
     const fine = await runCli(['--home', home, 'engines', 'verify'])
     expect(fine.code, fine.stderr).toBe(0)
     expect(fine.stdout).toBe(`${TAG}-cpu: its one file matches the hash recorded at install; the GPU check passed.\n`)

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { createStandardCore, standardTelemetry } from '../../core/create-core'
 import { engineActions } from '../../core/engine-actions'
 import { profileActions } from '../../core/profile-actions'
@@ -9,6 +10,7 @@ import { verifyEngines } from '../../engines/verify'
 import { detectFork, ForkDetectError } from '../../profiles/fork-detect'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
+import { didYouMean } from '../did-you-mean'
 import { parseOptions, positiveNumber } from '../parse-options'
 
 const SUBCOMMANDS = ['install', 'list', 'verify', 'update', 'remove', 'rollback', 'detect'] as const
@@ -64,11 +66,11 @@ function progressPrinter(io: CliContext): (p: InstallProgress) => void {
       const done = p.total !== null && p.total !== undefined && p.bytes === p.total
       if (!done && now - last < (tty ? 200 : 2000)) return
       last = now
-      const line = `downloading ${p.asset}: ${mb(p.bytes ?? 0)}${p.total ? ` of ${mb(p.total)}` : ''}${p.rateBps ? `, ${mb(p.rateBps)}/s` : ''}`
+      const line = `Downloading ${p.asset}: ${mb(p.bytes ?? 0)}${p.total ? ` of ${mb(p.total)}` : ''}${p.rateBps ? `, ${mb(p.rateBps)}/s` : ''}`
       io.stderr.write(tty ? `\r\x1b[2K${line}${done ? '\n' : ''}` : `${line}\n`)
-    } else if (p.phase === 'extract') io.stderr.write(`extracting ${p.asset}\n`)
-    else if (p.phase === 'verify') io.stderr.write('checking that llama-server runs\n')
-    else if (p.phase === 'check') io.stderr.write('checking that llama-server computes on this GPU (a tiny model, 4 tokens)\n')
+    } else if (p.phase === 'extract') io.stderr.write(`Extracting ${p.asset}.\n`)
+    else if (p.phase === 'verify') io.stderr.write('Checking that llama-server runs.\n')
+    else if (p.phase === 'check') io.stderr.write('Checking that llama-server computes on this GPU (a tiny model, 4 tokens).\n')
   }
 }
 
@@ -85,7 +87,7 @@ async function install(args: readonly string[], io: CliContext): Promise<number>
   if (values.json) io.stdout.write(`${JSON.stringify({ id, tag, backend: built, path, version, ...notice })}\n`)
   else
     io.stdout.write(
-      `${engine.alreadyInstalled ? 'already installed' : 'installed'}: ${engine.id} (llama.cpp ` +
+      `${engine.alreadyInstalled ? 'Already installed' : 'Installed'}: ${engine.id} (llama.cpp ` +
         `${engine.tag}${engine.version ? `, version ${engine.version}` : ''})\n  ` +
         `${engine.path}\n`,
     )
@@ -100,14 +102,18 @@ async function list(args: readonly string[], io: CliContext): Promise<number> {
     return 0
   }
   const { installed, elsewhere } = listing
-  io.stdout.write(installed.length === 0 ? 'Installed by Llama Tray: none (llama-tray engines install)\n' : 'Installed by Llama Tray:\n')
+  io.stdout.write(
+    installed.length === 0
+      ? 'No engine is installed by Llama Tray yet; llama-tray engines install gets one.\n'
+      : 'Installed by Llama Tray:\n',
+  )
   for (const e of installed)
     io.stdout.write(
       `  ${e.id}  llama.cpp ${e.tag}, ${e.backend}, ` +
         `${mb(e.sizeBytes)}${e.usedBy.length ? `, used by ${e.usedBy.map((p) => `"${p.name}"`).join(', ')}` : ', not used by a profile'}\n    ` +
         `${e.path}\n`,
     )
-  io.stdout.write(elsewhere.length === 0 ? 'Found elsewhere: none\n' : 'Found elsewhere (not managed by Llama Tray):\n')
+  io.stdout.write(elsewhere.length === 0 ? 'No llama-server found elsewhere.\n' : 'Found elsewhere (not managed by Llama Tray):\n')
   for (const b of elsewhere) io.stdout.write(`  ${b.path}  (${b.source}${b.fork ? `, ${b.fork}` : ''})\n`)
   return 0
 }
@@ -134,7 +140,7 @@ async function remove(args: readonly string[], io: CliContext): Promise<number> 
   if (positionals.length !== 1) throw new UsageError('Engines remove needs one engine id (see llama-tray engines list).')
   const removed = await engineActions({ home: io.home }).remove(positionals[0] as string, values.force ?? false)
   if (values.json) io.stdout.write(`${JSON.stringify({ id: removed.id, path: removed.dir, sizeBytes: removed.sizeBytes })}\n`)
-  else io.stdout.write(`removed ${removed.id} (${mb(removed.sizeBytes)} freed)\n`)
+  else io.stdout.write(`Removed ${removed.id} (${mb(removed.sizeBytes)} freed).\n`)
   return 0
 }
 
@@ -206,7 +212,7 @@ async function rollback(args: readonly string[], io: CliContext): Promise<number
   const { values, positionals } = parseOptions(args, { json: { type: 'boolean' } }, true)
   if (positionals.length !== 1) throw new UsageError('Engines rollback needs one profile.')
   const r = await engineActions({ home: io.home }).rollback(positionals[0] as string)
-  io.stdout.write(values.json ? `${JSON.stringify(r)}\n` : `${r.profileId} runs ${r.binary} again\n`)
+  io.stdout.write(values.json ? `${JSON.stringify(r)}\n` : `Profile ${r.profileId} runs ${r.binary} again.\n`)
   return 0
 }
 
@@ -228,9 +234,12 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
         return await rollback(rest, io)
       case 'detect':
         return await detect(rest, io)
-      default:
-        // The command of before: `engines [<binary>…]` detects binaries.
+      default: {
+        // The command of before: `engines [<binary>…]` detects binaries; a word close to a subcommand that is no file is a typo.
+        const typo = sub !== undefined && !existsSync(sub) ? didYouMean(sub, SUBCOMMANDS) : ''
+        if (typo) throw new UsageError(`Unknown engines command "${sub}"${typo}; known: ${SUBCOMMANDS.join(', ')}.`)
         return await detect(args, io)
+      }
     }
   } catch (err) {
     if (!(err instanceof EngineError)) throw err

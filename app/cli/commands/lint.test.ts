@@ -41,7 +41,7 @@ describe('llama-tray lint', () => {
 
   it('a clean command exits 0; text output says so', async () => {
     const { code, out } = await lint(['--cmd', `${llamaServerBin()} -m ${TINY('tiny-target.gguf')} -c 4096 -np 1`])
-    expect(out).toContain('no findings')
+    expect(out).toContain('No findings.')
     expect(code).toBe(0)
   })
 
@@ -53,7 +53,7 @@ describe('llama-tray lint', () => {
     expect(out).toContain('error  lint.exposed-without-key')
     expect(out).toContain('warn   lint.duplicate-flag:-c')
     expect(out).toContain('fix: Listen on 127.0.0.1 only (remove --host; add --host 127.0.0.1)')
-    expect(out).toContain('note: binary /nowhere/llama-server not found here')
+    expect(out).toContain('Note: Binary /nowhere/llama-server not found here')
   })
 
   it.each([

@@ -7,6 +7,7 @@ import { RECIPES, recipeNamed } from '../../profiles/recipes'
 import { formatDiscovery } from '../../profiles/discovery-report'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
+import { didYouMean } from '../did-you-mean'
 import { parseOptions } from '../parse-options'
 
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(1)
@@ -43,9 +44,9 @@ async function pull(args: readonly string[], io: CliContext): Promise<number> {
       io.stdout.write(`${JSON.stringify({ repo: r.repo, file: r.file, path: r.path, sizeBytes: r.sizeBytes, sha256: r.sha256 })}\n`)
     else
       io.stdout.write(
-        `${r.cached ? 'already in the cache' : 'pulled'}: ${r.repo} ${r.file} (${mb(r.sizeBytes)} MB` +
+        `${r.cached ? 'Already in the cache' : 'Pulled'}: ${r.repo} ${r.file} (${mb(r.sizeBytes)} MB` +
           `${r.parts.length > 1 ? `, ${r.parts.length} parts` : ''}, ` +
-          `sha256 verified)\n${r.path}\n`,
+          `sha256 verified).\n${r.path}\n`,
       )
     return 0
   } catch (err) {
@@ -119,9 +120,9 @@ async function recipe(args: readonly string[], io: CliContext): Promise<number> 
       )
     else
       io.stdout.write(
-        `profile ${profile.id}: ${r.title}\n  --n-cpu-moe ${fit.nCpuMoe} fitted for ` +
-          `${vram !== undefined ? `${vram} MiB free` : r.freeVramSource}\n  ` +
-          `start it with: llama-tray run ${profile.id}\n`,
+        `Stored profile ${profile.id}: ${r.title}.\n  --n-cpu-moe ${fit.nCpuMoe} fitted for ` +
+          `${vram !== undefined ? `${vram} MiB free` : r.freeVramSource}\n` +
+          `Start it with: llama-tray run ${profile.id}\n`,
       )
     return 0
   } catch (err) {
@@ -139,7 +140,8 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
   if (sub === 'pull') return pull(rest, io)
   if (sub === 'recipe') return recipe(rest, io)
   if (sub === 'list') return list(rest, io)
-  throw new UsageError(`Models needs pull, list or recipe, got ${sub === undefined ? 'nothing' : `"${sub}"`}.`)
+  if (sub === undefined) throw new UsageError('Models needs pull, list or recipe, got nothing.')
+  throw new UsageError(`Models needs pull, list or recipe, got "${sub}"${didYouMean(sub, ['pull', 'list', 'recipe'])}.`)
 }
 
 export const modelsCommand: CliCommand = {

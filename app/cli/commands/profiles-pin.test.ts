@@ -41,7 +41,7 @@ describe('llama-tray profiles pin | unpin', () => {
     const totalMiB = Math.ceil(IDLE_MIB + HEADROOM_MIB + big + small + extra / 2)
     const pinned = await cli(['profiles', 'pin', 'small'], totalMiB)
     expect(pinned.code, pinned.stderr).toBe(0)
-    expect(pinned.stdout).toMatch(/^pinned small/)
+    expect(pinned.stdout).toMatch(/^Pinned small: .*\.$/m)
 
     const refused = await cli(['profiles', 'pin', 'extra'], totalMiB)
     expect(refused.code).toBe(2)

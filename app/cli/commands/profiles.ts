@@ -5,6 +5,7 @@ import { profileActions, type ProfileActions } from '../../core/profile-actions'
 import { EXPORT_FORMATS, ExportError, exportCommandLine, type ExportFormat } from '../../profiles/export-command'
 import { ImportError } from '../../profiles/import-command'
 import { profileArgv } from '../../profiles/launch-spec'
+import { cachedEngine } from '../../profiles/fork-detect'
 import { describeProblems, ProfileLaunchError } from '../../profiles/resolve-launch'
 import { readGpuOnce } from '../../diagnostics/gpu-once'
 import { ProfileGateError } from '../../profiles/profile-gate'
@@ -13,39 +14,44 @@ import { formatDiscovery, pickKey } from '../../profiles/discovery-report'
 import { ProfileStoreError } from '../../profiles/store'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
+import { didYouMean } from '../did-you-mean'
 import { parseOptions } from '../parse-options'
 import { useProfile } from './profiles-use'
 
-type ListedProfile = ProfileSummary & { readonly modelMissing: boolean }
+type ListedProfile = ProfileSummary & { readonly modelMissing: boolean; readonly engineVersion: string | null }
 
-/** The dashboard's summary of a profile, and whether its model file is gone (the CLI's list marks it). */
-async function listed(p: ProfileSummary): Promise<ListedProfile> {
+/** The dashboard's summary of a profile, whether its model file is gone and its engine's version (the CLI's list shows both). */
+async function listed(home: string, p: ProfileSummary): Promise<ListedProfile> {
   const modelMissing =
     p.model !== '' &&
     !(await stat(p.model).then(
       () => true,
       () => false,
     ))
-  return { ...p, modelMissing }
+  const engine = p.binary ? await cachedEngine(home, p.binary).catch(() => null) : null
+  return { ...p, fork: p.fork ?? engine?.fork ?? null, modelMissing, engineVersion: engine?.version ?? null }
 }
 
-/** One line per profile: active mark, id, name, model file, engine. */
+/** One line per profile: active mark, id, name, model file, engine (fork and version). */
 function listLine(p: ListedProfile): string {
   const model = p.model ? `${basename(p.model)}${p.modelMissing ? ' (missing)' : ''}` : '(no model)'
   const engine = !p.binary
     ? 'no binary yet'
     : p.fork
-      ? `engine ${p.fork === 'ik_llama' ? 'ik_llama.cpp' : p.fork}`
+      ? `engine ${p.fork === 'ik_llama' ? 'ik_llama.cpp' : p.fork}${p.engineVersion ? ` ${p.engineVersion}` : ''}`
       : 'engine not detected yet'
   return `${p.active ? '*' : ' '} ${p.id}  ${p.name}  ${model}  ${engine}${p.active ? '  (active)' : ''}${p.pinned ? '  (pinned)' : ''}`
 }
+
+const PROFILES_COMMANDS = ['list', 'show', 'import', 'export', 'rm', 'use', 'pin', 'unpin', 'fix', 'discover', 'create']
 
 const IMPORT_VALUE_OPTIONS = new Set(['--name', '--file'])
 const IMPORT_FLAG_OPTIONS = new Set(['--json', '--force', '--replace'])
 
 /**
  * `profiles import llama-server -m a.gguf` as typed, without "--": the command starts at the first word after "import"
- * that is not one of import's own options. Returns the arguments with the "--" put in.
+ * that is neither one of import's own options nor a dashed word (a command starts with its program; a mistyped option
+ * such as --nmae stays with import's options, which name it). Returns the arguments with the "--" put in.
  */
 export function withImportSeparator(args: readonly string[]): readonly string[] {
   if (args.includes('--')) return args
@@ -55,7 +61,7 @@ export function withImportSeparator(args: readonly string[]): readonly string[] 
   while (i < args.length) {
     const a = args[i] as string
     const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a
-    if (IMPORT_FLAG_OPTIONS.has(a)) i++
+    if (IMPORT_FLAG_OPTIONS.has(a) || (a.startsWith('-') && !IMPORT_VALUE_OPTIONS.has(name))) i++
     else if (IMPORT_VALUE_OPTIONS.has(name)) i += a.includes('=') ? 1 : 2
     else break
   }
@@ -116,9 +122,11 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
       case undefined:
       case 'list': {
         const summary = await (await openActions(io)).list()
-        const list = await Promise.all(summary.profiles.map(listed))
+        const list = await Promise.all(summary.profiles.map((p) => listed(io.home, p)))
         print(io, { ...summary, profiles: list }, json, () =>
-          list.length === 0 ? 'no profiles yet (llama-tray profiles import llama-server -m model.gguf …)' : list.map(listLine).join('\n'),
+          list.length === 0
+            ? 'No profiles yet; import one with llama-tray profiles import llama-server -m model.gguf.'
+            : list.map(listLine).join('\n'),
         )
         return 0
       }
@@ -155,7 +163,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         })
         print(io, { ...stored, notices }, json, () =>
           [
-            `${replaced ? 'replaced' : 'imported'} "${stored.name}" as ${stored.id}: ${profileArgv(stored).length} arguments`,
+            `${replaced ? 'Replaced' : 'Imported'} "${stored.name}" as ${stored.id}: ${profileArgv(stored).length} arguments.`,
             ...notices,
           ].join('\n'),
         )
@@ -172,7 +180,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
       }
       case 'rm': {
         const removed = await (await openActions(io)).remove(needsProfile(target, 'rm'))
-        print(io, { removed: removed.id }, json, () => `removed ${removed.id}`)
+        print(io, { removed: removed.id }, json, () => `Removed profile ${removed.id}.`)
         return 0
       }
       case 'use': {
@@ -183,19 +191,21 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
       case 'pin': {
         const gpu = await readGpuOnce().catch(() => null)
         const p = await (await openActions(io)).pin(needsProfile(target, 'pin'), gpu?.devices[0] ?? null)
-        print(io, { pinned: p.id }, json, () => `pinned ${p.id}: it runs beside the active profile while Llama Tray serves`)
+        print(io, { pinned: p.id }, json, () => `Pinned ${p.id}: it runs beside the active profile while Llama Tray serves.`)
         return 0
       }
       case 'unpin': {
         const p = await (await openActions(io)).unpin(needsProfile(target, 'unpin'))
-        print(io, { unpinned: p.id }, json, () => `unpinned ${p.id}: its server stops`)
+        print(io, { unpinned: p.id }, json, () => `Unpinned ${p.id}: its server stops.`)
         return 0
       }
       case 'fix': {
         if (!target) throw new UsageError('Profiles fix needs a profile id.')
         const { profile, fixed } = await profileActions({ home: io.home }).applyFlagFixes(target)
         print(io, { profile, fixed }, json, () =>
-          fixed.length === 0 ? `${profile.id}: nothing to fix for this binary` : `${profile.id}: applied\n${describeProblems(fixed)}`,
+          fixed.length === 0
+            ? `Profile ${profile.id} has nothing to fix for this binary.`
+            : `Applied to profile ${profile.id}:\n${describeProblems(fixed)}`,
         )
         return 0
       }
@@ -210,7 +220,7 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
           const m = bestModel(found)
           const hint =
             b && m
-              ? `\ncreate a profile: llama-tray profiles create --binary b${found.binaries.indexOf(b) + 1} --model m` +
+              ? `\nCreate a profile: llama-tray profiles create --binary b${found.binaries.indexOf(b) + 1} --model m` +
                 `${found.models.indexOf(m) + 1} ` +
                 `[--draft mN] [--name NAME]  (or: profiles discover --create)`
               : ''
@@ -242,16 +252,18 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         const { profile, notices } = await (await openActions(io)).createDiscovered(found, choice)
         print(io, { ...profile, notices }, json, () =>
           [
-            `created "${profile.name}" as ${profile.id}`,
+            `Created "${profile.name}" as ${profile.id}.`,
             `  ${exportCommandLine(profile, 'bash')}`,
             ...notices,
-            `start it: llama-tray run ${profile.id}`,
+            `Start it: llama-tray run ${profile.id}`,
           ].join('\n'),
         )
         return 0
       }
       default:
-        throw new UsageError(`Unknown profiles command "${sub}" (list, show, import, export, rm, use, pin, unpin, fix, discover, create).`)
+        throw new UsageError(
+          `Unknown profiles command "${sub}"${didYouMean(sub, PROFILES_COMMANDS)}; known: ${PROFILES_COMMANDS.join(', ')}.`,
+        )
     }
   } catch (err) {
     if (

@@ -118,7 +118,7 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
       for (const row of rows) expect(Array.from(row).length).toBeLessThanOrEqual((columns ?? 80) - 1)
       expect(rows.at(-1)?.endsWith('…')).toBe(true)
       expect(chunks.filter((c) => c === `! ${WARNING.message}\n`)).toHaveLength(1)
-      expect(chunks.filter((c) => c === `cleared: ${WARNING.message}\n`)).toHaveLength(1)
+      expect(chunks.filter((c) => c === `Cleared: ${WARNING.message}\n`)).toHaveLength(1)
       expect(rows.some((r) => r.includes('!'))).toBe(false)
       signals.emit('SIGINT')
       expect(await exit).toBe(0)
@@ -135,7 +135,7 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
     for (let i = 0; i < 5; i++) core.tick(Date.now() + i * 1000)
     core.warnings = []
     for (let i = 0; i < 3; i++) core.tick(Date.now() + 6000 + i * 1000)
-    expect(lines()).toEqual([expect.stringMatching(/^READY/), `! ${WARNING.message}`, `cleared: ${WARNING.message}`])
+    expect(lines()).toEqual([expect.stringMatching(/^READY/), `! ${WARNING.message}`, `Cleared: ${WARNING.message}`])
     signals.emit('SIGINT')
     expect(await exit).toBe(0)
   })
@@ -156,7 +156,7 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
     core.setState({ state: 'ready', readySince: Date.now() })
     await vi.advanceTimersByTimeAsync(0)
     expect(screen).toContain(
-      'LOADING    pid 42  http://127.0.0.1:8080\r\x1b[2Kllama-tray: OpenAI-compatible API at http://127.0.0.1:8080/v1\n',
+      'LOADING    pid 42  http://127.0.0.1:8080\r\x1b[2Kllama-tray: The OpenAI-compatible API is at http://127.0.0.1:8080/v1.\n',
     )
     signals.emit('SIGINT')
     expect(await exit).toBe(0)

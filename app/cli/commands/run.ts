@@ -11,6 +11,7 @@ import { assertLaunchable, ProfileLaunchError, resolveProfileLaunch } from '../.
 import { followPinned, pinnedLine } from '../pinned-lines'
 import { fitToWidth, formatStatusLine } from '../status-line'
 import { WarningLines } from '../warning-lines'
+import { STILL_STOPPING } from '../server-sentences'
 import { clientBaseUrl, isWsl, wslNote } from '../../lib/client-address'
 
 export interface RunOptions {
@@ -155,21 +156,22 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
     if (!options.json && !tty) printHuman(status)
     if (status.state === 'ready' && status.port !== null && !addressShown && !options.json) {
       addressShown = true
-      note(`OpenAI-compatible API at ${clientBaseUrl(status.host, status.port)}`)
+      note(`The OpenAI-compatible API is at ${clientBaseUrl(status.host, status.port)}.`)
       if (isWsl()) note(wslNote(status.port))
     }
     // While a profile's start is in flight its outcome decides: a load that ran out of GPU memory is retried once.
     if ((status.state === 'errored' || status.state === 'crashloop') && !profileStartInFlight) endRun(status)
   })
   const endRun = (status: ServerStatus): void => {
+    if (stopping) return // said once, whichever of the state change and the start's result comes first
     const exit = status.lastExit
-    note(failureSentence(exit?.reason ?? `the server ended ${status.state}`, exit?.hint))
+    note(failureSentence(exit?.reason ?? `llama-server ended ${status.state}`, exit?.hint))
     void stopAndExit(neverSpawned(status) ? 2 : 1)
   }
 
   const onSignal = (): void => {
     if (stopping) {
-      note('still stopping llama-server (it is being killed if it does not exit)')
+      note(STILL_STOPPING)
       return
     }
     void stopAndExit(0)

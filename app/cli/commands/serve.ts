@@ -1,5 +1,4 @@
 import type { EndpointRequestFigures } from '../../contract/endpoint'
-import { sleepingDetail } from '../../contract/server-state'
 import { standardCliCore } from '../cli-core-factory'
 import { isWsl, wslNote } from '../../lib/client-address'
 import { profileActions } from '../../core/profile-actions'
@@ -9,6 +8,7 @@ import { followPinned, pinnedLine } from '../pinned-lines'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, portNumber, positiveNumber } from '../parse-options'
 import { problemText } from '../problem-text'
+import { serverStateSentence, STILL_STOPPING } from '../server-sentences'
 
 export interface ServeOptions {
   readonly host: string
@@ -91,23 +91,25 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
   else {
     const names = (await profileActions({ home: io.home }).list()).profiles.map((p) => p.id)
     io.stderr.write(
-      `llama-tray: OpenAI-compatible endpoint at ${endpoint.url} (profiles: ` +
-        `${names.length ? names.join(', ') : 'none yet: llama-tray profiles import'}); ` +
-        `a request's "model" picks the profile\n`,
+      `llama-tray: The OpenAI-compatible endpoint is at ${endpoint.url}; a request's "model" picks the profile ` +
+        `(${names.length ? `profiles: ${names.join(', ')}` : 'no profiles yet: llama-tray profiles import'}).\n`,
     )
     if (isWsl()) io.stderr.write(`llama-tray: ${wslNote(endpoint.port)}\n`)
   }
   core.onEndpointRequest((f) => write(options.json ? `${JSON.stringify({ event: 'request', figures: f })}\n` : `${figuresLine(f)}\n`))
+  let failureSaid = false // a failed start is said once: by its state change, or else by the start's own result
   core.on('server:state-changed', (status) => {
     if (options.json) write(`${JSON.stringify({ event: 'state', status })}\n`)
-    else if (status.state === 'ready' || status.state === 'sleeping' || status.state === 'errored' || status.state === 'crashloop') {
-      const why =
-        status.state === 'sleeping'
-          ? `: ${sleepingDetail(status.sleepIdleSeconds)}`
-          : status.lastExit?.reason && status.state !== 'ready'
-            ? `: ${status.lastExit.reason}`
-            : ''
-      io.stderr.write(`llama-tray: ${status.profileId ?? 'server'} ${status.state}${why}\n`)
+    else {
+      const said = serverStateSentence({
+        state: status.state,
+        profileId: status.profileId,
+        sleepIdleSeconds: status.sleepIdleSeconds,
+        reason: status.lastExit?.reason ?? null,
+        hint: status.lastExit?.hint ?? null,
+      })
+      if (said !== null) io.stderr.write(`llama-tray: ${said}\n`)
+      if (status.state === 'errored' || status.state === 'crashloop') failureSaid = true
     }
   })
 
@@ -126,7 +128,7 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
   let stopping = false
   const onSignal = (): void => {
     if (stopping) {
-      io.stderr.write('llama-tray: still stopping llama-server (it is being killed if it does not exit)\n')
+      io.stderr.write(`llama-tray: ${STILL_STOPPING}\n`)
       return
     }
     stopping = true
@@ -135,8 +137,10 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
   for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) io.signals.on(s, onSignal)
   if (options.profile !== null) {
     void core.startProfile(options.profile).then((r) => {
-      if (!r.ok)
-        io.stderr.write(problemText({ ...r.error, sentence: `${options.profile} did not start: ${r.error.sentence}` }, io.verbose ?? false))
+      if (!r.ok && !failureSaid)
+        io.stderr.write(
+          problemText({ ...r.error, sentence: `Profile "${options.profile}" did not start. ${r.error.sentence}` }, io.verbose ?? false),
+        )
     })
   }
   try {

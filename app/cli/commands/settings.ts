@@ -12,7 +12,7 @@ import {
 import { DEFAULT_HEAVY_APPS } from '../../telemetry/cpu/heavy-apps'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
-import { closestName } from '../did-you-mean'
+import { closestName, didYouMean } from '../did-you-mean'
 import { parseOptions } from '../parse-options'
 
 function keyOf(typed: string | undefined): SettingKey {
@@ -71,7 +71,8 @@ async function runSettings(args: readonly string[], io: CliContext): Promise<num
   }
   if (positionals.length > 0)
     throw new UsageError(
-      `Unknown settings action "${positionals[0]}"; use llama-tray settings, settings get <key> or settings set <key> <value>.`,
+      `Unknown settings action "${positionals[0]}"${didYouMean(positionals[0] as string, ['get', 'set'])}; ` +
+        'use llama-tray settings, settings get <key> or settings set <key> <value>.',
     )
   io.stdout.write(values.json ? `${JSON.stringify(settings, null, 2)}\n` : `${listLines(settings).join('\n')}\n`)
   return 0

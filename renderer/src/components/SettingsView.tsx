@@ -91,6 +91,49 @@ function ListFields({ form, onChange, keys }: FieldProps & { keys: readonly List
   )
 }
 
+/** Every setting's control, in its group: what the Settings view's test checks against the settings' keys. */
+export function SettingsControls({
+  form,
+  onChange,
+  profiles,
+}: FieldProps & { profiles: readonly { readonly id: string; readonly name: string }[] }): React.JSX.Element {
+  const fields = { form, onChange }
+  return (
+    <>
+      <h3>Server and endpoint</h3>
+      <NumberFields {...fields} keys={SERVER_NUMBERS.slice(0, 1)} />
+      <SwitchFields {...fields} keys={SERVER_SWITCHES} />
+      <NumberFields {...fields} keys={SERVER_NUMBERS.slice(1)} />
+      <ListFields {...fields} keys={SERVER_LISTS} />
+      <h3>Warnings</h3>
+      <NumberFields {...fields} keys={WARNING_NUMBERS} />
+      <ListFields {...fields} keys={['heavyApps']} />
+      <p className="note" data-testid="builtin-heavy-apps">
+        Built in (always counted): {BUILT_IN_HEAVY_APPS.map((a) => a.name).join(', ')}.
+      </p>
+      <h3>App</h3>
+      <NumberFields {...fields} keys={APP_NUMBERS} />
+      <ListFields {...fields} keys={APP_LISTS} />
+      <label>
+        {SETTING_LABELS.startProfileOnLaunch}
+        <select
+          value={form.startProfileOnLaunch}
+          onChange={(e) => onChange({ ...form, startProfileOnLaunch: e.target.value })}
+          data-testid="setting-startProfileOnLaunch"
+        >
+          <option value="">none</option>
+          {profiles.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <SwitchFields {...fields} keys={APP_SWITCHES} />
+    </>
+  )
+}
+
 export function SettingsView(): React.JSX.Element {
   const settings = useSettingsStore((s) => s.settings)
   const profiles = useProfileStore((s) => s.summary?.profiles ?? null)
@@ -100,7 +143,6 @@ export function SettingsView(): React.JSX.Element {
     if (settings) setForm(formOf(settings))
   }, [settings])
   if (!form) return <p className="note">Loading settings…</p>
-  const fields = { form, onChange: setForm }
 
   const save = async (e: React.FormEvent): Promise<void> => {
     e.preventDefault()
@@ -113,32 +155,7 @@ export function SettingsView(): React.JSX.Element {
   return (
     <>
       <form className="settings-view" onSubmit={(e) => void save(e)} aria-label="Settings">
-        <h3>Server and endpoint</h3>
-        <NumberFields {...fields} keys={SERVER_NUMBERS.slice(0, 1)} />
-        <SwitchFields {...fields} keys={SERVER_SWITCHES} />
-        <NumberFields {...fields} keys={SERVER_NUMBERS.slice(1)} />
-        <ListFields {...fields} keys={SERVER_LISTS} />
-        <h3>Warnings</h3>
-        <NumberFields {...fields} keys={WARNING_NUMBERS} />
-        <ListFields {...fields} keys={['heavyApps']} />
-        <p className="note" data-testid="builtin-heavy-apps">
-          Built in (always counted): {BUILT_IN_HEAVY_APPS.map((a) => a.name).join(', ')}.
-        </p>
-        <h3>App</h3>
-        <NumberFields {...fields} keys={APP_NUMBERS} />
-        <ListFields {...fields} keys={APP_LISTS} />
-        <label>
-          {SETTING_LABELS.startProfileOnLaunch}
-          <select value={form.startProfileOnLaunch} onChange={(e) => setForm({ ...form, startProfileOnLaunch: e.target.value })}>
-            <option value="">none</option>
-            {profiles?.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <SwitchFields {...fields} keys={APP_SWITCHES} />
+        <SettingsControls form={form} onChange={setForm} profiles={profiles ?? []} />
         <div className="row">
           <button type="submit" className="primary" data-testid="settings-save">
             Save
