@@ -3,17 +3,11 @@ import type { ServerStatus } from '../contract/server-state'
 import { CompletionError } from './completion'
 import { BenchCancelledError, BenchStartError } from './bench-launch'
 import { TuneError } from './tune'
+import { serverStatus } from '../../test/helpers/server-status'
 
-const errored: ServerStatus = {
-  state: 'errored',
+const errored: ServerStatus = serverStatus('errored', {
   profileId: 'tiny',
-  pid: null,
-  host: null,
-  port: null,
   exe: null,
-  readySince: null,
-  restartAt: null,
-  restarts: 0,
   lastExit: {
     code: 1,
     signal: null,
@@ -22,7 +16,7 @@ const errored: ServerStatus = {
     kind: 'model-missing',
     lastLines: ['llama_model_load: error loading model', 'main: exiting due to model loading error'],
   },
-}
+})
 
 describe('bench errors as problems', () => {
   it('keeps the server’s last log lines behind a failed start', () => {
