@@ -6,7 +6,7 @@ import { serverStatus } from '../test/helpers/server-status'
 
 const status = <K extends ServerStatus['state']>(state: K, fields: Parameters<typeof serverStatus<K>>[1] = {}): ServerStatus =>
   serverStatus(state, { profileId: 'qwen', ...fields })
-const exit = { code: 1, signal: null, reason: 'llama-server crashed (exit code 1)', hint: null, kind: 'crashed' as const, lastLines: [] }
+const exit = { code: 1, signal: null, reason: 'llama-server crashed (exit code 1)', hint: null, kind: 'crashed' as const, problem: null }
 const warn = (id: string, level: Warning['level'] = 'warn'): Warning => ({ id, level, message: `${id} message`, fix: null })
 
 describe('AttentionTracker', () => {

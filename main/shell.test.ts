@@ -339,7 +339,7 @@ describe('system integration', () => {
       reason: 'out of GPU memory for the KV cache',
       hint: 'Lower -c',
       kind: 'out-of-memory-kv' as const,
-      lastLines: [],
+      problem: null,
     }
     core.events.emit('server:state-changed', serverStatus('errored', { profileId: 'qwen', lastExit: exit }))
     expect(FakeNotification.instances.map((n) => [n.options.title, n.shown])).toEqual([['Qwen3 30B could not start', true]])
@@ -414,7 +414,7 @@ const errored = (core: FakeCore): void => {
     reason: 'out of GPU memory for the KV cache',
     hint: 'Lower -c',
     kind: 'out-of-memory-kv' as const,
-    lastLines: [],
+    problem: null,
   }
   core.events.emit('server:state-changed', serverStatus('errored', { profileId: 'qwen', lastExit: exit }))
 }

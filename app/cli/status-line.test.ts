@@ -39,7 +39,7 @@ describe('formatStatusLine', () => {
           reason: 'llama-server was killed by SIGKILL',
           hint: null,
           kind: 'crashed',
-          lastLines: [],
+          problem: null,
         },
       }),
       null,
@@ -66,7 +66,7 @@ const LONG_WARNING =
 
 describe('the status line fits one terminal row (issue #25)', () => {
   const crashing: ServerStatus = serverStatus('crashloop', {
-    lastExit: { code: 1, signal: null, reason: 'x'.repeat(400), hint: null, kind: 'crashed', lastLines: [] },
+    lastExit: { code: 1, signal: null, reason: 'x'.repeat(400), hint: null, kind: 'crashed', problem: null },
   })
   const line = formatStatusLine(crashing, null, 65_000)
 

@@ -1,3 +1,5 @@
+import type { Problem } from './problem'
+
 /**
  * The supervisor's states.
  *
@@ -65,8 +67,11 @@ export interface ExitInfo {
   /** What to do about it, where we know. */
   readonly hint: string | null
   readonly kind: FailureKind | null
-  /** Last log lines before the exit, for the details view. */
-  readonly lastLines: readonly string[]
+  /**
+   * The failure as every view shows it: cause and fix as sentences, the exit code and the last log lines behind
+   * "Details". Null for a requested stop.
+   */
+  readonly problem: Problem | null
 }
 
 /** Where a live llama-server process of ours runs and listens. */

@@ -479,7 +479,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       // the profile or its engine cannot be resolved: the scheduler's sentence says why
     }
     if (problems.length > 0) await this.recordStartFailure(profileId, 'flags that its binary rejects', problems)
-    else this.showStartFailure({ profileId, sentence: error.sentence, fix: null })
+    else this.showStartFailure({ profileId, problem: error })
   }
 
   /** The switch itself (stop, wait, start), when the scheduler decides it. */
@@ -504,7 +504,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     const fixable = result.problems.length > 0 && result.problems.every((p) => p.replacement !== null)
     // The log's end behind Details: what llama-server itself said before it ended.
     return failed(result.problems.length > 0 ? 'profile' : 'server', problems ? `${result.reason}: ${problems}` : result.reason, {
-      details: result.status.lastExit?.lastLines.join('\n') ?? null,
+      details: result.status.lastExit?.problem?.details ?? null,
       fix: fixable
         ? {
             label: 'Use the replacements',

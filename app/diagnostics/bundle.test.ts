@@ -31,7 +31,7 @@ const crash = {
   signal: null,
   kind: 'crashed' as const,
   hint: null,
-  lastLines: [],
+  problem: null,
   reason: `llama-server exited with code 1 (--api-key ${SECRETS.inline})`,
 }
 

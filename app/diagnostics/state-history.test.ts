@@ -3,7 +3,7 @@ import type { ExitInfo, ServerStatus } from '../contract/server-state'
 import { STATE_HISTORY_CAPACITY, StateHistory } from './state-history'
 import { serverStatus } from '../../test/helpers/server-status'
 
-const exit = (reason: string): ExitInfo => ({ code: 1, signal: null, reason, hint: null, kind: 'crashed', lastLines: [] })
+const exit = (reason: string): ExitInfo => ({ code: 1, signal: null, reason, hint: null, kind: 'crashed', problem: null })
 const status = (state: ServerStatus['state'], lastExit: ExitInfo | null = null): ServerStatus =>
   serverStatus(state, { profileId: 'p', ...(lastExit ? { lastExit } : {}) })
 

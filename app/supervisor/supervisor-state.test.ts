@@ -5,7 +5,7 @@ import { serverStatusSchema } from '../../test/helpers/snapshot-schema'
 import { newSession, statusOf, type SupervisorState } from './supervisor-state'
 
 const proc: ServerProcess = { pid: 4242, host: '127.0.0.1', port: 8081 }
-const exit: ExitInfo = { code: 1, signal: null, reason: 'the model file does not exist', hint: null, kind: 'model-missing', lastLines: [] }
+const exit: ExitInfo = { code: 1, signal: null, reason: 'the model file does not exist', hint: null, kind: 'model-missing', problem: null }
 const download = { repo: 'o/r', file: 'a.gguf', bytes: 1e6, total: null, rateBps: 0 }
 const timer = setTimeout(() => {}, 0)
 clearTimeout(timer)

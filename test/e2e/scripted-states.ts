@@ -1,6 +1,7 @@
 import type { ServerStatus, ServerStatusOf } from '../../app/contract/server-state'
 import type { Snapshot } from '../../app/contract/snapshot'
 import type { Warning } from '../../app/contract/warnings'
+import { exitInfo } from '../../app/supervisor/supervised-run'
 import { NEVER_STARTED, serverStatus } from '../helpers/server-status'
 
 // Server states and snapshots as the core would push them, for views that must
@@ -21,17 +22,15 @@ export function loadingStatus(profileId: string): ServerStatus {
 export function failedStatus(profileId: string): ServerStatus {
   return serverStatus('errored', {
     profileId,
-    lastExit: {
-      code: 1,
-      signal: null,
-      kind: 'model-missing',
-      reason: 'the model file /models/moved-away.gguf does not exist',
-      hint: 'Choose the model again in the profile (Profiles → Model → Choose…).',
-      lastLines: [
-        'llama_model_load: error loading model: failed to open /models/moved-away.gguf',
-        'main: exiting due to model loading error',
-      ],
-    },
+    lastExit: exitInfo(
+      { code: 1, signal: null },
+      {
+        kind: 'model-missing',
+        reason: 'the model file /models/moved-away.gguf does not exist',
+        hint: 'Choose the model again in the profile (Profiles → Model → Choose…).',
+      },
+      ['llama_model_load: error loading model: failed to open /models/moved-away.gguf', 'main: exiting due to model loading error'],
+    ),
   })
 }
 

@@ -1,9 +1,10 @@
 import type { ExitInfo, ServerStateKind, ServerStatus, ServerStatusOf } from '../../app/contract/server-state'
+import { exitInfo } from '../../app/supervisor/supervised-run'
 
 const COMMON = { profileId: 'default', exe: '/opt/llama/llama-server', lastExit: null, restarts: 0 }
 const NO_PROCESS = { pid: null, host: null, port: null }
 const PROCESS = { pid: 4242, host: '127.0.0.1', port: 8081 }
-const CRASH: ExitInfo = { code: 1, signal: null, reason: 'llama-server exited with code 1', hint: null, kind: 'crashed', lastLines: [] }
+const CRASH: ExitInfo = exitInfo({ code: 1, signal: null }, { kind: 'crashed', reason: 'llama-server exited with code 1', hint: null }, [])
 const READY_SINCE = 1_700_000_000_000
 
 /** A plausible status of each state: the fields that state has, and nothing else. */

@@ -8,7 +8,10 @@ const exitInfo = z.object({
   reason: z.string().nullable(),
   hint: z.string().nullable(),
   kind: z.string().nullable(),
-  lastLines: z.array(z.string()),
+  problem: z
+    .object({ kind: z.string(), sentence: z.string(), details: z.string().optional(), fix: z.unknown().optional() })
+    .strict()
+    .nullable(),
 })
 
 const common = {

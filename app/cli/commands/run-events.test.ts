@@ -97,7 +97,7 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
       reason: `llama-server exited: ${'x'.repeat(1500)}`,
       hint: null,
       kind: 'crashed' as const,
-      lastLines: [],
+      problem: null,
     },
   })
 

@@ -29,7 +29,7 @@ export class ScriptedCliCore implements CliCore {
       this.setState(
         serverStatus('stopped', {
           profileId: this.status.profileId,
-          lastExit: { code: 0, signal: null, reason: null, hint: null, kind: null, lastLines: [] },
+          lastExit: { code: 0, signal: null, reason: null, hint: null, kind: null, problem: null },
         }),
       ),
   }

@@ -161,7 +161,7 @@ export class FakeBackend implements EndpointBackend {
     await (this.gate ?? Promise.resolve())
     if (this.broken.has(id)) {
       const reason = `model file missing for ${id}`
-      const lastExit = { code: 1, signal: null, reason, hint: null, kind: 'model-missing' as const, lastLines: [] }
+      const lastExit = { code: 1, signal: null, reason, hint: null, kind: 'model-missing' as const, problem: null }
       this.setState(serverStatus('errored', { profileId: id, lastExit }))
       return { ok: false, error: problem('server', reason) }
     }
