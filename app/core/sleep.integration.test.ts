@@ -11,6 +11,7 @@ import { model } from '../../test/helpers/paths'
 import { isRunning, waitUntil } from '../../test/helpers/processes'
 import { createStandardCore } from './create-core'
 import type { LlamaTrayCore } from './llama-tray-core'
+import { runningProcess } from '../../test/helpers/server-status'
 
 // A real llama-server with --sleep-idle-seconds 2 under the core as the app runs it (telemetry, the live
 // advisor, the /slots poller, the endpoint): it must fall asleep and stay asleep while the app runs, and a
@@ -101,7 +102,7 @@ describe('a sleeping llama-server under Llama Tray', () => {
   })
 
   it('wakes for a completion sent straight to the server, answers it, then sleeps again', async () => {
-    const port = core.server.getStatus().port as number
+    const port = runningProcess(core.server.getStatus()).port
     const before = states.length
     const answer = await call(port, 'POST', '/completion', { prompt: 'Hello', n_predict: 4 })
     expect(answer.status, answer.body).toBe(200)

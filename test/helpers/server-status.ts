@@ -1,4 +1,11 @@
-import type { ExitInfo, ServerStateKind, ServerStatus, ServerStatusOf } from '../../app/contract/server-state'
+import {
+  serverProcess,
+  type ExitInfo,
+  type ServerProcess,
+  type ServerStateKind,
+  type ServerStatus,
+  type ServerStatusOf,
+} from '../../app/contract/server-state'
 import { exitInfo } from '../../app/supervisor/supervised-run'
 
 const COMMON = { profileId: 'default', exe: '/opt/llama/llama-server', lastExit: null, restarts: 0 }
@@ -36,3 +43,10 @@ export function serverStatus<K extends ServerStateKind>(
 
 /** The stopped status before any start: no profile, no binary, no exit. */
 export const NEVER_STARTED: ServerStatus = { ...EXAMPLES.stopped, profileId: null, exe: null }
+
+/** The process of a status a test knows runs (ready, loading…): a clear failure, not a null port, when it does not. */
+export function runningProcess(status: ServerStatus): ServerProcess {
+  const running = serverProcess(status)
+  if (!running) throw new Error(`expected a running llama-server, but the server is ${status.state}`)
+  return running
+}

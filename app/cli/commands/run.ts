@@ -1,6 +1,6 @@
 import { failureSentence } from '../../contract/wording'
 import type { LaunchSpec } from '../../contract/commands'
-import type { ServerStatus } from '../../contract/server-state'
+import type { ServerStatus, ServerStatusOf } from '../../contract/server-state'
 import type { Snapshot } from '../../contract/snapshot'
 import { CommandLineError, tokenizeCommandLine } from '../../lib/command-line'
 import { standardCliCore } from '../cli-core-factory'
@@ -146,7 +146,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   let profileStartInFlight = false
   core.on('server:state-changed', (status) => {
     if (!options.json && !tty) printHuman(status)
-    if (status.state === 'ready' && status.port !== null && !addressShown && !options.json) {
+    if (status.state === 'ready' && !addressShown && !options.json) {
       addressShown = true
       note(`OpenAI-compatible API at ${clientBaseUrl(status.host, status.port)}`)
       if (isWsl()) note(wslNote(status.port))
@@ -154,9 +154,8 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
     // While a profile's start is in flight its outcome decides: a load that ran out of GPU memory is retried once.
     if ((status.state === 'errored' || status.state === 'crashloop') && !profileStartInFlight) endRun(status)
   })
-  const endRun = (status: ServerStatus): void => {
-    const exit = status.lastExit
-    note(failureSentence(exit?.reason ?? `the server ended ${status.state}`, exit?.hint))
+  const endRun = (status: ServerStatusOf<'errored' | 'crashloop'>): void => {
+    note(status.lastExit.problem?.sentence ?? failureSentence(`the server ended ${status.state}`, null))
     void stopAndExit(neverSpawned(status) ? 2 : 1)
   }
 
