@@ -58,7 +58,9 @@ const layerZones = APP_LAYERS.flatMap((layer, i) =>
     return {
       target: `./app/${folder}`,
       from: notBelow.map((f) => `./app/${f}`),
-      message: `app/${folder} may import only lower layers of app/ (${APP_LAYERS.slice(0, i).flat().join(', ') || 'none'}); see APP_LAYERS in eslint.config.mjs.`,
+      message:
+        `app/${folder} may import only lower layers of app/ (${APP_LAYERS.slice(0, i).flat().join(', ') || 'none'}); ` +
+        'see APP_LAYERS in eslint.config.mjs.',
     }
   }),
 ).filter((zone) => zone.from.length > 0)

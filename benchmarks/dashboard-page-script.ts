@@ -15,7 +15,7 @@ export const DASHBOARD_PAGE_SCRIPT =
   const requests = []
   const emit = window.__llamaTrayEmit
   const status = (t) => ({ state: 'ready', profileId: 'qwen', pid: 4242, host: '127.0.0.1', port: 8081, ` +
-  String.raw`exe: '/opt/llama-server', readySince: start, restartAt: null, lastExit: null, restarts: 0 })
+  String.raw`exe: '/opt/llama-server', readySince: start, sleepIdleSeconds: null, lastExit: null, restarts: 0 })
   function snapshot() {
     const time = start + second * 1000
     const tps = 30 + 8 * Math.sin(second / 17)

@@ -23,7 +23,7 @@ async function fakeMain(channel: string): Promise<unknown> {
     port: 8081,
     exe: '/opt/llama-server',
     readySince: Date.now(),
-    restartAt: null,
+    sleepIdleSeconds: null,
     lastExit: null,
     restarts: 0,
   }

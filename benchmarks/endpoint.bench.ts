@@ -11,12 +11,12 @@ function staticBackend(port: number): EndpointBackend {
   const status: ServerStatus = {
     state: 'ready',
     profileId: 'bench',
-    pid: null,
+    pid: process.pid,
     host: '127.0.0.1',
     port,
     exe: null,
     readySince: Date.now(),
-    restartAt: null,
+    sleepIdleSeconds: null,
     lastExit: null,
     restarts: 0,
   }

@@ -26,11 +26,11 @@ export async function benchLiveFigures(bin: string, model: string, runs = 7, nPr
   }
   const off = onCleanup(stop)
   const status = await supervisor.start({ profileId: 'bench', exe: bin, args: ['-m', model, '-c', '4096', '-np', '1', '--seed', '1'] })
-  if (status.state !== 'ready' || status.host === null || status.port === null) {
+  if (status.state !== 'ready') {
     await stop()
     throw new Error(`bench: llama-server did not start (${status.state})`)
   }
-  const server = { baseUrl: serverOrigin(status.host, status.port as number), supervisor }
+  const server = { baseUrl: serverOrigin(status.host, status.port), supervisor }
   const appear: number[] = []
   const cumulative: number[] = []
   const medians: number[] = []

@@ -2,20 +2,11 @@ import { describe, expect, it } from 'vitest'
 import type { ServerStatus } from '../app/contract/server-state'
 import type { Warning } from '../app/contract/warnings'
 import { AttentionTracker } from './attention'
+import { serverStatus } from '../test/helpers/server-status'
 
-const base: ServerStatus = {
-  state: 'stopped',
-  profileId: 'qwen',
-  pid: null,
-  host: null,
-  port: null,
-  exe: null,
-  readySince: null,
-  restartAt: null,
-  lastExit: null,
-  restarts: 0,
-}
-const exit = { code: 1, signal: null, reason: 'llama-server crashed (exit code 1)', hint: null, kind: 'crashed' as const, lastLines: [] }
+const status = <K extends ServerStatus['state']>(state: K, fields: Parameters<typeof serverStatus<K>>[1] = {}): ServerStatus =>
+  serverStatus(state, { profileId: 'qwen', ...fields })
+const exit = { code: 1, signal: null, reason: 'llama-server crashed (exit code 1)', hint: null, kind: 'crashed' as const, problem: null }
 const warn = (id: string, level: Warning['level'] = 'warn'): Warning => ({ id, level, message: `${id} message`, fix: null })
 
 describe('AttentionTracker', () => {
@@ -25,20 +16,20 @@ describe('AttentionTracker', () => {
       (id) => id ?? '?',
       () => now,
     )
-    expect(t.onStatus({ ...base, state: 'ready' })).toBeNull()
-    expect(t.onStatus({ ...base, state: 'backoff', lastExit: exit, restartAt: 5000 })).toEqual({
+    expect(t.onStatus(status('ready'))).toBeNull()
+    expect(t.onStatus(status('backoff', { lastExit: exit, restartAt: 5000 }))).toEqual({
       title: 'qwen crashed',
       body: 'Llama-server crashed (exit code 1). Restarting in 4 s.',
       urgent: false,
     })
-    expect(t.onStatus({ ...base, state: 'backoff', lastExit: exit, restartAt: 5000 })).toBeNull()
+    expect(t.onStatus(status('backoff', { lastExit: exit, restartAt: 5000 }))).toBeNull()
     now = 9000
-    expect(t.onStatus({ ...base, state: 'crashloop', lastExit: { ...exit, hint: 'Check the log.' }, restarts: 5 })?.body).toBe(
+    expect(t.onStatus(status('crashloop', { lastExit: { ...exit, hint: 'Check the log.' }, restarts: 5 }))?.body).toBe(
       'Gave up after 5 restarts: llama-server crashed (exit code 1). Check the log.',
     )
-    expect(t.onStatus({ ...base, state: 'stopping' })).toBeNull()
-    expect(t.onStatus({ ...base, state: 'stopped' })).toBeNull()
-    expect(t.onStatus({ ...base, state: 'errored', lastExit: exit })?.urgent).toBe(true)
+    expect(t.onStatus(status('stopping'))).toBeNull()
+    expect(t.onStatus(status('stopped'))).toBeNull()
+    expect(t.onStatus(status('errored', { lastExit: exit }))?.urgent).toBe(true)
   })
 
   it('announces a warning once while it lasts, spaced out, and not while the dashboard has focus', () => {

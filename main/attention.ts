@@ -35,8 +35,8 @@ export class AttentionTracker {
     const hint = status.lastExit?.hint ?? null
     switch (status.state) {
       case 'backoff': {
-        const wait = status.restartAt !== null ? Math.max(0, Math.round((status.restartAt - this.now()) / 1000)) : null
-        return { title: `${name} crashed`, body: sentences(reason, `restarting${wait !== null ? ` in ${wait} s` : ''}`), urgent: false }
+        const wait = Math.max(0, Math.round((status.restartAt - this.now()) / 1000))
+        return { title: `${name} crashed`, body: sentences(reason, `restarting in ${wait} s`), urgent: false }
       }
       case 'crashloop':
         return {
@@ -45,7 +45,7 @@ export class AttentionTracker {
           urgent: true,
         }
       case 'errored':
-        return { title: `${name} could not start`, body: failureSentence(reason, hint), urgent: true }
+        return { title: `${name} could not start`, body: status.lastExit.problem?.sentence ?? failureSentence(reason, hint), urgent: true }
       default:
         return null
     }

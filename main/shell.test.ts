@@ -7,6 +7,7 @@ import { COMMAND_NAMES, type CommandChannels, type EventChannels } from '../app/
 import { DEFAULT_SETTINGS, type AppSettings } from '../app/contract/settings'
 import type { ServerStatus } from '../app/contract/server-state'
 import { Listeners } from '../app/lib/listeners'
+import { NEVER_STARTED, serverStatus } from '../test/helpers/server-status'
 import {
   fake,
   fakeEvent,
@@ -25,18 +26,7 @@ vi.mock('electron-log/main', async () => (await import('../test/support/main/fak
 const { startShell } = await import('./shell')
 const { APP_ID } = await import('./app-identity')
 
-const stopped: ServerStatus = {
-  state: 'stopped',
-  profileId: null,
-  pid: null,
-  host: null,
-  port: null,
-  exe: null,
-  readySince: null,
-  restartAt: null,
-  lastExit: null,
-  restarts: 0,
-}
+const stopped: ServerStatus = NEVER_STARTED
 
 interface FakeCore {
   readonly handlers: CommandChannels
@@ -349,14 +339,14 @@ describe('system integration', () => {
       reason: 'out of GPU memory for the KV cache',
       hint: 'Lower -c',
       kind: 'out-of-memory-kv' as const,
-      lastLines: [],
+      problem: null,
     }
-    core.events.emit('server:state-changed', { ...stopped, state: 'errored', profileId: 'qwen', lastExit: exit })
+    core.events.emit('server:state-changed', serverStatus('errored', { profileId: 'qwen', lastExit: exit }))
     expect(FakeNotification.instances.map((n) => [n.options.title, n.shown])).toEqual([['Qwen3 30B could not start', true]])
     expect(FakeNotification.instances[0]!.options.body).toContain('Out of GPU memory')
     core.events.emit('settings:changed', { ...core.settings, notifications: false })
-    core.events.emit('server:state-changed', { ...stopped, profileId: 'qwen' })
-    core.events.emit('server:state-changed', { ...stopped, state: 'crashloop', profileId: 'qwen', lastExit: exit, restarts: 5 })
+    core.events.emit('server:state-changed', serverStatus('stopped', { profileId: 'qwen' }))
+    core.events.emit('server:state-changed', serverStatus('crashloop', { profileId: 'qwen', lastExit: exit, restarts: 5 }))
     expect(FakeNotification.instances.length).toBe(1)
   })
 
@@ -365,10 +355,10 @@ describe('system integration', () => {
     const { handle } = start(core)
     await handle.ready
     const tray = FakeTray.instances[0]!
-    core.events.emit('server:state-changed', { ...stopped, state: 'ready', profileId: 'qwen', port: 8081, pid: 7 })
+    core.events.emit('server:state-changed', serverStatus('ready', { profileId: 'qwen', port: 8081, pid: 7 }))
     core.events.emit('snapshot', {
       time: 0,
-      server: { ...stopped, state: 'ready' },
+      server: serverStatus('ready', { profileId: null, exe: null }),
       generation: { tokensPerSecond: 31.2 } as never,
       gpu: { devices: [{ memoryFreeMiB: 2048 }] } as never,
       cpu: null,
@@ -389,7 +379,7 @@ describe('system integration', () => {
     })
     const { handle } = start(core)
     await handle.ready
-    core.events.emit('server:state-changed', { ...stopped, state: 'ready', profileId: 'qwen', port: 8081, pid: 7 })
+    core.events.emit('server:state-changed', serverStatus('ready', { profileId: 'qwen', port: 8081, pid: 7 }))
     const menu = FakeTray.instances[0]!.menus.at(-1)!.template as { id?: string; click?: () => void }[]
     expect(menu.filter((i) => i.id === 'start')).toEqual([])
     menu.find((i) => i.id === 'restart')!.click!()
@@ -424,9 +414,9 @@ const errored = (core: FakeCore): void => {
     reason: 'out of GPU memory for the KV cache',
     hint: 'Lower -c',
     kind: 'out-of-memory-kv' as const,
-    lastLines: [],
+    problem: null,
   }
-  core.events.emit('server:state-changed', { ...stopped, state: 'errored', profileId: 'qwen', lastExit: exit })
+  core.events.emit('server:state-changed', serverStatus('errored', { profileId: 'qwen', lastExit: exit }))
 }
 
 describe('menu', () => {

@@ -4,6 +4,7 @@ import type { MenuItemConstructorOptions } from 'electron'
 import type { ProfileSummary } from '../app/contract/profile'
 import { SERVER_STATE_KINDS, type ServerStateKind, type ServerStatus } from '../app/contract/server-state'
 import { FakeBrowserWindow, FakeTray } from '../test/support/main/fake-electron'
+import { serverStatus } from '../test/helpers/server-status'
 
 vi.mock('electron', async () => (await import('../test/support/main/fake-electron')).fakeElectronModule())
 
@@ -30,20 +31,12 @@ function profile(id: string, name: string, active = false): ProfileSummary {
   }
 }
 
-function status(state: ServerStateKind, profileId: string | null = 'qwen', extra: Partial<ServerStatus> = {}): ServerStatus {
-  return {
-    state,
-    profileId,
-    pid: state === 'stopped' ? null : 4242,
-    host: '127.0.0.1',
-    port: state === 'ready' ? 8081 : null,
-    exe: '/opt/llama-server',
-    readySince: null,
-    restartAt: null,
-    lastExit: null,
-    restarts: 0,
-    ...extra,
-  }
+function status<K extends ServerStateKind>(
+  state: K,
+  profileId: string | null = 'qwen',
+  extra: Parameters<typeof serverStatus<K>>[1] = {},
+): ServerStatus {
+  return { ...serverStatus(state, extra), profileId, exe: '/opt/llama-server' }
 }
 
 function view(state: ServerStateKind, extra: Partial<TrayView> = {}): TrayView {

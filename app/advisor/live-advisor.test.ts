@@ -417,7 +417,7 @@ describe('server failures', () => {
       reason: 'llama-server does not accept --no-mmap (removed)',
       hint: 'use --load-mode none (-lm none)',
       kind: 'flag-removed' as const,
-      lastLines: [],
+      problem: null,
     }
     advisor.warnings(sample({ time: 0, profileId: profile.id, state: 'starting' }), SETTINGS)
     await advisor.settled()
@@ -446,7 +446,7 @@ describe('server failures', () => {
       reason: 'llama-server crashed (SIGSEGV)',
       hint: null,
       kind: 'crashed' as const,
-      lastLines: [],
+      problem: null,
     }
     const t = transitionsOf(
       seq(0, [

@@ -276,15 +276,15 @@ export class LiveAdvisor {
 
   private sharedGpu(snapshot: LiveSnapshot, now: number): LiveContext['sharedGpu'] {
     const read = this.options.sharedGpuMemoryMiB
-    const pid = snapshot.server.pid
-    if (!read || pid === null || snapshot.server.state !== 'ready') {
+    const server = snapshot.server
+    if (!read || server.state !== 'ready') {
       this.shared = null
       return { baselineMiB: null, currentMiB: null }
     }
+    const pid = server.pid
     if (this.shared?.pid !== pid) this.shared = { pid, baselineMiB: null }
     const current = read(pid)
-    const readySince = snapshot.server.readySince
-    if (this.shared.baselineMiB === null && current !== null && readySince !== null && now - readySince >= SHARED_BASELINE_AFTER_MS)
+    if (this.shared.baselineMiB === null && current !== null && now - server.readySince >= SHARED_BASELINE_AFTER_MS)
       this.shared.baselineMiB = current
     return { baselineMiB: this.shared.baselineMiB, currentMiB: current }
   }

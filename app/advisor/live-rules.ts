@@ -307,13 +307,13 @@ export const LIVE_RULES: readonly LiveRule[] = [
     evaluate: (ctx) => {
       const s = ctx.snapshot.server
       if (s.state !== 'errored' && s.state !== 'crashloop') return { active: false }
-      const exit = s.lastExit
+      const exit = s.lastExit // always set in the failed states
       const head =
         s.state === 'crashloop'
           ? `llama-server crashed ${s.restarts + 1} times in a row; Llama Tray stopped restarting it`
           : 'llama-server failed to start'
-      const reason = exit?.reason ? `: ${exit.reason}` : ''
-      return { active: true, message: sentences(`${head}${reason}`, exit?.hint), fix: ctx.fixForFailure(exit?.kind ?? null) }
+      const reason = exit.reason ? `: ${exit.reason}` : ''
+      return { active: true, message: sentences(`${head}${reason}`, exit.hint), fix: ctx.fixForFailure(exit.kind) }
     },
   },
   {
@@ -325,11 +325,11 @@ export const LIVE_RULES: readonly LiveRule[] = [
       const s = ctx.snapshot.server
       if (s.state === 'starting' || s.state === 'downloading' || s.state === 'loading') return { active: null }
       if (s.state !== 'backoff') return { active: false }
-      const wait = s.restartAt !== null ? ` in ${Math.max(0, Math.round((s.restartAt - ctx.now) / 1000))} s` : ''
+      const wait = ` in ${Math.max(0, Math.round((s.restartAt - ctx.now) / 1000))} s`
       return {
         active: true,
         message: asSentence(
-          `llama-server exited unexpectedly${s.lastExit?.reason ? ` (${s.lastExit.reason})` : ''}; restarting${wait} (restart ` +
+          `llama-server exited unexpectedly${s.lastExit.reason ? ` (${s.lastExit.reason})` : ''}; restarting${wait} (restart ` +
             `${s.restarts + 1})`,
         ),
         fix: null,

@@ -3,33 +3,24 @@ import type { ServerStatus } from '../contract/server-state'
 import { CompletionError } from './completion'
 import { BenchCancelledError, BenchStartError } from './bench-launch'
 import { TuneError } from './tune'
+import { exitInfo } from '../supervisor/supervised-run'
+import { serverStatus } from '../../test/helpers/server-status'
 
-const errored: ServerStatus = {
-  state: 'errored',
+const errored: ServerStatus = serverStatus('errored', {
   profileId: 'tiny',
-  pid: null,
-  host: null,
-  port: null,
   exe: null,
-  readySince: null,
-  restartAt: null,
-  restarts: 0,
-  lastExit: {
-    code: 1,
-    signal: null,
-    reason: 'the model file does not exist',
-    hint: null,
-    kind: 'model-missing',
-    lastLines: ['llama_model_load: error loading model', 'main: exiting due to model loading error'],
-  },
-}
+  lastExit: exitInfo({ code: 1, signal: null }, { kind: 'model-missing', reason: 'the model file does not exist', hint: null }, [
+    'llama_model_load: error loading model',
+    'main: exiting due to model loading error',
+  ]),
+})
 
 describe('bench errors as problems', () => {
   it('keeps the server’s last log lines behind a failed start', () => {
     expect(new BenchStartError('tiny did not start: the model file does not exist', errored).toProblem()).toEqual({
       kind: 'server',
       sentence: 'Tiny did not start: the model file does not exist.',
-      details: 'llama_model_load: error loading model\nmain: exiting due to model loading error',
+      details: 'llama-server ended with exit code 1\nllama_model_load: error loading model\nmain: exiting due to model loading error',
     })
   })
 

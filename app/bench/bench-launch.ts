@@ -29,7 +29,7 @@ export class BenchStartError extends Error {
 
   /** What views and the CLI show for it. */
   toProblem(): Problem {
-    return problem('server', this.message, { details: this.status.lastExit?.lastLines.join('\n') ?? null })
+    return problem('server', this.message, { details: this.status.lastExit?.problem?.details ?? null })
   }
 }
 

@@ -1,5 +1,6 @@
 import type { BenchConfig, BenchProgress, BenchRun } from '../contract/bench'
 import type { Snapshot } from '../contract/snapshot'
+import { isServing } from '../contract/server-state'
 import { resolveApiKey } from '../metrics/api-key'
 import type { BenchHost } from './bench-host'
 import { complete, type ServerTimings } from './completion'
@@ -106,7 +107,7 @@ export class BenchSession {
     const started = await this.progress.step('start', 'starting', `${what}: starting llama-server`, id, () =>
       startForBench(this.core, prepared.spec, this.signal),
     )
-    const readyAt = started.status.readySince ?? Date.now()
+    const readyAt = isServing(started.status) ? started.status.readySince : Date.now()
     const loadMs = started.reused ? null : started.loadMs
     const whole = new RunSampler(() => this.core.snapshot(), 250)
     let wholeSamples: Snapshot[] | null = null
@@ -159,7 +160,7 @@ export class BenchSession {
   private async request(prepared: PreparedTarget, prompt: string, nPredict: number): Promise<ServerTimings> {
     throwIfCancelled(this.signal)
     const status = this.core.server.getStatus()
-    if (status.state !== 'ready' || status.port === null)
+    if (status.state !== 'ready')
       throw new Error(`llama-server is ${status.state}${status.lastExit?.reason ? `: ${status.lastExit.reason}` : ''}`)
     const serverSignal = this.core.server.getRequestSignal()
     const signal = serverSignal ? AbortSignal.any([this.signal, serverSignal]) : this.signal

@@ -23,7 +23,7 @@ const status: ServerStatus = {
   port: 8080,
   exe: 'llama-server',
   readySince: 0,
-  restartAt: null,
+  sleepIdleSeconds: null,
   lastExit: null,
   restarts: 0,
 }

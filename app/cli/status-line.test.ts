@@ -4,19 +4,9 @@ import { buildSnapshot } from '../snapshot/build-snapshot'
 import type { Warning } from '../contract/warnings'
 import { fitToWidth, formatStatusLine } from './status-line'
 import { WarningLines } from './warning-lines'
+import { serverStatus } from '../../test/helpers/server-status'
 
-const base: ServerStatus = {
-  state: 'ready',
-  profileId: 'p',
-  pid: 42,
-  host: '127.0.0.1',
-  port: 8080,
-  exe: 'llama-server',
-  readySince: 0,
-  restartAt: null,
-  lastExit: null,
-  restarts: 0,
-}
+const base = serverStatus('ready', { profileId: 'p', pid: 42, port: 8080, exe: 'llama-server', readySince: 0 })
 
 describe('formatStatusLine', () => {
   it('shows state, pid, address and uptime', () => {
@@ -40,12 +30,7 @@ describe('formatStatusLine', () => {
   })
   it('shows the countdown and the reason while backing off', () => {
     const line = formatStatusLine(
-      {
-        ...base,
-        state: 'backoff',
-        pid: null,
-        port: null,
-        readySince: null,
+      serverStatus('backoff', {
         restartAt: 4000,
         restarts: 2,
         lastExit: {
@@ -54,9 +39,9 @@ describe('formatStatusLine', () => {
           reason: 'llama-server was killed by SIGKILL',
           hint: null,
           kind: 'crashed',
-          lastLines: [],
+          problem: null,
         },
-      },
+      }),
       null,
       1000,
     )
@@ -80,12 +65,9 @@ const LONG_WARNING =
   'Free VRAM is 310 MiB, under the 1,536 MiB headroom: another program may be using the GPU; close it or lower --n-cpu-moe.'
 
 describe('the status line fits one terminal row (issue #25)', () => {
-  const crashing: ServerStatus = {
-    ...base,
-    state: 'crashloop',
-    pid: null,
-    lastExit: { code: 1, signal: null, reason: 'x'.repeat(400), hint: null, kind: 'crashed', lastLines: [] },
-  }
+  const crashing: ServerStatus = serverStatus('crashloop', {
+    lastExit: { code: 1, signal: null, reason: 'x'.repeat(400), hint: null, kind: 'crashed', problem: null },
+  })
   const line = formatStatusLine(crashing, null, 65_000)
 
   it('leaves warnings out of the line: they are printed on their own lines', () => {

@@ -16,8 +16,8 @@ export function formatStatusLine(status: ServerStatus, snapshot: Snapshot | null
   const parts: string[] = [status.state.toUpperCase().padEnd(9)]
   if (status.pid !== null) parts.push(`pid ${status.pid}`)
   if (status.port !== null) parts.push(serverOrigin(status.host, status.port))
-  if (status.readySince !== null) parts.push(`up ${formatDuration(now - status.readySince)}`)
-  if (status.restartAt !== null) parts.push(`restart in ${formatDuration(Math.max(0, status.restartAt - now) + 999)}`)
+  if (status.state === 'ready' || status.state === 'sleeping') parts.push(`up ${formatDuration(now - status.readySince)}`)
+  if (status.state === 'backoff') parts.push(`restart in ${formatDuration(Math.max(0, status.restartAt - now) + 999)}`)
   if (status.restarts > 0) parts.push(`restarts ${status.restarts}`)
   if (status.state === 'sleeping') parts.push(sleepingDetail(status.sleepIdleSeconds))
   if (status.state === 'downloading') parts.push(downloadDetail(status.download))
@@ -38,7 +38,7 @@ export function formatStatusLine(status: ServerStatus, snapshot: Snapshot | null
   if (gpu?.memoryFreeMiB !== null && gpu?.memoryFreeMiB !== undefined) parts.push(`VRAM free ${(gpu.memoryFreeMiB / 1024).toFixed(1)} GB`)
   const cpu = snapshot?.cpu?.systemPct
   if (cpu !== null && cpu !== undefined) parts.push(`CPU ${cpu.toFixed(0)}%`)
-  if ((status.state === 'errored' || status.state === 'crashloop' || status.state === 'backoff') && status.lastExit?.reason) {
+  if ((status.state === 'errored' || status.state === 'crashloop' || status.state === 'backoff') && status.lastExit.reason) {
     parts.push(`: ${status.lastExit.reason}`)
   }
   return parts.join('  ')

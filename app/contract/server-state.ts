@@ -1,3 +1,5 @@
+import type { Problem } from './problem'
+
 /**
  * The supervisor's states.
  *
@@ -65,28 +67,75 @@ export interface ExitInfo {
   /** What to do about it, where we know. */
   readonly hint: string | null
   readonly kind: FailureKind | null
-  /** Last log lines before the exit, for the details view. */
-  readonly lastLines: readonly string[]
+  /**
+   * The failure as every view shows it: cause and fix as sentences, the exit code and the last log lines behind
+   * "Details". Null for a requested stop.
+   */
+  readonly problem: Problem | null
 }
 
-export interface ServerStatus {
-  readonly state: ServerStateKind
+/** Where a live llama-server process of ours runs and listens. */
+export interface ServerProcess {
+  readonly pid: number
+  readonly host: string
+  readonly port: number
+}
+
+/** The fields of a state that has no process (yet): starting before the spawn, and every state after an exit. */
+interface NoProcess {
+  readonly pid: null
+  readonly host: null
+  readonly port: null
+}
+
+/** What every state has: the launch (kept after a stop) and how the last process ended. */
+interface StatusOfEveryState {
   readonly profileId: string | null
-  readonly pid: number | null
-  readonly host: string | null
-  readonly port: number | null
   readonly exe: string | null
-  /** Epoch ms when the current process became ready (kept while it sleeps); null when not ready. */
-  readonly readySince: number | null
-  /** Epoch ms when a pending restart fires (state backoff), else null. */
-  readonly restartAt: number | null
+  /** How the last process ended, kept through later starts (the status shows the last crash while it runs again). */
   readonly lastExit: ExitInfo | null
   /** Automatic restarts since the last user start. */
   readonly restarts: number
-  /** What a `-hf` launch is downloading (state downloading); null or absent otherwise. */
-  readonly download?: DownloadInfo | null
-  /** The launch's --sleep-idle-seconds: the server unloads its model after this much idleness; null or absent when it never sleeps. */
-  readonly sleepIdleSeconds?: number | null
+}
+
+/** A failed launch's end: the exit that caused it is always known. */
+interface Failed extends StatusOfEveryState {
+  readonly lastExit: ExitInfo
+}
+
+/** A ready process: since when, and its --sleep-idle-seconds (null when it never sleeps). */
+interface Serving extends StatusOfEveryState, ServerProcess {
+  /** Epoch ms when the current process became ready (kept while it sleeps). */
+  readonly readySince: number
+  /** The launch's --sleep-idle-seconds: the server unloads its model after this much idleness; null when it never sleeps. */
+  readonly sleepIdleSeconds: number | null
+}
+
+/**
+ * The server's status, one record per state with only the fields that state has (like the supervisor's own
+ * `SupervisorState`): a pid, host and port while a process runs, a ready time while it serves, a restart time
+ * in backoff, a download while downloading; `lastExit` is always set in the failed states.
+ */
+export type ServerStatus =
+  | (StatusOfEveryState & NoProcess & { readonly state: 'stopped' })
+  /** Before the spawn there is no process yet. */
+  | (StatusOfEveryState & (ServerProcess | NoProcess) & { readonly state: 'starting' })
+  | (StatusOfEveryState & ServerProcess & { readonly state: 'downloading'; readonly download: DownloadInfo })
+  | (StatusOfEveryState & ServerProcess & { readonly state: 'loading' })
+  | (Serving & { readonly state: 'ready' })
+  | (Serving & { readonly state: 'sleeping' })
+  | (StatusOfEveryState & ServerProcess & { readonly state: 'stopping' })
+  /** restartAt: epoch ms when the pending restart fires. */
+  | (Failed & NoProcess & { readonly state: 'backoff'; readonly restartAt: number })
+  | (Failed & NoProcess & { readonly state: 'crashloop' })
+  | (Failed & NoProcess & { readonly state: 'errored' })
+
+/** The status of a given state. */
+export type ServerStatusOf<K extends ServerStateKind> = Extract<ServerStatus, { readonly state: K }>
+
+/** The process of a status, in the states that have one. */
+export function serverProcess(status: ServerStatus): ServerProcess | null {
+  return status.pid === null ? null : { pid: status.pid, host: status.host, port: status.port }
 }
 
 /** A download under way: llama-server's `-hf` fetching a model into the Hugging Face cache. */
@@ -129,6 +178,11 @@ export function hasProcess(state: ServerStateKind): boolean {
 /** The server answers requests: ready, or sleeping (the request wakes it; it is forwarded, never held). */
 export function servesRequests(state: ServerStateKind): boolean {
   return state === 'ready' || state === 'sleeping'
+}
+
+/** The status of a server that answers requests (ready or sleeping), with its process and ready time. */
+export function isServing(status: ServerStatus): status is ServerStatusOf<'ready' | 'sleeping'> {
+  return servesRequests(status.state)
 }
 
 /** What sleeping means for the user, after the word "Sleeping" (the tray's second line). */

@@ -1,6 +1,7 @@
 import type { EndpointStatus } from './endpoint'
 import type { GenerationSnapshot, RequestTimings } from './generation'
 import type { ProfileSettingsDocument } from './profile'
+import type { Problem } from './problem'
 import type { ServerStateKind, ServerStatus } from './server-state'
 import type { CpuSnapshot, GpuSnapshot } from './telemetry'
 import type { Warning } from './warnings'
@@ -56,19 +57,14 @@ export interface PinnedGeneration {
   readonly last: RequestTimings | null
 }
 
-/** A start or switch that did not happen (the old server, if any, runs on): what to say, once, and the fix as a button. */
+/**
+ * A start or switch that did not happen (the old server, if any, runs on): what to say, once. The problem's fix,
+ * where one click helps, stores the binary's spelling of the rejected flags (`llama-tray profiles fix`); views
+ * start the profile after it ("Use -lm none and start").
+ */
 export interface StartFailure {
   readonly profileId: string
-  /** Cause and fix as sentences, naming the CLI's equivalent of the fix. */
-  readonly sentence: string
-  /** What the button does before starting again; null when only an edit can help. */
-  readonly fix: StartFailureFix | null
-}
-
-/** "Use -lm none and start": store the binary's spelling of the rejected flags (`llama-tray profiles fix`), then start. */
-export interface StartFailureFix {
-  readonly kind: 'flag-replacements'
-  readonly label: string
+  readonly problem: Problem
 }
 
 /** A switch decided or waiting: what it waits for, and the sentence views show beside "Switch now". */

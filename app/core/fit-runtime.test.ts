@@ -11,6 +11,7 @@ import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { model } from '../../test/helpers/paths'
 import { waitUntil } from '../../test/helpers/processes'
 import { LlamaTrayCore } from './llama-tray-core'
+import { runningProcess } from '../../test/helpers/server-status'
 
 function complete(port: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -77,7 +78,7 @@ describe('the CUDA runtime learned from a launch', () => {
         expect(existsSync(file)).toBe(false)
 
         // The answered request, with a GPU sample after it, is what teaches the runtime: no estimate is asked for.
-        await complete(core.server.getStatus().port as number)
+        await complete(runningProcess(core.server.getStatus()).port)
         await waitUntil(() => existsSync(file), 30_000, 'the learned runtime to be written')
         const stored = readFileSync(file, 'utf8')
         expect(Object.keys(JSON.parse(stored).gpus)).toEqual(['NVIDIA GeForce RTX 4060 Laptop GPU (scripted)'])

@@ -9,6 +9,7 @@ import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { model } from '../../test/helpers/paths'
 import { waitUntil } from '../../test/helpers/processes'
 import { LlamaTrayCore } from './llama-tray-core'
+import { runningProcess } from '../../test/helpers/server-status'
 
 let bin: string
 let home: string
@@ -43,7 +44,7 @@ describe('generation history across restarts of the app', () => {
     if (!imported.ok) throw new Error(imported.error.sentence)
     try {
       expect((await first.handlers['server:start'](imported.value.id)).ok).toBe(true)
-      const port = first.server.getStatus().port as number
+      const port = runningProcess(first.server.getStatus()).port
       const timings = await complete(port)
       await waitUntil(() => first.snapshot().generation?.rolling?.requests === 1, 10_000, 'the request to be recorded')
       // Written a few seconds after a burst of requests, or at quit: checked after dispose.

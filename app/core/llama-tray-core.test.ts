@@ -11,6 +11,7 @@ import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { model } from '../../test/helpers/paths'
 import { isRunning, waitUntil } from '../../test/helpers/processes'
 import { LlamaTrayCore } from './llama-tray-core'
+import { runningProcess } from '../../test/helpers/server-status'
 
 let bin: string
 const cores: { core: LlamaTrayCore; home: string }[] = []
@@ -85,7 +86,7 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     const started = await core.handlers['server:start'](imported.value.id)
     expect(started.ok && started.value.state).toBe('ready')
     expect(changes).toEqual([1, 1]) // the switch changed the active profile
-    const port = core.server.getStatus().port as number
+    const port = runningProcess(core.server.getStatus()).port
     const timings = await complete(port, 64)
     await waitUntil(() => core.snapshot().generation?.last?.predictedTokens === 64, 5000, 'the request in the snapshot')
     expect(core.snapshot().generation?.last?.predictedTokensPerSecond).toBeCloseTo(timings.predicted_per_second, 1)

@@ -4,7 +4,7 @@ import type { FitEstimate } from '../contract/fit'
 import type { GenerationHistory, GenerationSnapshot } from '../contract/generation'
 import type { ProfileFileRole, ProfileSummary } from '../contract/profile'
 import type { AppSettings } from '../contract/settings'
-import type { ServerStatus } from '../contract/server-state'
+import type { ServerStatus, ServerStatusOf } from '../contract/server-state'
 import type { PlacementRetryNotice, Snapshot, StartFailure } from '../contract/snapshot'
 import { blockingProblems, type FlagProblem } from '../profiles/flag-check'
 import { resolveProfileLaunch } from '../profiles/resolve-launch'
@@ -31,7 +31,7 @@ import { portOverride } from '../settings/port-override'
 import type { ListenPlan } from '../supervisor/launch-args'
 import { buildSnapshot } from '../snapshot/build-snapshot'
 import { ServerSupervisor, type SupervisorOptions } from '../supervisor/supervisor'
-import { hasProcess, launchInEffect, servesRequests } from '../contract/server-state'
+import { hasProcess, isServing, launchInEffect, servesRequests } from '../contract/server-state'
 import type { TelemetryReading, TelemetrySource } from '../telemetry/telemetry-service'
 import type { EndpointStatus } from '../contract/endpoint'
 import { Endpoint, type EndpointOptions, type ListenResult } from '../endpoint/endpoint-listener'
@@ -511,7 +511,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       // the profile or its engine cannot be resolved: the scheduler's sentence says why
     }
     if (problems.length > 0) await this.recordStartFailure(profileId, 'flags that its binary rejects', problems)
-    else this.showStartFailure({ profileId, sentence: error.sentence, fix: null })
+    else this.showStartFailure({ profileId, problem: error })
   }
 
   /** The switch itself (stop, wait, start), when the scheduler decides it. */
@@ -536,7 +536,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     const fixable = result.problems.length > 0 && result.problems.every((p) => p.replacement !== null)
     // The log's end behind Details: what llama-server itself said before it ended.
     return failed(result.problems.length > 0 ? 'profile' : 'server', problems ? `${result.reason}: ${problems}` : result.reason, {
-      details: result.status.lastExit?.lastLines.join('\n') ?? null,
+      details: result.status.lastExit?.problem?.details ?? null,
       fix: fixable
         ? {
             label: 'Use the replacements',
@@ -668,13 +668,13 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.events.emit('server:state-changed', status)
     this.options.telemetry?.setServerPid(status.pid)
     // A sleeping server keeps its tracker, which asks nothing of it until it wakes.
-    if (servesRequests(status.state) && status.port !== null && !this.tracker && !this.trackerStarting) void this.startTracker(status)
+    if (isServing(status) && !this.tracker && !this.trackerStarting) void this.startTracker(status)
     if (!servesRequests(status.state) && this.tracker) void this.stopTracker()
     this.tracker?.setAsleep(status.state === 'sleeping')
     this.updateCadence()
   }
 
-  private async startTracker(status: ServerStatus): Promise<void> {
+  private async startTracker(status: ServerStatusOf<'ready' | 'sleeping'>): Promise<void> {
     this.trackerStarting = true
     try {
       const spec = this.supervisor.getLaunchSpec()
@@ -682,9 +682,9 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       const now = this.supervisor.getStatus()
       if (!servesRequests(now.state) || now.pid !== status.pid) return // it stopped or was replaced meanwhile
       // A server that sleeps when idle is polled only when its log says a task started or ended.
-      const pollWhenIdle = (status.sleepIdleSeconds ?? null) === null
+      const pollWhenIdle = status.sleepIdleSeconds === null
       const tracker = new GenerationTracker({
-        baseUrl: serverOrigin(status.host, status.port as number),
+        baseUrl: serverOrigin(status.host, status.port),
         apiKey,
         pollWhenIdle,
         profileId: status.profileId ?? 'unknown',

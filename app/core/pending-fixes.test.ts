@@ -2,19 +2,9 @@ import { describe, expect, it } from 'vitest'
 import type { ServerStatus } from '../contract/server-state'
 import type { Warning } from '../contract/warnings'
 import { PendingFixes } from './pending-fixes'
+import { serverStatus } from '../../test/helpers/server-status'
 
-const status = (state: ServerStatus['state'], profileId: string | null = 'qwen'): ServerStatus => ({
-  state,
-  profileId,
-  pid: state === 'stopped' ? null : 42,
-  host: null,
-  port: null,
-  exe: null,
-  readySince: null,
-  restartAt: null,
-  lastExit: null,
-  restarts: 0,
-})
+const status = (state: ServerStatus['state'], profileId: string | null = 'qwen'): ServerStatus => serverStatus(state, { profileId })
 const mmap: Warning = {
   id: 'lint.mmap@qwen',
   level: 'warn',

@@ -10,6 +10,7 @@ import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { model } from '../../test/helpers/paths'
 import { isRunning } from '../../test/helpers/processes'
 import { LlamaTrayCore } from './llama-tray-core'
+import { runningProcess } from '../../test/helpers/server-status'
 
 /** A sanity bound only (about ten times a load on a busy machine): every wait ends on an event. */
 const SANITY_MS = 240_000
@@ -186,7 +187,7 @@ describe('a pinned profile beside the active one, real llama-servers', () => {
   }, 300_000)
 
   it('kill -9 of either server: each is restarted by its own supervisor, the other keeps its pid', async () => {
-    const alphaPid = core.server.getStatus().pid as number
+    const alphaPid = runningProcess(core.server.getStatus()).pid
     const pinnedPid = (await pinnedWhere((p) => p.state === 'ready', 'ready')).pid as number
 
     const alphaRestarts = core.server.getStatus().restarts

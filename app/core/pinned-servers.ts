@@ -98,7 +98,7 @@ export class PinnedServers {
   views(): PinnedServerView[] {
     return [...this.servers.entries()].map(([profileId, p]) => {
       const s = p.supervisor.getStatus()
-      const exit = s.lastExit?.reason ? asSentence(`${s.lastExit.reason}${s.lastExit.hint ? `; ${s.lastExit.hint}` : ''}`) : null
+      const exit = s.lastExit?.problem?.sentence ?? null
       const generation = p.telemetry.view()
       return {
         profileId,

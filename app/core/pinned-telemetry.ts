@@ -1,6 +1,6 @@
 import { serverOrigin } from '../contract/client-url'
 import type { PinnedGeneration } from '../contract/snapshot'
-import { servesRequests, type ServerStatus } from '../contract/server-state'
+import { isServing, servesRequests, type ServerStatus, type ServerStatusOf } from '../contract/server-state'
 import { GenerationTracker, resolveApiKey, threadsFromLog } from '../metrics'
 import type { ServerSupervisor } from '../supervisor/supervisor'
 
@@ -36,12 +36,12 @@ export class PinnedTelemetry {
   }
 
   private onState(status: ServerStatus): void {
-    if (servesRequests(status.state) && status.port !== null && !this.tracker && !this.starting) void this.startTracker(status)
+    if (isServing(status) && !this.tracker && !this.starting) void this.startTracker(status)
     if (!servesRequests(status.state)) void this.stopTracker()
     this.tracker?.setAsleep(status.state === 'sleeping')
   }
 
-  private async startTracker(status: ServerStatus): Promise<void> {
+  private async startTracker(status: ServerStatusOf<'ready' | 'sleeping'>): Promise<void> {
     this.starting = true
     try {
       const spec = this.supervisor.getLaunchSpec()
@@ -49,7 +49,7 @@ export class PinnedTelemetry {
       const now = this.supervisor.getStatus()
       if (!servesRequests(now.state) || now.pid !== status.pid || this.off.length === 0) return // replaced, stopped or disposed
       const tracker = new GenerationTracker({
-        baseUrl: serverOrigin(status.host, status.port as number),
+        baseUrl: serverOrigin(status.host, status.port),
         apiKey,
         pollWhenIdle: (status.sleepIdleSeconds ?? null) === null,
         profileId: this.profileId,

@@ -1,24 +1,13 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { EventChannels } from '../contract/commands'
 import type { GenerationSnapshot, RequestTimings } from '../contract/generation'
-import type { ServerStatus } from '../contract/server-state'
+import { serverStatus } from '../../test/helpers/server-status'
 import type { Snapshot } from '../contract/snapshot'
 import { Listeners } from '../lib/listeners'
 import { buildSnapshot } from '../snapshot/build-snapshot'
 import { learnGpuRuntime } from './runtime-learner'
 
-const READY: ServerStatus = {
-  state: 'ready',
-  profileId: 'tiny',
-  pid: 7,
-  host: '127.0.0.1',
-  port: 8080,
-  exe: 'llama-server',
-  readySince: 0,
-  restartAt: null,
-  lastExit: null,
-  restarts: 0,
-}
+const READY = serverStatus('ready', { profileId: 'tiny', pid: 7, port: 8080, exe: 'llama-server', readySince: 0 })
 const answeredAt = (time: number): GenerationSnapshot => ({ last: { time } as RequestTimings }) as GenerationSnapshot
 const gpuAt = (sampledAt: number, name: string | null = 'RTX 4060 Laptop GPU'): Snapshot['gpu'] =>
   ({
@@ -45,7 +34,13 @@ function setup(): { emit: (s: Snapshot) => void; measured: ReturnType<typeof vi.
 
 describe('learnGpuRuntime (what a snapshot must show before a launch teaches the runtime)', () => {
   it.each([
-    ['a server that is not ready', buildSnapshot({ ...READY, state: 'loading' }, { generation: answeredAt(2000), gpu: gpuAt(3000) })],
+    [
+      'a server that is not ready',
+      buildSnapshot(serverStatus('loading', { profileId: 'tiny', pid: 7, port: 8080, exe: 'llama-server' }), {
+        generation: answeredAt(2000),
+        gpu: gpuAt(3000),
+      }),
+    ],
     ['no answered request yet', buildSnapshot(READY, { generation: null, gpu: gpuAt(3000) })],
     ["a request answered before this launch (the last server's)", buildSnapshot(READY, { generation: answeredAt(500), gpu: gpuAt(3000) })],
     ['a GPU sample older than the answer', buildSnapshot(READY, { generation: answeredAt(2000), gpu: gpuAt(1500) })],

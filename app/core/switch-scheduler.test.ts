@@ -2,27 +2,16 @@ import { describe, expect, it } from 'vitest'
 import type { ServerStatus } from '../contract/server-state'
 import { Listeners } from '../lib/listeners'
 import { SwitchScheduler } from './switch-scheduler'
+import { serverStatus } from '../../test/helpers/server-status'
 
-const status = (over: Partial<ServerStatus>): ServerStatus => ({
-  state: 'stopped',
-  profileId: null,
-  pid: null,
-  host: null,
-  port: null,
-  exe: null,
-  readySince: null,
-  restartAt: null,
-  lastExit: null,
-  restarts: 0,
-  ...over,
-})
+const ready = (profileId: string, port: number): ServerStatus => serverStatus('ready', { profileId, port })
 
 /** A supervisor the test moves by hand, and a scheduler over it that records its loads. */
 function setup(refusals: Record<string, string> = {}) {
   const listeners = new Listeners<{ state: (s: ServerStatus) => void }>()
-  let current = status({ state: 'ready', profileId: 'a', port: 1 })
-  const set = (over: Partial<ServerStatus>): void => {
-    current = { ...current, ...over }
+  let current = ready('a', 1)
+  const set = (next: ServerStatus): void => {
+    current = next
     listeners.emit('state', current)
   }
   const loads: string[] = []
@@ -32,7 +21,7 @@ function setup(refusals: Record<string, string> = {}) {
     check: async (id) => refusals[id] ?? null,
     load: async (id) => {
       loads.push(id)
-      set({ state: 'ready', profileId: id, port: 2 })
+      set(ready(id, 2))
       return { ok: true, value: current }
     },
     settings: () => ({ switchMinResidencyS: 0, switchDrainS: 3600 }),
@@ -43,10 +32,11 @@ function setup(refusals: Record<string, string> = {}) {
 describe('the switch scheduler', () => {
   it('holds a request for the profile a watchdog restart brings back, without a same-profile switch', async () => {
     const { scheduler, set, loads } = setup()
-    set({ state: 'stopping', port: null })
+    // The watchdog stops the hung server (its pid and port still) and starts it again.
+    set(serverStatus('stopping', { profileId: 'a', port: 1 }))
     const lease = scheduler.acquire('a', new AbortController().signal)
-    set({ state: 'starting' })
-    set({ state: 'ready', port: 3 })
+    set(serverStatus('starting', { profileId: 'a', pid: null, host: null, port: null }))
+    set(ready('a', 3))
     ;(await lease).release()
     expect(loads).toEqual([])
   })

@@ -1,5 +1,5 @@
 import type { Result } from '../contract/commands'
-import { servesRequests, type ServerStatus } from '../contract/server-state'
+import { isServing, type ServerStatus } from '../contract/server-state'
 import type { GenerationSnapshot } from '../contract/generation'
 import type { PendingSwitch } from '../contract/snapshot'
 import { AdmissionError, type Lease } from '../endpoint/backend'
@@ -243,7 +243,7 @@ export class SwitchScheduler {
     const decision = decideSwitch({
       now: this.now(),
       running,
-      ready: running !== null && servesRequests(s.state) && s.port !== null,
+      ready: running !== null && isServing(s),
       loadedAt: running !== null && this.loaded?.profileId === running ? this.loaded.at : null,
       inFlight: running === null ? 0 : this.inFlight(running),
       held: this.held,

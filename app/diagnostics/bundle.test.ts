@@ -1,7 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ServerStatus } from '../contract/server-state'
+import type { ExitInfo, ServerStatus } from '../contract/server-state'
 import { ProfileStore } from '../profiles/store'
 import { readGpuInventory } from '../telemetry/gpu/inventory'
 import { fakeSmiExe } from '../../test/support/telemetry/paths'
@@ -12,6 +12,7 @@ import { StateHistory } from './state-history'
 import { SUMMARY_MAX_COLUMNS, SUMMARY_MAX_LINES } from './summary'
 import { readZipTexts } from '../../test/support/diagnostics/read-zip'
 import { makeSecretHome, SECRETS, USER, type SecretHome } from '../../test/support/diagnostics/secret-home'
+import { serverStatus } from '../../test/helpers/server-status'
 
 // The bundle of a home holding a key in every supported way (see test/support/diagnostics/secret-home.ts), built from real
 // files, the fake nvidia-smi's H200 captures, and a state history; then written and read back with yauzl.
@@ -19,24 +20,19 @@ let fixture: SecretHome
 let bundle: DiagnosticsBundle
 let entries: Map<string, string>
 
-const status = (state: ServerStatus['state'], lastExit: ServerStatus['lastExit'] = null): ServerStatus => ({
-  state,
-  profileId: 'inline',
-  pid: state === 'stopped' || state === 'errored' ? null : 4242,
-  host: '127.0.0.1',
-  port: 8080,
-  exe: `/home/${USER}/llama.cpp/build/bin/llama-server`,
-  readySince: null,
-  restartAt: null,
-  lastExit,
-  restarts: 1,
-})
+const status = (state: ServerStatus['state'], lastExit: ExitInfo | null = null): ServerStatus =>
+  serverStatus(state, {
+    profileId: 'inline',
+    exe: `/home/${USER}/llama.cpp/build/bin/llama-server`,
+    restarts: 1,
+    ...(lastExit ? { lastExit } : {}),
+  })
 const crash = {
   code: 1,
   signal: null,
   kind: 'crashed' as const,
   hint: null,
-  lastLines: [],
+  problem: null,
   reason: `llama-server exited with code 1 (--api-key ${SECRETS.inline})`,
 }
 
@@ -115,7 +111,7 @@ describe('the diagnostics bundle', () => {
     expect(lines[1]).toMatch(/^App 0\.1\.0 · Node /)
     expect(bundle.summary).toContain('NVIDIA driver 580.159.04 · CUDA 13.0')
     expect(bundle.summary).toContain('Active profile: inline (inline)')
-    expect(bundle.summary).toContain('Server: ready, profile inline, pid 4242, port 8080, 1 restarts')
+    expect(bundle.summary).toContain('Server: ready, profile inline, pid 4242, port 8081, 1 restarts')
   })
 
   it('refuses a path it cannot write with one sentence, and leaves nothing behind', async () => {

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { ExitInfo, ServerStatus } from '../contract/server-state'
 import { STATE_HISTORY_CAPACITY, StateHistory } from './state-history'
+import { serverStatus } from '../../test/helpers/server-status'
 
-const exit = (reason: string): ExitInfo => ({ code: 1, signal: null, reason, hint: null, kind: 'crashed', lastLines: [] })
-const status = (state: ServerStatus['state'], lastExit: ExitInfo | null = null): ServerStatus => ({
-  state,
-  profileId: 'p',
-  pid: null,
-  host: null,
-  port: null,
-  exe: null,
-  readySince: null,
-  restartAt: null,
-  lastExit,
-  restarts: 0,
-})
+const exit = (reason: string): ExitInfo => ({ code: 1, signal: null, reason, hint: null, kind: 'crashed', problem: null })
+const status = (state: ServerStatus['state'], lastExit: ExitInfo | null = null): ServerStatus =>
+  serverStatus(state, { profileId: 'p', ...(lastExit ? { lastExit } : {}) })
 
 describe('StateHistory', () => {
   it('keeps one entry per change of state, and one more when a new exit comes with the same state', () => {

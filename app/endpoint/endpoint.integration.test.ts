@@ -9,6 +9,7 @@ import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { model } from '../../test/helpers/paths'
 import { isRunning, waitUntil } from '../../test/helpers/processes'
 import { call, leaveStreamAfter } from '../../test/support/endpoint/client'
+import { runningProcess } from '../../test/helpers/server-status'
 
 // Two fixture profiles on the real llama-server, one thread, short contexts, few tokens.
 const chat = (model: string, extra: Record<string, unknown> = {}) => ({
@@ -118,7 +119,7 @@ describe('the endpoint in front of the real llama-server', () => {
   }, 60_000)
 
   it('a crash mid-stream ends the stream with an error event, and the next request waits for the restart', async () => {
-    const pid = core.server.getStatus().pid as number
+    const pid = runningProcess(core.server.getStatus()).pid
     // Killed once the first tokens have passed through.
     const streaming = call(
       port,

@@ -5,6 +5,7 @@ import { checkAccess } from './access'
 import { Endpoint } from './endpoint-listener'
 import type { FakeBackend } from '../../test/support/endpoint/fake-backend'
 import { scheduledBackend } from '../../test/helpers/scheduled-backend'
+import { serverStatus } from '../../test/helpers/server-status'
 
 interface Answer {
   readonly status: number
@@ -210,7 +211,7 @@ describe('the endpoint in front of the server (in-process fakes)', () => {
   })
 
   it('holds requests while the server restarts after a crash, then sends them on', async () => {
-    backend.setState({ state: 'backoff', port: null })
+    backend.setState(serverStatus('backoff', { profileId: 'a' }))
     const held = chat(port, 'a')
     await waitFor(() => endpoint.status().held === 1)
     backend.ready('a')

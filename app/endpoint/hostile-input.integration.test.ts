@@ -9,6 +9,7 @@ import { keyFilePath } from '../supervisor/api-key-file'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { model } from '../../test/helpers/paths'
 import { isRunning } from '../../test/helpers/processes'
+import { runningProcess } from '../../test/helpers/server-status'
 
 const KEY = 'profile-key-4242'
 const EVIL = 'https://evil.example'
@@ -69,11 +70,11 @@ describe('hostile input against the real llama-server behind the endpoint', () =
     const file = keyFilePath(join(home, 'run'))
     expect(argv).toContain(file)
     // Straight to the server: without the key it refuses, so the file's key is in force.
-    expect((await send(status.port as number, 'GET', '/v1/models')).status).toBe(401)
-    expect((await send(status.port as number, 'GET', '/v1/models', { authorization: `Bearer ${KEY}` })).status).toBe(200)
+    expect((await send(runningProcess(status).port, 'GET', '/v1/models')).status).toBe(401)
+    expect((await send(runningProcess(status).port, 'GET', '/v1/models', { authorization: `Bearer ${KEY}` })).status).toBe(200)
 
     // llama-server grants any origin; the endpoint passes on none of it and refuses the page's completion.
-    expect(corsHeaders((await send(status.port as number, 'GET', '/health', { origin: EVIL })).headers)).toContain(
+    expect(corsHeaders((await send(runningProcess(status).port, 'GET', '/health', { origin: EVIL })).headers)).toContain(
       'access-control-allow-origin',
     )
     expect(corsHeaders((await send(port, 'GET', '/health', { origin: EVIL })).headers)).toEqual([])

@@ -1,7 +1,7 @@
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { EndpointRequestFigures } from '../contract/endpoint'
 import { connectHost } from '../contract/client-url'
-import { hasProcess, servesRequests, type ServerStatus } from '../contract/server-state'
+import { hasProcess, isServing, type ServerStatus } from '../contract/server-state'
 import { checkAccess } from './access'
 import { answerPreflight, checkBrowserAccess, grantOrigin } from './browser-guard'
 import { AdmissionError, type EndpointBackend, type Lease, type PinnedBackend } from './backend'
@@ -19,11 +19,8 @@ const ATTEMPTS = 5
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
-/**
- * Ready with an address (the supervisor drops the address of a process that just died a moment before it says so).
- * A sleeping server counts: the request is forwarded and wakes it (it answers once its model is back).
- */
-const isReady = (s: ServerStatus): boolean => servesRequests(s.state) && s.port !== null
+/** Ready, or sleeping: the request is forwarded and wakes it (it answers once its model is back). */
+const isReady = isServing
 
 /**
  * Handles the endpoint's requests: the model list, then for everything else
@@ -237,8 +234,7 @@ export class EndpointRouter {
       if (stop.aborted) onAbort()
       else check(pinned.status())
     })
-    const s = pinned.status()
-    return { host: connectHost(s.host), port: s.port as number, apiKey: await pinned.upstreamApiKey() }
+    return this.upstream(pinned.status(), () => pinned.upstreamApiKey())
   }
 
   private holdLimits(): { max: number; waitMs: number } {
@@ -266,8 +262,10 @@ export class EndpointRouter {
     )
   }
 
-  private async upstream(s: ServerStatus): Promise<Upstream> {
-    return { host: connectHost(s.host), port: s.port as number, apiKey: await this.backend.upstreamApiKey() }
+  /** The address of a serving server; one that stopped since it was found ready refuses the request (the client may retry). */
+  private async upstream(s: ServerStatus, apiKey = (): Promise<string | null> => this.backend.upstreamApiKey()): Promise<Upstream> {
+    if (!isServing(s)) throw new EndpointError(503, 'unavailable_error', `the server is ${s.state}: try again shortly`, 'unavailable')
+    return { host: connectHost(s.host), port: s.port, apiKey: await apiKey() }
   }
 
   private figures(

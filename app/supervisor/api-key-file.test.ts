@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { FAKE_SERVER } from '../../test/helpers/paths'
 import { SupervisorHarness } from '../../test/helpers/supervisor-harness'
 import { everyForkTakesKeyFile, hideApiKeys, keyFilePath, removeStaleKeyFiles } from './api-key-file'
+import { runningProcess } from '../../test/helpers/server-status'
 
 /** The command line every local user can read (ps); Linux's /proc. */
 const commandLine = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)
@@ -25,7 +26,7 @@ describe("a profile's --api-key stays out of the process list (the fake server)"
       args: ['--api-key', `${KEY},second-key-456`, '-c', '512'],
     })
     expect(status.state).toBe('ready')
-    const argv = commandLine(status.pid as number)
+    const argv = commandLine(runningProcess(status).pid)
     expect(argv.join(' ')).not.toContain(KEY)
     const file = keyFilePath(join(harness.home, 'run'))
     expect(argv.slice(-2)).toEqual(['--api-key-file', file])

@@ -1,5 +1,7 @@
 import type { LaunchSpec } from '../contract/commands'
+import { problem } from '../contract/problem'
 import type { ExitInfo, FailureKind } from '../contract/server-state'
+import { failureSentence } from '../contract/wording'
 import type { RingBuffer } from '../lib/ring-buffer'
 import type { HfDownloadWatch } from './hf-download-watch'
 import type { ExitStatus, SpawnedProcess, StopOutcome } from './process-tree'
@@ -42,19 +44,21 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   })
 }
 
-/** What the state keeps of an exit: its code and signal, the diagnosis (none for a requested stop), the last lines. */
+/** How a process ended, with the failure as a Problem when there was one (a requested stop has none). */
 export function exitInfo(
   exit: ExitStatus | null,
   d: { kind: FailureKind; reason: string; hint: string | null } | null,
   lastLines: readonly string[],
 ): ExitInfo {
+  const code = exit?.signal ? `signal ${exit.signal}` : exit?.code != null ? `exit code ${exit.code}` : null
+  const details = [...(code ? [`llama-server ended with ${code}`] : []), ...lastLines].join('\n')
   return {
     code: exit?.code ?? null,
     signal: exit?.signal ?? null,
     reason: d?.reason ?? null,
     hint: d?.hint ?? null,
     kind: d?.kind ?? null,
-    lastLines,
+    problem: d ? problem('server', failureSentence(d.reason, d.hint), { details }) : null,
   }
 }
 

@@ -1,24 +1,25 @@
 import type { LaunchSpec } from '../contract/commands'
-import type { DownloadInfo } from '../contract/server-state'
+import type { DownloadInfo, ExitInfo, ServerProcess, ServerStatus } from '../contract/server-state'
 
 /**
- * The supervisor's state, one record per state with only the fields that state has: a restart time
- * exists only in backoff, a ready time only while ready or sleeping, a download only while downloading.
- * Leaving a state drops its fields; no field has to be reset by hand.
+ * The supervisor's state, one record per state with only the fields that state has: a process while one runs
+ * (starting has none until the spawn), a ready time only while ready or sleeping, a download only while
+ * downloading, the exit that ended the run in the failed states. Leaving a state drops its fields; no field
+ * has to be reset by hand.
  */
 export type SupervisorState =
   | { readonly kind: 'stopped' }
-  | { readonly kind: 'starting' }
-  | { readonly kind: 'downloading'; readonly download: DownloadInfo }
-  | { readonly kind: 'loading' }
+  | { readonly kind: 'starting'; readonly process: ServerProcess | null }
+  | { readonly kind: 'downloading'; readonly process: ServerProcess; readonly download: DownloadInfo }
+  | { readonly kind: 'loading'; readonly process: ServerProcess }
   /** readySince: epoch ms when this process became ready (a sleeping server keeps it: the same process). */
-  | { readonly kind: 'ready'; readonly readySince: number }
-  | { readonly kind: 'sleeping'; readonly readySince: number }
-  | { readonly kind: 'stopping' }
+  | { readonly kind: 'ready'; readonly process: ServerProcess; readonly readySince: number }
+  | { readonly kind: 'sleeping'; readonly process: ServerProcess; readonly readySince: number }
+  | { readonly kind: 'stopping'; readonly process: ServerProcess }
   /** restartAt: epoch ms when `timer` starts the spec again. */
-  | { readonly kind: 'backoff'; readonly restartAt: number; readonly timer: NodeJS.Timeout }
-  | { readonly kind: 'crashloop' }
-  | { readonly kind: 'errored' }
+  | { readonly kind: 'backoff'; readonly exit: ExitInfo; readonly restartAt: number; readonly timer: NodeJS.Timeout }
+  | { readonly kind: 'crashloop'; readonly exit: ExitInfo }
+  | { readonly kind: 'errored'; readonly exit: ExitInfo }
 
 /**
  * One user start or restart and the automatic restarts that follow it. A new user start replaces it whole,
@@ -45,4 +46,35 @@ export function newSession(spec: LaunchSpec, sleepIdleSeconds: number | null): L
 /** When the current process became ready, in the states that have one. */
 export function readySinceOf(state: SupervisorState): number | null {
   return state.kind === 'ready' || state.kind === 'sleeping' ? state.readySince : null
+}
+
+/** The contract's status of a state: the state's own fields plus the launch's and the last exit. */
+export function statusOf(state: SupervisorState, session: LaunchSession | null, lastExit: ExitInfo | null): ServerStatus {
+  const common = { profileId: session?.spec.profileId ?? null, exe: session?.exe ?? null, lastExit, restarts: session?.restarts ?? 0 }
+  const noProcess = { pid: null, host: null, port: null }
+  switch (state.kind) {
+    case 'stopped':
+      return { ...common, ...noProcess, state: state.kind }
+    case 'starting':
+      return { ...common, ...(state.process ?? noProcess), state: state.kind }
+    case 'downloading':
+      return { ...common, ...state.process, state: state.kind, download: state.download }
+    case 'loading':
+    case 'stopping':
+      return { ...common, ...state.process, state: state.kind }
+    case 'ready':
+    case 'sleeping':
+      return {
+        ...common,
+        ...state.process,
+        state: state.kind,
+        readySince: state.readySince,
+        sleepIdleSeconds: session?.sleepIdleSeconds ?? null,
+      }
+    case 'backoff':
+      return { ...common, ...noProcess, lastExit: state.exit, state: state.kind, restartAt: state.restartAt }
+    case 'crashloop':
+    case 'errored':
+      return { ...common, ...noProcess, lastExit: state.exit, state: state.kind }
+  }
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { LaunchSpec } from '../contract/commands'
-import type { DownloadInfo, ExitInfo, FailureKind, ServerStateKind, ServerStatus } from '../contract/server-state'
+import type { DownloadInfo, ExitInfo, FailureKind, ServerProcess, ServerStateKind, ServerStatus } from '../contract/server-state'
 import { LineSplitter } from '../lib/line-splitter'
 import { Listeners } from '../lib/listeners'
 import { RingBuffer } from '../lib/ring-buffer'
@@ -21,7 +21,7 @@ import { redactArgs } from './redact'
 import { DEFAULT_RESTART_POLICY, decideRestart, endsTheRun } from './restart-policy'
 import { isValidTransition } from './transitions'
 import { sameLaunchSpec } from './same-launch'
-import { newSession, readySinceOf, type LaunchSession, type SupervisorState } from './supervisor-state'
+import { newSession, readySinceOf, statusOf, type LaunchSession, type SupervisorState } from './supervisor-state'
 import { hasProcess, servesRequests } from '../contract/server-state'
 import { spawnFailureHint } from './exit-status'
 import { sleepIdleSeconds, sleepLogEvent } from './sleep-log'
@@ -87,21 +87,7 @@ export class ServerSupervisor {
   }
 
   getStatus(): ServerStatus {
-    const { run, state, session } = this
-    return {
-      state: state.kind,
-      profileId: session?.spec.profileId ?? null,
-      pid: run && hasProcess(state.kind) ? run.proc.pid : null,
-      host: run?.host ?? null,
-      port: run?.port ?? null,
-      exe: session?.exe ?? null,
-      readySince: readySinceOf(state),
-      restartAt: state.kind === 'backoff' ? state.restartAt : null,
-      lastExit: this.lastExit,
-      restarts: session?.restarts ?? 0,
-      ...(session && session.sleepIdleSeconds !== null ? { sleepIdleSeconds: session.sleepIdleSeconds } : {}),
-      ...(state.kind === 'downloading' ? { download: state.download } : {}),
-    }
+    return statusOf(this.state, this.session, this.lastExit)
   }
 
   /** The newest log lines, oldest first. */
@@ -209,16 +195,17 @@ export class ServerSupervisor {
   }
 
   private fail(d: { kind: FailureKind; reason: string; hint: string | null }, exit: ExitStatus | null, lines: readonly string[]): void {
-    this.lastExit = exitInfo(exit, d, lines)
+    const failure = exitInfo(exit, d, lines)
+    this.lastExit = failure
     this.log(`[llama-tray] ${d.reason}${d.hint ? ` (${d.hint})` : ''}`)
-    this.transition({ kind: 'errored' })
+    this.transition({ kind: 'errored', exit: failure })
   }
 
   private async launch(): Promise<void> {
     if (!this.session) return
     const { spec } = this.session
     this.updateSession({ exe: spec.exe })
-    this.transition({ kind: 'starting' })
+    this.transition({ kind: 'starting', process: null })
 
     if (!this.orphansReaped) {
       this.orphansReaped = true
@@ -310,7 +297,9 @@ export class ServerSupervisor {
       )
       .catch(() => {})
     void proc.exited.then((exit) => this.onExit(run, exit))
-    this.listeners.emit('state', this.getStatus()) // now with pid and port
+    // Within the state, not an edge: starting now has its process, pid and port.
+    if (this.state.kind === 'starting') this.state = { kind: 'starting', process: processOf(run) }
+    this.listeners.emit('state', this.getStatus())
     if (launchDownloads(spec.args)) {
       run.watch = new HfDownloadWatch({
         repos: hfRepos(spec.args),
@@ -330,14 +319,14 @@ export class ServerSupervisor {
     if (d) {
       if (kind === 'downloading') {
         // Progress within the state, not an edge: the record is replaced with the new figures.
-        this.state = { kind, download: d }
+        this.state = { kind, process: processOf(run), download: d }
         this.listeners.emit('state', this.getStatus())
-      } else if (kind === 'starting' || kind === 'loading') this.transition({ kind: 'downloading', download: d })
+      } else if (kind === 'starting' || kind === 'loading') this.transition({ kind: 'downloading', process: processOf(run), download: d })
       return
     }
     if (kind !== 'downloading') return
     run.deadline = Date.now() + this.options.readyTimeoutMs
-    this.transition({ kind: 'starting' })
+    this.transition({ kind: 'starting', process: processOf(run) })
   }
 
   private async watchReadiness(run: Run): Promise<void> {
@@ -353,14 +342,14 @@ export class ServerSupervisor {
         run.watch?.stop()
         this.updateSession({ startFailure: null })
         const readySince = Date.now()
-        this.transition({ kind: 'ready', readySince })
+        this.transition({ kind: 'ready', process: processOf(run), readySince })
         // It fell asleep before the probe saw it ready (a sleep shorter than a health interval).
-        if (run.asleep) this.transition({ kind: 'sleeping', readySince })
+        if (run.asleep) this.transition({ kind: 'sleeping', process: processOf(run), readySince })
         void this.watchAfterReady(run)
         return
       }
       // llama-server answers 503 while its -hf download runs too: the download, seen in the cache, says more.
-      if (health.kind === 'loading' && this.state.kind === 'starting') this.transition({ kind: 'loading' })
+      if (health.kind === 'loading' && this.state.kind === 'starting') this.transition({ kind: 'loading', process: processOf(run) })
       // A download has no deadline: it takes what the network gives; the one for loading starts after it.
       if (this.state.kind !== 'downloading' && Date.now() >= run.deadline) {
         await this.enqueue(async () => {
@@ -391,8 +380,8 @@ export class ServerSupervisor {
     if (this.run !== run || run.stopRequested) return
     run.asleep = asleep
     const state = this.state
-    if (asleep && state.kind === 'ready') this.transition({ kind: 'sleeping', readySince: state.readySince })
-    else if (!asleep && state.kind === 'sleeping') this.transition({ kind: 'ready', readySince: state.readySince })
+    if (asleep && state.kind === 'ready') this.transition({ ...state, kind: 'sleeping' })
+    else if (!asleep && state.kind === 'sleeping') this.transition({ ...state, kind: 'ready' })
   }
 
   private async forget(run: Run): Promise<void> {
@@ -440,16 +429,18 @@ export class ServerSupervisor {
     const decision = decideRestart(this.current.unstableExits, readyForMs, this.options.restartPolicy)
     this.updateSession({ unstableExits: decision.unstableExits })
     if (decision.action === 'give-up') {
-      this.lastExit = exitInfo(
+      const last = exitInfo(
         exit,
         { ...d, reason: `gave up after ${decision.unstableExits} unstable exits in a row; last: ${d.reason}` },
         lines,
       )
-      this.log(`[llama-tray] ${this.lastExit.reason}`)
-      this.transition({ kind: 'crashloop' })
+      this.lastExit = last
+      this.log(`[llama-tray] ${last.reason}`)
+      this.transition({ kind: 'crashloop', exit: last })
       return
     }
-    this.lastExit = exitInfo(exit, d, lines)
+    const failure = exitInfo(exit, d, lines)
+    this.lastExit = failure
     this.log(`[llama-tray] ${d.reason}; restarting in ${(decision.delayMs / 1000).toFixed(1)} s`)
     const timer = setTimeout(() => {
       void this.enqueue(async () => {
@@ -459,7 +450,7 @@ export class ServerSupervisor {
         await this.launch()
       })
     }, decision.delayMs)
-    this.transition({ kind: 'backoff', restartAt: Date.now() + decision.delayMs, timer })
+    this.transition({ kind: 'backoff', exit: failure, restartAt: Date.now() + decision.delayMs, timer })
   }
 
   /**
@@ -488,7 +479,7 @@ export class ServerSupervisor {
       run.stopRequested = true
       run.abort.abort()
       this.log(`[llama-tray] ${reason}; stopping it to restart it`)
-      this.transition({ kind: 'stopping' })
+      this.transition({ kind: 'stopping', process: processOf(run) })
       const { outcome, exit, detail } = await stopProcessTree(run.proc, this.options.stop)
       await this.forget(run)
       this.log(`[llama-tray] llama-server ${detail}${exitSuffix(outcome, exit)}`)
@@ -504,7 +495,7 @@ export class ServerSupervisor {
     if (run && hasProcess(this.state.kind)) {
       run.stopRequested = true
       run.abort.abort()
-      this.transition({ kind: 'stopping' })
+      this.transition({ kind: 'stopping', process: processOf(run) })
       const { outcome, exit, detail } = await stopProcessTree(run.proc, this.options.stop)
       await this.forget(run)
       this.log(`[llama-tray] llama-server ${detail}${exitSuffix(outcome, exit)}`)
@@ -516,4 +507,9 @@ export class ServerSupervisor {
     const kind = this.state.kind
     if (kind === 'backoff' || kind === 'crashloop' || kind === 'errored') this.transition({ kind: 'stopped' })
   }
+}
+
+/** The contract's view of a spawned process. */
+function processOf(run: Run): ServerProcess {
+  return { pid: run.proc.pid, host: run.host, port: run.port }
 }

@@ -19,6 +19,7 @@ import { fakeGpuTelemetry } from '../support/bench/fake-gpu'
 import { fakeVramTelemetry } from './fake-vram-telemetry'
 import { serveFolder, type StaticServer } from './static-server'
 import { LOW_VRAM_WARNING, vramAdvisor } from './vram-advisor'
+import { runningProcess } from '../helpers/server-status'
 
 // End to end: the built renderer in Debian's Chromium, window.llamaTray bridged
 // to a real LlamaTrayCore, which runs the real llama-server on the tiny models.
@@ -116,7 +117,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
       await state(page, 'ready')
       await expect(page.getByTestId('active-profile').textContent()).resolves.toBe('tiny')
 
-      const port = core.server.getStatus().port as number
+      const port = runningProcess(core.server.getStatus()).port
       // Where clients connect: the OpenAI-compatible base URL of the running server, and it answers.
       const url = await page.getByTestId('server-url').textContent()
       expect(url).toBe(`http://127.0.0.1:${port}/v1`)
@@ -143,7 +144,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
       await draftRow.getByTestId('profile-start').click()
       await page.getByTestId('active-profile').and(page.locator(':text("tiny + draft")')).waitFor({ timeout: 120_000 })
       await state(page, 'ready')
-      const draftPort = core.server.getStatus().port as number
+      const draftPort = runningProcess(core.server.getStatus()).port
       await generate(draftPort, 48).done
       // The last request's figures are on the Running view.
       await page.getByTestId('tab-dashboard').click()
@@ -188,7 +189,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     expect(await page.getByTestId('server-url').count()).toBe(1)
     const after: string[] = []
     core.on('server:state-changed', (st) => after.push(st.state))
-    await generate(core.server.getStatus().port as number, 4).done
+    await generate(runningProcess(core.server.getStatus()).port, 4).done
     await expect.poll(() => after, { timeout: 60_000 }).toEqual(['ready', 'sleeping']) // awake to answer, then asleep again
     await state(page, 'sleeping', 60_000)
     expect(core.server.getLogs(5000).filter((l) => /exiting sleeping state/.test(l)).length).toBeGreaterThan(0)
@@ -199,7 +200,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     const imported = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1'), 'tiny')
     if (!imported.ok) throw new Error(imported.error.sentence)
     expect((await core.handlers['server:start'](imported.value.id)).ok).toBe(true)
-    await generate(core.server.getStatus().port as number, 32).done
+    await generate(runningProcess(core.server.getStatus()).port, 32).done
     // A past that is clearly older than anything the reopened page could get pushed or fetch as the latest snapshot.
     const ageOfFirstPoint = async (): Promise<number> =>
       Date.now() / 1000 - ((await core.handlers['generation:history']()).perSecond[0]?.time ?? Date.now()) / 1000

@@ -1,61 +1,37 @@
-import type { ServerStatus } from '../../app/contract/server-state'
+import type { ServerStatus, ServerStatusOf } from '../../app/contract/server-state'
 import type { Snapshot } from '../../app/contract/snapshot'
 import type { Warning } from '../../app/contract/warnings'
+import { exitInfo } from '../../app/supervisor/supervised-run'
+import { NEVER_STARTED, serverStatus } from '../helpers/server-status'
 
 // Server states and snapshots as the core would push them, for views that must
 // be looked at without a real llama-server (the accessibility scan, fast).
 
-const BASE: ServerStatus = {
-  state: 'stopped',
-  profileId: null,
-  pid: null,
-  host: null,
-  port: null,
-  exe: null,
-  readySince: null,
-  restartAt: null,
-  lastExit: null,
-  restarts: 0,
-}
-
 export function stoppedStatus(profileId: string | null = null): ServerStatus {
-  return { ...BASE, profileId }
+  return { ...NEVER_STARTED, profileId }
 }
 
-export function readyStatus(profileId: string, now = Date.now()): ServerStatus {
-  return {
-    ...BASE,
-    state: 'ready',
-    profileId,
-    pid: 4242,
-    host: '127.0.0.1',
-    port: 8081,
-    exe: '/opt/llama.cpp/llama-server',
-    readySince: now - 90_000,
-  }
+export function readyStatus(profileId: string, now = Date.now()): ServerStatusOf<'ready'> {
+  return serverStatus('ready', { profileId, port: 8081, exe: '/opt/llama.cpp/llama-server', readySince: now - 90_000 })
 }
 
 export function loadingStatus(profileId: string): ServerStatus {
-  return { ...BASE, state: 'loading', profileId, pid: 4242, host: '127.0.0.1', port: 8081, exe: '/opt/llama.cpp/llama-server' }
+  return serverStatus('loading', { profileId, port: 8081, exe: '/opt/llama.cpp/llama-server' })
 }
 
 export function failedStatus(profileId: string): ServerStatus {
-  return {
-    ...BASE,
-    state: 'errored',
+  return serverStatus('errored', {
     profileId,
-    lastExit: {
-      code: 1,
-      signal: null,
-      kind: 'model-missing',
-      reason: 'the model file /models/moved-away.gguf does not exist',
-      hint: 'Choose the model again in the profile (Profiles → Model → Choose…).',
-      lastLines: [
-        'llama_model_load: error loading model: failed to open /models/moved-away.gguf',
-        'main: exiting due to model loading error',
-      ],
-    },
-  }
+    lastExit: exitInfo(
+      { code: 1, signal: null },
+      {
+        kind: 'model-missing',
+        reason: 'the model file /models/moved-away.gguf does not exist',
+        hint: 'Choose the model again in the profile (Profiles → Model → Choose…).',
+      },
+      ['llama_model_load: error loading model: failed to open /models/moved-away.gguf', 'main: exiting due to model loading error'],
+    ),
+  })
 }
 
 export const LOW_VRAM: Warning = {

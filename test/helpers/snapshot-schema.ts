@@ -8,35 +8,43 @@ const exitInfo = z.object({
   reason: z.string().nullable(),
   hint: z.string().nullable(),
   kind: z.string().nullable(),
-  lastLines: z.array(z.string()),
+  problem: z
+    .object({ kind: z.string(), sentence: z.string(), details: z.string().optional(), fix: z.unknown().optional() })
+    .strict()
+    .nullable(),
 })
+
+const common = {
+  profileId: z.string().nullable(),
+  exe: z.string().nullable(),
+  lastExit: exitInfo.nullable(),
+  restarts: z.number().int().min(0),
+}
+const noProcess = { pid: z.null(), host: z.null(), port: z.null() }
+const running = { pid: z.number().int().positive(), host: z.string(), port: z.number().int().min(1).max(65535) }
+const serving = { ...common, ...running, readySince: z.number(), sleepIdleSeconds: z.number().int().positive().nullable() }
+const download = z
+  .object({ repo: z.string(), file: z.string(), bytes: z.number().min(0), total: z.number().min(0).nullable(), rateBps: z.number().min(0) })
+  .strict()
+
+/** ServerStatus, one strict record per state: a field of another state is an error. */
+export const serverStatusSchema = z.union([
+  z.object({ state: z.literal('stopped'), ...common, ...noProcess }).strict(),
+  z.object({ state: z.literal('starting'), ...common, ...noProcess }).strict(),
+  z.object({ state: z.literal('starting'), ...common, ...running }).strict(),
+  z.object({ state: z.literal('downloading'), ...common, ...running, download }).strict(),
+  z.object({ state: z.literal('loading'), ...common, ...running }).strict(),
+  z.object({ state: z.literal('ready'), ...serving }).strict(),
+  z.object({ state: z.literal('sleeping'), ...serving }).strict(),
+  z.object({ state: z.literal('stopping'), ...common, ...running }).strict(),
+  z.object({ state: z.literal('backoff'), ...common, ...noProcess, lastExit: exitInfo, restartAt: z.number() }).strict(),
+  z.object({ state: z.literal('crashloop'), ...common, ...noProcess, lastExit: exitInfo }).strict(),
+  z.object({ state: z.literal('errored'), ...common, ...noProcess, lastExit: exitInfo }).strict(),
+])
 
 export const snapshotSchema = z.object({
   time: z.number().int().positive(),
-  server: z.object({
-    state: z.enum(SERVER_STATE_KINDS as [string, ...string[]]),
-    profileId: z.string().nullable(),
-    pid: z.number().int().positive().nullable(),
-    host: z.string().nullable(),
-    port: z.number().int().min(1).max(65535).nullable(),
-    exe: z.string().nullable(),
-    readySince: z.number().nullable(),
-    restartAt: z.number().nullable(),
-    lastExit: exitInfo.nullable(),
-    restarts: z.number().int().min(0),
-    sleepIdleSeconds: z.number().int().positive().nullable().optional(),
-    download: z
-      .object({
-        repo: z.string(),
-        file: z.string(),
-        bytes: z.number().min(0),
-        total: z.number().min(0).nullable(),
-        rateBps: z.number().min(0),
-      })
-      .strict()
-      .nullable()
-      .optional(),
-  }),
+  server: serverStatusSchema,
   generation: z.unknown(),
   gpu: z.unknown(),
   cpu: z.unknown(),

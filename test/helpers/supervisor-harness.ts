@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ServerStateKind, ServerStatus } from '../../app/contract/server-state'
+import type { ServerStateKind, ServerStatus, ServerStatusOf } from '../../app/contract/server-state'
 import { ServerSupervisor, type SupervisorOptions } from '../../app/supervisor/supervisor'
 import { PidTracker } from './processes'
 
@@ -23,16 +23,17 @@ export class SupervisorHarness {
   }
 
   /** Resolves when the supervisor reaches `state` (or already is in it). */
-  waitFor(state: ServerStateKind, timeoutMs = 120_000): Promise<ServerStatus> {
+  waitFor<K extends ServerStateKind>(state: K, timeoutMs = 120_000): Promise<ServerStatusOf<K>> {
+    const isIn = (s: ServerStatus): s is ServerStatusOf<K> => s.state === state
     const now = this.supervisor.getStatus()
-    if (now.state === state) return Promise.resolve(now)
+    if (isIn(now)) return Promise.resolve(now)
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         off()
         reject(new Error(`timed out waiting for ${state}; states so far: ${this.states.join(' → ')}`))
       }, timeoutMs)
       const off = this.supervisor.on('state', (s) => {
-        if (s.state === state) {
+        if (isIn(s)) {
           clearTimeout(timer)
           off()
           resolve(s)

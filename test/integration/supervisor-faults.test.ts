@@ -8,6 +8,7 @@ import { PidFiles, type PidRecord } from '../../app/supervisor/pid-file'
 import { FAKE_SERVER } from '../helpers/paths'
 import { isRunning, waitUntil } from '../helpers/processes'
 import { SupervisorHarness } from '../helpers/supervisor-harness'
+import { runningProcess } from '../helpers/server-status'
 
 // Faults the real llama-server cannot produce on demand, played by
 // test/fixtures/fake-llama-server.mjs (a real process, real HTTP, real signals).
@@ -49,7 +50,7 @@ describe('supervisor faults (fake server)', () => {
     const started = h.supervisor.start(fake())
     try {
       await waitUntil(() => pidFiles.writes === 1 && h.supervisor.getStatus().port !== null, 30_000, 'the pid file write to begin')
-      const port = h.supervisor.getStatus().port as number
+      const port = runningProcess(h.supervisor.getStatus()).port
       while ((await probeHealth('127.0.0.1', port, 1000)).kind !== 'ready') await new Promise((r) => setTimeout(r, 20))
       // The server is ready, the record is not on disk yet: give the supervisor many health probes (20 ms apart).
       await new Promise((r) => setTimeout(r, 500))
@@ -91,7 +92,7 @@ describe('supervisor faults (fake server)', () => {
     expect(stopped.state).toBe('stopped')
     expect(Date.now() - t0).toBeGreaterThanOrEqual(600)
     expect(stopped.lastExit?.signal).toBe('SIGKILL')
-    expect(isRunning(ready.pid as number)).toBe(false)
+    expect(isRunning(runningProcess(ready).pid)).toBe(false)
     expect(h.supervisor.getLogs().join('\n')).toMatch(/killed after it ignored two signals/)
   })
 

@@ -9,6 +9,7 @@ import { llamaServerBin } from '../helpers/llama-server-bin'
 import { model } from '../helpers/paths'
 import { isRunning } from '../helpers/processes'
 import { SupervisorHarness } from '../helpers/supervisor-harness'
+import { runningProcess } from '../helpers/server-status'
 
 // Against the real llama-server (mainline v0.5.0 built from node-llama-cpp's
 // bundle) and the tiny real GGUF models from test/fixtures/models.
@@ -43,21 +44,21 @@ describe('supervisor against the real llama-server', () => {
     expect(ready.state).toBe('ready')
     expect(ready.host).toBe('127.0.0.1')
     expect(ready.port).toBeGreaterThan(0)
-    const { status, json } = await postJson(ready.port as number, '/completion', { prompt: 'Hello', n_predict: 16, ignore_eos: true })
+    const { status, json } = await postJson(runningProcess(ready).port, '/completion', { prompt: 'Hello', n_predict: 16, ignore_eos: true })
     expect(status).toBe(200)
     expect((json.timings as { predicted_n: number }).predicted_n).toBe(16)
     const stopped = await h.supervisor.stop()
     expect(stopped.state).toBe('stopped')
     expect(stopped.lastExit?.code).toBe(0)
     expect(h.states).toEqual(['starting', 'loading', 'ready', 'stopping', 'stopped'])
-    expect(isRunning(ready.pid as number)).toBe(false)
+    expect(isRunning(runningProcess(ready).pid)).toBe(false)
   })
 
   it('restarts with backoff after kill -9 while ready', async () => {
     const h = harness({ restartPolicy: { initialDelayMs: 400, maxDelayMs: 30_000, stableAfterMs: 60_000, maxUnstableExits: 5 } })
     const first = await h.supervisor.start(spec(['-m', model('tiny-target.gguf')]))
     const killedAt = Date.now()
-    process.kill(first.pid as number, 'SIGKILL')
+    process.kill(runningProcess(first).pid, 'SIGKILL')
     const backoff = await h.waitFor('backoff')
     expect(backoff.lastExit?.signal).toBe('SIGKILL')
     expect(backoff.lastExit?.kind).toBe('crashed')
@@ -81,7 +82,7 @@ describe('supervisor against the real llama-server', () => {
     let status = await h.supervisor.start(spec(['-m', model('tiny-target.gguf')]))
     for (let crash = 1; crash <= 5; crash++) {
       expect(status.state).toBe('ready')
-      process.kill(status.pid as number, 'SIGKILL')
+      process.kill(runningProcess(status).pid, 'SIGKILL')
       if (crash < 5) {
         await h.waitFor('backoff')
         status = await h.waitFor('ready')
@@ -136,7 +137,7 @@ describe('supervisor against the real llama-server', () => {
       const req = request(
         {
           host: '127.0.0.1',
-          port: ready.port as number,
+          port: runningProcess(ready).port,
           path: '/completion',
           method: 'POST',
           agent: false,
@@ -157,7 +158,7 @@ describe('supervisor against the real llama-server', () => {
     expect(stopped.state).toBe('stopped')
     // The escalation's own bound (3 s + 2.5 s of grace, then SIGKILL), with room for a busy machine.
     expect(elapsed).toBeLessThan(20_000)
-    expect(isRunning(ready.pid as number)).toBe(false)
+    expect(isRunning(runningProcess(ready).pid)).toBe(false)
     // The streaming client keeps llama-server's HTTP join waiting: the second signal ends it.
     expect(h.supervisor.getLogs().join('\n')).toMatch(/stopped after a second signal|stopped \(exit code 0\)/)
   })
@@ -171,7 +172,7 @@ describe('supervisor against the real llama-server', () => {
     expect(b.state).toBe('ready')
     expect(b.profileId).toBe('b')
     expect(b.pid).not.toBe(a.pid)
-    expect(isRunning(a.pid as number)).toBe(false)
+    expect(isRunning(runningProcess(a).pid)).toBe(false)
   })
 })
 

@@ -7,6 +7,7 @@ import { llamaServerBin } from '../helpers/llama-server-bin'
 import { model } from '../helpers/paths'
 import { isRunning } from '../helpers/processes'
 import { SupervisorHarness } from '../helpers/supervisor-harness'
+import { runningProcess } from '../helpers/server-status'
 
 // Issue #28, first item: the watchdog after ready, against the real llama-server (-t 1, tiny model).
 let bin: string
@@ -49,7 +50,7 @@ describe('the watchdog after ready (real llama-server)', () => {
     })
     const first = await h.supervisor.start(spec([]))
     expect(first.state).toBe('ready')
-    const oldPid = first.pid as number
+    const oldPid = runningProcess(first).pid
     process.kill(oldPid, 'SIGSTOP') // no SIGCONT: a stopped process takes only SIGKILL
     const replaced = await new Promise<ServerStatus>((resolve) => {
       const off = h.supervisor.on('state', (s) => {
@@ -78,7 +79,7 @@ describe('the watchdog after ready (real llama-server)', () => {
     expect(ready.state).toBe('ready')
     const prompt = 'The quick brown fox jumps over the lazy dog while the watchdog keeps counting. '.repeat(170)
     const ticksBefore = ticks.length
-    const { status, json } = await postJson(ready.port as number, '/completion', { prompt, n_predict: 8, cache_prompt: false })
+    const { status, json } = await postJson(runningProcess(ready).port, '/completion', { prompt, n_predict: 8, cache_prompt: false })
     expect(status).toBe(200)
     expect((json.timings as { prompt_n: number }).prompt_n).toBeGreaterThan(2000)
     const during = ticks.slice(ticksBefore)

@@ -1,10 +1,14 @@
 import { EventEmitter } from 'node:events'
 import { PassThrough } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { ServerStatus } from '../../contract/server-state'
 import type { Snapshot } from '../../contract/snapshot'
 import type { CliContext } from '../command'
 import { ScriptedCliCore } from '../../../test/support/cli/scripted-cli-core'
+import { serverStatus } from '../../../test/helpers/server-status'
 import { runCommand } from './run'
+
+const READY = (): ServerStatus => serverStatus('ready', { profileId: 'cli', pid: 42, port: 8080, readySince: Date.now() })
 
 function context(
   core: ScriptedCliCore,
@@ -30,7 +34,7 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
     const { io, lines, signals } = context(core)
     const exit = runCommand.run([...CMD, '--json'], io)
     await vi.advanceTimersByTimeAsync(0)
-    core.setState({ state: 'ready', profileId: 'cli', pid: 42, host: '127.0.0.1', port: 8080, readySince: Date.now() })
+    core.setState(READY())
     // 100 intervals of --interval pass without a tick of the core: nothing is printed.
     await vi.advanceTimersByTimeAsync(10_000)
     expect(lines()).toEqual([])
@@ -50,7 +54,7 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
     const { io, raw, signals } = context(core, true)
     const exit = runCommand.run(CMD, io)
     await vi.advanceTimersByTimeAsync(0)
-    core.setState({ state: 'ready', profileId: 'cli', pid: 42, host: '127.0.0.1', port: 8080, readySince: Date.now() })
+    core.setState(READY())
     await vi.advanceTimersByTimeAsync(10_000)
     const redraws = (): number => raw().split('\r\x1b[2K').length - 1
     expect(redraws()).toBe(0)
@@ -67,8 +71,8 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
     const { io, lines, signals } = context(core)
     const exit = runCommand.run(CMD, io)
     await vi.advanceTimersByTimeAsync(0)
-    core.setState({ state: 'starting', profileId: 'cli' })
-    core.setState({ state: 'ready', pid: 42, host: '127.0.0.1', port: 8080, readySince: Date.now() })
+    core.setState(serverStatus('starting', { profileId: 'cli', pid: null, host: null, port: null }))
+    core.setState(READY())
     await vi.advanceTimersByTimeAsync(10_000)
     core.tick(Date.now())
     expect(lines()).toHaveLength(2)
@@ -85,18 +89,17 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
     fix: null,
     message: `Free VRAM is 310 MiB, under the 1,536 MiB headroom; ${'close other GPU programs '.repeat(20)}or lower --n-cpu-moe.`,
   }
-  const RESTARTING = {
-    state: 'crashloop' as const,
-    pid: null,
+  const RESTARTING = serverStatus('crashloop', {
+    profileId: 'cli',
     lastExit: {
       code: 1,
       signal: null,
       reason: `llama-server exited: ${'x'.repeat(1500)}`,
       hint: null,
       kind: 'crashed' as const,
-      lastLines: [],
+      problem: null,
     },
-  }
+  })
 
   it.each([80, 40, undefined])(
     'on a terminal of %s columns, each redraw fits one row and a warning is printed once, above it',
@@ -105,12 +108,12 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
       const { io, raw, signals } = context(core, true, columns)
       const exit = runCommand.run(CMD, io)
       await vi.advanceTimersByTimeAsync(0)
-      core.setState({ state: 'ready', profileId: 'cli', pid: 42, host: '127.0.0.1', port: 8080, readySince: Date.now() })
+      core.setState(READY())
       core.warnings = [WARNING]
       for (let i = 0; i < 5; i++) core.tick(Date.now() + i * 1000)
       core.warnings = []
       core.tick(Date.now() + 6000)
-      core.status = { ...core.status, ...RESTARTING }
+      core.status = RESTARTING
       core.tick(Date.now() + 7000)
       const chunks = raw().split('\r\x1b[2K').slice(1)
       const rows = chunks.filter((c) => !c.endsWith('\n'))
@@ -130,7 +133,7 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
     const { io, lines, signals } = context(core)
     const exit = runCommand.run(CMD, io)
     await vi.advanceTimersByTimeAsync(0)
-    core.setState({ state: 'ready', profileId: 'cli', pid: 42, host: '127.0.0.1', port: 8080, readySince: Date.now() })
+    core.setState(READY())
     core.warnings = [WARNING]
     for (let i = 0; i < 5; i++) core.tick(Date.now() + i * 1000)
     core.warnings = []
@@ -151,9 +154,9 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
     const signals = new EventEmitter()
     const exit = runCommand.run(CMD, { home: '/nonexistent-home', stdout, stderr, signals, createCore: core.factory })
     await vi.advanceTimersByTimeAsync(0)
-    core.setState({ state: 'loading', profileId: 'cli', pid: 42, host: '127.0.0.1', port: 8080 })
+    core.setState(serverStatus('loading', { profileId: 'cli', pid: 42, port: 8080 }))
     core.tick(Date.now())
-    core.setState({ state: 'ready', readySince: Date.now() })
+    core.setState(READY())
     await vi.advanceTimersByTimeAsync(0)
     expect(screen).toContain(
       'LOADING    pid 42  http://127.0.0.1:8080\r\x1b[2Kllama-tray: The OpenAI-compatible API is at http://127.0.0.1:8080/v1.\n',

@@ -1,6 +1,6 @@
 import { failureSentence } from '../../contract/wording'
 import type { LaunchSpec } from '../../contract/commands'
-import type { ServerStatus } from '../../contract/server-state'
+import type { ServerStatus, ServerStatusOf } from '../../contract/server-state'
 import type { Snapshot } from '../../contract/snapshot'
 import { CommandLineError, tokenizeCommandLine } from '../../lib/command-line'
 import { standardCliCore } from '../cli-core-factory'
@@ -154,7 +154,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   let profileStartInFlight = false
   core.on('server:state-changed', (status) => {
     if (!options.json && !tty) printHuman(status)
-    if (status.state === 'ready' && status.port !== null && !addressShown && !options.json) {
+    if (status.state === 'ready' && !addressShown && !options.json) {
       addressShown = true
       note(`The OpenAI-compatible API is at ${clientBaseUrl(status.host, status.port)}.`)
       if (isWsl()) note(wslNote(status.port))
@@ -162,10 +162,9 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
     // While a profile's start is in flight its outcome decides: a load that ran out of GPU memory is retried once.
     if ((status.state === 'errored' || status.state === 'crashloop') && !profileStartInFlight) endRun(status)
   })
-  const endRun = (status: ServerStatus): void => {
+  const endRun = (status: ServerStatusOf<'errored' | 'crashloop'>): void => {
     if (stopping) return // said once, whichever of the state change and the start's result comes first
-    const exit = status.lastExit
-    note(failureSentence(exit?.reason ?? `llama-server ended ${status.state}`, exit?.hint))
+    note(status.lastExit.problem?.sentence ?? failureSentence(`the server ended ${status.state}`, null))
     void stopAndExit(neverSpawned(status) ? 2 : 1)
   }
 

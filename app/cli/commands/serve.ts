@@ -1,4 +1,5 @@
 import type { EndpointRequestFigures } from '../../contract/endpoint'
+import { isServing } from '../../contract/server-state'
 import { standardCliCore } from '../cli-core-factory'
 import { isWsl, wslNote } from '../../lib/client-address'
 import { profileActions } from '../../core/profile-actions'
@@ -104,7 +105,7 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
       const said = serverStateSentence({
         state: status.state,
         profileId: status.profileId,
-        sleepIdleSeconds: status.sleepIdleSeconds,
+        sleepIdleSeconds: isServing(status) ? status.sleepIdleSeconds : null,
         reason: status.lastExit?.reason ?? null,
         hint: status.lastExit?.hint ?? null,
       })

@@ -5,8 +5,7 @@ import type { Warning } from '../../../app/contract/warnings'
 import { applyFixAndStart, fixFlagsAndStart } from '../actions/failure-actions'
 import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
-import { problem, type Problem } from '../../../app/contract/problem'
-import { failureSentence } from '../../../app/contract/wording'
+import type { Problem } from '../../../app/contract/problem'
 import { ProblemView } from './ProblemView'
 
 const FAILED: ReadonlySet<ServerStateKind> = new Set(['errored', 'crashloop', 'backoff', 'stopped'])
@@ -40,8 +39,12 @@ function FixButton({ label, action }: { readonly label: string; readonly action:
 /** Whether the header says why the last start failed (then no other place repeats it). */
 export function useHeaderShowsFailure(): boolean {
   const refused = useSnapshotStore((s) => s.snapshot?.startFailure != null)
-  const exited = useStatusStore((s) => s.status !== null && Boolean(s.status.lastExit?.reason) && FAILED.has(s.status.state))
+  const exited = useStatusStore((s) => s.status !== null && Boolean(s.status.lastExit?.problem) && FAILED.has(s.status.state))
   return refused || exited
+}
+
+function withoutFix({ fix: _runByTheNoticeButton, ...rest }: Problem): Problem {
+  return rest
 }
 
 /** "… Start it again" → "Use -lm none and start": a warning fix's label, then the start it leads to. */
@@ -61,22 +64,17 @@ export function FailureNotice(): React.JSX.Element | null {
   if (refused) {
     return (
       <div className="failure" data-testid="failure-notice">
-        <ProblemView testId="failure" problem={problem('server', refused.sentence)} />
-        {refused.fix && <FixButton label={refused.fix.label} action={() => fixFlagsAndStart(refused)} />}
+        {/* The fix stores the flags; here it also starts the profile, so the view's own button runs it. */}
+        <ProblemView testId="failure" problem={withoutFix(refused.problem)} />
+        {refused.problem.fix && <FixButton label={refused.problem.fix.label} action={() => fixFlagsAndStart(refused)} />}
       </div>
     )
   }
-  if (!exit?.reason || state === null || !FAILED.has(state)) return null
-  const code = exit.signal ? `signal ${exit.signal}` : exit.code !== null ? `exit code ${exit.code}` : null
+  if (!exit?.problem || state === null || !FAILED.has(state)) return null
   const fix = failed?.fix ?? null
   return (
     <div className="failure" data-testid="failure-notice">
-      <ProblemView
-        testId="failure"
-        problem={problem('server', failureSentence(exit.reason, exit.hint), {
-          details: [...(code ? [`llama-server ended with ${code}`] : []), ...exit.lastLines].join('\n'),
-        })}
-      />
+      <ProblemView testId="failure" problem={exit.problem} />
       {fix && failed && profileId !== null && (
         <FixButton label={andStart(fix.label)} action={() => applyFixAndStart(failed.id, profileId)} />
       )}

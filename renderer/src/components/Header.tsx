@@ -63,7 +63,7 @@ function ActiveProfile(): React.JSX.Element | null {
 /** A sleeping server is calm, not a fault: what it means, in one line. */
 function SleepingNote(): React.JSX.Element | null {
   const sleeping = useStatusStore((s) => s.status?.state === 'sleeping')
-  const seconds = useStatusStore((s) => s.status?.sleepIdleSeconds ?? null)
+  const seconds = useStatusStore((s) => (s.status?.state === 'sleeping' ? s.status.sleepIdleSeconds : null))
   if (!sleeping) return null
   return (
     <div className="note sleeping-note" data-testid="sleeping-note">
@@ -75,7 +75,7 @@ function SleepingNote(): React.JSX.Element | null {
 /** A -hf launch fetching its model: what, how far, how fast. */
 function DownloadingNote(): React.JSX.Element | null {
   const downloading = useStatusStore((s) => s.status?.state === 'downloading')
-  const download = useStatusStore((s) => s.status?.download ?? null)
+  const download = useStatusStore((s) => (s.status?.state === 'downloading' ? s.status.download : null))
   if (!downloading) return null
   const pct = download?.total ? Math.min(100, (download.bytes / download.total) * 100) : null
   return (

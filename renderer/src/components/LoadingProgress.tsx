@@ -14,7 +14,7 @@ import { useNow } from './use-now'
 export function LoadingProgress(): React.JSX.Element | null {
   const state = useStatusStore((s) => s.status?.state ?? null)
   const since = useStatusStore((s) => s.stateSince)
-  const restartAt = useStatusStore((s) => s.status?.restartAt ?? null)
+  const restartAt = useStatusStore((s) => (s.status?.state === 'backoff' ? s.status.restartAt : null))
   const loading = state === 'starting' || state === 'loading'
   const busy = loading || state === 'stopping' || state === 'backoff'
   const phase = useLogStore((s) => (loading ? loadPhase(s.lines) : null))

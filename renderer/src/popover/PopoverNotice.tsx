@@ -3,8 +3,7 @@ import { TriangleAlert } from 'lucide-react'
 import { applyWarningFix, type ActionResult } from '../actions/warning-actions'
 import type { Warning } from '../../../app/contract/warnings'
 import { openDashboard } from '../actions/window-actions'
-import { problem } from '../../../app/contract/problem'
-import { failureSentence } from '../../../app/contract/wording'
+import type { Problem } from '../../../app/contract/problem'
 import { OutcomeView } from '../components/OutcomeView'
 import { ProblemView } from '../components/ProblemView'
 import { mostSevereWarning } from '../lib/popover-picks'
@@ -13,10 +12,11 @@ import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
 
 /** A failure: its cause and fix in one sentence each, the rest (the log lines) in the dashboard. */
-function FailureNotice({ cause, fix }: { readonly cause: string; readonly fix: string | null }): React.JSX.Element {
+function FailureNotice({ failure }: { readonly failure: Problem }): React.JSX.Element {
+  const { details: _inTheDashboard, ...short } = failure
   return (
     <div className="pop-notice tone-fault" data-testid="pop-failure">
-      <ProblemView problem={problem('server', failureSentence(cause, fix))} testId="failure" />
+      <ProblemView problem={short} testId="failure" />
       <button type="button" onClick={() => void openDashboard()} data-testid="pop-failure-fix">
         Fix in the dashboard
       </button>
@@ -30,13 +30,12 @@ function FailureNotice({ cause, fix }: { readonly cause: string; readonly fix: s
  */
 export function PopoverNotice(): React.JSX.Element | null {
   const state = useStatusStore((s) => s.status?.state ?? null)
-  const cause = useStatusStore((s) => s.status?.lastExit?.reason ?? null)
-  const hint = useStatusStore((s) => s.status?.lastExit?.hint ?? null)
+  const failure = useStatusStore((s) => s.status?.lastExit?.problem ?? null)
   const warning = useSnapshotStore((s) => mostSevereWarning(s.snapshot?.warnings ?? []))
   const [busy, setBusy] = useState(false)
   const [result, setResult] = useState<ActionResult | null>(null)
   const failed = state === 'errored' || state === 'crashloop' || state === 'backoff'
-  if (failed && cause) return <FailureNotice cause={cause} fix={hint} />
+  if (failed && failure) return <FailureNotice failure={failure} />
   if (!warning && !result) return null
   const fix = warning?.fix
   const apply = async (w: Warning): Promise<void> => {

@@ -8,7 +8,7 @@ import { STATE_LOOK } from './state-look'
 export function PopoverState(): React.JSX.Element {
   const state = useStatusStore((s) => s.status?.state ?? null)
   const profileId = useStatusStore((s) => s.status?.profileId ?? null)
-  const seconds = useStatusStore((s) => s.status?.sleepIdleSeconds ?? null)
+  const seconds = useStatusStore((s) => (s.status?.state === 'sleeping' ? s.status.sleepIdleSeconds : null))
   const name = useProfileStore((s) => s.summary?.profiles.find((p) => p.id === profileId)?.name ?? null)
   const look = state ? STATE_LOOK[state] : null
   const Icon = look?.icon

@@ -10,7 +10,7 @@ const ready = {
   port: 8080,
   exe: 'llama-server',
   readySince: 0,
-  restartAt: null,
+  sleepIdleSeconds: null,
   lastExit: null,
   restarts: 0,
 } as const

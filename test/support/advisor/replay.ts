@@ -2,6 +2,7 @@ import type { GenerationSnapshot, RollingGenerationFigures } from '../../../app/
 import type { ServerStateKind, ServerStatus } from '../../../app/contract/server-state'
 import type { CpuSnapshot, GpuDevice, GpuSnapshot, HeavyAppSnapshot } from '../../../app/contract/telemetry'
 import type { LiveSnapshot } from '../../../app/advisor/live-advisor'
+import { serverStatus } from '../../helpers/server-status'
 
 /** One synthetic sample: only what a test varies; the rest is a quiet, ready server. */
 export interface SampleSpec {
@@ -111,18 +112,23 @@ export function sample(s: SampleSpec): LiveSnapshot {
     heavyApps: s.heavyApps ?? [],
     topProcesses: [],
   }
-  const state = s.state ?? 'ready'
-  const server: ServerStatus = {
-    state,
-    profileId,
-    pid: state === 'ready' ? 4242 : null,
-    host: '127.0.0.1',
-    port: 8080,
-    exe: 'llama-server',
-    readySince: state === 'ready' ? 0 : null,
-    restartAt: state === 'backoff' ? s.time + 2000 : null,
-    lastExit: s.lastExit ?? null,
-    restarts: s.restarts ?? 0,
-  }
+  const server = replayedStatus(s.state ?? 'ready', s, profileId)
   return { time: s.time, server, generation, gpu, cpu }
+}
+
+/** The server in the sample's state: a ready one since long ago, a restart 2 s after the sample. */
+function replayedStatus(state: ServerStateKind, s: SampleSpec, profileId: string): ServerStatus {
+  const common = { profileId, exe: 'llama-server', restarts: s.restarts ?? 0 }
+  const exit = s.lastExit ? { lastExit: s.lastExit } : {}
+  switch (state) {
+    case 'ready':
+      return serverStatus('ready', { ...common, ...exit, readySince: 0 })
+    case 'backoff':
+      return serverStatus('backoff', { ...common, ...exit, restartAt: s.time + 2000 })
+    case 'crashloop':
+    case 'errored':
+      return serverStatus(state, { ...common, ...exit })
+    default:
+      return serverStatus(state, { ...common, ...exit })
+  }
 }

@@ -5,20 +5,8 @@ import type { Warning } from '../../../app/contract/warnings'
 import type { CliCore, CliEvents } from '../../../app/core/cli-core'
 import { Listeners } from '../../../app/lib/listeners'
 import { buildSnapshot } from '../../../app/snapshot/build-snapshot'
+import { NEVER_STARTED, serverStatus } from '../../helpers/server-status'
 import type { CliCoreFactory } from '../../../app/cli/cli-core-factory'
-
-const STOPPED: ServerStatus = {
-  state: 'stopped',
-  profileId: null,
-  pid: null,
-  host: null,
-  port: null,
-  exe: null,
-  readySince: null,
-  restartAt: null,
-  lastExit: null,
-  restarts: 0,
-}
 
 /**
  * A core the test drives by hand: it publishes a state or a snapshot only when
@@ -26,7 +14,7 @@ const STOPPED: ServerStatus = {
  */
 export class ScriptedCliCore implements CliCore {
   readonly settings = { port: 8080 }
-  status: ServerStatus = STOPPED
+  status: ServerStatus = NEVER_STARTED
   disposed = false
   readonly started: (LaunchSpec | string)[] = []
   /** What the next snapshots carry as warnings (the live advisor's, in a real core). */
@@ -38,7 +26,12 @@ export class ScriptedCliCore implements CliCore {
     getLogs: () => [],
     getRequestSignal: () => null,
     stop: async () =>
-      this.setState({ ...STOPPED, lastExit: { code: 0, signal: null, reason: null, hint: null, kind: null, lastLines: [] } }),
+      this.setState(
+        serverStatus('stopped', {
+          profileId: this.status.profileId,
+          lastExit: { code: 0, signal: null, reason: null, hint: null, kind: null, problem: null },
+        }),
+      ),
   }
 
   /** The factory a CliContext takes. */
@@ -53,8 +46,8 @@ export class ScriptedCliCore implements CliCore {
   }
 
   /** Moves the server to a state and publishes it, as the supervisor does. */
-  setState(status: Partial<ServerStatus>): ServerStatus {
-    this.status = { ...this.status, ...status }
+  setState(status: ServerStatus): ServerStatus {
+    this.status = status
     this.events.emit('server:state-changed', this.status)
     return this.status
   }

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import type { ServerStatus } from '../../../app/contract/server-state'
 import { Listeners } from '../../../app/lib/listeners'
+import { NEVER_STARTED, serverStatus } from '../../helpers/server-status'
 import type { EndpointBackend, EndpointSettings, Lease } from '../../../app/endpoint/backend'
 
 /** What a switch ended with. */
@@ -80,20 +81,6 @@ export class FakeUpstream {
   }
 }
 
-const status = (over: Partial<ServerStatus>): ServerStatus => ({
-  state: 'stopped',
-  profileId: null,
-  pid: null,
-  host: null,
-  port: null,
-  exe: null,
-  readySince: null,
-  restartAt: null,
-  lastExit: null,
-  restarts: 0,
-  ...over,
-})
-
 /**
  * The core as the endpoint sees it, in process: each profile has its own fake
  * upstream; a switch goes stopping → starting → ready (or errored for a
@@ -101,7 +88,7 @@ const status = (over: Partial<ServerStatus>): ServerStatus => ({
  * When to switch is the `scheduler`'s (the core's own, in the tests).
  */
 export class FakeBackend implements EndpointBackend {
-  current: ServerStatus = status({})
+  current: ServerStatus = NEVER_STARTED
   readonly upstreams = new Map<string, FakeUpstream>()
   readonly switches: string[] = []
   readonly broken = new Set<string>()
@@ -131,14 +118,16 @@ export class FakeBackend implements EndpointBackend {
     for (const u of this.upstreams.values()) await u.close()
   }
 
-  setState(next: Partial<ServerStatus>): void {
-    this.current = { ...this.current, ...next }
+  setState(next: ServerStatus): void {
+    this.current = next
     this.listeners.emit('state', this.current)
   }
 
   /** As if the profile had been started (and is ready) before the test. */
   ready(id: string): void {
-    this.setState({ state: 'ready', profileId: id, host: '127.0.0.1', port: this.upstreams.get(id)?.port ?? null, lastExit: null })
+    const upstream = this.upstreams.get(id)
+    if (!upstream) throw new Error(`FakeBackend: no upstream for profile ${id}`)
+    this.setState(serverStatus('ready', { profileId: id, pid: process.pid, port: upstream.port, readySince: Date.now() }))
   }
 
   status(): ServerStatus {
@@ -166,12 +155,14 @@ export class FakeBackend implements EndpointBackend {
 
   async switchTo(id: string): Promise<SwitchOutcome> {
     this.switches.push(id)
-    if (this.current.state === 'ready') this.setState({ state: 'stopping' })
-    this.setState({ state: 'starting', profileId: id, port: null })
+    const was = this.current
+    if (was.state === 'ready') this.setState(serverStatus('stopping', { profileId: was.profileId, pid: was.pid, port: was.port }))
+    this.setState(serverStatus('starting', { profileId: id, pid: null, host: null, port: null }))
     await (this.gate ?? Promise.resolve())
     if (this.broken.has(id)) {
       const reason = `model file missing for ${id}`
-      this.setState({ state: 'errored', lastExit: { code: 1, signal: null, reason, hint: null, kind: 'model-missing', lastLines: [] } })
+      const lastExit = { code: 1, signal: null, reason, hint: null, kind: 'model-missing' as const, problem: null }
+      this.setState(serverStatus('errored', { profileId: id, lastExit }))
       return { ok: false, error: problem('server', reason) }
     }
     this.ready(id)

@@ -42,11 +42,11 @@ export async function startTinyServer(
     await supervisor.dispose()
     rmSync(home, { recursive: true, force: true })
   }
-  if (status.state !== 'ready' || status.port === null || status.host === null) {
+  if (status.state !== 'ready') {
     await stop()
     throw new Error(`llama-server did not start: ${status.state} ${status.lastExit?.reason ?? ''}\n${lines.slice(-20).join('\n')}`)
   }
-  return { supervisor, baseUrl: serverOrigin(status.host, status.port as number), lines, stop }
+  return { supervisor, baseUrl: serverOrigin(status.host, status.port), lines, stop }
 }
 
 export { streamCompletion, type StreamedCompletion } from './stream-completion'
