@@ -20,7 +20,7 @@ describe('the core tick pace', () => {
     expect(gpuIntervalMs(idle)).toBe(IDLE_TICK_MS)
     expect(gpuIntervalMs({ ...idle, watched: true })).toBe(1000)
     expect(gpuIntervalMs({ ...idle, fixed: true, baseMs: 500 })).toBe(500)
-    // The low-VRAM warning needs the GPU read at least every 2 s while a server runs.
-    expect(IDLE_TICK_MS).toBeLessThanOrEqual(2000)
+    // Unwatched, the low-VRAM warning (3 low samples) must still come within 15 s of the VRAM running low.
+    expect(3 * IDLE_TICK_MS).toBeLessThanOrEqual(15_000)
   })
 })

@@ -1,11 +1,12 @@
 /**
  * How often the core ticks (telemetry sample, live advisor, snapshot) and how often a GPU reader with
  * its own clock (nvidia-smi's stream) samples. While nobody watches (no dashboard shown, no fixed
- * cadence such as `run --interval`) and no request runs, a ready server needs only the warnings, and
- * 2 s keeps the low-VRAM warning within a few seconds (3 low samples: 4 s after the first). Measured
- * with `npm run bench idle`: the 1 s tick was the largest part of an idle server's cost.
+ * cadence such as `run --interval`) and no request runs, a ready server needs only the warnings:
+ * at 5 s the low-VRAM warning (3 low samples) comes 10–15 s after the VRAM runs low (4–6 s at 2 s).
+ * Measured with `npm run bench idle`: each tick costs the app about 1 ms of CPU on 2 busy cores, and
+ * each line of nvidia-smi's stream a wake of nvidia-smi and of the app.
  */
-export const IDLE_TICK_MS = 2000
+export const IDLE_TICK_MS = 5000
 
 export interface TickPace {
   /** The settings' pollIntervalMs, or the caller's fixed cadence. */
