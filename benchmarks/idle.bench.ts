@@ -169,7 +169,7 @@ async function measureIdle(cli: string, bin: string, model: string, seconds: num
   try {
     const sizes: number[] = []
     let readyAt: number | null = null
-    let start: { cpu: number; wall: number } | null = null
+    let start: { cpu: TreeCpu; wall: number } | null = null
     for await (const line of lines) {
       const state = (JSON.parse(line) as { server: { state: string } }).server.state
       if (readyAt === null && state === 'ready') readyAt = Date.now()

@@ -8,6 +8,13 @@
  */
 export const IDLE_TICK_MS = 5000
 
+/**
+ * The same while no GPU figures come (no NVIDIA GPU, GPU monitoring off): with neither GPU figures nor a
+ * request no warning can arise, so the clock ticks once a minute; a request (the tracker's rate) or a
+ * change of the server's state ticks at once.
+ */
+export const IDLE_NO_GPU_TICK_MS = 60_000
+
 export interface TickPace {
   /** The settings' pollIntervalMs, or the caller's fixed cadence. */
   readonly baseMs: number
@@ -17,17 +24,20 @@ export interface TickPace {
   readonly watched: boolean
   /** A request runs (the tracker's last snapshot said so). */
   readonly active: boolean
+  /** GPU figures come, or may still come (the reader is opening); false once it is known there are none. */
+  readonly gpuRead: boolean
 }
 
 /** The delay before the core's next tick. */
 export function tickDelayMs(pace: TickPace): number {
-  return pace.fixed || pace.watched || pace.active ? pace.baseMs : Math.max(pace.baseMs, IDLE_TICK_MS)
+  if (pace.fixed || pace.watched || pace.active) return pace.baseMs
+  return Math.max(pace.baseMs, pace.gpuRead ? IDLE_TICK_MS : IDLE_NO_GPU_TICK_MS)
 }
 
 /**
  * The period of nvidia-smi's stream: it changes only with what is watched, not per request, since
  * a new period means a new nvidia-smi process.
  */
-export function gpuIntervalMs(pace: Omit<TickPace, 'active'>): number {
+export function gpuIntervalMs(pace: Omit<TickPace, 'active' | 'gpuRead'>): number {
   return pace.fixed || pace.watched ? pace.baseMs : Math.max(pace.baseMs, IDLE_TICK_MS)
 }
