@@ -17,6 +17,9 @@ import { trackChild } from './cleanup'
 // with the fake nvidia-smi on PATH (one long-lived -lms stream, as on a laptop
 // without NVML). The baseline is the same CLI built from the commit before the
 // idle-cost work (IDLE_BASELINE_REV overrides), measured in the same run, rounds alternated.
+// Each total is followed by where it goes: the CLI's main thread, its other threads and the
+// helper processes. The fake nvidia-smi is a Node script: its own cost (the helper row) is not
+// the real nvidia-smi's, which holds NVML open and wakes once per -lms period.
 //
 // The first version counted the CLI's own threads only: 0.81 ms/s here, while an
 // outside reading of the whole tree with nvidia-smi answering gave 3.4 ms/s.
@@ -45,11 +48,12 @@ function procInfo(pid: number): ProcInfo | null {
   }
 }
 
-/** On-CPU time of every thread of one process (ms), from schedstat's nanoseconds (10 ms ticks are as coarse as the figure). */
-function threadsMs(pid: number): number {
+/** On-CPU time of every thread of one process but `skipTid` (ms), from schedstat's nanoseconds (10 ms ticks are as coarse as the figure). */
+function threadsMs(pid: number, skipTid?: number): number {
   let ns = 0
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      if (Number(tid) === skipTid) continue
       try {
         ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
       } catch {
@@ -91,7 +95,7 @@ export function treeCpu(root: number): TreeCpu {
   const walk = (pid: number): void => {
     const info = all.get(pid)
     if (!info || info.comm.startsWith('llama-server')) return
-    if (pid === root) otherThreads += threadsMs(pid) - main
+    if (pid === root) otherThreads += threadsMs(pid, root)
     else helpers += threadsMs(pid)
     helpers += info.reapedChildrenMs
     for (const [child, c] of all) if (c.ppid === pid) walk(child)

@@ -115,7 +115,8 @@ export class SmiSampler {
     this.running = true
     this.failures = 0
     this.spawnChild()
-    this.watchdog = setInterval(() => this.checkWatchdog(), this.intervalMs)
+    // Looked at once per silence limit, not per line: a hung child is found within two limits, for a third of the wakes.
+    this.watchdog = setInterval(() => this.checkWatchdog(), this.staleAfterMs())
   }
 
   /**
