@@ -48,7 +48,7 @@ function procInfo(pid: number): ProcInfo | null {
   }
 }
 
-/** On-CPU time of every thread of one process but `skipTid` (ms), from schedstat's nanoseconds (10 ms ticks are as coarse as the figure). */
+/** On-CPU time of every thread of one process but `skipTid` (ms), from schedstat's nanoseconds (finer than 10 ms ticks). */
 function threadsMs(pid: number, skipTid?: number): number {
   let ns = 0
   try {
@@ -312,7 +312,8 @@ export async function benchIdle(
       const reader = gpu === 'none' ? 'no GPU reader' : 'nvidia-smi answering'
       rows.push(
         ...treeRows(
-          `llama-tray run, ready server, no requests, ${reader}: CPU per second of the CLI and its helpers (${seconds} s, ${rounds} rounds)`,
+          `llama-tray run, ready server, no requests, ${reader}: CPU per second of the CLI and its helpers ` +
+            `(${seconds} s, ${rounds} rounds)`,
           then.map((f) => f.cpu),
           now.map((f) => f.cpu),
           label,

@@ -243,7 +243,8 @@ export class SmiSampler {
       // A driver whose output we cannot read (a changed format, an error instead of figures) is not silent.
       this.reason =
         count > 0
-          ? `nvidia-smi printed nothing readable for ${limit} ms (${count} unreadable lines, the last: ${JSON.stringify(last)}); restarting it`
+          ? `nvidia-smi printed nothing readable for ${limit} ms (${count} unreadable lines, the last: ${JSON.stringify(last)}); ` +
+            'restarting it'
           : `nvidia-smi printed nothing for ${limit} ms; restarting it`
       this.lastActivity = Date.now() // one kill per silent period; the restart waits for the exit
       signalProcessGroup(child, 'SIGKILL')
