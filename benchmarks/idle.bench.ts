@@ -17,6 +17,9 @@ import { trackChild } from './cleanup'
 // with the fake nvidia-smi on PATH (one long-lived -lms stream, as on a laptop
 // without NVML). The baseline is the same CLI built from the commit before the
 // idle-cost work (IDLE_BASELINE_REV overrides), measured in the same run, rounds alternated.
+// Each total is followed by where it goes: the CLI's main thread, its other threads and the
+// helper processes. The fake nvidia-smi is a Node script: its own cost (the helper row) is not
+// the real nvidia-smi's, which holds NVML open and wakes once per -lms period.
 //
 // The first version counted the CLI's own threads only: 0.81 ms/s here, while an
 // outside reading of the whole tree with nvidia-smi answering gave 3.4 ms/s.
@@ -45,11 +48,12 @@ function procInfo(pid: number): ProcInfo | null {
   }
 }
 
-/** On-CPU time of every thread of one process (ms), from schedstat's nanoseconds (10 ms ticks are as coarse as the figure). */
-function threadsMs(pid: number): number {
+/** On-CPU time of every thread of one process but `skipTid` (ms), from schedstat's nanoseconds (finer than 10 ms ticks). */
+function threadsMs(pid: number, skipTid?: number): number {
   let ns = 0
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      if (Number(tid) === skipTid) continue
       try {
         ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
       } catch {
@@ -62,26 +66,61 @@ function threadsMs(pid: number): number {
   return ns / 1e6
 }
 
+/** Where the CPU time of the measured tree goes (ms, or ms/s once divided by the window). */
+export interface TreeCpu {
+  /** The CLI's main thread: the event loop, our JavaScript. */
+  readonly main: number
+  /** The CLI's other threads: V8's compiler and GC helpers, libuv's pool. */
+  readonly otherThreads: number
+  /** Processes the CLI started, llama-server excepted: nvidia-smi (live, or exited and waited for). */
+  readonly helpers: number
+}
+
+export const treeTotal = (t: TreeCpu): number => t.main + t.otherThreads + t.helpers
+
 /**
  * CPU time (ms) of `root` and its descendants except llama-server and what it starts: live
  * processes by their threads, exited ones through their parents' reaped-children time.
  */
-export function treeCpuMs(root: number): number {
+export function treeCpu(root: number): TreeCpu {
   const all = new Map<number, ProcInfo>()
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     const info = procInfo(Number(entry))
     if (info) all.set(Number(entry), info)
   }
-  let total = 0
+  const main = threadMs(root, root)
+  let otherThreads = 0
+  let helpers = 0
   const walk = (pid: number): void => {
     const info = all.get(pid)
     if (!info || info.comm.startsWith('llama-server')) return
-    total += threadsMs(pid) + info.reapedChildrenMs
+    if (pid === root) otherThreads += threadsMs(pid, root)
+    else helpers += threadsMs(pid)
+    helpers += info.reapedChildrenMs
     for (const [child, c] of all) if (c.ppid === pid) walk(child)
   }
   walk(root)
-  return total
+  return { main, otherThreads, helpers }
+}
+
+/** One thread's on-CPU time (ms). */
+function threadMs(pid: number, tid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6
+  } catch {
+    return 0
+  }
+}
+
+/** (end − start) per second of `wallMs`. */
+function perSecond(start: TreeCpu, end: TreeCpu, wallMs: number): TreeCpu {
+  const s = wallMs / 1000
+  return {
+    main: (end.main - start.main) / s,
+    otherThreads: (end.otherThreads - start.otherThreads) / s,
+    helpers: (end.helpers - start.helpers) / s,
+  }
 }
 
 /** PATH without any nvidia-smi, or with the fake one first. */
@@ -113,7 +152,7 @@ function baselineRev(): string {
 }
 
 interface IdleFigures {
-  readonly cpuMsPerS: number
+  readonly cpu: TreeCpu
   readonly lineBytes: number
 }
 
@@ -134,18 +173,18 @@ async function measureIdle(cli: string, bin: string, model: string, seconds: num
   try {
     const sizes: number[] = []
     let readyAt: number | null = null
-    let start: { cpu: number; wall: number } | null = null
+    let start: { cpu: TreeCpu; wall: number } | null = null
     for await (const line of lines) {
       const state = (JSON.parse(line) as { server: { state: string } }).server.state
       if (readyAt === null && state === 'ready') readyAt = Date.now()
       if (readyAt === null) continue
       // Measure the steady state: after the first /slots reads, the telemetry start and V8 shrinking the
       // heap once after the load (its memory reducer runs 8–16 s after the allocation rate drops).
-      if (start === null && Date.now() - readyAt >= SETTLE_MS) start = { cpu: treeCpuMs(pid), wall: performance.now() }
+      if (start === null && Date.now() - readyAt >= SETTLE_MS) start = { cpu: treeCpu(pid), wall: performance.now() }
       if (start === null) continue
       sizes.push(Buffer.byteLength(line))
       const wall = performance.now() - start.wall
-      if (wall >= seconds * 1000) return { cpuMsPerS: (treeCpuMs(pid) - start.cpu) / (wall / 1000), lineBytes: median(sizes) }
+      if (wall >= seconds * 1000) return { cpu: perSecond(start.cpu, treeCpu(pid), wall), lineBytes: median(sizes) }
     }
     throw new Error('llama-tray run ended before the measurement did')
   } finally {
@@ -168,7 +207,7 @@ function freePort(): Promise<number> {
 }
 
 /** One `llama-tray serve <profile> --json` until its server is ready, `SETTLE_MS` more, then `seconds` of idle. */
-async function measureServeIdle(cli: string, bin: string, model: string, seconds: number, gpu: GpuReader): Promise<number> {
+async function measureServeIdle(cli: string, bin: string, model: string, seconds: number, gpu: GpuReader): Promise<TreeCpu> {
   const home = mkdtempSync(join(tmpdir(), 'llama-tray-idle-home-'))
   const env = { ...process.env, LLAMA_TRAY_HOME: home, PATH: pathFor(gpu) }
   execFileSync(
@@ -195,14 +234,32 @@ async function measureServeIdle(cli: string, bin: string, model: string, seconds
     if (child.exitCode !== null) throw new Error('llama-tray serve ended before its server was ready')
     child.stdout.resume() // later state lines must not fill the pipe
     await sleep(SETTLE_MS)
-    const start = { cpu: treeCpuMs(pid), wall: performance.now() }
+    const start = { cpu: treeCpu(pid), wall: performance.now() }
     await sleep(seconds * 1000)
-    return (treeCpuMs(pid) - start.cpu) / ((performance.now() - start.wall) / 1000)
+    return perSecond(start.cpu, treeCpu(pid), performance.now() - start.wall)
   } finally {
     child.kill('SIGINT')
     await new Promise((r) => child.once('exit', r))
     rmSync(home, { recursive: true, force: true })
   }
+}
+
+/** The total (medians of the runs) and, below it, where it goes. */
+function treeRows(name: string, then: readonly TreeCpu[], now: readonly TreeCpu[], baselineName: string): BenchRow[] {
+  const row = (label: string, pick: (t: TreeCpu) => number): BenchRow => ({
+    group: 'idle',
+    name: label,
+    value: median(now.map(pick)),
+    unit: 'ms/s',
+    baseline: median(then.map(pick)),
+    baselineName,
+  })
+  return [
+    row(name, treeTotal),
+    row('  of which the main thread (our JavaScript, timers, sockets)', (t) => t.main),
+    row("  of which the CLI's other threads (V8's compiler and GC helpers, libuv)", (t) => t.otherThreads),
+    row('  of which helper processes (nvidia-smi), live or exited', (t) => t.helpers),
+  ]
 }
 
 export async function benchIdle(
@@ -226,23 +283,23 @@ export async function benchIdle(
     const targets = (process.env.IDLE_TARGETS ?? 'serve,run').split(',')
     for (const gpu of ['none', 'nvidia-smi'] as const) {
       if (!targets.includes('serve')) break
-      const now: number[] = []
-      const then: number[] = []
+      const now: TreeCpu[] = []
+      const then: TreeCpu[] = []
       for (let i = 0; i < rounds; i++) {
         then.push(await measureServeIdle(before.cli, bin, model, seconds, gpu))
         now.push(await measureServeIdle(after, bin, model, seconds, gpu))
       }
-      rows.push({
-        group: 'idle',
-        name:
-          `llama-tray serve, ready server, no requests, ${gpu === 'none' ? 'no GPU reader' : 'nvidia-smi answering'}: CPU per second ` +
-          `of the CLI and its helpers (${seconds} s after ${SETTLE_MS / 1000} s, ${rounds} rounds; runs ${then.map((v) => v.toFixed(2))} ` +
-          `vs ${now.map((v) => v.toFixed(2))})`,
-        value: median(now),
-        unit: 'ms/s',
-        baseline: median(then),
-        baselineName: label,
-      })
+      const reader = gpu === 'none' ? 'no GPU reader' : 'the fake nvidia-smi answering (a Node script: its own cost is not the real one)'
+      const runs = (values: readonly TreeCpu[]): string => values.map((v) => treeTotal(v).toFixed(2)).join(', ')
+      rows.push(
+        ...treeRows(
+          `llama-tray serve, ready server, no requests, ${reader}: what a task manager shows, the CLI and its helpers ` +
+            `(${seconds} s after ${SETTLE_MS / 1000} s, ${rounds} rounds; runs ${runs(then)} vs ${runs(now)})`,
+          then,
+          now,
+          label,
+        ),
+      )
     }
     for (const gpu of ['none', 'nvidia-smi'] as const) {
       if (!targets.includes('run')) break
@@ -253,16 +310,15 @@ export async function benchIdle(
         now.push(await measureIdle(after, bin, model, seconds, gpu))
       }
       const reader = gpu === 'none' ? 'no GPU reader' : 'nvidia-smi answering'
-      rows.push({
-        group: 'idle',
-        name:
-          `llama-tray run, ready server, no requests, ${reader}: CPU per second of the CLI and its helpers (${seconds} s, ${rounds} ` +
-          `rounds)`,
-        value: median(now.map((f) => f.cpuMsPerS)),
-        unit: 'ms/s',
-        baseline: median(then.map((f) => f.cpuMsPerS)),
-        baselineName: label,
-      })
+      rows.push(
+        ...treeRows(
+          `llama-tray run, ready server, no requests, ${reader}: CPU per second of the CLI and its helpers ` +
+            `(${seconds} s, ${rounds} rounds)`,
+          then.map((f) => f.cpu),
+          now.map((f) => f.cpu),
+          label,
+        ),
+      )
       if (gpu === 'none')
         rows.push({
           group: 'idle',

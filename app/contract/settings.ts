@@ -48,7 +48,7 @@ export interface AppSettings {
   readonly endpointMaxBodyMiB: number
   /** After ready, /health is asked this often (seconds; 0 turns the watchdog off)… */
   readonly watchdogIntervalS: number
-  /** …and this many unanswered probes in a row, with no progress in the log, stop and restart the server (5 × 6: about 30 s). */
+  /** …and this many unanswered probes in a row, with no progress in the log, stop and restart the server (10 × 3: about 30 s). */
   readonly watchdogMisses: number
 }
 
@@ -73,6 +73,6 @@ export const DEFAULT_SETTINGS: AppSettings = {
   endpointAllowedOrigins: [],
   endpointAllowedHosts: [],
   endpointMaxBodyMiB: 32,
-  watchdogIntervalS: 5,
-  watchdogMisses: 6,
+  watchdogIntervalS: 10,
+  watchdogMisses: 3,
 }

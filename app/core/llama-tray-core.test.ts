@@ -12,6 +12,7 @@ import { model } from '../../test/helpers/paths'
 import { isRunning, waitUntil } from '../../test/helpers/processes'
 import { LlamaTrayCore } from './llama-tray-core'
 import { runningProcess } from '../../test/helpers/server-status'
+import { IDLE_TICK_MS } from './tick-pace'
 
 let bin: string
 const cores: { core: LlamaTrayCore; home: string }[] = []
@@ -132,12 +133,12 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     if (!imported.ok) throw new Error(imported.error.sentence)
     const started = await core.handlers['server:start'](imported.value.id)
     expect(started.ok && started.value.state).toBe('ready')
-    expect(calls.filter((c) => c.startsWith('gpu')).at(-1)).toBe('gpu 2000')
+    expect(calls.filter((c) => c.startsWith('gpu')).at(-1)).toBe(`gpu ${IDLE_TICK_MS}`)
     expect(calls.filter((c) => c.startsWith('watched')).at(-1)).toBe('watched false')
     await core.handlers['dashboard:visible'](true)
     expect(calls.slice(-2)).toEqual(['gpu 1000', 'watched true'])
     await core.handlers['dashboard:visible'](false)
-    expect(calls.slice(-2)).toEqual(['gpu 2000', 'watched false'])
+    expect(calls.slice(-2)).toEqual([`gpu ${IDLE_TICK_MS}`, 'watched false'])
   }, 180_000)
 
   it('a start of an unknown or failing profile is a Result error, not an exception', async () => {

@@ -672,6 +672,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     if (!servesRequests(status.state) && this.tracker) void this.stopTracker()
     this.tracker?.setAsleep(status.state === 'sleeping')
     this.updateCadence()
+    // A new state is news for the warnings (a crash, a restart): a clock at its idle pace ticks now.
+    if (this.ticker !== null && this.tickerDelayMs > this.pace().baseMs) this.startTicker(0)
   }
 
   private async startTracker(status: ServerStatusOf<'ready' | 'sleeping'>): Promise<void> {
@@ -728,11 +730,13 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   }
 
   private pace(): TickPace {
+    const gpu = this.options.telemetry?.latest().gpu ?? null
     return {
       baseMs: this.options.cadenceMs ?? this.settingsStore.settings.pollIntervalMs,
       fixed: this.options.cadenceMs !== undefined,
       watched: this.dashboardVisible,
       active: this.tickedActive,
+      gpuRead: gpu === null || gpu.backend !== null,
     }
   }
 

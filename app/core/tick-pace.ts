@@ -1,11 +1,19 @@
 /**
  * How often the core ticks (telemetry sample, live advisor, snapshot) and how often a GPU reader with
  * its own clock (nvidia-smi's stream) samples. While nobody watches (no dashboard shown, no fixed
- * cadence such as `run --interval`) and no request runs, a ready server needs only the warnings, and
- * 2 s keeps the low-VRAM warning within a few seconds (3 low samples: 4 s after the first). Measured
- * with `npm run bench idle`: the 1 s tick was the largest part of an idle server's cost.
+ * cadence such as `run --interval`) and no request runs, a ready server needs only the warnings:
+ * at 5 s the low-VRAM warning (3 low samples) comes 10–15 s after the VRAM runs low (4–6 s at 2 s).
+ * Measured with `npm run bench idle`: each tick costs the app about 1 ms of CPU on 2 busy cores, and
+ * each line of nvidia-smi's stream a wake of nvidia-smi and of the app.
  */
-export const IDLE_TICK_MS = 2000
+export const IDLE_TICK_MS = 5000
+
+/**
+ * The same while no GPU figures come (no NVIDIA GPU, GPU monitoring off): with neither GPU figures nor a
+ * request no warning can arise, so the clock ticks once a minute; a request (the tracker's rate) or a
+ * change of the server's state ticks at once.
+ */
+export const IDLE_NO_GPU_TICK_MS = 60_000
 
 export interface TickPace {
   /** The settings' pollIntervalMs, or the caller's fixed cadence. */
@@ -16,17 +24,20 @@ export interface TickPace {
   readonly watched: boolean
   /** A request runs (the tracker's last snapshot said so). */
   readonly active: boolean
+  /** GPU figures come, or may still come (the reader is opening); false once it is known there are none. */
+  readonly gpuRead: boolean
 }
 
 /** The delay before the core's next tick. */
 export function tickDelayMs(pace: TickPace): number {
-  return pace.fixed || pace.watched || pace.active ? pace.baseMs : Math.max(pace.baseMs, IDLE_TICK_MS)
+  if (pace.fixed || pace.watched || pace.active) return pace.baseMs
+  return Math.max(pace.baseMs, pace.gpuRead ? IDLE_TICK_MS : IDLE_NO_GPU_TICK_MS)
 }
 
 /**
  * The period of nvidia-smi's stream: it changes only with what is watched, not per request, since
  * a new period means a new nvidia-smi process.
  */
-export function gpuIntervalMs(pace: Omit<TickPace, 'active'>): number {
+export function gpuIntervalMs(pace: Omit<TickPace, 'active' | 'gpuRead'>): number {
   return pace.fixed || pace.watched ? pace.baseMs : Math.max(pace.baseMs, IDLE_TICK_MS)
 }

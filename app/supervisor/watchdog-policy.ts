@@ -1,3 +1,4 @@
+import { DEFAULT_SETTINGS } from '../contract/settings'
 import { formatSeconds } from '../lib/process/process-group'
 
 /**
@@ -13,8 +14,14 @@ export interface WatchdogOptions {
   readonly misses: number
 }
 
-/** The settings' defaults (watchdogIntervalS 5, watchdogMisses 6): about 30 s. */
-export const DEFAULT_WATCHDOG: WatchdogOptions = { intervalMs: 5000, misses: 6 }
+/**
+ * The settings' defaults (watchdogIntervalS 10, watchdogMisses 3): a hang is found after about 30 s, as with 5 s × 6,
+ * for half the probes (each costs the app ≈ 2 ms of CPU on 2 busy cores: 0.2 ms/s at 10 s, `npm run bench idle`).
+ */
+export const DEFAULT_WATCHDOG: WatchdogOptions = {
+  intervalMs: DEFAULT_SETTINGS.watchdogIntervalS * 1000,
+  misses: DEFAULT_SETTINGS.watchdogMisses,
+}
 
 /** What one tick saw. */
 export interface WatchdogTick {

@@ -80,7 +80,7 @@ describe('llama-tray settings (in process, real files)', () => {
     [['set', 'port', '80.5'], 'The port setting takes a whole number from 1 to 65535, like 8080; "80.5" is not one.'],
     [['set', 'port', '80', '81'], 'The port setting takes a whole number from 1 to 65535, like 8080; "80 81" is not one.'],
     [['set', 'switchOnRequest', 'maybe'], 'The switchOnRequest setting takes on or off; "maybe" is not one.'],
-    [['set', 'watchdogIntervalS', '-1'], 'The watchdogIntervalS setting takes a number from 0 to 600, like 5; "-1" is not one.'],
+    [['set', 'watchdogIntervalS', '-1'], 'The watchdogIntervalS setting takes a number from 0 to 600, like 10; "-1" is not one.'],
     [['set', 'heldRequestsMax', '0'], 'The heldRequestsMax setting takes a whole number from 1 to 10000, like 64; "0" is not one.'],
     [['set', 'port'], 'Give a value: llama-tray settings set port <value>.'],
     [['get'], 'Name a setting, like llama-tray settings get port (llama-tray settings lists them).'],

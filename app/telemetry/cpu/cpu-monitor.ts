@@ -43,6 +43,8 @@ export class CpuMonitor {
   private top: TopProcessSnapshot[] = []
   private readonly system: SystemCpuMeter
   private readonly cpuCount: number
+  /** Read once: each os.totalmem() reads /proc/meminfo again, and the installed RAM does not change. */
+  private readonly totalMemBytes = os.totalmem()
   private heavyApps: HeavyAppList
 
   constructor(private readonly options: CpuMonitorOptions) {
@@ -88,7 +90,7 @@ export class CpuMonitor {
   }
 
   tick(now = Date.now()): CpuSnapshot {
-    const mem = this.options.memory?.() ?? { totalBytes: os.totalmem(), freeBytes: os.freemem() }
+    const mem = this.options.memory?.() ?? { totalBytes: this.totalMemBytes, freeBytes: os.freemem() }
     const scanEvery = !this.idle ? (this.options.scanIntervalMs ?? 5000) : this.watched ? this.idleScanEvery() : Infinity
     if (this.options.processes && now - this.lastScanAt >= scanEvery) this.scan(this.options.processes, now)
     return {

@@ -117,6 +117,23 @@ describe('SmiSampler with the fake nvidia-smi', () => {
     expect(atExit[0]).toBe('nvidia-smi printed nothing for 300 ms; restarting it')
   })
 
+  it('says in one sentence that a child printing only unreadable lines printed nothing readable, and restarts it', async () => {
+    // The start-up grace lets a slow Node start print before the watchdog's first look.
+    const { s, pids, overlaps, samples } = sampler('lost-gpu', { watchdogIntervals: 3, startupGraceMs: 1000 })
+    const atExit: string[] = []
+    s.on('exit', () => atExit.push(s.latest().reason ?? ''))
+    s.start()
+    const unreadable = (): string | undefined => atExit.find((r) => r.includes('unreadable'))
+    expect(await waitFor(() => unreadable() !== undefined && pids.length >= 2, 30_000)).toBe(true)
+    expect(overlaps).toEqual([])
+    expect(samples).toEqual([])
+    const lastLine = 'Unable to determine the device handle for GPU0000:00:06.0: Unknown Error'
+    expect(unreadable()).toMatch(
+      /^nvidia-smi printed nothing readable for 1000 ms \(\d+ unreadable lines, the last: "(.*)"\); restarting it$/,
+    )
+    expect(/the last: "(.*)"\)/.exec(unreadable() ?? '')?.[1]).toBe(lastLine)
+  })
+
   it('survives a child that hangs from the start and ignores SIGTERM, and stop() still ends it', async () => {
     const { s, pids, overlaps } = sampler('hang', { watchdogIntervals: 3, startupGraceMs: 300 })
     s.start()

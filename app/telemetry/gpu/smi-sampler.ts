@@ -71,6 +71,8 @@ export class SmiSampler {
   private lastLineAt: number | null = null
   private lastActivity = 0
   private childHasSpoken = false
+  /** Lines we could not read since the last good one, and the newest of them (for the reason). */
+  private unreadable = { count: 0, last: '' }
   private reason: string | null = 'nvidia-smi has not answered yet'
   private restartTimer: NodeJS.Timeout | null = null
   private watchdog: NodeJS.Timeout | null = null
@@ -113,7 +115,8 @@ export class SmiSampler {
     this.running = true
     this.failures = 0
     this.spawnChild()
-    this.watchdog = setInterval(() => this.checkWatchdog(), this.intervalMs)
+    // Looked at once per silence limit, not per line: a hung child is found within two limits, for a third of the wakes.
+    this.watchdog = setInterval(() => this.checkWatchdog(), this.staleAfterMs())
   }
 
   /**
@@ -171,6 +174,7 @@ export class SmiSampler {
     this.stats.spawns++
     this.lastActivity = Date.now()
     this.childHasSpoken = false
+    this.unreadable = { count: 0, last: '' }
     this.stderrTail = ''
     const splitter = new LineSplitter((line) => this.onLine(line), 4096)
     child.stdout?.on('data', (chunk: Buffer) => splitter.write(chunk))
@@ -213,7 +217,9 @@ export class SmiSampler {
   private onLine(line: string): void {
     const device = parseSmiLine(line, this.options.fields)
     if (!device) {
-      if (line.trim() !== '') this.stats.linesSkipped++
+      if (line.trim() === '') return
+      this.stats.linesSkipped++
+      this.unreadable = { count: this.unreadable.count + 1, last: line.trim().slice(0, 80) }
       return
     }
     const now = Date.now()
@@ -222,6 +228,7 @@ export class SmiSampler {
     this.childHasSpoken = true
     this.failures = 0
     this.reason = null
+    this.unreadable = { count: 0, last: '' }
     this.devices.set(device.index, { device, at: now })
     this.events.emit('sample', device)
   }
@@ -232,7 +239,13 @@ export class SmiSampler {
     const limit = this.childHasSpoken ? this.staleAfterMs() : Math.max(this.staleAfterMs(), this.options.startupGraceMs ?? 5000)
     if (Date.now() - this.lastActivity > limit) {
       this.stats.watchdogKills++
-      this.reason = `nvidia-smi printed nothing for ${limit} ms; restarting it`
+      const { count, last } = this.unreadable
+      // A driver whose output we cannot read (a changed format, an error instead of figures) is not silent.
+      this.reason =
+        count > 0
+          ? `nvidia-smi printed nothing readable for ${limit} ms (${count} unreadable lines, the last: ${JSON.stringify(last)}); ` +
+            'restarting it'
+          : `nvidia-smi printed nothing for ${limit} ms; restarting it`
       this.lastActivity = Date.now() // one kill per silent period; the restart waits for the exit
       signalProcessGroup(child, 'SIGKILL')
     }
