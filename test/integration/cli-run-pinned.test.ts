@@ -47,9 +47,13 @@ describe('llama-tray run with a pinned profile', () => {
     const run = startCli(['--home', home, 'run', 'alpha', '--interval', '200'])
     let stderr = ''
     run.child.stderr?.on('data', (c: string) => (stderr += c))
-    await waitUntil(() => /Profile \"embed\" \(pinned\) is ready at http:\/\/127\.0\.0\.1:\d+/.test(stderr), 120_000, 'the pinned server to be ready')
+    await waitUntil(
+      () => /Profile "embed" \(pinned\) is ready at http:\/\/127\.0\.0\.1:\d+/.test(stderr),
+      120_000,
+      'the pinned server to be ready',
+    )
     await waitUntil(() => run.stdoutLines.some((l) => l.startsWith('READY')), 120_000, 'the active server to be ready')
-    const port = Number(/Profile \"embed\" \(pinned\) is ready at http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)?.[1])
+    const port = Number(/Profile "embed" \(pinned\) is ready at http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)?.[1])
     const health = await fetch(`http://127.0.0.1:${port}/health`)
     expect(health.status).toBe(200)
     run.child.kill('SIGINT')
@@ -74,11 +78,15 @@ describe('llama-tray run with a pinned profile', () => {
     const serve = startCli(['--home', home, 'serve', 'alpha', '--port', String(await findFreePort())])
     let stderr = ''
     serve.child.stderr?.on('data', (c: string) => (stderr += c))
-    const ready = /llama-tray: Profile \"embed\" \(pinned\) is ready at http:\/\/127\.0\.0\.1:(\d+)\.\n/
+    const ready = /llama-tray: Profile "embed" \(pinned\) is ready at http:\/\/127\.0\.0\.1:(\d+)\.\n/
     await waitUntil(() => ready.test(stderr), 120_000, 'the pinned server to be ready')
     const pid = await pinnedPid('embed', Number(ready.exec(stderr)?.[1]))
     process.kill(pid, 'SIGKILL')
-    await waitUntil(() => /Profile \"embed\" \(pinned\) is ready at http:\/\/127\.0\.0\.1:\d+\. 1 restart\.\n/.test(stderr), 120_000, 'the restart line')
+    await waitUntil(
+      () => /Profile "embed" \(pinned\) is ready at http:\/\/127\.0\.0\.1:\d+\. 1 restart\.\n/.test(stderr),
+      120_000,
+      'the restart line',
+    )
     serve.child.kill('SIGINT')
     expect((await serve.done).code).toBe(0)
   }, 300_000)
