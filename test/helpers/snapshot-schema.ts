@@ -48,7 +48,15 @@ export const snapshotSchema = z.object({
   generation: z.unknown(),
   gpu: z.unknown(),
   cpu: z.unknown(),
-  warnings: z.array(z.object({ id: z.string(), level: z.enum(['info', 'warn', 'error']), message: z.string(), fix: z.unknown() })),
+  warnings: z.array(
+    z.object({
+      id: z.string(),
+      level: z.enum(['info', 'warn', 'error']),
+      headline: z.string().min(1),
+      reason: z.string(),
+      fix: z.unknown(),
+    }),
+  ),
   pinned: z
     .array(
       z
