@@ -46,7 +46,8 @@ export const DASHBOARD_PAGE_SCRIPT =
       cpu: { systemPct: 60 + (second % 13), ramTotalMiB: 32000, ramFreeMiB: 9000, server: { pid: 4242, ` +
   String.raw`cpuPct: 45 + (second % 7), rssMiB: 20000 }, heavyApps: [], topProcesses: [] },
       warnings: second % 120 < 30 ? [{ id: 'vram-headroom', level: 'warn', ` +
-  String.raw`message: 'Only ' + Math.round(free) + ' MiB of VRAM free', fix: { label: 'Use --n-cpu-moe 34', removeArgs: ['--n-cpu-moe'], ` +
+  String.raw`headline: 'Only ' + Math.round(free) + ' MiB of VRAM free.', reason: 'Generation may slow down.', ` +
+  String.raw`fix: { label: 'Use --n-cpu-moe 34', removeArgs: ['--n-cpu-moe'], ` +
   String.raw`addArgs: ['--n-cpu-moe', '34'] } }] : [],
     }
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ServerStatus } from '../app/contract/server-state'
+import { problem } from '../app/contract/problem'
 import type { Warning } from '../app/contract/warnings'
 import { AttentionTracker } from './attention'
 import { serverStatus } from '../test/helpers/server-status'
@@ -7,7 +8,13 @@ import { serverStatus } from '../test/helpers/server-status'
 const status = <K extends ServerStatus['state']>(state: K, fields: Parameters<typeof serverStatus<K>>[1] = {}): ServerStatus =>
   serverStatus(state, { profileId: 'qwen', ...fields })
 const exit = { code: 1, signal: null, reason: 'llama-server crashed (exit code 1)', hint: null, kind: 'crashed' as const, problem: null }
-const warn = (id: string, level: Warning['level'] = 'warn'): Warning => ({ id, level, message: `${id} message`, fix: null })
+const warn = (id: string, level: Warning['level'] = 'warn'): Warning => ({
+  id,
+  level,
+  headline: `The ${id} is off.`,
+  reason: `Measured on ${id}.`,
+  fix: null,
+})
 
 describe('AttentionTracker', () => {
   it('announces each crash transition once, and never a requested stop', () => {
@@ -24,12 +31,18 @@ describe('AttentionTracker', () => {
     })
     expect(t.onStatus(status('backoff', { lastExit: exit, restartAt: 5000 }))).toBeNull()
     now = 9000
-    expect(t.onStatus(status('crashloop', { lastExit: { ...exit, hint: 'Check the log.' }, restarts: 5 }))?.body).toBe(
-      'Gave up after 5 restarts: llama-server crashed (exit code 1). Check the log.',
+    // The problem's sentence as the supervisor wrote it, never rebuilt from the reason and the hint.
+    const diagnosed = { ...exit, hint: 'check the log', problem: problem('server', 'llama-server crashed (exit code 1). Check the log.') }
+    expect(t.onStatus(status('crashloop', { lastExit: diagnosed, restarts: 5 }))?.body).toBe(
+      'Llama-server crashed (exit code 1). Check the log. Gave up after 5 restarts.',
     )
     expect(t.onStatus(status('stopping'))).toBeNull()
     expect(t.onStatus(status('stopped'))).toBeNull()
-    expect(t.onStatus(status('errored', { lastExit: exit }))?.urgent).toBe(true)
+    expect(t.onStatus(status('errored', { lastExit: diagnosed }))).toEqual({
+      title: 'qwen could not start',
+      body: 'Llama-server crashed (exit code 1). Check the log.',
+      urgent: true,
+    })
   })
 
   it('announces a warning once while it lasts, spaced out, and not while the dashboard has focus', () => {
@@ -40,7 +53,8 @@ describe('AttentionTracker', () => {
       60_000,
     )
     expect(t.onWarnings([warn('info-only', 'info')], false)).toBeNull()
-    expect(t.onWarnings([warn('vram')], false)?.body).toBe('vram message')
+    // A notification has no "Why" to click: the headline, then the reason.
+    expect(t.onWarnings([warn('vram')], false)?.body).toBe('The vram is off. Measured on vram.')
     expect(t.onWarnings([warn('vram')], false)).toBeNull()
     expect(t.onWarnings([warn('vram'), warn('temp', 'error')], false)).toBeNull() // too soon after the last one
     now = 61_000
@@ -49,6 +63,6 @@ describe('AttentionTracker', () => {
     expect(t.onWarnings([], false)).toBeNull()
     expect(t.onWarnings([warn('vram')], true)).toBeNull() // seen in the dashboard
     expect(t.onWarnings([warn('vram')], false)).toBeNull()
-    expect(t.onWarnings([warn('cpu'), warn('disk')], false)?.body).toBe('cpu message (+1 more in the dashboard)')
+    expect(t.onWarnings([warn('cpu'), warn('disk')], false)?.body).toBe('The cpu is off. Measured on cpu. (+1 more in the dashboard)')
   })
 })

@@ -1,6 +1,6 @@
-import { failureSentence, sentences } from '../app/contract/wording'
+import { asSentence } from '../app/contract/wording'
 import type { ServerStatus } from '../app/contract/server-state'
-import type { Warning } from '../app/contract/warnings'
+import { warningText, type Warning } from '../app/contract/warnings'
 
 export interface Notice {
   readonly title: string
@@ -31,21 +31,17 @@ export class AttentionTracker {
     this.previous = status
     if (status.state === before) return null
     const name = this.profileName(status.profileId)
-    const reason = status.lastExit?.reason ?? 'llama-server exited unexpectedly'
-    const hint = status.lastExit?.hint ?? null
+    // The failure as every view says it (cause and fix); an exit the supervisor could not diagnose says only that.
+    const said = status.lastExit?.problem?.sentence ?? asSentence(status.lastExit?.reason ?? 'llama-server exited unexpectedly')
     switch (status.state) {
       case 'backoff': {
         const wait = Math.max(0, Math.round((status.restartAt - this.now()) / 1000))
-        return { title: `${name} crashed`, body: sentences(reason, `restarting in ${wait} s`), urgent: false }
+        return { title: `${name} crashed`, body: `${said} Restarting in ${wait} s.`, urgent: false }
       }
       case 'crashloop':
-        return {
-          title: `${name} keeps crashing`,
-          body: sentences(`gave up after ${status.restarts} restarts: ${reason}`, hint),
-          urgent: true,
-        }
+        return { title: `${name} keeps crashing`, body: `${said} Gave up after ${status.restarts} restarts.`, urgent: true }
       case 'errored':
-        return { title: `${name} could not start`, body: status.lastExit.problem?.sentence ?? failureSentence(reason, hint), urgent: true }
+        return { title: `${name} could not start`, body: said, urgent: true }
       default:
         return null
     }
@@ -67,7 +63,7 @@ export class AttentionTracker {
     const more = fresh.length > 1 ? ` (+${fresh.length - 1} more in the dashboard)` : ''
     return {
       title: first.level === 'error' ? 'Llama Tray: needs attention' : 'Llama Tray: warning',
-      body: `${first.message}${more}`,
+      body: `${warningText(first)}${more}`,
       urgent: first.level === 'error',
     }
   }

@@ -87,7 +87,7 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
 
   const warning = currentWarning(view)
   const warningItems: MenuItemConstructorOptions[] = warning
-    ? [{ id: `${WARNING_ITEM}${warning.id}`, label: `⚠ ${menuText(warning.message, 90)}`, click: () => actions.openDashboard() }]
+    ? [{ id: `${WARNING_ITEM}${warning.id}`, label: `⚠ ${menuText(warning.headline, 90)}`, click: () => actions.openDashboard() }]
     : []
 
   const profiles: MenuItemConstructorOptions[] =

@@ -160,23 +160,36 @@ describe('tray menu edge cases', () => {
 
   it('shows the one current warning (an error before a warning, never info) under the status; a click opens the dashboard', () => {
     const warnings = [
-      { id: 'live.fyi@qwen', level: 'info' as const, message: 'fyi', fix: null },
-      { id: 'live.heavy-apps@qwen', level: 'warn' as const, message: 'Discord.exe uses 31% of the CPU & slows generation', fix: null },
-      { id: 'live.vram-low@qwen', level: 'error' as const, message: 'Only 300 MiB of VRAM left: raise --n-cpu-moe', fix: null },
+      { id: 'live.fyi@qwen', level: 'info' as const, headline: 'Fyi.', reason: '', fix: null },
+      {
+        id: 'live.heavy-apps@qwen',
+        level: 'warn' as const,
+        headline: 'Discord.exe uses 31% of the CPU & slows generation.',
+        reason: '',
+        fix: null,
+      },
+      {
+        id: 'live.vram-low@qwen',
+        level: 'error' as const,
+        headline: 'Only 300 MiB of VRAM left: raise --n-cpu-moe.',
+        reason: 'Measured on an RTX 4060 Laptop.',
+        fix: null,
+      },
     ]
     const { actions, log } = recorder()
     let template = buildTrayTemplate(view('ready', { warnings }), actions)
     expect(template.map((i) => i.id ?? i.type).slice(0, 3)).toEqual(['status', 'warning:live.vram-low@qwen', 'separator'])
-    expect(item(template, 'warning:live.vram-low@qwen').label).toBe('⚠ Only 300 MiB of VRAM left: raise --n-cpu-moe')
+    // The headline only: the reason is the dashboard's, one click away.
+    expect(item(template, 'warning:live.vram-low@qwen').label).toBe('⚠ Only 300 MiB of VRAM left: raise --n-cpu-moe.')
     click(item(template, 'warning:live.vram-low@qwen'))
     expect(log).toEqual(['dashboard'])
     template = buildTrayTemplate(view('ready', { warnings: warnings.slice(0, 2) }), actions)
     // "&" would be read as a mnemonic marker on Windows.
-    expect(item(template, 'warning:live.heavy-apps@qwen').label).toBe('⚠ Discord.exe uses 31% of the CPU && slows generation')
+    expect(item(template, 'warning:live.heavy-apps@qwen').label).toBe('⚠ Discord.exe uses 31% of the CPU && slows generation.')
     expect(buildTrayTemplate(view('ready', { warnings: warnings.slice(0, 1) }), actions).some((i) => i.id?.startsWith('warning:'))).toBe(
       false,
     )
-    const long = buildTrayTemplate(view('ready', { warnings: [{ ...warnings[1]!, message: 'x'.repeat(500) }] }), actions)
+    const long = buildTrayTemplate(view('ready', { warnings: [{ ...warnings[1]!, headline: 'x'.repeat(500) }] }), actions)
     expect(item(long, 'warning:live.heavy-apps@qwen').label!.length).toBeLessThanOrEqual(92)
   })
 
@@ -218,8 +231,10 @@ describe('tray menu edge cases', () => {
   })
 
   it('shows a warning icon while ready with a warning that needs attention', () => {
-    expect(trayIconState(view('ready', { warnings: [{ id: 'w', level: 'info', message: 'fyi', fix: null }] }))).toBe('ready')
-    expect(trayIconState(view('ready', { warnings: [{ id: 'w', level: 'warn', message: 'low VRAM', fix: null }] }))).toBe('warning')
+    expect(trayIconState(view('ready', { warnings: [{ id: 'w', level: 'info', headline: 'Fyi.', reason: '', fix: null }] }))).toBe('ready')
+    expect(trayIconState(view('ready', { warnings: [{ id: 'w', level: 'warn', headline: 'Low VRAM.', reason: '', fix: null }] }))).toBe(
+      'warning',
+    )
   })
 })
 
@@ -371,7 +386,8 @@ describe('TrayController', () => {
     const heavy = (share: number) => ({
       id: 'live.heavy-apps@qwen',
       level: 'warn' as const,
-      message: `Discord.exe uses ${share}% of the CPU`,
+      headline: `Discord.exe uses ${share}% of the CPU.`,
+      reason: '',
       fix: null,
     })
     controller.update(view('ready', { warnings: [heavy(30)] }))

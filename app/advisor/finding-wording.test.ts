@@ -75,6 +75,8 @@ const argsOf = (cmd: string): string[] => {
 
 /** Starts with a capital letter (never a flag or a lowercase word) and ends with a full stop (maybe inside a quote or bracket). */
 const SENTENCE = /^[A-Z][\s\S]*[.!?]["”')]?$/
+/** A sentence's end followed by the start of another: a headline has none ("1.5 GB", "0.0.0.0," and "-fit on." at its end are fine). */
+const SECOND_SENTENCE = /[.!?]["”')]?\s+["“(]?[A-Z]/
 
 let models: SeedModels
 let tiny: GgufModel
@@ -87,9 +89,11 @@ beforeAll(async () => {
 afterAll(() => rm(models.dir, { recursive: true, force: true }))
 
 describe("the advisor's words", () => {
-  it('every finding every rule gives for the fixtures starts with a capital letter and ends with a full stop', () => {
+  it('every finding every rule gives for the fixtures has a one-sentence headline and a reason of whole sentences', () => {
     const argLists = [...ARG_LISTS, ...[SEED_4060_QWEN36, SEED_3090_IK_I_COMPACT, SEED_3090_BUUN_I_QUALITY].map(argsOf)]
     const found = new Map<string, string>()
+    const headlines = new Map<string, string>()
+    const reasons = new Map<string, string>()
     for (const args of argLists)
       for (const engine of [null, engines.mainline, engines.ik, engines.buun])
         for (const [model, draft] of [
@@ -101,9 +105,16 @@ describe("the advisor's words", () => {
           for (const platform of ['linux', 'win32'] as const)
             for (const vocab of [null, { compatible: false, reason: 'the token lists differ' }]) {
               const input: LintInput = { args, platform, binaryInfo: engine, model, draft, vocab, laptop: platform === 'win32' }
-              for (const f of lintArgs(input)) found.set(f.message, f.rule)
+              for (const f of lintArgs(input)) {
+                found.set(f.id, f.rule)
+                headlines.set(f.headline, f.rule)
+                if (f.reason !== '') reasons.set(f.reason, f.rule)
+              }
             }
-    const wrong = [...found].filter(([message]) => !SENTENCE.test(message)).map(([message, rule]) => `${rule}: ${message}`)
+    // The headline is one sentence (what is wrong and what it costs); the reason, when there is one, whole sentences.
+    const notOne = [...headlines].filter(([h]) => !SENTENCE.test(h) || SECOND_SENTENCE.test(h)).map(([h, rule]) => `${rule}: ${h}`)
+    expect(notOne).toEqual([])
+    const wrong = [...reasons].filter(([reason]) => !SENTENCE.test(reason)).map(([reason, rule]) => `${rule}: ${reason}`)
     expect(wrong).toEqual([])
     // Every rule spoke at least once, so none of them escaped the check.
     const rules = new Set(found.values())

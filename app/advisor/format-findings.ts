@@ -1,5 +1,5 @@
 import { asSentence } from '../contract/wording'
-import type { WarningFix } from '../contract/warnings'
+import { warningText, type WarningFix } from '../contract/warnings'
 import type { LintFinding } from './lint-input'
 
 export function describeFix(fix: WarningFix): string {
@@ -15,7 +15,7 @@ export function formatFindings(findings: readonly LintFinding[], notes: readonly
   const lines: string[] = []
   if (findings.length === 0) lines.push('No findings.')
   for (const f of findings) {
-    lines.push(`${f.level.padEnd(5)}  ${f.id}`, `       ${f.message}`)
+    lines.push(`${f.level.padEnd(5)}  ${f.id}`, `       ${warningText(f)}`)
     if (f.fix) lines.push(`       fix: ${describeFix(f.fix)}`)
   }
   for (const n of notes) lines.push(`Note: ${asSentence(n)}`)

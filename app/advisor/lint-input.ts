@@ -1,4 +1,4 @@
-import type { WarningFix, WarningLevel } from '../contract/warnings'
+import type { WarningFix, WarningLevel, WarningWords } from '../contract/warnings'
 import type { GgufModel } from '../fit/gguf-model'
 import type { ServerBinaryInfo } from '../profiles/fork-detect'
 import type { VocabComparison } from './vocab'
@@ -22,12 +22,12 @@ export interface LintInput {
   readonly laptop?: boolean | null
 }
 
-export interface LintFinding {
+/** A finding's words come apart: its headline (one sentence) and the reason behind it, as the warning carries them. */
+export interface LintFinding extends WarningWords {
   /** `<rule>` or `<rule>:<detail>` (e.g. "lint.flag-rejected:--no-mmap"). */
   readonly id: string
   readonly rule: string
   readonly level: WarningLevel
-  readonly message: string
   readonly fix: WarningFix | null
 }
 

@@ -4,6 +4,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Snapshot } from '../contract/snapshot'
+import { warningText } from '../contract/warnings'
 import { LlamaTrayCore } from '../core/llama-tray-core'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { TelemetryService } from '../telemetry/telemetry-service'
@@ -120,14 +121,14 @@ describe('end to end: a real server, a CPU-burning "Discord"', () => {
 
     const heavy = await waitFor(snapshots, 'the heavy-apps warning', (s) => has(s, 'live.heavy-apps'), 60_000)
     // The first process scan sees the burners without a CPU share yet (an app of unknown share counts):
-    // the message names the app at once and its share from the next scan on.
-    expect(heavy.warnings.find((w) => w.rule === 'live.heavy-apps')?.message).toMatch(
-      /^Discord (\(\d+% CPU\) )?is running while llama-server generates/,
+    // the headline names the app at once and its share from the next scan on.
+    expect(heavy.warnings.find((w) => w.rule === 'live.heavy-apps')?.headline).toMatch(
+      /^Discord (\(\d+% CPU\) )?is running while llama-server generates\.$/,
     )
     const withShare = await waitFor(
       snapshots,
       'the heavy-apps warning with a CPU share',
-      (s) => /^Discord \(\d+% CPU\)/.test(s.warnings.find((w) => w.rule === 'live.heavy-apps')?.message ?? ''),
+      (s) => /^Discord \(\d+% CPU\)/.test(s.warnings.find((w) => w.rule === 'live.heavy-apps')?.headline ?? ''),
       60_000,
     )
     expect(withShare.time).toBeGreaterThanOrEqual(heavy.time)
@@ -148,7 +149,7 @@ describe('end to end: a real server, a CPU-burning "Discord"', () => {
     )
     const count = burners.length
     const drop = slow.warnings.find((w) => w.rule === 'live.speed-drop')
-    expect(drop?.message).toContain('Likely cause: CPU-heavy apps: Discord')
+    expect(drop?.reason).toContain('Likely cause: CPU-heavy apps: Discord')
     const heavyAfterS = (heavy.time - burnStart) / 1000
     const slowAfterS = (slow.time - burnStart) / 1000
 
@@ -167,7 +168,7 @@ describe('end to end: a real server, a CPU-burning "Discord"', () => {
     console.log(
       `e2e: load ${loadavg()[0]?.toFixed(1)}, ${count} burners; median ${median.toFixed(1)} tok/s; heavy-apps raised ` +
         `${heavyAfterS.toFixed(1)} ` +
-        `s and speed-drop ${slowAfterS.toFixed(1)} s after the burn began (${drop?.message}); both cleared ${clearedAfterS.toFixed(1)} s ` +
+        `s and speed-drop ${slowAfterS.toFixed(1)} s after the burn began (${drop ? warningText(drop) : ''}); both cleared ${clearedAfterS.toFixed(1)} s ` +
         `after it stopped`,
     )
     // Eventually raised and eventually cleared is what this test checks; how fast, and that noise at the

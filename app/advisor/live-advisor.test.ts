@@ -74,8 +74,8 @@ describe('live.vram-low', () => {
     expect(cleared).toEqual([22])
     const w = out[7]?.find((x) => x.rule === 'live.vram-low')
     expect(w).toMatchObject({ id: 'live.vram-low@p', level: 'warn', source: 'live', profileId: 'p', since: 7000 })
-    expect(w?.message).toContain('740 MiB, under the 1536 MiB headroom')
-    expect(w?.message).toContain('sysmem fallback')
+    expect(w?.headline).toBe('Free VRAM on GPU 0 is 740 MiB, under the 1536 MiB headroom: generation may slow down several times.')
+    expect(w?.reason).toMatch(/^On Windows the NVIDIA driver then spills into system RAM \(sysmem fallback\)/)
   })
 
   it("at the core's idle pace (a sample every 2 s) it raises 4 s after the first low sample", () => {
@@ -145,7 +145,7 @@ describe('live.vram-low', () => {
       last = advisor.warnings(sample({ time: clock.t, profileId: profile.id, freeMiB: 700 }), SETTINGS)
     }
     const w = last.find((x) => x.rule === 'live.vram-low')
-    expect(w?.message).toMatch(/The fit suggests --n-cpu-moe (3[1-9]|40)/)
+    expect(w?.reason).toMatch(/The fit suggests --n-cpu-moe (3[1-9]|40)/)
     expect(w?.fix?.removeArgs).toContain('--n-cpu-moe')
     // Needs ~836 MiB back; each step moves ~0.5 GB of experts: two steps.
     expect(w?.fix?.addArgs).toEqual(['--n-cpu-moe', '32'])
@@ -269,9 +269,10 @@ describe('live.heavy-apps', () => {
     const { raised, cleared, out } = transitionsOf(specs, 'live.heavy-apps')
     expect(raised).toEqual([4])
     expect(cleared).toEqual([9])
-    expect(out[4]?.find((w) => w.rule === 'live.heavy-apps')?.message).toMatch(
-      /^Discord \(42% CPU\), Chrome \(12% CPU\) are running while llama-server generates.*~6 to ~18 tok\/s/,
-    )
+    expect(out[4]?.find((w) => w.rule === 'live.heavy-apps')).toMatchObject({
+      headline: 'Discord (42% CPU), Chrome (12% CPU) are running while llama-server generates.',
+      reason: expect.stringMatching(/~6 to ~18 tok\/s\.$/),
+    })
   })
 
   it('stays silent for idle apps (under 5% CPU) and when nothing was generated for 30 s', () => {
@@ -306,9 +307,10 @@ describe('live.speed-drop', () => {
     const { raised, cleared, out } = transitionsOf(specs, 'live.speed-drop')
     expect(raised).toEqual([15]) // the 11th slow sample: 10 s after the first
     expect(cleared).toEqual([24])
-    expect(out[15]?.find((w) => w.rule === 'live.speed-drop')?.message).toBe(
-      "Generation is at 20.0 tok/s, 50% of this profile's recent median (40.0 tok/s). Likely cause: CPU-heavy apps: Discord (55% CPU).",
-    )
+    expect(out[15]?.find((w) => w.rule === 'live.speed-drop')).toMatchObject({
+      headline: "Generation is at 20.0 tok/s, 50% of this profile's recent median (40.0 tok/s).",
+      reason: 'Likely cause: CPU-heavy apps: Discord (55% CPU).',
+    })
   })
 
   it('counts slow generation across the short gaps between back-to-back requests, not across a long idle spell', () => {
@@ -374,7 +376,7 @@ describe('GPU throttling and temperature', () => {
     )
     expect(t.raised).toEqual([6])
     expect(t.cleared).toEqual([12])
-    expect(t.out[6]?.find((w) => w.rule === 'live.gpu-throttle')?.message).toContain('hw_thermal_slowdown')
+    expect(t.out[6]?.find((w) => w.rule === 'live.gpu-throttle')?.headline).toContain('hw_thermal_slowdown')
   })
 
   it('raises above the temperature threshold and clears 3 °C below it', () => {
@@ -427,7 +429,8 @@ describe('server failures', () => {
     expect(failed).toMatchObject({
       level: 'error',
       since: 1000,
-      message: 'Llama-server failed to start: llama-server does not accept --no-mmap (removed). Use --load-mode none (-lm none).',
+      headline: 'Llama-server failed to start: llama-server does not accept --no-mmap (removed).',
+      reason: 'Use --load-mode none (-lm none).',
     })
     expect(failed?.fix).toMatchObject({ removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] })
     expect(w[0]?.rule).toBe('live.server-failed')
@@ -462,9 +465,10 @@ describe('server failures', () => {
     expect(t.raised).toEqual([1])
     expect(t.cleared).toEqual([4])
     const loop = transitionsOf(seq(0, [{}, { state: 'crashloop', lastExit: crash, restarts: 4 }]), 'live.server-failed')
-    expect(loop.out[1]?.find((w) => w.rule === 'live.server-failed')?.message).toBe(
-      'Llama-server crashed 5 times in a row; Llama Tray stopped restarting it: llama-server crashed (SIGSEGV).',
-    )
+    expect(loop.out[1]?.find((w) => w.rule === 'live.server-failed')).toMatchObject({
+      headline: 'Llama-server crashed 5 times in a row; Llama Tray stopped restarting it: llama-server crashed (SIGSEGV).',
+      reason: '',
+    })
   })
 })
 
@@ -500,9 +504,10 @@ describe('live.prompt-slow', () => {
     const { raised, cleared, out } = transitionsOf(specs, 'live.prompt-slow')
     expect(raised).toEqual([4])
     expect(cleared).toEqual([12])
-    expect(out[5]?.find((w) => w.rule === 'live.prompt-slow')?.message).toMatch(
-      /^The last prompt \(2000 tokens\) was processed at 200 tok\/s, 44% of this profile's usual 450 tok\/s/,
-    )
+    expect(out[5]?.find((w) => w.rule === 'live.prompt-slow')).toMatchObject({
+      headline: "The last prompt (2000 tokens) was processed at 200 tok/s, 44% of this profile's usual 450 tok/s on long prompts.",
+      reason: expect.stringMatching(/^Prompt speed can break alone .*likely cause: .*\.$/),
+    })
   })
 
   it('needs five long prompts of this profile before it judges one', () => {

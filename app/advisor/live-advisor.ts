@@ -3,7 +3,7 @@ import type { ProfileSummary } from '../contract/profile'
 import { hasProcess, type FailureKind } from '../contract/server-state'
 import type { AppSettings } from '../contract/settings'
 import type { Snapshot } from '../contract/snapshot'
-import type { Warning, WarningFix } from '../contract/warnings'
+import type { Warning, WarningFix, WarningWords } from '../contract/warnings'
 import { median } from '../metrics/median'
 import type { ServerBinaryInfo } from '../profiles/fork-detect'
 import { ProfileStore } from '../profiles/store'
@@ -51,7 +51,7 @@ export interface WarningTransition {
 
 interface RuleState {
   readonly h: Hysteresis
-  message: string
+  words: WarningWords
   fix: WarningFix | null
 }
 
@@ -143,12 +143,12 @@ export class LiveAdvisor {
     for (const rule of this.rules) {
       let state = states.get(rule.id)
       if (!state) {
-        state = { h: new Hysteresis(rule.hysteresis), message: '', fix: null }
+        state = { h: new Hysteresis(rule.hysteresis), words: { headline: '', reason: '' }, fix: null }
         states.set(rule.id, state)
       }
       const e = rule.evaluate(ctx, state.h.raised)
-      if (e.message !== undefined) {
-        state.message = e.message
+      if (e.words !== undefined) {
+        state.words = e.words
         state.fix = e.fix ?? null
       }
       const id = `${rule.id}@${profileId}`
@@ -159,7 +159,8 @@ export class LiveAdvisor {
         out.push({
           id,
           level: rule.level,
-          message: state.message,
+          headline: state.words.headline,
+          reason: state.words.reason,
           fix: state.fix,
           rule: rule.id,
           source: 'live',
@@ -175,7 +176,8 @@ export class LiveAdvisor {
         out.push({
           id: `${f.id}@${profileId}`,
           level: f.level,
-          message: f.message,
+          headline: f.headline,
+          reason: f.reason,
           fix: f.fix,
           rule: f.rule,
           source: 'lint',

@@ -3,7 +3,7 @@ import type { FailureKind } from '../contract/server-state'
 import type { AppSettings } from '../contract/settings'
 import type { Snapshot } from '../contract/snapshot'
 import { SLOWDOWN_THROTTLE_REASONS, type GpuDevice } from '../contract/telemetry'
-import type { WarningFix, WarningLevel } from '../contract/warnings'
+import type { WarningFix, WarningLevel, WarningWords } from '../contract/warnings'
 import { F } from './flag-names'
 import type { HysteresisConfig, Observation } from './hysteresis'
 import type { LintPlatform } from './lint-input'
@@ -68,8 +68,8 @@ export interface LiveContext {
 
 export interface LiveEvaluation {
   readonly active: Observation
-  /** The message (and fix) for now; kept from the last active sample otherwise. */
-  readonly message?: string
+  /** What to say (and the fix) for now; kept from the last active sample otherwise. */
+  readonly words?: WarningWords
   readonly fix?: WarningFix | null
 }
 
@@ -167,20 +167,24 @@ export const LIVE_RULES: readonly LiveRule[] = [
       const limit = ctx.settings.vramHeadroomMiB + (raised ? ctx.thresholds.vramClearBandMiB : 0)
       if (tight.freeMiB >= limit) return { active: false }
       const suggestion = ctx.vramSuggestion(tight.freeMiB)
-      const why =
-        ctx.platform === 'win32'
-          ? 'On Windows the NVIDIA driver then spills into system RAM (sysmem fallback) instead of failing: on an RTX 4060 Laptop (8 GB) ' +
-            'generation fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it.'
-          : 'A longer context or a second request may then run out of GPU memory.'
+      const windows = ctx.platform === 'win32'
+      const cost = windows ? 'generation may slow down several times' : 'a longer context or a second request may run out of GPU memory'
+      const why = windows
+        ? 'On Windows the NVIDIA driver then spills into system RAM (sysmem fallback) instead of failing: on an RTX 4060 Laptop (8 GB) ' +
+          'generation fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it.'
+        : ''
       const fit = suggestion
-        ? ` The fit suggests --n-cpu-moe ${suggestion.nCpuMoe} (about ${Math.round(suggestion.savedMiB)} MiB less on the GPU); on an RTX ` +
+        ? `The fit suggests --n-cpu-moe ${suggestion.nCpuMoe} (about ${Math.round(suggestion.savedMiB)} MiB less on the GPU); on an RTX ` +
           `4060 Laptop (8 GB), fewer experts on the GPU was even faster.`
         : ''
       return {
         active: true,
-        message:
-          `Free VRAM on GPU ${tight.device.index} is ${Math.round(tight.freeMiB)} MiB, under the ${ctx.settings.vramHeadroomMiB} MiB ` +
-          `headroom. ${why}${fit}`,
+        words: {
+          headline:
+            `Free VRAM on GPU ${tight.device.index} is ${Math.round(tight.freeMiB)} MiB, under the ${ctx.settings.vramHeadroomMiB} ` +
+            `MiB headroom: ${cost}.`,
+          reason: sentences(why, fit),
+        },
         fix: suggestion?.fix ?? null,
       }
     },
@@ -197,9 +201,12 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (!generating || apps.length === 0) return { active: false }
       return {
         active: true,
-        message:
-          `${apps.join(', ')} ${apps.length === 1 ? 'is' : 'are'} running while llama-server generates. With experts on the CPU the CPU ` +
-          `is the bottleneck: on an RTX 4060 Laptop (8 GB), closing Discord and heavy browser tabs took generation from ~6 to ~18 tok/s.`,
+        words: {
+          headline: `${apps.join(', ')} ${apps.length === 1 ? 'is' : 'are'} running while llama-server generates.`,
+          reason:
+            'With experts on the CPU the CPU is the bottleneck: on an RTX 4060 Laptop (8 GB), closing Discord and heavy browser ' +
+            'tabs took generation from ~6 to ~18 tok/s.',
+        },
         fix: null,
       }
     },
@@ -227,9 +234,10 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (tps >= ratio * base) return { active: false }
       return {
         active: true,
-        message:
-          `Generation is at ${fmt(tps)} tok/s, ${Math.round((tps / base) * 100)}% of this profile's recent median (${fmt(base)} tok/s). ` +
-          `Likely cause: ${likelyCause(ctx)}.`,
+        words: {
+          headline: `Generation is at ${fmt(tps)} tok/s, ${Math.round((tps / base) * 100)}% of this profile's recent median (${fmt(base)} tok/s).`,
+          reason: `Likely cause: ${likelyCause(ctx)}.`,
+        },
         fix: heavyApps(ctx).length > 0 ? leaveACoreFix(gen.threads ?? null) : null,
       }
     },
@@ -252,11 +260,14 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (ratio >= (raised ? ctx.thresholds.speedRecoverRatio : ctx.thresholds.speedDropRatio)) return { active: false }
       return {
         active: true,
-        message:
-          `The last prompt (${last.promptTokens} tokens) was processed at ${fmt(last.promptTokensPerSecond)} tok/s, ` +
-          `${Math.round(ratio * 100)}% ` +
-          `of this profile's usual ${fmt(base)} tok/s on long prompts. Prompt speed can break alone (on an RTX 3090, an ` +
-          `ik_llama.cpp/buun update cost ~38% of prompt speed until fixed); if nothing else changed, likely cause: ${likelyCause(ctx)}.`,
+        words: {
+          headline:
+            `The last prompt (${last.promptTokens} tokens) was processed at ${fmt(last.promptTokensPerSecond)} tok/s, ` +
+            `${Math.round(ratio * 100)}% of this profile's usual ${fmt(base)} tok/s on long prompts.`,
+          reason:
+            'Prompt speed can break alone (on an RTX 3090, an ik_llama.cpp/buun update cost ~38% of prompt speed until fixed); ' +
+            `if nothing else changed, likely cause: ${likelyCause(ctx)}.`,
+        },
         fix: null,
       }
     },
@@ -273,9 +284,10 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (reasons.length === 0) return { active: false }
       return {
         active: true,
-        message:
-          `The GPU is throttling (${reasons.join(', ')}): clocks are lowered to protect it. Improve cooling or airflow, or lower the ` +
-          `power limit deliberately.`,
+        words: {
+          headline: `The GPU is throttling (${reasons.join(', ')}): clocks are lowered to protect it.`,
+          reason: 'Improve cooling or airflow, or lower the power limit deliberately.',
+        },
         fix: null,
       }
     },
@@ -292,9 +304,10 @@ export const LIVE_RULES: readonly LiveRule[] = [
       if (temp < limit) return { active: false }
       return {
         active: true,
-        message:
-          `The GPU is at ${temp} °C (warning at ${ctx.settings.gpuTemperatureWarnC} °C); it will throttle soon. An RTX 4060 Laptop ` +
-          `running Qwen3.6-35B-A3B stayed at 59 °C and never throttled.`,
+        words: {
+          headline: `The GPU is at ${temp} °C (warning at ${ctx.settings.gpuTemperatureWarnC} °C); it will throttle soon.`,
+          reason: 'An RTX 4060 Laptop running Qwen3.6-35B-A3B stayed at 59 °C and never throttled.',
+        },
         fix: null,
       }
     },
@@ -313,7 +326,11 @@ export const LIVE_RULES: readonly LiveRule[] = [
           ? `llama-server crashed ${s.restarts + 1} times in a row; Llama Tray stopped restarting it`
           : 'llama-server failed to start'
       const reason = exit.reason ? `: ${exit.reason}` : ''
-      return { active: true, message: sentences(`${head}${reason}`, exit.hint), fix: ctx.fixForFailure(exit.kind) }
+      return {
+        active: true,
+        words: { headline: asSentence(`${head}${reason}`), reason: sentences(exit.hint) },
+        fix: ctx.fixForFailure(exit.kind),
+      }
     },
   },
   {
@@ -328,10 +345,13 @@ export const LIVE_RULES: readonly LiveRule[] = [
       const wait = ` in ${Math.max(0, Math.round((s.restartAt - ctx.now) / 1000))} s`
       return {
         active: true,
-        message: asSentence(
-          `llama-server exited unexpectedly${s.lastExit.reason ? ` (${s.lastExit.reason})` : ''}; restarting${wait} (restart ` +
-            `${s.restarts + 1})`,
-        ),
+        words: {
+          headline: asSentence(
+            `llama-server exited unexpectedly${s.lastExit.reason ? ` (${s.lastExit.reason})` : ''}; restarting${wait} (restart ` +
+              `${s.restarts + 1})`,
+          ),
+          reason: '',
+        },
         fix: null,
       }
     },
@@ -364,11 +384,15 @@ export const LIVE_RULES: readonly LiveRule[] = [
       ].join(' and ')
       return {
         active: true,
-        message:
-          `Spilling into system RAM (sysmem fallback): llama-server now holds ${Math.round(grown)} MiB more shared GPU memory than after ` +
-          `loading, and ${evidence}. This slows generation to a crawl (~7 tok/s on an RTX 4060 Laptop, 8 GB). ` +
-          `${suggestion ? `Use --n-cpu-moe ${suggestion.nCpuMoe}` : 'Raise --n-cpu-moe (more experts on the CPU)'}, ` +
-          `or set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback" for llama-server.exe in the NVIDIA Control Panel.`,
+        words: {
+          headline:
+            `Spilling into system RAM (sysmem fallback): llama-server now holds ${Math.round(grown)} MiB more shared GPU memory ` +
+            `than after loading, and ${evidence}.`,
+          reason:
+            'This slows generation to a crawl (~7 tok/s on an RTX 4060 Laptop, 8 GB). ' +
+            `${suggestion ? `Use --n-cpu-moe ${suggestion.nCpuMoe}` : 'Raise --n-cpu-moe (more experts on the CPU)'}, ` +
+            'or set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback" for llama-server.exe in the NVIDIA Control Panel.',
+        },
         fix: suggestion?.fix ?? null,
       }
     },

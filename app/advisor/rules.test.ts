@@ -69,6 +69,9 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
   it('lint.flag-rejected', () => {
     expect(rule('lint.flag-rejected', { args: ['--no-mmap', '-c', '4096'], binaryInfo: engines.mainline })[0]).toMatchObject({
       level: 'error',
+      headline: expect.stringMatching(/^This binary \(mainline .*\) .*--no-mmap.*\.$/),
+      // What the binary says is the whole of it.
+      reason: '',
       fix: { removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] },
     })
     expect(rule('lint.flag-rejected', { args: ['-vhad'], binaryInfo: engines.buun })[0]?.fix).toEqual({
@@ -82,6 +85,10 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
   })
 
   it('lint.draft-unused', () => {
+    expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], binaryInfo: engines.mainline })[0]).toMatchObject({
+      headline: 'The draft model takes memory but is never used: this llama-server speculates only with --spec-type.',
+      reason: expect.stringMatching(/^This binary \(mainline .*\) .*: add --spec-type draft-simple\. See llama\.cpp issue #25345\.$/),
+    })
     expect(rule('lint.draft-unused', { args: ['-md', 'd.gguf'], binaryInfo: engines.mainline })[0]?.fix?.addArgs).toEqual([
       '--spec-type',
       'draft-simple',
@@ -102,7 +109,8 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
       binaryInfo: engines.mainline,
     })
     // The size llama-server itself reported on CUDA for this draft at 64K (test/fixtures/llama-server-cuda-h200/q36-seed-draft.log).
-    expect(f[0]?.message).toContain('768 MiB of VRAM at f16')
+    expect(f[0]?.headline).toContain('768 MiB of VRAM at f16')
+    expect(f[0]?.reason).toContain('A q8_0 draft cache takes')
     expect(f[0]?.fix?.addArgs).toEqual(['-ctkd', 'q8_0', '-ctvd', 'q8_0'])
     expect(
       rule('lint.draft-kv-f16', {
@@ -132,7 +140,8 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
     expect(other.compatible).toBe(false)
     expect(other.reason).toMatch(/"<think>" vs "<thonk>"/)
     const f = rule('lint.draft-vocab-mismatch', { args: ['-m', 't.gguf', '-md', patched, '-ngld', '99'], vocab: other })
-    expect(f[0]?.message).toContain('<thonk>')
+    expect(f[0]?.headline).toContain('<thonk>')
+    expect(f[0]?.reason).toContain('the target and draft vocabs are not compatible')
     expect(applyFixToArgs(['-m', 't.gguf', '-md', patched, '-ngld', '99'], f[0]!.fix!)).toEqual(['-m', 't.gguf'])
     expect(rule('lint.draft-vocab-mismatch', { args: ['-m', 't.gguf', '-md', 'd.gguf'], vocab: same })).toEqual([])
   })
@@ -145,8 +154,11 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
         .split('\n')
         .find((l) => l.startsWith(`${name}\t`))
         ?.split('\t')[1]
-    const message = rule('lint.mmap-with-cpu-experts', { args: ['--n-cpu-moe', '34'] })[0]?.message ?? ''
-    expect(message).toContain(`ready in ${readyS('q36-seed-lm-none')} s against ${readyS('q36-seed')} s memory-mapped`)
+    const found = rule('lint.mmap-with-cpu-experts', { args: ['--n-cpu-moe', '34'] })[0]
+    expect(found?.headline).toBe(
+      'Experts run on the CPU (--n-cpu-moe 34) but the model is memory-mapped: each token page-faults on expert weights, which slows generation.',
+    )
+    expect(found?.reason).toContain(`ready in ${readyS('q36-seed-lm-none')} s against ${readyS('q36-seed')} s memory-mapped`)
   })
 
   it('lint.mmap-with-cpu-experts', () => {
@@ -170,8 +182,8 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
   })
 
   it('lint.iquant-cpu-experts reads the expert tensor types from the GGUF', () => {
-    expect(rule('lint.iquant-cpu-experts', { args: ['--n-cpu-moe', '4'], model: tinyIq })[0]?.message).toContain('IQ4_NL')
-    expect(rule('lint.iquant-cpu-experts', { args: ['--n-cpu-moe', '30'], model: seed.qwen36Iq })[0]?.message).toContain('IQ4_XS')
+    expect(rule('lint.iquant-cpu-experts', { args: ['--n-cpu-moe', '4'], model: tinyIq })[0]?.headline).toContain('IQ4_NL')
+    expect(rule('lint.iquant-cpu-experts', { args: ['--n-cpu-moe', '30'], model: seed.qwen36Iq })[0]?.headline).toContain('IQ4_XS')
     expect(rule('lint.iquant-cpu-experts', { args: ['--n-cpu-moe', '4'], model: tiny })).toEqual([])
     expect(rule('lint.iquant-cpu-experts', { args: ['--n-cpu-moe', '30'], model: seed.qwen36 })).toEqual([])
     expect(rule('lint.iquant-cpu-experts', { args: ['-ngl', '99'], model: seed.qwen36Iq })).toEqual([])
@@ -179,8 +191,11 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
 
   it('lint.hybrid-kv-quant shows the KV size of the attention layers only', () => {
     const f = rule('lint.hybrid-kv-quant', { args: ['-c', '65536', '-np', '1', '-ctk', 'turbo3', '-ctv', 'turbo3'], model: seed.qwen36 })
-    expect(f[0]?.message).toContain('1280 MiB at f16')
-    expect(f[0]?.message).toContain('less with turbo3/turbo3')
+    expect(f[0]?.headline).toBe(
+      'Quantising the KV cache of this hybrid model saves little and costs quality: only 10 of 40 layers have one.',
+    )
+    expect(f[0]?.reason).toContain('1280 MiB at f16')
+    expect(f[0]?.reason).toContain('less with turbo3/turbo3')
     expect(rule('lint.hybrid-kv-quant', { args: ['-c', '65536', '-np', '1'], model: seed.qwen36 })).toEqual([])
     // At 192K the f16 cache is 3.75 GiB, 18% of the weights: not small.
     expect(
@@ -224,7 +239,8 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
     for (const key of ['', ',', '   ', 'short']) {
       const found = rule('lint.exposed-without-key', { args: ['--host', '0.0.0.0', '--api-key', key] })
       expect(found, JSON.stringify(key)).toHaveLength(1)
-      expect(found[0]?.message).toMatch(/^[A-Z].*refuses to start it on 0\.0\.0\.0\.$/)
+      expect(found[0]?.headline).toBe('The API key does not protect the server on 0.0.0.0, so Llama Tray refuses to start it.')
+      expect(found[0]?.reason).toMatch(/^[A-Z].*--api-key.*\.$/)
     }
     expect(rule('lint.exposed-without-key', { args: ['--host', '127.0.0.1'] })).toEqual([])
     expect(rule('lint.exposed-without-key', { args: [] })).toEqual([])
@@ -247,8 +263,8 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
   it('lint.fit-hand-picked: explains the trade, offers llama.cpp’s fit with a target that keeps the headroom', () => {
     const f = rule('lint.fit-hand-picked', { args: ['-ngl', '999', '--n-cpu-moe', '33', '-c', '65536'], binaryInfo: engines.mainline })
     expect(f).toHaveLength(1)
-    expect(f[0]?.message).toContain('-ngl 999, --n-cpu-moe 33')
-    expect(f[0]?.message).toContain('6708 MiB')
+    expect(f[0]?.headline).toContain('-ngl 999, --n-cpu-moe 33')
+    expect(f[0]?.reason).toContain('6708 MiB')
     expect(f[0]?.fix?.addArgs).toEqual(['-fitt', '1640'])
     expect(f[0]?.fix?.removeArgs).toEqual(expect.arrayContaining(['-ngl', '--n-cpu-moe', '-ot', '-ts', '--cpu-moe']))
     // Silent: nothing hand-picked, fit turned off or asked for explicitly (lint.fit-aborts speaks then), ik_llama, unknown engine.
@@ -265,8 +281,9 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
       level: 'warn',
       fix: { removeArgs: expect.arrayContaining(['-fitt', '--fit-target']), addArgs: ['-fitt', '1640'] },
     })
-    expect(f[0]?.message).toContain('1024 MiB free (its default)')
-    expect(rule('lint.fit-target-headroom', { args: ['-fitt', '512'], binaryInfo: engines.mainline })[0]?.message).toContain(
+    expect(f[0]?.headline).toContain('1024 MiB free (its default)')
+    expect(f[0]?.reason).toMatch(/^Set -fitt 1640\. Measured on /)
+    expect(rule('lint.fit-target-headroom', { args: ['-fitt', '512'], binaryInfo: engines.mainline })[0]?.headline).toContain(
       'leave 512 MiB free',
     )
     expect(rule('lint.fit-target-headroom', { args: ['-fitt', '1640'], binaryInfo: engines.mainline })).toEqual([])
@@ -277,7 +294,7 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
   })
 
   it('lint.fit-aborts', () => {
-    expect(rule('lint.fit-aborts', { args: ['-fit', 'on', '--n-cpu-moe', '30'] })[0]?.message).toContain('--n-cpu-moe')
+    expect(rule('lint.fit-aborts', { args: ['-fit', 'on', '--n-cpu-moe', '30'] })[0]?.headline).toContain('--n-cpu-moe')
     expect(rule('lint.fit-aborts', { args: ['-fit', 'on', '-c', '4096'] })).toEqual([])
     expect(rule('lint.fit-aborts', { args: ['-fit', 'off', '-ngl', '99'] })).toEqual([])
     expect(rule('lint.fit-aborts', { args: ['--fit', 'on', '-ngl', '99'], binaryInfo: engines.ik })).toEqual([])
@@ -285,7 +302,8 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
 
   it('lint.auto-slots', () => {
     const f = rule('lint.auto-slots', { args: ['-c', '65536'], binaryInfo: engines.mainline, model: seed.qwen36 })
-    expect(f[0]?.message).toContain('recurrent state')
+    expect(f[0]?.headline).toContain('recurrent state')
+    expect(f[0]?.reason).toBe('For one user, set -np 1.')
     expect(f[0]?.fix?.addArgs).toEqual(['-np', '1'])
     expect(rule('lint.auto-slots', { args: ['-c', '65536', '-np', '1'], binaryInfo: engines.mainline })).toEqual([])
     expect(rule('lint.auto-slots', { args: ['-c', '65536'], binaryInfo: engines.ik })).toEqual([])
@@ -306,7 +324,8 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
   it('lint.sleep-idle', () => {
     const f = rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], binaryInfo: engines.mainline, laptop: true })
     expect(f[0]).toMatchObject({ level: 'info', fix: { removeArgs: [], addArgs: ['--sleep-idle-seconds', '300'] } })
-    expect(f[0]?.message).toContain('VRAM freed')
+    expect(f[0]?.headline).toBe("On a laptop the model holds the GPU's memory while nothing asks it anything.")
+    expect(f[0]?.reason).toContain('VRAM freed')
     // engine unknown: still worth saying
     expect(rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], binaryInfo: null, laptop: true })).toHaveLength(1)
     expect(rule('lint.sleep-idle', { args: ['-m', 'm.gguf'], binaryInfo: engines.buun, laptop: true })).toHaveLength(1)

@@ -15,12 +15,19 @@ import { FIT_RULES } from './fit-rules'
 /**
  * The static advisor: one entry per finding of the seed reports (and of
  * llama-server's known pitfalls), each with a stable id, a level, the seeds' numbers in
- * its message and, where an argument change helps, a fix. Rules that need a
+ * its reason and, where an argument change helps, a fix. Rules that need a
  * fact nobody could read (engine, GGUF) stay silent.
  */
 
-function finding(rule: string, level: WarningLevel, message: string, fix: WarningFix | null, detail?: string): LintFinding {
-  return { id: detail ? `${rule}:${detail}` : rule, rule, level, message, fix }
+/** A finding: its headline (one sentence), the reason behind it (measurements, sources, what to change) and its fix. */
+function finding(
+  rule: string,
+  level: WarningLevel,
+  words: { readonly headline: string; readonly reason?: string },
+  fix: WarningFix | null,
+  detail?: string,
+): LintFinding {
+  return { id: detail ? `${rule}:${detail}` : rule, rule, level, headline: words.headline, reason: words.reason ?? '', fix }
 }
 
 const INLINE_KEY = fieldSpellings('apiKey')
@@ -119,7 +126,7 @@ export const LINT_RULES: readonly LintRule[] = [
             : replacement && replacement.length > 0
               ? fix(`Replace ${p.flag} with ${replacement.join(' ')}`, [p.flag], replacement)
               : fix(`Remove ${p.flag}`, [p.flag])
-        out.push(finding('lint.flag-rejected', 'error', binarySentence(p.message, binaryInfo), f, p.flag))
+        out.push(finding('lint.flag-rejected', 'error', { headline: binarySentence(p.message, binaryInfo) }, f, p.flag))
       }
       return out
     },
@@ -136,7 +143,10 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.draft-unused',
           'warn',
-          binarySentence(`${p.message}; the draft takes memory and is never used (llama.cpp issue #25345)`, binaryInfo),
+          {
+            headline: 'The draft model takes memory but is never used: this llama-server speculates only with --spec-type.',
+            reason: `${binarySentence(p.message, binaryInfo)} See llama.cpp issue #25345.`,
+          },
           fix(`Add ${p.replacement.join(' ')}`, [], p.replacement),
         ),
       ]
@@ -157,10 +167,12 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.draft-kv-f16',
           'info',
-          `The draft model's KV cache follows the target's context: at ${cells} tokens it takes ${fmtMiB(f16)} of VRAM at f16 ` +
-            `(llama.cpp on CUDA reported 768 MiB for Qwen3.5-0.8B at 64K). A q8_0 draft cache takes ${fmtMiB(q8)}, leaving ` +
-            `${fmtMiB(f16 - q8)} ` +
-            `more for experts on the GPU.`,
+          {
+            headline: `The draft model's KV cache follows the target's context: at ${cells} tokens it takes ${fmtMiB(f16)} of VRAM at f16.`,
+            reason:
+              `On CUDA, llama.cpp reported 768 MiB for Qwen3.5-0.8B at 64K. A q8_0 draft cache takes ${fmtMiB(q8)}, leaving ` +
+              `${fmtMiB(f16 - q8)} more for experts on the GPU.`,
+          },
           fix('Use a q8_0 draft KV cache', [], ['-ctkd', 'q8_0', '-ctvd', 'q8_0']),
         ),
       ]
@@ -176,9 +188,14 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.draft-vocab-mismatch',
           'warn',
-          `The draft model's vocabulary differs from the target's (${vocab.reason}): llama-server logs "the target and draft vocabs ` +
-            `are not compatible" and serves without speculation, so the draft only costs memory. Use a draft of the same family ` +
-            `(Qwen3.5-0.8B for Qwen3.6-35B-A3B gave +26% on an RTX 4060 Laptop, 8 GB).`,
+          {
+            headline:
+              `The draft model's vocabulary differs from the target's (${vocab.reason}), so llama-server serves without ` +
+              `speculation and the draft only costs memory.`,
+            reason:
+              `Its log says "the target and draft vocabs are not compatible". Use a draft of the same family ` +
+              `(Qwen3.5-0.8B for Qwen3.6-35B-A3B gave +26% on an RTX 4060 Laptop, 8 GB).`,
+          },
           fix('Remove the draft model', [...F.draft, ...F.draftGpuLayers, ...F.specType]),
         ),
       ]
@@ -199,10 +216,15 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.mmap-with-cpu-experts',
           'warn',
-          `Experts run on the CPU (${where}) but the model is memory-mapped: each token page-faults on expert weights. Loading them ` +
-            `into RAM took generation from ~11 to ~43 tok/s on an RTX 4060 Laptop (8 GB); llama.cpp itself hints at it. Add ` +
-            `${lm ? '-lm none' : '--no-mmap'}. ` +
-            `It costs load time, since every weight is read into RAM before the server answers: ${LOAD_MODE_NONE_LOAD}.`,
+          {
+            headline:
+              `Experts run on the CPU (${where}) but the model is memory-mapped: each token page-faults on expert weights, ` +
+              `which slows generation.`,
+            reason:
+              `Loading them into RAM took generation from ~11 to ~43 tok/s on an RTX 4060 Laptop (8 GB); llama.cpp itself hints ` +
+              `at it. Add ${lm ? '-lm none' : '--no-mmap'}. ` +
+              `It costs load time, since every weight is read into RAM before the server answers: ${LOAD_MODE_NONE_LOAD}.`,
+          },
           f,
         ),
       ]
@@ -223,9 +245,12 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.mlock-no-mmap-windows',
           'error',
-          'Locking the weights in RAM (--mlock) together with --no-mmap failed with a CUDA out-of-memory error on an RTX 4060 Laptop ' +
-            '(8 GB, Windows 11), and on Windows --mlock also needs the "Lock pages in memory" privilege. --no-mmap alone already keeps ' +
-            'the weights in RAM.',
+          {
+            headline: 'Locking the weights in RAM (--mlock) together with --no-mmap can fail with a CUDA out-of-memory error on Windows.',
+            reason:
+              'It did on an RTX 4060 Laptop (8 GB, Windows 11), and on Windows --mlock also needs the "Lock pages in memory" ' +
+              'privilege. --no-mmap alone already keeps the weights in RAM.',
+          },
           f,
         ),
       ]
@@ -243,9 +268,13 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.iquant-cpu-experts',
           'warn',
-          `The experts are ${t.name.toUpperCase()} (an i-quant) and run on the CPU (${where}). I-quants decode through lookup tables, ` +
-            `slow on a CPU; K-quants have optimised, repacked CPU kernels. On an RTX 4060 Laptop (8 GB) with Qwen3.6-35B-A3B, IQ4_XS was ` +
-            `~35% slower than Q4_K_M (4.1 vs 6.3 tok/s) even though Q4_K_M is larger. Prefer a Q4_K_M/Q5_K_M file of this model.`,
+          {
+            headline: `The experts are ${t.name.toUpperCase()} (an i-quant) and run on the CPU (${where}), where i-quants are slower than K-quants.`,
+            reason:
+              `I-quants decode through lookup tables, slow on a CPU; K-quants have optimised, repacked CPU kernels. On an RTX 4060 ` +
+              `Laptop (8 GB) with Qwen3.6-35B-A3B, IQ4_XS was ~35% slower than Q4_K_M (4.1 vs 6.3 tok/s) even though Q4_K_M is ` +
+              `larger. Prefer a Q4_K_M/Q5_K_M file of this model.`,
+          },
           null,
         ),
       ]
@@ -266,10 +295,14 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.hybrid-kv-quant',
           'info',
-          `This is a hybrid model: only ${attn} of ${m?.blockCount ?? '?'} layers have a KV cache, so at ${kv.cells} tokens it is ` +
-            `${fmtMiB(kv.f16)} ` +
-            `at f16 (${configured}), ${Math.round(kv.share * 100)}% of the weights. Quantising it saves little (Qwen3.6-35B-A3B: ~295 ` +
-            `MiB at 64K, almost no speed gain on an RTX 4060 Laptop) and costs quality.`,
+          {
+            headline:
+              `Quantising the KV cache of this hybrid model saves little and costs quality: only ${attn} of ` +
+              `${m?.blockCount ?? '?'} layers have one.`,
+            reason:
+              `At ${kv.cells} tokens it is ${fmtMiB(kv.f16)} at f16 (${configured}), ${Math.round(kv.share * 100)}% of the ` +
+              `weights (Qwen3.6-35B-A3B: ~295 MiB at 64K, almost no speed gain on an RTX 4060 Laptop).`,
+          },
           fix('Use the default f16 KV cache', [...F.cacheTypeK, ...F.cacheTypeV]),
         ),
       ]
@@ -289,8 +322,12 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.hybrid-flash-attn',
           'info',
-          `Flash attention only speeds up the ${attn} attention layers of this hybrid model (KV ${fmtMiB(kv.f16)} at ${kv.cells} ` +
-            `tokens); on an RTX 4060 Laptop (8 GB) with Qwen3.6-35B-A3B it was no help and slightly slower.`,
+          {
+            headline:
+              `Flash attention only speeds up the ${attn} attention layers of this hybrid model (KV ${fmtMiB(kv.f16)} at ` +
+              `${kv.cells} tokens).`,
+            reason: 'On an RTX 4060 Laptop (8 GB) with Qwen3.6-35B-A3B it was no help and slightly slower.',
+          },
           fix('Let llama-server decide (-fa auto)', [...F.flashAttn], ['-fa', 'auto']),
         ),
       ]
@@ -330,9 +367,10 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.draft-reasoning',
           'warn',
-          `Passing ${what} with a draft model was reported to fail with "invalid argument" (Qwen3.6-35B-A3B with a ` +
-            `Qwen3.5-0.8B draft: the ` +
-            `template is applied to the draft too); only --reasoning off worked.`,
+          {
+            headline: `Passing ${what} with a draft model was reported to make llama-server fail with "invalid argument".`,
+            reason: 'With Qwen3.6-35B-A3B and a Qwen3.5-0.8B draft the template is applied to the draft too; only --reasoning off worked.',
+          },
           fix(wantsOff ? 'Use --reasoning off' : `Remove ${what}`, remove, add),
         ),
       ]
@@ -355,7 +393,10 @@ export const LINT_RULES: readonly LintRule[] = [
           finding(
             'lint.exposed-without-key',
             'error',
-            `${keyProblemSentence(weak)} Llama Tray refuses to start it on ${host}.`,
+            {
+              headline: `The API key does not protect the server on ${host}, so Llama Tray refuses to start it.`,
+              reason: keyProblemSentence(weak),
+            },
             fix('Listen on 127.0.0.1 only', [...F.host], ['--host', '127.0.0.1']),
           ),
         ]
@@ -364,9 +405,12 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.exposed-without-key',
           'error',
-          `The flag --host ${host} lets anyone on the network use the server (a shared RTX 3090 setup used 0.0.0.0) and ` +
-            `there is no --api-key: ` +
-            `Llama Tray refuses to start it. Listen on 127.0.0.1, or add --api-key-file.`,
+          {
+            headline:
+              `The flag --host ${host} lets anyone on the network use the server and there is no --api-key: ` +
+              `Llama Tray refuses to start it.`,
+            reason: 'A shared RTX 3090 setup used 0.0.0.0. Listen on 127.0.0.1, or add --api-key-file.',
+          },
           fix('Listen on 127.0.0.1 only', [...F.host], ['--host', '127.0.0.1']),
         ),
       ]
@@ -394,9 +438,10 @@ export const LINT_RULES: readonly LintRule[] = [
             finding(
               'lint.duplicate-flag',
               'warn',
-              `The flag ${first.flag} is given ${uses.length} times; that may be intended (an ik_llama.cpp command for ` +
-                `Qwen3.6-35B-A3B APEX ` +
-                `passes -vhad -vhad), but it has no further effect.`,
+              {
+                headline: `The flag ${first.flag} is given ${uses.length} times, with no further effect.`,
+                reason: 'That may be intended: an ik_llama.cpp command for Qwen3.6-35B-A3B APEX passes -vhad -vhad.',
+              },
               null,
               first.flag,
             ),
@@ -407,8 +452,11 @@ export const LINT_RULES: readonly LintRule[] = [
             finding(
               'lint.duplicate-flag',
               'warn',
-              `The flag ${first.flag} is given ${uses.length} times (${values}); llama-server keeps the last (${last.flag} ` +
-                `${last.value ?? ''}).`,
+              {
+                headline:
+                  `The flag ${first.flag} is given ${uses.length} times (${values}); llama-server keeps the last ` +
+                  `(${`${last.flag} ${last.value ?? ''}`.trim()}).`,
+              },
               fix(
                 `Keep only ${last.flag} ${last.value ?? ''}`.trim(),
                 spellings,
@@ -438,9 +486,10 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.ctx-above-training',
           'warn',
-          `The context -c ${ctx} gives ${perSlot} tokens per slot, above the model's training context ` +
-            `(${model.trainingContext}): llama-server ` +
-            `warns of "training context overflow" and caps the slot, and quality past it is not trained.`,
+          {
+            headline: `The context -c ${ctx} gives ${perSlot} tokens per slot, above the model's training context (${model.trainingContext}).`,
+            reason: 'Then llama-server warns of "training context overflow" and caps the slot, and quality past it is not trained.',
+          },
           fix(`Set -c ${wanted}`, [...F.ctx], ['-c', String(wanted)]),
         ),
       ]
@@ -464,10 +513,14 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.fit-aborts',
           'warn',
-          `The fit (-fit on) only changes what the user left unset: with ${set.join(', ')} given it keeps them when ` +
-            `they fit ("no changes ` +
-            `needed") and otherwise logs "failed to fit params to free device memory: … already set by user, abort" and loads them ` +
-            `anyway. Drop those flags to let it fit, or turn it off.`,
+          {
+            headline:
+              `With ${set.join(', ')} given, the fit (-fit on) has nothing to do: it keeps that offload when it fits and loads it ` +
+              `anyway when it does not.`,
+            reason:
+              `It only changes what the user left unset: it logs "no changes needed", or "failed to fit params to free device ` +
+              `memory: … already set by user, abort". Drop those flags to let it fit, or turn it off.`,
+          },
           fix('Turn auto-fit off (-fit off)', [...F.fit], ['-fit', 'off']),
         ),
       ]
@@ -489,8 +542,12 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.auto-slots',
           'warn',
-          `With -c ${ctx} and no -np, this llama-server defaults to 4 slots sharing that context (unified KV), so compute buffers are ` +
-            `sized for 4 sequences${recurrent}. For one user, set -np 1.`,
+          {
+            headline:
+              `With -c ${ctx} and no -np, this llama-server defaults to 4 slots sharing that context (unified KV), so compute ` +
+              `buffers are sized for 4 sequences${recurrent}.`,
+            reason: 'For one user, set -np 1.',
+          },
           fix('Use one slot (-np 1)', [], ['-np', '1']),
         ),
       ]
@@ -510,8 +567,12 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.mtp-enabled',
           'info',
-          'The MTP head is on. On an RTX 3090 with Qwen3.6-35B-A3B APEX it was slower: prefill almost always, generation often. ' +
-            'Compare both with llama-tray bench before keeping it.',
+          {
+            headline: 'The MTP head is on, and it can make the server slower.',
+            reason:
+              'On an RTX 3090 with Qwen3.6-35B-A3B APEX it was slower: prefill almost always, generation often. ' +
+              'Compare both with llama-tray bench before keeping it.',
+          },
           fix('Turn MTP off', [...F.specType, ...F.mtp], keep.length > 0 ? ['--spec-type', keep.join(',')] : []),
         ),
       ]
@@ -529,11 +590,13 @@ export const LINT_RULES: readonly LintRule[] = [
         finding(
           'lint.sleep-idle',
           'info',
-          `On a laptop the model holds the GPU's memory while nothing asks it anything. With --sleep-idle-seconds ` +
-            `${SLEEP_IDLE_SUGGESTED_S} ` +
-            `llama-server unloads it after ${SLEEP_IDLE_SUGGESTED_S / 60} idle minutes (VRAM freed for other apps; the log says ` +
-            `"entering sleeping state") and reloads it for the next request, which then waits one model load. Llama Tray never wakes it ` +
-            `by itself.`,
+          {
+            headline: "On a laptop the model holds the GPU's memory while nothing asks it anything.",
+            reason:
+              `With --sleep-idle-seconds ${SLEEP_IDLE_SUGGESTED_S} llama-server unloads it after ${SLEEP_IDLE_SUGGESTED_S / 60} ` +
+              `idle minutes (VRAM freed for other apps; the log says "entering sleeping state") and reloads it for the next ` +
+              `request, which then waits one model load. Llama Tray never wakes it by itself.`,
+          },
           fix(
             `Sleep after ${SLEEP_IDLE_SUGGESTED_S / 60} idle minutes (--sleep-idle-seconds ${SLEEP_IDLE_SUGGESTED_S})`,
             [],
@@ -559,7 +622,7 @@ export function lintArgs(input: LintInput, rules: readonly LintRule[] = LINT_RUL
         finding(
           'lint.rule-failed',
           'info',
-          asSentence(`The rule ${rule.id} could not run: ${err instanceof Error ? err.message : String(err)}`),
+          { headline: `The rule ${rule.id} could not run.`, reason: asSentence(err instanceof Error ? err.message : String(err)) },
           null,
           rule.id,
         ),

@@ -13,7 +13,7 @@ export async function adviseOnSave(home: string, profile: Profile, engine: Serve
   const { input } = await gatherProfileInput(home, profile, engine ? { detect: async () => engine } : {})
   return lintArgs(input)
     .filter((f) => f.level !== 'info')
-    .map((f) => ({ id: f.id, rule: f.rule, level: f.level, message: f.message, fix: f.fix }))
+    .map((f) => ({ id: f.id, rule: f.rule, level: f.level, headline: f.headline, reason: f.reason, fix: f.fix }))
 }
 
 /**
@@ -26,7 +26,8 @@ export function savedWarnings(profileId: string, findings: readonly GateFinding[
     .map((f) => ({
       id: `${f.id}@${profileId}`,
       level: f.level,
-      message: f.message,
+      headline: f.headline,
+      reason: f.reason,
       fix: f.fix ?? null,
       ...(f.rule !== undefined ? { rule: f.rule } : {}),
       source: 'lint',

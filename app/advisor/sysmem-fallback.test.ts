@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_SETTINGS } from '../contract/settings'
+import type { WarningWords } from '../contract/warnings'
 import { sharedUsageByPid, type PdhItem } from '../platform/win32/pdh-parsing'
 import { LiveAdvisor } from './live-advisor'
 import { sample } from '../../test/support/advisor/replay'
@@ -36,8 +37,8 @@ interface Step {
   readonly freeMiB: number | null
 }
 
-/** Runs samples 1 s apart through the advisor; returns the indices where the rule was up, and the last message. */
-function run(steps: readonly Step[], platform: 'win32' | 'linux' = 'win32'): { up: number[]; message: string | undefined } {
+/** Runs samples 1 s apart through the advisor; returns the indices where the rule was up, and what it last said. */
+function run(steps: readonly Step[], platform: 'win32' | 'linux' = 'win32'): { up: number[]; words: WarningWords | undefined } {
   const clock = { t: 0 }
   let items = pdhItems(0)
   const advisor = new LiveAdvisor({
@@ -47,7 +48,7 @@ function run(steps: readonly Step[], platform: 'win32' | 'linux' = 'win32'): { u
     sharedGpuMemoryMiB: (pid) => sharedUsageByPid(items).get(pid) ?? 0,
   })
   const up: number[] = []
-  let message: string | undefined
+  let words: WarningWords | undefined
   steps.forEach((step, i) => {
     clock.t = 1000 + i * 1000
     items = pdhItems(step.sharedMiB)
@@ -65,10 +66,10 @@ function run(steps: readonly Step[], platform: 'win32' | 'linux' = 'win32'): { u
     const w = advisor.warnings(snapshot, DEFAULT_SETTINGS).find((x) => x.rule === 'live.sysmem-fallback')
     if (w) {
       up.push(i)
-      message = w.message
+      words = w
     }
   })
-  return { up, message }
+  return { up, words }
 }
 
 const steady = (n: number, over: Partial<Step> = {}): Step[] =>
@@ -78,16 +79,16 @@ describe('live.sysmem-fallback (Windows: shared GPU memory from PDH)', () => {
   it('raises when the server spills into shared memory while generation slows, even without a VRAM reading, with the fix', () => {
     // 12 s steady after the load (baseline at 10 s), then +300 MiB/s of spill and the rate falls to 7 tok/s (seed 000).
     const spill = Array.from({ length: 8 }, (_, i) => ({ sharedMiB: 180 + (i + 1) * 300, tokensPerSecond: 7, freeMiB: null }))
-    const { up, message } = run([...steady(12, { freeMiB: null }), ...spill])
+    const { up, words } = run([...steady(12, { freeMiB: null }), ...spill])
     expect(up[0]).toBe(14) // growth > 256 MiB from sample 12 on; raised at the third such sample
-    expect(message).toMatch(
+    expect(words?.headline).toMatch(
       new RegExp(
         String.raw`^Spilling into system RAM \(sysmem fallback\): llama-server now holds \d+ MiB more shared` +
           String.raw` GPU memory than after loading, and generation is at 7\.0 tok\/s, 39% of this profile's` +
-          String.raw` median\.`,
+          String.raw` median\.$`,
       ),
     )
-    expect(message).toMatch(
+    expect(words?.reason).toMatch(
       /Raise --n-cpu-moe \(more experts on the CPU\), or set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback"/,
     )
   })

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { problem } from '../contract/problem'
 import type { ServerStatus } from '../contract/server-state'
 import type { PinnedServerView, Snapshot } from '../contract/snapshot'
 import { buildSnapshot } from '../snapshot/build-snapshot'
@@ -32,17 +33,26 @@ const withPinned = (pinned: PinnedServerView[]): Snapshot => ({ ...buildSnapshot
 describe('the CLI lines of pinned servers', () => {
   it('says where a ready one listens and what it did; why one stopped', () => {
     expect(pinnedLine({ ...ready, restarts: 1 })).toBe('Profile "embed" (pinned) is ready at http://127.0.0.1:41234. 1 restart.')
-    const down = { ...ready, state: 'crashloop' as const, port: null, pid: null, restarts: 5, lastExit: 'The server crashed.' }
+    const down: PinnedServerView = {
+      ...ready,
+      state: 'crashloop',
+      port: null,
+      pid: null,
+      restarts: 5,
+      lastExit: problem('server', 'the server crashed'),
+    }
     expect(pinnedLine(down)).toBe('Profile "embed" (pinned) keeps crashing: The server crashed. 5 restarts.')
   })
 
   it('names each pinned server in the status row, with its live rate while it generates', () => {
     const generating = { ...ready, profileId: 'draft', generation: { active: true, tokensPerSecond: 55.55, last: null } }
-    expect(pinnedStatusParts([ready, generating, { ...ready, profileId: 'x', state: 'backoff' }])).toEqual([
-      '+embed ready',
-      '+draft 55.5 tok/s',
-      '+x backoff',
-    ])
+    expect(
+      pinnedStatusParts([
+        ready,
+        generating,
+        { ...ready, profileId: 'x', state: 'backoff', pid: null, port: null, lastExit: problem('server', 'the server crashed') },
+      ]),
+    ).toEqual(['+embed ready', '+draft 55.5 tok/s', '+x backoff'])
     expect(formatStatusLine(status, withPinned([ready]), 65_000)).toBe('READY      pid 42  http://127.0.0.1:8080  up 1m05s  +embed ready')
   })
 

@@ -15,7 +15,7 @@ export function pinnedLine(p: PinnedServerView): string {
   const tail = figures ? ` ${figures.charAt(0).toUpperCase()}${figures.slice(1)}.` : ''
   if (p.state === 'ready' && p.port !== null)
     return `Profile "${p.profileId}" (pinned) is ready at ${serverOrigin('127.0.0.1', p.port)}.${tail}`
-  const said = serverStateSentence({ state: p.state, profileId: p.profileId, pinned: true, reason: p.lastExit })
+  const said = serverStateSentence({ state: p.state, profileId: p.profileId, pinned: true, reason: p.lastExit?.sentence ?? null })
   return `${said ?? `Profile "${p.profileId}" (pinned) is ${p.state}.`}${tail}`
 }
 

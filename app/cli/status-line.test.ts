@@ -60,9 +60,11 @@ describe('formatStatusLine', () => {
   })
 })
 
-const warning = (id: string, message: string): Warning => ({ id, level: 'warn', message, fix: null })
-const LONG_WARNING =
-  'Free VRAM is 310 MiB, under the 1,536 MiB headroom: another program may be using the GPU; close it or lower --n-cpu-moe.'
+const warning = (id: string, headline: string, reason = ''): Warning => ({ id, level: 'warn', headline, reason, fix: null })
+const LONG_HEADLINE = 'Free VRAM is 310 MiB, under the 1,536 MiB headroom: another program may be using the GPU.'
+const LONG_REASON = 'Close it or lower --n-cpu-moe.'
+/** A printed warning line: the headline, then its reason. */
+const LONG_WARNING = `${LONG_HEADLINE} ${LONG_REASON}`
 
 describe('the status line fits one terminal row (issue #25)', () => {
   const crashing: ServerStatus = serverStatus('crashloop', {
@@ -71,7 +73,7 @@ describe('the status line fits one terminal row (issue #25)', () => {
   const line = formatStatusLine(crashing, null, 65_000)
 
   it('leaves warnings out of the line: they are printed on their own lines', () => {
-    const snapshot = buildSnapshot(base, { warnings: [warning('live.vram-low@p', LONG_WARNING)] }, 65_000)
+    const snapshot = buildSnapshot(base, { warnings: [warning('live.vram-low@p', LONG_HEADLINE, LONG_REASON)] }, 65_000)
     expect(formatStatusLine(base, snapshot, 65_000)).toBe('READY      pid 42  http://127.0.0.1:8080  up 1m05s')
   })
 
@@ -99,14 +101,14 @@ describe('the status line fits one terminal row (issue #25)', () => {
 describe('WarningLines', () => {
   it('prints a warning once when it appears and once when it clears', () => {
     const lines = new WarningLines()
-    const a = warning('live.vram-low@p', LONG_WARNING)
+    const a = warning('live.vram-low@p', LONG_HEADLINE, LONG_REASON)
     const b = warning('live.heavy-apps@p', 'Chrome is using the CPU; close it for faster generation.')
     expect(lines.update([])).toEqual([])
     expect(lines.update([a])).toEqual([`! ${LONG_WARNING}`])
     expect(lines.update([a])).toEqual([])
-    expect(lines.update([a, b])).toEqual([`! ${b.message}`])
+    expect(lines.update([a, b])).toEqual([`! ${b.headline}`])
     expect(lines.update([b])).toEqual([`Cleared: ${LONG_WARNING}`])
     expect(lines.update([b])).toEqual([])
-    expect(lines.update([])).toEqual([`Cleared: ${b.message}`])
+    expect(lines.update([])).toEqual([`Cleared: ${b.headline}`])
   })
 })

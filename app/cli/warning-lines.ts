@@ -1,4 +1,4 @@
-import type { Warning } from '../contract/warnings'
+import { warningText, type Warning } from '../contract/warnings'
 
 /**
  * Turns the snapshots' warnings into lines printed once: when a warning appears and when it clears,
@@ -9,7 +9,7 @@ export class WarningLines {
 
   /** The lines to print for this snapshot's warnings: new ones first, then the ones that cleared. */
   update(warnings: readonly Warning[]): string[] {
-    const current = new Map(warnings.map((w) => [w.id, w.message]))
+    const current = new Map(warnings.map((w) => [w.id, warningText(w)]))
     const lines: string[] = []
     for (const [id, message] of current) if (!this.shown.has(id)) lines.push(`! ${message}`)
     for (const [id, message] of this.shown) if (!current.has(id)) lines.push(`Cleared: ${message}`)

@@ -2,7 +2,7 @@ import type { EndpointStatus } from './endpoint'
 import type { GenerationSnapshot, RequestTimings } from './generation'
 import type { ProfileSettingsDocument } from './profile'
 import type { Problem } from './problem'
-import type { ServerStateKind, ServerStatus } from './server-state'
+import type { ServerStatus } from './server-state'
 import type { CpuSnapshot, GpuSnapshot } from './telemetry'
 import type { Warning } from './warnings'
 
@@ -31,21 +31,44 @@ export interface Snapshot {
   readonly pinned?: readonly PinnedServerView[]
 }
 
-/** One pinned profile's server: its own llama-server, restart policy and log, beside the active one. */
-export interface PinnedServerView {
+/** What every state of a pinned profile's server has. */
+interface PinnedServerCommon {
   readonly profileId: string
   readonly name: string
-  readonly state: ServerStateKind
-  /** Its private 127.0.0.1 port while it runs. */
-  readonly port: number | null
-  readonly pid: number | null
-  /** Why it last stopped or could not start (one sentence); null when nothing went wrong. */
-  readonly lastExit: string | null
   /** Its automatic restarts since it was pinned or served (its own restart policy, apart from the active server's). */
   readonly restarts: number
   /** Its own generation figures, from its /slots and its log; null before it first served. */
   readonly generation: PinnedGeneration | null
 }
+
+/** Its process: the pid and its private 127.0.0.1 port. */
+interface PinnedProcess {
+  readonly pid: number
+  readonly port: number
+}
+
+interface PinnedNoProcess {
+  readonly pid: null
+  readonly port: null
+}
+
+/** Why it last stopped or could not start, as every view shows a problem; null when nothing went wrong. */
+interface PinnedExit {
+  readonly lastExit: Problem | null
+}
+
+/**
+ * One pinned profile's server: its own llama-server, restart policy and log, beside the active one. One record per
+ * state, like `ServerStatus`: a pid and port while a process runs, none before its spawn or after its exit, and the
+ * problem that ended it always set in the failed states.
+ */
+export type PinnedServerView = PinnedServerCommon &
+  (
+    | (PinnedNoProcess & PinnedExit & { readonly state: 'stopped' })
+    | ((PinnedProcess | PinnedNoProcess) & PinnedExit & { readonly state: 'starting' })
+    | (PinnedProcess & PinnedExit & { readonly state: 'downloading' | 'loading' | 'ready' | 'sleeping' | 'stopping' })
+    | (PinnedNoProcess & { readonly state: 'backoff' | 'crashloop' | 'errored'; readonly lastExit: Problem })
+  )
 
 /** A pinned server's figures in brief (its row shows them compactly; the active server's full figures are `generation`). */
 export interface PinnedGeneration {

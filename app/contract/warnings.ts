@@ -12,11 +12,21 @@ export interface WarningFix {
 /** Where a warning comes from: the profile's arguments (lint), or what is happening now (live). */
 export type WarningSource = 'lint' | 'live'
 
-export interface Warning {
+/**
+ * What a warning says, in two parts the advisor writes apart: views show the headline and keep the reason one click away
+ * ("Why", a tooltip); places with room for one line only join them with `warningText`.
+ */
+export interface WarningWords {
+  /** One sentence: what is wrong and what it costs ("Free VRAM on GPU 0 is 740 MiB, under the 1536 MiB headroom."). */
+  readonly headline: string
+  /** The why behind it, as measured (hardware, sources, numbers), and what to change; '' when the headline says it all. */
+  readonly reason: string
+}
+
+export interface Warning extends WarningWords {
   /** Unique and stable: `<rule>[:<detail>]@<profileId>` (what warnings:apply-fix takes). */
   readonly id: string
   readonly level: WarningLevel
-  readonly message: string
   readonly fix: WarningFix | null
   /** The rule that raised it (the id without detail and profile), e.g. "lint.mmap-with-cpu-experts", "live.vram-low". */
   readonly rule?: string
@@ -27,4 +37,9 @@ export interface Warning {
   readonly since?: number
   /** Its fix is stored in the running profile, but the server still runs the old settings: true until a restart runs the new ones. */
   readonly appliesAfterRestart?: boolean
+}
+
+/** A warning as one line of text (the CLI, the tray menu, notifications, the diagnostics): its headline, then its reason. */
+export function warningText(words: WarningWords): string {
+  return words.reason === '' ? words.headline : `${words.headline} ${words.reason}`
 }

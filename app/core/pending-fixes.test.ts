@@ -8,7 +8,8 @@ const status = (state: ServerStatus['state'], profileId: string | null = 'qwen')
 const mmap: Warning = {
   id: 'lint.mmap@qwen',
   level: 'warn',
-  message: 'Memory-mapped weights with experts on the CPU.',
+  headline: 'Memory-mapped weights with experts on the CPU.',
+  reason: '',
   fix: { label: 'Use -lm none', removeArgs: ['--mmap'], addArgs: ['-lm', 'none'] },
   profileId: 'qwen',
 }

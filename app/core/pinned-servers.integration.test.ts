@@ -195,7 +195,7 @@ describe('a pinned profile beside the active one, real llama-servers', () => {
     const back = await pinnedWhere((p) => p.state === 'ready' && p.pid !== pinnedPid, 'ready again with a new pid')
     // Its own restart policy counted it and says why; the active server's count is unchanged.
     expect(back.restarts).toBe(1)
-    expect(back.lastExit).toMatch(/^[A-Z].*\.$/)
+    expect(back.lastExit?.sentence).toMatch(/^[A-Z].*\.$/)
     expect(core.server.getStatus()).toMatchObject({ state: 'ready', pid: alphaPid, restarts: alphaRestarts })
     expect((await call(port, 'POST', '/v1/embeddings', embed)).status).toBe(200)
 
@@ -229,7 +229,7 @@ describe('a pinned profile beside the active one, real llama-servers', () => {
       (s) => s.pinned?.find((p) => p.profileId === 'broken' && p.state === 'errored'),
       'the broken pinned server failed',
     )
-    expect(failed.lastExit).toMatch(/^[A-Z].*missing\.gguf.*\.$/)
+    expect(failed.lastExit?.sentence).toMatch(/^[A-Z].*missing\.gguf.*\.$/)
     const answer = await call(port, 'POST', '/v1/chat/completions', chat('broken'))
     expect(answer.status).toBe(503)
     const error = (JSON.parse(answer.body) as { error: { code: string; message: string } }).error

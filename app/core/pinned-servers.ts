@@ -1,3 +1,4 @@
+import { problem } from '../contract/problem'
 import type { ServerStatus } from '../contract/server-state'
 import type { PinnedServerView } from '../contract/snapshot'
 import { asSentence } from '../contract/wording'
@@ -96,21 +97,7 @@ export class PinnedServers {
   }
 
   views(): PinnedServerView[] {
-    return [...this.servers.entries()].map(([profileId, p]) => {
-      const s = p.supervisor.getStatus()
-      const exit = s.lastExit?.problem?.sentence ?? null
-      const generation = p.telemetry.view()
-      return {
-        profileId,
-        name: p.name,
-        state: s.state,
-        port: s.port,
-        pid: s.pid,
-        lastExit: p.refusal ?? exit,
-        restarts: s.restarts,
-        generation,
-      }
-    })
+    return [...this.servers.entries()].map(([profileId, p]) => pinnedView(profileId, p))
   }
 
   private async syncNow(): Promise<void> {
@@ -163,5 +150,33 @@ export class PinnedServers {
       pinned.refusal = asSentence(`Pinned profile "${profileId}" cannot start: ${err.message}`)
     }
     this.events.emit('state', profileId, supervisor.getStatus())
+  }
+}
+
+/** A pinned server as views see it: the supervisor's record of its state, with why it did not start or last stopped. */
+function pinnedView(profileId: string, p: Pinned): PinnedServerView {
+  const s = p.supervisor.getStatus()
+  const common = { profileId, name: p.name, restarts: s.restarts, generation: p.telemetry.view() }
+  const lastExit = p.refusal !== null ? problem('profile', p.refusal) : (s.lastExit?.problem ?? null)
+  switch (s.state) {
+    case 'backoff':
+    case 'crashloop':
+    case 'errored':
+      // A failed state always has its exit; one the supervisor could not diagnose still says that it stopped.
+      return {
+        ...common,
+        state: s.state,
+        pid: null,
+        port: null,
+        lastExit: lastExit ?? problem('server', s.lastExit.reason ?? 'llama-server stopped'),
+      }
+    case 'stopped':
+      return { ...common, state: s.state, pid: null, port: null, lastExit }
+    case 'starting':
+      return s.pid === null
+        ? { ...common, state: s.state, pid: null, port: null, lastExit }
+        : { ...common, state: s.state, pid: s.pid, port: s.port, lastExit }
+    default:
+      return { ...common, state: s.state, pid: s.pid, port: s.port, lastExit }
   }
 }

@@ -51,6 +51,9 @@ describe('a save returns the advisor findings on what it stored', () => {
       expect.objectContaining({
         id: `lint.auto-slots@${id}`,
         level: 'warn',
+        // Through the handler as the advisor wrote them: the headline, and the reason apart.
+        headline: expect.stringMatching(/^With -c 2048 and no -np, this llama-server defaults to 4 slots .*\.$/),
+        reason: 'For one user, set -np 1.',
         profileId: id,
         fix: { label: 'Use one slot (-np 1)', removeArgs: [], addArgs: ['-np', '1'] },
       }),

@@ -100,8 +100,8 @@ describe('the profile gate', () => {
       advise: async (p) => {
         seen.push(renderArgs(p))
         return [
-          { id: 'a', level: 'info', message: 'An info.' },
-          { id: 'b', level: 'warn', message: 'A warning.' },
+          { id: 'a', level: 'info', headline: 'An info.', reason: '' },
+          { id: 'b', level: 'warn', headline: 'A warning.', reason: '' },
         ]
       },
     })

@@ -1,4 +1,4 @@
-import type { WarningFix } from '../contract/warnings'
+import type { WarningFix, WarningWords } from '../contract/warnings'
 import { stat } from 'node:fs/promises'
 import { detectFork, type ServerBinaryInfo } from './fork-detect'
 import { applyFixes, blockingProblems, checkFlags, type FlagProblem } from './flag-check'
@@ -22,11 +22,10 @@ export class ProfileGateError extends Error {
 }
 
 /** One advisor finding as the gate sees it (the advisor is a higher layer: it comes in through `advise`). */
-export interface GateFinding {
+export interface GateFinding extends WarningWords {
   /** `<rule>` or `<rule>:<detail>`, as the advisor names it. */
   readonly id: string
   readonly level: 'info' | 'warn' | 'error'
-  readonly message: string
   readonly rule?: string
   /** Its one-click fix, when it has one. */
   readonly fix?: WarningFix | null

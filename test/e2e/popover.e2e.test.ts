@@ -138,9 +138,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
             { ...LOW_VRAM, profileId: qwen },
           ]
           await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen), { warnings }))
-          // Only the most severe one, as one sentence with its fix.
+          // Only the most severe one, as its headline with its fix; the reason is in the tooltip.
           await expect.poll(() => s.page.getByTestId('warning').count()).toBe(1)
           expect(await s.page.getByTestId('warning').getAttribute('data-warning-id')).toBe(LOW_VRAM.id)
+          const text = s.page.getByTestId('warning').locator('.pop-warning-text')
+          expect(await text.innerText()).toBe(LOW_VRAM.headline)
+          expect(await text.getAttribute('title')).toBe(`${LOW_VRAM.headline} ${LOW_VRAM.reason}`)
           expect(await s.page.getByTestId('warning-fix').innerText()).toBe('Use --n-cpu-moe 38')
         },
       ],

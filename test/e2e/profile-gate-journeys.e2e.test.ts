@@ -87,6 +87,9 @@ describe('the profile gate in the dashboard (Chromium, real core, real advisor, 
     await expect(finding.count()).resolves.toBe(1)
     await expect(finding.getAttribute('data-warning-id')).resolves.toBe(`lint.auto-slots@${id}`)
     await expect(finding.textContent()).resolves.toMatch(/^With -c 2048 and no -np, .*-np 1/)
+    // The headline in view, the advisor's reason as its tooltip.
+    await expect(finding.locator('.warning-message').textContent()).resolves.toMatch(/^With -c 2048 and no -np, .*4 sequences.*\.$/)
+    await expect(finding.locator('.warning-message').getAttribute('title')).resolves.toBe('For one user, set -np 1.')
     // Never blocked: the save is stored.
     expect((await core.handlers['profiles:get'](id))?.settings.parallel).toBeUndefined()
     // Save in the middle of the window: the message and the warning with its fix below it are in the picture.

@@ -40,8 +40,11 @@ export const LOW_VRAM: Warning = {
   rule: 'live.vram-headroom',
   source: 'live',
   profileId: null,
-  message:
-    'Only 740 MiB of VRAM free (the headroom is 1536 MiB): on an RTX 4060 Laptop (8 GB) generation fell to ~7 tok/s at ~740 MB free.',
+  // The live advisor's words on Windows (app/advisor/live-rules.ts).
+  headline: 'Free VRAM on GPU 0 is 740 MiB, under the 1536 MiB headroom: generation may slow down several times.',
+  reason:
+    'On Windows the NVIDIA driver then spills into system RAM (sysmem fallback) instead of failing: on an RTX 4060 Laptop (8 GB) ' +
+    'generation fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it.',
   fix: { label: 'Use --n-cpu-moe 38', removeArgs: ['--n-cpu-moe'], addArgs: ['--n-cpu-moe', '38'] },
 }
 

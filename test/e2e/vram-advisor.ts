@@ -33,9 +33,8 @@ export function vramAdvisor(
         {
           id: LOW_VRAM_WARNING,
           level: 'warn',
-          message:
-            `Only ${free} MiB of VRAM free (under the ${settings.vramHeadroomMiB} MiB headroom): the driver may spill into system RAM ` +
-            `and generation slows down several times.`,
+          headline: `Only ${free} MiB of VRAM free, under the ${settings.vramHeadroomMiB} MiB headroom.`,
+          reason: 'The driver may spill into system RAM, and generation slows down several times.',
           fix: { label: `Use --n-cpu-moe ${next}`, removeArgs: ['--n-cpu-moe'], addArgs: ['--n-cpu-moe', String(next)] },
         },
       ]

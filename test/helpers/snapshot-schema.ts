@@ -1,17 +1,17 @@
 import { z } from 'zod'
-import { SERVER_STATE_KINDS } from '../../app/contract/server-state'
 
 /** The Snapshot contract as a runtime schema, to validate what the CLI prints. */
+const problemSchema = z
+  .object({ kind: z.string(), sentence: z.string(), details: z.string().optional(), fix: z.unknown().optional() })
+  .strict()
+
 const exitInfo = z.object({
   code: z.number().int().nullable(),
   signal: z.string().nullable(),
   reason: z.string().nullable(),
   hint: z.string().nullable(),
   kind: z.string().nullable(),
-  problem: z
-    .object({ kind: z.string(), sentence: z.string(), details: z.string().optional(), fix: z.unknown().optional() })
-    .strict()
-    .nullable(),
+  problem: problemSchema.nullable(),
 })
 
 const common = {
@@ -42,30 +42,43 @@ export const serverStatusSchema = z.union([
   z.object({ state: z.literal('errored'), ...common, ...noProcess, lastExit: exitInfo }).strict(),
 ])
 
+const pinnedCommon = {
+  profileId: z.string(),
+  name: z.string(),
+  restarts: z.number().int().min(0),
+  generation: z
+    .object({ active: z.boolean(), tokensPerSecond: z.number().min(0).nullable(), last: z.unknown() })
+    .strict()
+    .nullable(),
+}
+const pinnedNoProcess = { pid: z.null(), port: z.null() }
+const pinnedRunning = { pid: z.number().int().positive(), port: z.number().int().min(1).max(65535) }
+const withProcess = ['downloading', 'loading', 'ready', 'sleeping', 'stopping'] as const
+const failed = ['backoff', 'crashloop', 'errored'] as const
+
+/** PinnedServerView, one strict record per state like ServerStatus: a pid and port only while a process runs. */
+const pinnedServerSchema = z.union([
+  z.object({ state: z.literal('stopped'), ...pinnedCommon, ...pinnedNoProcess, lastExit: problemSchema.nullable() }).strict(),
+  z.object({ state: z.literal('starting'), ...pinnedCommon, ...pinnedNoProcess, lastExit: problemSchema.nullable() }).strict(),
+  z.object({ state: z.literal('starting'), ...pinnedCommon, ...pinnedRunning, lastExit: problemSchema.nullable() }).strict(),
+  z.object({ state: z.enum(withProcess), ...pinnedCommon, ...pinnedRunning, lastExit: problemSchema.nullable() }).strict(),
+  z.object({ state: z.enum(failed), ...pinnedCommon, ...pinnedNoProcess, lastExit: problemSchema }).strict(),
+])
+
 export const snapshotSchema = z.object({
   time: z.number().int().positive(),
   server: serverStatusSchema,
   generation: z.unknown(),
   gpu: z.unknown(),
   cpu: z.unknown(),
-  warnings: z.array(z.object({ id: z.string(), level: z.enum(['info', 'warn', 'error']), message: z.string(), fix: z.unknown() })),
-  pinned: z
-    .array(
-      z
-        .object({
-          profileId: z.string(),
-          name: z.string(),
-          state: z.enum(SERVER_STATE_KINDS as [string, ...string[]]),
-          port: z.number().int().min(1).max(65535).nullable(),
-          pid: z.number().int().positive().nullable(),
-          lastExit: z.string().nullable(),
-          restarts: z.number().int().min(0),
-          generation: z
-            .object({ active: z.boolean(), tokensPerSecond: z.number().min(0).nullable(), last: z.unknown() })
-            .strict()
-            .nullable(),
-        })
-        .strict(),
-    )
-    .optional(),
+  warnings: z.array(
+    z.object({
+      id: z.string(),
+      level: z.enum(['info', 'warn', 'error']),
+      headline: z.string().min(1),
+      reason: z.string(),
+      fix: z.unknown(),
+    }),
+  ),
+  pinned: z.array(pinnedServerSchema).optional(),
 })

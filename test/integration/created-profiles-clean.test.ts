@@ -58,7 +58,7 @@ async function complaints(home: string, profile: Profile, freeMiB: number): Prom
   const { input } = await gatherProfileInput(home, profile, { platform: 'win32', laptop: true })
   const found = lintArgs(input)
     .filter((f) => f.level !== 'info')
-    .map((f) => `${f.id}: ${f.message}`)
+    .map((f) => `${f.id}: ${f.headline}`)
   const target = await readGgufModel(profile.model)
   const draft = profile.draftModel ? await readGgufModel(profile.draftModel) : null
   const vram = suggestNCpuMoe(target, draft, renderArgs(profile), freeMiB, DEFAULT_HEADROOM_MIB)

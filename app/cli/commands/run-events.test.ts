@@ -87,8 +87,11 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
     id: 'live.vram-low@cli',
     level: 'warn' as const,
     fix: null,
-    message: `Free VRAM is 310 MiB, under the 1,536 MiB headroom; ${'close other GPU programs '.repeat(20)}or lower --n-cpu-moe.`,
+    headline: 'Free VRAM is 310 MiB, under the 1,536 MiB headroom.',
+    reason: `Close ${'other GPU programs, '.repeat(20)}or lower --n-cpu-moe.`,
   }
+  /** The CLI has no "Why" to click: its line is the headline and then the reason. */
+  const LINE = `${WARNING.headline} ${WARNING.reason}`
   const RESTARTING = serverStatus('crashloop', {
     profileId: 'cli',
     lastExit: {
@@ -120,8 +123,8 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
       expect(rows).toHaveLength(7)
       for (const row of rows) expect(Array.from(row).length).toBeLessThanOrEqual((columns ?? 80) - 1)
       expect(rows.at(-1)?.endsWith('…')).toBe(true)
-      expect(chunks.filter((c) => c === `! ${WARNING.message}\n`)).toHaveLength(1)
-      expect(chunks.filter((c) => c === `Cleared: ${WARNING.message}\n`)).toHaveLength(1)
+      expect(chunks.filter((c) => c === `! ${LINE}\n`)).toHaveLength(1)
+      expect(chunks.filter((c) => c === `Cleared: ${LINE}\n`)).toHaveLength(1)
       expect(rows.some((r) => r.includes('!'))).toBe(false)
       signals.emit('SIGINT')
       expect(await exit).toBe(0)
@@ -138,7 +141,7 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
     for (let i = 0; i < 5; i++) core.tick(Date.now() + i * 1000)
     core.warnings = []
     for (let i = 0; i < 3; i++) core.tick(Date.now() + 6000 + i * 1000)
-    expect(lines()).toEqual([expect.stringMatching(/^READY/), `! ${WARNING.message}`, `Cleared: ${WARNING.message}`])
+    expect(lines()).toEqual([expect.stringMatching(/^READY/), `! ${LINE}`, `Cleared: ${LINE}`])
     signals.emit('SIGINT')
     expect(await exit).toBe(0)
   })

@@ -15,7 +15,8 @@ export function AdvisorNotes({ profileId }: { readonly profileId: string }): Rea
       <ul>
         {notes.map((w) => (
           <li key={w.id} data-testid="advisor-note" data-warning-id={w.id}>
-            {w.message}{' '}
+            {w.headline}
+            {w.reason && <span className="warning-rest"> {w.reason}</span>}{' '}
             {w.fix && (
               <button type="button" onClick={() => void applyWarningFix(w).then((r) => setSaid(r.text))}>
                 {w.fix.label}

@@ -17,10 +17,10 @@ export function PinnedServers(): React.JSX.Element | null {
             <span className="profile-title">{p.name}</span>
             <span className="profile-state">{p.state}</span>
             <span className="pinned-port">{p.port === null ? '' : `127.0.0.1:${p.port}`}</span>
-            <span className="pinned-figures" data-testid="pinned-figures" title={p.restarts > 0 ? (p.lastExit ?? undefined) : undefined}>
+            <span className="pinned-figures" data-testid="pinned-figures" title={p.restarts > 0 ? p.lastExit?.sentence : undefined}>
               {pinnedFigures(p)}
             </span>
-            {p.lastExit && p.state !== 'ready' && <span className="fix-error">{p.lastExit}</span>}
+            {p.lastExit && p.state !== 'ready' && <span className="fix-error">{p.lastExit.sentence}</span>}
           </li>
         ))}
       </ul>

@@ -1,7 +1,6 @@
 import { useState } from 'react'
 import type { Warning } from '../../../app/contract/warnings'
 import { type ActionResult, applyWarningFix } from '../actions/warning-actions'
-import { splitFirstSentence } from '../lib/sentences'
 
 /** "1 warning:" / "2 warnings:", what follows "Saved." when the advisor found something in what was stored. */
 export function findingsLead(findings: readonly Warning[]): string | null {
@@ -33,8 +32,8 @@ export function SaveFindings({
     <ul className="save-findings" data-testid="save-findings">
       {findings.map((w) => (
         <li key={w.id} className={`warning level-${w.level}`} data-testid="save-finding" data-warning-id={w.id}>
-          <span className="warning-message" title={splitFirstSentence(w.message).rest || undefined}>
-            {splitFirstSentence(w.message).first}
+          <span className="warning-message" title={w.reason || undefined}>
+            {w.headline}
           </span>
           {w.fix && (
             <button

@@ -2,7 +2,6 @@ import { useState } from 'react'
 import type { Warning } from '../../../app/contract/warnings'
 import { type ActionResult, applyWarningFix, applyWarningFixAndRestart, muteWarning } from '../actions/warning-actions'
 import { bannerWarnings, foldedLabel } from '../lib/banner-warnings'
-import { splitFirstSentence } from '../lib/sentences'
 import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
 import { SERVER_FAILED_RULE } from './FailureNotice'
@@ -12,7 +11,8 @@ const EMPTY: readonly Warning[] = []
 /** The header says a failed launch, with its fix: the banner does not repeat it. */
 const SAID_IN_HEADER: ReadonlySet<string> = new Set([SERVER_FAILED_RULE])
 
-function WarningItem({
+/** One warning: its headline, the reason behind "Why", its fix and Mute. */
+export function WarningItem({
   warning,
   onResult,
 }: {
@@ -31,8 +31,6 @@ function WarningItem({
       setBusy(false)
     }
   }
-  // One sentence in view; the measurement behind it one click away.
-  const { first, rest } = splitFirstSentence(warning.message)
   const fix = warning.fix
   const mutable = warning.profileId !== undefined && warning.profileId !== null && warning.profileId !== 'none'
   const running = runningProfile !== null && warning.profileId === runningProfile
@@ -45,15 +43,16 @@ function WarningItem({
       data-warning-id={warning.id}
       data-applies-after-restart={warning.appliesAfterRestart ? 'true' : undefined}
     >
+      {/* One sentence in view; the measurement behind it one click away. */}
       <span className="warning-message">
-        {first}
-        {rest && (
+        {warning.headline}
+        {warning.reason && (
           <>
             {' '}
             <button type="button" className="link" aria-expanded={why} onClick={() => setWhy(!why)} data-testid="warning-why">
               {why ? 'Less' : 'Why'}
             </button>
-            {why && <span className="warning-rest"> {rest}</span>}
+            {why && <span className="warning-rest"> {warning.reason}</span>}
           </>
         )}
       </span>

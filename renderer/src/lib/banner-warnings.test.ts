@@ -5,7 +5,8 @@ import { advisorListFindings, bannerWarnings, foldedLabel } from './banner-warni
 const w = (id: string, level: Warning['level'], since?: number, rule?: string): Warning => ({
   id,
   level,
-  message: `${id}.`,
+  headline: `${id}.`,
+  reason: '',
   fix: null,
   ...(since !== undefined ? { since } : {}),
   ...(rule ? { rule } : {}),

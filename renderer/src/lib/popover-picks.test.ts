@@ -9,7 +9,8 @@ const warning = (id: string, level: Warning['level']): Warning => ({
   rule: id,
   source: 'live',
   profileId: null,
-  message: `${id}.`,
+  headline: `${id}.`,
+  reason: '',
   fix: null,
 })
 
