@@ -2,7 +2,8 @@
  * How often the core ticks (telemetry sample, live advisor, snapshot) and how often a GPU reader with
  * its own clock (nvidia-smi's stream) samples. While nobody watches (no dashboard shown, no fixed
  * cadence such as `run --interval`) and no request runs, a ready server needs only the warnings:
- * at 5 s the low-VRAM warning (3 low samples) comes 10–15 s after the VRAM runs low (4–6 s at 2 s).
+ * at 5 s the low-VRAM warning (3 low samples) comes 10–15 s after the VRAM runs low (4–6 s at 2 s); with
+ * nvidia-smi's stream the tick follows its lines (IDLE_GPU_BACKSTOP_MS), so 10 s after the first low line.
  * Measured with `npm run bench idle`: each tick costs the app about 1 ms of CPU on 2 busy cores, and
  * each line of nvidia-smi's stream a wake of nvidia-smi and of the app.
  */
