@@ -141,6 +141,44 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     expect(calls.slice(-2)).toEqual([`gpu ${IDLE_TICK_MS}`, 'watched false'])
   }, 180_000)
 
+  it("ticks on each line of nvidia-smi's stream while idle and unwatched, and on its own clock when watched", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'llama-tray-core-'))
+    let samples = 0
+    let fresh: () => void = () => undefined
+    const gpu = { available: true, reason: null, backend: 'nvidia-smi' as const, stale: false, sampledAt: 0, devices: [] }
+    const telemetry = {
+      running: false,
+      start: async () => void (telemetry.running = true),
+      stop: async () => void (telemetry.running = false),
+      latest: () => ({ gpu, cpu: null }),
+      sample: () => (samples++, { gpu, cpu: null }),
+      setServerPid: () => undefined,
+      onGpuFresh: (listener: () => void) => ((fresh = listener), () => undefined),
+    }
+    const core = await LlamaTrayCore.create({ home, telemetry, supervisor: { healthIntervalMs: 20 } })
+    cores.push({ core, home })
+    const imported = await core.handlers['profiles:import'](
+      formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '1024', '-np', '1', '-t', '1']),
+      'tiny',
+    )
+    if (!imported.ok) throw new Error(imported.error.sentence)
+    const readyTick = new Promise<void>((resolve) => core.on('snapshot', (s) => s.server.state === 'ready' && resolve()))
+    const started = await core.handlers['server:start'](imported.value.id)
+    expect(started.ok && started.value.state).toBe('ready')
+    await readyTick
+    await new Promise((r) => setImmediate(r)) // the tick's clock is armed again after its listeners
+    // Idle and unwatched: the backstop timer (10 s) waits; each line of the stream is one tick, at once.
+    for (let line = 1; line <= 3; line++) {
+      const before = samples
+      fresh()
+      expect(samples).toBe(before + 1)
+    }
+    await core.handlers['dashboard:visible'](true)
+    const before = samples
+    fresh() // watched: the 1 s clock ticks, a line does not
+    expect(samples).toBe(before)
+  }, 180_000)
+
   it('a start of an unknown or failing profile is a Result error, not an exception', async () => {
     const { core } = await makeCore()
     expect(await core.handlers['server:start']('nope')).toMatchObject({

@@ -57,7 +57,7 @@ import { StateHistory } from '../diagnostics/state-history'
 import { diagnosticsCommands } from './diagnostics-commands'
 import { failed, failedFrom } from '../lib/failed'
 import type { Problem } from '../contract/problem'
-import { gpuIntervalMs, tickDelayMs, type TickPace } from './tick-pace'
+import { followsGpuStream, gpuIntervalMs, tickDelayMs, type TickPace } from './tick-pace'
 
 /** How long an out-of-memory retry waits for a GPU reading taken after the failure (several nvidia-smi intervals). */
 const FRESH_GPU_READING_WAIT_MS = 10_000
@@ -126,6 +126,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private tickerDelayMs = 0
   /** Whether a request ran at the last tick (the ticker keeps the busy pace while it does). */
   private tickedActive = false
+  /** The ticker is a backstop: the ticks come with the GPU stream's lines (see IDLE_GPU_BACKSTOP_MS). */
+  private tickerFollowsGpu = false
   private latest: Snapshot | null = null
   private disposed = false
   /** When the server switches profile: every start and switch (endpoint, tray, dashboard, CLI) asks it. */
@@ -219,6 +221,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       generation: () => this.tracker?.snapshot() ?? null,
     })
     options.telemetry?.setExtraHeavyApps?.(settingsStore.settings.heavyApps)
+    options.telemetry?.onGpuFresh?.(() => this.onGpuFresh())
     learnGpuRuntime(this, {
       home: options.home,
       serverGpuMiB: () => this.serverGpuMiB(),
@@ -737,12 +740,14 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       watched: this.dashboardVisible,
       active: this.tickedActive,
       gpuRead: gpu === null || gpu.backend !== null,
+      gpuStream: gpu !== null && gpu.backend === 'nvidia-smi' && !gpu.stale,
     }
   }
 
   /** A setTimeout chain (not setInterval): each delay follows the pace, slower while idle and unwatched. */
   private startTicker(delayMs = tickDelayMs(this.pace())): void {
     this.stopTicker()
+    this.tickerFollowsGpu = delayMs > 0 && followsGpuStream(this.pace())
     this.tickerDelayMs = delayMs
     this.ticker = setTimeout(() => {
       this.ticker = null
@@ -756,6 +761,14 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private stopTicker(): void {
     if (this.ticker) clearTimeout(this.ticker)
     this.ticker = null
+  }
+
+  /** A line of the GPU stream came while the ticker is its backstop: tick now, on the stream's wake. */
+  private onGpuFresh(): void {
+    if (this.disposed || this.ticker === null || !this.tickerFollowsGpu) return
+    this.stopTicker()
+    this.tick()
+    if (!this.disposed && this.ticker === null && this.tickerWanted()) this.startTicker()
   }
 
   /** A request started while the ticker was at its idle pace: tick now, then at the busy pace. */

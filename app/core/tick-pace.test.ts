@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { gpuIntervalMs, IDLE_NO_GPU_TICK_MS, IDLE_TICK_MS, tickDelayMs } from './tick-pace'
+import { followsGpuStream, gpuIntervalMs, IDLE_GPU_BACKSTOP_MS, IDLE_NO_GPU_TICK_MS, IDLE_TICK_MS, tickDelayMs } from './tick-pace'
 
 describe('the core tick pace', () => {
-  const idle = { baseMs: 1000, fixed: false, watched: false, active: false, gpuRead: true }
+  const idle = { baseMs: 1000, fixed: false, watched: false, active: false, gpuRead: true, gpuStream: false }
 
   it('slows to the idle pace only while nobody watches and no request runs', () => {
     expect(tickDelayMs(idle)).toBe(IDLE_TICK_MS)
@@ -18,6 +18,18 @@ describe('the core tick pace', () => {
     expect(tickDelayMs({ ...noGpu, active: true })).toBe(1000)
     expect(tickDelayMs({ ...noGpu, watched: true })).toBe(1000)
     expect(tickDelayMs({ ...noGpu, fixed: true })).toBe(1000)
+  })
+
+  it("idle and unwatched with nvidia-smi's stream, ticks on its lines and keeps the timer only as a backstop", () => {
+    const stream = { ...idle, gpuStream: true }
+    expect(followsGpuStream(stream)).toBe(true)
+    expect(tickDelayMs(stream)).toBe(IDLE_GPU_BACKSTOP_MS)
+    // The backstop never beats the stream's next line.
+    expect(IDLE_GPU_BACKSTOP_MS).toBeGreaterThan(gpuIntervalMs(stream))
+    for (const busy of [{ active: true }, { watched: true }, { fixed: true }]) {
+      expect(followsGpuStream({ ...stream, ...busy })).toBe(false)
+      expect(tickDelayMs({ ...stream, ...busy })).toBe(1000)
+    }
   })
 
   it('never ticks faster than the setting asks, and keeps a slower setting while idle', () => {

@@ -2,7 +2,8 @@
  * How often the core ticks (telemetry sample, live advisor, snapshot) and how often a GPU reader with
  * its own clock (nvidia-smi's stream) samples. While nobody watches (no dashboard shown, no fixed
  * cadence such as `run --interval`) and no request runs, a ready server needs only the warnings:
- * at 5 s the low-VRAM warning (3 low samples) comes 10–15 s after the VRAM runs low (4–6 s at 2 s).
+ * at 5 s the low-VRAM warning (3 low samples) comes 10–15 s after the VRAM runs low (4–6 s at 2 s); with
+ * nvidia-smi's stream the tick follows its lines (IDLE_GPU_BACKSTOP_MS), so 10 s after the first low line.
  * Measured with `npm run bench idle`: each tick costs the app about 1 ms of CPU on 2 busy cores, and
  * each line of nvidia-smi's stream a wake of nvidia-smi and of the app.
  */
@@ -15,6 +16,14 @@ export const IDLE_TICK_MS = 5000
  */
 export const IDLE_NO_GPU_TICK_MS = 60_000
 
+/**
+ * While idle and unwatched with GPU figures on their own clock (nvidia-smi's stream, one line per
+ * IDLE_TICK_MS), the core ticks on each line instead of on a timer of its own: one wake per period instead
+ * of two, and the advisor sees each line as it comes. The timer stays as a backstop, armed this long, for a
+ * stream that falls silent (its figures turn stale after 3 periods, and the pace goes back to the timer).
+ */
+export const IDLE_GPU_BACKSTOP_MS = 2 * IDLE_TICK_MS
+
 export interface TickPace {
   /** The settings' pollIntervalMs, or the caller's fixed cadence. */
   readonly baseMs: number
@@ -26,18 +35,26 @@ export interface TickPace {
   readonly active: boolean
   /** GPU figures come, or may still come (the reader is opening); false once it is known there are none. */
   readonly gpuRead: boolean
+  /** Fresh GPU figures come on the reader's own clock (nvidia-smi's stream, not stale). */
+  readonly gpuStream: boolean
 }
 
 /** The delay before the core's next tick. */
 export function tickDelayMs(pace: TickPace): number {
   if (pace.fixed || pace.watched || pace.active) return pace.baseMs
+  if (followsGpuStream(pace)) return Math.max(pace.baseMs, IDLE_GPU_BACKSTOP_MS)
   return Math.max(pace.baseMs, pace.gpuRead ? IDLE_TICK_MS : IDLE_NO_GPU_TICK_MS)
+}
+
+/** Whether the core ticks on each line of the GPU stream rather than on its timer (see IDLE_GPU_BACKSTOP_MS). */
+export function followsGpuStream(pace: TickPace): boolean {
+  return pace.gpuStream && !pace.fixed && !pace.watched && !pace.active
 }
 
 /**
  * The period of nvidia-smi's stream: it changes only with what is watched, not per request, since
  * a new period means a new nvidia-smi process.
  */
-export function gpuIntervalMs(pace: Omit<TickPace, 'active' | 'gpuRead'>): number {
+export function gpuIntervalMs(pace: Omit<TickPace, 'active' | 'gpuRead' | 'gpuStream'>): number {
   return pace.fixed || pace.watched ? pace.baseMs : Math.max(pace.baseMs, IDLE_TICK_MS)
 }

@@ -45,6 +45,8 @@ export interface SharedGpuSource {
 
 interface TelemetryEvents {
   sample: (reading: TelemetryReading) => void
+  /** A GPU reader with its own clock brought fresh figures (once per burst: one line per GPU). */
+  gpuFresh: () => void
 }
 
 /**
@@ -55,7 +57,10 @@ interface TelemetryEvents {
 /** What the core uses of the telemetry (a test may pass a fake GPU sequence). */
 export type TelemetrySource = Pick<TelemetryService, 'start' | 'stop' | 'running' | 'latest' | 'setServerPid'> &
   Partial<
-    Pick<TelemetryService, 'setExtraHeavyApps' | 'sample' | 'setServerIdle' | 'sharedGpuMemoryMiB' | 'setGpuIntervalMs' | 'setWatched'>
+    Pick<
+      TelemetryService,
+      'setExtraHeavyApps' | 'sample' | 'setServerIdle' | 'sharedGpuMemoryMiB' | 'setGpuIntervalMs' | 'setWatched' | 'onGpuFresh'
+    >
   >
 
 export class TelemetryService {
@@ -72,6 +77,7 @@ export class TelemetryService {
   private sharedSample: SharedGpuSample | null = null
   /** The GPU reader's period once set by the lead (null: the options' intervalMs). */
   private gpuIntervalMs: number | null = null
+  private freshPending = false
 
   constructor(private readonly options: TelemetryOptions = {}) {
     this.cpu = new CpuMonitor({
@@ -87,6 +93,14 @@ export class TelemetryService {
 
   on<K extends keyof TelemetryEvents>(event: K, listener: TelemetryEvents[K]): () => void {
     return this.events.on(event, listener)
+  }
+
+  /**
+   * Calls `listener` when a GPU reader with its own clock (nvidia-smi's stream) brings fresh figures, once
+   * per burst (one line per GPU), so the owner can tick on that clock instead of waking on one of its own.
+   */
+  onGpuFresh(listener: () => void): () => void {
+    return this.events.on('gpuFresh', listener)
   }
 
   /** Counts these process names as heavy apps too, besides the base list (the user's setting). */
@@ -159,6 +173,7 @@ export class TelemetryService {
       async (reader) => {
         if (generation !== this.generation) return reader.close() // stopped meanwhile
         this.reader = reader
+        reader.onFresh?.(() => this.freshBurst())
         // The pace may have changed while the reader opened.
         if (this.gpuIntervalMs !== null && this.gpuIntervalMs !== gpuIntervalMs) await reader.setIntervalMs?.(this.gpuIntervalMs)
         this.tick()
@@ -189,6 +204,16 @@ export class TelemetryService {
   sample(): TelemetryReading {
     if (this.options.driven && this.started) this.tick()
     return this.reading
+  }
+
+  /** The lines of one period (one per GPU) come together: the owner hears of them once, after the last. */
+  private freshBurst(): void {
+    if (this.freshPending) return
+    this.freshPending = true
+    setImmediate(() => {
+      this.freshPending = false
+      if (this.started) this.events.emit('gpuFresh')
+    })
   }
 
   private tick(): void {

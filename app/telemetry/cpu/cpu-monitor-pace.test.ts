@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { CpuMonitor } from './cpu-monitor'
+import { CpuMonitor, IDLE_UNWATCHED_CPU_MS } from './cpu-monitor'
 import type { ProcessSource } from '../../platform/process-source'
 
 function countingSource(): ProcessSource & { scans: number } {
@@ -107,5 +107,23 @@ describe('CpuMonitor scan pace', () => {
     monitor.setIdle(false) // a request started: heavy apps matter again
     monitor.tick(602_000)
     expect(source.scans).toBe(3)
+  })
+
+  it('idle and unwatched it reads the CPU and RAM once a minute; a request or a shown dashboard reads them at once', () => {
+    let reads = 0
+    const systemCpu = { sample: () => ++reads } as never
+    const monitor = new CpuMonitor({ processes: null, systemCpu, memory: () => ({ totalBytes: 1, freeBytes: 1 }) })
+    monitor.setWatched(false)
+    monitor.setIdle(true)
+    for (let t = 0; t < IDLE_UNWATCHED_CPU_MS; t += 5000) expect(monitor.tick(t).systemPct).toBe(1)
+    expect(reads).toBe(1)
+    expect(monitor.tick(IDLE_UNWATCHED_CPU_MS).systemPct).toBe(2)
+    monitor.setIdle(false) // a request started: fresh figures at once, then every tick
+    expect(monitor.tick(IDLE_UNWATCHED_CPU_MS + 1000).systemPct).toBe(3)
+    expect(monitor.tick(IDLE_UNWATCHED_CPU_MS + 2000).systemPct).toBe(4)
+    monitor.setIdle(true)
+    monitor.setWatched(true) // the dashboard shows the figures: every tick
+    expect(monitor.tick(IDLE_UNWATCHED_CPU_MS + 3000).systemPct).toBe(5)
+    expect(monitor.tick(IDLE_UNWATCHED_CPU_MS + 4000).systemPct).toBe(6)
   })
 })

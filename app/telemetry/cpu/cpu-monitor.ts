@@ -24,6 +24,12 @@ export interface CpuMonitorOptions {
 const MIB = 1024 * 1024
 
 /**
+ * Idle and unwatched, the CPU and RAM figures are read this often (the last ones are kept between): no
+ * warning reads them without a request, and each read is four /proc files (on Linux) per tick.
+ */
+export const IDLE_UNWATCHED_CPU_MS = 60_000
+
+/**
  * System CPU and RAM every tick, llama-server's own CPU and RSS every tick,
  * and a scan of every process (heavy apps, top consumers) every scanIntervalMs.
  */
@@ -46,6 +52,8 @@ export class CpuMonitor {
   /** Read once: each os.totalmem() reads /proc/meminfo again, and the installed RAM does not change. */
   private readonly totalMemBytes = os.totalmem()
   private heavyApps: HeavyAppList
+  /** The last figures and when they were read (kept between reads while idle and unwatched). */
+  private last: { snapshot: CpuSnapshot; at: number } | null = null
 
   constructor(private readonly options: CpuMonitorOptions) {
     this.heavyApps = options.heavyApps ?? DEFAULT_HEAVY_APPS
@@ -70,6 +78,7 @@ export class CpuMonitor {
     this.idle = idle
     this.unchangedIdleScans = 0
     if (!idle) this.lastScanAt = Number.NEGATIVE_INFINITY
+    if (!idle) this.last = null
   }
 
   /**
@@ -80,6 +89,7 @@ export class CpuMonitor {
     if (watched === this.watched) return
     this.watched = watched
     if (watched) this.lastScanAt = Number.NEGATIVE_INFINITY
+    if (watched) this.last = null
   }
 
   /** The llama-server to follow (null when none runs). */
@@ -87,9 +97,18 @@ export class CpuMonitor {
     if (pid === this.serverPid) return
     this.serverPid = pid
     this.serverLast = null
+    this.last = null
   }
 
   tick(now = Date.now()): CpuSnapshot {
+    const last = this.last
+    if (last && this.idle && !this.watched && now - last.at < IDLE_UNWATCHED_CPU_MS) return last.snapshot
+    const snapshot = this.read(now)
+    this.last = { snapshot, at: now }
+    return snapshot
+  }
+
+  private read(now: number): CpuSnapshot {
     const mem = this.options.memory?.() ?? { totalBytes: this.totalMemBytes, freeBytes: os.freemem() }
     const scanEvery = !this.idle ? (this.options.scanIntervalMs ?? 5000) : this.watched ? this.idleScanEvery() : Infinity
     if (this.options.processes && now - this.lastScanAt >= scanEvery) this.scan(this.options.processes, now)

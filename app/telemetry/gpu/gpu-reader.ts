@@ -16,6 +16,8 @@ export interface GpuReader {
   close(): Promise<void>
   /** A reader that samples on its own clock (nvidia-smi's stream) follows this period; the others read on demand. */
   setIntervalMs?(ms: number): Promise<void>
+  /** Such a reader also says when fresh figures came (a line of nvidia-smi's stream), so a caller can follow its clock. */
+  onFresh?(listener: () => void): () => void
 }
 
 export interface GpuReaderOptions {
@@ -72,6 +74,9 @@ class SmiReader implements GpuReader {
   }
   setIntervalMs(ms: number): Promise<void> {
     return this.sampler.setIntervalMs(ms)
+  }
+  onFresh(listener: () => void): () => void {
+    return this.sampler.on('sample', () => listener())
   }
 }
 

@@ -115,8 +115,15 @@ export class SmiSampler {
     this.running = true
     this.failures = 0
     this.spawnChild()
-    // Looked at once per silence limit, not per line: a hung child is found within two limits, for a third of the wakes.
-    this.watchdog = setInterval(() => this.checkWatchdog(), this.staleAfterMs())
+    // One timer pushed back by each good line (a refresh, no wake): it fires only after a silence, so a
+    // child that answers costs no wake of its own, and a hung one is found within one limit.
+    this.watchdog = setTimeout(() => this.onWatchdog(), this.staleAfterMs())
+  }
+
+  private onWatchdog(): void {
+    if (!this.running) return
+    this.checkWatchdog()
+    this.watchdog?.refresh()
   }
 
   /**
@@ -127,7 +134,7 @@ export class SmiSampler {
   async stop(): Promise<void> {
     this.running = false
     if (this.restartTimer) clearTimeout(this.restartTimer)
-    if (this.watchdog) clearInterval(this.watchdog)
+    if (this.watchdog) clearTimeout(this.watchdog)
     this.restartTimer = this.watchdog = null
     const child = this.child
     if (!child) return
@@ -230,6 +237,7 @@ export class SmiSampler {
     this.reason = null
     this.unreadable = { count: 0, last: '' }
     this.devices.set(device.index, { device, at: now })
+    this.watchdog?.refresh()
     this.events.emit('sample', device)
   }
 
