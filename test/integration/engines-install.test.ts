@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { installEngine } from '../../app/engines/install'
 import { ReleaseClient } from '../../app/engines/release-client'
 import { runCli, startCli } from '../helpers/cli'
-import { llamaServerBin } from '../helpers/llama-server-bin'
+import { llamaServerBin, llamaServerReleaseFiles } from '../helpers/llama-server-bin'
 import { formatCommandLine } from '../../app/lib/command-line'
 import { model } from '../helpers/paths'
 import { isRunning, waitUntil } from '../helpers/processes'
@@ -28,7 +28,7 @@ const newHome = (): string => {
 }
 
 beforeAll(async () => {
-  const tarball = await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }])
+  const tarball = await linuxTarGz(TAG, llamaServerReleaseFiles())
   gh = await new GitHubReleasesStandIn().start([
     { tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: tarball }] },
   ])
