@@ -20,16 +20,20 @@ import { fileURLToPath } from 'node:url'
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..')
 const WINDOWS_TESTS = 'test/windows/'
 const started = Date.now()
+/** Background steps still running: stopped with their whole process group if npm test ends first. */
+const background = new Set()
 
 function say(msg) {
   process.stderr.write(`[test] ${msg} (${Math.round((Date.now() - started) / 1000)} s)\n`)
 }
 
-/** Runs one step with its output on ours; resolves to its exit code. `background` steps get the lowest CPU priority. */
-function step(name, cmd, args, { background = false } = {}) {
+/** Runs one step with its output on ours; resolves to its exit code. Steps `inBackground` get the lowest CPU priority. */
+function step(name, cmd, args, { inBackground = false } = {}) {
   say(`${name}: started`)
-  const child = spawn(cmd, args, { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'], windowsHide: true })
-  if (background && child.pid !== undefined) {
+  const child = spawn(cmd, args, { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'], windowsHide: true, detached: inBackground })
+  if (inBackground && child.pid !== undefined) {
+    background.add(child.pid)
+    child.on('close', () => background.delete(child.pid))
     try {
       setPriority(child.pid, 19)
     } catch {
@@ -67,7 +71,7 @@ async function main() {
   if (checks !== 0 || aptCode !== 0) return 1
 
   let laneDone = false
-  const lane = step('Windows lane set-up', process.execPath, ['scripts/windows-lane.mjs'], { background: true }).then((code) => {
+  const lane = step('Windows lane set-up', process.execPath, ['scripts/windows-lane.mjs'], { inBackground: true }).then((code) => {
     laneDone = true
     return code
   })
@@ -92,6 +96,22 @@ async function main() {
   return unit !== 0 || real !== 0 || windows !== 0 ? 1 : 0
 }
 
+/** Stops the background steps with their compilers (their own process group: Ctrl-C does not reach them). */
+function stopBackground() {
+  for (const pid of background) {
+    try {
+      process.kill(-pid, 'SIGTERM')
+    } catch {
+      // already gone
+    }
+  }
+}
+process.on('SIGINT', () => {
+  stopBackground()
+  process.exit(130)
+})
+
 const code = await main()
+stopBackground()
 say(code === 0 ? 'all passed' : 'failed: see the step above that says so')
 process.exit(code)
