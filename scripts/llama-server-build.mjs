@@ -12,6 +12,7 @@ import {
   chmodSync,
   closeSync,
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -20,10 +21,12 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs'
 import { homedir, tmpdir, cpus } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { BUILD_RECIPE, RECIPE_CMAKE_OPTIONS } from './llama-build-recipe.mjs'
 
 // Pinned: its bundle is mainline "v0.5.0" (commit de3ff81), the build the
 // captures in test/fixtures/llama-server were made with.
@@ -41,7 +44,8 @@ const ISA_FLAGS = process.arch === 'x64' ? ['-DGGML_AVX=ON', '-DGGML_AVX2=ON', '
 const FLAVOUR = process.arch === 'x64' ? 'cpu-avx2' : 'cpu-generic'
 
 export function cachedBinaryPath() {
-  return join(cacheRoot(), `llama-server-node-llama-cpp-${NODE_LLAMA_CPP_VERSION}-${FLAVOUR}`, 'llama-server')
+  const how = prebuiltPackage() ? `prebuilt-libs-${BUILD_RECIPE}` : BUILD_RECIPE
+  return join(cacheRoot(), `llama-server-node-llama-cpp-${NODE_LLAMA_CPP_VERSION}-${FLAVOUR}-${how}`, 'llama-server')
 }
 
 const SMOKE_MODEL = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'models', 'tiny-target.gguf')
@@ -102,6 +106,103 @@ export function fetchLlamaSource(work, say = log) {
   return join(work, 'llama.cpp')
 }
 
+/** The prebuilt llama.cpp libraries of the same node-llama-cpp release, for this machine; null where none fits. */
+function prebuiltPackage() {
+  return process.platform === 'linux' && process.arch === 'x64' ? `@node-llama-cpp/linux-x64@${NODE_LLAMA_CPP_VERSION}` : null
+}
+
+// The server's own targets in the pinned source (tools/server, the multimodal library it links,
+// the empty web UI, the hash helpers); everything else comes prebuilt.
+const SERVER_TARGETS = ['vendor-hash', 'mtmd', 'llama-ui', 'server-context', 'llama-server-impl', 'llama-server']
+// ggml's CPU kernels as one library per instruction set, picked at run time; only the one for the
+// fixed instruction set above is kept, so every machine runs the same kernels.
+const CPU_VARIANT = 'libggml-cpu-haswell.so'
+
+/** `npm pack`s the prebuilt libraries into `work` and returns the folder holding them. */
+function fetchPrebuiltLibs(work, spec) {
+  log(`fetching ${spec} with npm pack`)
+  const dir = join(work, 'prebuilt')
+  mkdirSync(dir)
+  run('npm', ['pack', spec, '--silent'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] })
+  const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'))
+  if (!tgz) throw new Error(`npm pack ${spec} produced no tarball`)
+  run('tar', ['-xzf', tgz], { cwd: dir })
+  return join(dir, 'package', 'bins', 'linux-x64')
+}
+
+/** The compile commands of SERVER_TARGETS from CMake's compile_commands.json, as argument arrays. */
+function serverCompileCommands(build) {
+  const entries = JSON.parse(readFileSync(join(build, 'compile_commands.json'), 'utf8'))
+  const picked = []
+  for (const target of SERVER_TARGETS) {
+    const mine = entries.filter((e) => e.command.includes(` -o CMakeFiles/${target}.dir/`))
+    if (mine.length === 0) throw new Error(`the llama.cpp source has no target ${target}: update SERVER_TARGETS`)
+    picked.push(...mine)
+  }
+  return picked.map((e) => {
+    if (/["'\\]/.test(e.command)) throw new Error(`a compile command needs shell quoting, which this build does not parse: ${e.command}`)
+    const argv = e.command.trim().split(/\s+/)
+    return { dir: e.directory, argv, object: resolve(e.directory, argv[argv.indexOf('-o') + 1]) }
+  })
+}
+
+/** Compiles the commands with `jobs` at a time (through a generated Makefile, so the script stays synchronous). */
+function compileAll(commands, work, jobs, buildLog) {
+  const rules = commands.map((c, i) => `o${i}:\n\tcd ${c.dir} && ${c.argv.join(' ')}\n`)
+  const makefile = join(work, 'server-objects.mk')
+  writeFileSync(makefile, `all: ${commands.map((_, i) => `o${i}`).join(' ')}\n${rules.join('')}.PHONY: all\n`)
+  runLogged('make', ['-f', makefile, '-j', jobs], buildLog)
+}
+
+/**
+ * Compiles only llama-server's own sources and links them against the prebuilt libraries of the
+ * same release (ggml, llama and llama-common: three quarters of the compile time of a full build).
+ * Returns the staged folder: the binary with the libraries it loads, found through $ORIGIN.
+ */
+function buildAgainstPrebuilt(src, libs, work, buildLog, jobs) {
+  const build = join(src, 'build')
+  runLogged(
+    'cmake',
+    [
+      '-S',
+      src,
+      '-B',
+      build,
+      ...RECIPE_CMAKE_OPTIONS,
+      // As the prebuilt libraries were configured, so that the headers' definitions match.
+      '-DBUILD_SHARED_LIBS=ON',
+      '-DGGML_BACKEND_DL=ON',
+      '-DGGML_CPU_ALL_VARIANTS=ON',
+      '-DCMAKE_EXPORT_COMPILE_COMMANDS=ON',
+    ],
+    buildLog,
+  )
+  runLogged('cmake', ['--build', build, '--target', 'llama-ui-assets'], buildLog)
+  const commands = serverCompileCommands(build)
+  log(`compiling ${commands.length} files of llama-server with ${jobs} jobs (about 220 CPU-seconds)`)
+  compileAll(commands, work, jobs, buildLog)
+  const shared = readdirSync(libs).filter((f) => /\.so$/.test(f) && !f.startsWith('libggml-cpu-'))
+  const out = join(work, 'staged')
+  mkdirSync(out)
+  const compiler = commands[0].argv[0]
+  const link = ['-o', join(out, 'llama-server'), ...commands.map((c) => c.object), ...shared.map((f) => join(libs, f))]
+  runLogged(compiler, [...link, '-pthread', '-Wl,-rpath,$ORIGIN'], buildLog)
+  for (const f of [...shared, CPU_VARIANT]) copyFileSync(join(libs, f), join(out, f))
+  return out
+}
+
+/** A full build of the pinned source with the recipe (where no prebuilt libraries fit this machine). */
+function buildWhole(src, work, buildLog, jobs) {
+  const build = join(src, 'build')
+  runLogged('cmake', ['-S', src, '-B', build, ...RECIPE_CMAKE_OPTIONS, '-DBUILD_SHARED_LIBS=OFF', ...ISA_FLAGS], buildLog)
+  log(`building target llama-server with ${jobs} jobs (several minutes on 2 cores)`)
+  runLogged('cmake', ['--build', build, '--target', 'llama-server', '-j', jobs], buildLog)
+  const out = join(work, 'staged')
+  mkdirSync(out)
+  copyFileSync(join(build, 'bin', 'llama-server'), join(out, 'llama-server'))
+  return out
+}
+
 export function ensureLlamaServer() {
   const fromEnv = process.env.LLAMA_SERVER_BIN
   if (fromEnv) {
@@ -111,52 +212,37 @@ export function ensureLlamaServer() {
   const target = cachedBinaryPath()
   if (existsSync(target)) return target
 
-  for (const tool of ['cmake', 'git', 'tar']) {
+  for (const tool of ['cmake', 'git', 'tar', 'make']) {
     const probe = spawnSync(tool, ['--version'], { stdio: 'ignore' })
-    if (probe.error) throw new Error(`building llama-server needs ${tool} on PATH (apt-get install cmake g++ git)`)
+    if (probe.error) throw new Error(`building llama-server needs ${tool} on PATH (apt-get install cmake g++ make git)`)
   }
   const work = mkdtempSync(join(tmpdir(), 'llama-server-build-'))
   try {
+    const started = Date.now()
     const src = fetchLlamaSource(work)
-    const build = join(src, 'build')
-    log(`configuring (CPU only, ${FLAVOUR}, no curl)`)
     const buildLog = join(work, 'build.log')
-    runLogged(
-      'cmake',
-      [
-        '-S',
-        src,
-        '-B',
-        build,
-        '-DCMAKE_BUILD_TYPE=Release',
-        '-DLLAMA_CURL=OFF',
-        '-DLLAMA_OPENSSL=OFF',
-        '-DGGML_CUDA=OFF',
-        '-DGGML_METAL=OFF',
-        '-DGGML_VULKAN=OFF',
-        '-DBUILD_SHARED_LIBS=OFF',
-        '-DGGML_NATIVE=OFF',
-        ...ISA_FLAGS,
-        '-DLLAMA_BUILD_TESTS=OFF',
-        '-DLLAMA_BUILD_EXAMPLES=OFF',
-      ],
-      buildLog,
-    )
     const jobs = String(Math.max(1, cpus().length))
-    log(`building target llama-server with ${jobs} jobs (several minutes on 2 cores)`)
-    runLogged('cmake', ['--build', build, '--target', 'llama-server', '-j', jobs], buildLog)
-    const built = join(build, 'bin', 'llama-server')
-    if (!existsSync(built)) throw new Error(`build finished but ${built} is missing`)
+    const spec = prebuiltPackage()
+    log(`configuring (CPU only, ${FLAVOUR}, recipe ${BUILD_RECIPE}${spec ? ', against the prebuilt libraries' : ''})`)
+    const staged = spec
+      ? buildAgainstPrebuilt(src, fetchPrebuiltLibs(work, spec), work, buildLog, jobs)
+      : buildWhole(src, work, buildLog, jobs)
+    chmodSync(join(staged, 'llama-server'), 0o755)
     log('smoke test: the tiny model, ready, one completion')
-    smokeTest(built)
-    const dir = join(target, '..')
-    mkdirSync(dir, { recursive: true })
-    // Copy next to the target and rename, so a half-copied binary is never cached.
-    const partial = `${target}.partial-${process.pid}`
-    copyFileSync(built, partial)
-    chmodSync(partial, 0o755)
-    renameSync(partial, target)
-    log(`cached ${target}`)
+    smokeTest(join(staged, 'llama-server'))
+    // Renamed into place whole, so a half-copied folder is never cached.
+    const dir = dirname(target)
+    mkdirSync(dirname(dir), { recursive: true })
+    const partial = `${dir}.partial-${process.pid}`
+    rmSync(partial, { recursive: true, force: true })
+    cpSync(staged, partial, { recursive: true })
+    try {
+      renameSync(partial, dir)
+    } catch (err) {
+      if (!existsSync(target)) throw err
+      rmSync(partial, { recursive: true, force: true }) // another run finished it first
+    }
+    log(`cached ${target} (built in ${Math.round((Date.now() - started) / 1000)} s)`)
     return target
   } finally {
     rmSync(work, { recursive: true, force: true })

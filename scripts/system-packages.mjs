@@ -15,6 +15,14 @@ export const SUITE_PACKAGES = {
   chromium: 'the dashboard tests run in Debian’s Chromium (never a downloaded browser)',
 }
 
+/** Package → why the Windows lane needs it (scripts/windows-lane.mjs; Linux x64 only). */
+export const WINDOWS_LANE_PACKAGES = {
+  wine: 'runs Windows Node and llama-server.exe',
+  wine64: 'runs Windows Node and llama-server.exe',
+  'g++-mingw-w64-x86-64-posix': 'cross-builds llama-server.exe',
+  'gcc-mingw-w64-x86-64-posix': 'cross-builds llama-server.exe and Discord.exe',
+}
+
 function log(msg) {
   process.stderr.write(`[system-packages] ${msg}\n`)
 }
@@ -47,8 +55,10 @@ export function ensureAptPackages(wanted) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // --with-windows-lane: the lane's packages too, in the same apt-get call (npm test does this).
+  const lane = process.argv.includes('--with-windows-lane') && process.platform === 'linux' && process.arch === 'x64'
   try {
-    ensureAptPackages(SUITE_PACKAGES)
+    ensureAptPackages(lane ? { ...SUITE_PACKAGES, ...WINDOWS_LANE_PACKAGES } : SUITE_PACKAGES)
   } catch (err) {
     log(err.message)
     process.exit(1)

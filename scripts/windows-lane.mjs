@@ -30,18 +30,12 @@ import {
 import { cpus, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { BUILD_RECIPE, RECIPE_CMAKE_OPTIONS } from './llama-build-recipe.mjs'
 import { NODE_LLAMA_CPP_VERSION, cacheRoot, fetchLlamaSource, run, runLogged } from './llama-server-build.mjs'
-import { ensureAptPackages } from './system-packages.mjs'
+import { WINDOWS_LANE_PACKAGES, ensureAptPackages } from './system-packages.mjs'
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..')
 export const NODE_WIN_VERSION = '20.20.2'
-/** Debian package → why the lane needs it (installed by system-packages.mjs when missing). */
-const LANE_PACKAGES = {
-  wine: 'runs Windows Node and llama-server.exe',
-  wine64: 'runs Windows Node and llama-server.exe',
-  'g++-mingw-w64-x86-64-posix': 'cross-builds llama-server.exe',
-  'gcc-mingw-w64-x86-64-posix': 'cross-builds llama-server.exe and Discord.exe',
-}
 const MINGW_PREFIX = 'x86_64-w64-mingw32'
 
 /** Where Windows sees things inside the prefix (drive C: is <prefix>/drive_c). */
@@ -58,7 +52,7 @@ function koffiVersion() {
 }
 
 export function laneRoot() {
-  return join(cacheRoot(), `windows-lane-llama-${NODE_LLAMA_CPP_VERSION}-node-${NODE_WIN_VERSION}-koffi-${koffiVersion()}`)
+  return join(cacheRoot(), `windows-lane-llama-${NODE_LLAMA_CPP_VERSION}-${BUILD_RECIPE}-node-${NODE_WIN_VERSION}-koffi-${koffiVersion()}`)
 }
 
 export function manifestPath() {
@@ -140,7 +134,7 @@ typedef struct _THREAD_POWER_THROTTLING_STATE {
 function ensureLlamaServerExe(root) {
   return cached(
     join(root, 'llama-server.exe'),
-    'cross-building llama-server.exe with mingw-w64 (about 5 min on 2 cores, once)',
+    'cross-building llama-server.exe with mingw-w64 (about 600 CPU-seconds, once)',
     (partial) => {
       const work = mkdtempSync(join(tmpdir(), 'windows-lane-llama-'))
       try {
@@ -164,14 +158,9 @@ function ensureLlamaServerExe(root) {
             `-DCMAKE_C_FLAGS=-include ${compat}`,
             `-DCMAKE_CXX_FLAGS=-include ${compat}`,
             '-DCMAKE_EXE_LINKER_FLAGS=-static',
-            '-DCMAKE_BUILD_TYPE=Release',
-            '-DGGML_NATIVE=OFF',
+            ...RECIPE_CMAKE_OPTIONS,
             '-DGGML_OPENMP=OFF',
             '-DBUILD_SHARED_LIBS=OFF',
-            '-DLLAMA_CURL=OFF',
-            '-DLLAMA_OPENSSL=OFF',
-            '-DLLAMA_BUILD_TESTS=OFF',
-            '-DLLAMA_BUILD_EXAMPLES=OFF',
           ],
           buildLog,
         )
@@ -297,7 +286,7 @@ export function setUpLane({ stage = true } = {}) {
     throw new LaneUnavailable('the Windows lane needs Wine and mingw-w64 from apt (Debian/Ubuntu); no apt-get and no wine here')
   }
   const started = Date.now()
-  ensureAptPackages(LANE_PACKAGES)
+  ensureAptPackages(WINDOWS_LANE_PACKAGES)
   const root = laneRoot()
   mkdirSync(root, { recursive: true })
   const files = {

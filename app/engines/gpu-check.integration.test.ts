@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
-import { llamaServerBin } from '../../test/helpers/llama-server-bin'
+import { llamaServerBin, llamaServerReleaseFiles } from '../../test/helpers/llama-server-bin'
 import { GitHubReleasesStandIn } from '../../test/stand-ins/github-releases'
 import { linuxTarGz } from '../../test/stand-ins/release-archives'
 import { shippedCheckModel } from './check-model'
@@ -20,8 +20,7 @@ let gh: GitHubReleasesStandIn
 let home: string
 
 beforeAll(async () => {
-  const bin = llamaServerBin()
-  const tarball = await linuxTarGz(TAG, [{ name: 'llama-server', from: bin }])
+  const tarball = await linuxTarGz(TAG, llamaServerReleaseFiles())
   gh = await new GitHubReleasesStandIn().start([
     {
       tag: TAG,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { llamaServerBin } from '../helpers/llama-server-bin'
+import { llamaServerReleaseFiles } from '../helpers/llama-server-bin'
 import { REPO_ROOT } from '../helpers/paths'
 import { isRunning } from '../helpers/processes'
 import { GitHubReleasesStandIn, type StandInRelease } from '../stand-ins/github-releases'
@@ -35,7 +35,7 @@ const sessions: DashboardSession[] = []
 const pids = new Set<number>()
 
 beforeAll(async () => {
-  const tarball = await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }])
+  const tarball = await linuxTarGz(TAG, llamaServerReleaseFiles())
   good = { tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: ASSET, body: tarball }] }
   gh = await new GitHubReleasesStandIn().start([good])
   hub = await startTinyHub(recipeStandInRepos())

@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// `npm test`: sets up what a fresh machine lacks and runs every check. The slow set-up (Debian
+// packages, the llama-server build, the Windows lane's cross-build) overlaps with the checks that
+// do not need it, so a first run costs little more than a warm one:
+//
+//   Debian packages (apt: mostly downloads)  ∥  type check → lint → build
+//   llama-server build                       ∥  the unit tests
+//   the real-server tests (a real llama-server, Chromium)
+//   the Windows lane's tests, once its set-up is done
+//
+// The Windows lane's set-up (a mingw-w64 cross-build of llama-server.exe on a first run) runs in
+// the background from the end of the apt step, at the lowest CPU priority: it takes the CPU the
+// tests leave idle while they wait for servers, and slows them little. On a warm machine it is
+// ready at once and its tests run beside the other real-server tests, as one vitest run.
+import { spawn } from 'node:child_process'
+import { setPriority } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..')
+const WINDOWS_TESTS = 'test/windows/'
+const started = Date.now()
+/** Background steps still running: stopped with their whole process group if npm test ends first. */
+const background = new Set()
+
+function say(msg) {
+  process.stderr.write(`[test] ${msg} (${Math.round((Date.now() - started) / 1000)} s)\n`)
+}
+
+/** Runs one step with its output on ours; resolves to its exit code. Steps `inBackground` get the lowest CPU priority. */
+function step(name, cmd, args, { inBackground = false } = {}) {
+  say(`${name}: started`)
+  const child = spawn(cmd, args, { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'], windowsHide: true, detached: inBackground })
+  if (inBackground && child.pid !== undefined) {
+    background.add(child.pid)
+    child.on('close', () => background.delete(child.pid))
+    try {
+      setPriority(child.pid, 19)
+    } catch {
+      // not allowed here: it then competes with the tests as an equal, which is slower but correct
+    }
+  }
+  return new Promise((resolve) => {
+    child.on('error', (err) => {
+      say(`${name}: could not start (${err.message})`)
+      resolve(1)
+    })
+    child.on('close', (code, signal) => {
+      say(`${name}: ${code === 0 ? 'done' : `failed (${signal ?? `exit ${code}`})`}`)
+      resolve(code ?? 1)
+    })
+  })
+}
+
+async function inOrder(steps) {
+  for (const [name, cmd, args] of steps) {
+    const code = await step(name, cmd, args)
+    if (code !== 0) return code
+  }
+  return 0
+}
+
+async function main() {
+  const apt = step('Debian packages', process.execPath, ['scripts/system-packages.mjs', '--with-windows-lane'])
+  const checks = await inOrder([
+    ['type check', 'npm', ['run', 'typecheck']],
+    ['lint', 'npm', ['run', 'lint']],
+    ['build', 'npm', ['run', 'build']],
+  ])
+  const aptCode = await apt
+  if (checks !== 0 || aptCode !== 0) return 1
+
+  let laneDone = false
+  const lane = step('Windows lane set-up', process.execPath, ['scripts/windows-lane.mjs'], { inBackground: true }).then((code) => {
+    laneDone = true
+    return code
+  })
+  const server = step('llama-server', process.execPath, ['scripts/llama-server-build.mjs'])
+  const unit = await step('unit tests', 'npx', ['vitest', 'run', '--project', 'unit'])
+  if ((await server) !== 0) return 1
+
+  const laneNow = laneDone && (await lane) === 0
+  const real = await step('real-server tests', 'npx', [
+    'vitest',
+    'run',
+    '--project',
+    'real-server',
+    ...(laneNow ? [] : ['--exclude', `${WINDOWS_TESTS}**`]),
+  ])
+  let windows = 0
+  if (!laneNow) {
+    if (!laneDone) say('waiting for the Windows lane set-up')
+    if ((await lane) !== 0) return 1
+    windows = await step('Windows lane tests', 'npx', ['vitest', 'run', '--project', 'real-server', WINDOWS_TESTS])
+  }
+  return unit !== 0 || real !== 0 || windows !== 0 ? 1 : 0
+}
+
+/** Stops the background steps with their compilers (their own process group: Ctrl-C does not reach them). */
+function stopBackground() {
+  for (const pid of background) {
+    try {
+      process.kill(-pid, 'SIGTERM')
+    } catch {
+      // already gone
+    }
+  }
+}
+process.on('SIGINT', () => {
+  stopBackground()
+  process.exit(130)
+})
+
+const code = await main()
+stopBackground()
+say(code === 0 ? 'all passed' : 'failed: see the step above that says so')
+process.exit(code)
