@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
 import type { ProfileSummary } from '../../contract/profile'
+import type { GpuDevice } from '../../contract/telemetry'
 import { profileActions, type ProfileActions } from '../../core/profile-actions'
 import { EXPORT_FORMATS, ExportError, exportCommandLine, type ExportFormat } from '../../profiles/export-command'
 import { ImportError } from '../../profiles/import-command'
@@ -190,8 +191,8 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         return await useProfile(io, actions, p.id, !(values['no-wait'] ?? false), json)
       }
       case 'pin': {
-        const gpu = await readGpuOnce().catch(() => null)
-        const p = await (await openActions(io)).pin(needsProfile(target, 'pin'), gpu?.devices[0] ?? null)
+        const gpu = async (): Promise<GpuDevice | null> => (await readGpuOnce().catch(() => null))?.devices[0] ?? null
+        const p = await (await openActions(io)).pin(needsProfile(target, 'pin'), gpu)
         print(io, { pinned: p.id }, json, () => `Pinned ${p.id}: it runs beside the active profile while Llama Tray serves.`)
         return 0
       }
