@@ -4,7 +4,7 @@
 // llama.cpp source as scripts/llama-server-build.mjs), a CPU-burning
 // Discord.exe and a Windows 10 Wine prefix, all cached under
 // ~/.cache/llama-tray/ ($LLAMA_TRAY_BUILD_CACHE). Then stages the built CLI
-// (out/cli/llama-tray.mjs) with its runtime dependencies into the prefix and
+// (out/cli: llama-tray.mjs and its chunks) with its runtime dependencies into the prefix and
 // writes lane.json, which the tests read.
 //
 //   node scripts/windows-lane.mjs               set up (first run ~6-10 min), then stage
@@ -264,7 +264,8 @@ export function stageCli(prefix, koffiWin32) {
   const next = `${stage}.partial-${process.pid}`
   rmSync(next, { recursive: true, force: true })
   mkdirSync(join(next, 'node_modules', '@koromix'), { recursive: true })
-  cpSync(cli, join(next, 'llama-tray.mjs'))
+  // The entry and the chunks each command loads when it runs (no source maps).
+  cpSync(dirname(cli), next, { recursive: true, filter: (from) => !from.endsWith('.map') })
   writeFileSync(join(next, 'package.json'), JSON.stringify({ type: 'module', private: true }))
   const nodeModules = realpathSync(join(repo, 'node_modules'))
   for (const name of runtimeClosure(nodeModules)) {

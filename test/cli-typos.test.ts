@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from './helpers/cli'
+import { runCliInProcess } from './helpers/cli-in-process'
 
 const home = mkdtempSync(join(tmpdir(), 'llama-tray-typos-'))
 afterAll(() => rmSync(home, { recursive: true, force: true }))
 
 const COMMANDS = 'run, serve, profiles, models, engines, gpu, fit, lint, bench, compare, tune, settings, diagnostics'
 
-// Issue #25: what a person mistypes gets one sentence with the fix, never the argument parser's own text.
+// Issue #25: what a person mistypes gets one sentence with the fix, never the argument parser's own text. The first
+// cases go through the built bin; the rest through its entry in-process (the same words, a process less each).
 describe('the built CLI on mistyped options', () => {
   it.each([
     [['run', 'x', '--duraton', '5'], "Unknown option --duraton (did you mean --duration?); --help lists this command's options."],
@@ -27,7 +29,7 @@ describe('the built CLI on mistyped options', () => {
   })
 })
 
-describe('every command names the option a typo meant', () => {
+describe('every command names the option a typo meant (in-process)', () => {
   it.each([
     [['serve', '--prot', '8080'], '--port'],
     [['profiles', 'list', '--jsno'], '--json'],
@@ -43,14 +45,14 @@ describe('every command names the option a typo meant', () => {
     [['settings', '--jsn'], '--json'],
     [['diagnostics', '--ot', 'x.zip'], '--out'],
   ])('llama-tray %j → %s', async (args, meant) => {
-    const r = await runCli(['--home', home, ...args])
+    const r = await runCliInProcess(['--home', home, ...args])
     expect(r.stderr).toMatch(new RegExp(`^llama-tray: Unknown option \\S+ \\(did you mean ${meant}\\?\\);[^\\n]*\\.\\n$`))
     expect(r.code).toBe(2)
     expect(r.stdout).toBe('')
   })
 })
 
-describe('a mistyped command or subcommand gets the closest one', () => {
+describe('a mistyped command or subcommand gets the closest one (in-process)', () => {
   it.each([
     [['rn'], `Unknown command "rn" (did you mean run?); known: ${COMMANDS}.`],
     [
@@ -68,7 +70,7 @@ describe('a mistyped command or subcommand gets the closest one', () => {
     ],
     [['settings', 'get', 'prot'], 'There is no setting "prot" (did you mean port?); llama-tray settings lists them.'],
   ])('llama-tray %j', async (args, sentence) => {
-    const r = await runCli(['--home', home, ...args])
+    const r = await runCliInProcess(['--home', home, ...args])
     expect(r.stderr).toBe(`llama-tray: ${sentence}\n`)
     expect(r.code).toBe(2)
     expect(r.stdout).toBe('')

@@ -3,8 +3,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli, startCli } from './helpers/cli'
+import { runCli, startCli, type CliResult } from './helpers/cli'
+import { runCliInProcess } from './helpers/cli-in-process'
 import { model } from './helpers/paths'
+
+/**
+ * Every eighth case goes through the built bin, the others through its entry in-process: the same words and exit
+ * code, a process less each (the bin's own share: its exit code, its streams, Ctrl+C in the serve case below).
+ */
+const cliFor = (i: number): ((args: string[]) => Promise<CliResult>) => (i % 8 === 0 ? runCli : runCliInProcess)
 
 /** One sentence after the program's name: a capital letter first, a full stop (or ! ?) last, maybe inside a quote or bracket. */
 const SENTENCE = /^llama-tray: [A-Z].*[.!?]["”')]?$/
@@ -93,14 +100,10 @@ describe('the CLI refuses bad input in one sentence', () => {
 
   it("each refusal: exit 2, nothing on stdout, stderr's first line a sentence with a capital and a full stop", async () => {
     const wrong: string[] = []
-    // Four at a time: each is a node process, and the machine is shared.
-    for (let i = 0; i < BAD_INPUT.length; i += 4) {
-      const batch = BAD_INPUT.slice(i, i + 4)
-      const results = await Promise.all(batch.map((args) => runCli(['--home', home, ...args])))
-      results.forEach((r, j) => {
-        const first = r.stderr.split('\n')[0] ?? ''
-        if (r.code !== 2 || !SENTENCE.test(first)) wrong.push(`${JSON.stringify(batch[j])} → exit ${r.code}: ${first}`)
-      })
+    for (const [i, args] of BAD_INPUT.entries()) {
+      const r = await cliFor(i)(['--home', home, ...args])
+      const first = r.stderr.split('\n')[0] ?? ''
+      if (r.code !== 2 || !SENTENCE.test(first)) wrong.push(`${JSON.stringify(args)} → exit ${r.code}: ${first}`)
     }
     expect(wrong).toEqual([])
   }, 300_000)
@@ -149,9 +152,9 @@ describe('the CLI says its normal output in sentences', () => {
 
   it('each case: exit 0, and every line a person reads starts with a capital (and is a whole sentence where it says one)', async () => {
     const wrong: string[] = []
-    for (const { args, lines } of NORMAL_OUTPUT) {
+    for (const [i, { args, lines }] of NORMAL_OUTPUT.entries()) {
       // One at a time: the cases build on each other (import, replace, use, rm).
-      const r = await runCli(['--home', home, ...args])
+      const r = await cliFor(i)(['--home', home, ...args])
       if (r.code !== 0) wrong.push(`${JSON.stringify(args)} → exit ${r.code}: ${r.stderr.split('\n')[0]}`)
       for (const line of proseLines(r.stdout + r.stderr))
         if (!(lines === 'sentences' ? WHOLE : CAPITAL).test(line)) wrong.push(`${JSON.stringify(args)}: ${line}`)

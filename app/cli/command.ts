@@ -14,12 +14,16 @@ export interface CliContext {
   readonly verbose?: boolean
 }
 
-export interface CliCommand {
+/** What the usage text says of a command. */
+export interface CommandHelp {
   readonly name: string
   /** One line for the usage text. */
   readonly summary: string
   /** Usage lines for this command's options. */
   readonly usage: string
+}
+
+export interface CliCommand extends CommandHelp {
   /** Runs with the arguments after the command name; resolves to the exit code. Throws UsageError for bad input. */
   run(args: readonly string[], context: CliContext): Promise<number>
 }

@@ -20,7 +20,7 @@ export function terminalText(text: string): string {
  * one output boundary (commands write to these streams only). Buffers, which
  * only our own byte-for-byte copies write, pass unchanged.
  */
-export function guardTerminalOutput(stream: NodeJS.WriteStream): void {
+export function guardTerminalOutput(stream: NodeJS.WritableStream): void {
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean
   stream.write = ((chunk: unknown, ...rest: unknown[]) =>
     write(typeof chunk === 'string' ? terminalText(chunk) : chunk, ...rest)) as typeof stream.write

@@ -37,13 +37,15 @@ async function gpuMiB(home: string, profileId: string, budget: PinBudget): Promi
  * must fit the GPU's free memory less the headroom together. The free memory counts our own running servers as free
  * (their estimates are added back), since they are part of the sum.
  */
-export async function pinRefusal(home: string, profileId: string, budget: PinBudget): Promise<string | null> {
+export async function pinRefusal(home: string, profileId: string, readBudget: () => Promise<PinBudget>): Promise<string | null> {
   const store = await ProfileStore.open(home)
   const profile = store.find(profileId)
   if (!profile) return `There is no profile "${profileId}"; pin one of those llama-tray profiles list shows.`
   const active = store.file.activeProfileId
   if (profile.id === active)
     return `Profile "${profile.id}" is the active profile, so it runs already; pin another profile, or make another one active first.`
+  // Read only now: an unknown or active profile is refused without waiting for the GPU.
+  const budget = await readBudget()
   if (budget.freeNowMiB === null) return null
   const beside = [
     ...new Set([...(active === null ? [] : [active]), ...store.file.profiles.filter((p) => p.pinned).map((p) => p.id)]),

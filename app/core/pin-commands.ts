@@ -29,7 +29,7 @@ export function pinCommands(options: PinCommandOptions): Pick<CommandChannels, '
     }
   }
   return {
-    'profiles:pin': async (profileId) => answer(async () => actions.pin(profileId, await options.gpu())),
+    'profiles:pin': async (profileId) => answer(async () => actions.pin(profileId, options.gpu)),
     'profiles:unpin': (profileId) => answer(() => actions.unpin(profileId)),
   }
 }

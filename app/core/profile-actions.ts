@@ -124,12 +124,13 @@ export function profileActions(deps: ProfileActionDeps) {
 
     /**
      * Pins a profile: it runs beside the active one while Llama Tray serves. Refused when the active and every pinned
-     * profile would not fit the GPU (`gpu`: a reading taken now, null without one) together.
+     * profile would not fit the GPU (`gpu`: takes a reading now, null without one; only once the profile may be pinned)
+     * together.
      */
-    pin: async (idOrName: string, gpu: GpuDevice | null): Promise<Profile> => {
+    pin: async (idOrName: string, gpu: () => Promise<GpuDevice | null>): Promise<Profile> => {
       const store = await open()
       const profile = find(store, idOrName)
-      const refusal = await pinRefusal(deps.home, profile.id, await pinBudget(deps.home, gpu))
+      const refusal = await pinRefusal(deps.home, profile.id, async () => pinBudget(deps.home, await gpu()))
       if (refusal !== null) throw new ProfileStoreError(refusal)
       await store.setPinned(profile.id, true)
       await changed(store)

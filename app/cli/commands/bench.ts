@@ -3,6 +3,7 @@ import { runBenchCli, type OutputFormat } from '../bench-run'
 import { UsageError } from '../cli-error'
 import type { CliCommand } from '../command'
 import { parseOptions } from '../parse-options'
+import { BENCH_HELP } from './bench-help'
 
 /** Options shared by bench, compare and tune. */
 export const BENCH_OPTIONS = {
@@ -39,13 +40,7 @@ export function parseBenchArgs(args: readonly string[]): { profile: string; runs
 }
 
 export const benchCommand: CliCommand = {
-  name: 'bench',
-  summary: 'benchmark a profile: prompt and generation tok/s, draft acceptance, VRAM, on a fixed prompt set',
-  usage: `  llama-tray bench <profile> [--runs N] [--tokens N] [--json | --markdown | --csv]
-    Starts the profile's llama-server, warms it up, then runs a narrative and a code prompt N times each
-    (default 3) generating --tokens tokens (default 256; ignore_eos, fixed sampling RNG, no prompt cache).
-    Figures are the server's own timings; runs disturbed by a busy heavy app or GPU throttling are flagged.
-    The result is stored in <home>/bench/. Ctrl+C cancels and leaves no server behind.`,
+  ...BENCH_HELP,
   run: async (args, io) => {
     const o = parseBenchArgs(args)
     return runBenchCli(io, { format: o.format }, (deps) => benchProfile(deps, o.profile, { runs: o.runs, tokens: o.tokens }))

@@ -4,6 +4,7 @@ import { UsageError } from '../cli-error'
 import type { CliCommand } from '../command'
 import { parseOptions } from '../parse-options'
 import { BENCH_OPTIONS, outputFormat, wholeNumber } from './bench'
+import { COMPARE_HELP } from './compare-help'
 
 export function parseCompareArgs(args: readonly string[]): {
   profiles: string[]
@@ -24,13 +25,7 @@ export function parseCompareArgs(args: readonly string[]): {
 }
 
 export const compareCommand: CliCommand = {
-  name: 'compare',
-  summary: 'benchmark profiles one after another and table them with ratios against the first',
-  usage: `  llama-tray compare <A> <B> [...] [--runs N] [--tokens N] [--rounds R] [--json | --markdown | --csv]
-    Benches each profile in turn (stop, start, warm up, runs), --rounds times (default 2) with the order
-    reversed every other round so drift falls on all alike; --runs is per prompt per round (default 3).
-    Prints engine × model × KV cache → decode and prompt tok/s on the narrative and code prompts, with
-    ratios against A; stored with the hardware and exact arguments in <home>/bench/. Ctrl+C cancels.`,
+  ...COMPARE_HELP,
   run: async (args, io) => {
     const o = parseCompareArgs(args)
     return runBenchCli(io, { format: o.format }, (deps) =>

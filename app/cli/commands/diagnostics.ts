@@ -4,6 +4,7 @@ import { readGpuOnce } from '../../diagnostics/gpu-once'
 import { readGpuInventory } from '../../telemetry/gpu/inventory'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions } from '../parse-options'
+import { DIAGNOSTICS_HELP } from './diagnostics-help'
 
 declare const __LLAMA_TRAY_VERSION__: string | undefined
 
@@ -35,13 +36,6 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
 }
 
 export const diagnosticsCommand: CliCommand = {
-  name: 'diagnostics',
-  summary: "versions, GPU, profiles, settings, engines and the log's end, redacted, to hand to someone helping you",
-  usage: `  llama-tray diagnostics [--out FILE.zip] [--json]
-    Without options: a one-screen summary (at most 40 lines) to paste into an issue.
-    --out FILE.zip      write summary.txt, diagnostics.json and llama-server.log (its last 256 KiB) into a zip, and
-                        llama-server-<id>.log of each pinned profile (its last 64 KiB)
-    --json              print the whole report as JSON
-  API keys (--api-key, key files, LLAMA_API_KEY), Hugging Face and GitHub tokens and your user name are redacted.`,
+  ...DIAGNOSTICS_HELP,
   run,
 }

@@ -12,8 +12,7 @@ import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { didYouMean } from '../did-you-mean'
 import { parseOptions, positiveNumber } from '../parse-options'
-
-const SUBCOMMANDS = ['install', 'list', 'verify', 'update', 'remove', 'rollback', 'detect'] as const
+import { ENGINES_HELP, SUBCOMMANDS } from './engines-help'
 
 const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`
 
@@ -249,22 +248,6 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
 }
 
 export const enginesCommand: CliCommand = {
-  name: 'engines',
-  summary: `get and manage llama.cpp builds (${SUBCOMMANDS.join(', ')}); detect what a llama-server binary is`,
-  usage: `  llama-tray engines install [--backend auto|cpu|cuda-12|cuda-13|vulkan] [--tag TAG] [--json]
-    Downloads llama.cpp's release for this OS and GPU from GitHub (auto: the NVIDIA driver's CUDA version picks
-    CUDA 13 or 12; no NVIDIA GPU: Vulkan on Windows, CPU elsewhere), checks its sha256, and installs it in
-    <home>/engines/<tag>-<backend>/. GITHUB_API_URL replaces https://api.github.com; GITHUB_TOKEN raises the rate limit.
-    After extraction the new llama-server must load a tiny model with one layer on the GPU and answer a 4-token
-    completion; with auto, a build that fails falls back to the next (CUDA 13, CUDA 12, Vulkan, CPU).
-  llama-tray engines list [--json]            installed engines (size, the profiles using them) and binaries found elsewhere
-  llama-tray engines verify [<id>] [--json]   the GPU check again, and the files against the hashes taken at install
-  llama-tray engines remove <id> [--force]    refuses an engine a profile uses unless --force
-  llama-tray engines update --check [--json]  whether a newer release is out (downloads nothing)
-  llama-tray engines update [<profile>] [--runs N] [--tokens N] [--rounds R]
-    Installs the newest release beside the profile's engine and benches both, alternated; the profile moves to the
-    new engine only if it loads and is not slower (generation and prompt) beyond the run's noise.
-  llama-tray engines rollback <profile>       back to the engine the profile had before its last update
-  llama-tray engines [detect] [<binary>…] [--json]   what a binary is (mainline, ik_llama, buun), its flags`,
+  ...ENGINES_HELP,
   run,
 }

@@ -11,6 +11,7 @@ import { GpuRuntimeStore } from '../../fit/runtime-store'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, positiveNumber } from '../parse-options'
+import { FIT_HELP } from './fit-help'
 
 /** Free VRAM of the first GPU from telemetry (NVML, then nvidia-smi), or null with the reason. */
 async function freeVramFromTelemetry(): Promise<{ mib: number | null; name: string | null; reason: string | null }> {
@@ -131,16 +132,6 @@ async function runFit(args: readonly string[], io: CliContext): Promise<number> 
 }
 
 export const fitCommand: CliCommand = {
-  name: 'fit',
-  summary: 'estimate VRAM and host RAM of a model (or profile) from its GGUF and pick --n-cpu-moe for a VRAM budget',
-  usage: `  llama-tray fit <model.gguf | profile> [--draft F] [--vram-mib N | --gpu auto] [--headroom-mib 1536] [--runtime-mib 650] [--ctx N] [--parallel N]
-                [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N] [--n-gpu-layers-draft N] [--n-cpu-moe N] [--ubatch N]
-                [--llama-fit [--binary llama-server]] [--json]
-    Without a VRAM budget it estimates the given placement; with one (--vram-mib, or --gpu auto from telemetry)
-    it finds the smallest --n-cpu-moe whose GPU estimate (model + draft + the CUDA runtime: --runtime-mib, else
-    what the app learned on this GPU model after a launch (with --gpu auto), else 650 MiB) leaves the headroom free.
-    --llama-fit also asks llama.cpp's own fit (llama-fit-params beside the profile's llama-server, -fitt = the
-    headroom) and prints its plan beside ours (JSON: llamaFit). Exit code 1 when nothing fits the budget.
-    --json prints a FitReport (app/contract/fit.ts).`,
+  ...FIT_HELP,
   run: runFit,
 }

@@ -6,6 +6,7 @@ import { readSharedGpuReport } from '../../platform/win32/pdh-shared-memory'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, positiveNumber } from '../parse-options'
+import { GPU_HELP } from './gpu-help'
 
 const BACKENDS: readonly GpuBackendSetting[] = ['auto', 'nvml', 'nvidia-smi']
 
@@ -115,14 +116,6 @@ export async function runGpu(options: GpuOptions, io: CliContext, sources: GpuSo
 }
 
 export const gpuCommand: CliCommand = {
-  name: 'gpu',
-  summary: 'show the NVIDIA GPUs (inventory and a sample), or watch them (--watch)',
-  usage: `  llama-tray gpu [--json] [--watch] [--interval MS] [--backend auto|nvml|nvidia-smi] [--verbose]
-    --json              one JSON object per line: {time, inventory, gpu[, sharedGpuMemory on Windows]} then {time, gpu}
-    --watch             keep printing a sample every interval until Ctrl+C
-    --interval MS       sampling interval in milliseconds (default 1000)
-    --backend NAME      force NVML or the nvidia-smi reader (default auto: NVML, then nvidia-smi)
-    --verbose           without a driver, also print where it was looked for
-  Exit code 1 when no GPU data can be read (the reason is printed).`,
+  ...GPU_HELP,
   run: (args, context) => runGpu(parseGpuArgs(args), context),
 }

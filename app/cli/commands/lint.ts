@@ -9,6 +9,7 @@ import { ProfileStore } from '../../profiles/store'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions } from '../parse-options'
+import { LINT_HELP } from './lint-help'
 
 async function run(args: readonly string[], io: CliContext): Promise<number> {
   const { values, positionals } = parseOptions(
@@ -63,12 +64,6 @@ async function run(args: readonly string[], io: CliContext): Promise<number> {
 }
 
 export const lintCommand: CliCommand = {
-  name: 'lint',
-  summary:
-    'check a profile or a llama-server command against what was measured on RTX 4060 Laptop and RTX 3090 machines (and what the binary ' +
-    'accepts)',
-  usage: `  llama-tray lint <profile> | --cmd "<llama-server command>" [--platform win32|linux|darwin] [--json]
-    Reads the binary (engine detection) and the model and draft GGUFs where they exist; rules needing what
-    could not be read are skipped and named. Exit code 1 when an error-level finding remains.`,
+  ...LINT_HELP,
   run,
 }

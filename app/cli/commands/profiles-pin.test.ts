@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../../test/helpers/cli'
+import { runCliInProcess } from '../../../test/helpers/cli-in-process'
 import { llamaServerBin } from '../../../test/helpers/llama-server-bin'
 import { model } from '../../../test/helpers/paths'
 import { fakeGpuEnv } from '../../../test/support/bench/fake-gpu'
@@ -18,15 +19,18 @@ describe('llama-tray profiles pin | unpin', () => {
   const estimate: Record<string, number> = {}
   const cli = (args: string[], totalMiB = 64_000) => runCli(['--home', home, ...args], fakeGpuEnv({ ...FAKE_GPU, totalMiB }))
 
+  // Importing and the fit read no GPU: the bin's entry in-process, a process less each.
+  const setUp = (args: string[]) => runCliInProcess(['--home', home, ...args])
+
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'llama-tray-pin-cli-'))
     const bin = llamaServerBin()
     const files = { big: 'tiny-target.gguf', small: 'tiny-draft.gguf', extra: 'tiny-target-iq.gguf' }
     for (const [name, file] of Object.entries(files)) {
-      const imported = await cli(['profiles', 'import', '--name', name, '--', bin, '-m', model(file), '-ngl', '99', '-c', '2048'])
+      const imported = await setUp(['profiles', 'import', '--name', name, '--', bin, '-m', model(file), '-ngl', '99', '-c', '2048'])
       expect(imported.code, imported.stderr).toBe(0)
       // The same estimate the pin check uses (the fit with no budget: what the server will hold on the GPU).
-      const fit = await cli(['fit', name, '--json'])
+      const fit = await setUp(['fit', name, '--json'])
       estimate[name] = (JSON.parse(fit.stdout) as { gpuProcessMiB: number }).gpuProcessMiB
     }
     expect((await cli(['profiles', 'use', 'big'])).code).toBe(0)

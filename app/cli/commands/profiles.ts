@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
 import type { ProfileSummary } from '../../contract/profile'
+import type { GpuDevice } from '../../contract/telemetry'
 import { profileActions, type ProfileActions } from '../../core/profile-actions'
 import { EXPORT_FORMATS, ExportError, exportCommandLine, type ExportFormat } from '../../profiles/export-command'
 import { ImportError } from '../../profiles/import-command'
@@ -17,6 +18,7 @@ import type { CliCommand, CliContext } from '../command'
 import { didYouMean } from '../did-you-mean'
 import { parseOptions } from '../parse-options'
 import { useProfile } from './profiles-use'
+import { PROFILES_HELP } from './profiles-help'
 
 type ListedProfile = ProfileSummary & { readonly modelMissing: boolean; readonly engineVersion: string | null }
 
@@ -189,8 +191,8 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
         return await useProfile(io, actions, p.id, !(values['no-wait'] ?? false), json)
       }
       case 'pin': {
-        const gpu = await readGpuOnce().catch(() => null)
-        const p = await (await openActions(io)).pin(needsProfile(target, 'pin'), gpu?.devices[0] ?? null)
+        const gpu = async (): Promise<GpuDevice | null> => (await readGpuOnce().catch(() => null))?.devices[0] ?? null
+        const p = await (await openActions(io)).pin(needsProfile(target, 'pin'), gpu)
         print(io, { pinned: p.id }, json, () => `Pinned ${p.id}: it runs beside the active profile while Llama Tray serves.`)
         return 0
       }
@@ -281,19 +283,6 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
 }
 
 export const profilesCommand: CliCommand = {
-  name: 'profiles',
-  summary: 'list, import, export and choose launch profiles',
-  usage:
-    `  llama-tray profiles list | show <id> | rm <id> | use <id> [--no-wait] [--json]
-      use: with llama-tray serve or the app running, the switch waits for its running requests (it says how long), then returns once
-      the profile is ready (--no-wait returns at once); with nothing running, the profile is only marked active
-  llama-tray profiles import [--name N] [--force] [--replace] [--] <llama-server command…>   (or --file F with a pasted command)
-      --force stores a command whose -m file is missing or whose first word is not a llama-server; --replace overwrites a profile of the same name
-  llama-tray profiles export <id> [--format cmd|powershell|bash]
-  llama-tray profiles pin <id> | unpin <id>   run a profile beside the active one (refused when both do not fit the GPU)
-  llama-tray profiles fix <id>     apply the replacements for flags its binary rejects (--no-mmap → -lm none …)
-  llama-tray profiles discover [--models-dir DIR …] [--detect] [--create [--name N]]   find llama-server and GGUF models ` +
-    `(PATH, install folders, LM Studio, HF cache)
-  llama-tray profiles create --binary bN --model mN [--draft mN] [--name N] [--models-dir DIR …]   a profile from what discover listed`,
+  ...PROFILES_HELP,
   run,
 }

@@ -13,6 +13,7 @@ import { fitToWidth, formatStatusLine } from '../status-line'
 import { WarningLines } from '../warning-lines'
 import { STILL_STOPPING } from '../server-sentences'
 import { clientBaseUrl, isWsl, wslNote } from '../../lib/client-address'
+import { RUN_HELP } from './run-help'
 
 export interface RunOptions {
   /** A command line to run, or a stored profile to resolve. */
@@ -217,14 +218,6 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
 }
 
 export const runCommand: CliCommand = {
-  name: 'run',
-  summary: 'start llama-server and print live status until stopped (Ctrl+C)',
-  usage: `  llama-tray run <profile> | --cmd "<llama-server command line>" [--json] [--interval MS] [--duration S] [--ready-timeout S]
-    <profile>           a stored profile (id or name; see llama-tray profiles list), checked against its binary first
-    --cmd TEXT          the llama-server command line, as you would paste it
-    --json              print one JSON Snapshot per line per interval
-    --interval MS       status interval in milliseconds (default 1000)
-    --duration S        stop after S seconds
-    --ready-timeout S   give up if the server is not ready after S seconds (default 120)`,
+  ...RUN_HELP,
   run: (args, context) => superviseUntilDone(parseRunArgs(args), context),
 }

@@ -3,13 +3,14 @@ import { isServing } from '../../contract/server-state'
 import { standardCliCore } from '../cli-core-factory'
 import { isWsl, wslNote } from '../../lib/client-address'
 import { profileActions } from '../../core/profile-actions'
-import { keyProblemSentence, MIN_API_KEY_LENGTH, readKeyFile } from '../../supervisor/api-key-rules'
+import { keyProblemSentence, readKeyFile } from '../../supervisor/api-key-rules'
 import { UsageError } from '../cli-error'
 import { followPinned, pinnedLine } from '../pinned-lines'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, portNumber, positiveNumber } from '../parse-options'
 import { problemText } from '../problem-text'
 import { serverStateSentence, STILL_STOPPING } from '../server-sentences'
+import { SERVE_HELP } from './serve-help'
 
 export interface ServeOptions {
   readonly host: string
@@ -152,15 +153,6 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
 }
 
 export const serveCommand: CliCommand = {
-  name: 'serve',
-  summary: 'one OpenAI-compatible endpoint that stays put: a request\'s "model" switches profiles',
-  usage: `  llama-tray serve [<profile>] [--port P] [--host H] [--api-key-file FILE] [--json] [--ready-timeout S]
-    <profile>             start this profile at once (else the first request's "model" starts one)
-    --port P              the endpoint's port (default: the port setting, 8080); llama-server gets a private loopback port
-    --host H              default 127.0.0.1; another host needs --api-key-file (the key is checked at the endpoint)
-    --api-key-file FILE   the key clients must send (Authorization: Bearer …): the file's first line that is not blank
-                          or a # comment, at least ${MIN_API_KEY_LENGTH} characters
-    --json                one JSON line per event: listening, state, request (with its figures)
-    --ready-timeout S     give up on a start after S seconds (default 120)`,
+  ...SERVE_HELP,
   run: (args, context) => serveUntilStopped(parseServeArgs(args), context),
 }

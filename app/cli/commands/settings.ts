@@ -14,6 +14,7 @@ import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { closestName, didYouMean } from '../did-you-mean'
 import { parseOptions } from '../parse-options'
+import { SETTINGS_HELP } from './settings-help'
 
 function keyOf(typed: string | undefined): SettingKey {
   if (typed === undefined) throw new UsageError('Name a setting, like llama-tray settings get port (llama-tray settings lists them).')
@@ -79,12 +80,6 @@ async function runSettings(args: readonly string[], io: CliContext): Promise<num
 }
 
 export const settingsCommand: CliCommand = {
-  name: 'settings',
-  summary: 'list, read or change the settings (the same file and rules as the Settings view)',
-  usage: `  llama-tray settings [--json]                      every setting, its value and what it does
-  llama-tray settings get <key> [--json]            one value (a list: one item per line)
-  llama-tray settings set <key> <value...>          change one, checked like the file: on/off, a number, or list items
-    e.g. llama-tray settings set port 18112; settings set switch-on-request off; settings set heavyApps obs64.exe vlc
-    <key> as listed (port, switchOnRequest, …) or with dashes (switch-on-request); "none" empties a list`,
+  ...SETTINGS_HELP,
   run: (args, context) => runSettings(args, context),
 }

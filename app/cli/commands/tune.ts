@@ -4,6 +4,7 @@ import { UsageError } from '../cli-error'
 import type { CliCommand } from '../command'
 import { parseOptions } from '../parse-options'
 import { BENCH_OPTIONS, outputFormat, wholeNumber } from './bench'
+import { TUNE_HELP } from './tune-help'
 
 export interface TuneCliOptions {
   readonly profile: string
@@ -39,13 +40,7 @@ export function parseTuneArgs(args: readonly string[]): TuneCliOptions {
 }
 
 export const tuneCommand: CliCommand = {
-  name: 'tune',
-  summary: 'find the fastest --n-cpu-moe (and draft on/off) that keeps the VRAM headroom free',
-  usage: `  llama-tray tune <profile> [--save NAME] [--runs N] [--tokens N] [--radius R] [--headroom-mib M] [--json | --markdown | --csv]
-    Measures free VRAM with the server stopped, asks the fit for --n-cpu-moe, then tries the suggestion ± R
-    (default 2), with the draft on and off when the profile has one. A setting whose free VRAM once loaded is
-    under the headroom (default: the settings' vramHeadroomMiB, 1536) is skipped; the rest are benched and the
-    fastest recommended. --save NAME stores it as a new profile. Ctrl+C cancels and puts the server back.`,
+  ...TUNE_HELP,
   run: async (args, io) => {
     const o = parseTuneArgs(args)
     return runBenchCli(io, { format: o.format }, (deps) =>
