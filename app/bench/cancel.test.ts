@@ -36,7 +36,7 @@ describe('cancelling a bench', () => {
         },
       },
       [a, b],
-      { runs: 2, tokens: 256, rounds: 1 },
+      { runs: 2, tokens: 128, rounds: 1 },
     )
     await expect(job).rejects.toBeInstanceOf(BenchCancelledError)
     const status = t.core.server.getStatus()

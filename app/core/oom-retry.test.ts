@@ -118,6 +118,8 @@ describe('a load that runs out of GPU memory', () => {
     await waitUntil(() => retried() !== undefined, 120_000, 'ready with the retry in the snapshot')
     const snapshot = JSON.parse(retried() as string) as { placementRetry: { args: string[]; sentence: string } }
     expect(formatCommandLine(snapshot.placementRetry.args)).toMatch(/--n-cpu-moe (1[1-9]|[2-9]\d)/)
+    // The sentence comes once the start's result is in, which on a busy machine may be a tick after the snapshot.
+    await waitUntil(() => cli.stderrLines.some((l) => l.includes('The profile is unchanged')), 120_000, 'the retry sentence')
     cli.child.kill('SIGINT')
     const result = await cli.done
     expect(result.code, result.stderr).toBe(0)

@@ -11,6 +11,7 @@ import { model } from '../../test/helpers/paths'
 import { isRunning } from '../../test/helpers/processes'
 import { LlamaTrayCore } from './llama-tray-core'
 import { runningProcess } from '../../test/helpers/server-status'
+import { switchAtOnce } from '../../test/support/core/switch-at-once'
 
 /** A sanity bound only (about ten times a load on a busy machine): every wait ends on an event. */
 const SANITY_MS = 240_000
@@ -68,6 +69,7 @@ describe('a pinned profile beside the active one, real llama-servers', () => {
     const bin = llamaServerBin()
     home = mkdtempSync(join(tmpdir(), 'llama-tray-pinned-'))
     core = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { readyTimeoutMs: 120_000 } })
+    await switchAtOnce(core)
     core.on('server:state-changed', (s) => {
       if (s.pid) pids.add(s.pid)
     })

@@ -156,8 +156,11 @@ describe('the switch scheduler in front of the real llama-server', () => {
   }, 300_000)
 
   it('A B A A C from five clients loads each profile once; each request waits its group', async () => {
-    await settings({ switchMinResidencyS: 30, switchDrainS: 60 })
+    // Alpha loads at once; its residency, set after, keeps it loaded while the trace arrives (within about 0.5 s of the
+    // load, a tenth of the residency), so B waits for it and the later A's are served on the way.
+    await settings({ switchMinResidencyS: 0, switchDrainS: 60 })
     expect((await call(port, 'POST', '/v1/chat/completions', chat('alpha'))).status).toBe(200)
+    await settings({ switchMinResidencyS: 5, switchDrainS: 60 })
     starts.length = 0
     figures.length = 0
     const trace = ['alpha', 'beta', 'alpha', 'alpha', 'gamma']

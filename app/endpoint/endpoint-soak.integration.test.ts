@@ -8,6 +8,7 @@ import { formatCommandLine } from '../lib/command-line'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { model } from '../../test/helpers/paths'
 import { call } from '../../test/support/endpoint/client'
+import { switchAtOnce } from '../../test/support/core/switch-at-once'
 
 // The full size (1,000 requests across 20 switches, about 100 s on 2 busy cores) with LLAMA_TRAY_SOAK_FULL=1; 200 across 4 by default.
 const FULL = process.env.LLAMA_TRAY_SOAK_FULL === '1'
@@ -26,6 +27,7 @@ describe(`the endpoint under ${REQUESTS} requests across ${SWITCHES} switches (r
     const bin = llamaServerBin()
     home = mkdtempSync(join(tmpdir(), 'llama-tray-soak-'))
     core = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { readyTimeoutMs: 60_000 } })
+    await switchAtOnce(core)
     for (const [name, file] of [
       ['alpha', 'tiny-target.gguf'],
       ['beta', 'tiny-draft.gguf'],

@@ -10,6 +10,7 @@ import { model } from '../../test/helpers/paths'
 import { isRunning, waitUntil } from '../../test/helpers/processes'
 import { call, leaveStreamAfter } from '../../test/support/endpoint/client'
 import { runningProcess } from '../../test/helpers/server-status'
+import { switchAtOnce } from '../../test/support/core/switch-at-once'
 
 // Two fixture profiles on the real llama-server, one thread, short contexts, few tokens.
 const chat = (model: string, extra: Record<string, unknown> = {}) => ({
@@ -30,6 +31,7 @@ describe('the endpoint in front of the real llama-server', () => {
     const bin = llamaServerBin()
     home = mkdtempSync(join(tmpdir(), 'llama-tray-endpoint-'))
     core = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { readyTimeoutMs: 60_000 } })
+    await switchAtOnce(core)
     core.on('server:state-changed', (s) => s.pid && pids.add(s.pid))
     const common = ['-c', '2048', '-np', '1', '-t', '1', '--seed', '1']
     for (const [name, file] of [

@@ -7,7 +7,7 @@ import { formatCommandLine } from '../../app/lib/command-line'
 import { model, REPO_ROOT } from '../helpers/paths'
 import { seriousAxeIssues, type AxeIssue } from './axe'
 import { launchChromium } from './browser'
-import { buildRenderer } from './build-renderer'
+import { sharedRendererBuild } from './shared-renderer-build'
 import { openScriptedDashboard, type ScriptedDashboard } from './scripted-dashboard'
 import { failedStatus, loadingStatus, LOW_VRAM, readyStatus, runningSnapshot, stoppedStatus } from './scripted-states'
 import { serveFolder, type StaticServer } from './static-server'
@@ -22,7 +22,7 @@ let site: StaticServer
 const counts: Record<string, number> = {}
 
 beforeAll(async () => {
-  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer-a11y')))
+  site = await serveFolder(await sharedRendererBuild())
   browser = await launchChromium()
   mkdirSync(join(REPO_ROOT, 'out', 'a11y-views'), { recursive: true })
 }, 300_000)

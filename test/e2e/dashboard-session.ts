@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { LlamaTrayCore, type CoreOptions } from '../../app/core/llama-tray-core'
+import { switchAtOnce } from '../support/core/switch-at-once'
 import { bridgeCore } from './bridge'
 
 export interface DashboardSession {
@@ -25,6 +26,7 @@ export async function openDashboard(
 ): Promise<DashboardSession> {
   const home = mkdtempSync(join(tmpdir(), 'llama-tray-e2e-'))
   const core = await LlamaTrayCore.create({ home, ...(typeof options === 'function' ? options(home) : options) })
+  await switchAtOnce(core)
   const context = await browser.newContext({ viewport: { width: view.width, height: view.height }, colorScheme: view.colorScheme })
   const page = await context.newPage()
   const errors: string[] = []

@@ -13,7 +13,7 @@ import { llamaServerBin } from '../helpers/llama-server-bin'
 import { FAKE_SERVER, model, MODELS, REPO_ROOT } from '../helpers/paths'
 import { isRunning } from '../helpers/processes'
 import { launchChromium } from './browser'
-import { buildRenderer } from './build-renderer'
+import { sharedRendererBuild } from './shared-renderer-build'
 import { openDashboard, type DashboardSession } from './dashboard-session'
 import { fakeGpuTelemetry } from '../support/bench/fake-gpu'
 import { fakeVramTelemetry } from './fake-vram-telemetry'
@@ -36,7 +36,7 @@ const pids = new Set<number>()
 
 beforeAll(async () => {
   bin = llamaServerBin()
-  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer')))
+  site = await serveFolder(await sharedRendererBuild())
   browser = await launchChromium()
   mkdirSync(SCREENSHOTS, { recursive: true })
 }, 300_000)
@@ -256,7 +256,14 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     const banner = page.getByTestId('warning').and(page.locator(`[data-warning-id="${LOW_VRAM_WARNING}"]`))
     await banner.waitFor({ timeout: 90_000 })
     await expect(banner.textContent()).resolves.toMatch(/MiB of VRAM free/)
-    await page.waitForTimeout(4000) // the sequence reaches its floor
+    // The sequence reaches its floor, and a snapshot with it reaches the page and the advisor.
+    await new Promise<void>((resolve) => {
+      const off = core.on('snapshot', (snap) => {
+        if (snap.gpu?.devices[0]?.memoryFreeMiB !== freeMiB.at(-1)) return
+        off()
+        resolve()
+      })
+    })
 
     await banner.getByTestId('warning-fix').click()
     await page.getByTestId('warning-fix-result').waitFor()

@@ -3,9 +3,8 @@ import type { Browser } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { readZipTexts } from '../support/diagnostics/read-zip'
 import { makeSecretHome, SECRETS, USER } from '../support/diagnostics/secret-home'
-import { REPO_ROOT } from '../helpers/paths'
 import { launchChromium } from './browser'
-import { buildRenderer } from './build-renderer'
+import { sharedRendererBuild } from './shared-renderer-build'
 import { openDashboard, type DashboardSession } from './dashboard-session'
 import { serveFolder, type StaticServer } from './static-server'
 
@@ -18,7 +17,7 @@ const sessions: DashboardSession[] = []
 let answer: string | null = null
 
 beforeAll(async () => {
-  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer-diagnostics')))
+  site = await serveFolder(await sharedRendererBuild())
   browser = await launchChromium()
 }, 300_000)
 afterEach(async () => {

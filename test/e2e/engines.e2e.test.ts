@@ -9,7 +9,7 @@ import { REPO_ROOT } from '../helpers/paths'
 import { GitHubReleasesStandIn } from '../stand-ins/github-releases'
 import { linuxTarGz } from '../stand-ins/release-archives'
 import { launchChromium } from './browser'
-import { buildRenderer } from './build-renderer'
+import { sharedRendererBuild } from './shared-renderer-build'
 import { openDashboard, type DashboardSession } from './dashboard-session'
 import { serveFolder, type StaticServer } from './static-server'
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
       ],
     },
   ])
-  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer')))
+  site = await serveFolder(await sharedRendererBuild())
   browser = await launchChromium()
   mkdirSync(SCREENSHOTS, { recursive: true })
 }, 300_000)

@@ -10,7 +10,7 @@ import { GitHubReleasesStandIn, type StandInRelease } from '../stand-ins/github-
 import { HfHubStandIn, recipeStandInRepos, startTinyHub } from '../stand-ins/hf-hub'
 import { linuxTarGz } from '../stand-ins/release-archives'
 import { launchChromium } from './browser'
-import { buildRenderer } from './build-renderer'
+import { sharedRendererBuild } from './shared-renderer-build'
 import { openDashboard, type DashboardSession } from './dashboard-session'
 import { serveFolder, type StaticServer } from './static-server'
 
@@ -39,7 +39,7 @@ beforeAll(async () => {
   good = { tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: ASSET, body: tarball }] }
   gh = await new GitHubReleasesStandIn().start([good])
   hub = await startTinyHub(recipeStandInRepos())
-  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer-first-run')))
+  site = await serveFolder(await sharedRendererBuild())
   browser = await launchChromium()
   mkdirSync(SCREENSHOTS, { recursive: true })
 }, 900_000)

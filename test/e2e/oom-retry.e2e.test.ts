@@ -9,7 +9,7 @@ import { qwen36MoeGguf } from '../helpers/synthetic/qwen36-shapes'
 import { writeSyntheticGguf } from '../helpers/synthetic/write-gguf'
 import { FAKE_SERVER, REPO_ROOT } from '../helpers/paths'
 import { launchChromium } from './browser'
-import { buildRenderer } from './build-renderer'
+import { sharedRendererBuild } from './shared-renderer-build'
 import { openDashboard } from './dashboard-session'
 import { serveFolder, type StaticServer } from './static-server'
 
@@ -25,7 +25,7 @@ let site: StaticServer
 
 beforeAll(async () => {
   await writeSyntheticGguf(modelPath, qwen36MoeGguf())
-  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer')))
+  site = await serveFolder(await sharedRendererBuild())
   browser = await launchChromium()
 }, 300_000)
 afterAll(async () => {

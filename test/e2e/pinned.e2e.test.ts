@@ -1,12 +1,11 @@
-import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatCommandLine } from '../../app/lib/command-line'
 import { llamaServerBin } from '../helpers/llama-server-bin'
-import { model, REPO_ROOT } from '../helpers/paths'
+import { model } from '../helpers/paths'
 import { isRunning } from '../helpers/processes'
 import { launchChromium } from './browser'
-import { buildRenderer } from './build-renderer'
+import { sharedRendererBuild } from './shared-renderer-build'
 import { openDashboard, type DashboardSession } from './dashboard-session'
 import { serveFolder, type StaticServer } from './static-server'
 
@@ -18,7 +17,7 @@ let site: StaticServer
 let session: DashboardSession | null = null
 
 beforeAll(async () => {
-  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer')))
+  site = await serveFolder(await sharedRendererBuild())
   browser = await launchChromium()
 }, 300_000)
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { formatCommandLine } from '../../app/lib/command-line'
 import { model, REPO_ROOT } from '../helpers/paths'
 import { seriousAxeIssues } from './axe'
 import { launchChromium } from './browser'
-import { buildRenderer } from './build-renderer'
+import { sharedRendererBuild } from './shared-renderer-build'
 import { openScriptedDashboard, type ScriptedDashboard } from './scripted-dashboard'
 import { failedStatus, loadingStatus, LOW_VRAM, readyStatus, runningSnapshot, stoppedStatus } from './scripted-states'
 import { serveFolder, type StaticServer } from './static-server'
@@ -25,7 +25,7 @@ let browser: Browser
 let site: StaticServer
 
 beforeAll(async () => {
-  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer-popover')))
+  site = await serveFolder(await sharedRendererBuild())
   browser = await launchChromium()
   mkdirSync(SCREENSHOTS, { recursive: true })
 }, 300_000)

@@ -9,7 +9,7 @@ import { MISSING_MODEL_NOTE } from '../../app/profiles/import-checks'
 import { llamaServerBin } from '../helpers/llama-server-bin'
 import { model, MODELS, REPO_ROOT } from '../helpers/paths'
 import { launchChromium } from './browser'
-import { buildRenderer } from './build-renderer'
+import { sharedRendererBuild } from './shared-renderer-build'
 import { nextSnapshots, openDashboard, waitForState, type DashboardSession } from './dashboard-session'
 import { serveFolder, type StaticServer } from './static-server'
 
@@ -25,7 +25,7 @@ const sessions: DashboardSession[] = []
 
 beforeAll(async () => {
   bin = llamaServerBin()
-  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer')))
+  site = await serveFolder(await sharedRendererBuild())
   browser = await launchChromium()
   mkdirSync(SCREENSHOTS, { recursive: true })
 }, 300_000)

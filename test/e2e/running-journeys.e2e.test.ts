@@ -10,7 +10,7 @@ import type { TelemetryService } from '../../app/telemetry/telemetry-service'
 import { llamaServerBin } from '../helpers/llama-server-bin'
 import { model, REPO_ROOT } from '../helpers/paths'
 import { launchChromium } from './browser'
-import { buildRenderer } from './build-renderer'
+import { sharedRendererBuild } from './shared-renderer-build'
 import { nextSnapshots, openDashboard, waitForState, type DashboardSession } from './dashboard-session'
 import { fakeVramTelemetry } from './fake-vram-telemetry'
 import { serveFolder, type StaticServer } from './static-server'
@@ -27,7 +27,7 @@ const sessions: DashboardSession[] = []
 
 beforeAll(async () => {
   bin = llamaServerBin()
-  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer')))
+  site = await serveFolder(await sharedRendererBuild())
   browser = await launchChromium()
   mkdirSync(SCREENSHOTS, { recursive: true })
 }, 300_000)

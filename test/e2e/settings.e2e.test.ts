@@ -6,10 +6,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { BUILT_IN_HEAVY_APPS } from '../../app/contract/heavy-apps'
 import { formatCommandLine } from '../../app/lib/command-line'
 import { llamaServerBin } from '../helpers/llama-server-bin'
-import { model, REPO_ROOT } from '../helpers/paths'
+import { model } from '../helpers/paths'
 import { isRunning } from '../helpers/processes'
 import { launchChromium } from './browser'
-import { buildRenderer } from './build-renderer'
+import { sharedRendererBuild } from './shared-renderer-build'
 import { openDashboard, type DashboardSession } from './dashboard-session'
 import { serveFolder, type StaticServer } from './static-server'
 
@@ -25,7 +25,7 @@ const savedPortOverride = process.env.LLAMA_TRAY_PORT
 beforeAll(async () => {
   // The suite gives every server any free port; this test is about the port setting itself.
   delete process.env.LLAMA_TRAY_PORT
-  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer-settings')))
+  site = await serveFolder(await sharedRendererBuild())
   browser = await launchChromium()
 }, 300_000)
 

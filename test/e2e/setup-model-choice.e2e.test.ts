@@ -9,9 +9,9 @@ import { renderArgs } from '../../app/profiles/profile-args'
 import { lintArgs } from '../../app/advisor/rules'
 import { ProfileStore } from '../../app/profiles/store'
 import { llamaServerBin } from '../helpers/llama-server-bin'
-import { model, REPO_ROOT } from '../helpers/paths'
+import { model } from '../helpers/paths'
 import { launchChromium } from './browser'
-import { buildRenderer } from './build-renderer'
+import { sharedRendererBuild } from './shared-renderer-build'
 import { nextSnapshots, openDashboard, waitForState, type DashboardSession } from './dashboard-session'
 import { fakeVramTelemetry } from './fake-vram-telemetry'
 import { serveFolder, type StaticServer } from './static-server'
@@ -28,7 +28,7 @@ let session: DashboardSession | null = null
 let bin: string
 
 beforeAll(async () => {
-  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer-setup-choice')))
+  site = await serveFolder(await sharedRendererBuild())
   browser = await launchChromium()
   saved = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]))
   root = mkdtempSync(join(tmpdir(), 'llama-tray-e2e-setup-choice-'))

@@ -1,14 +1,13 @@
-import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatCommandLine } from '../../app/lib/command-line'
 import { call, type ClientAnswer } from '../support/endpoint/client'
 import { llamaServerBin } from '../helpers/llama-server-bin'
-import { model, REPO_ROOT } from '../helpers/paths'
+import { model } from '../helpers/paths'
 import { waitUntil } from '../helpers/processes'
 import { bridgeCore } from './bridge'
 import { launchChromium } from './browser'
-import { buildRenderer } from './build-renderer'
+import { sharedRendererBuild } from './shared-renderer-build'
 import { openDashboard, type DashboardSession } from './dashboard-session'
 import { serveFolder, type StaticServer } from './static-server'
 
@@ -22,7 +21,7 @@ let session: DashboardSession | null = null
 let dashboard: Page | null = null
 
 beforeAll(async () => {
-  site = await serveFolder(await buildRenderer(join(REPO_ROOT, 'out', 'renderer')))
+  site = await serveFolder(await sharedRendererBuild())
   browser = await launchChromium()
 }, 300_000)
 afterAll(async () => {

@@ -17,7 +17,7 @@ export function assertCliBuilt(): void {
 export function startCli(
   args: string[],
   env: NodeJS.ProcessEnv = {},
-): { child: ChildProcess; done: Promise<CliResult>; stdoutLines: string[] } {
+): { child: ChildProcess; done: Promise<CliResult>; stdoutLines: string[]; stderrLines: string[] } {
   assertCliBuilt()
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
@@ -27,9 +27,13 @@ export function startCli(
     stdout += c
     stdoutLines.splice(0, stdoutLines.length, ...stdout.split('\n').filter(Boolean))
   })
-  child.stderr?.setEncoding('utf8').on('data', (c: string) => (stderr += c))
+  const stderrLines: string[] = []
+  child.stderr?.setEncoding('utf8').on('data', (c: string) => {
+    stderr += c
+    stderrLines.splice(0, stderrLines.length, ...stderr.split('\n').filter(Boolean))
+  })
   const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })))
-  return { child, done, stdoutLines }
+  return { child, done, stdoutLines, stderrLines }
 }
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {

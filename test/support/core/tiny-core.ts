@@ -6,6 +6,7 @@ import { importArgv } from '../../../app/profiles/import-command'
 import { ProfileStore } from '../../../app/profiles/store'
 import type { TelemetryService } from '../../../app/telemetry/telemetry-service'
 import { MODELS } from '../../helpers/paths'
+import { switchAtOnce } from './switch-at-once'
 
 export const modelsDir = MODELS
 export const tinyTarget = path.join(modelsDir, 'tiny-target.gguf')
@@ -33,6 +34,7 @@ export interface TestCore {
 export async function makeCore(telemetry: TelemetryService | null = null): Promise<TestCore> {
   const home = mkdtempSync(path.join(tmpdir(), 'llama-tray-bench-'))
   const core = await LlamaTrayCore.create({ home, telemetry, supervisor: { healthIntervalMs: 50 } })
+  await switchAtOnce(core)
   const pids = new Set<number>()
   core.on('server:state-changed', (s) => {
     if (s.pid) pids.add(s.pid)
