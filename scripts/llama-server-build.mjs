@@ -21,6 +21,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs'
 import { homedir, tmpdir, cpus } from 'node:os'
@@ -203,6 +204,55 @@ function buildWhole(src, work, buildLog, jobs) {
   return out
 }
 
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return err.code === 'EPERM'
+  }
+}
+
+/**
+ * One build per cache folder at a time: npm test builds while the unit tests run, and any test
+ * that asks for the server then waits for that build instead of starting its own. The lock is a
+ * folder holding the builder's pid; a lock whose builder is gone is taken over.
+ */
+function withBuildLock(target, build) {
+  const lock = `${dirname(target)}.lock`
+  mkdirSync(dirname(lock), { recursive: true })
+  let said = false
+  for (;;) {
+    if (existsSync(target)) return target
+    try {
+      mkdirSync(lock)
+      break
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err
+    }
+    let holder = 0
+    try {
+      holder = Number(readFileSync(join(lock, 'pid'), 'utf8'))
+    } catch {
+      // just created, its pid not written yet; or its builder died before writing it
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 60_000) rmSync(lock, { recursive: true, force: true })
+    }
+    if (holder > 0 && !processAlive(holder)) {
+      rmSync(lock, { recursive: true, force: true })
+      continue
+    }
+    if (!said) log(`another build${holder > 0 ? ` (pid ${holder})` : ''} is making ${target}; waiting for it`)
+    said = true
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000)
+  }
+  try {
+    writeFileSync(join(lock, 'pid'), String(process.pid))
+    return existsSync(target) ? target : build()
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
+}
+
 export function ensureLlamaServer() {
   const fromEnv = process.env.LLAMA_SERVER_BIN
   if (fromEnv) {
@@ -211,7 +261,10 @@ export function ensureLlamaServer() {
   }
   const target = cachedBinaryPath()
   if (existsSync(target)) return target
+  return withBuildLock(target, () => buildAndCache(target))
+}
 
+function buildAndCache(target) {
   for (const tool of ['cmake', 'git', 'tar', 'make']) {
     const probe = spawnSync(tool, ['--version'], { stdio: 'ignore' })
     if (probe.error) throw new Error(`building llama-server needs ${tool} on PATH (apt-get install cmake g++ make git)`)
