@@ -1,4 +1,4 @@
-import { asSentence } from '../app/contract/wording'
+import { failureSentence } from '../app/contract/wording'
 import type { ServerStatus } from '../app/contract/server-state'
 import { warningText, type Warning } from '../app/contract/warnings'
 
@@ -31,8 +31,9 @@ export class AttentionTracker {
     this.previous = status
     if (status.state === before) return null
     const name = this.profileName(status.profileId)
-    // The failure as every view says it (cause and fix); an exit the supervisor could not diagnose says only that.
-    const said = status.lastExit?.problem?.sentence ?? asSentence(status.lastExit?.reason ?? 'llama-server exited unexpectedly')
+    // The failure as every view says it (cause and fix); an exit without a Problem says its reason and hint.
+    const exit = status.lastExit
+    const said = exit?.problem?.sentence ?? failureSentence(exit?.reason ?? 'llama-server exited unexpectedly', exit?.hint ?? null)
     switch (status.state) {
       case 'backoff': {
         const wait = Math.max(0, Math.round((status.restartAt - this.now()) / 1000))
