@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import type { EngineInstallProgress } from '../contract/engines'
 import type { GateFigures } from '../engines/safety-gate'
 import { formatCommandLine } from '../lib/command-line'
-import { llamaServerBin } from '../../test/helpers/llama-server-bin'
+import { llamaServerReleaseFiles } from '../../test/helpers/llama-server-bin'
 import { GitHubReleasesStandIn } from '../../test/stand-ins/github-releases'
 import { linuxTarGz } from '../../test/stand-ins/release-archives'
 import { LlamaTrayCore } from './llama-tray-core'
@@ -31,7 +31,7 @@ const figures = (decode: number, prompt: number): GateFigures => ({
 let nextBench: readonly [GateFigures, GateFigures] = [figures(20, 300), figures(20, 300)]
 
 beforeAll(async () => {
-  tarball = await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }])
+  tarball = await linuxTarGz(TAG, llamaServerReleaseFiles())
   tarballSize = tarball.length
   gh = await new GitHubReleasesStandIn().start([
     { tag: TAG, publishedAt: '2026-11-28T12:00:00Z', assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: tarball }] },
@@ -148,7 +148,7 @@ describe('engines:* over the core', () => {
         assets: [
           {
             name: 'llama-v0.5.1-bin-ubuntu-x64.tar.gz',
-            body: await linuxTarGz('v0.5.1', [{ name: 'llama-server', from: llamaServerBin() }]),
+            body: await linuxTarGz('v0.5.1', llamaServerReleaseFiles()),
           },
         ],
       },

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { formatCommandLine } from '../../app/lib/command-line'
 import { SMALL, tinyTarget } from '../support/core/tiny-core'
-import { llamaServerBin } from '../helpers/llama-server-bin'
+import { llamaServerReleaseFiles } from '../helpers/llama-server-bin'
 import { REPO_ROOT } from '../helpers/paths'
 import { GitHubReleasesStandIn } from '../stand-ins/github-releases'
 import { linuxTarGz } from '../stand-ins/release-archives'
@@ -29,9 +29,7 @@ beforeAll(async () => {
     {
       tag: TAG,
       publishedAt: '2026-11-28T12:00:00Z',
-      assets: [
-        { name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: await linuxTarGz(TAG, [{ name: 'llama-server', from: llamaServerBin() }]) },
-      ],
+      assets: [{ name: `llama-${TAG}-bin-ubuntu-x64.tar.gz`, body: await linuxTarGz(TAG, llamaServerReleaseFiles()) }],
     },
   ])
   site = await serveFolder(await sharedRendererBuild())
@@ -105,7 +103,7 @@ describe('llama.cpp engines in Settings (Chromium, real core)', () => {
         assets: [
           {
             name: 'llama-v0.5.1-bin-ubuntu-x64.tar.gz',
-            body: await linuxTarGz('v0.5.1', [{ name: 'llama-server', from: llamaServerBin() }]),
+            body: await linuxTarGz('v0.5.1', llamaServerReleaseFiles()),
           },
         ],
       },

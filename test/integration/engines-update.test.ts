@@ -10,7 +10,7 @@ import { rollbackProfileEngine, updateProfileEngine } from '../../app/engines/up
 import { checkForUpdate } from '../../app/engines/update-check'
 import { importArgv } from '../../app/profiles/import-command'
 import { ProfileStore } from '../../app/profiles/store'
-import { llamaServerBin } from '../helpers/llama-server-bin'
+import { llamaServerReleaseFiles } from '../helpers/llama-server-bin'
 import { model } from '../helpers/paths'
 import { GitHubReleasesStandIn, type StandInRelease } from '../stand-ins/github-releases'
 import { linuxTarGz } from '../stand-ins/release-archives'
@@ -34,11 +34,10 @@ const scripted =
 const noCore = {} as BenchHost // the scripted bench never reaches the core
 
 beforeAll(async () => {
-  const bin = llamaServerBin()
   const asset = async (tag: string): Promise<StandInRelease> => ({
     tag,
     publishedAt: tag === 'v0.5.0' ? '2026-11-01T00:00:00Z' : '2026-11-29T00:00:00Z',
-    assets: [{ name: `llama-${tag}-bin-ubuntu-x64.tar.gz`, body: await linuxTarGz(tag, [{ name: 'llama-server', from: bin }]) }],
+    assets: [{ name: `llama-${tag}-bin-ubuntu-x64.tar.gz`, body: await linuxTarGz(tag, llamaServerReleaseFiles()) }],
   })
   releases = [await asset('v0.5.0'), await asset('v0.5.1')]
   gh = await new GitHubReleasesStandIn().start()

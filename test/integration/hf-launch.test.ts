@@ -67,7 +67,8 @@ describe('-hf launches', () => {
       args: hfArgs,
       env: { HF_ENDPOINT: hub.origin, HF_HUB_CACHE: join(dir, 'a') },
     })
-    const partway = await statusWhere(h, (s) => s.state === 'downloading' && (s.download?.bytes ?? 0) >= 3_000_000)
+    // Any figure partway: llama-server prints its progress now and then, so the last line before the stall may be short of it.
+    const partway = await statusWhere(h, (s) => s.state === 'downloading' && (s.download?.bytes ?? 0) > 0)
     expect(partway.state === 'downloading' ? partway.download : null).toMatchObject({ repo: REPO, file: file.path, total: file.size })
     // The connection stays quiet for longer than the readiness deadline: a download is not a start that hangs.
     await new Promise((r) => setTimeout(r, readyTimeoutMs * 1.5))
