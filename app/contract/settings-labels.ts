@@ -25,6 +25,6 @@ export const SETTING_LABELS: Readonly<Record<keyof AppSettings, string>> = {
   endpointAllowedOrigins: 'Web origins whose pages may call the endpoint',
   endpointAllowedHosts: 'Extra host names the endpoint answers to',
   endpointMaxBodyMiB: 'The largest request body the endpoint accepts (MiB)',
-  watchdogIntervalS: 'Seconds between health probes (0 turns the watchdog off)',
+  watchdogIntervalS: 'Seconds between health probes, 3× that while idle (0 turns the watchdog off)',
   watchdogMisses: 'Unanswered probes in a row before a restart',
 }

@@ -13,9 +13,10 @@ export interface SlotsPollerOptions {
   readonly idleIntervalMs?: number
   /**
    * …doubling with each further idle answer up to this: an idle server costs
-   * almost nothing, and the log's "task started" line wakes the poller at once.
-   * Each idle poll costs the app ~0.5 ms of CPU (a fresh connection and the
-   * JSON); at 30 s that is 0.02 ms/s (npm run bench idle).
+   * almost nothing, and the log's "task started" line wakes the poller at once
+   * (the idle polls only back that up). Each idle poll costs the app 3–4 ms of
+   * CPU on 2 cores (a fresh connection, the JSON, the wake of its timeout):
+   * 0.06 ms/s at 60 s (npm run bench idle).
    */
   readonly idleMaxIntervalMs?: number
   /** After a slot's first token is seen, poll again this soon so its first rate shows quickly. */
@@ -74,7 +75,7 @@ export class SlotsPoller {
       apiKey: options.apiKey ?? null,
       busyIntervalMs: options.busyIntervalMs ?? 500,
       idleIntervalMs: options.idleIntervalMs ?? 1000,
-      idleMaxIntervalMs: options.idleMaxIntervalMs ?? 30_000,
+      idleMaxIntervalMs: options.idleMaxIntervalMs ?? 60_000,
       firstRateDelayMs: options.firstRateDelayMs ?? 250,
       promptIntervalMs: options.promptIntervalMs ?? 100,
       fastPromptMs: options.fastPromptMs ?? 1000,

@@ -8,27 +8,42 @@ const DOWN: HealthResult = { kind: 'down', detail: 'timeout' }
 const READY: HealthResult = { kind: 'ready' }
 
 /** A scripted server: each probe takes the next answer (the last one repeats); `lines` and `asleep` are set per probe. */
-function scripted(answers: { health: HealthResult; newLines?: number; asleep?: boolean }[]) {
+function scripted(answers: { health: HealthResult; newLines?: number; asleep?: boolean }[], options = OPTIONS) {
   let probes = 0
   let lines = 0
   let asleep = false
   const ticks: WatchdogTick[] = []
   const abort = new AbortController()
+  const lineListeners = new Set<() => void>()
   const deps = {
-    options: OPTIONS,
+    options,
     signal: abort.signal,
     probe: async (timeoutMs: number): Promise<HealthResult> => {
-      expect(timeoutMs).toBe(OPTIONS.intervalMs) // a probe never outlasts its tick
+      expect(timeoutMs).toBe(options.intervalMs) // a probe never outlasts its tick
       const a = answers[Math.min(probes++, answers.length - 1)]!
       lines += a.newLines ?? 0
       asleep = a.asleep ?? false
       return a.health
     },
     linesSeen: () => lines,
+    onLine: (listener: () => void) => {
+      lineListeners.add(listener)
+      return () => lineListeners.delete(listener)
+    },
     asleep: () => asleep,
     onTick: (t: WatchdogTick) => ticks.push(t),
   }
-  return { deps, ticks, abort, probes: () => probes }
+  /** The server prints a line now. */
+  const printLine = (): void => {
+    lines++
+    for (const listener of lineListeners) listener()
+  }
+  return { deps, ticks, abort, probes: () => probes, printLine, listening: () => lineListeners.size }
+}
+
+/** Resolves once `ready()` holds, checked as each macrotask ends (no clock in the assertion). */
+async function until(ready: () => boolean): Promise<void> {
+  while (!ready()) await new Promise((r) => setImmediate(r))
 }
 
 describe('watchUntilHung', () => {
@@ -54,5 +69,20 @@ describe('watchUntilHung', () => {
     expect(await watching).toBeNull()
     expect(s.ticks.every((t) => t.asleep)).toBe(true)
     expect(s.probes()).toBe(1) // asleep from the first answer on: not asked again
+  })
+
+  it('probes an idle server less often, and at once when its log moves again', async () => {
+    // A 30 s interval: the idle pause after a quiet answer is 90 s, longer than the test may wait.
+    const s = scripted([{ health: READY }], { intervalMs: 30_000, misses: 3 })
+    const watching = watchUntilHung(s.deps)
+    await until(() => s.ticks.length === 1 && s.listening() === 1)
+    expect(s.ticks[0]).toEqual({ asleep: false, answered: true, progressed: false })
+    s.printLine() // a request starts: its log line ends the pause
+    await until(() => s.ticks.length === 2)
+    expect(s.ticks[1]!.progressed).toBe(true)
+    expect(s.listening()).toBe(0) // after progress the usual pace: no line ends that pause
+    s.abort.abort()
+    expect(await watching).toBeNull()
+    expect(s.listening()).toBe(0)
   })
 })

@@ -1,6 +1,6 @@
 import type { HealthResult } from './health'
 import { abortableSleep } from './supervised-run'
-import { judgeWatchdogTick, unresponsiveReason, type WatchdogOptions, type WatchdogTick } from './watchdog-policy'
+import { judgeWatchdogTick, nextProbeDelayMs, unresponsiveReason, type WatchdogOptions, type WatchdogTick } from './watchdog-policy'
 
 export interface ReadyWatchdogDeps {
   readonly options: WatchdogOptions
@@ -10,6 +10,8 @@ export interface ReadyWatchdogDeps {
   readonly probe: (timeoutMs: number) => Promise<HealthResult>
   /** How many log lines the server has printed so far: lines during a tick are progress. */
   readonly linesSeen: () => number
+  /** Calls the listener at the server's next log line (until unsubscribed): a line ends an idle pause early. */
+  readonly onLine: (listener: () => void) => () => void
   /** The server is asleep (--sleep-idle-seconds): /health would not wake it, but there is nothing to watch. */
   readonly asleep: () => boolean
   /** Each tick and its verdict, for the tests and the log. */
@@ -21,6 +23,8 @@ export interface ReadyWatchdogDeps {
  * (its timeout is the interval, so a tick never runs late) and the verdict of
  * judgeWatchdogTick. Resolves to the reason once it is hung, or to null when
  * the signal ends the watch first. Nothing is probed while the server sleeps.
+ * An idle server is probed less often (nextProbeDelayMs); its next log line
+ * ends that longer pause, so a request that hangs it is watched at the usual pace.
  */
 export async function watchUntilHung(deps: ReadyWatchdogDeps): Promise<string | null> {
   const { options, signal } = deps
@@ -40,7 +44,23 @@ export async function watchUntilHung(deps: ReadyWatchdogDeps): Promise<string | 
     misses = verdict.misses
     deps.onTick?.(tick, misses)
     if (verdict.hung) return unresponsiveReason(options)
-    await abortableSleep(startedAt + options.intervalMs - Date.now(), signal)
+    const delayMs = nextProbeDelayMs(tick, options)
+    if (delayMs === options.intervalMs) await abortableSleep(startedAt + delayMs - Date.now(), signal)
+    else await pauseUntilLine(startedAt + delayMs - Date.now(), signal, deps.onLine)
   }
   return null
+}
+
+/** Sleeps `ms`, or less when the signal aborts or the server prints a line. */
+async function pauseUntilLine(ms: number, signal: AbortSignal, onLine: ReadyWatchdogDeps['onLine']): Promise<void> {
+  const pause = new AbortController()
+  const endPause = (): void => pause.abort()
+  const unsubscribe = onLine(endPause)
+  signal.addEventListener('abort', endPause, { once: true })
+  try {
+    await abortableSleep(ms, pause.signal)
+  } finally {
+    unsubscribe()
+    signal.removeEventListener('abort', endPause)
+  }
 }

@@ -24,6 +24,8 @@ export interface Run {
   asleep: boolean
   /** Lines the server has printed: the watchdog counts new ones as progress. */
   linesSeen: number
+  /** Called at each line the server prints (the watchdog's idle pause ends at one). */
+  readonly lineListeners: Set<() => void>
   /** The pid file's write, which forget() waits for before removing it. */
   pidFileWritten: Promise<void>
   /** The file the profile's --api-key went to (api-key-file.ts), removed by forget(). */

@@ -265,6 +265,7 @@ export class ServerSupervisor {
       watch: null,
       asleep: false,
       linesSeen: 0,
+      lineListeners: new Set(),
       pidFileWritten: Promise.resolve(),
       keyFile: keys.file,
     }
@@ -274,6 +275,7 @@ export class ServerSupervisor {
       const splitter = new LineSplitter((line) => {
         run.lines.push(line)
         run.linesSeen++
+        for (const listener of run.lineListeners) listener()
         this.log(line)
         if (LOAD_PROGRESS.test(line) && (this.state.kind === 'starting' || this.state.kind === 'loading'))
           run.deadline = Math.max(run.deadline, Date.now() + this.options.readyTimeoutMs)
@@ -467,6 +469,10 @@ export class ServerSupervisor {
       signal: run.abort.signal,
       probe: (timeoutMs) => probeHealth(run.host, run.port, timeoutMs, run.abort.signal),
       linesSeen: () => run.linesSeen,
+      onLine: (listener) => {
+        run.lineListeners.add(listener)
+        return () => run.lineListeners.delete(listener)
+      },
       asleep: () => run.asleep,
       onTick: (tick, misses) => this.listeners.emit('watchdog', tick, misses),
     })

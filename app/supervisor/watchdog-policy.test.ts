@@ -1,6 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_WATCHDOG, judgeWatchdogTick, unresponsiveReason, watchdogEnabled, type WatchdogTick } from './watchdog-policy'
+import {
+  DEFAULT_WATCHDOG,
+  judgeWatchdogTick,
+  nextProbeDelayMs,
+  QUIET_PROBE_FACTOR,
+  unresponsiveReason,
+  watchdogEnabled,
+  type WatchdogTick,
+} from './watchdog-policy'
 
 const MISS: WatchdogTick = { asleep: false, answered: false, progressed: false }
 
@@ -58,5 +66,15 @@ describe('watchdog policy', () => {
   it('is off with a zero interval', () => {
     expect(watchdogEnabled(DEFAULT_WATCHDOG)).toBe(true)
     expect(watchdogEnabled({ intervalMs: 0, misses: 6 })).toBe(false)
+  })
+
+  it('probes an idle server (answered or asleep, log quiet) less often, and a working or silent one at the interval', () => {
+    const options = { intervalMs: 10_000, misses: 3 }
+    const idle = options.intervalMs * QUIET_PROBE_FACTOR
+    expect(nextProbeDelayMs({ asleep: false, answered: true, progressed: false }, options)).toBe(idle)
+    expect(nextProbeDelayMs({ asleep: true, answered: false, progressed: false }, options)).toBe(idle)
+    expect(nextProbeDelayMs({ asleep: false, answered: true, progressed: true }, options)).toBe(options.intervalMs)
+    expect(nextProbeDelayMs({ asleep: false, answered: false, progressed: false }, options)).toBe(options.intervalMs)
+    expect(nextProbeDelayMs({ asleep: false, answered: false, progressed: true }, options)).toBe(options.intervalMs)
   })
 })

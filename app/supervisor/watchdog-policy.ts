@@ -50,6 +50,19 @@ export function judgeWatchdogTick(missesBefore: number, tick: WatchdogTick, opti
   return { misses, hung: misses >= Math.max(1, options.misses) }
 }
 
+/**
+ * A server that answered (or sleeps) and printed nothing since the last probe is idle: it is probed this many
+ * times less often, until its log moves (a request, a wake-up) or a probe goes unanswered. Idle for hours is the common case, and a
+ * hang while idle keeps nobody waiting; once a request starts, its log lines bring the usual pace back at once.
+ */
+export const QUIET_PROBE_FACTOR = 3
+
+/** The pause after this tick before the next probe: `intervalMs`, or QUIET_PROBE_FACTOR times it after a quiet answer. */
+export function nextProbeDelayMs(tick: WatchdogTick, options: WatchdogOptions = DEFAULT_WATCHDOG): number {
+  const quiet = !tick.progressed && (tick.answered || tick.asleep)
+  return quiet ? options.intervalMs * QUIET_PROBE_FACTOR : options.intervalMs
+}
+
 /** Whether the watchdog runs at all with these options. */
 export function watchdogEnabled(options: WatchdogOptions): boolean {
   return options.intervalMs > 0 && options.misses > 0
