@@ -5,10 +5,15 @@
 // two thirds of the time (measured file by file on the server's sources). The llamafile matrix
 // kernels are left out (ggml's own kernels do the same work) and the web UI is neither built nor
 // downloaded from Hugging Face (the tests never open it, and a build must not need the network
-// beyond the npm registry).
+// beyond the npm registry). The server's C++ targets are unity builds (scripts/llama-unity.cmake).
+
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 /** Part of every cache key: a binary built by another recipe is never reused. Change it with the options below. */
-export const BUILD_RECIPE = 'lean2'
+export const BUILD_RECIPE = 'lean3'
+
+const UNITY_CMAKE = join(dirname(fileURLToPath(import.meta.url)), 'llama-unity.cmake')
 
 export const RECIPE_CMAKE_OPTIONS = [
   '-DCMAKE_BUILD_TYPE=Release',
@@ -25,4 +30,5 @@ export const RECIPE_CMAKE_OPTIONS = [
   '-DLLAMA_BUILD_EXAMPLES=OFF',
   '-DLLAMA_BUILD_UI=OFF',
   '-DLLAMA_USE_PREBUILT_UI=OFF',
+  `-DCMAKE_PROJECT_INCLUDE=${UNITY_CMAKE}`,
 ]

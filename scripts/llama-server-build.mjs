@@ -180,7 +180,7 @@ function buildAgainstPrebuilt(src, libs, work, buildLog, jobs) {
   )
   runLogged('cmake', ['--build', build, '--target', 'llama-ui-assets'], buildLog)
   const commands = serverCompileCommands(build)
-  log(`compiling ${commands.length} files of llama-server with ${jobs} jobs (about 220 CPU-seconds)`)
+  log(`compiling ${commands.length} files of llama-server with ${jobs} jobs (about a minute of CPU)`)
   compileAll(commands, work, jobs, buildLog)
   const shared = readdirSync(libs).filter((f) => /\.so$/.test(f) && !f.startsWith('libggml-cpu-'))
   const out = join(work, 'staged')

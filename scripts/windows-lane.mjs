@@ -134,7 +134,7 @@ typedef struct _THREAD_POWER_THROTTLING_STATE {
 function ensureLlamaServerExe(root) {
   return cached(
     join(root, 'llama-server.exe'),
-    'cross-building llama-server.exe with mingw-w64 (about 600 CPU-seconds, once)',
+    'cross-building llama-server.exe with mingw-w64 (about 370 CPU-seconds, once)',
     (partial) => {
       const work = mkdtempSync(join(tmpdir(), 'windows-lane-llama-'))
       try {
