@@ -301,7 +301,9 @@ export async function benchIdle(
   bin: string,
   model: string,
   rounds = Number(process.env.IDLE_ROUNDS ?? 2),
-  seconds = Number(process.env.IDLE_SECONDS ?? 30),
+  // Two minutes: a multiple of the longest idle periods (the idle /slots poll's 60 s, the idle watchdog's 30 s),
+  // so every window holds the same number of each, wherever it starts.
+  seconds = Number(process.env.IDLE_SECONDS ?? 120),
 ): Promise<BenchRow[]> {
   const after = resolve('out', 'cli', 'llama-tray.mjs')
   if (!existsSync(after))

@@ -3,7 +3,7 @@
 // packages, the llama-server build, the Windows lane's cross-build) overlaps with the checks that
 // do not need it, so a first run costs little more than a warm one:
 //
-//   Debian packages (apt: mostly downloads)  ∥  type check → lint → build
+//   Debian packages (apt: mostly downloads)  ∥  (type check ∥ lint) → build
 //   llama-server build                       ∥  the unit tests
 //   the real-server tests (a real llama-server, Chromium)
 //   the Windows lane's tests, once its set-up is done
@@ -52,29 +52,23 @@ function step(name, cmd, args, { inBackground = false } = {}) {
   })
 }
 
-async function inOrder(steps) {
-  for (const [name, cmd, args] of steps) {
-    const code = await step(name, cmd, args)
-    if (code !== 0) return code
-  }
-  return 0
-}
-
 async function main() {
   const apt = step('Debian packages', process.execPath, ['scripts/system-packages.mjs', '--with-windows-lane'])
-  const checks = await inOrder([
-    ['type check', 'npm', ['run', 'typecheck']],
-    ['lint', 'npm', ['run', 'lint']],
-    ['build', 'npm', ['run', 'build']],
-  ])
-  const aptCode = await apt
-  if (checks !== 0 || aptCode !== 0) return 1
-
+  // The type check and lint each keep one core busy: side by side they take the time of the longer.
+  const checking = Promise.all([step('type check', 'npm', ['run', 'typecheck']), step('lint', 'npm', ['run', 'lint'])]).then(
+    ([typecheck, lint]) => (typecheck !== 0 || lint !== 0 ? 1 : step('build', 'npm', ['run', 'build'])),
+  )
+  if ((await apt) !== 0) {
+    await checking
+    return 1
+  }
+  // From here on it takes what CPU the checks and tests leave idle.
   let laneDone = false
   const lane = step('Windows lane set-up', process.execPath, ['scripts/windows-lane.mjs'], { inBackground: true }).then((code) => {
     laneDone = true
     return code
   })
+  if ((await checking) !== 0) return 1
   const server = step('llama-server', process.execPath, ['scripts/llama-server-build.mjs'])
   const unit = await step('unit tests', 'npx', ['vitest', 'run', '--project', 'unit'])
   if ((await server) !== 0) return 1
