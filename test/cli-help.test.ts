@@ -10,7 +10,7 @@ const throughTheBin = COMMANDS[0]!.name
 
 // `llama-tray <command> --help` used to fail with "Unknown option '--help'".
 describe('llama-tray <command> --help (the built CLI)', () => {
-  it.each(COMMANDS.map((c) => c.name))('%s --help and help %s print that command’s usage and exit 0', async (name) => {
+  it.each(COMMANDS.map((c) => c.name))('%s: `<command> --help` and `help <command>` print its usage and exit 0', async (name) => {
     const command = COMMANDS.find((c) => c.name === name)!
     const cli = name === throughTheBin ? runCli : runCliInProcess
     for (const args of [

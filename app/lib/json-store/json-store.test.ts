@@ -130,6 +130,18 @@ describe('JsonStore', () => {
     expect(JSON.parse(await readFile(file, 'utf8')).items).toEqual(['a'])
   })
 
+  it('keeps every damaged copy, even two set aside within the same millisecond', async () => {
+    const file = await freshFile()
+    const sameMs = (): Date => new Date('2026-03-04T05:06:07.089Z')
+    for (const damage of ['{"first', '{"second']) {
+      await writeFile(file, damage)
+      await new JsonStore(listStore(file)).load(sameMs)
+    }
+    const aside = `${file}.corrupt-2026-03-04T05-06-07-089Z`
+    expect(await readFile(aside, 'utf8')).toBe('{"first')
+    expect(await readFile(`${aside}-2`, 'utf8')).toBe('{"second')
+  })
+
   it('migrates an older version with a notice, and opens a newer one read-only', async () => {
     const file = await freshFile()
     await writeFile(file, JSON.stringify({ version: 1, names: ['x'] }))

@@ -1,5 +1,5 @@
 import { readFileSync, watch, type FSWatcher } from 'node:fs'
-import { mkdir, readFile, rename } from 'node:fs/promises'
+import { access, mkdir, readFile, rename } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import { writeFileAtomic } from '../atomic-write'
 import { Listeners } from '../listeners'
@@ -51,6 +51,19 @@ export type Peeked<T> = Decoded<T> | { readonly kind: 'missing' }
 export type ChangeSource = 'self' | 'disk'
 
 const stamp = (now: Now): string => now().toISOString().replace(/[:.]/g, '-')
+
+/** `<file>.corrupt-<time>`, with `-2`, `-3`… when that name is taken (a second damage within the same millisecond). */
+async function asideName(path: string, now: Now): Promise<string> {
+  const base = `${path}.corrupt-${stamp(now)}`
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? base : `${base}-${n}`
+    try {
+      await access(name)
+    } catch {
+      return name // free (we hold the file's lock: nobody takes it meanwhile)
+    }
+  }
+}
 
 /**
  * One JSON file with one writer across processes. Reads take no lock (every write is an atomic
@@ -207,7 +220,7 @@ export class JsonStore<T> {
     const decoded = text === null ? null : this.decode(text)
     if (decoded !== null && decoded.kind !== 'invalid') return this.read(now, true)
     if (decoded?.kind === 'invalid') {
-      const aside = `${this.path}.corrupt-${stamp(now)}`
+      const aside = await asideName(this.path, now)
       await rename(this.path, aside)
       messages.push(`The ${this.options.label} ${this.path} could not be read (${decoded.reason}); it was moved to ${aside}.`)
     }
