@@ -763,12 +763,18 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.ticker = null
   }
 
-  /** A line of the GPU stream came while the ticker is its backstop: tick now, on the stream's wake. */
+  /**
+   * A line of the GPU stream came (or the stream broke) while the ticker is its backstop: tick now, on the
+   * stream's wake. The backstop is left armed as it is: a timer cleared and armed again outside Node's timer
+   * phase still wakes the process at its first expiry (libuv is not told it moved), about 1 ms of CPU per wake
+   * here. Once the stream no longer sets the pace (stale, a watcher, a request), the clock takes over at once.
+   */
   private onGpuFresh(): void {
     if (this.disposed || this.ticker === null || !this.tickerFollowsGpu) return
-    this.stopTicker()
     this.tick()
-    if (!this.disposed && this.ticker === null && this.tickerWanted()) this.startTicker()
+    if (this.disposed || !this.tickerWanted()) return
+    // A listener of the tick may have stopped or re-armed the clock meanwhile.
+    if (this.ticker === null || (this.tickerFollowsGpu && !followsGpuStream(this.pace()))) this.startTicker()
   }
 
   /** A request started while the ticker was at its idle pace: tick now, then at the busy pace. */

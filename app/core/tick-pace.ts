@@ -19,10 +19,11 @@ export const IDLE_NO_GPU_TICK_MS = 60_000
 /**
  * While idle and unwatched with GPU figures on their own clock (nvidia-smi's stream, one line per
  * IDLE_TICK_MS), the core ticks on each line instead of on a timer of its own: one wake per period instead
- * of two, and the advisor sees each line as it comes. The timer stays as a backstop, armed this long, for a
- * stream that falls silent (its figures turn stale after 3 periods, and the pace goes back to the timer).
+ * of two, and the advisor sees each line as it comes. The timer stays as a backstop, armed this long and not
+ * moved by the lines (each move cost a wake). A stream that breaks says so at once (its reader's exit or
+ * watchdog ticks the core, whose pace then goes back to the timer); the backstop covers anything else.
  */
-export const IDLE_GPU_BACKSTOP_MS = 2 * IDLE_TICK_MS
+export const IDLE_GPU_BACKSTOP_MS = 12 * IDLE_TICK_MS
 
 export interface TickPace {
   /** The settings' pollIntervalMs, or the caller's fixed cadence. */

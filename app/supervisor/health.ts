@@ -12,13 +12,14 @@ export type HealthResult =
 const MAX_HEAD_BYTES = 4096
 
 /**
- * One GET /health. 200 → ready, 503 → loading; anything else is reported as is.
+ * One GET /health. 200 → ready, 503 → loading; anything else is reported as is. `timeoutMs` null: no timer of
+ * its own, the signal ends it (the watchdog's tick, whose one timer also ends the pause after it).
  *
  * A fresh connection each time (no keep-alive pool left behind), written by hand and read up to the
  * status line only: the watchdog asks for hours while nothing else happens, and node:http's client
  * cost about twice the CPU per probe (≈ 2.3–4 ms against 1.4–2.7 ms on 2 busy cores, `npm run bench idle`).
  */
-export function probeHealth(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<HealthResult> {
+export function probeHealth(host: string, port: number, timeoutMs: number | null, signal?: AbortSignal): Promise<HealthResult> {
   if (signal?.aborted) return Promise.resolve({ kind: 'down', detail: 'aborted' })
   const target = connectHost(host)
   const hostHeader = `${target.includes(':') ? `[${target}]` : target}:${port}`
@@ -29,13 +30,13 @@ export function probeHealth(host: string, port: number, timeoutMs: number, signa
     const finish = (result: HealthResult): void => {
       if (settled) return
       settled = true
-      clearTimeout(timer)
+      if (timer !== null) clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
       socket.destroy()
       resolve(result)
     }
     const onAbort = (): void => finish({ kind: 'down', detail: 'aborted' })
-    const timer = setTimeout(() => finish({ kind: 'down', detail: 'timeout' }), timeoutMs)
+    const timer = timeoutMs === null ? null : setTimeout(() => finish({ kind: 'down', detail: 'timeout' }), timeoutMs)
     signal?.addEventListener('abort', onAbort, { once: true })
     socket.setEncoding('latin1')
     socket.on('connect', () => socket.write(`GET /health HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`))

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { HealthResult } from './health'
 import { watchUntilHung } from './ready-watchdog'
 import type { WatchdogTick } from './watchdog-policy'
@@ -18,8 +18,8 @@ function scripted(answers: { health: HealthResult; newLines?: number; asleep?: b
   const deps = {
     options,
     signal: abort.signal,
-    probe: async (timeoutMs: number): Promise<HealthResult> => {
-      expect(timeoutMs).toBe(options.intervalMs) // a probe never outlasts its tick
+    probe: async (tickEnd: AbortSignal): Promise<HealthResult> => {
+      expect(tickEnd.aborted).toBe(false) // asked at the start of its tick
       const a = answers[Math.min(probes++, answers.length - 1)]!
       lines += a.newLines ?? 0
       asleep = a.asleep ?? false
@@ -39,11 +39,6 @@ function scripted(answers: { health: HealthResult; newLines?: number; asleep?: b
     for (const listener of lineListeners) listener()
   }
   return { deps, ticks, abort, probes: () => probes, printLine, listening: () => lineListeners.size }
-}
-
-/** Resolves once `ready()` holds, checked as each macrotask ends (no clock in the assertion). */
-async function until(ready: () => boolean): Promise<void> {
-  while (!ready()) await new Promise((r) => setImmediate(r))
 }
 
 describe('watchUntilHung', () => {
@@ -72,17 +67,27 @@ describe('watchUntilHung', () => {
   })
 
   it('probes an idle server less often, and at once when its log moves again', async () => {
-    // A 30 s interval: the idle pause after a quiet answer is 90 s, longer than the test may wait.
-    const s = scripted([{ health: READY }], { intervalMs: 30_000, misses: 3 })
-    const watching = watchUntilHung(s.deps)
-    await until(() => s.ticks.length === 1 && s.listening() === 1)
-    expect(s.ticks[0]).toEqual({ asleep: false, answered: true, progressed: false })
-    s.printLine() // a request starts: its log line ends the pause
-    await until(() => s.ticks.length === 2)
-    expect(s.ticks[1]!.progressed).toBe(true)
-    expect(s.listening()).toBe(0) // after progress the usual pace: no line ends that pause
-    s.abort.abort()
-    expect(await watching).toBeNull()
-    expect(s.listening()).toBe(0)
+    vi.useFakeTimers()
+    try {
+      const options = { intervalMs: 10_000, misses: 3 }
+      const s = scripted([{ health: READY }], options)
+      const watching = watchUntilHung(s.deps)
+      await vi.advanceTimersByTimeAsync(options.intervalMs) // the first tick: answered, nothing in the log
+      expect(s.ticks).toEqual([{ asleep: false, answered: true, progressed: false }])
+      await vi.advanceTimersByTimeAsync(options.intervalMs) // idle: the next tick lasts 3 intervals
+      expect(s.ticks.length).toBe(1)
+      expect(s.probes()).toBe(2)
+      expect(s.listening()).toBe(1)
+      s.printLine() // a request starts: its log line ends the idle tick at once
+      await vi.advanceTimersByTimeAsync(0)
+      expect(s.ticks.length).toBe(2)
+      expect(s.ticks[1]!.progressed).toBe(true)
+      expect(s.probes()).toBe(3) // and the next tick, at the usual pace, probes at once
+      expect(s.listening()).toBe(0)
+      s.abort.abort()
+      expect(await watching).toBeNull()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

@@ -6,8 +6,8 @@ export interface ReadyWatchdogDeps {
   readonly options: WatchdogOptions
   /** Aborted when the server is stopped or exits: the watch ends without a verdict. */
   readonly signal: AbortSignal
-  /** One GET /health with this timeout. */
-  readonly probe: (timeoutMs: number) => Promise<HealthResult>
+  /** One GET /health, until it is answered or `tickEnd` aborts it (then it resolves 'down'). */
+  readonly probe: (tickEnd: AbortSignal) => Promise<HealthResult>
   /** How many log lines the server has printed so far: lines during a tick are progress. */
   readonly linesSeen: () => number
   /** Calls the listener at the server's next log line (until unsubscribed): a line ends an idle pause early. */
@@ -19,22 +19,24 @@ export interface ReadyWatchdogDeps {
 }
 
 /**
- * Watches a ready server until it stops answering: one /health per interval
- * (its timeout is the interval, so a tick never runs late) and the verdict of
- * judgeWatchdogTick. Resolves to the reason once it is hung, or to null when
- * the signal ends the watch first. Nothing is probed while the server sleeps.
- * An idle server is probed less often (nextProbeDelayMs); its next log line
- * ends that longer pause, so a request that hangs it is watched at the usual pace.
+ * Watches a ready server until it stops answering, one tick after another: a tick asks /health at its
+ * start and gives its verdict (judgeWatchdogTick) at its end, where a probe still unanswered is a miss.
+ * Resolves to the reason once it is hung, or to null when the signal ends the watch first. Nothing is
+ * probed while the server sleeps. A tick lasts the interval, or longer for an idle server
+ * (nextProbeDelayMs), until its next log line, so a request that hangs it is watched at the usual pace.
+ *
+ * Each tick has one timer, armed in Node's timer phase and never cleared early: a probe timeout cleared by
+ * the answer still woke the process at its first expiry (libuv is not told), about 1 ms of CPU per wake here.
  */
 export async function watchUntilHung(deps: ReadyWatchdogDeps): Promise<string | null> {
   const { options, signal } = deps
   let misses = 0
-  // Lines since the last verdict, the pause between probes included.
+  // Lines since the last verdict.
   let linesBefore = deps.linesSeen()
+  let tickMs = options.intervalMs
   while (!signal.aborted) {
-    const startedAt = Date.now()
     const asleepBefore = deps.asleep()
-    const answered = asleepBefore ? false : (await deps.probe(options.intervalMs)).kind !== 'down'
+    const answered = await oneTick(deps, tickMs, asleepBefore)
     if (signal.aborted) return null
     // A server that fell asleep (or woke up) during the probe was busy with that, not hung.
     const linesNow = deps.linesSeen()
@@ -44,23 +46,30 @@ export async function watchUntilHung(deps: ReadyWatchdogDeps): Promise<string | 
     misses = verdict.misses
     deps.onTick?.(tick, misses)
     if (verdict.hung) return unresponsiveReason(options)
-    const delayMs = nextProbeDelayMs(tick, options)
-    if (delayMs === options.intervalMs) await abortableSleep(startedAt + delayMs - Date.now(), signal)
-    else await pauseUntilLine(startedAt + delayMs - Date.now(), signal, deps.onLine)
+    tickMs = nextProbeDelayMs(tick, options)
   }
   return null
 }
 
-/** Sleeps `ms`, or less when the signal aborts or the server prints a line. */
-async function pauseUntilLine(ms: number, signal: AbortSignal, onLine: ReadyWatchdogDeps['onLine']): Promise<void> {
-  const pause = new AbortController()
-  const endPause = (): void => pause.abort()
-  const unsubscribe = onLine(endPause)
-  signal.addEventListener('abort', endPause, { once: true })
+/**
+ * One tick of `ms`: the probe (unless asleep) and the pause, ended together by the tick's timer, by the watch's
+ * signal, or (a tick longer than the interval: an idle server) by the server's next log line. Resolves to
+ * whether /health answered.
+ */
+async function oneTick(deps: ReadyWatchdogDeps, ms: number, asleep: boolean): Promise<boolean> {
+  const tickEnd = new AbortController()
+  const end = (): void => tickEnd.abort()
+  deps.signal.addEventListener('abort', end, { once: true })
+  const unsubscribe = ms > deps.options.intervalMs ? deps.onLine(end) : null
+  let answered = false
+  const probing = asleep ? null : deps.probe(tickEnd.signal).then((r) => void (answered = r.kind !== 'down'))
   try {
-    await abortableSleep(ms, pause.signal)
+    await abortableSleep(ms, tickEnd.signal)
   } finally {
-    unsubscribe()
-    signal.removeEventListener('abort', endPause)
+    end()
+    unsubscribe?.()
+    deps.signal.removeEventListener('abort', end)
   }
+  await probing
+  return answered
 }

@@ -467,7 +467,7 @@ export class ServerSupervisor {
     const reason = await watchUntilHung({
       options,
       signal: run.abort.signal,
-      probe: (timeoutMs) => probeHealth(run.host, run.port, timeoutMs, run.abort.signal),
+      probe: (tickEnd) => probeHealth(run.host, run.port, null, tickEnd),
       linesSeen: () => run.linesSeen,
       onLine: (listener) => {
         run.lineListeners.add(listener)

@@ -16,7 +16,10 @@ export interface GpuReader {
   close(): Promise<void>
   /** A reader that samples on its own clock (nvidia-smi's stream) follows this period; the others read on demand. */
   setIntervalMs?(ms: number): Promise<void>
-  /** Such a reader also says when fresh figures came (a line of nvidia-smi's stream), so a caller can follow its clock. */
+  /**
+   * Such a reader also says when fresh figures came (a line of nvidia-smi's stream) or its stream broke, so a
+   * caller can follow its clock and learn at once when it stops.
+   */
   onFresh?(listener: () => void): () => void
 }
 
@@ -76,7 +79,13 @@ class SmiReader implements GpuReader {
     return this.sampler.setIntervalMs(ms)
   }
   onFresh(listener: () => void): () => void {
-    return this.sampler.on('sample', () => listener())
+    const offSample = this.sampler.on('sample', () => listener())
+    // A stream that broke (an exit, or the watchdog's kill of a silent child) is news too: its figures are stale now.
+    const offExit = this.sampler.on('exit', () => listener())
+    return () => {
+      offSample()
+      offExit()
+    }
   }
 }
 
