@@ -67,18 +67,22 @@ async function main() {
     await checking
     return 1
   }
-  // From here on it takes what CPU the checks and tests leave idle.
+  // From here on it takes what CPU the checks and tests leave idle. It does not need the build: the built CLI is
+  // staged into its Wine prefix (stageLane) just before its tests.
   let laneDone = false
-  const lane = step('Windows lane set-up', process.execPath, ['scripts/windows-lane.mjs'], { inBackground: true }).then((code) => {
+  const lane = step('Windows lane set-up', process.execPath, ['scripts/windows-lane.mjs', '--setup-only'], {
+    inBackground: true,
+  }).then((code) => {
     laneDone = true
     return code
   })
+  const stageLane = () => step('Windows lane staging', process.execPath, ['scripts/windows-lane.mjs'])
   if ((await checking) !== 0) return 1
   const server = step('llama-server', process.execPath, ['scripts/llama-server-build.mjs'])
   const unit = await step('unit tests', 'npx', ['vitest', 'run', '--project', 'unit'])
   if ((await server) !== 0) return 1
 
-  const laneNow = laneDone && (await lane) === 0
+  const laneNow = laneDone && (await lane) === 0 && (await stageLane()) === 0
   const real = await step('real-server tests', 'npx', [
     'vitest',
     'run',
@@ -89,7 +93,7 @@ async function main() {
   let windows = 0
   if (!laneNow) {
     if (!laneDone) say('waiting for the Windows lane set-up')
-    if ((await lane) !== 0) return 1
+    if ((await lane) !== 0 || (await stageLane()) !== 0) return 1
     windows = await step('Windows lane tests', 'npx', ['vitest', 'run', '--project', 'real-server', WINDOWS_TESTS])
   }
   return unit !== 0 || real !== 0 || windows !== 0 ? 1 : 0
