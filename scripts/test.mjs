@@ -5,24 +5,27 @@
 //
 //   Debian packages (apt: mostly downloads)  ∥  (type check ∥ lint) → build
 //   llama-server build                       ∥  the unit tests
-//   the real-server tests (a real llama-server, Chromium)
-//   the Windows lane's tests, once its set-up is done
+//   the real-server tests (a real llama-server, Chromium)  ∥  the Windows lane's tests, once its set-up is done
 //
 // The Windows lane's set-up (a mingw-w64 cross-build of llama-server.exe on a first run) runs in
-// the background from the end of the apt step, at the lowest CPU priority: it takes the CPU the
-// tests leave idle while they wait for servers, and slows them little. On a warm machine it is
-// ready at once and its tests run beside the other real-server tests, as one vitest run.
+// the background from the end of the apt step: at the lowest CPU priority while the checks and
+// unit tests keep both cores busy, then at an equal share beside the real-server tests, which
+// mostly wait. On a warm machine it is ready at once and its tests run beside the other
+// real-server tests, as one vitest run.
 import { spawn } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
 import { setPriority } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { failureLines, withJsonReport } from './test-failures.mjs'
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..')
 const WINDOWS_TESTS = 'test/windows/'
 const started = Date.now()
 /** Background steps still running: stopped with their whole process group if npm test ends first. */
 const background = new Set()
+/** vitest steps that failed, with their JSON reports: listed again at the end. */
+const failedSteps = []
 
 function say(msg) {
   process.stderr.write(`[test] ${msg} (${Math.round((Date.now() - started) / 1000)} s)\n`)
@@ -79,24 +82,41 @@ async function main() {
   const stageLane = () => step('Windows lane staging', process.execPath, ['scripts/windows-lane.mjs'])
   if ((await checking) !== 0) return 1
   const server = step('llama-server', process.execPath, ['scripts/llama-server-build.mjs'])
-  const unit = await step('unit tests', 'npx', ['vitest', 'run', '--project', 'unit'])
+  const unit = await vitestStep('unit tests', ['--project', 'unit'])
   if ((await server) !== 0) return 1
+  // The real-server tests spend most of their time waiting for servers and Chromium: from here on the
+  // lane's set-up gets an equal share of the CPU, and its tests start as soon as it is ready, beside them.
+  raiseBackground()
 
   const laneNow = laneDone && (await lane) === 0 && (await stageLane()) === 0
-  const real = await step('real-server tests', 'npx', [
-    'vitest',
-    'run',
-    '--project',
-    'real-server',
-    ...(laneNow ? [] : ['--exclude', `${WINDOWS_TESTS}**`]),
-  ])
-  let windows = 0
-  if (!laneNow) {
-    if (!laneDone) say('waiting for the Windows lane set-up')
-    if ((await lane) !== 0 || (await stageLane()) !== 0) return 1
-    windows = await step('Windows lane tests', 'npx', ['vitest', 'run', '--project', 'real-server', WINDOWS_TESTS])
+  const windows = laneNow
+    ? Promise.resolve(0)
+    : lane.then(async (code) => {
+        if (code !== 0 || (await stageLane()) !== 0) return 1
+        return vitestStep('Windows lane tests', ['--project', 'real-server', WINDOWS_TESTS])
+      })
+  const real = await vitestStep('real-server tests', ['--project', 'real-server', ...(laneNow ? [] : ['--exclude', `${WINDOWS_TESTS}**`])])
+  if (!laneDone) say('waiting for the Windows lane set-up')
+  return unit !== 0 || real !== 0 || (await windows) !== 0 ? 1 : 0
+}
+
+/** A vitest run as a step; if it fails, what failed is said again at the very end. */
+async function vitestStep(name, args) {
+  const report = join(repo, 'out', 'test-results', `${name.replaceAll(' ', '-')}.json`)
+  const code = await step(name, 'npx', ['vitest', 'run', ...args, ...withJsonReport(report)])
+  if (code !== 0) failedSteps.push({ name, report })
+  return code
+}
+
+/** Gives the background steps the same CPU weight as the tests (see step()). */
+function raiseBackground() {
+  for (const pid of background) {
+    try {
+      if (existsSync(`/proc/${pid}/autogroup`)) writeFileSync(`/proc/${pid}/autogroup`, '0')
+    } catch {
+      // not allowed, or already gone: it keeps the CPU the tests leave idle
+    }
   }
-  return unit !== 0 || real !== 0 || windows !== 0 ? 1 : 0
 }
 
 /** Stops the background steps with their compilers (their own process group: Ctrl-C does not reach them). */
@@ -116,5 +136,9 @@ process.on('SIGINT', () => {
 
 const code = await main()
 stopBackground()
+for (const { name, report } of failedSteps) {
+  say(`${name} failed:`)
+  for (const line of failureLines(report)) process.stderr.write(`  ${line}\n`)
+}
 say(code === 0 ? 'all passed' : 'failed: see the step above that says so')
 process.exit(code)
