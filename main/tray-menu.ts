@@ -127,8 +127,9 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
           },
         ]
 
-  // The scheduler's waiting switch: when (its sentence as the menu was built) and "Switch now". Keyed by its target
-  // and running requests, not its seconds, so that the countdown does not replace the menu under the user.
+  // The scheduler's waiting switch: when (its sentence as the menu was built), "Switch now", and "Keep" the running
+  // profile (withdraws it, as a click on that profile's radio does). Keyed by its target and running requests, not its
+  // seconds, so that the countdown does not replace the menu under the user.
   const pendingItems: MenuItemConstructorOptions[] = pending
     ? [
         {
@@ -137,6 +138,11 @@ export function buildTrayTemplate(view: TrayView, actions: TrayActions): MenuIte
           enabled: false,
         },
         { id: 'switch-now', label: 'Switch now', click: () => actions.switchNow() },
+        {
+          id: 'keep-running',
+          label: menuText(`Keep ${profileName(view, pending.fromProfileId) ?? pending.fromProfileId}`, 80),
+          click: () => actions.start(pending.fromProfileId),
+        },
       ]
     : []
 

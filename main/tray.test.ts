@@ -492,7 +492,7 @@ describe('a switch that waits for running requests, in the tray menu', () => {
     sentence: `Profile "gpt-oss" replaces "qwen" after 1 running request, about ${estimateS} s; "Switch now" cuts them.`,
   })
 
-  it('says when with the profile\'s name, offers "Switch now", and a click on the running profile withdraws the switch', () => {
+  it('says when with the profile\'s name, offers "Switch now" and "Keep", and a click on the running profile withdraws the switch', () => {
     const { actions, log } = recorder()
     const template = buildTrayTemplate(view('ready', { pendingSwitch: pending(20) }), actions)
     expect(item(template, 'pending:gpt-oss:1')).toMatchObject({
@@ -501,12 +501,14 @@ describe('a switch that waits for running requests, in the tray menu', () => {
     })
     click(item(template, 'switch-now'))
     click(item(template, 'profile:qwen'))
-    expect(log).toEqual(['switch-now', 'start:qwen'])
-    // Without a waiting switch, the running profile's radio does nothing and there is no "Switch now".
+    expect(item(template, 'keep-running').label).toBe('Keep Qwen3 30B A3B')
+    click(item(template, 'keep-running'))
+    expect(log).toEqual(['switch-now', 'start:qwen', 'start:qwen'])
+    // Without a waiting switch, the running profile's radio does nothing and there is neither "Switch now" nor "Keep".
     const calm = buildTrayTemplate(view('ready'), actions)
     click(item(calm, 'profile:qwen'))
-    expect(log).toEqual(['switch-now', 'start:qwen'])
-    expect(calm.some((i) => i.id === 'switch-now')).toBe(false)
+    expect(log).toEqual(['switch-now', 'start:qwen', 'start:qwen'])
+    expect(calm.some((i) => i.id === 'switch-now' || i.id === 'keep-running')).toBe(false)
   })
 
   it('does not replace an open menu as the estimate counts down', () => {

@@ -117,6 +117,8 @@ export class SwitchScheduler {
       lease.release()
       return { ok: true, value: this.deps.status() }
     } catch (err) {
+      // Withdrawn by the user's own later choice of the running profile: nothing failed, the server runs as chosen.
+      if (err instanceof AdmissionError && err.code === 'switch_withdrawn') return { ok: true, value: this.deps.status() }
       return failedFrom(err)
     }
   }
@@ -211,13 +213,22 @@ export class SwitchScheduler {
   /**
    * Withdraws the held choices of other profiles when a new one comes for `profileId` (the last choice wins); the same
    * choice made twice (the tray, then the dashboard) waits as one group, and requests from clients always stay.
+   * A choice of the running profile ("Keep", or a click on it) withdraws the waiting switch: its clicks end without a
+   * failure (request()). A choice of a third profile replaces it: its clicks hear which.
    */
   private replaceChoices(profileId: string): void {
+    const keeps = profileId === this.currentProfile()
     for (const w of this.held.filter((h) => h.choice && h.profileId !== profileId)) {
       this.held.splice(this.held.indexOf(w), 1)
       w.detach()
-      const said = `The switch to profile "${w.profileId}" was replaced by a later choice of "${profileId}"; choose it again to switch to it.`
-      w.reject(new AdmissionError(said, 'switch_replaced'))
+      w.reject(
+        keeps
+          ? new AdmissionError(`The switch to profile "${w.profileId}" was withdrawn: "${profileId}" keeps running.`, 'switch_withdrawn')
+          : new AdmissionError(
+              `The switch to profile "${w.profileId}" was replaced by a later choice of "${profileId}"; choose it again to switch to it.`,
+              'switch_replaced',
+            ),
+      )
     }
   }
 

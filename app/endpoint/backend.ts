@@ -54,7 +54,8 @@ export interface Lease {
   release(): void
 }
 
-export type AdmissionCode = 'profile_refused' | 'profile_failed' | 'switch_cut' | 'switch_replaced' | 'shutting_down'
+/** switch_withdrawn: a user's waiting click, withdrawn by their own later choice of the running profile (never a client's). */
+export type AdmissionCode = 'profile_refused' | 'profile_failed' | 'switch_cut' | 'switch_replaced' | 'switch_withdrawn' | 'shutting_down'
 
 /** Why a request was not served, or was cut: one sentence for the client, and a code. */
 export class AdmissionError extends Error {

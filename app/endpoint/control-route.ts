@@ -67,6 +67,14 @@ export async function answerSwitchControl(
   res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' })
   send({ event: 'accepted', profileId, pendingSwitch: control.pending(), status: control.status() })
   const result = await outcome
-  send(result.ok ? { event: 'done', ok: true, status: result.value } : { event: 'done', ok: false, error: result.error.sentence })
+  if (!result.ok) send({ event: 'done', ok: false, error: result.error.sentence })
+  // Withdrawn meanwhile by a choice of the running profile (the app's "Keep"): the switch asked for here did not happen.
+  else if (result.value.profileId !== profileId)
+    send({
+      event: 'done',
+      ok: false,
+      error: `The switch to profile "${profileId}" was withdrawn in Llama Tray: "${result.value.profileId}" keeps running.`,
+    })
+  else send({ event: 'done', ok: true, status: result.value })
   if (!res.destroyed) res.end()
 }

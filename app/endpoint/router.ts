@@ -298,7 +298,14 @@ export class EndpointRouter {
   }
 }
 
-const ADMISSION_STATUS = { profile_refused: 409, profile_failed: 503, switch_cut: 503, switch_replaced: 409, shutting_down: 503 } as const
+const ADMISSION_STATUS = {
+  profile_refused: 409,
+  profile_failed: 503,
+  switch_cut: 503,
+  switch_replaced: 409,
+  switch_withdrawn: 409,
+  shutting_down: 503,
+} as const
 
 /** The scheduler's refusal as an OpenAI-style error: its one sentence and its code. */
 function admissionError(err: AdmissionError): EndpointError {

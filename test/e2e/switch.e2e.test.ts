@@ -12,7 +12,8 @@ import { openDashboard, type DashboardSession } from './dashboard-session'
 import { serveFolder, type StaticServer } from './static-server'
 
 // A click in the tray's popover while a client's stream runs: the same scheduler as the endpoint's requests, so the
-// switch waits, the popover and the dashboard say when, and "Switch now" cuts the stream with an error naming it.
+// switch waits, the popover and the dashboard say when, "Keep" withdraws it, and "Switch now" cuts the stream with an
+// error naming it.
 // The built renderer in Chromium on a real core with the real llama-server on the tiny models.
 
 let browser: Browser
@@ -35,7 +36,7 @@ afterAll(async () => {
 const WHEN = /(, about \d+ s| \(at most \d+ s(, the drain limit)?\))/.source
 
 describe('a switch clicked while a stream runs', () => {
-  it('waits for the stream, says when in the popover and the dashboard, the last click wins, "Switch now" cuts it', async () => {
+  it('waits for the stream, says when in both windows, the last click wins, "Keep" withdraws it, "Switch now" cuts it', async () => {
     session = await openDashboard(
       browser,
       `${site.url}popover.html`,
@@ -102,6 +103,21 @@ describe('a switch clicked while a stream runs', () => {
     )
     await note.filter({ hasText: 'Profile "gamma" replaces "alpha"' }).waitFor({ timeout: 60_000 })
     await header.filter({ hasText: 'Profile "gamma" replaces "alpha"' }).waitFor({ timeout: 60_000 })
+    expect(core.server.getStatus()).toMatchObject({ state: 'ready', profileId: 'alpha', pid: alphaPid })
+
+    // "Keep alpha" in the dashboard's header withdraws the waiting switch: both notes go, alpha and its stream go on,
+    // and the withdrawn click (the dashboard's own, for gamma) shows no failure.
+    await header.getByTestId('keep-running').click()
+    await note.waitFor({ state: 'detached', timeout: 60_000 })
+    await header.waitFor({ state: 'detached', timeout: 60_000 })
+    expect(core.server.getStatus()).toMatchObject({ state: 'ready', profileId: 'alpha', pid: alphaPid })
+    expect(await dashboard.getByRole('alert').count()).toBe(0)
+
+    // Chosen again from the popover, gamma waits for the stream once more.
+    await page.getByTestId('pop-profile-gamma').click()
+    await page.getByTestId('pop-start').click()
+    await note.filter({ hasText: 'Profile "gamma" replaces "alpha"' }).waitFor({ timeout: 60_000 })
+    expect(await page.getByTestId('pop-keep-running').textContent()).toBe('Keep alpha')
     expect(core.server.getStatus()).toMatchObject({ state: 'ready', profileId: 'alpha', pid: alphaPid })
 
     await page.getByTestId('pop-switch-now').click()

@@ -20,8 +20,9 @@ interface ServeEvent {
 }
 
 /** A stream for `profile` read to its end; `onFirstData` runs once its first token arrived. Returns its SSE text. */
-async function stream(port: number, profile: string, tokens: number, onFirstData: () => void): Promise<string> {
+async function stream(port: number, profile: string, tokens: number, onFirstData: () => void, signal?: AbortSignal): Promise<string> {
   const res = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+    signal,
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
     body: JSON.stringify({
@@ -153,5 +154,37 @@ describe('llama-tray profiles use (the built CLI, a running serve, the real llam
     // The app's endpoint closed with its record.
     const after = await runCli(['--home', home, 'profiles', 'use', 'alpha'])
     expect(after.stdout).toMatch(/^Profile "alpha" is now the active profile; neither llama-tray serve nor the app runs/)
+  }, 600_000)
+
+  it('says so and exits 1 when the app withdraws the waiting switch ("Keep" the running profile)', async () => {
+    const port = await findFreePort()
+    const set = await runCli(['--home', home, 'settings', 'set', 'port', String(port)])
+    expect(set.code, set.stderr).toBe(0)
+    const core = await createStandardCore({ home, telemetry: null, supervisor: { readyTimeoutMs: 120_000 } })
+    const cut = new AbortController()
+    try {
+      expect((await core.applyEndpointSetting())?.ok).toBe(true)
+      const started = await core.handlers['server:start']('alpha')
+      expect(started.ok).toBe(true)
+      const alphaPid = core.server.getStatus().pid
+      let firstToken!: () => void
+      const streaming = new Promise<void>((resolve) => (firstToken = resolve))
+      // A stream the switch waits for; cut by the test once the switch is withdrawn (its length does not matter).
+      const sse = stream(port, 'alpha', 30_000, firstToken, cut.signal).catch(() => '')
+      await streaming
+      const use = startCli(['--home', home, 'profiles', 'use', 'beta'])
+      await waitUntil(() => core.snapshot().pendingSwitch?.profileId === 'beta', 60_000, 'the switch to beta to wait')
+      // The app's "Keep alpha": a choice of the running profile.
+      expect(await core.handlers['server:start']('alpha')).toMatchObject({ ok: true })
+      const result = await use.done
+      expect(result.code).toBe(1)
+      expect(result.stderr).toBe('llama-tray: The switch to profile "beta" was withdrawn in Llama Tray: "alpha" keeps running.\n')
+      expect(core.server.getStatus()).toMatchObject({ state: 'ready', profileId: 'alpha', pid: alphaPid })
+      cut.abort()
+      await sse
+    } finally {
+      cut.abort()
+      await core.dispose()
+    }
   }, 600_000)
 })

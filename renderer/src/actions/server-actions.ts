@@ -21,3 +21,8 @@ export function restartServer(): Promise<Result<ServerStatus>> {
 export function switchNow(): Promise<Result<string>> {
   return api().serverSwitchNow()
 }
+
+/** Withdraws the waiting switch: the running profile is chosen again, and the last choice wins. */
+export function keepRunning(runningProfileId: string): Promise<Result<ServerStatus>> {
+  return startServer(runningProfileId)
+}

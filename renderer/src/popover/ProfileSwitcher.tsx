@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { CircleCheck, LayoutDashboard, Play, Square } from 'lucide-react'
 import { isRunning } from '../../../app/contract/server-state'
-import { startServer, stopServer, switchNow } from '../actions/server-actions'
+import { keepRunning, startServer, stopServer, switchNow } from '../actions/server-actions'
 import { openDashboard } from '../actions/window-actions'
 import type { Problem } from '../../../app/contract/problem'
 import { ProblemView } from '../components/ProblemView'
@@ -45,6 +45,10 @@ export function ProfileSwitcher(): React.JSX.Element {
   }
   const switchAtOnce = async (): Promise<Problem | null> => {
     const r = await switchNow()
+    return r.ok ? null : r.error
+  }
+  const keep = async (runningId: string): Promise<Problem | null> => {
+    const r = await keepRunning(runningId)
     return r.ok ? null : r.error
   }
   const stop = async (): Promise<Problem | null> => {
@@ -105,6 +109,9 @@ export function ProfileSwitcher(): React.JSX.Element {
           {pendingSwitch.sentence}{' '}
           <button type="button" onClick={() => void act(switchAtOnce)} data-testid="pop-switch-now">
             Switch now
+          </button>{' '}
+          <button type="button" onClick={() => void act(() => keep(pendingSwitch.fromProfileId))} data-testid="pop-keep-running">
+            Keep {profiles?.find((p) => p.id === pendingSwitch.fromProfileId)?.name ?? pendingSwitch.fromProfileId}
           </button>
         </p>
       )}
