@@ -58,6 +58,9 @@ import { diagnosticsCommands } from './diagnostics-commands'
 import { failed, failedFrom } from '../lib/failed'
 import type { Problem } from '../contract/problem'
 import { followsGpuStream, gpuIntervalMs, tickDelayMs, type TickPace } from './tick-pace'
+import type { HistoryStore } from '../history/history-store'
+import { HistoryRecorder } from './history-recorder'
+import { isInside, listInstalled } from '../engines/installed'
 
 /** How long an out-of-memory retry waits for a GPU reading taken after the failure (several nvidia-smi intervals). */
 const FRESH_GPU_READING_WAIT_MS = 10_000
@@ -84,6 +87,8 @@ export interface CoreOptions {
   readonly chooseSavePath?: (defaultName: string) => Promise<string | null>
   /** The app's version for diagnostics (Electron's app.getVersion()); default: unknown. */
   readonly appVersion?: () => string
+  /** The usage history the core's sessions and the endpoint's requests are written to (the core closes it on dispose); none by default. */
+  readonly history?: HistoryStore | null
 }
 
 /**
@@ -139,6 +144,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private endpointFromSettings = false
   /** The pinned profiles' servers, beside the active one (started when the core serves: servePinned). */
   private readonly pinned: PinnedServers
+  /** Writes sessions and requests to the usage history, when the core has one. */
+  private readonly history: HistoryRecorder | null
 
   /** Opens the settings, then builds the core. */
   static async create(options: CoreOptions): Promise<LlamaTrayCore> {
@@ -199,6 +206,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       this.tracker?.feedLogLine(line)
       this.logs.push(line)
     })
+    this.history = options.history ? this.historyRecorder(options.history) : null
     this.supervisor.on('state', (status) => this.onState(status))
     this.pinned = new PinnedServers({ home: options.home, supervisor: options.supervisor, watchdog })
     this.pinned.on('state', () => {
@@ -403,6 +411,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     }
     this.endpoint = endpoint
     this.endpointProblem = null
+    if (this.history) endpoint.on('request', (figures) => this.history?.onRequest(figures))
     // `llama-tray profiles use` finds this endpoint here (serve's and the app's alike) and switches through it.
     const { host, port } = endpoint.status()
     const record = { pid: process.pid, origin: serverOrigin(host, port), apiKeyFile: options.apiKeyFile ?? null }
@@ -466,6 +475,26 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     await this.supervisor.dispose()
     this.logs.flush()
     for (const batcher of this.pinnedLogs.values()) batcher.flush()
+    await this.history?.dispose()
+  }
+
+  /** The history's view of this core: the running launch, the profile's name and engine, the placement retry. */
+  private historyRecorder(store: HistoryStore): HistoryRecorder {
+    const home = this.options.home
+    return new HistoryRecorder(store, {
+      launch: () => this.supervisor.getLaunchSpec(),
+      placementRetry: (profileId) => profileId !== null && this.placementRetry?.profileId === profileId,
+      facts: async (profileId, exe) => {
+        const profile = profileId === null ? undefined : (await ProfileStore.open(home)).find(profileId)
+        const engine = exe === null ? undefined : (await listInstalled(home)).find((e) => isInside(e.dir, exe))
+        return {
+          profileName: profile?.name ?? null,
+          engine: engine ? `llama.cpp ${engine.backend}` : null,
+          engineVersion: engine ? (engine.version ?? engine.tag) : null,
+          driverVersion: null,
+        }
+      },
+    })
   }
 
   get settings(): AppSettings {
@@ -660,6 +689,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   private onState(status: ServerStatus): void {
     this.stateHistory.record(status)
+    this.history?.onState(status)
     if (status.state === 'starting') {
       this.startFailure = null // a launch is under way: the refused one is history
       this.gpuUsedBeforeLaunchMiB = this.options.telemetry?.latest().gpu?.devices[0]?.memoryUsedMiB ?? null

@@ -4,6 +4,8 @@
  */
 
 const LOCAL_DAY = `date(time / 1000, 'unixepoch', 'localtime')`
+// promptTokens counts the prompt as `usage` does (cached tokens included); its speed is over the processed ones.
+const PROCESSED_PROMPT = '(prompt_tokens - COALESCE(cached_tokens, 0))'
 const timed = (tokens: string, rate: string): string => `CASE WHEN ${rate} > 0 AND ${tokens} > 0 THEN ${tokens} ELSE 0 END`
 
 /** Each request as one day's contribution (the columns of the days table). */
@@ -12,9 +14,9 @@ export const REQUEST_AS_DAY = `SELECT ${LOCAL_DAY} AS day, COALESCE(profile_id, 
   COALESCE(prompt_tokens, 0) AS prompt_tokens, COALESCE(cached_tokens, 0) AS cached_tokens,
   COALESCE(generated_tokens, 0) AS generated_tokens, COALESCE(draft_tokens, 0) AS draft_tokens,
   COALESCE(draft_accepted, 0) AS draft_accepted,
-  ${timed('prompt_tokens', 'prompt_per_second')} * 1000.0 / MAX(prompt_per_second, 1e-9) AS prompt_ms,
+  ${timed(PROCESSED_PROMPT, 'prompt_per_second')} * 1000.0 / MAX(prompt_per_second, 1e-9) AS prompt_ms,
   ${timed('generated_tokens', 'generation_per_second')} * 1000.0 / MAX(generation_per_second, 1e-9) AS generation_ms,
-  ${timed('prompt_tokens', 'prompt_per_second')} AS timed_prompt_tokens,
+  ${timed(PROCESSED_PROMPT, 'prompt_per_second')} AS timed_prompt_tokens,
   ${timed('generated_tokens', 'generation_per_second')} AS timed_generated_tokens,
   duration_ms, energy_j
   FROM requests`
