@@ -44,7 +44,7 @@ const NOT_HOME_FILES: Readonly<Record<string, string>> = {
   'app/lib/json-store/file-lock.ts': "the store's lock (pid files beside the lock folder)",
   'app/lib/atomic-write.ts': "the store's atomic write",
   'app/cli/commands/profiles.ts': 'a command line file the user names (--file)',
-  'app/cli/commands/history.ts': "the usage history's export, at the path the user names (--out)",
+  'app/history/history-export.ts': "the usage history's export, at the path the user chose (--out, the save dialog)",
   'app/metrics/api-key.ts': "the key file a profile's --api-key-file names (the user's)",
   'app/supervisor/api-key-rules.ts': "the key file serve's --api-key-file names (the user's)",
   'app/diagnostics/known-secrets.ts': "key files the profiles name (the user's), read to redact them",

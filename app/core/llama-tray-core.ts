@@ -60,7 +60,12 @@ import type { Problem } from '../contract/problem'
 import { followsGpuStream, gpuIntervalMs, tickDelayMs, type TickPace } from './tick-pace'
 import type { HistoryStore } from '../history/history-store'
 import { HistoryRecorder } from './history-recorder'
+import { saveHistoryExport } from '../history/history-export'
+import type { HistoryOverview } from '../contract/history'
 import { isInside, listInstalled } from '../engines/installed'
+
+/** What a core without a usage history answers (tests that give none). */
+const EMPTY_HISTORY: HistoryOverview = { days: [], changes: [], benches: [], today: { promptTokens: 0, generatedTokens: 0, requests: 0 } }
 
 /** How long an out-of-memory retry waits for a GPU reading taken after the failure (several nvidia-smi intervals). */
 const FRESH_GPU_READING_WAIT_MS = 10_000
@@ -207,6 +212,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       this.logs.push(line)
     })
     this.history = options.history ? this.historyRecorder(options.history) : null
+    const historyStore = options.history ?? null
     this.supervisor.on('state', (status) => this.onState(status))
     this.pinned = new PinnedServers({ home: options.home, supervisor: options.supervisor, watchdog })
     this.pinned.on('state', () => {
@@ -266,6 +272,18 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       'server:pinned-logs': async (profileId, max) => this.pinned.logsOf(profileId, max),
       'snapshot:latest': async () => this.latest,
       'generation:history': async () => this.generationHistory(),
+      'history:overview': async (query) => historyStore?.overview(query) ?? EMPTY_HISTORY,
+      'history:export': async (format) => {
+        if (!historyStore) return failed('settings', 'This Llama Tray keeps no usage history, so there is nothing to export.')
+        const path = await (options.chooseSavePath ?? (async () => null))(`llama-tray-history.${format}`)
+        if (path === null) return { ok: true, value: null }
+        try {
+          await saveHistoryExport(historyStore, path, format)
+          return { ok: true, value: path }
+        } catch (err) {
+          return failedFrom(err)
+        }
+      },
       'dashboard:visible': async (visible) => {
         const changed = visible !== this.dashboardVisible
         this.dashboardVisible = visible

@@ -1,4 +1,6 @@
+import { writeFile } from 'node:fs/promises'
 import type { HistoryRequest } from '../contract/history'
+import type { HistoryStore } from './history-store'
 
 export type ExportFormat = 'csv' | 'json' | 'md'
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'json', 'md']
@@ -58,4 +60,16 @@ export function exportRequests(rows: readonly HistoryRequest[], format: ExportFo
         ].join('\n') + '\n'
       )
   }
+}
+
+/** Writes every request since `sinceMs` to `path` (the user's choice: the CLI's --out, the dashboard's save dialog); how many. */
+export async function saveHistoryExport(
+  store: HistoryStore,
+  path: string,
+  format: ExportFormat,
+  filter: { readonly sinceMs: number | null; readonly profileId: string | null } = { sinceMs: null, profileId: null },
+): Promise<number> {
+  const rows = await store.listRequests(filter)
+  await writeFile(path, exportRequests(rows, format))
+  return rows.length
 }

@@ -1,6 +1,5 @@
-import { writeFile } from 'node:fs/promises'
 import type { HistoryDay, HistoryProfileTotal, HistoryRequest } from '../../contract/history'
-import { EXPORT_FORMATS, exportRequests, type ExportFormat } from '../../history/history-export'
+import { EXPORT_FORMATS, saveHistoryExport, type ExportFormat } from '../../history/history-export'
 import { HistoryStore } from '../../history/history-store'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
@@ -107,12 +106,11 @@ async function exportTo(args: readonly string[], io: CliContext, store: HistoryS
   const format = values.format as ExportFormat | undefined
   if (format === undefined || !EXPORT_FORMATS.includes(format)) throw new UsageError('history export needs --format csv, json or md.')
   if (values.out === undefined) throw new UsageError('history export needs --out FILE (where to write it).')
-  const rows = await store.listRequests({
+  const count = await saveHistoryExport(store, values.out, format, {
     sinceMs: values.since === undefined ? null : parseSince(values.since),
     profileId: values.profile ?? null,
   })
-  await writeFile(values.out, exportRequests(rows, format))
-  io.stderr.write(`Wrote ${rows.length} request${rows.length === 1 ? '' : 's'} to ${values.out}.\n`)
+  io.stderr.write(`Wrote ${count} request${count === 1 ? '' : 's'} to ${values.out}.\n`)
   return 0
 }
 
