@@ -67,10 +67,10 @@ function seeded(home: string): HistoryStore {
   return store
 }
 
-async function open(scheme: 'light' | 'dark', seed: boolean): Promise<DashboardSession> {
+async function open(scheme: 'light' | 'dark', seed: boolean, page = ''): Promise<DashboardSession> {
   const s = await openDashboard(
     browser,
-    site.url,
+    `${site.url}${page}`,
     (home) => ({
       telemetry: null,
       history: seed ? seeded(home) : HistoryStore.at(home),
@@ -79,6 +79,7 @@ async function open(scheme: 'light' | 'dark', seed: boolean): Promise<DashboardS
     { width: 1100, height: 900, colorScheme: scheme },
   )
   sessions.push(s)
+  if (page !== '') return s
   await s.page.getByTestId('tab-history').click()
   await s.page.getByTestId('history-view').waitFor()
   return s
@@ -105,6 +106,11 @@ describe('the History view (Chromium, real core, a seeded history.sqlite)', () =
     await expect(page.getByTestId('history-empty').textContent()).resolves.toMatch(/^No requests yet\. Each request through/)
     expect(await page.getByTestId('history-export-csv').isDisabled()).toBe(true)
     expect(await seriousAxeIssues(page)).toEqual([])
+  })
+
+  it("the tray popover shows today's tokens from the history", async () => {
+    const { page } = await open('light', true, 'popover.html')
+    await expect(page.getByTestId('pop-today').textContent()).resolves.toBe('Today 2,100 tokens generated in 6 requests')
   })
 
   it('exports every request as CSV where the save dialog says', async () => {
