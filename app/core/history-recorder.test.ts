@@ -96,6 +96,32 @@ describe('HistoryRecorder', () => {
     expect(failed).toMatchObject({ status: 500, error: 'boom', promptTokens: null })
   })
 
+  it('writes a bench run as a bench session with its median speeds', async () => {
+    const result = {
+      profileId: 'default',
+      profileName: 'Default',
+      label: 'Default',
+      exe: '/opt/llama/llama-server',
+      args: ['-m', '/m/q.gguf'],
+      fork: 'mainline',
+    }
+    const report = {
+      createdAt: new Date(2_000).toISOString(),
+      results: [{ ...result, loadMs: 900, median: { tokensPerSecond: 31.5, promptTokensPerSecond: 410, draftAcceptance: null } }],
+    }
+    recorder.onBench(report as unknown as Parameters<HistoryRecorder['onBench']>[0])
+    const [bench] = await store.listSessions({ sinceMs: null, profileId: null, kind: 'bench' })
+    expect(bench).toMatchObject({
+      kind: 'bench',
+      profileId: 'default',
+      model: 'q.gguf',
+      startedAt: 2_000,
+      generationPerSecond: 31.5,
+      promptPerSecond: 410,
+      loadMs: 900,
+    })
+  })
+
   it('finds the model a launch names', () => {
     expect(modelOfArgs(['-m', 'C:\\models\\a.gguf'.replace(/\\/g, '/')])).toBe('a.gguf')
     expect(modelOfArgs(['--model=/m/b.gguf'])).toBe('b.gguf')

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { basename } from 'node:path'
+import type { BenchReport } from '../contract/bench'
 import type { LaunchSpec } from '../contract/commands'
 import type { EndpointRequestFigures } from '../contract/endpoint'
 import type { HistorySessionEnd } from '../contract/history'
@@ -41,6 +42,14 @@ export function modelOfArgs(args: readonly string[]): string | null {
     if (a.startsWith('--model=')) return basename(a.slice('--model='.length))
   }
   return null
+}
+
+/** A short digest of a launch: the same binary and arguments, the same digest (a change marks a profile edit). */
+export function launchDigest(exe: string, args: readonly string[]): string {
+  return createHash('sha256')
+    .update(JSON.stringify([exe, args]))
+    .digest('hex')
+    .slice(0, 16)
 }
 
 /**
@@ -154,6 +163,31 @@ export class HistoryRecorder {
       energyJ: null,
       error: f.error,
     })
+  }
+
+  /** A finished bench run: one bench session per profile benched, with its median speeds (shown on the History charts). */
+  onBench(report: BenchReport): void {
+    const at = Date.parse(report.createdAt)
+    for (const r of report.results)
+      this.store.recordSession({
+        key: randomUUID(),
+        kind: 'bench',
+        profileId: r.profileId,
+        profileName: r.profileName,
+        engine: r.fork,
+        engineVersion: null,
+        model: modelOfArgs(r.args),
+        driverVersion: null,
+        launchDigest: launchDigest(r.exe, r.args),
+        startedAt: Number.isFinite(at) ? at : this.now(),
+        readyAt: null,
+        stoppedAt: this.now(),
+        ended: 'stopped',
+        loadMs: r.loadMs,
+        placementRetry: false,
+        generationPerSecond: r.median.tokensPerSecond,
+        promptPerSecond: r.median.promptTokensPerSecond,
+      })
   }
 
   /** Ends an open session as stopped (the core is going away) and writes everything queued. */

@@ -253,6 +253,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       }),
       mutedKeys: (profileId) => options.mutes?.list(profileId) ?? [],
     })
+    const bench = benchCommands(this, options.home, options.telemetry, (progress) => this.events.emit('bench:progress', progress))
     this.handlers = {
       'server:start': (profileId) => this.startProfile(profileId),
       'server:switch-now': async () => this.scheduler.switchNow(),
@@ -308,7 +309,12 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       'fit:estimate': (profileId) => this.estimateFit(profileId),
       'fit:llama-plan': (profileId) =>
         llamaFitPlan(options.home, profileId, (id) => this.estimateFit(id), this.settingsStore.settings.vramHeadroomMiB),
-      ...benchCommands(this, options.home, options.telemetry, (progress) => this.events.emit('bench:progress', progress)),
+      ...bench,
+      'bench:run': async (profileIds, benchOptions) => {
+        const result = await bench['bench:run'](profileIds, benchOptions)
+        if (result.ok) this.history?.onBench(result.value) // a bench run is a session of the history, charted beside the days
+        return result
+      },
       ...engineCommands(
         {
           home: options.home,

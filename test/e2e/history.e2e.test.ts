@@ -64,6 +64,7 @@ function seeded(home: string): HistoryStore {
   }
   store.recordSession(session('old', now - 22 * DAY_MS, 'b6000'))
   store.recordSession(session('new', now - 7 * DAY_MS - 3_600_000, 'b6100'))
+  store.recordSession({ ...session('bench', now - 3 * DAY_MS, 'b6100'), kind: 'bench', generationPerSecond: 24.4, launchDigest: null })
   return store
 }
 
@@ -96,6 +97,7 @@ describe('the History view (Chromium, real core, a seeded history.sqlite)', () =
       'engine llama.cpp cuda b6000 → llama.cpp cuda b6100',
     )
     const extremes = await page.getByTestId('history-extremes-qwen').textContent()
+    await expect(page.getByTestId('history-benches-qwen').textContent()).resolves.toBe('1 bench run (dots), the last 24.4 tok/s.')
     expect(extremes).toMatch(/^Slowest day \d{4}-\d\d-\d\d: 24\.0 tok\/s · fastest \d{4}-\d\d-\d\d: 33\.0 tok\/s$/)
     expect(await seriousAxeIssues(page)).toEqual([])
     if (scheme === 'light') await page.getByTestId('history-view').screenshot({ path: join(SCREENSHOTS, 'dashboard-history.png') })

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react'
 import type uPlot from 'uplot'
-import type { HistoryChange, HistoryOverview } from '../../../app/contract/history'
+import type { HistoryChange, HistoryOverview, HistorySession } from '../../../app/contract/history'
 import { exportHistory, historyOverview } from '../actions/history-actions'
 import { CHART_COLOR } from '../lib/chart-colors'
 import { profilesOf, slowestAndFastest, speedPerDay, tokensPerDay } from '../lib/history-days'
@@ -25,11 +25,21 @@ const CHANGE_WORD: Record<HistoryChange['what'], string> = { engine: 'engine', p
 const changeText = (c: HistoryChange): string => (c.what === 'profile' ? 'profile edited' : `${CHANGE_WORD[c.what]} ${c.from} → ${c.to}`)
 const fmt = (n: number): string => n.toLocaleString('en-US')
 
-/** Draws a dashed vertical line at each change, so a drop on the chart has its cause beside it. */
-function changeMarks(changes: readonly HistoryChange[]): (u: uPlot) => void {
+/**
+ * Draws a dashed vertical line at each change, so a drop on the chart has its cause beside it, and a dot at each
+ * bench run's median generation speed (on the generation scale).
+ */
+function changeMarks(changes: readonly HistoryChange[], benches: readonly HistorySession[]): (u: uPlot) => void {
   return (u) => {
     const ctx = u.ctx
     ctx.save()
+    ctx.fillStyle = readToken(CHART_COLOR.tokens)
+    for (const b of benches) {
+      if (b.generationPerSecond === null) continue
+      ctx.beginPath()
+      ctx.arc(u.valToPos(b.startedAt / 1000, 'x', true), u.valToPos(b.generationPerSecond, 'y', true), 4, 0, 2 * Math.PI)
+      ctx.fill()
+    }
     ctx.strokeStyle = readToken('--chart-headroom')
     ctx.setLineDash([4, 4])
     for (const c of changes) {
@@ -54,7 +64,8 @@ function ProfileSpeed({
 }): React.JSX.Element {
   const history = useMemo(() => speedPerDay(overview.days, profileId), [overview, profileId])
   const changes = useMemo(() => overview.changes.filter((c) => c.profileId === profileId), [overview, profileId])
-  const draw = useMemo(() => changeMarks(changes), [changes])
+  const benches = useMemo(() => overview.benches.filter((b) => b.profileId === profileId), [overview, profileId])
+  const draw = useMemo(() => changeMarks(changes, benches), [changes, benches])
   const extremes = slowestAndFastest(overview.days, profileId)
   const key = profileId ?? 'none'
   return (
@@ -71,6 +82,12 @@ function ProfileSpeed({
         <p className="note" data-testid={`history-extremes-${key}`}>
           Slowest day {extremes.slowest.day}: {extremes.slowest.generationPerSecond?.toFixed(1)} tok/s · fastest {extremes.fastest.day}:{' '}
           {extremes.fastest.generationPerSecond?.toFixed(1)} tok/s
+        </p>
+      )}
+      {benches.length > 0 && (
+        <p className="note" data-testid={`history-benches-${key}`}>
+          {benches.length} bench run{benches.length === 1 ? '' : 's'} (dots), the last{' '}
+          {benches[benches.length - 1]!.generationPerSecond?.toFixed(1) ?? '–'} tok/s.
         </p>
       )}
       {changes.length > 0 && (
