@@ -24,7 +24,7 @@ export const APP_LAYERS = [
   ['telemetry', 'fit', 'models'],
   ['supervisor'],
   ['profiles', 'endpoint'],
-  ['metrics', 'settings', 'snapshot'],
+  ['metrics', 'settings', 'snapshot', 'history'],
   ['advisor', 'bench'],
   ['engines'],
   ['diagnostics'],

@@ -18,6 +18,8 @@ export default defineConfig({
         'node-nvidia-smi',
         '@huggingface/gguf',
         'playwright-core',
+        // WebAssembly SQLite: it reads its .wasm beside its own file.
+        'node-sqlite3-wasm',
       ],
       output: { format: 'es', entryFileNames: 'run.mjs' },
     },

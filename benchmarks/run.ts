@@ -9,6 +9,7 @@ import { benchDownloads } from './downloads.bench'
 import { benchEndpoint } from './endpoint.bench'
 import { benchEngines } from './engines.bench'
 import { benchFit } from './fit.bench'
+import { benchHistory } from './history.bench'
 import { benchIdle } from './idle.bench'
 import { benchLiveFigures } from './live.bench'
 import { benchMetrics } from './metrics.bench'
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
     ['mtp', () => benchMtp(bin, resolve(MODELS, 'tiny-target-mtp.gguf'))],
     ['engines', () => benchEngines(bin)],
     ['downloads', () => benchDownloads()],
+    ['history', () => benchHistory()],
   ]
   for (const [name, run] of benches) {
     if (only && only !== name) continue

@@ -51,6 +51,10 @@ export const IPC_ARGS: IpcArgsSchemas = {
   'server:pinned-logs': z.tuple([profileId, z.number().int().min(1).max(100_000)]),
   'snapshot:latest': none,
   'generation:history': none,
+  'history:overview': z.tuple([
+    z.strictObject({ sinceMs: z.number().int().min(0).nullable().optional(), profileId: profileId.nullable().optional() }),
+  ]),
+  'history:export': z.tuple([z.enum(['csv', 'json', 'md'])]),
   'dashboard:visible': z.tuple([z.boolean()]),
   'dashboard:open': none,
   'profiles:list': none,

@@ -6,7 +6,8 @@ import { REPO_ROOT } from './helpers/paths'
 
 // Every file Llama Tray keeps in its home folder (settings, profiles, mutes, window state, bench
 // reports, engine manifests, ...) is read and written through its store (app/lib/json-store/):
-// schema, version, .bak, lock, change events. This counts the production files that still open a
+// schema, version, .bak, lock, change events. The one database, history.sqlite, has its own owner
+// (app/history/history-db.ts: SQLite's file layer, behind the same cross-process lock). This counts the production files that still open a
 // home file themselves, so that the count can only go down.
 
 /** The node:fs functions that read or write a file's contents, and the atomic writer of app/lib. */
@@ -43,6 +44,7 @@ const NOT_HOME_FILES: Readonly<Record<string, string>> = {
   'app/lib/json-store/file-lock.ts': "the store's lock (pid files beside the lock folder)",
   'app/lib/atomic-write.ts': "the store's atomic write",
   'app/cli/commands/profiles.ts': 'a command line file the user names (--file)',
+  'app/history/history-export.ts': "the usage history's export, at the path the user chose (--out, the save dialog)",
   'app/metrics/api-key.ts': "the key file a profile's --api-key-file names (the user's)",
   'app/supervisor/api-key-rules.ts': "the key file serve's --api-key-file names (the user's)",
   'app/diagnostics/known-secrets.ts': "key files the profiles name (the user's), read to redact them",

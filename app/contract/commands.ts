@@ -10,6 +10,7 @@ import type {
 } from './engines'
 import type { FitEstimate, LlamaFitComparison } from './fit'
 import type { GenerationHistory } from './generation'
+import type { HistoryOverview, HistoryQuery } from './history'
 import type { AppliedRecipeResult, ModelPullProgress, ModelPullResult, ModelRecipeSummary } from './models'
 import type { BenchProgress, BenchReport } from './bench'
 import type { ImportCommandOptions, ImportOffer } from './import-wording'
@@ -67,6 +68,10 @@ export interface CommandChannels {
   'snapshot:latest': () => Promise<Snapshot | null>
   /** The running (or last) server's per-second generation rates and finished requests: past points, kept out of every snapshot. */
   'generation:history': () => Promise<GenerationHistory>
+  /** The usage history (history.sqlite): tokens and speeds per day and profile, what changed between sessions, bench runs, today. */
+  'history:overview': (query: HistoryQuery) => Promise<HistoryOverview>
+  /** Saves every request of the usage history where the user chooses (main's save dialog): the path, or null when cancelled. */
+  'history:export': (format: 'csv' | 'json' | 'md') => Promise<Result<string | null>>
   /** The dashboard tells when it is shown: telemetry polls only while it is, or while a server runs. */
   'dashboard:visible': (visible: boolean) => Promise<void>
   /** Shows the dashboard window (the tray popover's "Open dashboard"); the popover closes. Headless there is none: nothing happens. */
@@ -249,6 +254,8 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   'server:pinned-logs',
   'snapshot:latest',
   'generation:history',
+  'history:overview',
+  'history:export',
   'dashboard:visible',
   'dashboard:open',
   'profiles:list',

@@ -20,6 +20,13 @@ export interface EndpointRequestFigures {
   readonly promptTokens: number | null
   readonly predictedTokens: number | null
   readonly predictedTokensPerSecond: number | null
+  /** Prompt tokens from the server's cache (not in promptTokens), its prompt speed, and draft tokens (a draft model's). */
+  readonly cachedTokens: number | null
+  readonly promptTokensPerSecond: number | null
+  readonly draftTokens: number | null
+  readonly draftAccepted: number | null
+  /** The error message of an answer with an error status, else null. */
+  readonly error: string | null
 }
 
 export interface EndpointStatus {

@@ -2,13 +2,14 @@ import { join } from 'node:path'
 import { createLiveAdvisor } from '../advisor/live-advisor'
 import { loadHeavyAppList } from '../telemetry/cpu/heavy-apps'
 import { TelemetryService } from '../telemetry/telemetry-service'
+import { HistoryStore } from '../history/history-store'
 import { LlamaTrayCore, type CoreOptions } from './llama-tray-core'
 
 export interface StandardCoreOptions extends Partial<Omit<CoreOptions, 'home'>> {
   readonly home: string
   /** The GPU reader's sampling period (the settings' pollIntervalMs); the core's cadence drives the samples. */
   readonly intervalMs?: number
-  /** Where a problem with the user's heavy-app list is reported. */
+  /** Where a problem with the user's heavy-app list (or the usage history) is reported. */
   readonly warn?: (message: string) => void
 }
 
@@ -24,7 +25,8 @@ export function standardTelemetry(
 
 /**
  * The core as the app and the CLI run it: telemetry with the user's heavy-app
- * list (<home>/heavy-apps.json), and the live advisor for warnings and fixes.
+ * list (<home>/heavy-apps.json), the live advisor for warnings and fixes, and
+ * the usage history (<home>/history.sqlite).
  */
 export function createStandardCore(options: StandardCoreOptions): Promise<LlamaTrayCore> {
   const { home, intervalMs, warn, ...rest } = options
@@ -39,6 +41,7 @@ export function createStandardCore(options: StandardCoreOptions): Promise<LlamaT
       warnings: advisor.warnings,
       applyWarningFix: advisor.applyWarningFix,
       mutes: advisor.mutes,
+      history: rest.history === undefined ? HistoryStore.at(home, { notice: warn }) : rest.history,
       ...rest,
     }),
   )

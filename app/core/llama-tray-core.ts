@@ -58,6 +58,14 @@ import { diagnosticsCommands } from './diagnostics-commands'
 import { failed, failedFrom } from '../lib/failed'
 import type { Problem } from '../contract/problem'
 import { followsGpuStream, gpuIntervalMs, tickDelayMs, type TickPace } from './tick-pace'
+import type { HistoryStore } from '../history/history-store'
+import { HistoryRecorder } from './history-recorder'
+import { saveHistoryExport } from '../history/history-export'
+import type { HistoryOverview } from '../contract/history'
+import { isInside, listInstalled } from '../engines/installed'
+
+/** What a core without a usage history answers (tests that give none). */
+const EMPTY_HISTORY: HistoryOverview = { days: [], changes: [], benches: [], today: { promptTokens: 0, generatedTokens: 0, requests: 0 } }
 
 /** How long an out-of-memory retry waits for a GPU reading taken after the failure (several nvidia-smi intervals). */
 const FRESH_GPU_READING_WAIT_MS = 10_000
@@ -84,6 +92,8 @@ export interface CoreOptions {
   readonly chooseSavePath?: (defaultName: string) => Promise<string | null>
   /** The app's version for diagnostics (Electron's app.getVersion()); default: unknown. */
   readonly appVersion?: () => string
+  /** The usage history the core's sessions and the endpoint's requests are written to (the core closes it on dispose); none by default. */
+  readonly history?: HistoryStore | null
 }
 
 /**
@@ -139,6 +149,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private endpointFromSettings = false
   /** The pinned profiles' servers, beside the active one (started when the core serves: servePinned). */
   private readonly pinned: PinnedServers
+  /** Writes sessions and requests to the usage history, when the core has one. */
+  private readonly history: HistoryRecorder | null
 
   /** Opens the settings, then builds the core. */
   static async create(options: CoreOptions): Promise<LlamaTrayCore> {
@@ -199,6 +211,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       this.tracker?.feedLogLine(line)
       this.logs.push(line)
     })
+    this.history = options.history ? this.historyRecorder(options.history) : null
+    const historyStore = options.history ?? null
     this.supervisor.on('state', (status) => this.onState(status))
     this.pinned = new PinnedServers({ home: options.home, supervisor: options.supervisor, watchdog })
     this.pinned.on('state', () => {
@@ -239,6 +253,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       }),
       mutedKeys: (profileId) => options.mutes?.list(profileId) ?? [],
     })
+    const bench = benchCommands(this, options.home, options.telemetry, (progress) => this.events.emit('bench:progress', progress))
     this.handlers = {
       'server:start': (profileId) => this.startProfile(profileId),
       'server:switch-now': async () => this.scheduler.switchNow(),
@@ -258,6 +273,18 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       'server:pinned-logs': async (profileId, max) => this.pinned.logsOf(profileId, max),
       'snapshot:latest': async () => this.latest,
       'generation:history': async () => this.generationHistory(),
+      'history:overview': async (query) => historyStore?.overview(query) ?? EMPTY_HISTORY,
+      'history:export': async (format) => {
+        if (!historyStore) return failed('settings', 'This Llama Tray keeps no usage history, so there is nothing to export.')
+        const path = await (options.chooseSavePath ?? (async () => null))(`llama-tray-history.${format}`)
+        if (path === null) return { ok: true, value: null }
+        try {
+          await saveHistoryExport(historyStore, path, format)
+          return { ok: true, value: path }
+        } catch (err) {
+          return failedFrom(err)
+        }
+      },
       'dashboard:visible': async (visible) => {
         const changed = visible !== this.dashboardVisible
         this.dashboardVisible = visible
@@ -282,7 +309,12 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       'fit:estimate': (profileId) => this.estimateFit(profileId),
       'fit:llama-plan': (profileId) =>
         llamaFitPlan(options.home, profileId, (id) => this.estimateFit(id), this.settingsStore.settings.vramHeadroomMiB),
-      ...benchCommands(this, options.home, options.telemetry, (progress) => this.events.emit('bench:progress', progress)),
+      ...bench,
+      'bench:run': async (profileIds, benchOptions) => {
+        const result = await bench['bench:run'](profileIds, benchOptions)
+        if (result.ok) this.history?.onBench(result.value) // a bench run is a session of the history, charted beside the days
+        return result
+      },
       ...engineCommands(
         {
           home: options.home,
@@ -403,6 +435,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     }
     this.endpoint = endpoint
     this.endpointProblem = null
+    if (this.history) endpoint.on('request', (figures) => this.history?.onRequest(figures))
     // `llama-tray profiles use` finds this endpoint here (serve's and the app's alike) and switches through it.
     const { host, port } = endpoint.status()
     const record = { pid: process.pid, origin: serverOrigin(host, port), apiKeyFile: options.apiKeyFile ?? null }
@@ -466,6 +499,26 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     await this.supervisor.dispose()
     this.logs.flush()
     for (const batcher of this.pinnedLogs.values()) batcher.flush()
+    await this.history?.dispose()
+  }
+
+  /** The history's view of this core: the running launch, the profile's name and engine, the placement retry. */
+  private historyRecorder(store: HistoryStore): HistoryRecorder {
+    const home = this.options.home
+    return new HistoryRecorder(store, {
+      launch: () => this.supervisor.getLaunchSpec(),
+      placementRetry: (profileId) => profileId !== null && this.placementRetry?.profileId === profileId,
+      facts: async (profileId, exe) => {
+        const profile = profileId === null ? undefined : (await ProfileStore.open(home)).find(profileId)
+        const engine = exe === null ? undefined : (await listInstalled(home)).find((e) => isInside(e.dir, exe))
+        return {
+          profileName: profile?.name ?? null,
+          engine: engine ? `llama.cpp ${engine.backend}` : null,
+          engineVersion: engine ? (engine.version ?? engine.tag) : null,
+          driverVersion: null,
+        }
+      },
+    })
   }
 
   get settings(): AppSettings {
@@ -660,6 +713,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   private onState(status: ServerStatus): void {
     this.stateHistory.record(status)
+    this.history?.onState(status)
     if (status.state === 'starting') {
       this.startFailure = null // a launch is under way: the refused one is history
       this.gpuUsedBeforeLaunchMiB = this.options.telemetry?.latest().gpu?.devices[0]?.memoryUsedMiB ?? null

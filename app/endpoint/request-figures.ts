@@ -2,9 +2,16 @@ import { Transform, type TransformCallback } from 'node:stream'
 
 /** What llama-server's `timings` says about a request (the final response or final stream event carries it). */
 export interface PassedTimings {
+  /** Prompt tokens the server processed (`prompt_n`: the cached ones not included). */
   readonly promptTokens: number | null
+  /** Prompt tokens taken from the cache (`cache_n`). */
+  readonly cachedTokens: number | null
+  readonly promptTokensPerSecond: number | null
   readonly predictedTokens: number | null
   readonly predictedTokensPerSecond: number | null
+  /** Speculative decoding: tokens drafted and accepted (absent without a draft model). */
+  readonly draftTokens: number | null
+  readonly draftAccepted: number | null
 }
 
 // Enough of the answer's end to hold its last `timings` object (it comes last, before usage/id or [DONE]).
@@ -37,7 +44,15 @@ export function lastTimings(text: string): PassedTimings | null {
     if (json) {
       try {
         const t = JSON.parse(json) as Record<string, unknown>
-        return { promptTokens: num(t.prompt_n), predictedTokens: num(t.predicted_n), predictedTokensPerSecond: num(t.predicted_per_second) }
+        return {
+          promptTokens: num(t.prompt_n),
+          cachedTokens: num(t.cache_n),
+          promptTokensPerSecond: num(t.prompt_per_second),
+          predictedTokens: num(t.predicted_n),
+          predictedTokensPerSecond: num(t.predicted_per_second),
+          draftTokens: num(t.draft_n),
+          draftAccepted: num(t.draft_n_accepted),
+        }
       } catch {
         // not the object we look for: try the one before
       }
@@ -45,6 +60,21 @@ export function lastTimings(text: string): PassedTimings | null {
     at = at === 0 ? -1 : text.lastIndexOf('"timings"', at - 1)
   }
   return null
+}
+
+/** The message of the last `"error": {"message": …}` in a piece of an answer (llama-server's and OpenAI's error shape). */
+export function lastErrorMessage(text: string): string | null {
+  const at = text.lastIndexOf('"error"')
+  if (at === -1) return null
+  const brace = text.indexOf('{', at)
+  const json = brace === -1 ? null : objectAt(text, brace)
+  if (!json) return null
+  try {
+    const message = (JSON.parse(json) as { message?: unknown }).message
+    return typeof message === 'string' ? message.slice(0, 500) : null
+  } catch {
+    return null
+  }
 }
 
 /**
@@ -72,5 +102,10 @@ export class FiguresTap extends Transform {
 
   timings(): PassedTimings | null {
     return lastTimings(this.tail)
+  }
+
+  /** The error message at the answer's end, when it carries one. */
+  errorMessage(): string | null {
+    return lastErrorMessage(this.tail)
   }
 }

@@ -294,6 +294,11 @@ export class EndpointRouter {
       promptTokens: t?.promptTokens ?? null,
       predictedTokens: t?.predictedTokens ?? null,
       predictedTokensPerSecond: t?.predictedTokensPerSecond ?? null,
+      cachedTokens: t?.cachedTokens ?? null,
+      promptTokensPerSecond: t?.promptTokensPerSecond ?? null,
+      draftTokens: t?.draftTokens ?? null,
+      draftAccepted: t?.draftAccepted ?? null,
+      error: status >= 400 ? (tap.errorMessage() ?? `HTTP ${status}`) : null,
     }
   }
 }

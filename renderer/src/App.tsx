@@ -1,7 +1,8 @@
-import { Activity, Gauge, type LucideIcon, Rocket, ScrollText, Settings, SlidersHorizontal } from 'lucide-react'
+import { Activity, Gauge, History, type LucideIcon, Rocket, ScrollText, Settings, SlidersHorizontal } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { BenchView } from './components/BenchView'
 import { FirstRunView } from './components/FirstRunView'
+import { HistoryView } from './components/HistoryView'
 import { Header } from './components/Header'
 import { LogsView } from './components/LogsView'
 import { ProfilesView } from './components/ProfilesView'
@@ -12,12 +13,13 @@ import { WarningsBanner } from './components/WarningsBanner'
 import { useFirstRunStore } from './stores/first-run-store'
 
 /** Tab ids (the test ids say tab-<id>) and what they read; Start (the first run) is listed only while it is offered. */
-const TABS = ['Start', 'Dashboard', 'Profiles', 'Logs', 'Settings', 'Bench'] as const
+const TABS = ['Start', 'Dashboard', 'Profiles', 'History', 'Logs', 'Settings', 'Bench'] as const
 type Tab = (typeof TABS)[number]
 const TAB_LABEL: Record<Tab, string> = {
   Start: 'Setup',
   Dashboard: 'Running',
   Profiles: 'Profiles',
+  History: 'History',
   Logs: 'Logs',
   Settings: 'Settings',
   Bench: 'Bench',
@@ -27,6 +29,7 @@ const TAB_ICON: Record<Tab, LucideIcon> = {
   Start: Rocket,
   Dashboard: Activity,
   Profiles: SlidersHorizontal,
+  History,
   Logs: ScrollText,
   Settings,
   Bench: Gauge,
@@ -40,6 +43,8 @@ function TabPanel({ tab, onStarted }: { readonly tab: Tab; readonly onStarted: (
       return <RunningView />
     case 'Profiles':
       return <ProfilesView />
+    case 'History':
+      return <HistoryView />
     case 'Logs':
       return <LogsView />
     case 'Settings':

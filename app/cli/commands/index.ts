@@ -5,6 +5,7 @@ import { DIAGNOSTICS_HELP } from './diagnostics-help'
 import { ENGINES_HELP } from './engines-help'
 import { FIT_HELP } from './fit-help'
 import { GPU_HELP } from './gpu-help'
+import { HISTORY_HELP } from './history-help'
 import { LINT_HELP } from './lint-help'
 import { MODELS_HELP } from './models-help'
 import { PROFILES_HELP } from './profiles-help'
@@ -36,4 +37,5 @@ export const COMMANDS: readonly CliCommand[] = [
   onDemand(TUNE_HELP, async () => (await import('./tune')).tuneCommand),
   onDemand(SETTINGS_HELP, async () => (await import('./settings')).settingsCommand),
   onDemand(DIAGNOSTICS_HELP, async () => (await import('./diagnostics')).diagnosticsCommand),
+  onDemand(HISTORY_HELP, async () => (await import('./history')).historyCommand),
 ]

@@ -24,6 +24,8 @@ export interface ChartProps {
   readonly range?: readonly [number, number]
   /** Extra drawing after each redraw (e.g. a threshold line). */
   readonly draw?: (u: uPlot) => void
+  /** The x axis's labels: a clock (the live charts, the default) or dates (the History view's days). */
+  readonly xLabels?: 'clock' | 'day'
   readonly testId: string
 }
 
@@ -36,12 +38,18 @@ function clockLabel(sec: number): string {
   return d.getSeconds() ? `${hm}:${String(d.getSeconds()).padStart(2, '0')}` : hm
 }
 
+/** A date label, MM-DD (the History view's days). */
+function dayLabel(sec: number): string {
+  const d = new Date(sec * 1000)
+  return `${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+}
+
 /**
  * One uPlot chart over a bounded history. The plot is created once per theme;
  * each pushed snapshot only calls setData on the same arrays (no React render,
  * no layout change: the canvas keeps its size).
  */
-export function UPlotChart({ title, history, series, range, draw, testId }: ChartProps): React.JSX.Element {
+export function UPlotChart({ title, history, series, range, draw, xLabels = 'clock', testId }: ChartProps): React.JSX.Element {
   const box = useRef<HTMLDivElement>(null)
   const drawRef = useRef(draw)
   drawRef.current = draw
@@ -77,7 +85,7 @@ export function UPlotChart({ title, history, series, range, draw, testId }: Char
           ticks: { stroke: gridColor },
           size: 28,
           space: 80,
-          values: (_u: uPlot, vals: number[]) => vals.map(clockLabel),
+          values: (_u: uPlot, vals: number[]) => vals.map(xLabels === 'day' ? dayLabel : clockLabel),
         },
         ...scales.map((k, i) => ({
           scale: k,
@@ -126,7 +134,7 @@ export function UPlotChart({ title, history, series, range, draw, testId }: Char
       resize.disconnect()
       plot.destroy()
     }
-  }, [history, series, range, scheme])
+  }, [history, series, range, scheme, xLabels])
 
   return (
     <figure className="chart" data-testid={testId}>

@@ -3,6 +3,7 @@ import { gpuReasonSummary } from '../lib/gpu-reason'
 import { heaviestOtherApp } from '../lib/popover-picks'
 import { useSettingsStore } from '../stores/settings-store'
 import { useSnapshotStore } from '../stores/snapshot-store'
+import { TodayLine } from './TodayLine'
 
 // The popover's figures: live tok/s large, then VRAM, CPU and the heaviest
 // other app, one line each. Selectors return primitives (1 Hz snapshots).
@@ -95,6 +96,7 @@ export function PopoverFigures(): React.JSX.Element {
       <VramLine />
       <CpuLine />
       <HeaviestLine />
+      <TodayLine />
     </section>
   )
 }
