@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -6,6 +6,7 @@ import type { LaunchSpec } from '../../app/contract/commands'
 import type { ServerLoadProgress, ServerStatus } from '../../app/contract/server-state'
 import { llamaServerBin } from '../helpers/llama-server-bin'
 import { model } from '../helpers/paths'
+import { writeNoChannelServer } from '../helpers/no-channel-server'
 import { postJson } from '../helpers/post-json'
 import { runningProcess } from '../helpers/server-status'
 import { SupervisorHarness } from '../helpers/supervisor-harness'
@@ -85,9 +86,7 @@ describe('the child channel of the real llama-server', () => {
 
   it('runs a binary without the channel as before: no progress of its own, stopped by a signal', async () => {
     // A stand-in for a fork or an older build: the same server with the channel's variable taken away.
-    const standIn = join(scratch, 'llama-server-no-channel')
-    writeFileSync(standIn, `#!/bin/sh\nunset LLAMA_SERVER_ROUTER_PORT\nexec '${bin}' "$@"\n`)
-    chmodSync(standIn, 0o755)
+    const standIn = writeNoChannelServer(scratch, bin)
     const h = harness()
     const ready = await h.supervisor.start({
       profileId: 'fork',
