@@ -38,6 +38,7 @@ import { HfDownloadWatch, hfRepos, launchDownloads } from './hf-download-watch'
 import { watchUntilHung } from './ready-watchdog'
 import { abortableSleep, exitInfo, exitSuffix, type Run } from './supervised-run'
 import { DEFAULT_WATCHDOG, watchdogEnabled, type WatchdogOptions } from './watchdog-policy'
+import { serverSubcommand } from '../contract/server-binary'
 import { CHANNEL_ENV, isChildMessage, parseChildLine, type ChildMessage } from './child-channel'
 import { closeChannel, stopThroughChannel } from './channel-stop'
 
@@ -259,7 +260,8 @@ export class ServerSupervisor {
     if (keys.note) this.log(`[llama-tray] ${keys.note}`)
     let proc: SpawnedProcess
     try {
-      proc = await spawnProcess(checked.exe, keys.args, env, undefined, channel ? 'pipe' : 'ignore')
+      // llama.cpp's one program runs its server as `llama serve …` (server-binary.ts).
+      proc = await spawnProcess(checked.exe, [...serverSubcommand(checked.exe), ...keys.args], env, undefined, channel ? 'pipe' : 'ignore')
     } catch (err) {
       const code = err instanceof SpawnError ? err.code : undefined
       await removeKeyFile(keys.file)
@@ -286,7 +288,9 @@ export class ServerSupervisor {
       readyClaimed: false,
     }
     this.run = run
-    this.log(`[llama-tray] started ${checked.exe} ${redactArgs(keys.args).join(' ')} (pid ${proc.pid})`)
+    this.log(
+      `[llama-tray] started ${[checked.exe, ...serverSubcommand(checked.exe), ...redactArgs(keys.args)].join(' ')} (pid ${proc.pid})`,
+    )
     for (const stream of [proc.child.stdout, proc.child.stderr]) {
       const splitter = new LineSplitter((line) => {
         run.linesSeen++
