@@ -15,6 +15,7 @@ import { benchLiveFigures } from './live.bench'
 import { benchMetrics } from './metrics.bench'
 import { benchMtp } from './mtp.bench'
 import { benchSupervisor } from './supervisor.bench'
+import { benchChildChannel } from './child-channel.bench'
 import { benchSwitch } from './switch.bench'
 import { benchSwitchTrace } from './switch-trace.bench'
 import { benchSwitchTraceLive } from './switch-trace-live.bench'
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
   const target = resolve(MODELS, 'tiny-target.gguf')
   const benches: [string, () => Promise<BenchRow[]>][] = [
     ['supervisor', () => benchSupervisor(bin, target)],
+    ['child-channel', () => benchChildChannel(bin, target)],
     ['switch', () => benchSwitch(bin, MODELS)],
     ['switch-trace', async () => [...benchSwitchTrace(), ...(await benchSwitchTraceLive(bin, MODELS))]],
     ['telemetry', () => benchTelemetry()],

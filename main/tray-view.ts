@@ -1,5 +1,11 @@
 import type { ProfileSummary } from '../app/contract/profile'
-import { downloadDetail, sleepingDetail, type ServerStateKind, type ServerStatus } from '../app/contract/server-state'
+import {
+  downloadDetail,
+  serverProgressSentence,
+  sleepingDetail,
+  type ServerStateKind,
+  type ServerStatus,
+} from '../app/contract/server-state'
 import type { PendingSwitch } from '../app/contract/snapshot'
 import type { Warning } from '../app/contract/warnings'
 
@@ -87,7 +93,9 @@ export function formatFreeVram(mib: number): string {
 export function trayTooltip(view: TrayView): string {
   const head = `Llama Tray: ${stateLabel(view.status.state)}`
   const figures: string[] = []
-  if (view.status.state === 'sleeping') figures.push(sleepingDetail(view.status.sleepIdleSeconds))
+  const progress = serverProgressSentence(view.status)
+  if (progress) figures.push(progress)
+  else if (view.status.state === 'sleeping') figures.push(sleepingDetail(view.status.sleepIdleSeconds))
   if (view.status.state === 'downloading') figures.push(downloadDetail(view.status.download))
   if (view.status.state === 'ready' && view.tokensPerSecond !== null && Number.isFinite(view.tokensPerSecond) && view.tokensPerSecond > 0)
     figures.push(formatRate(view.tokensPerSecond))

@@ -261,6 +261,11 @@ describe('tray tooltip', () => {
     expect(trayTooltip(view('stopped', { activeProfileId: null, status: status('stopped', null) }))).toBe('Llama Tray: Stopped')
     // No rate outside ready (a stale one would mislead).
     expect(trayTooltip(view('loading', { tokensPerSecond: 40 }))).toBe('Llama Tray: Loading model\nQwen3 30B A3B')
+    // The server's own load progress, where it reports one (its child channel).
+    const progress = { stage: 'text_model', stages: ['text_model'], value: 0.42 }
+    expect(trayTooltip(view('loading', { status: status('loading', 'qwen', { progress }) }))).toBe(
+      'Llama Tray: Loading model\nQwen3 30B A3B\nLoading text model 42 %',
+    )
     // Sleeping: what it means instead of a rate (none while the model is unloaded), and the VRAM it freed.
     expect(
       trayTooltip(

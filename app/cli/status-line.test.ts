@@ -53,6 +53,16 @@ describe('formatStatusLine', () => {
       'SLEEPING   pid 42  http://127.0.0.1:8080  up 1m05s  model unloaded after 2 s idle, VRAM freed; the next request wakes it',
     )
   })
+  it("shows the server's own load progress while it loads, and while a request wakes it", () => {
+    const progress = { stage: 'text_model', stages: ['text_model', 'spec_model'], value: 0.4216 }
+    expect(formatStatusLine({ ...base, state: 'loading', progress }, null, 0)).toBe(
+      'LOADING    pid 42  http://127.0.0.1:8080  Loading text model 42 %',
+    )
+    const draft = { ...progress, stage: 'spec_model', value: 0.07 }
+    expect(formatStatusLine({ ...base, state: 'loading', progress: draft }, null, 0)).toContain('Loading draft model 7 %')
+    const waking = formatStatusLine({ ...base, state: 'sleeping', sleepIdleSeconds: 2, waking: progress }, null, 65_000)
+    expect(waking).toBe('SLEEPING   pid 42  http://127.0.0.1:8080  up 1m05s  Waking: loading text model 42 %')
+  })
   it('prints the address a client on this machine connects to, not a wildcard bind', () => {
     expect(formatStatusLine({ ...base, host: '0.0.0.0' }, null, 0)).toContain('http://127.0.0.1:8080')
     expect(formatStatusLine({ ...base, host: '::' }, null, 0)).toContain('http://[::1]:8080')

@@ -1,5 +1,5 @@
 import { serverOrigin } from '../contract/client-url'
-import { downloadDetail, sleepingDetail, type ServerStatus } from '../contract/server-state'
+import { downloadDetail, serverProgressSentence, sleepingDetail, type ServerStatus } from '../contract/server-state'
 import type { Snapshot } from '../contract/snapshot'
 import { pinnedStatusParts } from './pinned-lines'
 
@@ -19,7 +19,9 @@ export function formatStatusLine(status: ServerStatus, snapshot: Snapshot | null
   if (status.state === 'ready' || status.state === 'sleeping') parts.push(`up ${formatDuration(now - status.readySince)}`)
   if (status.state === 'backoff') parts.push(`restart in ${formatDuration(Math.max(0, status.restartAt - now) + 999)}`)
   if (status.restarts > 0) parts.push(`restarts ${status.restarts}`)
-  if (status.state === 'sleeping') parts.push(sleepingDetail(status.sleepIdleSeconds))
+  const progress = serverProgressSentence(status)
+  if (progress) parts.push(progress)
+  else if (status.state === 'sleeping') parts.push(sleepingDetail(status.sleepIdleSeconds))
   if (status.state === 'downloading') parts.push(downloadDetail(status.download))
   // Early in the line: the row is cut to the terminal's width, and a waiting switch is what the user waits for.
   const pending = snapshot?.pendingSwitch

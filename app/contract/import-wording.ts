@@ -35,6 +35,11 @@ export function notAServerSentence(binary: string, surface: ImportSurface): stri
   )
 }
 
+/** llama.cpp's one program without its server's subcommand ("llama -m model.gguf"). */
+export function oneBinaryWithoutServeSentence(binary: string): string {
+  return `"${binary}" runs llama-server only as "${binary} serve": add serve after it, then the server's flags.`
+}
+
 /** A profile of that name exists already. */
 export function duplicateNameSentence(name: string, id: string, surface: ImportSurface): string {
   return `A profile named "${name}" exists already (${id}): ${OTHER_NAME[surface]}, or ${OVERRIDE[surface].replace} to overwrite it.`

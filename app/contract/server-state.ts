@@ -121,9 +121,11 @@ export type ServerStatus =
   /** Before the spawn there is no process yet. */
   | (StatusOfEveryState & (ServerProcess | NoProcess) & { readonly state: 'starting' })
   | (StatusOfEveryState & ServerProcess & { readonly state: 'downloading'; readonly download: DownloadInfo })
-  | (StatusOfEveryState & ServerProcess & { readonly state: 'loading' })
+  /** progress: what the server itself reports of its load (its child channel); null where it does not (then the estimate from past loads). */
+  | (StatusOfEveryState & ServerProcess & { readonly state: 'loading'; readonly progress?: ServerLoadProgress | null })
   | (Serving & { readonly state: 'ready' })
-  | (Serving & { readonly state: 'sleeping' })
+  /** waking: the server's own progress while a request reloads the model; null while it sleeps or does not report. */
+  | (Serving & { readonly state: 'sleeping'; readonly waking?: ServerLoadProgress | null })
   | (StatusOfEveryState & ServerProcess & { readonly state: 'stopping' })
   /** restartAt: epoch ms when the pending restart fires. */
   | (Failed & NoProcess & { readonly state: 'backoff'; readonly restartAt: number })
@@ -136,6 +138,36 @@ export type ServerStatusOf<K extends ServerStateKind> = Extract<ServerStatus, { 
 /** The process of a status, in the states that have one. */
 export function serverProcess(status: ServerStatus): ServerProcess | null {
   return status.pid === null ? null : { pid: status.pid, host: status.host, port: status.port }
+}
+
+/**
+ * How far llama-server's own load has come, as its child channel reports it (llama.cpp's server-context.cpp):
+ * the stages of this load in order ("text_model", then "spec_model" for a draft or MTP head, "mmproj_model"),
+ * the current one, and how far it is (0–1; null for a stage that reports no fraction, like the projector).
+ */
+export interface ServerLoadProgress {
+  readonly stage: string
+  readonly stages: readonly string[]
+  readonly value: number | null
+}
+
+const STAGE_WORDS: Readonly<Record<string, string>> = {
+  text_model: 'text model',
+  spec_model: 'draft model',
+  mmproj_model: 'vision projector',
+}
+
+/** A load in a few words: "Loading text model 42 %", "Loading draft model 7 %" (the tray, the popover, the CLI). */
+export function loadProgressSentence(p: ServerLoadProgress): string {
+  const stage = STAGE_WORDS[p.stage] ?? p.stage.replace(/_/g, ' ')
+  return p.value === null ? `Loading ${stage}` : `Loading ${stage} ${Math.floor(p.value * 100)} %`
+}
+
+/** The server's own progress in a status, as loadProgressSentence words it: a load, or a wake from sleep ("Waking: …"); null when it reports none. */
+export function serverProgressSentence(status: ServerStatus): string | null {
+  if (status.state === 'loading' && status.progress) return loadProgressSentence(status.progress)
+  if (status.state === 'sleeping' && status.waking) return `Waking: ${loadProgressSentence(status.waking).toLowerCase()}`
+  return null
 }
 
 /** A download under way: llama-server's `-hf` fetching a model into the Hugging Face cache. */

@@ -1,3 +1,4 @@
+import { childChannelGate } from './child-channel-gate'
 import { join } from 'node:path'
 import type { CommandChannels, EventChannels, LaunchSpec, Result } from '../contract/commands'
 import type { FitEstimate } from '../contract/fit'
@@ -205,7 +206,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       const { watchdogIntervalS, watchdogMisses } = this.settingsStore.settings
       return { intervalMs: watchdogIntervalS * 1000, misses: watchdogMisses }
     }
-    this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, ...options.supervisor })
+    const childChannel = childChannelGate(options.home)
+    this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, childChannel, ...options.supervisor })
     this.server = serverControl(this.supervisor)
     this.supervisor.on('log', (line) => {
       this.tracker?.feedLogLine(line)
@@ -214,7 +216,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.history = options.history ? this.historyRecorder(options.history) : null
     const historyStore = options.history ?? null
     this.supervisor.on('state', (status) => this.onState(status))
-    this.pinned = new PinnedServers({ home: options.home, supervisor: options.supervisor, watchdog })
+    this.pinned = new PinnedServers({ home: options.home, supervisor: { childChannel, ...options.supervisor }, watchdog })
     this.pinned.on('state', () => {
       if (this.disposed) return
       this.updateCadence()

@@ -1,3 +1,4 @@
+import { serverSubcommand } from '../contract/server-binary'
 import { spawn } from 'node:child_process'
 import { serverOrigin } from '../contract/client-url'
 import { httpRequest } from '../lib/http-request'
@@ -62,7 +63,12 @@ export const runGpuCheck: GpuCheck = async (request) => {
   const args = gpuCheckArgs(request.model, port, request.backend)
   const lines: string[] = []
   const keep = (line: string): void => void (lines.length < MAX_LINES && lines.push(line))
-  const child = spawn(request.binary, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, ...LEADS_ITS_GROUP })
+  // llama.cpp's one program runs its server as `llama serve …` (server-binary.ts).
+  const child = spawn(request.binary, [...serverSubcommand(request.binary), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+    ...LEADS_ITS_GROUP,
+  })
   let exit: string | null = null
   const exited = new Promise<void>((done) => {
     child.once('error', (err) => {

@@ -9,7 +9,7 @@ describe('where discovery looks on each platform', () => {
       env: { Path: 'C:\\Windows;"C:\\Program Files\\llama";;C:\\Windows', LOCALAPPDATA: 'C:\\Users\\Ann\\AppData\\Local' },
     }
     expect(pathFolders(places)).toEqual(['C:\\Windows', 'C:\\Program Files\\llama'])
-    expect(serverExeNames('win32')).toEqual(['llama-server.exe'])
+    expect(serverExeNames('win32')).toEqual(['llama-server.exe', 'llama.exe'])
     expect(await installFolders(places)).toEqual(
       expect.arrayContaining([
         'C:\\Users\\Ann\\AppData\\Local\\llama.cpp',

@@ -11,8 +11,9 @@ export interface DiscoveryPlaces {
 
 export const pathApi = (platform: NodeJS.Platform): typeof posix => (platform === 'win32' ? win32 : posix)
 
+/** llama-server's names, and llama.cpp's one program (winget and the install script give `llama.exe`, run as `llama serve`). */
 export function serverExeNames(platform: NodeJS.Platform): readonly string[] {
-  return platform === 'win32' ? ['llama-server.exe'] : ['llama-server']
+  return platform === 'win32' ? ['llama-server.exe', 'llama.exe'] : ['llama-server', 'llama']
 }
 
 /** The folders of PATH (Path on Windows), in order, without empties and duplicates. */

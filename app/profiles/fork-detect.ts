@@ -8,6 +8,7 @@ import { openJsonStore } from '../lib/json-store/registry'
 import { runOnce } from '../lib/process/run-once'
 import { classifyFork, parseAllowedValues, parseHelpFlags, parseVersion } from './engine-help'
 import { problem, type Problem } from '../contract/problem'
+import { serverSubcommand } from '../contract/server-binary'
 
 export interface ServerBinaryInfo {
   readonly binary: string
@@ -117,8 +118,9 @@ export async function detectFork(home: string, binary: string, run = runForOutpu
   if (hit && hit.size === info.size && hit.mtimeMs === info.mtimeMs) {
     return { binary: path, fork: hit.fork, version: hit.version, commit: hit.commit, flags: new Set(hit.flags), cacheTypes: hit.cacheTypes }
   }
-  const versionText = await run(path, ['--version'])
-  const help = await run(path, ['--help'])
+  // llama.cpp's one program answers for its server after `serve` (`llama serve --help`).
+  const versionText = await run(path, [...serverSubcommand(path), '--version'])
+  const help = await run(path, [...serverSubcommand(path), '--help'])
   const binaryInfo = forkFromOutput(path, help, versionText)
   const entry = {
     size: info.size,

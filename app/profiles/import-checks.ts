@@ -14,8 +14,9 @@ export interface ImportCheckOptions {
 /** What a forced import stored that is not right yet, for the profile's notes. */
 export const MISSING_MODEL_NOTE = 'The model file was missing when this profile was imported.'
 
-// llama-server, llama-server.exe, a renamed or wrapped build ("llama-server-cuda"), an old build's "server".
-const SERVER_NAME = /llama-server|^server(\.exe)?$/i
+// llama-server, llama-server.exe, a renamed or wrapped build ("llama-server-cuda"), an old build's "server",
+// llama.cpp's one program (`llama serve`: importArgv took the subcommand).
+const SERVER_NAME = /llama-server|^server(\.exe)?$|^llama(\.exe)?$/i
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(

@@ -228,3 +228,22 @@ describe('scripts', () => {
     expect(tokenizeCommandLine(cmdLine, { dialect: 'cmd' })).toEqual(['/opt/llama-server', '-m', '/m/a b.gguf', '-c', '4096'])
   })
 })
+
+describe("llama.cpp's one program (llama serve)", () => {
+  it('keeps llama as the binary, serve out of the arguments, and exports the same spelling', () => {
+    const profile = importCommand('C:\\llama\\llama.exe serve -m C:\\m\\model.gguf -c 8192', { dialect: 'cmd' })
+    expect(profile.binary).toBe('C:\\llama\\llama.exe')
+    expect(profile.extraArgs).not.toContain('serve')
+    expect(exportCommandLine(profile, 'cmd')).toMatch(/^C:\\llama\\llama\.exe serve -m C:\\m\\model\.gguf /)
+    expect(exportShellScript(importArgv(['/usr/bin/llama', 'serve', '-m', '/m/a.gguf']))).toMatch(
+      /exec \/usr\/bin\/llama \\\n {2}serve \\\n {2}-m/,
+    )
+  })
+
+  it('refuses llama without serve with a sentence saying to add it', () => {
+    expect(() => importArgv(['/usr/bin/llama', '-m', '/m/a.gguf'])).toThrow(
+      new ImportError('"llama" runs llama-server only as "llama serve": add serve after it, then the server\'s flags.'),
+    )
+    expect(() => importArgv(['llama.exe', 'run', '-m', 'a.gguf'])).toThrow(/add serve after it/)
+  })
+})

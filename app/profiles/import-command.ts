@@ -5,6 +5,8 @@ import { profileNameProblem } from './profile-name'
 import type { Profile } from './schema'
 import type { ImportOffer } from '../contract/import-wording'
 import { problem, type Problem } from '../contract/problem'
+import { isOneBinaryLlama } from '../contract/server-binary'
+import { oneBinaryWithoutServeSentence } from '../contract/import-wording'
 
 export class ImportError extends Error {
   constructor(
@@ -62,6 +64,11 @@ export function importArgv(argv: readonly string[], options: ImportOptions = {})
     }
     binary = first
     i++
+    // llama.cpp's one program is a llama-server only after `serve`, which the binary's name then stands for (server-binary.ts).
+    if (isOneBinaryLlama(binary)) {
+      if (argv[i] !== 'serve') throw new ImportError(oneBinaryWithoutServeSentence(binary.replace(/\\/g, '/').split('/').pop() ?? binary))
+      i++
+    }
   }
   const parsed = parseArgs(argv.slice(i))
   const now = (options.now ?? new Date()).toISOString()

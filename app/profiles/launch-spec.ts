@@ -1,3 +1,4 @@
+import { serverSubcommand } from '../contract/server-binary'
 import type { LaunchSpec } from '../contract/commands'
 import { renderArgs } from './profile-args'
 import type { Profile } from './schema'
@@ -21,5 +22,5 @@ export function profileToLaunchSpec(profile: Profile, engine?: EngineFlags): Lau
 /** The whole command as an argument vector: [binary, ...args] (binary left out when not chosen yet). */
 export function profileArgv(profile: Profile, engine?: EngineFlags): string[] {
   const spec = profileToLaunchSpec(profile, engine)
-  return spec.exe === '' ? [...spec.args] : [spec.exe, ...spec.args]
+  return spec.exe === '' ? [...spec.args] : [spec.exe, ...serverSubcommand(spec.exe), ...spec.args]
 }

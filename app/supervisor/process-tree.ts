@@ -37,9 +37,16 @@ export class SpawnError extends Error {
 /**
  * Starts a process from an argument array, never through a shell. On POSIX it
  * leads its own process group, so the whole group can be signalled and the
- * terminal's Ctrl+C reaches only us (we then stop it cleanly).
+ * terminal's Ctrl+C reaches only us (we then stop it cleanly). stdin 'pipe' is
+ * llama-server's child channel (child-channel.ts): it closes when we die.
  */
-export function spawnProcess(exe: string, args: readonly string[], env: Record<string, string>, cwd?: string): Promise<SpawnedProcess> {
+export function spawnProcess(
+  exe: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  cwd?: string,
+  stdin: 'ignore' | 'pipe' = 'ignore',
+): Promise<SpawnedProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(exe, [...args], {
       env,
@@ -47,8 +54,10 @@ export function spawnProcess(exe: string, args: readonly string[], env: Record<s
       shell: false,
       detached: process.platform !== 'win32',
       windowsHide: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [stdin, 'pipe', 'pipe'],
     })
+    // A write to a server that has just exited fails with EPIPE: the exit itself is what counts.
+    child.stdin?.on('error', () => {})
     let exitedFlag = false
     const exited = new Promise<ExitStatus>((res) => {
       child.once('exit', (code, signal) => {

@@ -30,6 +30,13 @@ export interface Run {
   pidFileWritten: Promise<void>
   /** The file the profile's --api-key went to (api-key-file.ts), removed by forget(). */
   readonly keyFile: string | null
+  /**
+   * llama-server's child channel (child-channel.ts): 'off' when not offered, 'offered' until its first line,
+   * 'confirmed' after it (only then does a stop use it and the load show the server's own progress).
+   */
+  channel: 'off' | 'offered' | 'confirmed'
+  /** Set once the run is taken to ready (by /health or by the channel, whichever comes first). */
+  readyClaimed: boolean
 }
 
 /** Resolves after ms, or at once when the signal aborts (never rejects). */

@@ -27,6 +27,11 @@ export interface SupervisorOptions {
   readonly listen?: () => ListenPlan
   /** Where the pid files go (tests inject a slow disk); <home>/run by default. */
   readonly pidFiles?: PidFiles
+  /**
+   * Whether a binary is offered llama-server's child channel (child-channel.ts), asked at each launch with the
+   * binary's path; offered to every binary by default (one without it never confirms it and runs as before).
+   */
+  readonly childChannel?: (exe: string) => Promise<boolean>
   /** The watchdog after ready (asked at each ready, so a settings change applies to the next); DEFAULT_WATCHDOG by default. */
   readonly watchdog?: WatchdogOptions | (() => WatchdogOptions)
 }

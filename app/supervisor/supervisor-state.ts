@@ -1,5 +1,5 @@
 import type { LaunchSpec } from '../contract/commands'
-import type { DownloadInfo, ExitInfo, ServerProcess, ServerStatus } from '../contract/server-state'
+import type { DownloadInfo, ExitInfo, ServerLoadProgress, ServerProcess, ServerStatus } from '../contract/server-state'
 
 /**
  * The supervisor's state, one record per state with only the fields that state has: a process while one runs
@@ -11,10 +11,12 @@ export type SupervisorState =
   | { readonly kind: 'stopped' }
   | { readonly kind: 'starting'; readonly process: ServerProcess | null }
   | { readonly kind: 'downloading'; readonly process: ServerProcess; readonly download: DownloadInfo }
-  | { readonly kind: 'loading'; readonly process: ServerProcess }
+  /** progress: the server's own, from its child channel; absent while it has said nothing (or has no channel). */
+  | { readonly kind: 'loading'; readonly process: ServerProcess; readonly progress?: ServerLoadProgress | null }
   /** readySince: epoch ms when this process became ready (a sleeping server keeps it: the same process). */
   | { readonly kind: 'ready'; readonly process: ServerProcess; readonly readySince: number }
-  | { readonly kind: 'sleeping'; readonly process: ServerProcess; readonly readySince: number }
+  /** waking: the reload's progress while a request wakes it (channel only). */
+  | { readonly kind: 'sleeping'; readonly process: ServerProcess; readonly readySince: number; readonly waking?: ServerLoadProgress | null }
   | { readonly kind: 'stopping'; readonly process: ServerProcess }
   /** restartAt: epoch ms when `timer` starts the spec again. */
   | { readonly kind: 'backoff'; readonly exit: ExitInfo; readonly restartAt: number; readonly timer: NodeJS.Timeout }
@@ -60,9 +62,17 @@ export function statusOf(state: SupervisorState, session: LaunchSession | null, 
     case 'downloading':
       return { ...common, ...state.process, state: state.kind, download: state.download }
     case 'loading':
+      return { ...common, ...state.process, state: state.kind, progress: state.progress ?? null }
     case 'stopping':
       return { ...common, ...state.process, state: state.kind }
     case 'ready':
+      return {
+        ...common,
+        ...state.process,
+        state: state.kind,
+        readySince: state.readySince,
+        sleepIdleSeconds: session?.sleepIdleSeconds ?? null,
+      }
     case 'sleeping':
       return {
         ...common,
@@ -70,6 +80,7 @@ export function statusOf(state: SupervisorState, session: LaunchSession | null, 
         state: state.kind,
         readySince: state.readySince,
         sleepIdleSeconds: session?.sleepIdleSeconds ?? null,
+        waking: state.waking ?? null,
       }
     case 'backoff':
       return { ...common, ...noProcess, lastExit: state.exit, state: state.kind, restartAt: state.restartAt }

@@ -16,7 +16,15 @@ import { reapOrphans } from './orphans'
 import { PidFiles } from './pid-file'
 import { preflight } from './preflight'
 import { readProcessIdentity } from './process-identity'
-import { DEFAULT_STOP, SpawnError, spawnProcess, stopProcessTree, type ExitStatus, type SpawnedProcess } from './process-tree'
+import {
+  DEFAULT_STOP,
+  SpawnError,
+  spawnProcess,
+  stopProcessTree,
+  type ExitStatus,
+  type SpawnedProcess,
+  type StopResult,
+} from './process-tree'
 import { redactArgs } from './redact'
 import { DEFAULT_RESTART_POLICY, decideRestart, endsTheRun } from './restart-policy'
 import { isValidTransition } from './transitions'
@@ -30,6 +38,9 @@ import { HfDownloadWatch, hfRepos, launchDownloads } from './hf-download-watch'
 import { watchUntilHung } from './ready-watchdog'
 import { abortableSleep, exitInfo, exitSuffix, type Run } from './supervised-run'
 import { DEFAULT_WATCHDOG, watchdogEnabled, type WatchdogOptions } from './watchdog-policy'
+import { serverSubcommand } from '../contract/server-binary'
+import { CHANNEL_ENV, isChildMessage, parseChildLine, type ChildMessage } from './child-channel'
+import { closeChannel, stopThroughChannel } from './channel-stop'
 
 // Lines llama-server prints while it loads a model: each one pushes the readiness deadline back (a slow disk is not a failure).
 const LOAD_PROGRESS = /load_tensors:|llama_model_loader:|llama_context:|llama_kv_cache|common_init_from_params|srv\s+load_model|^\.+$/
@@ -58,7 +69,8 @@ export class ServerSupervisor {
   private readonly logFile: RotatingLogFile
   private readonly pidFiles: PidFiles
   private readonly runDir: string
-  private readonly options: Required<Omit<SupervisorOptions, 'home' | 'listen' | 'pidFiles' | 'watchdog' | 'serverName'>>
+  private readonly options: Required<Omit<SupervisorOptions, 'home' | 'listen' | 'pidFiles' | 'watchdog' | 'serverName' | 'childChannel'>>
+  private readonly childChannel: (exe: string) => Promise<boolean>
   private readonly watchdog: () => WatchdogOptions
   private readonly listenPlan: () => ListenPlan
 
@@ -73,6 +85,7 @@ export class ServerSupervisor {
       downloadPollMs: options.downloadPollMs ?? 500,
     }
     this.listenPlan = options.listen ?? (() => ({ kind: 'free' }))
+    this.childChannel = options.childChannel ?? (() => Promise.resolve(true))
     const watchdog = options.watchdog ?? DEFAULT_WATCHDOG
     this.watchdog = typeof watchdog === 'function' ? watchdog : () => watchdog
     this.logs = new RingBuffer(this.options.logCapacity)
@@ -239,13 +252,16 @@ export class ServerSupervisor {
       return this.fail({ kind: 'port-in-use', reason: taken.reason, hint: `stop that program, or ${change}` }, null, [])
     }
 
-    const env = { ...scrubEnvironment(process.env), ...(spec.env ?? {}) }
+    const channel = await this.childChannel(checked.exe).catch(() => false)
+    // Any value turns the channel on (llama.cpp's router passes its port); the profile's env cannot turn it off.
+    const env = { ...scrubEnvironment(process.env), ...(spec.env ?? {}), ...(channel ? { [CHANNEL_ENV]: String(endpoint.port) } : {}) }
     // Out of the process list: every local user can read a command line.
     const keys = await hideApiKeys(endpoint.args, this.runDir)
     if (keys.note) this.log(`[llama-tray] ${keys.note}`)
     let proc: SpawnedProcess
     try {
-      proc = await spawnProcess(checked.exe, keys.args, env)
+      // llama.cpp's one program runs its server as `llama serve …` (server-binary.ts).
+      proc = await spawnProcess(checked.exe, [...serverSubcommand(checked.exe), ...keys.args], env, undefined, channel ? 'pipe' : 'ignore')
     } catch (err) {
       const code = err instanceof SpawnError ? err.code : undefined
       await removeKeyFile(keys.file)
@@ -268,14 +284,21 @@ export class ServerSupervisor {
       lineListeners: new Set(),
       pidFileWritten: Promise.resolve(),
       keyFile: keys.file,
+      channel: channel ? 'offered' : 'off',
+      readyClaimed: false,
     }
     this.run = run
-    this.log(`[llama-tray] started ${checked.exe} ${redactArgs(keys.args).join(' ')} (pid ${proc.pid})`)
+    this.log(
+      `[llama-tray] started ${[checked.exe, ...serverSubcommand(checked.exe), ...redactArgs(keys.args)].join(' ')} (pid ${proc.pid})`,
+    )
     for (const stream of [proc.child.stdout, proc.child.stderr]) {
       const splitter = new LineSplitter((line) => {
-        run.lines.push(line)
         run.linesSeen++
         for (const listener of run.lineListeners) listener()
+        // The channel's lines are messages to us, not log (the log keeps what they changed: the state).
+        const message = run.channel === 'off' ? null : parseChildLine(line)
+        if (message) return this.onChannelLine(run, message, line)
+        run.lines.push(line)
         this.log(line)
         if (LOAD_PROGRESS.test(line) && (this.state.kind === 'starting' || this.state.kind === 'loading'))
           run.deadline = Math.max(run.deadline, Date.now() + this.options.readyTimeoutMs)
@@ -335,21 +358,8 @@ export class ServerSupervisor {
     const signal = run.abort.signal
     while (!signal.aborted && !run.proc.hasExited()) {
       const health = await probeHealth(run.host, run.port, this.options.healthTimeoutMs, signal)
-      if (signal.aborted || run.proc.hasExited() || this.run !== run) return
-      if (health.kind === 'ready') {
-        // Ready means recoverable: once anyone hears "ready", a crash of ours must leave a pid file for the
-        // next start to stop this server by (on a busy disk the write can outlast a tiny model's load).
-        await run.pidFileWritten
-        if (signal.aborted || run.proc.hasExited() || this.run !== run) return
-        run.watch?.stop()
-        this.updateSession({ startFailure: null })
-        const readySince = Date.now()
-        this.transition({ kind: 'ready', process: processOf(run), readySince })
-        // It fell asleep before the probe saw it ready (a sleep shorter than a health interval).
-        if (run.asleep) this.transition({ kind: 'sleeping', process: processOf(run), readySince })
-        void this.watchAfterReady(run)
-        return
-      }
+      if (signal.aborted || run.proc.hasExited() || this.run !== run || run.readyClaimed) return
+      if (health.kind === 'ready') return this.becomeReady(run)
       // llama-server answers 503 while its -hf download runs too: the download, seen in the cache, says more.
       if (health.kind === 'loading' && this.state.kind === 'starting') this.transition({ kind: 'loading', process: processOf(run) })
       // A download has no deadline: it takes what the network gives; the one for loading starts after it.
@@ -358,7 +368,7 @@ export class ServerSupervisor {
           if (this.run !== run || run.stopRequested) return
           run.stopRequested = true
           run.abort.abort()
-          const { exit } = await stopProcessTree(run.proc, this.options.stop)
+          const { exit } = await this.stopProcess(run, false)
           await this.forget(run)
           const seconds = Math.round(this.options.readyTimeoutMs / 1000)
           this.fail(
@@ -377,12 +387,79 @@ export class ServerSupervisor {
     }
   }
 
+  /** The run is ready: /health said 200 or the channel said ready, whichever came first (once per run). */
+  private async becomeReady(run: Run): Promise<void> {
+    if (run.readyClaimed) return
+    run.readyClaimed = true
+    // Ready means recoverable: once anyone hears "ready", a crash of ours must leave a pid file for the
+    // next start to stop this server by (on a busy disk the write can outlast a tiny model's load).
+    await run.pidFileWritten
+    if (run.abort.signal.aborted || run.proc.hasExited() || this.run !== run) return
+    const kind = this.state.kind
+    if (kind !== 'starting' && kind !== 'loading' && kind !== 'downloading') return
+    run.watch?.stop()
+    this.updateSession({ startFailure: null })
+    const readySince = Date.now()
+    this.transition({ kind: 'ready', process: processOf(run), readySince })
+    // It fell asleep before the probe saw it ready (a sleep shorter than a health interval).
+    if (run.asleep) this.transition({ kind: 'sleeping', process: processOf(run), readySince, waking: null })
+    void this.watchAfterReady(run)
+  }
+
+  /** A line of llama-server's child channel: its own load progress, ready and sleeping (child-channel.ts). */
+  private onChannelLine(run: Run, message: ChildMessage | { kind: 'malformed'; detail: string }, line: string): void {
+    if (!isChildMessage(message)) {
+      this.log(`[llama-tray] unreadable line from llama-server's channel (${message.detail}): ${line.slice(0, 300)}`)
+      return
+    }
+    if (run.channel === 'offered') {
+      run.channel = 'confirmed'
+      this.log('[llama-tray] llama-server reports its own load progress and stops through its stdin')
+    }
+    if (this.run !== run || run.stopRequested) return
+    const state = this.state
+    switch (message.kind) {
+      case 'loading': {
+        const progress = message.progress
+        if (state.kind === 'starting' || state.kind === 'loading') {
+          run.deadline = Math.max(run.deadline, Date.now() + this.options.readyTimeoutMs)
+          // starting → loading is an edge; a new figure within loading is not (the record is replaced).
+          if (state.kind === 'starting') return this.transition({ kind: 'loading', process: processOf(run), progress })
+          this.state = { kind: 'loading', process: processOf(run), progress }
+          this.listeners.emit('state', this.getStatus())
+        } else if (state.kind === 'downloading') {
+          this.transition({ kind: 'loading', process: processOf(run), progress })
+        } else if (state.kind === 'sleeping') {
+          // A request is waking it: the reload's progress, within the state.
+          this.state = { ...state, waking: progress }
+          this.listeners.emit('state', this.getStatus())
+        }
+        return
+      }
+      case 'ready':
+        if (state.kind === 'sleeping') {
+          run.asleep = false
+          return this.transition({ kind: 'ready', process: state.process, readySince: state.readySince })
+        }
+        void this.becomeReady(run)
+        return
+      case 'sleeping':
+        run.asleep = true
+        if (state.kind === 'ready') this.transition({ ...state, kind: 'sleeping', waking: null })
+        return
+      case 'downloading':
+        return
+    }
+  }
+
   /** ready ⇄ sleeping, from the log; a line in any other state is remembered for when it becomes ready. */
   private onSleepLine(run: Run, asleep: boolean): void {
     if (this.run !== run || run.stopRequested) return
+    // With the channel, the wake ends at its "ready" (after the reload, whose progress it reports), not at this line.
+    if (!asleep && run.channel === 'confirmed') return
     run.asleep = asleep
     const state = this.state
-    if (asleep && state.kind === 'ready') this.transition({ ...state, kind: 'sleeping' })
+    if (asleep && state.kind === 'ready') this.transition({ ...state, kind: 'sleeping', waking: null })
     else if (!asleep && state.kind === 'sleeping') this.transition({ ...state, kind: 'ready' })
   }
 
@@ -486,7 +563,7 @@ export class ServerSupervisor {
       run.abort.abort()
       this.log(`[llama-tray] ${reason}; stopping it to restart it`)
       this.transition({ kind: 'stopping', process: processOf(run) })
-      const { outcome, exit, detail } = await stopProcessTree(run.proc, this.options.stop)
+      const { outcome, exit, detail } = await this.stopProcess(run, false)
       await this.forget(run)
       this.log(`[llama-tray] llama-server ${detail}${exitSuffix(outcome, exit)}`)
       const hint = 'the last log lines show what it was doing; if a busy server trips the watchdog, raise watchdogMisses in the settings'
@@ -495,14 +572,28 @@ export class ServerSupervisor {
     })
   }
 
+  /**
+   * The order of stop attempts: the channel's exit command first (when asked), then, after the grace time,
+   * the usual stop (process-tree.ts: signals; on Windows taskkill, then TerminateProcess), which also deals
+   * with what is left of the tree. The channel's stdin is closed before any signal.
+   */
+  private async stopProcess(run: Run, viaChannel: boolean): Promise<StopResult> {
+    const cleanly = viaChannel && (await stopThroughChannel(run.proc, this.options.stop.graceMs))
+    closeChannel(run.proc)
+    const result = await stopProcessTree(run.proc, this.options.stop)
+    return cleanly ? { ...result, outcome: 'graceful', detail: 'stopped through its stdin channel' } : result
+  }
+
   private async stopCurrent(): Promise<void> {
     if (this.state.kind === 'backoff') clearTimeout(this.state.timer)
     const run = this.run
     if (run && hasProcess(this.state.kind)) {
+      // llama-server reads its stdin only once it is ready: before that a stop goes straight to signals.
+      const viaChannel = run.channel === 'confirmed' && servesRequests(this.state.kind)
       run.stopRequested = true
       run.abort.abort()
       this.transition({ kind: 'stopping', process: processOf(run) })
-      const { outcome, exit, detail } = await stopProcessTree(run.proc, this.options.stop)
+      const { outcome, exit, detail } = await this.stopProcess(run, viaChannel)
       await this.forget(run)
       this.log(`[llama-tray] llama-server ${detail}${exitSuffix(outcome, exit)}`)
       this.lastExit = exitInfo(exit, null, run.lines.tail(30))

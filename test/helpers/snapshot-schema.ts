@@ -23,6 +23,10 @@ const common = {
 const noProcess = { pid: z.null(), host: z.null(), port: z.null() }
 const running = { pid: z.number().int().positive(), host: z.string(), port: z.number().int().min(1).max(65535) }
 const serving = { ...common, ...running, readySince: z.number(), sleepIdleSeconds: z.number().int().positive().nullable() }
+const progress = z
+  .object({ stage: z.string(), stages: z.array(z.string()).min(1), value: z.number().min(0).max(1).nullable() })
+  .strict()
+  .nullable()
 const download = z
   .object({ repo: z.string(), file: z.string(), bytes: z.number().min(0), total: z.number().min(0).nullable(), rateBps: z.number().min(0) })
   .strict()
@@ -33,9 +37,9 @@ export const serverStatusSchema = z.union([
   z.object({ state: z.literal('starting'), ...common, ...noProcess }).strict(),
   z.object({ state: z.literal('starting'), ...common, ...running }).strict(),
   z.object({ state: z.literal('downloading'), ...common, ...running, download }).strict(),
-  z.object({ state: z.literal('loading'), ...common, ...running }).strict(),
+  z.object({ state: z.literal('loading'), ...common, ...running, progress: progress.optional() }).strict(),
   z.object({ state: z.literal('ready'), ...serving }).strict(),
-  z.object({ state: z.literal('sleeping'), ...serving }).strict(),
+  z.object({ state: z.literal('sleeping'), ...serving, waking: progress.optional() }).strict(),
   z.object({ state: z.literal('stopping'), ...common, ...running }).strict(),
   z.object({ state: z.literal('backoff'), ...common, ...noProcess, lastExit: exitInfo, restartAt: z.number() }).strict(),
   z.object({ state: z.literal('crashloop'), ...common, ...noProcess, lastExit: exitInfo }).strict(),

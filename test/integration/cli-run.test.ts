@@ -7,7 +7,7 @@ import { importArgv } from '../../app/profiles/import-command'
 import { ProfileStore } from '../../app/profiles/store'
 import { runCli, startCli } from '../helpers/cli'
 import { llamaServerBin } from '../helpers/llama-server-bin'
-import { model } from '../helpers/paths'
+import { FAKE_SERVER, model } from '../helpers/paths'
 import { isRunning, waitUntil } from '../helpers/processes'
 import { snapshotSchema } from '../helpers/snapshot-schema'
 
@@ -89,7 +89,10 @@ describe('llama-tray run (the built CLI, the real llama-server)', () => {
 
   it('a llama-server orphaned by a killed CLI is stopped by the next start in the same home', async () => {
     const orphanHome = mkdtempSync(join(tmpdir(), 'llama-tray-orphan-'))
-    const cli = startCli(['--home', orphanHome, 'run', '--cmd', cmd(), '--json', '--interval', '100'])
+    // A server without the child channel (the real one exits with us: cli-run-channel.test.ts): the pid file is what finds it.
+    // The fake server stands for it (a fork's wrapper script would change its process name at its exec).
+    const orphanCmd = formatCommandLine([FAKE_SERVER, '-m', model('tiny-target.gguf')])
+    const cli = startCli(['--home', orphanHome, 'run', '--cmd', orphanCmd, '--json', '--interval', '100'])
     await waitUntil(() => cli.stdoutLines.some((l) => l.includes('"state":"ready"')), 60_000, 'ready')
     const pid = (JSON.parse(cli.stdoutLines.find((l) => l.includes('"state":"ready"')) as string) as { server: { pid: number } }).server.pid
     cli.child.kill('SIGKILL') // our own process dies without stopping its server

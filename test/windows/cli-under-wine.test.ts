@@ -123,15 +123,14 @@ describe.skipIf(!lane)(`the CLI under Windows Node and Wine${lane ? '' : ` (skip
         expect(cli.snapshots().at(-1)?.server.state).toBe('stopped')
         expect(leftovers()).toEqual([])
         expect(readdirSync(`${home}/run`)).toEqual([])
-        // Wine: taskkill rejects /T, so this is the fallback, and the log says so. The child is the
-        // server's console host (conhost.exe), which the Toolhelp walk finds; on Windows taskkill /T ends it.
-        expect(readFileSync(`${home}/logs/llama-server.log`, 'utf8')).toMatch(
-          new RegExp(
-            String.raw`\[llama-tray\] llama-server terminated with TerminateProcess( and \d+ child process(es)?)?` +
-              String.raw` \(taskkill exited with 1: Error: Unknown or invalid command line option specified\.\)` +
-              String.raw` \(exit code [^)]+\)`,
-          ),
-        )
+        // The stop goes through llama-server's child channel first (the exit command on its stdin): the server
+        // shuts down by itself, exit code 0, its log ending with its own shutdown lines; no taskkill, no
+        // TerminateProcess (which Wine would need anyway: its taskkill has no /T; the orphan test below takes it).
+        const log = readFileSync(`${home}/logs/llama-server.log`, 'utf8')
+        expect(log).toMatch(/\[llama-tray\] llama-server reports its own load progress and stops through its stdin/)
+        expect(log).toMatch(/exit command received, exiting\.\.\.[\s\S]*cleaning up before exit/)
+        expect(log).toMatch(/\[llama-tray\] llama-server stopped through its stdin channel \(exit code 0\)/)
+        expect(log).not.toMatch(/TerminateProcess|taskkill/)
       } finally {
         burner.kill('SIGKILL')
       }
@@ -154,8 +153,9 @@ describe.skipIf(!lane)(`the CLI under Windows Node and Wine${lane ? '' : ` (skip
         const first = start(['--home', home, 'run', '--cmd', paste, '--json', '--interval', '250'])
         await waitReady(first, 'the PowerShell paste')
         expect(readdirSync(runDir)).toHaveLength(1)
-        // The CLI dies without stopping its server. Windows (and Wine) end the server with it:
-        // libuv puts children in a kill-on-close job. The pid file stays behind.
+        // The CLI (node.exe) dies without stopping its server. Windows (and Wine) end the server with it twice over:
+        // libuv puts children in a kill-on-close job, and the server's stdin (the child channel) closes, on which
+        // it exits by itself. The pid file stays behind.
         first.child.kill('SIGKILL')
         await first.done
         await waitUntil(() => leftovers().length === 0, 30_000, "the job to end the killed CLI's server")
