@@ -7,7 +7,8 @@ set -u
 root=$1
 declare -A parent comm
 for stat in /proc/[0-9]*/stat; do
-  line=$(cat "$stat" 2> /dev/null) || continue
+  # read, not $(cat): a fork per process would make the reading itself take seconds on busy cores
+  { read -r line < "$stat"; } 2> /dev/null || continue
   pid=${stat#/proc/}; pid=${pid%/stat}
   name=${line#*(}; name=${name%)*}
   rest=${line##*) }
@@ -24,7 +25,7 @@ walk() {
     read -r ns _ < "$t" 2> /dev/null && total_ns=$((total_ns + ns))
   done
   local rest
-  rest=$(cat /proc/"$pid"/stat 2> /dev/null) && {
+  { read -r rest < /proc/"$pid"/stat; } 2> /dev/null && {
     rest=${rest##*) }
     # fields after the comm: state ppid ... cutime is the 14th, cstime the 15th of these
     set -- $rest
