@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join, resolve } from 'node:path'
@@ -124,9 +124,38 @@ function perSecond(start: TreeCpu, end: TreeCpu, wallMs: number): TreeCpu {
 }
 
 /** PATH without any nvidia-smi, or with the fake one first. */
-function pathFor(gpu: 'none' | 'nvidia-smi'): string {
+function pathFor(gpu: GpuReader): string {
   const plain = (process.env.PATH ?? '').split(delimiter).filter((dir) => !existsSync(join(dir, 'nvidia-smi')))
-  return (gpu === 'none' ? plain : [FAKE_SMI_DIR, ...plain]).join(delimiter)
+  return (gpu === 'nvidia-smi' ? [FAKE_SMI_DIR, ...plain] : plain).join(delimiter)
+}
+
+/**
+ * The fake NVML library (app/telemetry/gpu/nvml-fake), built once under the soname the CLI opens, found through
+ * LD_LIBRARY_PATH: the in-process GPU reader of a machine with the NVIDIA driver (the H200 host, Windows laptops).
+ */
+let fakeNvmlDir: string | null = null
+function fakeNvmlLibraryDir(): string {
+  if (fakeNvmlDir) return fakeNvmlDir
+  const dir = mkdtempSync(join(tmpdir(), 'llama-tray-idle-nvml-'))
+  const source = resolve('app', 'telemetry', 'gpu', 'nvml-fake', 'fake-libnvidia-ml.c')
+  execFileSync('gcc', ['-shared', '-fPIC', '-O2', '-o', join(dir, 'libnvidia-ml.so.1'), source], { stdio: 'inherit' })
+  fakeNvmlDir = dir
+  return dir
+}
+
+/** The environment of the CLI under test for one GPU reader. */
+function envFor(gpu: GpuReader, home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, LLAMA_TRAY_HOME: home, PATH: pathFor(gpu) }
+  if (gpu === 'nvml') env.LD_LIBRARY_PATH = [fakeNvmlLibraryDir(), process.env.LD_LIBRARY_PATH].filter(Boolean).join(delimiter)
+  return env
+}
+
+/**
+ * The same window read from outside by a shell (benchmarks/measure/outside-cpu.sh: every thread's schedstat), as a
+ * check of treeCpu: the first version of this bench counted the CLI's own threads only and gave a quarter of it.
+ */
+function outsideMs(pid: number): number {
+  return Number(execFileSync('bash', [resolve('benchmarks', 'measure', 'outside-cpu.sh'), String(pid)], { encoding: 'utf8' }).trim())
 }
 
 /** The CLI bundle of `rev`, built in a temporary copy of the repository (node_modules linked). */
@@ -154,37 +183,46 @@ function baselineRev(): string {
 interface IdleFigures {
   readonly cpu: TreeCpu
   readonly lineBytes: number
+  /** The outside reading of the same window (ms/s). */
+  readonly outside: number
 }
 
-/** One `llama-tray run --json` until ready, then `seconds` of idle. */
-/** No GPU reader (no nvidia-smi, no NVML on this machine), or the fake nvidia-smi first on PATH. */
-type GpuReader = 'none' | 'nvidia-smi'
+/** No GPU reader (no nvidia-smi, no NVML on this machine), the fake nvidia-smi first on PATH, or the fake NVML library. */
+type GpuReader = 'none' | 'nvidia-smi' | 'nvml'
 
-async function measureIdle(cli: string, bin: string, model: string, seconds: number, gpu: GpuReader): Promise<IdleFigures> {
+/** One `llama-tray run` (`--json`: watched, 1 Hz; text into a pipe: unwatched) until ready, then `seconds` of idle. */
+async function measureIdle(cli: string, bin: string, model: string, seconds: number, gpu: GpuReader, json = true): Promise<IdleFigures> {
   const home = mkdtempSync(join(tmpdir(), 'llama-tray-idle-home-'))
   const cmd = `${bin} -m ${model} -c 4096 -np 1 -t 1`
-  const child = spawn(process.execPath, [cli, 'run', '--cmd', cmd, '--json'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-    env: { ...process.env, LLAMA_TRAY_HOME: home, PATH: pathFor(gpu) },
+  const child = spawn(process.execPath, [cli, 'run', '--cmd', cmd, ...(json ? ['--json'] : [])], {
+    stdio: ['ignore', 'pipe', json ? 'ignore' : 'pipe'],
+    env: envFor(gpu, home),
   })
   trackChild(child)
-  const lines = createInterface({ input: child.stdout })
   const pid = child.pid as number
   try {
+    if (!json) return await measureTextIdle(child, pid, seconds)
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })
     const sizes: number[] = []
     let readyAt: number | null = null
-    let start: { cpu: TreeCpu; wall: number } | null = null
+    let start: { cpu: TreeCpu; outside: number; wall: number } | null = null
     for await (const line of lines) {
       const state = (JSON.parse(line) as { server: { state: string } }).server.state
       if (readyAt === null && state === 'ready') readyAt = Date.now()
       if (readyAt === null) continue
       // Measure the steady state: after the first /slots reads, the telemetry start and V8 shrinking the
       // heap once after the load (its memory reducer runs 8–16 s after the allocation rate drops).
-      if (start === null && Date.now() - readyAt >= SETTLE_MS) start = { cpu: treeCpu(pid), wall: performance.now() }
+      if (start === null && Date.now() - readyAt >= SETTLE_MS)
+        start = { cpu: treeCpu(pid), outside: outsideMs(pid), wall: performance.now() }
       if (start === null) continue
       sizes.push(Buffer.byteLength(line))
       const wall = performance.now() - start.wall
-      if (wall >= seconds * 1000) return { cpu: perSecond(start.cpu, treeCpu(pid), wall), lineBytes: median(sizes) }
+      if (wall >= seconds * 1000)
+        return {
+          cpu: perSecond(start.cpu, treeCpu(pid), wall),
+          outside: (outsideMs(pid) - start.outside) / (wall / 1000),
+          lineBytes: median(sizes),
+        }
     }
     throw new Error('llama-tray run ended before the measurement did')
   } finally {
@@ -192,6 +230,20 @@ async function measureIdle(cli: string, bin: string, model: string, seconds: num
     await new Promise((r) => child.once('exit', r))
     rmSync(home, { recursive: true, force: true })
   }
+}
+
+/** `run` into a pipe prints a line per state change: ready is its "API is at" note on stderr. */
+async function measureTextIdle(child: ChildProcess, pid: number, seconds: number): Promise<IdleFigures> {
+  child.stdout?.resume() // the lines of state changes, read and dropped
+  await new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (l) => l.includes('API is at') && resolve())
+    child.once('exit', () => reject(new Error('llama-tray run ended before its server was ready')))
+  })
+  await new Promise((r) => setTimeout(r, SETTLE_MS))
+  const start = { cpu: treeCpu(pid), outside: outsideMs(pid), wall: performance.now() }
+  await new Promise((r) => setTimeout(r, seconds * 1000))
+  const wall = performance.now() - start.wall
+  return { cpu: perSecond(start.cpu, treeCpu(pid), wall), outside: (outsideMs(pid) - start.outside) / (wall / 1000), lineBytes: 0 }
 }
 
 /** A free loopback port for serve's endpoint. */
@@ -217,6 +269,8 @@ const REDUCER_WAIT_MAX_MS = 150_000
 
 export interface ServeIdle {
   readonly cpu: TreeCpu
+  /** The outside reading of the same window (ms/s). */
+  readonly outside: number
   /** Whether V8's heap shrink after the load came before the window (false: it never came, or came inside). */
   readonly shrinkBefore: boolean
 }
@@ -224,7 +278,7 @@ export interface ServeIdle {
 /** One `llama-tray serve <profile> --json` until its server is ready, `SETTLE_MS` and V8's heap shrink, then `seconds` of idle. */
 async function measureServeIdle(cli: string, bin: string, model: string, seconds: number, gpu: GpuReader): Promise<ServeIdle> {
   const home = mkdtempSync(join(tmpdir(), 'llama-tray-idle-home-'))
-  const env = { ...process.env, LLAMA_TRAY_HOME: home, PATH: pathFor(gpu) }
+  const env = envFor(gpu, home)
   execFileSync(
     process.execPath,
     [cli, 'profiles', 'import', '--name', 'idle', '--', bin, '-m', model, '-c', '4096', '-np', '1', '-t', '1'],
@@ -268,10 +322,12 @@ async function measureServeIdle(cli: string, bin: string, model: string, seconds
     while (!quiet() && performance.now() - readyAt < REDUCER_WAIT_MAX_MS) await sleep(500)
     const shrinkBefore = lastShrinkAt !== null
     windowOpen = true
-    const start = { cpu: treeCpu(pid), wall: performance.now() }
+    const start = { cpu: treeCpu(pid), outside: outsideMs(pid), wall: performance.now() }
     await sleep(seconds * 1000)
-    const cpu = perSecond(start.cpu, treeCpu(pid), performance.now() - start.wall)
-    return { cpu, shrinkBefore: shrinkBefore && !shrinkInWindow }
+    const wall = performance.now() - start.wall
+    const cpu = perSecond(start.cpu, treeCpu(pid), wall)
+    const outside = (outsideMs(pid) - start.outside) / (wall / 1000)
+    return { cpu, outside, shrinkBefore: shrinkBefore && !shrinkInWindow }
   } finally {
     child.kill('SIGINT')
     await new Promise((r) => child.once('exit', r))
@@ -279,9 +335,15 @@ async function measureServeIdle(cli: string, bin: string, model: string, seconds
   }
 }
 
-/** The total (medians of the runs) and, below it, where it goes. */
-function treeRows(name: string, then: readonly TreeCpu[], now: readonly TreeCpu[], baselineName: string): BenchRow[] {
-  const row = (label: string, pick: (t: TreeCpu) => number): BenchRow => ({
+/** One window: the bench's own reading and the outside one. */
+interface Window {
+  readonly cpu: TreeCpu
+  readonly outside: number
+}
+
+/** The total (medians of the runs) and, below it, where it goes, the CLI alone, and the outside reading. */
+function treeRows(name: string, then: readonly Window[], now: readonly Window[], baselineName: string, gpu: GpuReader): BenchRow[] {
+  const row = (label: string, pick: (w: Window) => number): BenchRow => ({
     group: 'idle',
     name: label,
     value: median(now.map(pick)),
@@ -289,12 +351,28 @@ function treeRows(name: string, then: readonly TreeCpu[], now: readonly TreeCpu[
     baseline: median(then.map(pick)),
     baselineName,
   })
+  const agreement = (ws: readonly Window[]): string =>
+    ws.map((w) => `${(((treeTotal(w.cpu) - w.outside) / w.outside) * 100).toFixed(1)} %`).join(', ')
   return [
-    row(name, treeTotal),
-    row('  of which the main thread (our JavaScript, timers, sockets)', (t) => t.main),
-    row("  of which the CLI's other threads (V8's compiler and GC helpers, libuv)", (t) => t.otherThreads),
-    row('  of which helper processes (nvidia-smi), live or exited', (t) => t.helpers),
+    row(name, (w) => treeTotal(w.cpu)),
+    row('  of which the main thread (our JavaScript, timers, sockets)', (w) => w.cpu.main),
+    row("  of which the CLI's other threads (V8's compiler and GC helpers, libuv)", (w) => w.cpu.otherThreads),
+    row('  of which helper processes (nvidia-smi), live or exited', (w) => w.cpu.helpers),
+    ...(gpu === 'nvidia-smi'
+      ? [row("  the CLI process alone (the stand-in nvidia-smi's own cost subtracted)", (w) => w.cpu.main + w.cpu.otherThreads)]
+      : []),
+    row(
+      `  read from outside, the same windows (outside-cpu.sh: schedstat of every thread; the bench's reader differs by ` +
+        `${agreement(now)} now, ${agreement(then)} before)`,
+      (w) => w.outside,
+    ),
   ]
+}
+
+const READER_WORDS: Record<GpuReader, string> = {
+  none: 'no GPU reader',
+  'nvidia-smi': 'GPU answering through the stand-in nvidia-smi (a Node script: its own cost is not the real one, and is subtracted below)',
+  nvml: 'GPU answering through NVML (the fake library, in process)',
 }
 
 export async function benchIdle(
@@ -317,8 +395,10 @@ export async function benchIdle(
   try {
     const rows: BenchRow[] = []
     const label = `before (${rev})`
-    const targets = (process.env.IDLE_TARGETS ?? 'serve,run').split(',')
-    for (const gpu of ['none', 'nvidia-smi'] as const) {
+    const targets = (process.env.IDLE_TARGETS ?? 'serve,run,run-json').split(',')
+    // IDLE_READERS=nvml (or none, nvidia-smi) measures those GPU readers only.
+    const readers = (process.env.IDLE_READERS ?? 'none,nvidia-smi,nvml').split(',') as GpuReader[]
+    for (const gpu of readers) {
       if (!targets.includes('serve')) break
       const nowRuns: ServeIdle[] = []
       const thenRuns: ServeIdle[] = []
@@ -326,52 +406,56 @@ export async function benchIdle(
         thenRuns.push(await measureServeIdle(before.cli, bin, model, seconds, gpu))
         nowRuns.push(await measureServeIdle(after, bin, model, seconds, gpu))
       }
-      const now = nowRuns.map((r) => r.cpu)
-      const then = thenRuns.map((r) => r.cpu)
       const shrunk = [...thenRuns, ...nowRuns].filter((r) => r.shrinkBefore).length
-      const reader = gpu === 'none' ? 'no GPU reader' : 'the fake nvidia-smi answering (a Node script: its own cost is not the real one)'
-      const runs = (values: readonly TreeCpu[]): string => values.map((v) => treeTotal(v).toFixed(2)).join(', ')
+      const runs = (values: readonly ServeIdle[]): string => values.map((v) => treeTotal(v.cpu).toFixed(2)).join(', ')
       rows.push(
         ...treeRows(
-          `llama-tray serve, ready server, no requests, ${reader}: what a task manager shows, the CLI and its helpers ` +
+          `llama-tray serve, ready server, no requests, ${READER_WORDS[gpu]}: what a task manager shows, the CLI and its helpers ` +
             `(${seconds} s after ${SETTLE_MS / 1000} s and V8's heap shrink, which came before the window in ${shrunk} of ` +
-            `${2 * rounds} runs; ${rounds} rounds; runs ${runs(then)} vs ${runs(now)})`,
-          then,
-          now,
+            `${2 * rounds} runs; ${rounds} rounds; runs ${runs(thenRuns)} vs ${runs(nowRuns)})`,
+          thenRuns,
+          nowRuns,
           label,
+          gpu,
         ),
       )
     }
-    for (const gpu of ['none', 'nvidia-smi'] as const) {
-      if (!targets.includes('run')) break
-      const now: IdleFigures[] = []
-      const then: IdleFigures[] = []
-      for (let i = 0; i < rounds; i++) {
-        then.push(await measureIdle(before.cli, bin, model, seconds, gpu))
-        now.push(await measureIdle(after, bin, model, seconds, gpu))
+    // `run` into a pipe is unwatched (the idle budget); `run --json` prints a snapshot a second, a watched mode that
+    // pays for its cadence.
+    for (const json of [false, true]) {
+      if (!targets.includes(json ? 'run-json' : 'run')) continue
+      for (const gpu of readers) {
+        const now: IdleFigures[] = []
+        const then: IdleFigures[] = []
+        for (let i = 0; i < rounds; i++) {
+          then.push(await measureIdle(before.cli, bin, model, seconds, gpu, json))
+          now.push(await measureIdle(after, bin, model, seconds, gpu, json))
+        }
+        const mode = json ? 'run --json (watched: a snapshot a second, pays for its cadence)' : 'run, text into a pipe (unwatched)'
+        rows.push(
+          ...treeRows(
+            `llama-tray ${mode}, ready server, no requests, ${READER_WORDS[gpu]}: CPU per second of the CLI and its helpers ` +
+              `(${seconds} s, ${rounds} rounds)`,
+            then,
+            now,
+            label,
+            gpu,
+          ),
+        )
+        if (json && gpu === 'none')
+          rows.push({
+            group: 'idle',
+            name: 'one idle --json snapshot line',
+            value: median(now.map((f) => f.lineBytes)),
+            unit: 'bytes',
+            baseline: median(then.map((f) => f.lineBytes)),
+            baselineName: label,
+          })
       }
-      const reader = gpu === 'none' ? 'no GPU reader' : 'nvidia-smi answering'
-      rows.push(
-        ...treeRows(
-          `llama-tray run, ready server, no requests, ${reader}: CPU per second of the CLI and its helpers ` +
-            `(${seconds} s, ${rounds} rounds)`,
-          then.map((f) => f.cpu),
-          now.map((f) => f.cpu),
-          label,
-        ),
-      )
-      if (gpu === 'none')
-        rows.push({
-          group: 'idle',
-          name: 'one idle --json snapshot line',
-          value: median(now.map((f) => f.lineBytes)),
-          unit: 'bytes',
-          baseline: median(then.map((f) => f.lineBytes)),
-          baselineName: label,
-        })
     }
     return rows
   } finally {
     before.cleanup()
+    if (fakeNvmlDir) rmSync(fakeNvmlDir, { recursive: true, force: true })
   }
 }

@@ -145,6 +145,8 @@ export async function stopProcessTree(
   let outcome: 'graceful' | 'second-signal' | 'killed' = 'graceful'
   if (!proc.hasExited()) {
     signalGroup(proc.pid, 'SIGTERM')
+    // A stopped process (SIGSTOP: the watchdog's frozen server) holds the SIGTERM until it is continued.
+    signalGroup(proc.pid, 'SIGCONT')
     if ((await Promise.race([proc.exited, timeout(options.graceMs)])) === 'timeout') {
       outcome = 'second-signal'
       signalGroup(proc.pid, 'SIGINT')

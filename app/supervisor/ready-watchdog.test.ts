@@ -90,4 +90,52 @@ describe('watchUntilHung', () => {
       vi.useRealTimers()
     }
   })
+
+  it('finds an idle server stopped within one interval, and names it hung two intervals later', async () => {
+    vi.useFakeTimers()
+    try {
+      const options = { intervalMs: 10_000, misses: 3 }
+      let stopped = false
+      const looks: number[] = []
+      const s = scripted([{ health: READY }], options)
+      const watching = watchUntilHung({
+        ...s.deps,
+        // Stopped, it answers nothing: the probes from now on stay unanswered.
+        probe: async (tickEnd) =>
+          stopped ? new Promise<HealthResult>((r) => tickEnd.addEventListener('abort', () => r(DOWN))) : s.deps.probe(tickEnd),
+        stopped: () => (looks.push(Date.now()), stopped),
+      })
+      let verdict: string | null | undefined
+      void watching.then((v) => (verdict = v))
+      await vi.advanceTimersByTimeAsync(options.intervalMs) // answered, quiet: the next tick is an idle one
+      expect(s.ticks).toHaveLength(1)
+      await vi.advanceTimersByTimeAsync(1000)
+      stopped = true // SIGSTOP, 1 s into the idle tick
+      const frozenAt = Date.now()
+      await vi.advanceTimersByTimeAsync(options.intervalMs) // the look at the end of the first step sees it
+      expect(s.ticks[1]).toEqual({ asleep: false, answered: false, progressed: false })
+      await vi.advanceTimersByTimeAsync(2 * options.intervalMs) // two more misses at the usual pace
+      expect(verdict).toBe('llama-server stopped answering for 30 s')
+      expect(Date.now() - frozenAt).toBeLessThanOrEqual(3 * options.intervalMs)
+      expect(looks.length).toBeGreaterThan(0)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('counts a tick whose probe answered as a miss once the process is found stopped at its end', async () => {
+    let stopped = false
+    const s = scripted([{ health: READY }])
+    const watching = watchUntilHung({
+      ...s.deps,
+      probe: async (tickEnd) => {
+        const answer = await s.deps.probe(tickEnd)
+        if (s.probes() === 2) stopped = true // frozen right after it answered
+        return answer
+      },
+      stopped: () => stopped,
+    })
+    expect(await watching).toBe('llama-server stopped answering for 0.1 s')
+    expect(s.ticks.map((t) => t.answered)).toEqual([true, false, false, false])
+  })
 })

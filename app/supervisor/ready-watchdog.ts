@@ -14,6 +14,12 @@ export interface ReadyWatchdogDeps {
   readonly onLine: (listener: () => void) => () => void
   /** The server is asleep (--sleep-idle-seconds): /health would not wake it, but there is nothing to watch. */
   readonly asleep: () => boolean
+  /**
+   * Whether the process is stopped (SIGSTOP: it cannot answer), where the platform shows it cheaply; null: unknown.
+   * Read at each tick's end, and once per interval within an idle tick, so a server frozen while idle is a miss
+   * within the interval, not at the end of the idle tick (QUIET_PROBE_FACTOR intervals).
+   */
+  readonly stopped?: () => boolean | null
   /** Each tick and its verdict, for the tests and the log. */
   readonly onTick?: (tick: WatchdogTick, misses: number) => void
 }
@@ -53,8 +59,8 @@ export async function watchUntilHung(deps: ReadyWatchdogDeps): Promise<string | 
 
 /**
  * One tick of `ms`: the probe (unless asleep) and the pause, ended together by the tick's timer, by the watch's
- * signal, or (a tick longer than the interval: an idle server) by the server's next log line. Resolves to
- * whether /health answered.
+ * signal, or (a tick longer than the interval: an idle server) by the server's next log line or a look at its
+ * process state that finds it stopped. Resolves to whether /health answered (false once found stopped).
  */
 async function oneTick(deps: ReadyWatchdogDeps, ms: number, asleep: boolean): Promise<boolean> {
   const tickEnd = new AbortController()
@@ -62,14 +68,34 @@ async function oneTick(deps: ReadyWatchdogDeps, ms: number, asleep: boolean): Pr
   deps.signal.addEventListener('abort', end, { once: true })
   const unsubscribe = ms > deps.options.intervalMs ? deps.onLine(end) : null
   let answered = false
+  let stopped = false
   const probing = asleep ? null : deps.probe(tickEnd.signal).then((r) => void (answered = r.kind !== 'down'))
   try {
-    await abortableSleep(ms, tickEnd.signal)
+    stopped = await pauseOrStopped(deps, ms, asleep, tickEnd.signal)
   } finally {
     end()
     unsubscribe?.()
     deps.signal.removeEventListener('abort', end)
   }
   await probing
-  return answered
+  // A stopped process answers nothing from now on, whatever it answered at the tick's start.
+  return answered && !stopped && !(deps.stopped?.() === true)
+}
+
+/**
+ * The pause of a tick. An idle tick (longer than the interval) of an awake server is cut into steps of the interval,
+ * each timer armed when the last one fired (none cleared early), and after each step the process state is read:
+ * a stopped process ends the tick at once. Resolves to whether it was found stopped.
+ */
+async function pauseOrStopped(deps: ReadyWatchdogDeps, ms: number, asleep: boolean, signal: AbortSignal): Promise<boolean> {
+  const step = deps.options.intervalMs
+  if (!deps.stopped || asleep || ms <= step) {
+    await abortableSleep(ms, signal)
+    return false
+  }
+  for (let left = ms; left > 0 && !signal.aborted; left -= step) {
+    await abortableSleep(Math.min(step, left), signal)
+    if (!signal.aborted && left > step && deps.stopped() === true) return true
+  }
+  return false
 }

@@ -36,6 +36,7 @@ import { sleepIdleSeconds, sleepLogEvent } from './sleep-log'
 import { hfFailure } from './hf-download-hint'
 import { HfDownloadWatch, hfRepos, launchDownloads } from './hf-download-watch'
 import { watchUntilHung } from './ready-watchdog'
+import { processStopped } from '../platform/process-stopped'
 import { abortableSleep, exitInfo, exitSuffix, type Run } from './supervised-run'
 import { DEFAULT_WATCHDOG, watchdogEnabled, type WatchdogOptions } from './watchdog-policy'
 import { serverSubcommand } from '../contract/server-binary'
@@ -551,6 +552,7 @@ export class ServerSupervisor {
         return () => run.lineListeners.delete(listener)
       },
       asleep: () => run.asleep,
+      stopped: () => processStopped(run.proc.pid),
       onTick: (tick, misses) => this.listeners.emit('watchdog', tick, misses),
     })
     if (reason === null) return

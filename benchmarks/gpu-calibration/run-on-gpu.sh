@@ -6,9 +6,12 @@
 # stage.sh; results go to $OUT (gpu-logs.tar.gz, summary.tsv).
 #   phase "build": configure and build (resumable: call again to continue)
 #   phase "measure": run the configurations (builds first if needed)
+# CMAKE_EXTRA adds cmake options (idle-on-gpu.sh: no FlashAttention kernels, a shorter build)
 set -u
-STAGE=.device/gpu
-BUILD=.device/gpu-build
+# DEVICE_DIR: where the staged files are (default .device; idle-on-gpu.sh may stage elsewhere)
+D=${DEVICE_DIR:-.device}
+STAGE=$D/gpu
+BUILD=${BUILD_DIR:-$D/gpu-build}
 OUT=${OUT:-/tmp/gpu-out}
 mkdir -p "$OUT" /tmp/gpu-logs
 phase=${1:-measure}
@@ -16,15 +19,15 @@ budget=${2:-520}
 start=$(date +%s)
 
 if [ ! -x /tmp/node/node ]; then
-  mkdir -p /tmp/node && xz -dc .device/node.xz > /tmp/node/node && chmod +x /tmp/node/node
+  mkdir -p /tmp/node && xz -dc "$D/node.xz" > /tmp/node/node && chmod +x /tmp/node/node
 fi
 if [ -n "${SERVER_OVERRIDE:-}" ]; then SERVER=$SERVER_OVERRIDE; else
-if [ ! -f .device/gpu-src/CMakeLists.txt ]; then
-  mkdir -p .device/gpu-src && tar -xJf "$STAGE/llama-src.tar.xz" -C .device/gpu-src
+if [ ! -f "$D/gpu-src"/CMakeLists.txt ]; then
+  mkdir -p "$D/gpu-src" && tar -xJf "$STAGE/llama-src.tar.xz" -C "$D/gpu-src"
 fi
 if [ ! -f "$BUILD/build.ninja" ]; then
-  cmake -S .device/gpu-src -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90-real \
-    -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF > "$OUT/cmake.log" 2>&1 \
+  cmake -S "$D/gpu-src" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90-real \
+    -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF ${CMAKE_EXTRA:-} > "$OUT/cmake.log" 2>&1 \
     || { tail -30 "$OUT/cmake.log"; exit 1; }
 fi
 left=$((budget - ($(date +%s) - start)))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { UsageError } from '../cli-error'
-import { parseRunArgs } from './run'
+import { parseRunArgs, runCadence, WATCHED_INTERVAL_MS } from './run'
 
 describe('parseRunArgs', () => {
   it('splits the pasted command into the binary and its arguments', () => {
@@ -33,5 +33,16 @@ describe('parseRunArgs', () => {
   ])('%j is a usage error', (args, message) => {
     expect(() => parseRunArgs(args)).toThrow(UsageError)
     expect(() => parseRunArgs(args)).toThrow(message)
+  })
+})
+
+describe('runCadence', () => {
+  it('keeps a fixed cadence where every snapshot is shown, the idle pace where only changes are printed', () => {
+    const text = parseRunArgs(['--cmd', 'llama-server -m a.gguf'])
+    expect(text.intervalMs).toBeNull()
+    expect(runCadence(text, false)).toEqual({})
+    expect(runCadence(text, true)).toEqual({ cadenceMs: WATCHED_INTERVAL_MS })
+    expect(runCadence(parseRunArgs(['--cmd', 'llama-server -m a.gguf', '--json']), false)).toEqual({ cadenceMs: WATCHED_INTERVAL_MS })
+    expect(runCadence(parseRunArgs(['--cmd', 'llama-server -m a.gguf', '--interval', '250']), false)).toEqual({ cadenceMs: 250 })
   })
 })
