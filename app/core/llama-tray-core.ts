@@ -22,6 +22,9 @@ import { GenerationTracker, type ProfileRollingStore, resolveApiKey, threadsFrom
 import { LoadTimes } from '../metrics/load-times'
 import { loadRollingStore, rollingHistoryStore, RollingSaver } from '../metrics/rolling-file'
 import { ProfileStore } from '../profiles/store'
+import { missingFileFix } from '../profiles/missing-file-fix'
+import type { PreflightFailure } from '../supervisor/preflight'
+import type { FailureFix } from '../supervisor/supervisor-options'
 import { switchProfile } from '../profiles/switch-profile'
 import { planOomRetry } from '../profiles/oom-retry'
 import type { PlacementBudget } from '../fit/safer-placement'
@@ -193,7 +196,12 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       const { watchdogIntervalS, watchdogMisses } = this.settingsStore.settings
       return { intervalMs: watchdogIntervalS * 1000, misses: watchdogMisses }
     }
-    this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, ...options.supervisor })
+    // A file of a stored profile gone before the spawn: the fix points the profile at it again (found, or chosen).
+    const failureFix = async (failure: PreflightFailure, spec: LaunchSpec): Promise<FailureFix | null> => {
+      if (!failure.path || !(await ProfileStore.open(options.home)).find(spec.profileId)) return null
+      return missingFileFix(failure.kind, failure.path, spec.profileId, { extraModelDirs: this.settingsStore.settings.modelDirs })
+    }
+    this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, failureFix, ...options.supervisor })
     this.server = serverControl(this.supervisor)
     this.supervisor.on('log', (line) => {
       this.tracker?.feedLogLine(line)
