@@ -138,4 +138,38 @@ describe('the moments that matter, on the real core and llama-server', () => {
     await waitForState(page, 'ready')
     await pop.getByTestId('pop-failure').waitFor({ state: 'detached' })
   }, 300_000)
+
+  it('a save of the running profile says it applies after restart until "Apply and restart" runs the new settings', async () => {
+    const s = await open()
+    const { core, page } = s
+    const imported = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '2048', '-np', '1'), 'running')
+    if (!imported.ok) throw new Error(imported.error.sentence)
+    const id = imported.value.id
+    expect((await core.handlers['server:start'](id)).ok).toBe(true)
+    await waitForState(page, 'ready')
+    const pop = await popover(s)
+    await pop.locator('[data-testid="server-state"][data-state="ready"]').waitFor()
+    expect(await page.getByTestId('saved-not-running').count()).toBe(0)
+
+    await page.getByTestId('tab-profiles').click()
+    await page.getByTestId('profile-row').filter({ hasText: 'running' }).locator('.profile-select').click()
+    const editor = page.getByTestId('profile-editor')
+    await editor.getByTestId('edit-ctxSize').fill('4096')
+    await editor.getByTestId('edit-save').click()
+    // Both windows: still Running (the old settings), and the save waits for a restart.
+    await page.getByTestId('saved-not-running').waitFor({ timeout: 60_000 })
+    expect(await page.getByTestId('saved-not-running').innerText()).toContain('Applies after restart')
+    await pop.getByTestId('saved-not-running').waitFor()
+    expect(await page.getByTestId('server-state').getAttribute('data-state')).toBe('ready')
+    const oldPid = core.server.getStatus().pid
+
+    await pop.getByTestId('apply-and-restart').click()
+    await expect.poll(() => core.server.getStatus().pid, { timeout: 120_000 }).not.toBe(oldPid)
+    await waitForState(page, 'ready')
+    await page.getByTestId('saved-not-running').waitFor({ state: 'detached', timeout: 60_000 })
+    await pop.getByTestId('saved-not-running').waitFor({ state: 'detached' })
+    // The server runs what is stored now.
+    const started = (await core.handlers['server:logs'](2000)).filter((l) => l.startsWith('[llama-tray] started '))
+    expect(started.at(-1)).toMatch(/ -c 4096 /)
+  }, 300_000)
 })
