@@ -122,7 +122,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
     cadenceMs: options.intervalMs,
     warn: note,
   })
-  const warningLines = new WarningLines()
+  const warningLines = new WarningLines(io.verbose ?? false)
   // On a terminal: warnings that appeared or cleared go on their own lines above, then the one status row is redrawn.
   const printHuman = (status: ServerStatus, snapshot: Snapshot = core.snapshot()): void => {
     const line = formatStatusLine(status, snapshot)
