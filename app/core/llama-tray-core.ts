@@ -814,7 +814,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     const reading: TelemetryReading = this.options.telemetry?.latest() ?? { gpu: null, cpu: null }
     const status = this.supervisor.getStatus()
     const base = buildSnapshot(status, {
-      generation,
+      // The figures go with their server: none once it stopped or failed (the charts keep their history).
+      generation: servesRequests(status.state) ? generation : null,
       gpu: reading.gpu,
       cpu: reading.cpu,
     })

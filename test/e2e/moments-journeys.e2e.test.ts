@@ -171,5 +171,10 @@ describe('the moments that matter, on the real core and llama-server', () => {
     // The server runs what is stored now.
     const started = (await core.handlers['server:logs'](2000)).filter((l) => l.startsWith('[llama-tray] started '))
     expect(started.at(-1)).toMatch(/ -c 4096 /)
+
+    // The figures go with their server: a stopped one leaves none behind.
+    await expect.poll(async () => (await core.handlers['snapshot:latest']())?.generation ?? null, { timeout: 60_000 }).not.toBeNull()
+    await core.handlers['server:stop']()
+    await expect.poll(async () => (await core.handlers['snapshot:latest']())?.generation ?? null, { timeout: 60_000 }).toBeNull()
   }, 300_000)
 })
