@@ -63,3 +63,22 @@ describe('run of a profile whose model is gone', () => {
     expect(set.stderr).toBe('llama-tray: nope.gguf is not a file here: check the path and try again.\n')
   })
 })
+
+describe('a setting that fell back to its default', () => {
+  it('is said once by run, as the app and `settings` say it', async () => {
+    const badHome = join(root, 'bad-settings')
+    mkdirSync(badHome, { recursive: true })
+    writeFileSync(join(badHome, 'settings.json'), JSON.stringify({ port: 'abc' }))
+    const said = (await runCliInProcess(['--home', badHome, 'settings'])).stderr.trim()
+    expect(said).toMatch(/port/)
+    const ran = await runCliInProcess([
+      '--home',
+      badHome,
+      'run',
+      '--cmd',
+      `${join(root, 'bin', 'llama-server')} -m ${join(root, 'gone.gguf')}`,
+    ])
+    expect(ran.code).not.toBe(0)
+    expect(ran.stderr.split('\n').filter((l) => l === said)).toHaveLength(1)
+  })
+})
