@@ -21,7 +21,7 @@ import {
 } from './live-rules'
 import { MuteStore } from './mutes'
 import { lintArgs } from './rules'
-import { suggestNCpuMoe } from './vram-suggestion'
+import { suggestNCpuMoe, suggestVramFix } from './vram-suggestion'
 import { failed } from '../lib/failed'
 
 export type LiveSnapshot = Omit<Snapshot, 'warnings'>
@@ -297,7 +297,7 @@ export class LiveAdvisor {
     // Free VRAM moves a little every sample; the answer only changes with a step of experts (~0.5 GB).
     const key = `${profileId}:${facts.lintedAt}:${Math.round(freeMiB / 128)}:${headroomMiB}`
     if (this.suggestionCache?.key !== key)
-      this.suggestionCache = { key, value: suggestNCpuMoe(facts.input.model, facts.input.draft, facts.input.args, freeMiB, headroomMiB) }
+      this.suggestionCache = { key, value: suggestVramFix(facts.input.model, facts.input.draft, facts.input.args, freeMiB, headroomMiB) }
     return this.suggestionCache.value
   }
 

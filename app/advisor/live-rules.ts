@@ -40,9 +40,10 @@ export const DEFAULT_LIVE_THRESHOLDS: LiveThresholds = {
   sysmemGrowthMiB: 256,
 }
 
-/** A higher --n-cpu-moe that the fit estimates would give the headroom back. */
+/** A change the fit estimates would give the headroom back (a higher --n-cpu-moe, else a shorter -c). */
 export interface VramSuggestion {
-  readonly nCpuMoe: number
+  /** The change as flags ("--n-cpu-moe 38", "-c 8192"). */
+  readonly change: string
   readonly savedMiB: number
   readonly fix: WarningFix
 }
@@ -174,8 +175,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
           'generation fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it.'
         : ''
       const fit = suggestion
-        ? `The fit suggests --n-cpu-moe ${suggestion.nCpuMoe} (about ${Math.round(suggestion.savedMiB)} MiB less on the GPU); on an RTX ` +
-          `4060 Laptop (8 GB), fewer experts on the GPU was even faster.`
+        ? `The fit suggests ${suggestion.change} (about ${Math.round(suggestion.savedMiB)} MiB less on the GPU)` +
+          (suggestion.change.startsWith('--n-cpu-moe') ? '; on an RTX 4060 Laptop (8 GB), fewer experts on the GPU was even faster.' : '.')
         : ''
       return {
         active: true,
@@ -390,7 +391,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
             `than after loading, and ${evidence}.`,
           reason:
             'This slows generation to a crawl (~7 tok/s on an RTX 4060 Laptop, 8 GB). ' +
-            `${suggestion ? `Use --n-cpu-moe ${suggestion.nCpuMoe}` : 'Raise --n-cpu-moe (more experts on the CPU)'}, ` +
+            `${suggestion ? `Use ${suggestion.change}` : 'Raise --n-cpu-moe (more experts on the CPU)'}, ` +
             'or set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback" for llama-server.exe in the NVIDIA Control Panel.',
         },
         fix: suggestion?.fix ?? null,

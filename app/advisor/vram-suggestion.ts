@@ -35,7 +35,7 @@ export function suggestNCpuMoe(
   if (chosen === null || chosen <= settings.nCpuMoe) return null
   const after = gpuBytes(estimateLaunch(model, draft, { ...settings, nCpuMoe: chosen }))
   return {
-    nCpuMoe: chosen,
+    change: `--n-cpu-moe ${chosen}`,
     savedMiB: (current - after) / MIB,
     fix: {
       label: `Move more experts to the CPU (--n-cpu-moe ${chosen})`,
@@ -43,4 +43,54 @@ export function suggestNCpuMoe(
       addArgs: ['--n-cpu-moe', String(chosen)],
     },
   }
+}
+
+/** Contexts a shorter -c is picked from, longest first (each half the one before; llama-server's small default last). */
+function shorterContexts(ctx: number): number[] {
+  const out: number[] = []
+  for (let c = Math.floor(ctx / 2); c >= 2048; c = Math.floor(c / 2)) out.push(c)
+  return out
+}
+
+/**
+ * The longest shorter -c whose estimated GPU total gives back what the headroom lacks: the fix when experts cannot
+ * move (a dense model, or all of them on the CPU already). Null when -c is not set, or even 2048 would not do.
+ */
+export function suggestShorterContext(
+  model: GgufModel,
+  draft: GgufModel | null,
+  args: readonly string[],
+  freeMiB: number,
+  headroomMiB: number,
+): VramSuggestion | null {
+  let settings: LaunchSettings
+  try {
+    settings = parseLlamaArgs(args).settings
+  } catch {
+    return null
+  }
+  if (settings.ctx === null) return null
+  const current = gpuBytes(estimateLaunch(model, draft, settings))
+  const deficit = (headroomMiB - freeMiB) * MIB
+  for (const ctx of shorterContexts(settings.ctx)) {
+    const after = gpuBytes(estimateLaunch(model, draft, { ...settings, ctx }))
+    if (current - after < deficit) continue
+    return {
+      change: `-c ${ctx}`,
+      savedMiB: (current - after) / MIB,
+      fix: { label: `Use a shorter context (-c ${ctx})`, removeArgs: [...F.ctx], addArgs: ['-c', String(ctx)] },
+    }
+  }
+  return null
+}
+
+/** The low-VRAM fix: more experts on the CPU where the model has them to move, else a shorter context. */
+export function suggestVramFix(
+  model: GgufModel,
+  draft: GgufModel | null,
+  args: readonly string[],
+  freeMiB: number,
+  headroomMiB: number,
+): VramSuggestion | null {
+  return suggestNCpuMoe(model, draft, args, freeMiB, headroomMiB) ?? suggestShorterContext(model, draft, args, freeMiB, headroomMiB)
 }

@@ -14,6 +14,13 @@ export interface CliCoreOptions {
 /** How `run` and `serve` get their core. */
 export type CliCoreFactory = (options: CliCoreOptions) => Promise<CliCore>
 
-/** The one standard core (create-core.ts), as the app builds it: the user's heavy-app list, the live advisor. */
-export const standardCliCore: CliCoreFactory = ({ home, readyTimeoutMs, cadenceMs, warn }) =>
-  createStandardCore({ home, supervisor: { readyTimeoutMs }, warn, ...(cadenceMs === undefined ? {} : { cadenceMs }) })
+/**
+ * The one standard core (create-core.ts), as the app builds it: the user's heavy-app list, the live advisor. What it
+ * had to recover at start (a setting that fell back to its default, a file set aside) is said once, as the app's
+ * notice says it.
+ */
+export const standardCliCore: CliCoreFactory = async ({ home, readyTimeoutMs, cadenceMs, warn }) => {
+  const core = await createStandardCore({ home, supervisor: { readyTimeoutMs }, warn, ...(cadenceMs === undefined ? {} : { cadenceMs }) })
+  for (const message of core.startupMessages) warn(message)
+  return core
+}

@@ -3,7 +3,7 @@ import type { ServerStatus } from '../contract/server-state'
 import { buildSnapshot } from '../snapshot/build-snapshot'
 import type { Warning } from '../contract/warnings'
 import { fitToWidth, formatStatusLine } from './status-line'
-import { WarningLines } from './warning-lines'
+import { WARNING_LINE_MAX, WarningLines } from './warning-lines'
 import { serverStatus } from '../../test/helpers/server-status'
 
 const base = serverStatus('ready', { profileId: 'p', pid: 42, port: 8080, exe: 'llama-server', readySince: 0 })
@@ -73,8 +73,6 @@ describe('formatStatusLine', () => {
 const warning = (id: string, headline: string, reason = ''): Warning => ({ id, level: 'warn', headline, reason, fix: null })
 const LONG_HEADLINE = 'Free VRAM is 310 MiB, under the 1,536 MiB headroom: another program may be using the GPU.'
 const LONG_REASON = 'Close it or lower --n-cpu-moe.'
-/** A printed warning line: the headline, then its reason. */
-const LONG_WARNING = `${LONG_HEADLINE} ${LONG_REASON}`
 
 describe('the status line fits one terminal row (issue #25)', () => {
   const crashing: ServerStatus = serverStatus('crashloop', {
@@ -109,16 +107,39 @@ describe('the status line fits one terminal row (issue #25)', () => {
 })
 
 describe('WarningLines', () => {
-  it('prints a warning once when it appears and once when it clears', () => {
+  it('prints a warning once when it appears (its headline, then once where its reason is) and once when it clears', () => {
     const lines = new WarningLines()
     const a = warning('live.vram-low@p', LONG_HEADLINE, LONG_REASON)
     const b = warning('live.heavy-apps@p', 'Chrome is using the CPU; close it for faster generation.')
+    const c = warning('live.gpu-hot@p', 'The GPU is at 88 °C.', 'It will throttle soon.')
     expect(lines.update([])).toEqual([])
-    expect(lines.update([a])).toEqual([`! ${LONG_WARNING}`])
+    expect(lines.update([a])).toEqual([
+      `! ${LONG_HEADLINE}`,
+      '  Why: llama-tray lint <profile> shows each warning with its reason and fix, or run with --verbose.',
+    ])
     expect(lines.update([a])).toEqual([])
     expect(lines.update([a, b])).toEqual([`! ${b.headline}`])
-    expect(lines.update([b])).toEqual([`Cleared: ${LONG_WARNING}`])
+    // The hint once per run: a later warning with a reason is its headline alone.
+    expect(lines.update([a, b, c])).toEqual([`! ${c.headline}`])
+    expect(lines.update([b])).toEqual([`Cleared: ${LONG_HEADLINE}`, `Cleared: ${c.headline}`])
     expect(lines.update([b])).toEqual([])
     expect(lines.update([])).toEqual([`Cleared: ${b.headline}`])
+  })
+
+  it('with --verbose prints the reason under the headline; the fix is named by its label', () => {
+    const lines = new WarningLines(true)
+    const fixed = {
+      ...warning('live.vram-low@p', LONG_HEADLINE, LONG_REASON),
+      fix: { label: 'Use --n-cpu-moe 38', removeArgs: [], addArgs: [] },
+    }
+    expect(lines.update([fixed])).toEqual([`! ${LONG_HEADLINE} Fix: Use --n-cpu-moe 38.`, `  ${LONG_REASON}`])
+  })
+
+  it('keeps every line at 160 characters or fewer, wrapping at spaces', () => {
+    const essay = `${'Setting -ngl 999, --n-cpu-moe 2 picks the GPU offload by hand, so llama.cpp own fit is off; '.repeat(7)}${'x'.repeat(200)}`
+    const printed = new WarningLines(true).update([warning('lint.fit-off@p', essay, essay)])
+    expect(printed.length).toBeGreaterThan(4)
+    for (const line of printed) expect(line.length).toBeLessThanOrEqual(WARNING_LINE_MAX)
+    expect(printed.join(' ').replace(/\s+/g, '')).toContain(essay.replace(/\s+/g, ''))
   })
 })

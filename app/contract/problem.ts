@@ -18,6 +18,16 @@ export type ProblemFixCommand =
   | { readonly command: 'server:stop' }
   /** Looks for llama-server binaries and models again (the first-run view's step 1). */
   | { readonly command: 'profiles:discover' }
+  /**
+   * A start failed because a file of the profile is gone: the file dialog picks it, then the profile starts again
+   * (`llama-tray profiles set-model <id> <file.gguf>`).
+   */
+  | { readonly command: 'profiles:choose-file'; readonly profileId: string; readonly role: 'model' | 'draftModel' }
+  /**
+   * A start failed because a file of the profile is gone and one of the same name was found: the profile points at it,
+   * then starts again (`llama-tray profiles set-model <id> <path>`).
+   */
+  | { readonly command: 'profiles:use-file'; readonly profileId: string; readonly role: 'model' | 'draftModel'; readonly path: string }
 
 /** The one-click way out of a problem: the button's label, what it runs, and the same in a terminal. */
 export interface ProblemFix {

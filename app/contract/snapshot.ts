@@ -27,6 +27,11 @@ export interface Snapshot {
   readonly startFailure?: StartFailure | null
   /** A switch that waits for the running profile's requests (or its minimum residency); null when none. */
   readonly pendingSwitch?: PendingSwitch | null
+  /**
+   * The running profile was saved with settings its server does not run yet: they apply after a restart ("Apply and
+   * restart" starts it again); null when the server runs what is stored.
+   */
+  readonly savedNotRunning?: { readonly profileId: string } | null
   /** The pinned profiles' servers, each beside the active one on its own private port (the core always sets it; [] when none). */
   readonly pinned?: readonly PinnedServerView[]
 }

@@ -10,6 +10,7 @@ import type { PlacementRetryNotice, Snapshot, StartFailure } from '../contract/s
 import { blockingProblems, type FlagProblem } from '../profiles/flag-check'
 import { resolveProfileLaunch } from '../profiles/resolve-launch'
 import { startFailureOf } from './start-failure'
+import { savedDiffersFromRunning } from './saved-not-running'
 import { PendingFixes } from './pending-fixes'
 import type { GpuSnapshot } from '../contract/telemetry'
 import type { Warning } from '../contract/warnings'
@@ -23,6 +24,9 @@ import { GenerationTracker, type ProfileRollingStore, resolveApiKey, threadsFrom
 import { LoadTimes } from '../metrics/load-times'
 import { loadRollingStore, rollingHistoryStore, RollingSaver } from '../metrics/rolling-file'
 import { ProfileStore } from '../profiles/store'
+import { missingFileFix } from '../profiles/missing-file-fix'
+import type { PreflightFailure } from '../supervisor/preflight'
+import type { FailureFix } from '../supervisor/supervisor-options'
 import { switchProfile } from '../profiles/switch-profile'
 import { planOomRetry } from '../profiles/oom-retry'
 import type { PlacementBudget } from '../fit/safer-placement'
@@ -127,6 +131,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private launchedAt: number | null = null
   /** The safer placement the last start fell back to after running out of GPU memory (see planOomRetry). */
   private placementRetry: PlacementRetryNotice | null = null
+  /** The running profile's id while its stored settings differ from the ones its server runs (checkSavedNotRunning). */
+  private savedNotRunning: string | null = null
   /** The last start the user asked for that was refused before any process ran (see StartFailure). */
   private startFailure: StartFailure | null = null
   private readonly pendingFixes = new PendingFixes()
@@ -206,9 +212,16 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       const { watchdogIntervalS, watchdogMisses } = this.settingsStore.settings
       return { intervalMs: watchdogIntervalS * 1000, misses: watchdogMisses }
     }
+    // A file of a stored profile gone before the spawn: the fix points the profile at it again (found, or chosen).
+    const failureFix = async (failure: PreflightFailure, spec: LaunchSpec): Promise<FailureFix | null> => {
+      if (!failure.path || !(await ProfileStore.open(options.home)).find(spec.profileId)) return null
+      return missingFileFix(failure.kind, failure.path, spec.profileId, { extraModelDirs: this.settingsStore.settings.modelDirs })
+    }
     const childChannel = childChannelGate(options.home)
-    this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, childChannel, ...options.supervisor })
+    this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, childChannel, failureFix, ...options.supervisor })
     this.server = serverControl(this.supervisor)
+    // A save of the running profile: whether its server now runs settings other than the stored ones.
+    this.events.on('profiles:changed', () => void this.checkSavedNotRunning())
     this.supervisor.on('log', (line) => {
       this.tracker?.feedLogLine(line)
       this.logs.push(line)
@@ -725,6 +738,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     if (status.state === 'ready' && this.launchedAt !== null && status.profileId !== null)
       void this.loadTimes.record(status.profileId, Date.now() - this.launchedAt)
     this.events.emit('server:state-changed', status)
+    if (status.state === 'ready' || !launchInEffect(status.state)) void this.checkSavedNotRunning()
     this.options.telemetry?.setServerPid(status.pid)
     // A sleeping server keeps its tracker, which asks nothing of it until it wakes.
     if (isServing(status) && !this.tracker && !this.trackerStarting) void this.startTracker(status)
@@ -856,7 +870,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     const reading: TelemetryReading = this.options.telemetry?.latest() ?? { gpu: null, cpu: null }
     const status = this.supervisor.getStatus()
     const base = buildSnapshot(status, {
-      generation,
+      // The figures go with their server: none once it stopped or failed (the charts keep their history).
+      generation: servesRequests(status.state) ? generation : null,
       gpu: reading.gpu,
       cpu: reading.cpu,
     })
@@ -875,7 +890,25 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       startFailure: this.startFailure,
       pendingSwitch: this.scheduler.pending(),
       pinned: this.pinned.views(),
+      savedNotRunning:
+        this.savedNotRunning !== null && this.savedNotRunning === status.profileId ? { profileId: this.savedNotRunning } : null,
     }
+  }
+
+  /**
+   * Compares the running profile's stored launch with the one its server runs (after a save, and at each ready):
+   * a difference is "Applies after restart" until the new settings run. A safer placement after an out-of-memory
+   * load differs from the profile on purpose, and is said by its own notice.
+   */
+  private async checkSavedNotRunning(): Promise<void> {
+    const status = this.supervisor.getStatus()
+    const running = launchInEffect(status.state) ? this.supervisor.getLaunchSpec() : null
+    const retried = this.currentPlacementRetry(status) !== null
+    const differs = running !== null && !retried && (await savedDiffersFromRunning(this.options.home, running))
+    const next = differs && running ? running.profileId : null
+    if (next === this.savedNotRunning) return
+    this.savedNotRunning = next
+    this.publishSnapshot()
   }
 
   /** The retry's notice while the server it started runs (a stop, another profile or a failure ends it). */

@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises'
+import { basename } from 'node:path'
 import type { Discovery, ExportFormat, ProfileStoreSummary } from '../contract/profile'
 import type { DiscoverOptions } from '../profiles/discovery'
 import { discoverWithEngines } from '../engines/discover-with-engines'
@@ -155,6 +157,24 @@ export function profileActions(deps: ProfileActionDeps) {
       const result = await acceptFixes(deps.home, idOrName)
       await changed(await open())
       return result
+    },
+
+    /**
+     * Points a profile's model or draft at another file (the fix of a start that failed on a missing file:
+     * `llama-tray profiles set-model`); refused when that file is not there.
+     */
+    setFile: async (idOrName: string, role: 'model' | 'draftModel', file: string): Promise<GatedProfile> => {
+      const store = await open()
+      const current = find(store, idOrName)
+      const found = await stat(file).catch(() => null)
+      if (!found?.isFile()) throw new ProfileStoreError(`${basename(file)} is not a file here: check the path and try again.`)
+      const gated = await gateProfile(
+        { ...current, [role]: file, updatedAt: new Date().toISOString() },
+        { home: deps.home, ...(deps.advise ? { advise: deps.advise } : {}) },
+      )
+      await store.upsert(gated.profile)
+      await changed(store)
+      return { profile: gated.profile, notices: gated.notices, findings: gated.findings }
     },
 
     /** llama-server binaries and GGUF models on this machine: in `places`, else where deps.discovery says. */

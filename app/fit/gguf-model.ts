@@ -171,7 +171,7 @@ export async function readGgufModel(path: string): Promise<GgufModel> {
     size = st.size
   } catch (err) {
     if (err instanceof FitError) throw err
-    throw new FitError(`The model file does not exist: ${path}; check the path.`)
+    throw new FitError(`The model file ${basename(path)} does not exist: choose the file again, or check the path.`)
   }
   if (size < 24) throw new GgufError(file, `it is too small to be a GGUF file (${size} bytes)`)
   const header = await readHeader(path)

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs'
 import { access, open, stat } from 'node:fs/promises'
-import { delimiter, extname, isAbsolute, join } from 'node:path'
+import { basename, delimiter, extname, isAbsolute, join } from 'node:path'
 import type { FailureKind } from '../contract/server-state'
 import { lastValue } from '../contract/flag-args'
 import { exposedListenerProblem } from './host-guard'
@@ -10,6 +10,8 @@ export interface PreflightFailure {
   readonly kind: FailureKind
   readonly reason: string
   readonly hint: string
+  /** The file it is about, for the details and for a fix that finds or picks another (sentences name only its base name). */
+  readonly path?: string
 }
 
 const GGUF_MAGIC = Buffer.from('GGUF', 'ascii')
@@ -87,8 +89,9 @@ async function checkGguf(path: string, role: 'model' | 'draft'): Promise<Preflig
     if (code === 'ENOENT')
       return {
         kind: missingKind,
-        reason: `the ${what} file does not exist: ${path}`,
-        hint: `check the ${role === 'model' ? '-m' : '-md'} path`,
+        reason: `the ${what} file ${basename(path)} does not exist`,
+        hint: `choose the file again, or check the ${role === 'model' ? '-m' : '-md'} path`,
+        path,
       }
     return { kind: missingKind, reason: `cannot read the ${what} ${path}: ${(err as Error).message}`, hint: "check the file's permissions" }
   } finally {

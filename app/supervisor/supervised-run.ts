@@ -1,7 +1,8 @@
 import type { LaunchSpec } from '../contract/commands'
 import { problem } from '../contract/problem'
 import type { ExitInfo, FailureKind } from '../contract/server-state'
-import { failureSentence } from '../contract/wording'
+import { failureSentence, sentences } from '../contract/wording'
+import type { FailureFix } from './supervisor-options'
 import type { RingBuffer } from '../lib/ring-buffer'
 import type { HfDownloadWatch } from './hf-download-watch'
 import type { ExitStatus, SpawnedProcess, StopOutcome } from './process-tree'
@@ -53,21 +54,28 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   })
 }
 
+/** A diagnosis as the supervisor keeps it: the fragments a sentence is made of, and what a fix found for it. */
+export interface ExitCause {
+  readonly kind: FailureKind
+  readonly reason: string
+  readonly hint: string | null
+  /** The file it is about: in the details, never in the sentence. */
+  readonly path?: string
+  /** What one click does about it (SupervisorOptions.failureFix), with what was found to make it possible. */
+  readonly fix?: FailureFix | null
+}
+
 /** How a process ended, with the failure as a Problem when there was one (a requested stop has none). */
-export function exitInfo(
-  exit: ExitStatus | null,
-  d: { kind: FailureKind; reason: string; hint: string | null } | null,
-  lastLines: readonly string[],
-): ExitInfo {
+export function exitInfo(exit: ExitStatus | null, d: ExitCause | null, lastLines: readonly string[]): ExitInfo {
   const code = exit?.signal ? `signal ${exit.signal}` : exit?.code != null ? `exit code ${exit.code}` : null
-  const details = [...(code ? [`llama-server ended with ${code}`] : []), ...lastLines].join('\n')
+  const details = [...(d?.path ? [`File: ${d.path}`] : []), ...(code ? [`llama-server ended with ${code}`] : []), ...lastLines].join('\n')
   return {
     code: exit?.code ?? null,
     signal: exit?.signal ?? null,
     reason: d?.reason ?? null,
     hint: d?.hint ?? null,
     kind: d?.kind ?? null,
-    problem: d ? problem('server', failureSentence(d.reason, d.hint), { details }) : null,
+    problem: d ? problem('server', sentences(failureSentence(d.reason, d.hint), d.fix?.found), { details, fix: d.fix?.fix ?? null }) : null,
   }
 }
 

@@ -1,4 +1,7 @@
+import type { LaunchSpec } from '../contract/commands'
+import type { ProblemFix } from '../contract/problem'
 import type { ServerStatus } from '../contract/server-state'
+import type { PreflightFailure } from './preflight'
 import type { ListenPlan } from './launch-args'
 import type { PidFiles } from './pid-file'
 import type { StopOptions } from './process-tree'
@@ -34,6 +37,15 @@ export interface SupervisorOptions {
   readonly childChannel?: (exe: string) => Promise<boolean>
   /** The watchdog after ready (asked at each ready, so a settings change applies to the next); DEFAULT_WATCHDOG by default. */
   readonly watchdog?: WatchdogOptions | (() => WatchdogOptions)
+  /** A fix for a failure found before the spawn (a model file gone: pick it, or the one found elsewhere); none by default. */
+  readonly failureFix?: (failure: PreflightFailure, spec: LaunchSpec) => Promise<FailureFix | null>
+}
+
+/** A failure's one-click way out, found by whoever knows the profiles (the core): the fix, and what made it possible. */
+export interface FailureFix {
+  readonly fix: ProblemFix
+  /** What was found, said after the failure ("Found moved.gguf in Downloads."); null when nothing was looked for. */
+  readonly found: string | null
 }
 
 /** The events a ServerSupervisor emits (on()). */

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { LaunchSpec } from '../contract/commands'
-import type { DownloadInfo, ExitInfo, FailureKind, ServerProcess, ServerStateKind, ServerStatus } from '../contract/server-state'
+import type { DownloadInfo, ExitInfo, ServerProcess, ServerStateKind, ServerStatus } from '../contract/server-state'
 import { LineSplitter } from '../lib/line-splitter'
 import { Listeners } from '../lib/listeners'
 import { RingBuffer } from '../lib/ring-buffer'
@@ -14,7 +14,7 @@ import { portTakenMessage } from './port-holder/port-holder'
 import { RotatingLogFile, serverLogPath } from './log-file'
 import { reapOrphans } from './orphans'
 import { PidFiles } from './pid-file'
-import { preflight } from './preflight'
+import { preflight, type PreflightFailure } from './preflight'
 import { readProcessIdentity } from './process-identity'
 import {
   DEFAULT_STOP,
@@ -37,7 +37,7 @@ import { hfFailure } from './hf-download-hint'
 import { HfDownloadWatch, hfRepos, launchDownloads } from './hf-download-watch'
 import { watchUntilHung } from './ready-watchdog'
 import { processStopped } from '../platform/process-stopped'
-import { abortableSleep, exitInfo, exitSuffix, type Run } from './supervised-run'
+import { abortableSleep, exitInfo, exitSuffix, type ExitCause, type Run } from './supervised-run'
 import { DEFAULT_WATCHDOG, watchdogEnabled, type WatchdogOptions } from './watchdog-policy'
 import { serverSubcommand } from '../contract/server-binary'
 import { CHANNEL_ENV, isChildMessage, parseChildLine, type ChildMessage } from './child-channel'
@@ -70,10 +70,13 @@ export class ServerSupervisor {
   private readonly logFile: RotatingLogFile
   private readonly pidFiles: PidFiles
   private readonly runDir: string
-  private readonly options: Required<Omit<SupervisorOptions, 'home' | 'listen' | 'pidFiles' | 'watchdog' | 'serverName' | 'childChannel'>>
+  private readonly options: Required<
+    Omit<SupervisorOptions, 'home' | 'listen' | 'pidFiles' | 'watchdog' | 'serverName' | 'childChannel' | 'failureFix'>
+  >
   private readonly childChannel: (exe: string) => Promise<boolean>
   private readonly watchdog: () => WatchdogOptions
   private readonly listenPlan: () => ListenPlan
+  private readonly failureFix: SupervisorOptions['failureFix'] | null
 
   constructor(options: SupervisorOptions) {
     this.options = {
@@ -87,6 +90,7 @@ export class ServerSupervisor {
     }
     this.listenPlan = options.listen ?? (() => ({ kind: 'free' }))
     this.childChannel = options.childChannel ?? (() => Promise.resolve(true))
+    this.failureFix = options.failureFix ?? null
     const watchdog = options.watchdog ?? DEFAULT_WATCHDOG
     this.watchdog = typeof watchdog === 'function' ? watchdog : () => watchdog
     this.logs = new RingBuffer(this.options.logCapacity)
@@ -208,11 +212,18 @@ export class ServerSupervisor {
     this.listeners.emit('log', line)
   }
 
-  private fail(d: { kind: FailureKind; reason: string; hint: string | null }, exit: ExitStatus | null, lines: readonly string[]): void {
+  private fail(d: ExitCause, exit: ExitStatus | null, lines: readonly string[]): void {
     const failure = exitInfo(exit, d, lines)
     this.lastExit = failure
     this.log(`[llama-tray] ${d.reason}${d.hint ? ` (${d.hint})` : ''}`)
     this.transition({ kind: 'errored', exit: failure })
+  }
+
+  /** A preflight failure with the fix the owner of the profiles finds for it (none when it finds none or fails). */
+  private async withFix(failure: PreflightFailure, spec: LaunchSpec): Promise<ExitCause> {
+    const find = this.failureFix
+    const fix = find ? await find(failure, spec).catch(() => null) : null
+    return { ...failure, fix }
   }
 
   private async launch(): Promise<void> {
@@ -233,7 +244,7 @@ export class ServerSupervisor {
     const plan = this.listenPlan()
     const args = plan.kind === 'private' ? withoutListenFlags(spec.args) : spec.args
     const checked = await preflight({ exe: spec.exe, args, env: spec.env })
-    if (!checked.ok) return this.fail(checked.failure, null, [])
+    if (!checked.ok) return this.fail(await this.withFix(checked.failure, spec), null, [])
     this.updateSession({ exe: checked.exe })
 
     let endpoint

@@ -233,7 +233,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     expect(failure).not.toMatch(/[.!?] [a-z]/)
     // Said once: the header has it, the profile list does not repeat it.
     await expect(page.getByTestId('start-error').count()).resolves.toBe(0)
-    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-failed.png') })
+    // (The README's "Failed" screenshot: the moved-model journey in moments-journeys.e2e.test.ts, with its fix.)
   }, 240_000)
 
   it('a low-VRAM sequence raises the warning banner and its one-click fix changes the profile', async () => {

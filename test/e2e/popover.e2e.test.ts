@@ -8,7 +8,16 @@ import { seriousAxeIssues } from './axe'
 import { launchChromium } from './browser'
 import { sharedRendererBuild } from './shared-renderer-build'
 import { openScriptedDashboard, type ScriptedDashboard } from './scripted-dashboard'
-import { failedStatus, loadingStatus, LOW_VRAM, readyStatus, runningSnapshot, stoppedStatus } from './scripted-states'
+import {
+  failedStatus,
+  loadingStatus,
+  LONGEST_WARNING,
+  longestFailureStatus,
+  LOW_VRAM,
+  readyStatus,
+  runningSnapshot,
+  stoppedStatus,
+} from './scripted-states'
 import { serveFolder, type StaticServer } from './static-server'
 
 // The tray popover (renderer/popover.html) in Chromium at its window's size,
@@ -86,13 +95,15 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await s?.close()
     })
 
-    const states: readonly [string, () => Promise<void>][] = [
+    const states: [string, () => Promise<void>][] = [
       [
         'stopped',
         async () => {
           await s.show(stoppedStatus(qwen), runningSnapshot(stoppedStatus(qwen)))
           await s.page.locator('[data-testid="server-state"][data-state="stopped"]').waitFor()
-          await expect.poll(() => s.page.getByTestId('live-rate').innerText()).toContain('—')
+          // The state in words, never a bare dash.
+          await expect.poll(() => s.page.getByTestId('live-rate').innerText()).toContain('not running')
+          expect(await s.page.getByTestId('pop-state').innerText()).not.toMatch(/(^|\s)—(\s|$)/)
           expect(await s.page.getByTestId('pop-start').innerText()).toContain('Start')
           expect(await s.page.getByTestId('pop-stop').count()).toBe(0)
         },
@@ -154,8 +165,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await s.page.getByTestId('failure').waitFor()
           expect(await s.page.getByTestId('failure').innerText()).toContain('does not exist. Choose the model again in the profile')
           expect(await s.page.getByTestId('pop-vram').innerText()).toContain('No GPU data: no NVIDIA driver found.')
-          await s.page.getByTestId('pop-failure-fix').click()
-          await expect.poll(() => s.calls.at(-1)).toBe('dashboard:open()')
+          // The profile that failed is marked so, never active with a green check.
+          expect(await s.page.getByTestId(`pop-profile-${qwen}`).innerText()).toContain('failed')
+          expect(await s.page.getByTestId(`pop-profile-${qwen}`).innerText()).not.toContain('active')
         },
       ],
       [
@@ -169,6 +181,31 @@ for (const colorScheme of ['light', 'dark'] as const) {
         },
       ],
     ]
+
+    // Low VRAM with the longest words the app produces: every line wraps inside 360 px, nothing scrolls sideways.
+    for (const freeMiB of [700, 0]) {
+      states.push([
+        `${freeMiB} MiB free, with the longest warning`,
+        async () => {
+          await s.show(
+            readyStatus(qwen),
+            runningSnapshot(readyStatus(qwen), { freeMiB, warnings: [{ ...LONGEST_WARNING, profileId: qwen }] }),
+          )
+          await expect.poll(() => s.page.getByTestId('pop-vram').innerText()).toContain(`${freeMiB} MiB free`)
+          expect(await s.page.getByTestId('pop-vram').innerText()).toContain('under the headroom')
+          await s.page.getByTestId('warning-fix').waitFor()
+        },
+      ])
+      states.push([
+        `${freeMiB} MiB free, with the longest failure`,
+        async () => {
+          const failed = longestFailureStatus(qwen)
+          await s.show(failed, runningSnapshot(failed, { freeMiB }))
+          await s.page.getByTestId('failure').waitFor()
+          await expect.poll(() => s.page.getByTestId('pop-vram').innerText()).toContain(`${freeMiB} MiB free`)
+        },
+      ])
+    }
 
     for (const [name, show] of states) {
       it(`${name}: fits without scrolling and axe finds nothing serious`, async () => {

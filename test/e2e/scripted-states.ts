@@ -48,14 +48,52 @@ export const LOW_VRAM: Warning = {
   fix: { label: 'Use --n-cpu-moe 38', removeArgs: ['--n-cpu-moe'], addArgs: ['--n-cpu-moe', '38'] },
 }
 
+/**
+ * The longest warning the advisor words (the sysmem fallback's, at its longest) with the longest fix label: what the
+ * popover and the dashboard must wrap inside 360 px.
+ */
+export const LONGEST_WARNING: Warning = {
+  id: 'live.sysmem-fallback@qwen',
+  level: 'error',
+  rule: 'live.sysmem-fallback',
+  source: 'live',
+  profileId: null,
+  headline:
+    'Spilling into system RAM (sysmem fallback): llama-server now holds 1843 MiB more shared GPU memory than after loading, and ' +
+    "generation is at 7.1 tok/s, 19% of this profile's median and VRAM is full (0 MiB free).",
+  reason:
+    'This slows generation to a crawl (~7 tok/s on an RTX 4060 Laptop, 8 GB). Use --n-cpu-moe 38, or set "CUDA - Sysmem Fallback ' +
+    'Policy" to "Prefer No Sysmem Fallback" for llama-server.exe in the NVIDIA Control Panel.',
+  fix: { label: 'Move more experts to the CPU (--n-cpu-moe 38)', removeArgs: ['--n-cpu-moe'], addArgs: ['--n-cpu-moe', '38'] },
+}
+
+/** A crash loop with the longest reason and hint a diagnosis gives (an unbroken token included, which must wrap too). */
+export function longestFailureStatus(profileId: string): ServerStatus {
+  return serverStatus('crashloop', {
+    profileId,
+    restarts: 4,
+    lastExit: exitInfo(
+      { code: null, signal: 'SIGSEGV' },
+      {
+        kind: 'assertion',
+        reason:
+          'llama-server hit an internal assertion: GGML_ASSERT(ggml_nbytes(src0)<=INT_MAX)_failed_in_ggml-cuda/cpy.cu_at_line_123 while ' +
+          'copying the KV cache of a 131072-token context',
+        hint: 'lower -c or --cache-type-k, or update llama.cpp (Settings → Engines → Check for updates); if it persists, report it',
+      },
+      ['ggml-cuda/cpy.cu:123: GGML_ASSERT(ggml_nbytes(src0) <= INT_MAX) failed'],
+    ),
+  })
+}
+
 /** A running server generating, with GPU and CPU telemetry; `gpu: false` for a machine without an NVIDIA driver. */
 export function runningSnapshot(
   status: ServerStatus,
-  options: { warnings?: readonly Warning[]; gpu?: boolean; generating?: boolean; time?: number } = {},
+  options: { warnings?: readonly Warning[]; gpu?: boolean; generating?: boolean; time?: number; freeMiB?: number } = {},
 ): Snapshot {
   const time = options.time ?? Date.now()
   const generating = options.generating ?? true
-  const free = 2400
+  const free = options.freeMiB ?? 2400
   const last = {
     time,
     slotId: 0,

@@ -70,7 +70,11 @@ describe('llama-tray run (the built CLI, the real llama-server)', () => {
 
   it.each([
     ['a missing binary', () => ['--cmd', '/nonexistent/llama-server -m x.gguf'], /binary not found/],
-    ['a missing model', () => ['--cmd', formatCommandLine([bin, '-m', '/nonexistent/model.gguf'])], /model file does not exist/],
+    [
+      'a missing model',
+      () => ['--cmd', formatCommandLine([bin, '-m', '/nonexistent/model.gguf'])],
+      /model file model\.gguf does not exist/,
+    ],
     ['a shell operator', () => ['--cmd', `${bin} -m a.gguf && rm -rf /`], /shell operator/],
     ['an unterminated quote', () => ['--cmd', `${bin} -m "a.gguf`], /unterminated/],
     ['no --cmd', () => [], /needs a profile or --cmd/],

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { fakeSmiDir } from '../../../test/support/telemetry/paths'
 import { UsageError } from '../cli-error'
 import type { CliContext } from '../command'
-import { gpuCommand, NO_DRIVER, parseGpuArgs, runGpu, type GpuSources } from './gpu'
+import { BROKEN_DRIVER, gpuCommand, NO_DRIVER, parseGpuArgs, runGpu, type GpuSources } from './gpu'
 
 const oldPath = process.env.PATH
 afterEach(() => {
@@ -56,9 +56,12 @@ describe('llama-tray gpu (fake nvidia-smi on PATH)', () => {
     process.env.FAKE_SMI = 'no-driver'
     const { io, output } = context()
     expect(await gpuCommand.run(['--backend', 'nvidia-smi'], io)).toBe(1)
-    expect(output()).toContain(
-      "No NVIDIA GPU data: nvidia-smi failed (exit 9): NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
-    )
+    // A driver that is there but fails: one sentence with what to do; the tool's words behind --verbose.
+    expect(output()).toBe(`${BROKEN_DRIVER}\n`)
+    const verbose = context()
+    expect(await gpuCommand.run(['--backend', 'nvidia-smi', '--verbose'], verbose.io)).toBe(1)
+    expect(verbose.output().split('\n')[0]).toBe(BROKEN_DRIVER)
+    expect(verbose.output()).toContain("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver")
     expect(() => parseGpuArgs(['--backend', 'cuda'])).toThrow(UsageError)
   })
 

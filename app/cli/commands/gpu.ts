@@ -27,6 +27,13 @@ export interface GpuSources {
 
 export const NO_DRIVER = 'No NVIDIA driver found; install it from nvidia.com to see the GPU (Llama Tray still runs models on the CPU).'
 
+export const BROKEN_DRIVER = 'The NVIDIA driver does not answer; reinstall it from nvidia.com (Llama Tray still runs models on the CPU).'
+
+/** nvidia-smi is there but fails, and no GPU reading came: the driver is installed but broken (or mismatched). */
+function driverBroken(inventory: GpuInventory | { readonly error: string }, sample: GpuSnapshot): boolean {
+  return 'error' in inventory && inventory.error !== NVIDIA_SMI_NOT_FOUND && !sample.available
+}
+
 /** Neither nvidia-smi nor the NVML library exists: the driver is not installed (not merely failing). */
 function driverMissing(inventory: GpuInventory | { readonly error: string }, sample: GpuSnapshot): boolean {
   return 'error' in inventory && inventory.error === NVIDIA_SMI_NOT_FOUND && !sample.available && sample.backend === null
@@ -74,9 +81,10 @@ export async function runGpu(options: GpuOptions, io: CliContext, sources: GpuSo
     const first = await firstReading(reader, Math.max(3000, options.intervalMs * 3))
     // Windows only: what the driver spills into system RAM (PDH), or why it cannot be read.
     const shared = process.platform === 'win32' ? readSharedGpuReport() : undefined
-    if (!options.json && driverMissing(inventory, first)) {
-      // The loader's paths mean nothing to most people; they are there for whoever asks.
-      write(`${NO_DRIVER}\n`)
+    const missing = driverMissing(inventory, first)
+    if (!options.json && (missing || driverBroken(inventory, first))) {
+      // The loader's paths and the tool's exit codes mean nothing to most people; they are there for whoever asks.
+      write(`${missing ? NO_DRIVER : BROKEN_DRIVER}\n`)
       if (options.verbose) write(`  inventory: ${'error' in inventory ? inventory.error : ''}\n  ${first.reason ?? ''}\n`)
       return 1
     }

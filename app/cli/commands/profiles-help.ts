@@ -13,6 +13,7 @@ export const PROFILES_HELP: CommandHelp = {
   llama-tray profiles export <id> [--format cmd|powershell|bash]
   llama-tray profiles pin <id> | unpin <id>   run a profile beside the active one (refused when both do not fit the GPU)
   llama-tray profiles fix <id>     apply the replacements for flags its binary rejects (--no-mmap → -lm none …)
+  llama-tray profiles set-model <id> <file.gguf> | set-draft <id> <file.gguf>   point the profile at a moved or new model file
   llama-tray profiles discover [--models-dir DIR …] [--detect] [--create [--name N]]   find llama-server and GGUF models ` +
     `(PATH, install folders, LM Studio, HF cache)
   llama-tray profiles create --binary bN --model mN [--draft mN] [--name N] [--models-dir DIR …]   a profile from what discover listed`,

@@ -45,7 +45,21 @@ function listLine(p: ListedProfile): string {
   return `${p.active ? '*' : ' '} ${p.id}  ${p.name}  ${model}  ${engine}${p.active ? '  (active)' : ''}${p.pinned ? '  (pinned)' : ''}`
 }
 
-const PROFILES_COMMANDS = ['list', 'show', 'import', 'export', 'rm', 'use', 'pin', 'unpin', 'fix', 'discover', 'create']
+const PROFILES_COMMANDS = [
+  'list',
+  'show',
+  'import',
+  'export',
+  'rm',
+  'use',
+  'pin',
+  'unpin',
+  'fix',
+  'set-model',
+  'set-draft',
+  'discover',
+  'create',
+]
 
 const IMPORT_VALUE_OPTIONS = new Set(['--name', '--file'])
 const IMPORT_FLAG_OPTIONS = new Set(['--json', '--force', '--replace'])
@@ -209,6 +223,15 @@ async function run(typed: readonly string[], io: CliContext): Promise<number> {
             ? `Profile ${profile.id} has nothing to fix for this binary.`
             : `Applied to profile ${profile.id}:\n${describeProblems(fixed)}`,
         )
+        return 0
+      }
+      case 'set-model':
+      case 'set-draft': {
+        const file = positionals[2]
+        if (!target || !file) throw new UsageError(`Profiles ${sub} needs a profile id and a .gguf file.`)
+        const role = sub === 'set-model' ? 'model' : 'draftModel'
+        const { profile } = await (await openActions(io)).setFile(target, role, resolve(file))
+        print(io, { profile: profile.id, [role]: profile[role] }, json, () => `Profile ${profile.id} now uses ${basename(file)}.`)
         return 0
       }
       case 'discover':

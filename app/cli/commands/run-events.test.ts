@@ -90,8 +90,9 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
     headline: 'Free VRAM is 310 MiB, under the 1,536 MiB headroom.',
     reason: `Close ${'other GPU programs, '.repeat(20)}or lower --n-cpu-moe.`,
   }
-  /** The CLI has no "Why" to click: its line is the headline and then the reason. */
-  const LINE = `${WARNING.headline} ${WARNING.reason}`
+  /** The CLI's warning is its headline; where its reason is, once per run (the reason itself with --verbose). */
+  const LINE = WARNING.headline
+  const WHY = '  Why: llama-tray lint <profile> shows each warning with its reason and fix, or run with --verbose.'
   const RESTARTING = serverStatus('crashloop', {
     profileId: 'cli',
     lastExit: {
@@ -124,6 +125,7 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
       for (const row of rows) expect(Array.from(row).length).toBeLessThanOrEqual((columns ?? 80) - 1)
       expect(rows.at(-1)?.endsWith('…')).toBe(true)
       expect(chunks.filter((c) => c === `! ${LINE}\n`)).toHaveLength(1)
+      expect(chunks.filter((c) => c === `${WHY}\n`)).toHaveLength(1)
       expect(chunks.filter((c) => c === `Cleared: ${LINE}\n`)).toHaveLength(1)
       expect(rows.some((r) => r.includes('!'))).toBe(false)
       signals.emit('SIGINT')
@@ -141,7 +143,7 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
     for (let i = 0; i < 5; i++) core.tick(Date.now() + i * 1000)
     core.warnings = []
     for (let i = 0; i < 3; i++) core.tick(Date.now() + 6000 + i * 1000)
-    expect(lines()).toEqual([expect.stringMatching(/^READY/), `! ${LINE}`, `Cleared: ${LINE}`])
+    expect(lines()).toEqual([expect.stringMatching(/^READY/), `! ${LINE}`, WHY, `Cleared: ${LINE}`])
     signals.emit('SIGINT')
     expect(await exit).toBe(0)
   })

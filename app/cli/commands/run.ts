@@ -10,6 +10,7 @@ import { parseOptions, positiveNumber, type NumberMeaning } from '../parse-optio
 import { assertLaunchable, ProfileLaunchError, resolveProfileLaunch } from '../../profiles/resolve-launch'
 import { followPinned, pinnedLine } from '../pinned-lines'
 import { fitToWidth, formatStatusLine } from '../status-line'
+import { problemText } from '../problem-text'
 import { WarningLines } from '../warning-lines'
 import { STILL_STOPPING } from '../server-sentences'
 import { clientBaseUrl, isWsl, wslNote } from '../../lib/client-address'
@@ -136,7 +137,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
     ...runCadence(options, tty),
     warn: note,
   })
-  const warningLines = new WarningLines()
+  const warningLines = new WarningLines(io.verbose ?? false)
   // On a terminal: warnings that appeared or cleared go on their own lines above, then the one status row is redrawn.
   const printHuman = (status: ServerStatus, snapshot: Snapshot = core.snapshot()): void => {
     const line = formatStatusLine(status, snapshot)
@@ -180,7 +181,11 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   })
   const endRun = (status: ServerStatusOf<'errored' | 'crashloop'>): void => {
     if (stopping) return // said once, whichever of the state change and the start's result comes first
-    note(status.lastExit.problem?.sentence ?? failureSentence(`the server ended ${status.state}`, null))
+    const failure = status.lastExit.problem
+    // The sentence, then the command that fixes it; the log lines with --verbose.
+    if (failure) io.stderr.write(`${rowShown ? ERASE_LINE : ''}${problemText(failure, io.verbose ?? false)}`)
+    else note(failureSentence(`the server ended ${status.state}`, null))
+    rowShown = false
     void stopAndExit(neverSpawned(status) ? 2 : 1)
   }
 

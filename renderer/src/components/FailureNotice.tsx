@@ -47,6 +47,10 @@ function withoutFix({ fix: _runByTheNoticeButton, ...rest }: Problem): Problem {
   return rest
 }
 
+function withoutDetails({ details: _elsewhere, ...rest }: Problem): Problem {
+  return rest
+}
+
 /** "… Start it again" → "Use -lm none and start": a warning fix's label, then the start it leads to. */
 const andStart = (label: string): string => `${label} and start`
 
@@ -55,17 +59,18 @@ const andStart = (label: string): string => `${label} and start`
  * out) where the user looks: the header. The fix, where there is one, is the
  * button; the raw log lines sit behind "Details".
  */
-export function FailureNotice(): React.JSX.Element | null {
+export function FailureNotice({ details = true }: { readonly details?: boolean } = {}): React.JSX.Element | null {
   const refused = useSnapshotStore((s) => s.snapshot?.startFailure ?? null)
   const state = useStatusStore((s) => s.status?.state ?? null)
   const profileId = useStatusStore((s) => s.status?.profileId ?? null)
   const exit = useStatusStore((s) => s.status?.lastExit ?? null)
   const failed: Warning | null = useSnapshotStore((s) => s.snapshot?.warnings.find((w) => w.rule === SERVER_FAILED_RULE) ?? null)
+  const shown = (p: Problem): Problem => (details ? p : withoutDetails(p))
   if (refused) {
     return (
       <div className="failure" data-testid="failure-notice">
         {/* The fix stores the flags; here it also starts the profile, so the view's own button runs it. */}
-        <ProblemView testId="failure" problem={withoutFix(refused.problem)} />
+        <ProblemView testId="failure" problem={shown(withoutFix(refused.problem))} />
         {refused.problem.fix && <FixButton label={refused.problem.fix.label} action={() => fixFlagsAndStart(refused)} />}
       </div>
     )
@@ -74,7 +79,7 @@ export function FailureNotice(): React.JSX.Element | null {
   const fix = failed?.fix ?? null
   return (
     <div className="failure" data-testid="failure-notice">
-      <ProblemView testId="failure" problem={exit.problem} />
+      <ProblemView testId="failure" problem={shown(exit.problem)} />
       {fix && failed && profileId !== null && (
         <FixButton label={andStart(fix.label)} action={() => applyFixAndStart(failed.id, profileId)} />
       )}

@@ -7,6 +7,7 @@ import { FailureNotice } from './FailureNotice'
 import { LoadingProgress } from './LoadingProgress'
 import { PlacementRetryNote } from './PlacementRetryNote'
 import { PendingSwitchNote } from './PendingSwitchNote'
+import { SavedNotRunningNote } from './SavedNotRunningNote'
 import { ServerAddress } from './ServerAddress'
 import { ServerControls } from './ServerControls'
 
@@ -129,6 +130,7 @@ export function Header(): React.JSX.Element {
       </div>
       <LoadingProgress />
       <PlacementRetryNote />
+      <SavedNotRunningNote />
       <PendingSwitchNote />
       <ServerAddress />
       <SleepingNote />

@@ -1,3 +1,4 @@
+import { SavedNotRunningNote } from '../components/SavedNotRunningNote'
 import { PopoverFigures } from './PopoverFigures'
 import { PopoverNotice } from './PopoverNotice'
 import { PopoverState } from './PopoverState'
@@ -12,6 +13,7 @@ export function Popover(): React.JSX.Element {
   return (
     <main className="popover" aria-label="Llama Tray">
       <PopoverState />
+      <SavedNotRunningNote />
       <PopoverFigures />
       <PopoverNotice />
       <ProfileSwitcher />

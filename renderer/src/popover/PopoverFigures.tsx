@@ -1,3 +1,4 @@
+import type { ServerStateKind } from '../../../app/contract/server-state'
 import { formatMiB, formatRate } from '../lib/format'
 import { gpuReasonSummary } from '../lib/gpu-reason'
 import { heaviestOtherApp } from '../lib/popover-picks'
@@ -10,13 +11,22 @@ import { TodayLine } from './TodayLine'
 
 const ready = (s: ReturnType<typeof useSnapshotStore.getState>): boolean => s.snapshot?.server.state === 'ready'
 
+/** What the big figure says when there is no rate: a word for the state, never a bare dash. */
+function rateWord(state: ServerStateKind | null): string {
+  if (state === null) return 'connecting…'
+  if (state === 'ready') return 'idle'
+  if (state === 'sleeping') return 'asleep'
+  if (state === 'starting' || state === 'downloading' || state === 'loading' || state === 'backoff') return 'starting…'
+  return 'not running'
+}
+
 function Rate(): React.JSX.Element {
   const state = useSnapshotStore((s) => s.snapshot?.server.state ?? null)
   const active = useSnapshotStore((s) => s.snapshot?.generation?.active ?? false)
   const rate = useSnapshotStore((s) => (ready(s) ? (s.snapshot?.generation?.tokensPerSecond ?? null) : null))
   const usual = useSnapshotStore((s) => (ready(s) ? (s.snapshot?.generation?.rolling?.medianTokensPerSecond ?? null) : null))
   const generating = state === 'ready' && active && rate !== null
-  const word = state === 'ready' ? 'idle' : state === 'sleeping' ? 'asleep' : '—'
+  const word = rateWord(state)
   return (
     <p className="pop-rate" data-testid="live-rate" data-active={generating ? 'true' : 'false'}>
       <span className="visually-hidden">Generation speed: </span>
@@ -71,7 +81,7 @@ function VramLine(): React.JSX.Element {
 function CpuLine(): React.JSX.Element {
   const system = useSnapshotStore((s) => s.snapshot?.cpu?.systemPct ?? null)
   const server = useSnapshotStore((s) => s.snapshot?.cpu?.server?.cpuPct ?? null)
-  const pct = (v: number | null): string => (v === null ? '—' : `${Math.round(v)}%`)
+  const pct = (v: number | null): string => (v === null ? 'no reading yet' : `${Math.round(v)}%`)
   return (
     <p className="pop-line" data-testid="pop-cpu">
       <span className="pop-key">CPU</span> <span className="pop-value">{pct(system)}</span>
@@ -84,7 +94,7 @@ function HeaviestLine(): React.JSX.Element {
   const heaviest = useSnapshotStore((s) => heaviestOtherApp(s.snapshot?.cpu))
   return (
     <p className="pop-line" data-testid="heaviest-app">
-      <span className="pop-key">Heaviest app</span> <span className="pop-value pop-ellipsis">{heaviest ?? '—'}</span>
+      <span className="pop-key">Heaviest app</span> <span className="pop-value pop-ellipsis">{heaviest ?? 'none'}</span>
     </p>
   )
 }

@@ -2,39 +2,27 @@ import { useState } from 'react'
 import { TriangleAlert } from 'lucide-react'
 import { applyWarningFix, type ActionResult } from '../actions/warning-actions'
 import { warningText, type Warning } from '../../../app/contract/warnings'
-import { openDashboard } from '../actions/window-actions'
-import type { Problem } from '../../../app/contract/problem'
+import { FailureNotice, useHeaderShowsFailure } from '../components/FailureNotice'
 import { OutcomeView } from '../components/OutcomeView'
-import { ProblemView } from '../components/ProblemView'
 import { mostSevereWarning } from '../lib/popover-picks'
 import { useSnapshotStore } from '../stores/snapshot-store'
-import { useStatusStore } from '../stores/status-store'
-
-/** A failure: its cause and fix in one sentence each, the rest (the log lines) in the dashboard. */
-function FailureNotice({ failure }: { readonly failure: Problem }): React.JSX.Element {
-  const { details: _inTheDashboard, ...short } = failure
-  return (
-    <div className="pop-notice tone-fault" data-testid="pop-failure">
-      <ProblemView problem={short} testId="failure" />
-      <button type="button" onClick={() => void openDashboard()} data-testid="pop-failure-fix">
-        Fix in the dashboard
-      </button>
-    </div>
-  )
-}
 
 /**
- * The one thing to act on: a failure when the server ended with one, else the
- * most severe warning as its headline with its one-click fix (the whole warning in its tooltip).
+ * The one thing to act on: the header's failure (a start or switch that failed, with the same sentence and
+ * button), else the most severe warning as its headline with its one-click fix (the whole warning in its tooltip).
  */
 export function PopoverNotice(): React.JSX.Element | null {
-  const state = useStatusStore((s) => s.status?.state ?? null)
-  const failure = useStatusStore((s) => s.status?.lastExit?.problem ?? null)
+  const failed = useHeaderShowsFailure()
   const warning = useSnapshotStore((s) => mostSevereWarning(s.snapshot?.warnings ?? []))
   const [busy, setBusy] = useState(false)
   const [result, setResult] = useState<ActionResult | null>(null)
-  const failed = state === 'errored' || state === 'crashloop' || state === 'backoff'
-  if (failed && failure) return <FailureNotice failure={failure} />
+  if (failed)
+    return (
+      <div className="pop-notice tone-fault" data-testid="pop-failure">
+        {/* The log lines are the dashboard's (Open dashboard, below): the popover has room for the sentence and its fix. */}
+        <FailureNotice details={false} />
+      </div>
+    )
   if (!warning && !result) return null
   const apply = async (w: Warning): Promise<void> => {
     setBusy(true)

@@ -1,6 +1,6 @@
 import { useState } from 'react'
-import { CircleCheck, LayoutDashboard, Play, Square } from 'lucide-react'
-import { isRunning } from '../../../app/contract/server-state'
+import { CircleCheck, CircleX, LayoutDashboard, Play, Square } from 'lucide-react'
+import { isRunning, type ServerStateKind } from '../../../app/contract/server-state'
 import { keepRunning, startServer, stopServer, switchNow } from '../actions/server-actions'
 import { openDashboard } from '../actions/window-actions'
 import type { Problem } from '../../../app/contract/problem'
@@ -8,6 +8,8 @@ import { ProblemView } from '../components/ProblemView'
 import { useProfileStore } from '../stores/profile-store'
 import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
+
+const FAILED_STATES: ReadonlySet<ServerStateKind> = new Set(['errored', 'crashloop'])
 
 /**
  * The profiles as a radio list (the one that runs, or would start, is marked
@@ -25,6 +27,8 @@ export function ProfileSwitcher(): React.JSX.Element {
   const [error, setError] = useState<Problem | null>(null)
   const [busy, setBusy] = useState(false)
   const running = state !== null && isRunning(state)
+  // A profile whose start failed is not active: it is marked failed (the notice above says why).
+  const failed = state !== null && FAILED_STATES.has(state)
   const active = statusProfile ?? storeActive ?? profiles?.[0]?.id ?? null
   // A pick that no longer exists (deleted elsewhere) falls back to the active profile.
   const selected = picked !== null && profiles?.some((p) => p.id === picked) ? picked : active
@@ -61,15 +65,21 @@ export function ProfileSwitcher(): React.JSX.Element {
         <fieldset className="pop-radio-list" data-testid="pop-profiles">
           <legend>Profile</legend>
           {profiles.map((p) => (
-            <label key={p.id} className={p.id === active ? 'pop-radio active' : 'pop-radio'} data-testid={`pop-profile-${p.id}`}>
+            <label key={p.id} className={p.id === active && !failed ? 'pop-radio active' : 'pop-radio'} data-testid={`pop-profile-${p.id}`}>
               <input type="radio" name="profile" value={p.id} checked={p.id === selected} onChange={() => setPicked(p.id)} />
               <span className="pop-radio-name">{p.name}</span>
-              {p.id === active && (
-                <span className="pop-active-mark">
-                  <CircleCheck size={14} aria-hidden="true" focusable="false" />
-                  active
-                </span>
-              )}
+              {p.id === active &&
+                (failed ? (
+                  <span className="pop-active-mark failed" data-testid="pop-failed-mark">
+                    <CircleX size={14} aria-hidden="true" focusable="false" />
+                    failed
+                  </span>
+                ) : (
+                  <span className="pop-active-mark">
+                    <CircleCheck size={14} aria-hidden="true" focusable="false" />
+                    active
+                  </span>
+                ))}
             </label>
           ))}
         </fieldset>
