@@ -40,6 +40,11 @@ export interface GpuSnapshot {
   readonly backend: GpuBackendName | null
   /** True when the last reading is older than 3 intervals (the reader is being restarted). */
   readonly stale: boolean
+  /**
+   * True while the NVIDIA GPU sleeps (D3) and is therefore not read (a query would wake it): the devices then carry
+   * only what is still true (name, total memory) from the last reading.
+   */
+  readonly asleep?: boolean
   /** Epoch ms of the reading; null before the first one. */
   readonly sampledAt: number | null
   readonly devices: readonly GpuDevice[]

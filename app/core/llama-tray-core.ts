@@ -594,6 +594,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       // A driven service (the CLI's) samples only when asked; a timed one returns its latest.
       const gpu = (telemetry.sample?.() ?? telemetry.latest()).gpu
       if (gpu?.sampledAt != null && gpu.sampledAt >= since) return gpu
+      if (gpu?.asleep) return gpu // a sleeping GPU is not read: waiting would not bring figures
       await new Promise((r) => setTimeout(r, 100))
     }
     return telemetry.latest().gpu
