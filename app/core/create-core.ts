@@ -2,6 +2,8 @@ import { join } from 'node:path'
 import { createLiveAdvisor } from '../advisor/live-advisor'
 import { loadHeavyAppList } from '../telemetry/cpu/heavy-apps'
 import { TelemetryService } from '../telemetry/telemetry-service'
+import { PolledPower } from '../platform/polled-power'
+import { platformPowerSource } from '../platform/power-source-platform'
 import { LlamaTrayCore, type CoreOptions } from './llama-tray-core'
 
 export interface StandardCoreOptions extends Partial<Omit<CoreOptions, 'home'>> {
@@ -39,6 +41,8 @@ export function createStandardCore(options: StandardCoreOptions): Promise<LlamaT
       warnings: advisor.warnings,
       applyWarningFix: advisor.applyWarningFix,
       mutes: advisor.mutes,
+      // The CLI polls the power source (only while the onBattery setting acts); the app passes Electron's powerMonitor.
+      power: new PolledPower(platformPowerSource()),
       ...rest,
     }),
   )

@@ -57,6 +57,8 @@ import { StateHistory } from '../diagnostics/state-history'
 import { diagnosticsCommands } from './diagnostics-commands'
 import { failed, failedFrom } from '../lib/failed'
 import type { Problem } from '../contract/problem'
+import type { PowerEvents } from '../platform/power-source'
+import { BatteryPolicy } from './battery-policy'
 import { followsGpuStream, gpuIntervalMs, tickDelayMs, type TickPace } from './tick-pace'
 
 /** How long an out-of-memory retry waits for a GPU reading taken after the failure (several nvidia-smi intervals). */
@@ -84,6 +86,8 @@ export interface CoreOptions {
   readonly chooseSavePath?: (defaultName: string) => Promise<string | null>
   /** The app's version for diagnostics (Electron's app.getVersion()); default: unknown. */
   readonly appVersion?: () => string
+  /** The power source and its changes (the onBattery setting follows them); none: no power figures, no policy. */
+  readonly power?: PowerEvents | null
 }
 
 /**
@@ -139,6 +143,9 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private endpointFromSettings = false
   /** The pinned profiles' servers, beside the active one (started when the core serves: servePinned). */
   private readonly pinned: PinnedServers
+  /** The onBattery setting at work (with a power source). */
+  private readonly battery: BatteryPolicy | null
+  private powerNotice: { readonly sentence: string; readonly at: number } | null = null
 
   /** Opens the settings, then builds the core. */
   static async create(options: CoreOptions): Promise<LlamaTrayCore> {
@@ -220,6 +227,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       settings: () => this.settingsStore.settings,
       generation: () => this.tracker?.snapshot() ?? null,
     })
+    this.battery = options.power ? this.batteryPolicy(options.power) : null
     options.telemetry?.setExtraHeavyApps?.(settingsStore.settings.heavyApps)
     options.telemetry?.onGpuFresh?.(() => this.onGpuFresh())
     learnGpuRuntime(this, {
@@ -455,6 +463,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   async dispose(): Promise<void> {
     this.disposed = true
+    this.battery?.dispose()
     for (const unfollow of this.unfollowFiles.splice(0)) unfollow()
     await this.stopEndpoint()
     this.scheduler.dispose()
@@ -547,6 +556,29 @@ export class LlamaTrayCore implements CliCore, BenchHost {
             cli: `llama-tray profiles fix ${result.profileId}`,
           }
         : null,
+    })
+  }
+
+  /** The onBattery setting over this core: switches through the scheduler (startProfile), stops once requests end. */
+  private batteryPolicy(power: PowerEvents): BatteryPolicy {
+    const nameOf = async (id: string): Promise<string> => (await ProfileStore.open(this.options.home)).find(id)?.name ?? id
+    return new BatteryPolicy({
+      power,
+      onBattery: () => this.settingsStore.settings.onBattery,
+      onSettingsChange: (listener) => this.settingsStore.onDidChange(() => listener()),
+      status: () => this.supervisor.getStatus(),
+      isProfile: async (id) => (await ProfileStore.open(this.options.home)).find(id) !== undefined,
+      request: (id) => this.startProfile(id),
+      stopWhenIdle: async () => {
+        const deadline = Date.now() + this.settingsStore.settings.switchDrainS * 1000
+        while (this.tracker?.snapshot().active && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
+        await this.supervisor.stop()
+      },
+      nameOf,
+      say: (sentence) => {
+        this.powerNotice = { sentence, at: Date.now() }
+        this.publishSnapshot()
+      },
     })
   }
 
@@ -820,6 +852,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       startFailure: this.startFailure,
       pendingSwitch: this.scheduler.pending(),
       pinned: this.pinned.views(),
+      power: this.options.power?.current() ?? null,
+      powerNotice: this.powerNotice,
     }
   }
 

@@ -13,6 +13,7 @@ import { fitToWidth, formatStatusLine } from '../status-line'
 import { WarningLines } from '../warning-lines'
 import { STILL_STOPPING } from '../server-sentences'
 import { clientBaseUrl, isWsl, wslNote } from '../../lib/client-address'
+import { followPowerNotices } from '../power-lines'
 import { RUN_HELP } from './run-help'
 
 export interface RunOptions {
@@ -183,8 +184,10 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   // A pinned server's state gets a line when it changes (ready, or given up on); the status row names it too.
   const pinnedChanges = followPinned((p, worthALine) => worthALine && note(pinnedLine(p)), false)
   // The core's cadence (--interval) is the only clock: print each snapshot it publishes.
+  const powerNotices = followPowerNotices(note)
   const offSnapshot = core.on('snapshot', (snapshot) => {
     if (stopping) return
+    powerNotices(snapshot)
     if (options.json) printSnapshot(snapshot)
     else {
       pinnedChanges(snapshot)

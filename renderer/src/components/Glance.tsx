@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { formatMiB, formatPercent, formatRate } from '../lib/format'
 import { gpuReasonSummary } from '../lib/gpu-reason'
+import { powerText } from '../lib/power-text'
 import { useSettingsStore } from '../stores/settings-store'
 import { useSnapshotStore } from '../stores/snapshot-store'
 
@@ -173,12 +174,25 @@ function GpuTile(): React.JSX.Element | null {
   )
 }
 
+/** The power source on a laptop (none on a desktop, whose source reads unknown). */
+function PowerTile(): React.JSX.Element | null {
+  const text = useSnapshotStore((s) => powerText(s.snapshot?.power))
+  if (text === null) return null
+  return (
+    <section className="tile" aria-labelledby="tile-power" data-testid="glance-power">
+      <h2 id="tile-power">Power source</h2>
+      <p>{text}</p>
+    </section>
+  )
+}
+
 export function Glance(): React.JSX.Element {
   return (
     <div className="glance" data-testid="glance">
       <VramTile />
       <CpuTile />
       <GpuTile />
+      <PowerTile />
       <LastRequest />
     </div>
   )

@@ -1,6 +1,7 @@
 import { formatMiB, formatRate } from '../lib/format'
 import { gpuReasonSummary } from '../lib/gpu-reason'
 import { heaviestOtherApp } from '../lib/popover-picks'
+import { powerText } from '../lib/power-text'
 import { useSettingsStore } from '../stores/settings-store'
 import { useSnapshotStore } from '../stores/snapshot-store'
 
@@ -88,6 +89,17 @@ function HeaviestLine(): React.JSX.Element {
   )
 }
 
+/** The power source, on a laptop only (a desktop reads unknown and shows no line). */
+function PowerLine(): React.JSX.Element | null {
+  const text = useSnapshotStore((s) => powerText(s.snapshot?.power))
+  if (text === null) return null
+  return (
+    <p className="pop-line" data-testid="pop-power">
+      <span className="pop-key">Power</span> <span className="pop-value">{text}</span>
+    </p>
+  )
+}
+
 export function PopoverFigures(): React.JSX.Element {
   return (
     <section className="pop-figures" aria-label="Figures">
@@ -95,6 +107,7 @@ export function PopoverFigures(): React.JSX.Element {
       <VramLine />
       <CpuLine />
       <HeaviestLine />
+      <PowerLine />
     </section>
   )
 }
