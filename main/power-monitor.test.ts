@@ -26,4 +26,16 @@ describe("the app's power source from Electron's powerMonitor", () => {
     expect(told).toEqual(['battery', 'ac'])
     expect(monitor.listenerCount('on-ac') + monitor.listenerCount('on-battery')).toBe(0)
   })
+
+  it("tells powerMonitor's resume (the core then checks the server at once)", () => {
+    const monitor = new FakePowerMonitor()
+    const power = new ElectronPower(monitor, charge)
+    let resumed = 0
+    const off = power.onResume(() => resumed++)
+    monitor.emit('suspend')
+    monitor.emit('resume')
+    off()
+    monitor.emit('resume')
+    expect(resumed).toBe(1)
+  })
 })

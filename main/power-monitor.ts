@@ -22,6 +22,11 @@ export class ElectronPower implements PowerEvents {
     return { ...this.reader.read(), source: this.monitor.isOnBatteryPower() ? 'battery' : 'ac' }
   }
 
+  onResume(listener: () => void): () => void {
+    this.monitor.on('resume', listener)
+    return () => this.monitor.off('resume', listener)
+  }
+
   onChange(listener: (status: PowerStatus) => void): () => void {
     const told = (): void => listener(this.current())
     this.monitor.on('on-ac', told)

@@ -407,7 +407,7 @@ describe('system integration', () => {
     core.events.emit('snapshot', snapshot)
     core.events.emit('snapshot', { ...snapshot, time: 1 })
     expect(FakeNotification.instances.map((n) => [n.options.title, n.options.body])).toEqual([
-      ['Power source changed', 'On battery: switched from Qwen3 30B to small; Qwen3 30B returns on AC.'],
+      ['Power and sleep', 'On battery: switched from Qwen3 30B to small; Qwen3 30B returns on AC.'],
     ])
   })
 

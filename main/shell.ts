@@ -324,7 +324,7 @@ export function startShell(options: ShellOptions): ShellHandle {
       const powerNotice = snapshot.powerNotice ?? null
       if (powerNotice && powerNotice.at !== lastPowerNoticeAt) {
         lastPowerNoticeAt = powerNotice.at
-        announce({ title: 'Power source changed', body: powerNotice.sentence, urgent: false })
+        announce({ title: 'Power and sleep', body: powerNotice.sentence, urgent: false })
       }
       announce(attention.onWarnings(snapshot.warnings, window.isFocused() || popover.isVisible()))
       refreshTray()

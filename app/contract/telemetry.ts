@@ -14,6 +14,11 @@ export interface GpuDevice {
   readonly utilizationPct: number | null
   readonly powerW: number | null
   readonly powerLimitW: number | null
+  /**
+   * NVML's total-energy counter in mJ (since the driver loaded; Volta and newer): the difference over a request is its
+   * GPU energy. Absent or null where the GPU or reader does not count (then power samples are integrated).
+   */
+  readonly energyMJ?: number | null
   readonly smClockMHz: number | null
   /** "P0" (fastest) … "P15". */
   readonly pstate: string | null

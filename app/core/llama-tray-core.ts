@@ -59,6 +59,9 @@ import { failed, failedFrom } from '../lib/failed'
 import type { Problem } from '../contract/problem'
 import type { PowerEvents } from '../platform/power-source'
 import { BatteryPolicy } from './battery-policy'
+import { EnergyMeter } from '../telemetry/gpu/energy-meter'
+import { ClockJump, type Clocks } from '../lib/clock-jump'
+import { serverAnswersAfterResume } from './resume-check'
 import { followsGpuStream, gpuIntervalMs, tickDelayMs, type TickPace } from './tick-pace'
 
 /** How long an out-of-memory retry waits for a GPU reading taken after the failure (several nvidia-smi intervals). */
@@ -88,6 +91,8 @@ export interface CoreOptions {
   readonly appVersion?: () => string
   /** The power source and its changes (the onBattery setting follows them); none: no power figures, no policy. */
   readonly power?: PowerEvents | null
+  /** Wall and monotonic time (tests jump them to simulate a sleep); default: the system's. */
+  readonly clocks?: Clocks
 }
 
 /**
@@ -146,6 +151,13 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   /** The onBattery setting at work (with a power source). */
   private readonly battery: BatteryPolicy | null
   private powerNotice: { readonly sentence: string; readonly at: number } | null = null
+  /** The GPU's energy from the telemetry's samples: each finished request's energyJ. */
+  private readonly energy = new EnergyMeter()
+  /** The CLI's resume signal: wall time jumping ahead of monotonic time between ticks. */
+  private readonly clockJump: ClockJump
+  private resumeChecking = false
+  /** The last check after a resume, for diagnostics and tests: when, and whether the server still answered. */
+  lastResumeCheck: { readonly at: number; readonly answered: boolean } | null = null
 
   /** Opens the settings, then builds the core. */
   static async create(options: CoreOptions): Promise<LlamaTrayCore> {
@@ -228,6 +240,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       generation: () => this.tracker?.snapshot() ?? null,
     })
     this.battery = options.power ? this.batteryPolicy(options.power) : null
+    this.clockJump = new ClockJump(options.clocks)
+    options.power?.onResume?.(() => void this.afterResume())
     options.telemetry?.setExtraHeavyApps?.(settingsStore.settings.heavyApps)
     options.telemetry?.onGpuFresh?.(() => this.onGpuFresh())
     learnGpuRuntime(this, {
@@ -582,6 +596,27 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     })
   }
 
+  /**
+   * The machine woke: a server that was serving is checked at once (/health, a one-token completion) instead of at
+   * the watchdog's pace, and one that does not answer is replaced by a fresh start (a new session: the sleep is
+   * counted neither as a crash nor as a hang).
+   */
+  private async afterResume(): Promise<void> {
+    const status = this.supervisor.getStatus()
+    if (this.resumeChecking || this.disposed || (status.state !== 'ready' && status.state !== 'sleeping')) return
+    this.resumeChecking = true
+    try {
+      const answered = await serverAnswersAfterResume(status)
+      this.lastResumeCheck = { at: Date.now(), answered }
+      // Replaced or stopped meanwhile (the watchdog, the user): nothing left to do.
+      if (answered || this.disposed || this.supervisor.getStatus().pid !== status.pid) return
+      this.powerNotice = { sentence: 'After the sleep the server did not answer, so it was restarted.', at: Date.now() }
+      await this.supervisor.restart()
+    } finally {
+      this.resumeChecking = false
+    }
+  }
+
   /** Keeps a refused start for the snapshot and pushes it at once (the user just clicked). */
   private async recordStartFailure(profileId: string, reason: string, problems: readonly FlagProblem[]): Promise<void> {
     const name = (await ProfileStore.open(this.options.home)).find(profileId)?.name ?? profileId
@@ -728,6 +763,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         profileId: status.profileId ?? 'unknown',
         rolling: this.rolling,
         threads: threadsFromLog(this.supervisor.getLogs()),
+        energyJ: (fromMs, toMs) => this.requestEnergyJ(fromMs, toMs),
       })
       this.tracker = tracker
       tracker.on('rate', () => this.onTrackerRate(tracker))
@@ -736,6 +772,13 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     } finally {
       this.trackerStarting = false
     }
+  }
+
+  /** A request's GPU energy: a fresh sample closes its span (a driven telemetry reads NVML now), then the meter answers. */
+  private requestEnergyJ(fromMs: number, toMs: number): number | null {
+    const telemetry = this.options.telemetry
+    if (telemetry?.running && telemetry.sample) this.energy.record(Date.now(), telemetry.sample().gpu?.devices[0])
+    return this.energy.between(fromMs, toMs)
   }
 
   private async stopTracker(): Promise<void> {
@@ -818,10 +861,12 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   /** The core's one clock: telemetry samples, the snapshot is built once, every subscriber gets it. */
   private tick(): void {
+    if (this.clockJump.check() !== null) void this.afterResume()
     const generation = this.tracker?.snapshot() ?? null
     this.tickedActive = generation?.active ?? false
     this.options.telemetry?.setServerIdle?.(generation !== null && !generation.active)
     this.options.telemetry?.sample?.()
+    this.energy.record(Date.now(), this.options.telemetry?.latest().gpu?.devices[0])
     this.latest = this.buildSnapshot(true, generation ?? this.lastGeneration)
     this.events.emit('snapshot', this.latest)
   }

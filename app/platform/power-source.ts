@@ -13,4 +13,6 @@ export interface PowerEvents {
   current(): PowerStatus
   /** Calls `listener` when the source changes (AC ↔ battery); returns its unsubscribe. */
   onChange(listener: (status: PowerStatus) => void): () => void
+  /** Calls `listener` when the machine wakes from sleep (the app's powerMonitor 'resume'); the CLI sees clock jumps instead. */
+  onResume?(listener: () => void): () => void
 }

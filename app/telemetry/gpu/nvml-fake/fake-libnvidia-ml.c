@@ -36,6 +36,10 @@ int nvmlDeviceGetUtilizationRates(dev_t_ *d, util_t *u) { DEV(d) u->gpu = 97; u-
 #ifndef NO_POWER
 int nvmlDeviceGetPowerUsage(dev_t_ *d, unsigned *mw) { DEV(d) *mw = 612345; return 0; }
 int nvmlDeviceGetEnforcedPowerLimit(dev_t_ *d, unsigned *mw) { DEV(d) *mw = 700000; return 0; }
+/* The energy counter moves 612345 mJ per call (a second at 612 W); FAKE_NVML_ENERGY_ERROR makes it fail (3: Not Supported). */
+static unsigned long long energy_mj = 1000000000ULL;
+int nvmlDeviceGetTotalEnergyConsumption(dev_t_ *d, unsigned long long *mj) { DEV(d) int e = env_int("FAKE_NVML_ENERGY_ERROR", 0); if (e) return e;
+  energy_mj += 612345; *mj = energy_mj; return 0; }
 #endif
 int nvmlDeviceGetClockInfo(dev_t_ *d, int type, unsigned *mhz) { DEV(d) if (type != 1) return 2; *mhz = 1980; return 0; }
 int nvmlDeviceGetPerformanceState(dev_t_ *d, int *p) { DEV(d) *p = 0; return 0; }
