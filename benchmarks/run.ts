@@ -11,6 +11,7 @@ import { benchEngines } from './engines.bench'
 import { benchFit } from './fit.bench'
 import { benchHistory } from './history.bench'
 import { benchIdle } from './idle.bench'
+import { benchGpuAsleep } from './gpu-asleep.bench'
 import { benchLiveFigures } from './live.bench'
 import { benchMetrics } from './metrics.bench'
 import { benchMtp } from './mtp.bench'
@@ -44,7 +45,8 @@ async function main(): Promise<void> {
     ['dashboard', () => benchDashboard()],
     ['endpoint', () => benchEndpoint(bin, target)],
     ['windows-stop', () => benchWindowsStop()],
-    ['idle', () => benchIdle(bin, target)],
+    // The case "GPU asleep" beside the idle CPU figures (its own file: GPU queries, not CPU time).
+    ['idle', async () => [...(await benchIdle(bin, target)), ...(await benchGpuAsleep(bin, target))]],
     ['mtp', () => benchMtp(bin, resolve(MODELS, 'tiny-target-mtp.gguf'))],
     ['engines', () => benchEngines(bin)],
     ['downloads', () => benchDownloads()],

@@ -7,8 +7,8 @@ startShell({
   env: process.env,
   platform: process.platform,
   mainDir: __dirname,
-  createCore: async ({ home, bootSettings, chooseFile, chooseSavePath, appVersion, openPath, log }) => {
-    const options = { home, intervalMs: bootSettings.pollIntervalMs, chooseFile, chooseSavePath, appVersion, openPath }
+  createCore: async ({ home, bootSettings, chooseFile, chooseSavePath, appVersion, openPath, log, power }) => {
+    const options = { home, intervalMs: bootSettings.pollIntervalMs, chooseFile, chooseSavePath, appVersion, openPath, power }
     const core = await createStandardCore({ ...options, warn: (m) => log.warn(m) })
     const endpoint = await core.applyEndpointSetting() // the one address clients use (settings "endpoint" and "port")
     if (endpoint && !endpoint.ok) log.warn(endpoint.error)

@@ -388,6 +388,29 @@ describe('system integration', () => {
     expect(FakeNotification.instances[0]!.options).toMatchObject({ title: 'Could not restart Qwen3 30B', body: 'Port 8081 is in use.' })
   })
 
+  it("hands the core Electron's powerMonitor as its power source, and announces what the onBattery setting did once", async () => {
+    const core = fakeCore()
+    const { handle, createCore } = start(core)
+    await handle.ready
+    const power = (createCore.mock.calls[0] as unknown as [{ power: { current(): { source: string } } }])[0].power
+    fake.powerMonitor.onBattery = true
+    expect(power.current().source).toBe('battery')
+    const snapshot = {
+      time: 0,
+      server: serverStatus('ready', { profileId: 'small' }),
+      generation: null,
+      gpu: null,
+      cpu: null,
+      warnings: [],
+      powerNotice: { sentence: 'On battery: switched from Qwen3 30B to small; Qwen3 30B returns on AC.', at: 5 },
+    }
+    core.events.emit('snapshot', snapshot)
+    core.events.emit('snapshot', { ...snapshot, time: 1 })
+    expect(FakeNotification.instances.map((n) => [n.options.title, n.options.body])).toEqual([
+      ['Power and sleep', 'On battery: switched from Qwen3 30B to small; Qwen3 30B returns on AC.'],
+    ])
+  })
+
   it('a failed start from the tray is announced', async () => {
     const core = fakeCore()
     ;(core.handlers['server:start'] as unknown as ReturnType<typeof vi.fn>).mockResolvedValue({

@@ -1,4 +1,4 @@
-import { app, dialog, Menu, session, shell, Tray, type OpenDialogOptions, type SaveDialogOptions } from 'electron'
+import { app, dialog, Menu, powerMonitor, session, shell, Tray, type OpenDialogOptions, type SaveDialogOptions } from 'electron'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CommandChannels, EventChannels, EventName } from '../app/contract/commands'
@@ -15,6 +15,9 @@ import { dashboardEntryUrl, isDashboardUrl } from './dashboard-url'
 import { DashboardSenders, forwardEvents, registerCommandHandlers } from './ipc-main'
 import { IPC_ARGS } from './ipc-schemas'
 import { applyLoginItem } from './login-item'
+import { ElectronPower } from './power-monitor'
+import { platformPowerSource } from '../app/platform/power-source-platform'
+import type { PowerEvents } from '../app/platform/power-source'
 import { Notifier } from './notifier'
 import { TrayController } from './tray-controller'
 import { TrayPopover } from './tray-popover'
@@ -43,6 +46,8 @@ export interface ShellCoreOptions {
   readonly chooseSavePath: (defaultName: string) => Promise<string | null>
   readonly appVersion: () => string
   readonly log: AppLog
+  /** Electron's powerMonitor as the core's power source (on-ac / on-battery; the onBattery setting follows it). */
+  readonly power: PowerEvents
 }
 
 export interface ShellOptions {
@@ -164,6 +169,7 @@ export function startShell(options: ShellOptions): ShellHandle {
       home,
       bootSettings: boot,
       log,
+      power: new ElectronPower(powerMonitor, platformPowerSource()),
       chooseFile: async (role, current) => {
         const dialogOptions = fileDialogOptions(role, current, options.platform)
         const parent = dashboard?.browserWindow
@@ -306,6 +312,7 @@ export function startShell(options: ShellOptions): ShellHandle {
       // A start or switch changes the store's active profile without a profiles:changed event.
       if (status.state === 'ready' || status.state === 'stopped') void refreshProfiles()
     })
+    let lastPowerNoticeAt: number | null = null
     c.on('snapshot', (snapshot) => {
       view.tokensPerSecond = snapshot.generation?.tokensPerSecond ?? null
       view.freeVramMiB = snapshot.gpu?.devices[0]?.memoryFreeMiB ?? null
@@ -313,6 +320,12 @@ export function startShell(options: ShellOptions): ShellHandle {
       view.endpointPort = snapshot.endpoint?.listening ? snapshot.endpoint.port : null
       view.pinnedCount = snapshot.pinned?.length ?? 0
       view.pendingSwitch = snapshot.pendingSwitch ?? null
+      // What the onBattery setting did: once per notice.
+      const powerNotice = snapshot.powerNotice ?? null
+      if (powerNotice && powerNotice.at !== lastPowerNoticeAt) {
+        lastPowerNoticeAt = powerNotice.at
+        announce({ title: 'Power and sleep', body: powerNotice.sentence, urgent: false })
+      }
       announce(attention.onWarnings(snapshot.warnings, window.isFocused() || popover.isVisible()))
       refreshTray()
     })

@@ -110,6 +110,18 @@ function throttling(devices: readonly GpuDevice[] | null): string[] {
   return [...new Set((devices ?? []).flatMap((d) => (d.throttleReasons ?? []).filter((r) => SLOWDOWN_THROTTLE_REASONS.has(r))))]
 }
 
+/**
+ * What the throttling GPU draws, in words, where NVML or nvidia-smi says it: the power and the enforced limit (laptop
+ * GPUs often report no limit, "[N/A]": then only the draw), and whether the power cap is among the clock events.
+ */
+export function throttleWatts(devices: readonly GpuDevice[]): string {
+  const d = devices.find((x) => (x.throttleReasons ?? []).some((r) => SLOWDOWN_THROTTLE_REASONS.has(r)))
+  if (!d || d.powerW === null) return ''
+  const draw = `${Math.round(d.powerW)} W`
+  const capped = d.throttleReasons?.includes('sw_power_cap') ? ', at its power cap' : ''
+  return d.powerLimitW === null ? `It draws ${draw}${capped}. ` : `It draws ${draw} of its ${Math.round(d.powerLimitW)} W limit${capped}. `
+}
+
 function hottest(devices: readonly GpuDevice[] | null): number | null {
   const temps = (devices ?? []).map((d) => d.temperatureC).filter((t): t is number => t !== null)
   return temps.length > 0 ? Math.max(...temps) : null
@@ -287,7 +299,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
         active: true,
         words: {
           headline: `The GPU is throttling (${reasons.join(', ')}): clocks are lowered to protect it.`,
-          reason: 'Improve cooling or airflow, or lower the power limit deliberately.',
+          reason: `${throttleWatts(devices)}Improve cooling or airflow, or lower the power limit deliberately.`,
         },
         fix: null,
       }

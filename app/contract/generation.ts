@@ -39,6 +39,8 @@ export interface RequestTimings {
   readonly draftAccepted: number | null
   /** draftAccepted / draftTokens, as the server printed it. */
   readonly draftAcceptance: number | null
+  /** The GPU's energy over the request in J (NVML's energy counter, or power integrated); null or absent where unmeasured. */
+  readonly energyJ?: number | null
 }
 
 /** One point per second for charts. */
@@ -62,6 +64,8 @@ export interface RollingGenerationFigures {
   readonly longPrompts: number
   /** Σ accepted / Σ drafted over the window's speculative requests; null without any. */
   readonly draftAcceptance: number | null
+  /** GPU energy per 1,000 generated tokens over the window's requests with a measured energy (J); null without any. */
+  readonly joulesPer1000Tokens?: number | null
 }
 
 /**

@@ -50,6 +50,11 @@ export interface AppSettings {
   readonly watchdogIntervalS: number
   /** …and this many unanswered probes in a row, with no progress in the log, stop and restart the server (10 × 3: about 30 s). */
   readonly watchdogMisses: number
+  /**
+   * On battery: `keep` the server as it runs, `stop` it, or switch to this profile id; back on AC the profile that ran
+   * before returns.
+   */
+  readonly onBattery: string
 }
 
 export const DEFAULT_SETTINGS: AppSettings = {
@@ -75,4 +80,5 @@ export const DEFAULT_SETTINGS: AppSettings = {
   endpointMaxBodyMiB: 32,
   watchdogIntervalS: 10,
   watchdogMisses: 3,
+  onBattery: 'keep',
 }

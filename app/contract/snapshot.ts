@@ -3,6 +3,7 @@ import type { GenerationSnapshot, RequestTimings } from './generation'
 import type { ProfileSettingsDocument } from './profile'
 import type { Problem } from './problem'
 import type { ServerStatus } from './server-state'
+import type { PowerStatus } from './power'
 import type { CpuSnapshot, GpuSnapshot } from './telemetry'
 import type { Warning } from './warnings'
 
@@ -34,6 +35,16 @@ export interface Snapshot {
   readonly savedNotRunning?: { readonly profileId: string } | null
   /** The pinned profiles' servers, each beside the active one on its own private port (the core always sets it; [] when none). */
   readonly pinned?: readonly PinnedServerView[]
+  /** The machine's power source (AC or battery, the charge); absent where the core reads none. */
+  readonly power?: PowerStatus | null
+  /** What the onBattery setting did last (one sentence; `at` epoch ms tells a new one): said once by each view. */
+  readonly powerNotice?: PowerNotice | null
+}
+
+/** One thing the power policy did: stopped or switched on battery, brought the profile back on AC. */
+export interface PowerNotice {
+  readonly sentence: string
+  readonly at: number
 }
 
 /** What every state of a pinned profile's server has. */

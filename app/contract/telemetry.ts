@@ -14,6 +14,11 @@ export interface GpuDevice {
   readonly utilizationPct: number | null
   readonly powerW: number | null
   readonly powerLimitW: number | null
+  /**
+   * NVML's total-energy counter in mJ (since the driver loaded; Volta and newer): the difference over a request is its
+   * GPU energy. Absent or null where the GPU or reader does not count (then power samples are integrated).
+   */
+  readonly energyMJ?: number | null
   readonly smClockMHz: number | null
   /** "P0" (fastest) … "P15". */
   readonly pstate: string | null
@@ -40,6 +45,11 @@ export interface GpuSnapshot {
   readonly backend: GpuBackendName | null
   /** True when the last reading is older than 3 intervals (the reader is being restarted). */
   readonly stale: boolean
+  /**
+   * True while the NVIDIA GPU sleeps (D3) and is therefore not read (a query would wake it): the devices then carry
+   * only what is still true (name, total memory) from the last reading.
+   */
+  readonly asleep?: boolean
   /** Epoch ms of the reading; null before the first one. */
   readonly sampledAt: number | null
   readonly devices: readonly GpuDevice[]

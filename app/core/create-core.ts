@@ -3,6 +3,8 @@ import { createLiveAdvisor } from '../advisor/live-advisor'
 import { loadHeavyAppList } from '../telemetry/cpu/heavy-apps'
 import { TelemetryService } from '../telemetry/telemetry-service'
 import { HistoryStore } from '../history/history-store'
+import { PolledPower } from '../platform/polled-power'
+import { platformPowerSource } from '../platform/power-source-platform'
 import { LlamaTrayCore, type CoreOptions } from './llama-tray-core'
 
 export interface StandardCoreOptions extends Partial<Omit<CoreOptions, 'home'>> {
@@ -42,6 +44,8 @@ export function createStandardCore(options: StandardCoreOptions): Promise<LlamaT
       applyWarningFix: advisor.applyWarningFix,
       mutes: advisor.mutes,
       history: rest.history === undefined ? HistoryStore.at(home, { notice: warn }) : rest.history,
+      // The CLI polls the power source (only while the onBattery setting acts); the app passes Electron's powerMonitor.
+      power: new PolledPower(platformPowerSource()),
       ...rest,
     }),
   )

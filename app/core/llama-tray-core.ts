@@ -62,6 +62,11 @@ import { StateHistory } from '../diagnostics/state-history'
 import { diagnosticsCommands } from './diagnostics-commands'
 import { failed, failedFrom } from '../lib/failed'
 import type { Problem } from '../contract/problem'
+import type { PowerEvents } from '../platform/power-source'
+import { BatteryPolicy } from './battery-policy'
+import { EnergyMeter } from '../telemetry/gpu/energy-meter'
+import { ClockJump, type Clocks } from '../lib/clock-jump'
+import { serverAnswersAfterResume } from './resume-check'
 import { followsGpuStream, gpuIntervalMs, tickDelayMs, type TickPace } from './tick-pace'
 import type { HistoryStore } from '../history/history-store'
 import { HistoryRecorder } from './history-recorder'
@@ -99,6 +104,10 @@ export interface CoreOptions {
   readonly appVersion?: () => string
   /** The usage history the core's sessions and the endpoint's requests are written to (the core closes it on dispose); none by default. */
   readonly history?: HistoryStore | null
+  /** The power source and its changes (the onBattery setting follows them); none: no power figures, no policy. */
+  readonly power?: PowerEvents | null
+  /** Wall and monotonic time (tests jump them to simulate a sleep); default: the system's. */
+  readonly clocks?: Clocks
 }
 
 /**
@@ -158,6 +167,16 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private readonly pinned: PinnedServers
   /** Writes sessions and requests to the usage history, when the core has one. */
   private readonly history: HistoryRecorder | null
+  /** The onBattery setting at work (with a power source). */
+  private readonly battery: BatteryPolicy | null
+  private powerNotice: { readonly sentence: string; readonly at: number } | null = null
+  /** The GPU's energy from the telemetry's samples: each finished request's energyJ. */
+  private readonly energy = new EnergyMeter()
+  /** The CLI's resume signal: wall time jumping ahead of monotonic time between ticks. */
+  private readonly clockJump: ClockJump
+  private resumeChecking = false
+  /** The last check after a resume, for diagnostics and tests: when, and whether the server still answered. */
+  lastResumeCheck: { readonly at: number; readonly answered: boolean } | null = null
 
   /** Opens the settings, then builds the core. */
   static async create(options: CoreOptions): Promise<LlamaTrayCore> {
@@ -249,6 +268,9 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       settings: () => this.settingsStore.settings,
       generation: () => this.tracker?.snapshot() ?? null,
     })
+    this.battery = options.power ? this.batteryPolicy(options.power) : null
+    this.clockJump = new ClockJump(options.clocks)
+    options.power?.onResume?.(() => void this.afterResume())
     options.telemetry?.setExtraHeavyApps?.(settingsStore.settings.heavyApps)
     options.telemetry?.onGpuFresh?.(() => this.onGpuFresh())
     learnGpuRuntime(this, {
@@ -503,6 +525,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   async dispose(): Promise<void> {
     this.disposed = true
+    this.battery?.dispose()
     for (const unfollow of this.unfollowFiles.splice(0)) unfollow()
     await this.stopEndpoint()
     this.scheduler.dispose()
@@ -618,6 +641,50 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     })
   }
 
+  /** The onBattery setting over this core: switches through the scheduler (startProfile), stops once requests end. */
+  private batteryPolicy(power: PowerEvents): BatteryPolicy {
+    const nameOf = async (id: string): Promise<string> => (await ProfileStore.open(this.options.home)).find(id)?.name ?? id
+    return new BatteryPolicy({
+      power,
+      onBattery: () => this.settingsStore.settings.onBattery,
+      onSettingsChange: (listener) => this.settingsStore.onDidChange(() => listener()),
+      status: () => this.supervisor.getStatus(),
+      isProfile: async (id) => (await ProfileStore.open(this.options.home)).find(id) !== undefined,
+      request: (id) => this.startProfile(id),
+      stopWhenIdle: async () => {
+        const deadline = Date.now() + this.settingsStore.settings.switchDrainS * 1000
+        while (this.tracker?.snapshot().active && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
+        await this.supervisor.stop()
+      },
+      nameOf,
+      say: (sentence) => {
+        this.powerNotice = { sentence, at: Date.now() }
+        this.publishSnapshot()
+      },
+    })
+  }
+
+  /**
+   * The machine woke: a server that was serving is checked at once (/health, a one-token completion) instead of at
+   * the watchdog's pace, and one that does not answer is replaced by a fresh start (a new session: the sleep is
+   * counted neither as a crash nor as a hang).
+   */
+  private async afterResume(): Promise<void> {
+    const status = this.supervisor.getStatus()
+    if (this.resumeChecking || this.disposed || (status.state !== 'ready' && status.state !== 'sleeping')) return
+    this.resumeChecking = true
+    try {
+      const answered = await serverAnswersAfterResume(status)
+      this.lastResumeCheck = { at: Date.now(), answered }
+      // Replaced or stopped meanwhile (the watchdog, the user): nothing left to do.
+      if (answered || this.disposed || this.supervisor.getStatus().pid !== status.pid) return
+      this.powerNotice = { sentence: 'After the sleep the server did not answer, so it was restarted.', at: Date.now() }
+      await this.supervisor.restart()
+    } finally {
+      this.resumeChecking = false
+    }
+  }
+
   /** Keeps a refused start for the snapshot and pushes it at once (the user just clicked). */
   private async recordStartFailure(profileId: string, reason: string, problems: readonly FlagProblem[]): Promise<void> {
     const name = (await ProfileStore.open(this.options.home)).find(profileId)?.name ?? profileId
@@ -662,6 +729,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       // A driven service (the CLI's) samples only when asked; a timed one returns its latest.
       const gpu = (telemetry.sample?.() ?? telemetry.latest()).gpu
       if (gpu?.sampledAt != null && gpu.sampledAt >= since) return gpu
+      if (gpu?.asleep) return gpu // a sleeping GPU is not read: waiting would not bring figures
       await new Promise((r) => setTimeout(r, 100))
     }
     return telemetry.latest().gpu
@@ -765,6 +833,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         profileId: status.profileId ?? 'unknown',
         rolling: this.rolling,
         threads: threadsFromLog(this.supervisor.getLogs()),
+        energyJ: (fromMs, toMs) => this.requestEnergyJ(fromMs, toMs),
       })
       this.tracker = tracker
       tracker.on('rate', () => this.onTrackerRate(tracker))
@@ -773,6 +842,13 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     } finally {
       this.trackerStarting = false
     }
+  }
+
+  /** A request's GPU energy: a fresh sample closes its span (a driven telemetry reads NVML now), then the meter answers. */
+  private requestEnergyJ(fromMs: number, toMs: number): number | null {
+    const telemetry = this.options.telemetry
+    if (telemetry?.running && telemetry.sample) this.energy.record(Date.now(), telemetry.sample().gpu?.devices[0])
+    return this.energy.between(fromMs, toMs)
   }
 
   private async stopTracker(): Promise<void> {
@@ -855,10 +931,12 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   /** The core's one clock: telemetry samples, the snapshot is built once, every subscriber gets it. */
   private tick(): void {
+    if (this.clockJump.check() !== null) void this.afterResume()
     const generation = this.tracker?.snapshot() ?? null
     this.tickedActive = generation?.active ?? false
     this.options.telemetry?.setServerIdle?.(generation !== null && !generation.active)
     this.options.telemetry?.sample?.()
+    this.energy.record(Date.now(), this.options.telemetry?.latest().gpu?.devices[0])
     this.latest = this.buildSnapshot(true, generation ?? this.lastGeneration)
     this.events.emit('snapshot', this.latest)
   }
@@ -892,6 +970,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       pinned: this.pinned.views(),
       savedNotRunning:
         this.savedNotRunning !== null && this.savedNotRunning === status.profileId ? { profileId: this.savedNotRunning } : null,
+      power: this.options.power?.current() ?? null,
+      powerNotice: this.powerNotice,
     }
   }
 

@@ -18,6 +18,8 @@ export interface GenerationTrackerOptions extends SlotsPollerOptions {
   readonly historyRequests?: number
   /** The threads the server logged before the tracker started (threadsFromLog of its log so far). */
   readonly threads?: number | null
+  /** The GPU energy between two epoch ms (the telemetry's energy meter); each finished request gets its energyJ from it. */
+  readonly energyJ?: (fromMs: number, toMs: number) => number | null
 }
 
 /** One live figure per answered poll. */
@@ -85,6 +87,8 @@ export class GenerationTracker {
   private readonly slotLog = new Map<number, SlotLogInfo>()
   private readonly contextAtRelease = new Map<number, number>()
 
+  private readonly energyJ: ((fromMs: number, toMs: number) => number | null) | null
+
   constructor(options: GenerationTrackerOptions) {
     this.profileId = options.profileId
     this.poller = new SlotsPoller(options)
@@ -93,6 +97,7 @@ export class GenerationTracker {
     this.perSecond = new PerSecondHistory(options.historySeconds ?? 300)
     this.requests = new RingBuffer(options.historyRequests ?? 100)
     this.threads = options.threads ?? null
+    this.energyJ = options.energyJ ?? null
     this.poller.on('poll', (outcome) => this.onPoll(outcome))
   }
 
@@ -189,7 +194,9 @@ export class GenerationTracker {
     for (const e of events) {
       switch (e.kind) {
         case 'request': {
-          const timings: RequestTimings = { time: Date.now(), ...e.record }
+          const time = Date.now()
+          const energyJ = this.energyJ?.(time - e.record.promptMs - e.record.predictedMs, time) ?? null
+          const timings: RequestTimings = { time, ...e.record, energyJ }
           this.last = timings
           this.requests.push(timings)
           this.rolling.add(this.profileId, timings)

@@ -41,6 +41,7 @@ describe('rolling figures and histories', () => {
       medianLongPromptTokensPerSecond: null,
       longPrompts: 0,
       draftAcceptance: 0.5,
+      joulesPer1000Tokens: null, // no request here measured its energy
     })
     expect(store.figures('b')).toMatchObject({ requests: 1, draftAcceptance: null })
     store.add('c', req(1)) // evicts the least recently used profile

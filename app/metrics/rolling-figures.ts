@@ -1,6 +1,7 @@
 import type { RequestTimings, RollingGenerationFigures } from '../contract/generation'
 import { RingBuffer } from '../lib/ring-buffer'
 import { median } from './median'
+import { joulesPerThousandTokens } from '../telemetry/gpu/energy-meter'
 
 /** A prompt this long is processed in full batches: its speed says something about the engine. */
 export const LONG_PROMPT_TOKENS = 256
@@ -65,6 +66,7 @@ export class ProfileRollingStore {
       medianLongPromptTokensPerSecond: median(long.map((r) => r.promptTokensPerSecond)),
       longPrompts: long.length,
       draftAcceptance: drafted > 0 ? accepted / drafted : null,
+      joulesPer1000Tokens: joulesPerThousandTokens(requests),
     }
   }
 }

@@ -22,6 +22,7 @@ const RequestSchema = z.object({
   draftTokens: num.nullable(),
   draftAccepted: num.nullable(),
   draftAcceptance: num.nullable(),
+  energyJ: num.nullable().optional(),
 })
 const FileSchema = z.object({
   version: z.literal(1),

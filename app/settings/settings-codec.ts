@@ -35,6 +35,8 @@ export const SettingsFields = z.object({
   endpointMaxBodyMiB: z.number().int().min(1).max(1024),
   watchdogIntervalS: z.number().min(0).max(600),
   watchdogMisses: z.number().int().min(1).max(1000),
+  // keep, stop, or a profile id (profile ids are 1–64 characters).
+  onBattery: z.string().min(1).max(64),
 })
 
 type Key = keyof AppSettings

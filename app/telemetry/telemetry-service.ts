@@ -6,6 +6,9 @@ import { platformProcessSource } from './cpu/platform-processes'
 import type { ProcessSource } from '../platform/process-source'
 import { openGpuReader, type GpuBackendSetting, type GpuReader, type GpuReaderOptions } from './gpu/gpu-reader'
 import { PdhSharedGpuMemory, type SharedGpuSample } from '../platform/win32/pdh-shared-memory'
+import type { DevicePowerSource } from '../platform/device-power'
+import { platformDevicePower } from '../platform/device-power-source'
+import { openGatedGpuReader } from './gpu/open-gated-reader'
 
 export interface TelemetryOptions {
   /** 'auto' (NVML, then nvidia-smi), a forced backend, or 'off'. */
@@ -29,6 +32,11 @@ export interface TelemetryOptions {
    * cadence) instead of a timer of the service's own.
    */
   readonly driven?: boolean
+  /**
+   * The NVIDIA GPU's power state, read before each GPU query so that a sleeping GPU is left asleep (default: the
+   * platform's, through `LLAMA_TRAY_SYSFS` on Linux; null: no gate).
+   */
+  readonly devicePower?: DevicePowerSource | null
 }
 
 export interface TelemetryReading {
@@ -78,6 +86,7 @@ export class TelemetryService {
   /** The GPU reader's period once set by the lead (null: the options' intervalMs). */
   private gpuIntervalMs: number | null = null
   private freshPending = false
+  private devicePower: DevicePowerSource | null | undefined
 
   constructor(private readonly options: TelemetryOptions = {}) {
     this.cpu = new CpuMonitor({
@@ -169,7 +178,10 @@ export class TelemetryService {
     if (!this.options.driven) this.timer = setInterval(() => this.tick(), intervalMs)
     this.tick()
     const gpuIntervalMs = this.gpuIntervalMs ?? intervalMs
-    this.opening = openGpuReader(this.options.gpuBackend ?? 'auto', { ...this.options.gpu, intervalMs: gpuIntervalMs }).then(
+    const setting = this.options.gpuBackend ?? 'auto'
+    const open = (): Promise<GpuReader> => openGpuReader(setting, { ...this.options.gpu, intervalMs: gpuIntervalMs })
+    this.devicePower ??= this.options.devicePower === undefined ? platformDevicePower() : this.options.devicePower
+    this.opening = (setting === 'off' || this.devicePower === null ? open() : openGatedGpuReader(this.devicePower, open)).then(
       async (reader) => {
         if (generation !== this.generation) return reader.close() // stopped meanwhile
         this.reader = reader

@@ -85,4 +85,19 @@ export const snapshotSchema = z.object({
     }),
   ),
   pinned: z.array(pinnedServerSchema).optional(),
+  power: z
+    .object({
+      source: z.enum(['ac', 'battery', 'unknown']),
+      batteryPercent: z.number().min(0).max(100).nullable(),
+      charging: z.boolean().nullable(),
+      saver: z.boolean().nullable(),
+    })
+    .strict()
+    .nullable()
+    .optional(),
+  powerNotice: z
+    .object({ sentence: z.string().min(1), at: z.number() })
+    .strict()
+    .nullable()
+    .optional(),
 })

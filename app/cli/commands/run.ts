@@ -14,6 +14,7 @@ import { problemText } from '../problem-text'
 import { WarningLines } from '../warning-lines'
 import { STILL_STOPPING } from '../server-sentences'
 import { clientBaseUrl, isWsl, wslNote } from '../../lib/client-address'
+import { followPowerNotices } from '../power-lines'
 import { RUN_HELP } from './run-help'
 
 export interface RunOptions {
@@ -203,8 +204,10 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   // A pinned server's state gets a line when it changes (ready, or given up on); the status row names it too.
   const pinnedChanges = followPinned((p, worthALine) => worthALine && note(pinnedLine(p)), false)
   // The core's clock is the only clock: print each snapshot it publishes (its cadence: runCadence).
+  const powerNotices = followPowerNotices(note)
   const offSnapshot = core.on('snapshot', (snapshot) => {
     if (stopping) return
+    powerNotices(snapshot)
     if (options.json) printSnapshot(snapshot)
     else {
       pinnedChanges(snapshot)

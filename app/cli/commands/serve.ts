@@ -10,6 +10,7 @@ import type { CliCommand, CliContext } from '../command'
 import { parseOptions, portNumber, positiveNumber } from '../parse-options'
 import { problemText } from '../problem-text'
 import { serverStateSentence, STILL_STOPPING } from '../server-sentences'
+import { followPowerNotices } from '../power-lines'
 import { SERVE_HELP } from './serve-help'
 
 export interface ServeOptions {
@@ -123,6 +124,11 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
       if (options.json) write(`${JSON.stringify({ event: 'pinned', server: p })}\n`)
       else if (worthALine) io.stderr.write(`llama-tray: ${pinnedLine(p)}\n`)
     }, options.json),
+  )
+
+  core.on(
+    'snapshot',
+    followPowerNotices((sentence) => io.stderr.write(`llama-tray: ${sentence}\n`)),
   )
 
   let finish!: (code: number) => void

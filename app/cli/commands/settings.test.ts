@@ -57,6 +57,7 @@ const CHANGES: Record<keyof AppSettings, [string[], unknown]> = {
   endpointMaxBodyMiB: [['64'], 64],
   watchdogIntervalS: [['0'], 0],
   watchdogMisses: [['3'], 3],
+  onBattery: [['small'], 'small'],
 }
 
 describe('llama-tray settings (in process, real files)', () => {

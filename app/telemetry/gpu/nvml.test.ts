@@ -26,6 +26,7 @@ afterEach(() => {
   delete process.env.FAKE_NVML_INIT_ERROR
   delete process.env.FAKE_NVML_TEMP_ERROR
   delete process.env.FAKE_NVML_COUNT
+  delete process.env.FAKE_NVML_ENERGY_ERROR
 })
 
 describe('NVML through koffi, against a fake libnvidia-ml built from C', () => {
@@ -39,6 +40,7 @@ describe('NVML through koffi, against a fake libnvidia-ml built from C', () => {
       [0, 1].map((index) => ({
         index,
         name: 'NVIDIA H200',
+        energyMJ: expect.any(Number),
         memoryTotalMiB: 143771,
         memoryUsedMiB: 102927,
         memoryFreeMiB: 40228,
@@ -65,6 +67,22 @@ describe('NVML through koffi, against a fake libnvidia-ml built from C', () => {
     expect(r.nvml.describeError(3)).toBe('NVML error 3 (Not Supported)')
   })
 
+  it('reads the total-energy counter as it moves, and stops asking once a device says it does not count', () => {
+    const r = openNvml([lib('full')])
+    if (!r.ok) throw new Error(r.reason)
+    const first = r.nvml.sample()[0]?.energyMJ ?? 0
+    const second = r.nvml.sample()[0]?.energyMJ ?? 0
+    expect(second - first).toBe(612345)
+    r.nvml.close()
+    const unsupported = openNvml([lib('full')])
+    if (!unsupported.ok) throw new Error(unsupported.reason)
+    process.env.FAKE_NVML_ENERGY_ERROR = '3'
+    expect(unsupported.nvml.sample()[0]?.energyMJ).toBeNull()
+    delete process.env.FAKE_NVML_ENERGY_ERROR // it would count now, but the probe said no: it is not asked again
+    expect(unsupported.nvml.sample()[0]?.energyMJ).toBeNull()
+    expect(unsupported.nvml.sample()[0]?.powerW).toBe(612.345)
+  })
+
   it('falls back to the older symbols and leaves missing ones null', () => {
     const r = openNvml([lib('old')])
     if (!r.ok) throw new Error(r.reason)
@@ -74,6 +92,7 @@ describe('NVML through koffi, against a fake libnvidia-ml built from C', () => {
       memoryReservedMiB: null,
       powerW: null,
       powerLimitW: null,
+      energyMJ: null,
       throttleReasons: ['gpu_idle'],
     })
   })

@@ -28,6 +28,7 @@ interface NvmlBindings {
   getUtilization: Call<[bigint, { gpu?: number; memory?: number }]> | null
   getPower: Call<[bigint, Out<number>]> | null
   getPowerLimit: Call<[bigint, Out<number>]> | null
+  getTotalEnergy: Call<[bigint, Out<bigint | number>]> | null
   getClock: Call<[bigint, number, Out<number>]> | null
   getPstate: Call<[bigint, Out<number>]> | null
   getThrottleReasons: Call<[bigint, Out<bigint | number>]> | null
@@ -71,6 +72,7 @@ function bind(koffi: Koffi, lib: ReturnType<Koffi['load']>): NvmlBindings {
     getUtilization: optional(() => lib.func('nvmlDeviceGetUtilizationRates', 'int', ['void *', koffi.out(koffi.pointer(Utilization))])),
     getPower: optional(() => lib.func('int nvmlDeviceGetPowerUsage(void *device, _Out_ uint32_t *milliwatts)')),
     getPowerLimit: optional(() => lib.func('int nvmlDeviceGetEnforcedPowerLimit(void *device, _Out_ uint32_t *milliwatts)')),
+    getTotalEnergy: optional(() => lib.func('int nvmlDeviceGetTotalEnergyConsumption(void *device, _Out_ uint64_t *millijoules)')),
     getClock: optional(() => lib.func('int nvmlDeviceGetClockInfo(void *device, int type, _Out_ uint32_t *mhz)')),
     getPstate: optional(() => lib.func('int nvmlDeviceGetPerformanceState(void *device, _Out_ int *pstate)')),
     // R535+ name first, then the older one.
@@ -94,6 +96,8 @@ export class Nvml {
   private readonly nameBuf = Buffer.alloc(96)
   private readonly u32: Out<number> = [null]
   private readonly u64: Out<bigint | number> = [null]
+  /** Devices whose energy counter answered NOT_SUPPORTED (or any error) at its first call: never asked again. */
+  private readonly noEnergy = new Set<number>()
 
   constructor(
     private readonly fns: NvmlBindings,
@@ -159,6 +163,19 @@ export class Nvml {
     return this.ok(call) && typeof this.u32[0] === 'number' ? this.u32[0] : null
   }
 
+  /** The total-energy counter (mJ since the driver loaded; Volta and newer), probed once per device. */
+  private readEnergy(h: bigint, index: number): number | null {
+    const f = this.fns
+    if (!f.getTotalEnergy || this.noEnergy.has(index)) return null
+    this.u64[0] = null
+    if (!this.ok(() => f.getTotalEnergy!(h, this.u64))) {
+      this.noEnergy.add(index)
+      return null
+    }
+    const v = this.u64[0]
+    return typeof v === 'bigint' ? Number(v) : typeof v === 'number' ? v : null
+  }
+
   private readDevice(h: bigint, index: number): GpuDevice {
     const f = this.fns
     const name = f.getName && this.ok(() => f.getName!(h, this.nameBuf, this.nameBuf.length)) ? cString(this.nameBuf) : null
@@ -197,6 +214,7 @@ export class Nvml {
     return {
       index,
       name,
+      energyMJ: this.readEnergy(h, index),
       memoryTotalMiB: memory.total,
       memoryUsedMiB: memory.used,
       memoryFreeMiB: memory.free,

@@ -1,7 +1,7 @@
 import type { GpuDevice } from '../../contract/telemetry'
 
 /** The GpuDevice figure an nvidia-smi --query-gpu field fills. */
-export type SmiTarget = Exclude<keyof GpuDevice, 'throttleReasons'> | 'throttleMask' | 'ignore'
+export type SmiTarget = Exclude<keyof GpuDevice, 'throttleReasons' | 'energyMJ'> | 'throttleMask' | 'ignore'
 
 export interface SmiField {
   /** The name passed to --query-gpu. */

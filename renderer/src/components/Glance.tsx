@@ -1,6 +1,7 @@
 import { useState } from 'react'
-import { formatMiB, formatPercent, formatRate } from '../lib/format'
+import { formatEnergy, formatMiB, formatPercent, formatRate } from '../lib/format'
 import { gpuReasonSummary } from '../lib/gpu-reason'
+import { powerText } from '../lib/power-text'
 import { useSettingsStore } from '../stores/settings-store'
 import { useSnapshotStore } from '../stores/snapshot-store'
 
@@ -12,6 +13,8 @@ function LastRequest(): React.JSX.Element {
   const gen = useSnapshotStore((s) => s.snapshot?.generation?.last?.predictedTokensPerSecond ?? null)
   const acceptance = useSnapshotStore((s) => s.snapshot?.generation?.last?.draftAcceptance ?? null)
   const usualAcceptance = useSnapshotStore((s) => s.snapshot?.generation?.rolling?.draftAcceptance ?? null)
+  const energyJ = useSnapshotStore((s) => s.snapshot?.generation?.last?.energyJ ?? null)
+  const perThousand = useSnapshotStore((s) => s.snapshot?.generation?.rolling?.joulesPer1000Tokens ?? null)
   return (
     <section className="tile" aria-labelledby="tile-last">
       <h2 id="tile-last">Last request</h2>
@@ -30,6 +33,17 @@ function LastRequest(): React.JSX.Element {
             {formatPercent(acceptance)}
           </dd>
         </div>
+        {energyJ !== null && (
+          <div>
+            <dt>GPU energy</dt>
+            <dd
+              data-testid="last-energy"
+              title={perThousand !== null ? `this profile's recent requests: ${formatEnergy(perThousand)} per 1,000 tokens` : undefined}
+            >
+              {formatEnergy(energyJ)}
+            </dd>
+          </div>
+        )}
       </dl>
     </section>
   )
@@ -173,12 +187,25 @@ function GpuTile(): React.JSX.Element | null {
   )
 }
 
+/** The power source on a laptop (none on a desktop, whose source reads unknown). */
+function PowerTile(): React.JSX.Element | null {
+  const text = useSnapshotStore((s) => powerText(s.snapshot?.power))
+  if (text === null) return null
+  return (
+    <section className="tile" aria-labelledby="tile-power" data-testid="glance-power">
+      <h2 id="tile-power">Power source</h2>
+      <p>{text}</p>
+    </section>
+  )
+}
+
 export function Glance(): React.JSX.Element {
   return (
     <div className="glance" data-testid="glance">
       <VramTile />
       <CpuTile />
       <GpuTile />
+      <PowerTile />
       <LastRequest />
     </div>
   )

@@ -129,6 +129,18 @@ export function SettingsControls({
           ))}
         </select>
       </label>
+      <label>
+        {SETTING_LABELS.onBattery}
+        <select value={form.onBattery} onChange={(e) => onChange({ ...form, onBattery: e.target.value })} data-testid="setting-onBattery">
+          <option value="keep">keep</option>
+          <option value="stop">stop</option>
+          {profiles.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </label>
       <SwitchFields {...fields} keys={APP_SWITCHES} />
     </>
   )

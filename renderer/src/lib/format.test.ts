@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { baseName, formatElapsed, formatMiB, formatPercent, formatRate } from './format'
+import { baseName, formatElapsed, formatEnergy, formatMiB, formatPercent, formatRate } from './format'
 
 describe('format helpers', () => {
   it('rates, percentages and sizes, with a dash for unknown', () => {
@@ -24,5 +24,13 @@ describe('format helpers', () => {
     expect(baseName('/models/qwen.gguf')).toBe('qwen.gguf')
     expect(baseName('C:\\models\\Qwen3.6-35B-A3B-Q4_K_M.gguf')).toBe('Qwen3.6-35B-A3B-Q4_K_M.gguf')
     expect(baseName('')).toBe('')
+  })
+})
+
+describe('formatEnergy', () => {
+  it('says J under an hour of a watt, Wh above', () => {
+    expect(formatEnergy(4.25)).toBe('4.3 J')
+    expect(formatEnergy(840.4)).toBe('840 J')
+    expect(formatEnergy(5400)).toBe('1.5 Wh')
   })
 })

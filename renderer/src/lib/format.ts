@@ -29,3 +29,9 @@ export function baseName(path: string): string {
   const parts = path.split(/[\\/]/)
   return parts[parts.length - 1] || path
 }
+
+/** Energy as NVML measured it: J under 3,600 J, else Wh ("840 J", "1.5 Wh"). */
+export function formatEnergy(joules: number): string {
+  if (joules < 3600) return `${joules < 10 ? joules.toFixed(1) : Math.round(joules)} J`
+  return `${(joules / 3600).toFixed(1)} Wh`
+}

@@ -12,6 +12,10 @@ describe('gpuReasonSummary', () => {
     ['nvidia-smi lists no GPU', 'the NVIDIA driver sees no GPU'],
     ['GPU read failed: nvidia-smi timed out after 5000 ms', 'the NVIDIA driver did not answer'],
     ['GPU telemetry is off', 'GPU telemetry is off'],
+    [
+      'The NVIDIA GPU is asleep (D3cold, runtime suspended): it is not read, so that it stays asleep.',
+      'the GPU is asleep (not read, so that it stays asleep)',
+    ],
     ['something new', 'the GPU could not be read'],
     [null, 'the GPU could not be read'],
   ])('%s → %s', (raw, summary) => {

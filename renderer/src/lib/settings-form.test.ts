@@ -4,7 +4,7 @@ import { changesOf, formOf, LIST_KEYS, NUMBER_KEYS, SWITCH_KEYS } from './settin
 
 describe('the Settings view form', () => {
   it('covers every setting: numbers, switches, lists and the profile to start', () => {
-    const covered = [...NUMBER_KEYS, ...SWITCH_KEYS, ...LIST_KEYS, 'startProfileOnLaunch'].sort()
+    const covered = [...NUMBER_KEYS, ...SWITCH_KEYS, ...LIST_KEYS, 'startProfileOnLaunch', 'onBattery'].sort()
     expect(covered).toEqual(Object.keys(DEFAULT_SETTINGS).sort())
   })
 
@@ -16,6 +16,7 @@ describe('the Settings view form', () => {
       heavyApps: ['obs64.exe', 'vlc'],
       modelDirs: ['/models/a, b'],
       startProfileOnLaunch: 'qwen',
+      onBattery: 'small',
     }
     expect(changesOf(formOf(settings))).toEqual({ ok: true, changes: settings })
   })

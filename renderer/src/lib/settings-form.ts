@@ -34,6 +34,8 @@ export interface SettingsForm {
   readonly text: Readonly<Record<NumberKey | ListKey, string>>
   readonly switches: Readonly<Record<SwitchKey, boolean>>
   readonly startProfileOnLaunch: string
+  /** keep, stop or a profile id. */
+  readonly onBattery: string
 }
 
 export function formOf(s: AppSettings): SettingsForm {
@@ -42,7 +44,7 @@ export function formOf(s: AppSettings): SettingsForm {
   for (const key of LIST_KEYS) text[key] = s[key].join('\n')
   const switches = {} as Record<SwitchKey, boolean>
   for (const key of SWITCH_KEYS) switches[key] = s[key]
-  return { text, switches, startProfileOnLaunch: s.startProfileOnLaunch ?? '' }
+  return { text, switches, startProfileOnLaunch: s.startProfileOnLaunch ?? '', onBattery: s.onBattery }
 }
 
 /**
@@ -50,7 +52,11 @@ export function formOf(s: AppSettings): SettingsForm {
  * to check (the settings file's own rules), and its sentence is shown as it comes.
  */
 export function changesOf(form: SettingsForm): { ok: true; changes: Partial<AppSettings> } | { ok: false; error: string } {
-  const changes: Record<string, unknown> = { ...form.switches, startProfileOnLaunch: form.startProfileOnLaunch || null }
+  const changes: Record<string, unknown> = {
+    ...form.switches,
+    startProfileOnLaunch: form.startProfileOnLaunch || null,
+    onBattery: form.onBattery,
+  }
   for (const key of NUMBER_KEYS) {
     const typed = form.text[key].trim()
     if (!/^-?\d+(\.\d+)?$/.test(typed))

@@ -2,6 +2,7 @@ import type { ServerStateKind } from '../../../app/contract/server-state'
 import { formatMiB, formatRate } from '../lib/format'
 import { gpuReasonSummary } from '../lib/gpu-reason'
 import { heaviestOtherApp } from '../lib/popover-picks'
+import { powerText } from '../lib/power-text'
 import { useSettingsStore } from '../stores/settings-store'
 import { useSnapshotStore } from '../stores/snapshot-store'
 import { TodayLine } from './TodayLine'
@@ -99,6 +100,17 @@ function HeaviestLine(): React.JSX.Element {
   )
 }
 
+/** The power source, on a laptop only (a desktop reads unknown and shows no line). */
+function PowerLine(): React.JSX.Element | null {
+  const text = useSnapshotStore((s) => powerText(s.snapshot?.power))
+  if (text === null) return null
+  return (
+    <p className="pop-line" data-testid="pop-power">
+      <span className="pop-key">Power</span> <span className="pop-value">{text}</span>
+    </p>
+  )
+}
+
 export function PopoverFigures(): React.JSX.Element {
   return (
     <section className="pop-figures" aria-label="Figures">
@@ -107,6 +119,7 @@ export function PopoverFigures(): React.JSX.Element {
       <CpuLine />
       <HeaviestLine />
       <TodayLine />
+      <PowerLine />
     </section>
   )
 }

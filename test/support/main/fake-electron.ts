@@ -293,8 +293,17 @@ class FakeSession {
   }
 }
 
+/** powerMonitor: the test unplugs (emit 'on-battery') and plugs in; `onBattery` is what isOnBatteryPower() says. */
+export class FakePowerMonitor extends EventEmitter {
+  onBattery = false
+  isOnBatteryPower(): boolean {
+    return this.onBattery
+  }
+}
+
 export const fake = {
   app: new FakeApp(),
+  powerMonitor: new FakePowerMonitor(),
   ipcMain: new FakeIpcMain(),
   session: { defaultSession: new FakeSession() },
   privilegedSchemes: [] as unknown[],
@@ -310,6 +319,7 @@ export const fake = {
 /** A fresh fake for each test (the module object stays the same, its state is replaced). */
 export function resetFakeElectron(): void {
   fake.app = new FakeApp()
+  fake.powerMonitor = new FakePowerMonitor()
   fake.ipcMain = new FakeIpcMain()
   fake.session = { defaultSession: new FakeSession() }
   fake.privilegedSchemes = []
@@ -332,6 +342,9 @@ export function fakeElectronModule(): Record<string, unknown> {
     },
     get ipcMain() {
       return fake.ipcMain
+    },
+    get powerMonitor() {
+      return fake.powerMonitor
     },
     get session() {
       return fake.session
