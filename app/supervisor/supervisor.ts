@@ -77,7 +77,12 @@ export class ServerSupervisor {
     this.watchdog = typeof watchdog === 'function' ? watchdog : () => watchdog
     this.logs = new RingBuffer(this.options.logCapacity)
     const name = options.serverName ?? null
-    this.logFile = new RotatingLogFile(serverLogPath(options.home, name))
+    // A log that cannot be written is said once in the log lines everyone sees (the server itself runs on).
+    this.logFile = new RotatingLogFile(serverLogPath(options.home, name), undefined, (err) => {
+      const line = `[llama-tray] ${err.message}`
+      this.logs.push(line)
+      this.listeners.emit('log', line)
+    })
     this.runDir = join(options.home, 'run')
     this.pidFiles = options.pidFiles ?? new PidFiles(this.runDir, undefined, undefined, name)
   }
