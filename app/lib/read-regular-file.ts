@@ -47,11 +47,8 @@ function refusal(s: Stats, name: string, maxBytes: number): FileRefusedError | n
 }
 
 function tooBig(name: string, size: number | null, maxBytes: number): FileRefusedError {
-  const is = size === null ? 'is larger' : `is ${sizeText(size)},`
-  return new FileRefusedError(
-    `${name} ${is} than the ${sizeText(maxBytes)} it may be: remove it or replace it with a smaller one.`,
-    'EFBIG',
-  )
+  const is = size === null ? 'is larger than' : `is ${sizeText(size)}, more than`
+  return new FileRefusedError(`${name} ${is} the ${sizeText(maxBytes)} it may be: remove it or replace it with a smaller one.`, 'EFBIG')
 }
 
 /** The file's bytes; FileRefusedError for anything but a regular file of at most maxBytes, the fs error otherwise. */
