@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readRegularFile } from '../lib/read-regular-file'
 import { fieldSpellings, lastValue } from '../contract/flag-args'
 import { profileArgv } from '../profiles/launch-spec'
 import type { Profile } from '../profiles/schema'
@@ -33,7 +33,7 @@ function withParts(value: string): string[] {
 export async function keyFileSecrets(path: string): Promise<string[]> {
   let text: string
   try {
-    text = (await readFile(path)).subarray(0, KEY_FILE_MAX_BYTES).toString('utf8')
+    text = (await readRegularFile(path, KEY_FILE_MAX_BYTES)).toString('utf8')
   } catch {
     return []
   }

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -32,10 +33,27 @@ describe('readLogTail', () => {
   it('reports a log it cannot read instead of failing (a folder in its place)', async () => {
     await mkdir(join(dir, 'folder.log'))
     const tail = await readLogTail(join(dir, 'folder.log'), 1000, 10)
-    expect(tail).toEqual({ lines: [], sizeBytes: null, truncated: false, problem: expect.stringContaining('EISDIR') })
+    expect(tail).toEqual({ lines: [], sizeBytes: null, truncated: false, problem: 'folder.log is a folder, not a file: it was left out.' })
   })
 
   it('says there is no log yet', async () => {
     expect(await readLogTail(join(dir, 'missing.log'), 1000, 10)).toEqual({ lines: [], sizeBytes: null, truncated: false })
+  })
+
+  // Issue #42, findings 5 and 6: a log that was a link to /etc/shadow put the shadow file in the zip; a FIFO hung it.
+  it.runIf(process.platform !== 'win32').each([
+    ['a link to a secret', (p: string) => symlink('/etc/hostname', p), 'llama-server.log is a link, not a file: it was left out.'],
+    [
+      'a FIFO',
+      async (p: string) => void execFileSync('mkfifo', [p]),
+      'llama-server.log is a FIFO (a named pipe), not a file: it was left out.',
+    ],
+    ['a link to /dev/zero', (p: string) => symlink('/dev/zero', p), 'llama-server.log is a link, not a file: it was left out.'],
+  ])('reads only a regular file: %s is left out, said in one sentence, without waiting', async (_name, make, problem) => {
+    const sub = join(dir, `case-${Math.random().toString(36).slice(2)}`)
+    await mkdir(sub)
+    const path = join(sub, 'llama-server.log')
+    await make(path)
+    expect(await readLogTail(path, 1000, 10)).toEqual({ lines: [], sizeBytes: null, truncated: false, problem })
   })
 })

@@ -1,4 +1,10 @@
+import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
+import { basename } from 'node:path'
+import { fileKind } from '../lib/read-regular-file'
+
+/** Only a regular file, never through a link (one to a secret would land in the bundle), never waiting on a FIFO. */
+const TAIL_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
 
 export interface LogTail {
   readonly lines: readonly string[]
@@ -18,13 +24,24 @@ export interface LogTail {
 export async function readLogTail(path: string, maxBytes: number, maxLines: number): Promise<LogTail> {
   let handle
   try {
-    handle = await open(path, 'r')
+    handle = await open(path, TAIL_FLAGS)
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], sizeBytes: null, truncated: false }
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return { lines: [], sizeBytes: null, truncated: false }
+    if (code === 'ELOOP')
+      return { lines: [], sizeBytes: null, truncated: false, problem: `${basename(path)} is a link, not a file: it was left out.` }
     return { lines: [], sizeBytes: null, truncated: false, problem: (err as Error).message }
   }
   try {
-    const size = (await handle.stat()).size
+    const info = await handle.stat()
+    if (!info.isFile())
+      return {
+        lines: [],
+        sizeBytes: null,
+        truncated: false,
+        problem: `${basename(path)} is ${fileKind(info)}, not a file: it was left out.`,
+      }
+    const size = info.size
     const start = Math.max(0, size - maxBytes)
     const buffer = Buffer.alloc(size - start)
     try {

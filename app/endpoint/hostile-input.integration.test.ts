@@ -60,6 +60,24 @@ describe('hostile input against the real llama-server behind the endpoint', () =
     rmSync(home, { recursive: true, force: true })
   })
 
+  // Issue #42, findings 3 and 8: a chat request with a field nested 10^6 levels deep crashed llama-server (SIGSEGV)
+  // and was replayed to every restart; a body that is not JSON got a 500 with llama-server's parser text.
+  it('a body nested 10^6 levels deep, or not JSON, is a 400 from the endpoint; the server never sees it and stays up', async () => {
+    const ok = JSON.stringify({ model: 'keyed', max_tokens: 2, messages: [{ role: 'user', content: 'hi' }] })
+    expect((await send(port, 'POST', '/v1/chat/completions', { 'content-type': 'application/json' }, ok)).status).toBe(200)
+    const pid = core.server.getStatus().pid
+    const deep = `{"model":"keyed","max_tokens":2,"messages":[{"role":"user","content":"hi"}],"x":${'['.repeat(1e6)}${']'.repeat(1e6)}}`
+    const json = { 'content-type': 'application/json' }
+    const refused = await send(port, 'POST', '/v1/chat/completions', json, deep)
+    expect(refused.status, refused.body).toBe(400)
+    expect(JSON.parse(refused.body)).toMatchObject({ error: { type: 'invalid_request_error', code: 'body_too_deep' } })
+    const notJson = await send(port, 'POST', '/v1/chat/completions', json, '{"model":"keyed","messages":[')
+    expect(notJson.status, notJson.body).toBe(400)
+    expect(JSON.parse(notJson.body)).toMatchObject({ error: { type: 'invalid_request_error', code: 'invalid_body' } })
+    expect((await send(port, 'POST', '/v1/chat/completions', json, ok)).status).toBe(200)
+    expect(core.server.getStatus()).toMatchObject({ state: 'ready', pid, restarts: 0 })
+  }, 120_000)
+
   it("llama-server reads the profile's key from the 0600 file, not its command line; the file goes with the server", async () => {
     const chat = JSON.stringify({ model: 'keyed', max_tokens: 2, messages: [{ role: 'user', content: 'hi' }] })
     const answer = await send(port, 'POST', '/v1/chat/completions', { 'content-type': 'application/json' }, chat)

@@ -243,6 +243,40 @@ describe('the endpoint against hostile input (real HTTP on loopback, in-process 
       expect(answer.status).toBe(413)
     })
   })
+
+  // Issue #42, findings 3 and 8: bodies we route were forwarded unread (a 500 with llama-server's parser text, and a
+  // body nested 10^6 levels deep that crashed llama-server for every client).
+  describe('bodies we route', () => {
+    const json = { 'content-type': 'application/json' }
+    it.each([
+      ['not JSON', Buffer.from('{"model": "a", "messages": [', 'utf8'), /^The request body is not JSON \(/, 'invalid_body'],
+      [
+        'not UTF-8',
+        Buffer.concat([Buffer.from('{"model":"a","messages":[{"role":"user","content":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}]}')]),
+        /not valid UTF-8/,
+        'invalid_body',
+      ],
+      [
+        'nested 10^6 levels deep',
+        Buffer.from(`{"model":"a","messages":[{"role":"user","content":"hi"}],"x":${'['.repeat(1e6)}${']'.repeat(1e6)}}`),
+        /nests more than 128 levels deep/,
+        'body_too_deep',
+      ],
+    ])('a body %s is a 400 in the OpenAI error shape, never forwarded', async (_name, body, message, code) => {
+      const answer = await send(port, 'POST', '/v1/chat/completions', json, body)
+      expect(answer.status).toBe(400)
+      const error = errorOf(answer)
+      expect(error).toMatchObject({ type: 'invalid_request_error', code })
+      expect(error.message).toMatch(message)
+      oneSentence(error.message)
+      expect((await send(port, 'POST', '/v1/chat/completions', json, CHAT)).status).toBe(200)
+    })
+
+    it('brackets inside strings do not count as nesting', async () => {
+      const deepText = JSON.stringify({ model: 'a', messages: [{ role: 'user', content: '['.repeat(10_000) + '\\"{' }] })
+      expect((await send(port, 'POST', '/v1/chat/completions', json, deepText)).status).toBe(200)
+    })
+  })
 })
 
 describe('an endpoint other machines reach needs a real key', () => {

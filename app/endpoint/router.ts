@@ -9,6 +9,7 @@ import { forward, type ForwardResult, type Upstream } from './forward'
 import { answerSwitchControl, SWITCH_CONTROL_PATH } from './control-route'
 import { modelList, profileForModel } from './model-routing'
 import { EndpointError, sendError, sendJson } from './openai-error'
+import { checkJsonBody } from './body-check'
 import { discardRest, modelOf, readBody } from './read-body'
 import type { FiguresTap } from './request-figures'
 
@@ -66,6 +67,7 @@ export class EndpointRouter {
         return sendJson(res, 200, modelList(await this.backend.profiles(), this.runningProfile()))
       const body = await readBody(req, settings.endpointMaxBodyMiB)
       if (path === SWITCH_CONTROL_PATH) return await this.switchControl(req, res, body)
+      checkJsonBody(req, body)
       const target = await this.targetOf(req, path, body)
       let heldMs = 0
       for (let attempt = 1; ; attempt++) {

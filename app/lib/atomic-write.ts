@@ -48,15 +48,19 @@ export function tempFileWriter(fileName: string, targetName: string): number | n
  * sees either the old content or the new, never a mix: write a temp file in
  * the same folder, fsync it, rename it over the target, fsync the folder.
  */
-export async function writeFileAtomic(path: string, data: string): Promise<void> {
+export async function writeFileAtomic(path: string, data: string, openFn: typeof open = open): Promise<void> {
   const temp = tempPathFor(path)
-  const handle = await open(temp, 'w', 0o600)
+  const handle = await openFn(temp, 'w', 0o600)
   try {
     await handle.writeFile(data, 'utf8')
     await handle.sync()
-  } finally {
-    await handle.close()
+  } catch (err) {
+    // A full disk (ENOSPC) or a failing one: the temp file would stay for good, 0 bytes or partial.
+    await handle.close().catch(() => {})
+    await unlink(temp).catch(() => {})
+    throw err
   }
+  await handle.close()
   try {
     await renameWithRetry(temp, path)
   } catch (err) {

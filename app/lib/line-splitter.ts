@@ -1,13 +1,18 @@
 import { StringDecoder } from 'node:string_decoder'
 
+/** Appended to a line cut at the limit (the rest of that line, up to its newline, is dropped unread). */
+export const CUT_MARK = ' … [line cut]'
+
 /**
- * Turns a byte stream into lines. A line longer than maxLineLength is cut into
- * pieces, so a child writing megabytes without a newline cannot grow memory
- * without bound. Handles \n and \r\n; a lone \r (progress bars) also ends a line.
+ * Turns a byte stream into lines. A line longer than maxLineLength is cut there and marked (CUT_MARK); the rest
+ * of it is dropped as it arrives, so a child writing megabytes without a newline costs at most one limit of
+ * memory. Handles \n and \r\n; a lone \r (progress bars) also ends a line.
  */
 export class LineSplitter {
   private readonly decoder = new StringDecoder('utf8')
   private pending = ''
+  /** Inside a line already cut: everything up to the next line end is dropped. */
+  private dropping = false
 
   constructor(
     private readonly onLine: (line: string) => void,
@@ -17,29 +22,45 @@ export class LineSplitter {
   write(chunk: Buffer | string): void {
     const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk)
     let data = this.pending + text
+    this.pending = ''
     let idx: number
     while ((idx = data.search(/\r\n|\n|\r/)) !== -1) {
       // A \r at the very end may be the first half of \r\n: wait for more.
       if (data[idx] === '\r' && idx === data.length - 1) break
-      this.emitBounded(data.slice(0, idx))
+      this.emit(data.slice(0, idx))
+      this.dropping = false
       data = data.slice(idx + (data.startsWith('\r\n', idx) ? 2 : 1))
     }
-    while (data.length > this.maxLineLength) {
-      this.onLine(data.slice(0, this.maxLineLength))
-      data = data.slice(this.maxLineLength)
+    if (this.dropping) {
+      // Keep only a trailing \r, which may start the \r\n that ends the dropped line.
+      this.pending = data.endsWith('\r') ? '\r' : ''
+      return
+    }
+    if (data.length > this.maxLineLength) {
+      this.cut(data)
+      this.pending = data.endsWith('\r') ? '\r' : ''
+      return
     }
     this.pending = data
   }
 
   /** Emits whatever is buffered as a last line. */
   end(): void {
-    const rest = this.pending + this.decoder.end()
+    const rest = (this.pending + this.decoder.end()).replace(/\r$/, '')
     this.pending = ''
-    if (rest.length > 0) this.emitBounded(rest.replace(/\r$/, ''))
+    if (!this.dropping && rest.length > 0) this.emit(rest)
+    this.dropping = false
   }
 
-  private emitBounded(line: string): void {
-    for (let i = 0; i < line.length; i += this.maxLineLength) this.onLine(line.slice(i, i + this.maxLineLength))
-    if (line.length === 0) this.onLine('')
+  private emit(line: string): void {
+    if (this.dropping) return
+    if (line.length > this.maxLineLength) this.cut(line)
+    else this.onLine(line)
+  }
+
+  private cut(line: string): void {
+    // A copy, not a slice: a slice would keep the whole chunk it came from alive for as long as the line is kept.
+    this.onLine(Buffer.from(line.slice(0, this.maxLineLength)).toString() + CUT_MARK)
+    this.dropping = true
   }
 }

@@ -2,8 +2,10 @@ import type { WarningFix, WarningWords } from '../contract/warnings'
 import { stat } from 'node:fs/promises'
 import { detectFork, type ServerBinaryInfo } from './fork-detect'
 import { applyFixes, blockingProblems, checkFlags, type FlagProblem } from './flag-check'
+import { renderArgs } from './profile-args'
 import type { Profile } from './schema'
 import { problem, type Problem } from '../contract/problem'
+import { unsendableKeyProblem } from '../supervisor/host-guard'
 
 /** A profile the gate will not store: its message is one sentence with the cause and the fix. */
 export class ProfileGateError extends Error {
@@ -90,6 +92,8 @@ function translationNotice(p: FlagProblem, binaryInfo: ServerBinaryInfo): string
  * The advisor's warn- and error-level findings on the result come back with it.
  */
 export async function gateProfile(profile: Profile, options: GateOptions): Promise<GatedProfile> {
+  const key = unsendableKeyProblem(renderArgs(profile), profile.env)
+  if (key) throw new ProfileGateError(`The profile was not saved: ${key.reason}; ${key.hint}.`)
   const binaryInfo = await engineOf(profile, options)
   let stored = profile
   const notices: string[] = []

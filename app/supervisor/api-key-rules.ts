@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { FileRefusedError, readRegularFile } from '../lib/read-regular-file'
 
 /**
  * What makes an API key good enough for a listener other machines can reach,
@@ -23,8 +23,25 @@ export function keyProblemSentence(p: KeyProblem): string {
   return `${p.reason.charAt(0).toUpperCase()}${p.reason.slice(1)}: ${p.hint}.`
 }
 
+// A key travels in an HTTP header (Authorization: Bearer …) and as one line of a key file: visible ASCII and spaces only.
+const UNSENDABLE = /[^\x20-\x7e]/
+
+/** Why a key could not be sent in a header or kept on one line (a line break, a control or non-ASCII character), or null. */
+export function keyCharacterProblem(key: string, source: string): KeyProblem | null {
+  const bad = UNSENDABLE.exec(key)?.[0]
+  if (bad === undefined) return null
+  const what =
+    bad === '\n' || bad === '\r' ? 'a line break' : bad < ' ' || bad === '\x7f' ? 'a control character' : 'a character that is not ASCII'
+  return {
+    reason: `the key in ${source} holds ${what}, which no client can send in a header`,
+    hint: 'use a key of ASCII letters, digits and punctuation on one line',
+  }
+}
+
 /** Why one key would not protect a listener, or null. */
 export function keyProblem(key: string, source: string): KeyProblem | null {
+  const characters = keyCharacterProblem(key, source)
+  if (characters) return characters
   if (key === '') {
     return {
       reason: `an empty key in ${source} lets in requests that send no key`,
@@ -81,14 +98,26 @@ export function keyFileProblem(text: string, source: string): KeyProblem | null 
   return null
 }
 
+/** A key file holds a few keys: anything bigger is not one (a 600 MB read of /dev/zero was). */
+export const MAX_KEY_FILE_BYTES = 16 * 1024
+
+/** The text of a key file: only a regular file of at most MAX_KEY_FILE_BYTES; errors name the file. */
+export async function readKeyFileText(path: string, source = `--api-key-file ${path}`): Promise<string> {
+  return (await readRegularFile(path, MAX_KEY_FILE_BYTES, `The key file ${source}`)).toString('utf8')
+}
+
 export type KeyFileResult = { readonly ok: true; readonly keys: readonly string[] } | { readonly ok: false; readonly problem: KeyProblem }
 
 /** Reads and checks a key file; an unreadable file is a problem with its error code. */
 export async function readKeyFile(path: string, source = `--api-key-file ${path}`): Promise<KeyFileResult> {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readKeyFileText(path, source)
   } catch (err) {
+    if (err instanceof FileRefusedError) {
+      const [reason, hint] = err.message.replace(/^The /, '').replace(/\.$/, '').split(': ')
+      return { ok: false, problem: { reason: reason ?? err.message, hint: hint ?? 'use a regular file' } }
+    }
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message
     return {
       ok: false,

@@ -27,13 +27,24 @@ describe('the host guard: a listener that leaves loopback needs good keys, not j
     ['a short key', ['--api-key', 'abc'], {}, /3 characters/],
     ['--api-key with no value', ['--api-key', '--port', '8080'], {}, /no key follows --api-key/],
     ['a blank LLAMA_API_KEY', [], { LLAMA_API_KEY: '' }, /empty key in LLAMA_API_KEY/],
-    ['a good --api-key beside an empty key file', ['--api-key', GOOD, '--api-key-file', '/dev/null'], {}, /no key in/],
-    ['--api-key-file /dev/null', ['--api-key-file', '/dev/null'], {}, /no key in --api-key-file \/dev\/null/],
+    ['a good --api-key beside an empty key file', ['--api-key', GOOD, '--api-key-file', file('empty.txt', '')], {}, /no key in/],
+    [
+      '--api-key-file /dev/null, a device',
+      ['--api-key-file', '/dev/null'],
+      {},
+      /key file --api-key-file \/dev\/null is a device, not a file/,
+    ],
+    [
+      '--api-key-file /dev/zero, a device',
+      ['--api-key-file', '/dev/zero'],
+      {},
+      /key file --api-key-file \/dev\/zero is a device, not a file/,
+    ],
     ['a key file of blank and comment lines', ['--api-key-file', file('blank.txt', '\n\n# the key\n\r\n')], {}, /no key in/],
     ['a key file with a line of spaces', ['--api-key-file', file('spaces.txt', `${GOOD}\n   \n`)], {}, /only of spaces/],
     ['a key file with a short key', ['--api-key-file', file('short.txt', 'abc\n')], {}, /3 characters/],
     ['a missing key file', ['--api-key-file', join(dir, 'missing.txt')], {}, /cannot read the key file .*\(ENOENT\)/],
-    ['an empty LLAMA_ARG_API_KEY_FILE', [], { LLAMA_ARG_API_KEY_FILE: '/dev/null' }, /no key in/],
+    ['an empty LLAMA_ARG_API_KEY_FILE', [], { LLAMA_ARG_API_KEY_FILE: file('empty-env.txt', '') }, /no key in/],
     ['no key at all', [], {}, /listening on 0.0.0.0 would expose/],
   ])('refuses 0.0.0.0 with %s', async (_name, keyArgs, env, reason) => {
     const problem = await exposedListenerProblem(['-m', 'x.gguf', '--host', '0.0.0.0', ...keyArgs], env)

@@ -1,5 +1,5 @@
 import { fieldSpellings, lastValue, usesOf } from '../contract/flag-args'
-import { keyListProblem, readKeyFile, type KeyProblem } from './api-key-rules'
+import { keyCharacterProblem, keyListProblem, readKeyFile, type KeyProblem } from './api-key-rules'
 import { HOST_FLAGS, isLoopbackHost } from './launch-args'
 
 const KEY_FLAGS = fieldSpellings('apiKey')
@@ -46,4 +46,16 @@ export async function exposedListenerProblem(
     if (!read.ok) return read.problem
   }
   return null
+}
+
+/**
+ * A key given inline (each --api-key, LLAMA_API_KEY) that could not be sent in a header or written as a key-file
+ * line, on any listener: such a key would stay on the command line and break every request of ours.
+ */
+export function unsendableKeyProblem(args: readonly string[], env: Readonly<Record<string, string>> = {}): KeyProblem | null {
+  for (const use of usesOf(args, KEY_FLAGS)) {
+    const problem = use.value === null ? null : keyCharacterProblem(use.value, use.flag)
+    if (problem) return problem
+  }
+  return env.LLAMA_API_KEY === undefined ? null : keyCharacterProblem(env.LLAMA_API_KEY, 'LLAMA_API_KEY')
 }

@@ -3,7 +3,7 @@ import { access, open, stat } from 'node:fs/promises'
 import { basename, delimiter, extname, isAbsolute, join } from 'node:path'
 import type { FailureKind } from '../contract/server-state'
 import { lastValue } from '../contract/flag-args'
-import { exposedListenerProblem } from './host-guard'
+import { exposedListenerProblem, unsendableKeyProblem } from './host-guard'
 import { DRAFT_MODEL_FLAGS, MODEL_FLAGS } from './launch-args'
 
 export interface PreflightFailure {
@@ -127,6 +127,8 @@ export async function preflight(input: PreflightInput): Promise<{ ok: true; exe:
     const failure = await checkGguf(draft, 'draft')
     if (failure) return { ok: false, failure }
   }
+  const unsendable = unsendableKeyProblem(input.args, input.env)
+  if (unsendable) return { ok: false, failure: { kind: 'flag-value', ...unsendable } }
   const exposed = await exposedListenerProblem(input.args, input.env)
   if (exposed) return { ok: false, failure: { kind: 'exposed-without-key', ...exposed } }
   return { ok: true, exe }

@@ -13,6 +13,7 @@ import { resolveEndpoint, scrubEnvironment, withoutListenFlags, type ListenPlan 
 import { portTakenMessage } from './port-holder/port-holder'
 import { RotatingLogFile, serverLogPath } from './log-file'
 import { reapOrphans } from './orphans'
+import { descendantsOf, releasePipes } from './release-pipes'
 import { PidFiles } from './pid-file'
 import { preflight, type PreflightFailure } from './preflight'
 import { readProcessIdentity } from './process-identity'
@@ -95,7 +96,12 @@ export class ServerSupervisor {
     this.watchdog = typeof watchdog === 'function' ? watchdog : () => watchdog
     this.logs = new RingBuffer(this.options.logCapacity)
     const name = options.serverName ?? null
-    this.logFile = new RotatingLogFile(serverLogPath(options.home, name))
+    // A log that cannot be written is said once in the log lines everyone sees (the server itself runs on).
+    this.logFile = new RotatingLogFile(serverLogPath(options.home, name), undefined, (err) => {
+      const line = `[llama-tray] ${err.message}`
+      this.logs.push(line)
+      this.listeners.emit('log', line)
+    })
     this.runDir = join(options.home, 'run')
     this.pidFiles = options.pidFiles ?? new PidFiles(this.runDir, undefined, undefined, name)
   }
@@ -475,8 +481,13 @@ export class ServerSupervisor {
     else if (!asleep && state.kind === 'sleeping') this.transition({ ...state, kind: 'ready' })
   }
 
-  private async forget(run: Run): Promise<void> {
+  private async forget(run: Run, tree: readonly number[] = []): Promise<void> {
     run.watch?.stop()
+    // A descendant that left the group may hold the server's output open: it must not hold the stop too.
+    if (run.proc.hasExited()) {
+      for (const pid of await releasePipes(run.proc, tree))
+        this.log(`[llama-tray] ended pid ${pid}, started by llama-server and still holding its output after it exited`)
+    }
     if (this.run === run) this.run = null
     await run.pidFileWritten // a write still under way would otherwise land after the removal
     await this.pidFiles.remove().catch(() => {})
@@ -576,8 +587,9 @@ export class ServerSupervisor {
       run.abort.abort()
       this.log(`[llama-tray] ${reason}; stopping it to restart it`)
       this.transition({ kind: 'stopping', process: processOf(run) })
+      const tree = await descendantsOf(run.proc.pid)
       const { outcome, exit, detail } = await this.stopProcess(run, false)
-      await this.forget(run)
+      await this.forget(run, tree)
       this.log(`[llama-tray] llama-server ${detail}${exitSuffix(outcome, exit)}`)
       const hint = 'the last log lines show what it was doing; if a busy server trips the watchdog, raise watchdogMisses in the settings'
       const d: Diagnosis = { kind: 'unresponsive', reason, hint, deterministic: false }
@@ -606,8 +618,9 @@ export class ServerSupervisor {
       run.stopRequested = true
       run.abort.abort()
       this.transition({ kind: 'stopping', process: processOf(run) })
+      const tree = await descendantsOf(run.proc.pid)
       const { outcome, exit, detail } = await this.stopProcess(run, viaChannel)
-      await this.forget(run)
+      await this.forget(run, tree)
       this.log(`[llama-tray] llama-server ${detail}${exitSuffix(outcome, exit)}`)
       this.lastExit = exitInfo(exit, null, run.lines.tail(30))
       this.transition({ kind: 'stopped' })

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { LaunchSpec } from '../../app/contract/commands'
+import { CUT_MARK } from '../../app/lib/line-splitter'
 import { probeHealth } from '../../app/supervisor/health'
 import { PidFiles, type PidRecord } from '../../app/supervisor/pid-file'
 import { FAKE_SERVER } from '../helpers/paths'
@@ -126,7 +127,9 @@ describe('supervisor faults (fake server)', () => {
     expect(sawListening).toBe(true)
     const logs = h.supervisor.getLogs()
     expect(logs.length).toBeLessThanOrEqual(500)
-    expect(Math.max(...logs.map((l) => l.length))).toBeLessThanOrEqual(8192)
+    // One cut line, marked, for the 10 MB without a newline (not 1,280 pieces of it).
+    expect(Math.max(...logs.map((l) => l.length))).toBeLessThanOrEqual(8192 + CUT_MARK.length)
+    expect(logs.filter((l) => l.endsWith(CUT_MARK))).toHaveLength(1)
   })
 
   it('a crash right after ready is retried, and does not count against a later stable run', async () => {

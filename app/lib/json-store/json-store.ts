@@ -1,6 +1,7 @@
-import { readFileSync, watch, type FSWatcher } from 'node:fs'
-import { access, mkdir, readFile, rename } from 'node:fs/promises'
-import { basename, dirname } from 'node:path'
+import { lstatSync, realpathSync, watch, type FSWatcher } from 'node:fs'
+import { access, mkdir, rename } from 'node:fs/promises'
+import { basename, dirname, relative, isAbsolute } from 'node:path'
+import { FileRefusedError, readRegularFile, readRegularFileSync } from '../read-regular-file'
 import { writeFileAtomic } from '../atomic-write'
 import { Listeners } from '../listeners'
 import { withFileLock, type FileLockOptions } from './file-lock'
@@ -33,7 +34,12 @@ export interface JsonStoreOptions<T> {
   readonly lock?: FileLockOptions
   /** How long the folder must be quiet after a change before the file is read again. */
   readonly debounceMs?: number
+  /** A bigger file is refused unread (a user's file is a few KB; a 67 MB one took 36 s and 990 MB to list). */
+  readonly maxBytes?: number
 }
+
+/** Settings and profiles are a few KB: 4 MiB is far beyond any real one. */
+export const DEFAULT_MAX_STORE_BYTES = 4 * 1024 * 1024
 
 interface JsonStoreEvents<T> {
   /** The value changed: an own write ('self'), or a change seen on disk, another process's write ('disk'). */
@@ -155,7 +161,8 @@ export class JsonStore<T> {
   peekSync(): Peeked<T> {
     let text: string | null
     try {
-      text = readFileSync(this.path, 'utf8')
+      this.refuseLinkOut(this.path)
+      text = readRegularFileSync(this.path, this.maxBytes, this.name(this.path)).toString('utf8')
     } catch (err) {
       text = this.missingOrThrow(this.path, err)
     }
@@ -259,17 +266,43 @@ export class JsonStore<T> {
 
   private async readText(path: string): Promise<string | null> {
     try {
-      return await readFile(path, 'utf8')
+      this.refuseLinkOut(path)
+      return (await readRegularFile(path, this.maxBytes, this.name(path))).toString('utf8')
     } catch (err) {
       return this.missingOrThrow(path, err)
     }
+  }
+
+  private get maxBytes(): number {
+    return this.options.maxBytes ?? DEFAULT_MAX_STORE_BYTES
+  }
+
+  /** "The profiles file profiles.json", for a refusal's sentence. */
+  private name(path: string): string {
+    return `The ${this.options.label} ${path}`
+  }
+
+  /** A link is followed only to a file in the store's own folder: one out of the home could be anything (a secret, a device). */
+  private refuseLinkOut(path: string): void {
+    let link = false
+    try {
+      link = lstatSync(path).isSymbolicLink()
+    } catch {
+      return // missing: the read says so
+    }
+    if (!link) return
+    const target = realpathSync(path)
+    const rel = relative(realpathSync(dirname(path)), target)
+    if (rel.startsWith('..') || isAbsolute(rel))
+      throw new FileRefusedError(`${this.name(path)} is a link out of its folder: replace it with the file itself.`, 'ENOTREG')
   }
 
   /** null for a missing file; any other failure as one sentence. */
   private missingOrThrow(path: string, err: unknown): null {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return null
-    if (code === 'EISDIR')
+    if (err instanceof FileRefusedError && err.kind !== 'a folder') throw new JsonStoreError(err.message)
+    if (code === 'EISDIR' || err instanceof FileRefusedError)
       throw new JsonStoreError(`${path} is a folder where Llama Tray keeps its ${this.options.label}; move that folder away and try again.`)
     throw new JsonStoreError(
       `The ${this.options.label} ${path} could not be read (${code ?? (err as Error).message}); check its permissions and try again.`,
