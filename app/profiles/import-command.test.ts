@@ -185,7 +185,7 @@ describe('export then import gives the same arguments (property)', () => {
       }),
       { numRuns: 10_000 },
     )
-  })
+  }, 120_000)
 
   it('PowerShell, over 10,000 generated unicode argument vectors', () => {
     fc.assert(
@@ -195,7 +195,7 @@ describe('export then import gives the same arguments (property)', () => {
       }),
       { numRuns: 10_000 },
     )
-  })
+  }, 120_000)
 
   it('cmd.exe, over 10,000 vectors without the characters cmd cannot carry', () => {
     const cmdArgv = argv.filter((v) => v.every((a) => !/[\r\n"%]/.test(a)))
@@ -206,7 +206,7 @@ describe('export then import gives the same arguments (property)', () => {
       }),
       { numRuns: 10_000 },
     )
-  })
+  }, 120_000)
 
   it('cmd export refuses what cmd.exe would change, instead of writing it wrong', () => {
     expect(() => exportCommandLine(importArgv(['llama-server', '--api-key', 'a%PATH%b']), 'cmd')).toThrow(ExportError)
