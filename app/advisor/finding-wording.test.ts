@@ -1,17 +1,9 @@
 import { rm } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readGgufModel, type GgufModel } from '../fit/gguf-model'
-import { tokenizeCommandLine } from '../lib/command-line'
-import { SEED_3090_BUUN_I_QUALITY, SEED_3090_IK_I_COMPACT, SEED_4060_QWEN36 } from '../profiles/seed-commands'
-import type { LintInput } from './lint-input'
-import { LINT_RULES, lintArgs } from './rules'
-import { ARG_LISTS } from '../../test/support/advisor/arg-lists'
+import { LINT_RULES } from './rules'
+import { lintEveryFixture } from '../../test/support/advisor/arg-lists'
 import { fixtureEngines, seedModels, TINY, type SeedModels } from '../../test/support/advisor/fixtures'
-
-const argsOf = (cmd: string): string[] => {
-  const argv = tokenizeCommandLine(cmd)
-  return argv[0]?.startsWith('-') ? argv : argv.slice(1)
-}
 
 /** Starts with a capital letter (never a flag or a lowercase word) and ends with a full stop (maybe inside a quote or bracket). */
 const SENTENCE = /^[A-Z][\s\S]*[.!?]["”')]?$/
@@ -30,27 +22,14 @@ afterAll(() => rm(models.dir, { recursive: true, force: true }))
 
 describe("the advisor's words", () => {
   it('every finding every rule gives for the fixtures has a one-sentence headline and a reason of whole sentences', () => {
-    const argLists = [...ARG_LISTS, ...[SEED_4060_QWEN36, SEED_3090_IK_I_COMPACT, SEED_3090_BUUN_I_QUALITY].map(argsOf)]
     const found = new Map<string, string>()
     const headlines = new Map<string, string>()
     const reasons = new Map<string, string>()
-    for (const args of argLists)
-      for (const engine of [null, engines.mainline, engines.ik, engines.buun])
-        for (const [model, draft] of [
-          [null, null],
-          [models.qwen36, models.draft],
-          [models.qwen36Iq, null],
-          [tiny, null],
-        ] as const)
-          for (const platform of ['linux', 'win32'] as const)
-            for (const vocab of [null, { compatible: false, reason: 'the token lists differ' }]) {
-              const input: LintInput = { args, platform, binaryInfo: engine, model, draft, vocab, laptop: platform === 'win32' }
-              for (const f of lintArgs(input)) {
-                found.set(f.id, f.rule)
-                headlines.set(f.headline, f.rule)
-                if (f.reason !== '') reasons.set(f.reason, f.rule)
-              }
-            }
+    for (const f of lintEveryFixture(models, tiny, engines)) {
+      found.set(f.id, f.rule)
+      headlines.set(f.headline, f.rule)
+      if (f.reason !== '') reasons.set(f.reason, f.rule)
+    }
     // The headline is one sentence (what is wrong and what it costs); the reason, when there is one, whole sentences.
     const notOne = [...headlines].filter(([h]) => !SENTENCE.test(h) || SECOND_SENTENCE.test(h)).map(([h, rule]) => `${rule}: ${h}`)
     expect(notOne).toEqual([])
