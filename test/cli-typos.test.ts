@@ -8,7 +8,7 @@ import { runCliInProcess } from './helpers/cli-in-process'
 const home = mkdtempSync(join(tmpdir(), 'llama-tray-typos-'))
 afterAll(() => rmSync(home, { recursive: true, force: true }))
 
-const COMMANDS = 'run, serve, profiles, models, engines, gpu, fit, lint, bench, compare, tune, settings, diagnostics'
+const COMMANDS = 'run, serve, profiles, models, engines, gpu, fit, lint, bench, compare, tune, settings, diagnostics, history'
 
 // Issue #25: what a person mistypes gets one sentence with the fix, never the argument parser's own text. The first
 // cases go through the built bin; the rest through its entry in-process (the same words, a process less each).
@@ -57,7 +57,7 @@ describe('a mistyped command or subcommand gets the closest one (in-process)', (
     [['rn'], `Unknown command "rn" (did you mean run?); known: ${COMMANDS}.`],
     [
       ['profiles', 'lst'],
-      'Unknown profiles command "lst" (did you mean list?); known: list, show, import, export, rm, use, pin, unpin, fix, discover, create.',
+      'Unknown profiles command "lst" (did you mean list?); known: list, show, import, export, rm, use, pin, unpin, fix, set-model, set-draft, discover, create.',
     ],
     [
       ['engines', 'lst'],

@@ -40,14 +40,10 @@ function filesDoingIo(): Map<string, string[]> {
 
 /** Files that do I/O on something other than a home file, and why that is not one. */
 const NOT_HOME_FILES: Readonly<Record<string, string>> = {
-  'app/lib/json-store/json-store.ts': 'the store itself',
   'app/lib/json-store/file-lock.ts': "the store's lock (pid files beside the lock folder)",
   'app/lib/atomic-write.ts': "the store's atomic write",
   'app/cli/commands/profiles.ts': 'a command line file the user names (--file)',
   'app/history/history-export.ts': "the usage history's export, at the path the user chose (--out, the save dialog)",
-  'app/metrics/api-key.ts': "the key file a profile's --api-key-file names (the user's)",
-  'app/supervisor/api-key-rules.ts': "the key file serve's --api-key-file names (the user's)",
-  'app/diagnostics/known-secrets.ts': "key files the profiles name (the user's), read to redact them",
   'app/diagnostics/write-zip.ts': 'the bundle at the path the user chose',
   'app/diagnostics/log-tail.ts': 'logs, appended by one writer and read for their end: not stores',
   'app/supervisor/log-file.ts': 'logs (as above)',
@@ -63,6 +59,12 @@ const NOT_HOME_FILES: Readonly<Record<string, string>> = {
   'app/supervisor/port-holder/linux-port-holder.ts': '/proc',
   'app/telemetry/cpu/linux-processes.ts': '/proc',
   'app/telemetry/cpu/system-cpu.ts': '/proc/stat',
+  'app/lib/read-regular-file.ts':
+    "the one reader of regular files with a size cap: the store's files and the key files the user's profiles and serve's --api-key-file name",
+  'app/cli/last-resort.ts': "the CLI's own log of an unexpected error (appended): not a store",
+  'app/supervisor/release-pipes.ts': '/proc',
+  'app/platform/process-stopped.ts': '/proc',
+  'app/platform/sysfs.ts': '/sys (or LLAMA_TRAY_SYSFS): power supplies and the GPU power state',
   'main/app-protocol.ts': "the dashboard's own files (out/renderer)",
 }
 

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readGgufModel, type GgufModel } from '../fit/gguf-model'
-import { FAILURE_FIXES, LINT_RULES_WITHOUT_FIX, LIVE_RULE_FIXES } from './fix-coverage'
+import { FAILURE_FIXES, LINT_RULES_WITHOUT_FIX, LIVE_RULE_FIXES } from '../../test/support/advisor/fix-coverage'
 import { FIT_RULES } from './fit-rules'
 import { LIVE_RULES } from './live-rules'
 import { LINT_RULES } from './rules'

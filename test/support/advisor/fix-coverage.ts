@@ -1,4 +1,4 @@
-import type { FailureKind } from '../contract/server-state'
+import type { FailureKind } from '../../../app/contract/server-state'
 
 /**
  * Where each warning and failure gets its one-click fix, or why it has none: a rule or failure kind is in exactly one
