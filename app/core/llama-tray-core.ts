@@ -61,7 +61,7 @@ import { storeSummary } from '../profiles/profile-summary'
 import { StateHistory } from '../diagnostics/state-history'
 import { diagnosticsCommands } from './diagnostics-commands'
 import { failed, failedFrom } from '../lib/failed'
-import type { Problem } from '../contract/problem'
+import { problem, type Problem } from '../contract/problem'
 import type { PowerEvents } from '../platform/power-source'
 import { BatteryPolicy } from './battery-policy'
 import { EnergyMeter } from '../telemetry/gpu/energy-meter'
@@ -626,11 +626,17 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     if (result.ok) return { ok: true, value: result.status }
     // A process that ran and failed speaks through its exit (the header's failure); a refusal before any process, here.
     if (!result.timings) await this.recordStartFailure(result.profileId, result.reason, result.problems)
+    // Out of memory with nothing smaller that fits: the header says that, not the log's "move more experts to the CPU".
+    else if (result.noFit)
+      this.showStartFailure({
+        profileId: result.profileId,
+        problem: problem('server', result.noFit.sentence, { details: result.noFit.details }),
+      })
     const problems = result.problems.map((p) => `${p.flag}: ${p.message}`).join('; ')
     const fixable = result.problems.length > 0 && result.problems.every((p) => p.replacement !== null)
     // The log's end behind Details: what llama-server itself said before it ended.
     return failed(result.problems.length > 0 ? 'profile' : 'server', problems ? `${result.reason}: ${problems}` : result.reason, {
-      details: result.status.lastExit?.problem?.details ?? null,
+      details: [result.noFit?.details, result.status.lastExit?.problem?.details].filter(Boolean).join('\n\n') || null,
       fix: fixable
         ? {
             label: 'Use the replacements',

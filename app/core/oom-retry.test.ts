@@ -31,15 +31,15 @@ afterEach(async () => {
   core = null
 })
 
-async function coreWithLaptopGpu(): Promise<{ core: LlamaTrayCore; home: string; states: ServerStatus[] }> {
+async function coreWithLaptopGpu(gpu = LAPTOP): Promise<{ core: LlamaTrayCore; home: string; states: ServerStatus[] }> {
   const home = mkdtempSync(join(tmp, 'home-'))
-  const telemetry = fakeGpuTelemetry(LAPTOP, 100)
+  const telemetry = fakeGpuTelemetry(gpu, 100)
   await telemetry.start()
   const c = await LlamaTrayCore.create({ home, telemetry, supervisor: { healthIntervalMs: 50 } })
   core = c
   const states: ServerStatus[] = []
   c.on('server:state-changed', (s) => states.push(s))
-  await expect.poll(() => c.snapshot().gpu?.devices[0]?.memoryFreeMiB ?? null, { timeout: 30_000 }).toBe(5000)
+  await expect.poll(() => c.snapshot().gpu?.devices[0]?.memoryFreeMiB ?? null, { timeout: 30_000 }).toBe(gpu.totalMiB - gpu.idleMiB)
   return { core: c, home, states }
 }
 
@@ -105,6 +105,26 @@ describe('a load that runs out of GPU memory', () => {
     expect(result.ok ? '' : result.error.sentence).toMatch(
       /Out of GPU memory loading the model weights .*also after a retry \(The GPU ran out of memory/,
     )
+    expect(c.snapshot().placementRetry ?? null).toBeNull()
+  })
+
+  it('when nothing fits even with every expert on the CPU, no retry: the sentence gives the numbers and what is left', async () => {
+    // The same laptop GPU with other programs holding all but 900 MiB.
+    const { core: c, home, states } = await coreWithLaptopGpu({ ...LAPTOP, idleMiB: LAPTOP.totalMiB - 900 })
+    const id = await addProfile(home, 'no-room', profileArgs(11))
+    const result = await c.startProfile(id)
+    expect(result.ok).toBe(false)
+    // One launch only: no placement was worth a retry.
+    expect(states.filter((s) => s.state === 'errored').map((s) => s.lastExit?.kind)).toEqual(['out-of-memory-weights'])
+    const sentence =
+      /^Even with every expert on the CPU it needs about [\d,]+ MiB and 900 MiB are free: close other GPU programs or run it on the CPU with -ngl 0\.$/
+    expect(result.ok ? '' : result.error.sentence).toMatch(sentence)
+    expect(result.ok ? '' : result.error.details).toMatch(/with one layer on the GPU about [\d,]+ MiB/)
+    // The header says the same, not the log's "move more experts to the CPU".
+    const failure = c.snapshot().startFailure
+    expect(failure?.profileId).toBe(id)
+    expect(failure?.problem.sentence).toMatch(sentence)
+    expect(failure?.problem.fix).toBeUndefined()
     expect(c.snapshot().placementRetry ?? null).toBeNull()
   })
 

@@ -14,7 +14,7 @@ export interface InstalledEngine {
   readonly tag: string
   readonly backend: EngineBackend
   readonly dir: string
-  /** The llama-server binary. */
+  /** The server's binary: llama-server, or llama.cpp's one program (`llama`, run as `llama serve`). */
   readonly path: string
   readonly version: string | null
   readonly publishedAt: string | null

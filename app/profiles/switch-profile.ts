@@ -19,6 +19,11 @@ export interface SwitchTimings {
 }
 
 /** A launch that ran out of GPU memory and was started again with a safer placement (not stored in the profile). */
+/** An out-of-memory load that no safer placement fits: the sentence with the numbers and what is left, the long reason. */
+export interface OomNoFit {
+  readonly noFit: { readonly sentence: string; readonly details: string }
+}
+
 export interface PlacementRetry {
   /** The arguments it runs with now (the binary not included). */
   readonly args: readonly string[]
@@ -47,6 +52,8 @@ export type SwitchResult =
       readonly problems: readonly FlagProblem[]
       readonly status: ServerStatus
       readonly timings: SwitchTimings | null
+      /** Out of GPU memory with no safer placement that fits: why, with the numbers (then `reason` is its sentence). */
+      readonly noFit?: OomNoFit['noFit']
     }
 
 /** The one server a switch stops and starts (the core's supervisor). */
@@ -61,9 +68,9 @@ export interface SwitchOptions {
   readonly waitForGpuRelease?: () => Promise<void>
   /**
    * After a load that ran out of GPU memory: a placement that fits the GPU's
-   * free memory now, or null. One retry at most; the profile is not changed.
+   * free memory now, why none does (no retry), or null. One retry at most; the profile is not changed.
    */
-  readonly saferPlacementAfterOom?: (args: readonly string[]) => Promise<PlacementRetry | null>
+  readonly saferPlacementAfterOom?: (args: readonly string[]) => Promise<PlacementRetry | OomNoFit | null>
 }
 
 const OUT_OF_MEMORY: ReadonlySet<FailureKind> = new Set([
@@ -128,9 +135,11 @@ export async function switchProfile(
   const t3 = performance.now()
   let status = await supervisor.start(resolved.spec)
   let retry: PlacementRetry | undefined
+  let noFit: OomNoFit | undefined
   if (endedOutOfMemory(status) && options.saferPlacementAfterOom) {
     const safer = await options.saferPlacementAfterOom(resolved.spec.args)
-    if (safer) {
+    if (safer && 'noFit' in safer) noFit = safer
+    else if (safer) {
       retry = safer
       status = await supervisor.start({ ...resolved.spec, args: [...safer.args] })
     }
@@ -156,9 +165,10 @@ export async function switchProfile(
     ok: false,
     profileId: resolved.profile.id,
     rollbackProfileId: before,
-    reason: retry ? `${reason}, also after a retry (${retry.sentence})` : reason,
+    reason: retry ? `${reason}, also after a retry (${retry.sentence})` : (noFit?.noFit.sentence ?? reason),
     problems: [],
     status,
     timings,
+    ...(noFit ? noFit : {}),
   }
 }

@@ -32,6 +32,8 @@ export const FAILURE_FIXES: Readonly<Record<FailureKind, FixCoverage>> = {
   'flag-removed': { fix: "the binary's spelling of the flag (lint.flag-rejected; llama-tray profiles fix)" },
   'flag-value': { fix: "the binary's spelling of the flag, where it has one (lint.flag-rejected)" },
   'exposed-without-key': { fix: 'listen on 127.0.0.1 (lint.exposed-without-key)' },
+  // When no placement fits even with every expert on the CPU (fit/no-placement-fits.ts) the sentence has no button:
+  // closing another GPU program is the user's choice, and -ngl 0 (the CPU alone) is many times slower.
   'out-of-memory-weights': { fix: 'more experts on the CPU (vram-suggestion.ts), and the automatic safer retry' },
   'out-of-memory-kv': { fix: 'more experts on the CPU (vram-suggestion.ts), and the automatic safer retry' },
   'out-of-memory-compute': { fix: 'more experts on the CPU (vram-suggestion.ts), and the automatic safer retry' },
