@@ -27,5 +27,6 @@ export const SETTING_LABELS: Readonly<Record<keyof AppSettings, string>> = {
   endpointMaxBodyMiB: 'The largest request body the endpoint accepts (MiB)',
   watchdogIntervalS: 'Seconds between health probes, 3× that while idle (0 turns the watchdog off)',
   watchdogMisses: 'Unanswered probes in a row before a restart',
+  historyKeepMonths: 'Months the usage history keeps each request',
   onBattery: 'On battery: keep the server, stop it, or switch to a profile (back on AC, the one before returns)',
 }

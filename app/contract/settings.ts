@@ -55,6 +55,8 @@ export interface AppSettings {
    * before returns.
    */
   readonly onBattery: string
+  /** The usage history keeps requests one by one this many months, then rolls them up into their days (never dropped). */
+  readonly historyKeepMonths: number
 }
 
 export const DEFAULT_SETTINGS: AppSettings = {
@@ -81,4 +83,5 @@ export const DEFAULT_SETTINGS: AppSettings = {
   watchdogIntervalS: 10,
   watchdogMisses: 3,
   onBattery: 'keep',
+  historyKeepMonths: 12,
 }

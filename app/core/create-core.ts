@@ -3,6 +3,7 @@ import { createLiveAdvisor } from '../advisor/live-advisor'
 import { loadHeavyAppList } from '../telemetry/cpu/heavy-apps'
 import { TelemetryService } from '../telemetry/telemetry-service'
 import { HistoryStore } from '../history/history-store'
+import { SettingsStore } from '../settings/settings-store'
 import { PolledPower } from '../platform/polled-power'
 import { platformPowerSource } from '../platform/power-source-platform'
 import { LlamaTrayCore, type CoreOptions } from './llama-tray-core'
@@ -36,17 +37,22 @@ export function createStandardCore(options: StandardCoreOptions): Promise<LlamaT
     rest.telemetry === undefined ? standardTelemetry(home, { intervalMs: rest.cadenceMs ?? intervalMs, warn }) : rest.telemetry
   const advisor = createLiveAdvisor({ home, sharedGpuMemoryMiB: (pid) => telemetry?.sharedGpuMemoryMiB?.(pid) ?? null })
   // The mutes are read before the first warnings, so that a muted one never shows at start.
-  return advisor.mutes.ready.then(() =>
+  return Promise.all([advisor.mutes.ready, SettingsStore.open(home)]).then(([, settings]) =>
     LlamaTrayCore.create({
       home,
       telemetry,
       warnings: advisor.warnings,
       applyWarningFix: advisor.applyWarningFix,
       mutes: advisor.mutes,
-      history: rest.history === undefined ? HistoryStore.at(home, { notice: warn }) : rest.history,
+      history: rest.history === undefined ? historyStore(home, settings, warn) : rest.history,
       // The CLI polls the power source (only while the onBattery setting acts); the app passes Electron's powerMonitor.
       power: new PolledPower(platformPowerSource()),
       ...rest,
     }),
   )
+}
+
+/** The usage history of <home>, its retention following the setting (read at each pass: a change applies without a restart). */
+export function historyStore(home: string, settings: SettingsStore, warn?: (message: string) => void): HistoryStore {
+  return HistoryStore.at(home, { notice: warn, keepMonths: () => settings.settings.historyKeepMonths })
 }

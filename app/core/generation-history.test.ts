@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatCommandLine } from '../lib/command-line'
-import { ROLLING_FILE } from '../metrics/rolling-file'
+import { HistoryStore } from '../history/history-store'
+import { historyRequest } from '../../test/support/history/rows'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { model } from '../../test/helpers/paths'
 import { waitUntil } from '../../test/helpers/processes'
@@ -34,37 +35,42 @@ function complete(port: number): Promise<{ predicted_per_second: number }> {
   })
 }
 
-describe('generation history across restarts of the app', () => {
-  it('keeps a profile’s finished requests when the core is disposed, and the next core starts from them', async () => {
-    const first = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { healthIntervalMs: 20 } })
+describe('the speed-drop baseline across restarts of the app', () => {
+  it('starts a profile’s rolling figures from its requests in the usage history, kept by the last run', async () => {
+    const first = await LlamaTrayCore.create({
+      home,
+      telemetry: null,
+      history: HistoryStore.at(home),
+      supervisor: { healthIntervalMs: 20 },
+    })
     const imported = await first.handlers['profiles:import'](
       formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '-t', '1']),
       'tiny',
     )
     if (!imported.ok) throw new Error(imported.error.sentence)
-    try {
-      expect((await first.handlers['server:start'](imported.value.id)).ok).toBe(true)
-      const port = runningProcess(first.server.getStatus()).port
-      const timings = await complete(port)
-      await waitUntil(() => first.snapshot().generation?.rolling?.requests === 1, 10_000, 'the request to be recorded')
-      // Written a few seconds after a burst of requests, or at quit: checked after dispose.
-      await first.handlers['server:stop']()
-      await first.dispose()
-      const file = JSON.parse(readFileSync(join(home, ROLLING_FILE), 'utf8')) as {
-        profiles: { profileId: string; requests: { predictedTokensPerSecond: number }[] }[]
-      }
-      expect(file.profiles).toHaveLength(1)
-      expect(file.profiles[0]?.profileId).toBe(imported.value.id)
-      expect(file.profiles[0]?.requests[0]?.predictedTokensPerSecond).toBeCloseTo(timings.predicted_per_second, 2)
-    } finally {
-      await first.dispose()
-    }
-    const second = await LlamaTrayCore.create({ home, telemetry: null, supervisor: { healthIntervalMs: 20 } })
+    await first.dispose()
+    // What the endpoint of the last run wrote: three requests of this profile, the last one the slowest.
+    const past = HistoryStore.at(home)
+    for (const [i, speed] of [30, 32, 20].entries())
+      past.recordRequest(historyRequest({ time: Date.now() - 60_000 + i, profileId: imported.value.id, generationPerSecond: speed }))
+    await past.close()
+
+    const second = await LlamaTrayCore.create({
+      home,
+      telemetry: null,
+      history: HistoryStore.at(home),
+      supervisor: { healthIntervalMs: 20 },
+    })
     try {
       expect((await second.handlers['server:start'](imported.value.id)).ok).toBe(true)
-      // Before any request of this run, the profile's figures are the ones from the last run.
+      // Before any request of this run, the profile's figures (the baseline) are the ones from the history.
       await waitUntil(() => second.snapshot().generation?.rolling != null, 10_000, 'the tracker to start')
-      expect(second.snapshot().generation?.rolling).toMatchObject({ profileId: imported.value.id, requests: 1 })
+      expect(second.snapshot().generation?.rolling).toMatchObject({ profileId: imported.value.id, requests: 3, medianTokensPerSecond: 30 })
+      const port = runningProcess(second.server.getStatus()).port
+      const timings = await complete(port)
+      // A request of this run joins the figures (the server's own timings, not the history's).
+      await waitUntil(() => second.snapshot().generation?.rolling?.requests === 4, 10_000, 'the request to be counted')
+      expect(second.snapshot().generation?.last?.predictedTokensPerSecond).toBeCloseTo(timings.predicted_per_second, 2)
     } finally {
       await second.dispose()
     }

@@ -22,7 +22,7 @@ import { Listeners } from '../lib/listeners'
 import { serverOrigin } from '../contract/client-url'
 import { GenerationTracker, type ProfileRollingStore, resolveApiKey, threadsFromLog } from '../metrics'
 import { LoadTimes } from '../metrics/load-times'
-import { loadRollingStore, rollingHistoryStore, RollingSaver } from '../metrics/rolling-file'
+import { rollingFromHistory } from './rolling-from-history'
 import { ProfileStore } from '../profiles/store'
 import { missingFileFix } from '../profiles/missing-file-fix'
 import type { PreflightFailure } from '../supervisor/preflight'
@@ -127,7 +127,6 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private readonly pinnedLogs = new Map<string, LogBatcher>()
   /** The supervisor's recent transitions, for diagnostics. */
   private readonly stateHistory = new StateHistory()
-  private readonly rollingSaver: RollingSaver
   private tracker: GenerationTracker | null = null
   /** A tracker is being made (its API key is read first): one at a time. */
   private trackerStarting = false
@@ -183,7 +182,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     const core = new LlamaTrayCore(
       options,
       await SettingsStore.open(options.home),
-      await loadRollingStore(options.home),
+      await rollingFromHistory(options.history ?? null),
       await LoadTimes.open(options.home),
     )
     core.followFiles(await ProfileStore.open(options.home))
@@ -218,7 +217,6 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     private readonly rolling: ProfileRollingStore,
     private readonly loadTimes: LoadTimes,
   ) {
-    this.rollingSaver = new RollingSaver(options.home, rolling)
     // Behind the endpoint the server takes a private loopback port; without it, the stable port of the
     // settings ($LLAMA_TRAY_PORT overrides it; 0 is any free port).
     const override = portOverride()
@@ -531,7 +529,6 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.scheduler.dispose()
     this.stopTicker()
     await this.stopTracker()
-    await this.rollingSaver.flush()
     await this.options.telemetry?.stop()
     await this.pinned.stop()
     await this.supervisor.dispose()
@@ -565,8 +562,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   /** Messages about files that had to be recovered at start (shown once to the user). */
   get startupMessages(): readonly string[] {
-    const { home, mutes } = this.options
-    return [...this.settingsStore.messages, ...this.loadTimes.messages, ...rollingHistoryStore(home).notices, ...(mutes?.messages ?? [])]
+    const { mutes } = this.options
+    return [...this.settingsStore.messages, ...this.loadTimes.messages, ...(mutes?.messages ?? [])]
   }
 
   /**

@@ -93,6 +93,20 @@ describe('HistoryStore', () => {
     expect(before[0]!.generationPerSecond).toBeCloseTo(100 / 4, 6) // 40 tokens in 2 s, 60 in 2 s
   })
 
+  it('follows the retention setting, read at each pass: 3 months rolls up a request that 12 would keep', async () => {
+    const now = day('2026-12-04')
+    let months = 12
+    const store = open({ now: () => now, keepMonths: () => months })
+    store.recordRequest(historyRequest({ time: day('2026-06-01'), generatedTokens: 9 }))
+    await store.flush()
+    expect((await store.listRequests({ sinceMs: null, profileId: null })).map((r) => r.generatedTokens)).toEqual([9])
+    await store.close()
+    months = 3 // the user changed the setting; the next store (the next start) applies it
+    const next = open({ now: () => now, keepMonths: () => months })
+    expect(await next.listRequests({ sinceMs: null, profileId: null })).toEqual([])
+    expect((await next.listDays({ sinceMs: null, profileId: null })).map((d) => [d.day, d.generatedTokens])).toEqual([['2026-06-01', 9]])
+  })
+
   it('keeps the file under its size cap by rolling up the oldest days first', async () => {
     const now = day('2026-12-04')
     const seed = open({ now: () => now, retention: { keepMonths: 12, maxBytes: 1e9 } })

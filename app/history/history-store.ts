@@ -22,6 +22,8 @@ const RETENTION_EVERY_MS = 60 * 60 * 1000
 
 export interface HistoryStoreOptions {
   readonly retention?: RetentionPolicy
+  /** The retention setting, read at each retention pass (it may change while the store is open); overrides retention's months. */
+  readonly keepMonths?: () => number
   /** One sentence for the user (a damaged file set aside, a write that failed). */
   readonly notice?: (message: string) => void
   readonly now?: () => number
@@ -110,7 +112,7 @@ export class HistoryStore {
             db.exec('ROLLBACK')
             throw err
           }
-          if (retention) applyRetention(db, this.options.retention ?? DEFAULT_RETENTION, this.now())
+          if (retention) applyRetention(db, this.policy(), this.now())
         }),
       )
       .catch((err: unknown) => {
@@ -118,6 +120,11 @@ export class HistoryStore {
         throw err
       })
     return this.flushing
+  }
+
+  private policy(): RetentionPolicy {
+    const base = this.options.retention ?? DEFAULT_RETENTION
+    return this.options.keepMonths ? { ...base, keepMonths: this.options.keepMonths() } : base
   }
 
   /** Writes what is queued and closes the file (on exit). */

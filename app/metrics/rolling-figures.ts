@@ -32,16 +32,7 @@ export class ProfileRollingStore {
       if (oldest === undefined) break
       this.byProfile.delete(oldest)
     }
-    this.onAdd?.()
   }
-
-  /** Every profile's recent requests, least recently used first (what rolling-file.ts stores). */
-  entries(): { profileId: string; requests: RequestTimings[] }[] {
-    return [...this.byProfile].map(([profileId, ring]) => ({ profileId, requests: ring.tail() }))
-  }
-
-  /** Notifies after every add (to persist the figures across restarts). */
-  onAdd: (() => void) | null = null
 
   figures(profileId: string): RollingGenerationFigures | null {
     const requests = this.byProfile.get(profileId)?.tail()

@@ -37,6 +37,7 @@ export const SettingsFields = z.object({
   watchdogMisses: z.number().int().min(1).max(1000),
   // keep, stop, or a profile id (profile ids are 1–64 characters).
   onBattery: z.string().min(1).max(64),
+  historyKeepMonths: z.number().int().min(1).max(120),
 })
 
 type Key = keyof AppSettings

@@ -1,6 +1,8 @@
 import type { HistoryDay, HistoryProfileTotal, HistoryRequest } from '../../contract/history'
 import { EXPORT_FORMATS, saveHistoryExport, type ExportFormat } from '../../history/history-export'
-import { HistoryStore } from '../../history/history-store'
+import type { HistoryStore } from '../../history/history-store'
+import { historyStore } from '../../core/create-core'
+import { SettingsStore } from '../../settings/settings-store'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions } from '../parse-options'
@@ -115,7 +117,7 @@ async function exportTo(args: readonly string[], io: CliContext, store: HistoryS
 }
 
 async function run(args: readonly string[], io: CliContext): Promise<number> {
-  const store = HistoryStore.at(io.home, { notice: (m) => io.stderr.write(`llama-tray: ${m}\n`) })
+  const store = historyStore(io.home, await SettingsStore.open(io.home), (m) => io.stderr.write(`llama-tray: ${m}\n`))
   try {
     return args[0] === 'export' ? await exportTo(args.slice(1), io, store) : await list(args, io, store)
   } finally {

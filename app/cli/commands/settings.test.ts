@@ -58,6 +58,7 @@ const CHANGES: Record<keyof AppSettings, [string[], unknown]> = {
   watchdogIntervalS: [['0'], 0],
   watchdogMisses: [['3'], 3],
   onBattery: [['small'], 'small'],
+  historyKeepMonths: [['24'], 24],
 }
 
 describe('llama-tray settings (in process, real files)', () => {

@@ -20,7 +20,7 @@ export const SERVER_NUMBERS: readonly NumberKey[] = [
 export const SERVER_SWITCHES: readonly SwitchKey[] = ['endpoint', 'switchOnRequest']
 export const SERVER_LISTS: readonly ListKey[] = ['endpointAllowedOrigins', 'endpointAllowedHosts']
 export const WARNING_NUMBERS: readonly NumberKey[] = ['vramHeadroomMiB', 'gpuTemperatureWarnC']
-export const APP_NUMBERS: readonly NumberKey[] = ['pollIntervalMs']
+export const APP_NUMBERS: readonly NumberKey[] = ['pollIntervalMs', 'historyKeepMonths']
 export const APP_SWITCHES: readonly SwitchKey[] = ['notifications', 'startWithSystem', 'hardwareAcceleration', 'engineUpdateCheck']
 export const APP_LISTS: readonly ListKey[] = ['modelDirs']
 
