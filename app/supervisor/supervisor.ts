@@ -446,6 +446,8 @@ export class ServerSupervisor {
           this.state = { kind: 'loading', process: processOf(run), progress }
           this.listeners.emit('state', this.getStatus())
         } else if (state.kind === 'downloading') {
+          // The -hf file is in and the server loads it: the readiness deadline starts here, as after starting.
+          run.deadline = Date.now() + this.options.readyTimeoutMs
           this.transition({ kind: 'loading', process: processOf(run), progress })
         } else if (state.kind === 'sleeping') {
           // A request is waking it: the reload's progress, within the state.
