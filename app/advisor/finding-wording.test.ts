@@ -10,6 +10,9 @@ const SENTENCE = /^[A-Z][\s\S]*[.!?]["”')]?$/
 /** A sentence's end followed by the start of another: a headline has none ("1.5 GB", "0.0.0.0," and "-fit on." at its end are fine). */
 const SECOND_SENTENCE = /[.!?]["”')]?\s+["“(]?[A-Z]/
 
+/** The longest headline: one idea that fits the popover's 360 px card and an 80-column line with its marker. */
+const HEADLINE_MAX = 100
+
 let models: SeedModels
 let tiny: GgufModel
 let engines: Awaited<ReturnType<typeof fixtureEngines>>
@@ -33,6 +36,9 @@ describe("the advisor's words", () => {
     // The headline is one sentence (what is wrong and what it costs); the reason, when there is one, whole sentences.
     const notOne = [...headlines].filter(([h]) => !SENTENCE.test(h) || SECOND_SENTENCE.test(h)).map(([h, rule]) => `${rule}: ${h}`)
     expect(notOne).toEqual([])
+    // The headline fits the popover and a terminal line: what is wrong and what it costs; the rest is the reason.
+    const long = [...headlines].filter(([h]) => h.length > HEADLINE_MAX).map(([h, rule]) => `${rule} ${h.length}: ${h}`)
+    expect(long).toEqual([])
     const wrong = [...reasons].filter(([reason]) => !SENTENCE.test(reason)).map(([reason, rule]) => `${rule}: ${reason}`)
     expect(wrong).toEqual([])
     // Every rule spoke at least once, so none of them escaped the check.

@@ -57,11 +57,9 @@ export const FIT_RULES: readonly LintRule[] = [
         id: 'lint.fit-hand-picked',
         rule: 'lint.fit-hand-picked',
         level: 'info',
-        headline:
-          `Setting ${picked.join(', ')} picks the GPU offload by hand, so llama.cpp's own fit (on by default) keeps it ` +
-          `when it fits and gives up ("already set by user") when it does not.`,
+        headline: `Setting ${picked.join(', ')} picks the offload by hand, so llama.cpp's own fit cannot adjust it.`,
         reason:
-          `The alternative is to drop these flags and let llama.cpp place the layers with -fitt ${target}. ${measured} Keep the ` +
+          `Its fit (on by default) keeps the offload when it fits and gives up ("already set by user") when it does not. The alternative is to drop these flags and let llama.cpp place the layers with -fitt ${target}. ${measured} Keep the ` +
           `hand-picked flags for the faster start, or compare both with llama-tray bench.`,
         fix: fix(
           `Let llama.cpp fit (-fitt ${target})`,
@@ -88,11 +86,10 @@ export const FIT_RULES: readonly LintRule[] = [
         id: 'lint.fit-target-headroom',
         rule: 'lint.fit-target-headroom',
         level: 'warn',
-        headline:
-          `The fit of llama.cpp places the layers to leave ${current} MiB free${given === null ? ' (its default)' : ''}, under the ` +
-          `${DEFAULT_HEADROOM_MIB} MiB this app keeps free for the desktop and the KV cache, ` +
-          `and the first request adds about ${M.firstRequestMiB} MiB more.`,
-        reason: `Set -fitt ${target}. ${measured}`,
+        headline: `The fit of llama.cpp leaves only ${current} MiB of VRAM free, under the ${DEFAULT_HEADROOM_MIB} MiB this app keeps free.`,
+        reason:
+          `That is ${given === null ? 'its default' : 'the -fitt given'}; the ${DEFAULT_HEADROOM_MIB} MiB are for the desktop and ` +
+          `the KV cache, and the first request adds about ${M.firstRequestMiB} MiB more. Set -fitt ${target}. ${measured}`,
         fix: fix(`Keep ${DEFAULT_HEADROOM_MIB} MiB free (-fitt ${target})`, [...F.fitTarget], ['-fitt', String(target)]),
       }
       return [finding]

@@ -69,9 +69,9 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
   it('lint.flag-rejected', () => {
     expect(rule('lint.flag-rejected', { args: ['--no-mmap', '-c', '4096'], binaryInfo: engines.mainline })[0]).toMatchObject({
       level: 'error',
-      headline: expect.stringMatching(/^This binary \(mainline .*\) .*--no-mmap.*\.$/),
-      // What the binary says is the whole of it.
-      reason: '',
+      // The engine and the flag in the headline; what the binary says behind it.
+      headline: expect.stringMatching(/^This llama-server \(mainline .*\) does not accept --no-mmap, so it fails to start\.$/),
+      reason: expect.stringMatching(/^This binary \(mainline .*\) .*--no-mmap.*\.$/),
       fix: { removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] },
     })
     expect(rule('lint.flag-rejected', { args: ['-vhad'], binaryInfo: engines.buun })[0]?.fix).toEqual({
@@ -109,7 +109,7 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
       binaryInfo: engines.mainline,
     })
     // The size llama-server itself reported on CUDA for this draft at 64K (test/fixtures/llama-server-cuda-h200/q36-seed-draft.log).
-    expect(f[0]?.headline).toContain('768 MiB of VRAM at f16')
+    expect(f[0]?.headline).toBe("The draft model's f16 KV cache takes 768 MiB of VRAM at 65536 tokens.")
     expect(f[0]?.reason).toContain('A q8_0 draft cache takes')
     expect(f[0]?.fix?.addArgs).toEqual(['-ctkd', 'q8_0', '-ctvd', 'q8_0'])
     expect(
@@ -140,7 +140,8 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
     expect(other.compatible).toBe(false)
     expect(other.reason).toMatch(/"<think>" vs "<thonk>"/)
     const f = rule('lint.draft-vocab-mismatch', { args: ['-m', 't.gguf', '-md', patched, '-ngld', '99'], vocab: other })
-    expect(f[0]?.headline).toContain('<thonk>')
+    expect(f[0]?.headline).toBe("The draft model's vocabulary differs from the target's, so it only costs memory.")
+    expect(f[0]?.reason).toContain('<thonk>')
     expect(f[0]?.reason).toContain('the target and draft vocabs are not compatible')
     expect(applyFixToArgs(['-m', 't.gguf', '-md', patched, '-ngld', '99'], f[0]!.fix!)).toEqual(['-m', 't.gguf'])
     expect(rule('lint.draft-vocab-mismatch', { args: ['-m', 't.gguf', '-md', 'd.gguf'], vocab: same })).toEqual([])
@@ -155,9 +156,8 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
         .find((l) => l.startsWith(`${name}\t`))
         ?.split('\t')[1]
     const found = rule('lint.mmap-with-cpu-experts', { args: ['--n-cpu-moe', '34'] })[0]
-    expect(found?.headline).toBe(
-      'Experts run on the CPU (--n-cpu-moe 34) but the model is memory-mapped: each token page-faults on expert weights, which slows generation.',
-    )
+    expect(found?.headline).toBe('Experts run on the CPU (--n-cpu-moe 34) from a memory-mapped model, which slows generation.')
+    expect(found?.reason).toMatch(/^Each token page-faults on expert weights\. /)
     expect(found?.reason).toContain(`ready in ${readyS('q36-seed-lm-none')} s against ${readyS('q36-seed')} s memory-mapped`)
   })
 
@@ -191,9 +191,8 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
 
   it('lint.hybrid-kv-quant shows the KV size of the attention layers only', () => {
     const f = rule('lint.hybrid-kv-quant', { args: ['-c', '65536', '-np', '1', '-ctk', 'turbo3', '-ctv', 'turbo3'], model: seed.qwen36 })
-    expect(f[0]?.headline).toBe(
-      'Quantising the KV cache of this hybrid model saves little and costs quality: only 10 of 40 layers have one.',
-    )
+    expect(f[0]?.headline).toBe('Quantising the KV cache of this hybrid model saves little memory and costs quality.')
+    expect(f[0]?.reason).toMatch(/^Only 10 of 40 layers have one\. /)
     expect(f[0]?.reason).toContain('1280 MiB at f16')
     expect(f[0]?.reason).toContain('less with turbo3/turbo3')
     expect(rule('lint.hybrid-kv-quant', { args: ['-c', '65536', '-np', '1'], model: seed.qwen36 })).toEqual([])
@@ -281,10 +280,10 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
       level: 'warn',
       fix: { removeArgs: expect.arrayContaining(['-fitt', '--fit-target']), addArgs: ['-fitt', '1640'] },
     })
-    expect(f[0]?.headline).toContain('1024 MiB free (its default)')
-    expect(f[0]?.reason).toMatch(/^Set -fitt 1640\. Measured on /)
+    expect(f[0]?.headline).toBe('The fit of llama.cpp leaves only 1024 MiB of VRAM free, under the 1536 MiB this app keeps free.')
+    expect(f[0]?.reason).toMatch(/^That is its default; .* Set -fitt 1640\. Measured on /)
     expect(rule('lint.fit-target-headroom', { args: ['-fitt', '512'], binaryInfo: engines.mainline })[0]?.headline).toContain(
-      'leave 512 MiB free',
+      'leaves only 512 MiB of VRAM free',
     )
     expect(rule('lint.fit-target-headroom', { args: ['-fitt', '1640'], binaryInfo: engines.mainline })).toEqual([])
     expect(rule('lint.fit-target-headroom', { args: ['-c', '4096'], binaryInfo: engines.mainline, model: tiny })).toEqual([])
@@ -302,8 +301,9 @@ describe('every rule fires on its case and stays silent on the fixed one', () =>
 
   it('lint.auto-slots', () => {
     const f = rule('lint.auto-slots', { args: ['-c', '65536'], binaryInfo: engines.mainline, model: seed.qwen36 })
-    expect(f[0]?.headline).toContain('recurrent state')
-    expect(f[0]?.reason).toBe('For one user, set -np 1.')
+    expect(f[0]?.headline).toBe('With -c 65536 and no -np, this llama-server serves 4 slots, so buffers are sized for 4 sequences.')
+    expect(f[0]?.reason).toContain('3 more copies of the recurrent state')
+    expect(f[0]?.reason).toMatch(/For one user, set -np 1\.$/)
     expect(f[0]?.fix?.addArgs).toEqual(['-np', '1'])
     expect(rule('lint.auto-slots', { args: ['-c', '65536', '-np', '1'], binaryInfo: engines.mainline })).toEqual([])
     expect(rule('lint.auto-slots', { args: ['-c', '65536'], binaryInfo: engines.ik })).toEqual([])

@@ -1,6 +1,6 @@
 import type { WarningFix, WarningLevel } from '../contract/warnings'
 import { fieldForFlag } from '../profiles/flag-fields'
-import { checkArgs } from '../profiles/flag-check'
+import { checkArgs, forkAndVersion } from '../profiles/flag-check'
 import { binarySentence } from './binary-sentence'
 import { asSentence } from '../contract/wording'
 import { isLoopbackHost } from '../supervisor/launch-args'
@@ -126,7 +126,11 @@ export const LINT_RULES: readonly LintRule[] = [
             : replacement && replacement.length > 0
               ? fix(`Replace ${p.flag} with ${replacement.join(' ')}`, [p.flag], replacement)
               : fix(`Remove ${p.flag}`, [p.flag])
-        out.push(finding('lint.flag-rejected', 'error', { headline: binarySentence(p.message, binaryInfo) }, f, p.flag))
+        const headline =
+          p.kind === 'bad-value'
+            ? `This llama-server (${forkAndVersion(binaryInfo)}) rejects the value of ${p.flag}, so it fails to start.`
+            : `This llama-server (${forkAndVersion(binaryInfo)}) does not accept ${p.flag}, so it fails to start.`
+        out.push(finding('lint.flag-rejected', 'error', { headline, reason: binarySentence(p.message, binaryInfo) }, f, p.flag))
       }
       return out
     },
@@ -168,9 +172,9 @@ export const LINT_RULES: readonly LintRule[] = [
           'lint.draft-kv-f16',
           'info',
           {
-            headline: `The draft model's KV cache follows the target's context: at ${cells} tokens it takes ${fmtMiB(f16)} of VRAM at f16.`,
+            headline: `The draft model's f16 KV cache takes ${fmtMiB(f16)} of VRAM at ${cells} tokens.`,
             reason:
-              `On CUDA, llama.cpp reported 768 MiB for Qwen3.5-0.8B at 64K. A q8_0 draft cache takes ${fmtMiB(q8)}, leaving ` +
+              `It follows the target's context. On CUDA, llama.cpp reported 768 MiB for Qwen3.5-0.8B at 64K. A q8_0 draft cache takes ${fmtMiB(q8)}, leaving ` +
               `${fmtMiB(f16 - q8)} more for experts on the GPU.`,
           },
           fix('Use a q8_0 draft KV cache', [], ['-ctkd', 'q8_0', '-ctvd', 'q8_0']),
@@ -189,11 +193,9 @@ export const LINT_RULES: readonly LintRule[] = [
           'lint.draft-vocab-mismatch',
           'warn',
           {
-            headline:
-              `The draft model's vocabulary differs from the target's (${vocab.reason}), so llama-server serves without ` +
-              `speculation and the draft only costs memory.`,
+            headline: "The draft model's vocabulary differs from the target's, so it only costs memory.",
             reason:
-              `Its log says "the target and draft vocabs are not compatible". Use a draft of the same family ` +
+              `The vocabularies differ (${vocab.reason}), so llama-server serves without speculation. Its log says "the target and draft vocabs are not compatible". Use a draft of the same family ` +
               `(Qwen3.5-0.8B for Qwen3.6-35B-A3B gave +26% on an RTX 4060 Laptop, 8 GB).`,
           },
           fix('Remove the draft model', [...F.draft, ...F.draftGpuLayers, ...F.specType]),
@@ -217,11 +219,9 @@ export const LINT_RULES: readonly LintRule[] = [
           'lint.mmap-with-cpu-experts',
           'warn',
           {
-            headline:
-              `Experts run on the CPU (${where}) but the model is memory-mapped: each token page-faults on expert weights, ` +
-              `which slows generation.`,
+            headline: `Experts run on the CPU (${where}) from a memory-mapped model, which slows generation.`,
             reason:
-              `Loading them into RAM took generation from ~11 to ~43 tok/s on an RTX 4060 Laptop (8 GB); llama.cpp itself hints ` +
+              `Each token page-faults on expert weights. Loading them into RAM took generation from ~11 to ~43 tok/s on an RTX 4060 Laptop (8 GB); llama.cpp itself hints ` +
               `at it. Add ${lm ? '-lm none' : '--no-mmap'}. ` +
               `It costs load time, since every weight is read into RAM before the server answers: ${LOAD_MODE_NONE_LOAD}.`,
           },
@@ -246,7 +246,7 @@ export const LINT_RULES: readonly LintRule[] = [
           'lint.mlock-no-mmap-windows',
           'error',
           {
-            headline: 'Locking the weights in RAM (--mlock) together with --no-mmap can fail with a CUDA out-of-memory error on Windows.',
+            headline: 'Using --mlock with --no-mmap can fail with a CUDA out-of-memory error on Windows.',
             reason:
               'It did on an RTX 4060 Laptop (8 GB, Windows 11), and on Windows --mlock also needs the "Lock pages in memory" ' +
               'privilege. --no-mmap alone already keeps the weights in RAM.',
@@ -269,9 +269,9 @@ export const LINT_RULES: readonly LintRule[] = [
           'lint.iquant-cpu-experts',
           'warn',
           {
-            headline: `The experts are ${t.name.toUpperCase()} (an i-quant) and run on the CPU (${where}), where i-quants are slower than K-quants.`,
+            headline: `The experts are ${t.name.toUpperCase()}, an i-quant, which is slow on the CPU (${where}).`,
             reason:
-              `I-quants decode through lookup tables, slow on a CPU; K-quants have optimised, repacked CPU kernels. On an RTX 4060 ` +
+              `On the CPU i-quants are slower than K-quants. I-quants decode through lookup tables, slow on a CPU; K-quants have optimised, repacked CPU kernels. On an RTX 4060 ` +
               `Laptop (8 GB) with Qwen3.6-35B-A3B, IQ4_XS was ~35% slower than Q4_K_M (4.1 vs 6.3 tok/s) even though Q4_K_M is ` +
               `larger. Prefer a Q4_K_M/Q5_K_M file of this model.`,
           },
@@ -296,11 +296,9 @@ export const LINT_RULES: readonly LintRule[] = [
           'lint.hybrid-kv-quant',
           'info',
           {
-            headline:
-              `Quantising the KV cache of this hybrid model saves little and costs quality: only ${attn} of ` +
-              `${m?.blockCount ?? '?'} layers have one.`,
+            headline: 'Quantising the KV cache of this hybrid model saves little memory and costs quality.',
             reason:
-              `At ${kv.cells} tokens it is ${fmtMiB(kv.f16)} at f16 (${configured}), ${Math.round(kv.share * 100)}% of the ` +
+              `Only ${attn} of ${m?.blockCount ?? '?'} layers have one. At ${kv.cells} tokens it is ${fmtMiB(kv.f16)} at f16 (${configured}), ${Math.round(kv.share * 100)}% of the ` +
               `weights (Qwen3.6-35B-A3B: ~295 MiB at 64K, almost no speed gain on an RTX 4060 Laptop).`,
           },
           fix('Use the default f16 KV cache', [...F.cacheTypeK, ...F.cacheTypeV]),
@@ -323,10 +321,8 @@ export const LINT_RULES: readonly LintRule[] = [
           'lint.hybrid-flash-attn',
           'info',
           {
-            headline:
-              `Flash attention only speeds up the ${attn} attention layers of this hybrid model (KV ${fmtMiB(kv.f16)} at ` +
-              `${kv.cells} tokens).`,
-            reason: 'On an RTX 4060 Laptop (8 GB) with Qwen3.6-35B-A3B it was no help and slightly slower.',
+            headline: `Flash attention only speeds up the ${attn} attention layers of this hybrid model.`,
+            reason: `Its KV cache is ${fmtMiB(kv.f16)} at ${kv.cells} tokens. On an RTX 4060 Laptop (8 GB) with Qwen3.6-35B-A3B it was no help and slightly slower.`,
           },
           fix('Let llama-server decide (-fa auto)', [...F.flashAttn], ['-fa', 'auto']),
         ),
@@ -368,8 +364,9 @@ export const LINT_RULES: readonly LintRule[] = [
           'lint.draft-reasoning',
           'warn',
           {
-            headline: `Passing ${what} with a draft model was reported to make llama-server fail with "invalid argument".`,
-            reason: 'With Qwen3.6-35B-A3B and a Qwen3.5-0.8B draft the template is applied to the draft too; only --reasoning off worked.',
+            headline: `With a draft model, ${what} was reported to make it fail.`,
+            reason:
+              'It failed with "invalid argument". With Qwen3.6-35B-A3B and a Qwen3.5-0.8B draft the template is applied to the draft too; only --reasoning off worked.',
           },
           fix(wantsOff ? 'Use --reasoning off' : `Remove ${what}`, remove, add),
         ),
@@ -406,9 +403,7 @@ export const LINT_RULES: readonly LintRule[] = [
           'lint.exposed-without-key',
           'error',
           {
-            headline:
-              `The flag --host ${host} lets anyone on the network use the server and there is no --api-key: ` +
-              `Llama Tray refuses to start it.`,
+            headline: `Without --api-key, --host ${host} opens the server to anyone: Llama Tray refuses to start it.`,
             reason: 'A shared RTX 3090 setup used 0.0.0.0. Listen on 127.0.0.1, or add --api-key-file.',
           },
           fix('Listen on 127.0.0.1 only', [...F.host], ['--host', '127.0.0.1']),
@@ -453,9 +448,8 @@ export const LINT_RULES: readonly LintRule[] = [
               'lint.duplicate-flag',
               'warn',
               {
-                headline:
-                  `The flag ${first.flag} is given ${uses.length} times (${values}); llama-server keeps the last ` +
-                  `(${`${last.flag} ${last.value ?? ''}`.trim()}).`,
+                headline: `The flag ${first.flag} is given ${uses.length} times; llama-server keeps only the last.`,
+                reason: `It is given as ${values}, and ${`${last.flag} ${last.value ?? ''}`.trim()} wins.`,
               },
               fix(
                 `Keep only ${last.flag} ${last.value ?? ''}`.trim(),
@@ -514,11 +508,9 @@ export const LINT_RULES: readonly LintRule[] = [
           'lint.fit-aborts',
           'warn',
           {
-            headline:
-              `With ${set.join(', ')} given, the fit (-fit on) has nothing to do: it keeps that offload when it fits and loads it ` +
-              `anyway when it does not.`,
+            headline: `With ${set.join(', ')} given, -fit on has nothing to do and cannot stop an offload that does not fit.`,
             reason:
-              `It only changes what the user left unset: it logs "no changes needed", or "failed to fit params to free device ` +
+              `It keeps that offload when it fits and loads it anyway when it does not. It only changes what the user left unset: it logs "no changes needed", or "failed to fit params to free device ` +
               `memory: … already set by user, abort". Drop those flags to let it fit, or turn it off.`,
           },
           fix('Turn auto-fit off (-fit off)', [...F.fit], ['-fit', 'off']),
@@ -543,10 +535,10 @@ export const LINT_RULES: readonly LintRule[] = [
           'lint.auto-slots',
           'warn',
           {
-            headline:
-              `With -c ${ctx} and no -np, this llama-server defaults to 4 slots sharing that context (unified KV), so compute ` +
-              `buffers are sized for 4 sequences${recurrent}.`,
-            reason: 'For one user, set -np 1.',
+            headline: `With -c ${ctx} and no -np, this llama-server serves 4 slots, so buffers are sized for 4 sequences.`,
+            reason:
+              `They share the context of -c ${ctx} (unified KV), and compute buffers are sized for 4 sequences${recurrent}. ` +
+              'For one user, set -np 1.',
           },
           fix('Use one slot (-np 1)', [], ['-np', '1']),
         ),

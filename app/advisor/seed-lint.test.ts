@@ -41,10 +41,10 @@ describe('seed 000 (RTX 4060 Laptop, Windows, Qwen3.6-35B-A3B with a Qwen3.5-0.8
     expect(findings.map((f) => f.id).sort()).toEqual(['lint.draft-kv-f16', 'lint.hybrid-kv-quant'])
     expect(findings.every((f) => f.level === 'info')).toBe(true)
     // The draft's cache at the target's 64K: the 768 MiB llama.cpp reported on CUDA (q36-seed-draft.log), 408 MiB at q8_0.
-    expect(findings.find((f) => f.id === 'lint.draft-kv-f16')?.headline).toContain('768 MiB of VRAM at f16')
+    expect(findings.find((f) => f.id === 'lint.draft-kv-f16')?.headline).toContain('f16 KV cache takes 768 MiB of VRAM')
     const kv = findings.find((f) => f.id === 'lint.hybrid-kv-quant')
     // 10 attention layers × 65536 cells × 2 KV heads × 256: 1280 MiB at f16, 360 MiB at q4_0 (seed-notes "Model shapes").
-    expect(kv?.headline).toContain('10 of 40 layers')
+    expect(kv?.reason).toContain('10 of 40 layers')
     expect(kv?.reason).toContain('1280 MiB at f16 (360 MiB with q4_0/q4_0)')
     expect(kv?.level).toBe('info')
   })
@@ -134,7 +134,7 @@ describe('seed 004 (RTX 3090, Linux, APEX models; the synthetic Qwen3.6 GGUF sta
   it('buun command on buun: exposed without a key, and turbo8 (no buun branch has it) as a bad value', () => {
     const findings = lintArgs({ args: buun, platform: 'linux', binaryInfo: engines.buun, model: models.qwen36, draft: null, vocab: null })
     expect(findings.map((f) => f.id).sort()).toEqual(['lint.exposed-without-key', 'lint.flag-rejected:-ctk'])
-    expect(findings.find((f) => f.id === 'lint.flag-rejected:-ctk')?.headline).toContain('turbo8')
+    expect(findings.find((f) => f.id === 'lint.flag-rejected:-ctk')?.reason).toContain('turbo8')
   })
 
   it('both seed 004 commands have an error-level finding, so `llama-tray lint` exits 1 for them', () => {
