@@ -51,6 +51,8 @@ export type ForwardResult =
   | { readonly kind: 'answered'; readonly status: number; readonly tap: FiguresTap; readonly stream: boolean; readonly broke: boolean }
   /** No answer began: the server was not reachable (it may be restarting or switching); the request can be sent again. */
   | { readonly kind: 'unreachable'; readonly error: Error }
+  /** The server took the whole request and went away before answering (it crashed on it, most likely): never sent again. */
+  | { readonly kind: 'lost'; readonly error: Error }
   /** A switch cut the request before its answer began. */
   | { readonly kind: 'cut'; readonly reason: AdmissionError }
 
@@ -117,10 +119,13 @@ export function forward(
       if (!res.writableFinished) up.destroy()
     }
     res.once('close', clientGone)
+    let sent = false
+    up.once('finish', () => (sent = true))
     up.on('error', (error) => {
       if (!res.headersSent) {
         res.off('close', clientGone)
-        resolve({ kind: 'unreachable', error })
+        const refused = (error as NodeJS.ErrnoException).code === 'ECONNREFUSED'
+        resolve(sent && !refused && !cut?.aborted ? { kind: 'lost', error } : { kind: 'unreachable', error })
       }
     })
     up.once('response', (answer) => {

@@ -12,6 +12,7 @@ import { EndpointError, sendError, sendJson } from './openai-error'
 import { checkJsonBody } from './body-check'
 import { discardRest, modelOf, readBody } from './read-body'
 import type { FiguresTap } from './request-figures'
+import { POISON_REFUSAL_MS, PoisonRequests } from './poison-requests'
 
 const MODEL_LISTS = new Set(['/v1/models', '/models'])
 const HEALTH = new Set(['/health', '/v1/health'])
@@ -33,6 +34,7 @@ export class EndpointRouter {
   /** Requests waiting for their turn (bounded by the setting "held requests"). */
   private waiting = 0
   private readonly closing = new AbortController()
+  private readonly poison = new PoisonRequests()
 
   constructor(
     private readonly backend: EndpointBackend,
@@ -68,6 +70,7 @@ export class EndpointRouter {
       const body = await readBody(req, settings.endpointMaxBodyMiB)
       if (path === SWITCH_CONTROL_PATH) return await this.switchControl(req, res, body)
       checkJsonBody(req, body)
+      if (body.length > 0 && this.poison.refuses(body)) throw poisonRefused()
       const target = await this.targetOf(req, path, body)
       let heldMs = 0
       for (let attempt = 1; ; attempt++) {
@@ -86,6 +89,15 @@ export class EndpointRouter {
           return
         }
         if (abort.signal.aborted) return
+        if (result.kind === 'lost') {
+          if (body.length > 0) this.poison.crashedOn(body)
+          throw new EndpointError(
+            502,
+            'server_error',
+            'The model crashed on this request, so it is not sent again; change the request, or see the server log in Llama Tray.',
+            'model_crashed',
+          )
+        }
         if (attempt >= ATTEMPTS)
           throw new EndpointError(
             502,
@@ -313,6 +325,17 @@ const ADMISSION_STATUS = {
   switch_withdrawn: 409,
   shutting_down: 503,
 } as const
+
+/** A body that crashed the server a moment ago: refused before it can crash it again. */
+function poisonRefused(): EndpointError {
+  return new EndpointError(
+    422,
+    'invalid_request_error',
+    `This request crashed the model less than ${POISON_REFUSAL_MS / 60_000} minutes ago, so it is refused; change the request, or ` +
+      'see the server log in Llama Tray.',
+    'request_crashed_model',
+  )
+}
 
 /** The scheduler's refusal as an OpenAI-style error: its one sentence and its code. */
 function admissionError(err: AdmissionError): EndpointError {
