@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import type { SeriesHistory } from '../lib/series-history'
+import { formatAxisNumber } from '../lib/format'
 import { type ChartColorToken, readToken } from '../lib/theme-tokens'
 import { useSnapshotStore } from '../stores/snapshot-store'
 import { useColorScheme } from './use-color-scheme'
@@ -93,8 +94,8 @@ export function UPlotChart({ title, history, series, range, draw, xLabels = 'clo
           stroke: axisColor,
           grid: { show: i === 0, stroke: gridColor, width: 1 },
           ticks: { stroke: gridColor },
-          size: 36,
-          values: (_u: uPlot, vals: number[]) => vals.map((v) => String(+v.toFixed(1))),
+          size: 46,
+          values: (_u: uPlot, vals: number[]) => vals.map(formatAxisNumber),
         })),
       ],
       series: [

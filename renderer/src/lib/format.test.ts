@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { baseName, formatElapsed, formatEnergy, formatMiB, formatPercent, formatRate } from './format'
+import { baseName, formatAxisNumber, formatElapsed, formatEnergy, formatMiB, formatPercent, formatRate } from './format'
 
 describe('format helpers', () => {
   it('rates, percentages and sizes, with a dash for unknown', () => {
@@ -32,5 +32,21 @@ describe('formatEnergy', () => {
     expect(formatEnergy(4.25)).toBe('4.3 J')
     expect(formatEnergy(840.4)).toBe('840 J')
     expect(formatEnergy(5400)).toBe('1.5 Wh')
+  })
+})
+
+describe('formatAxisNumber', () => {
+  it('keeps labels short enough for the axis: thousands as k, millions as M', () => {
+    expect([0, 12.34, 950, 1000, 1250, 25_000, 999_999, 3_400_000, 42_000_000].map(formatAxisNumber)).toEqual([
+      '0',
+      '12.3',
+      '950',
+      '1k',
+      '1.3k',
+      '25k',
+      '1M',
+      '3.4M',
+      '42M',
+    ])
   })
 })

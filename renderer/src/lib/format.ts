@@ -35,3 +35,12 @@ export function formatEnergy(joules: number): string {
   if (joules < 3600) return `${joules < 10 ? joules.toFixed(1) : Math.round(joules)} J`
   return `${(joules / 3600).toFixed(1)} Wh`
 }
+
+/** A chart axis label that fits its 46 px gutter: 950, 12.5, 1.2k, 25k, 3.4M (uPlot cuts a longer one). */
+export function formatAxisNumber(value: number): string {
+  const abs = Math.abs(value)
+  // Where rounding would give 1000k, say 1M instead (and 1k for 999.96).
+  if (abs >= 999_500) return `${+(value / 1e6).toFixed(abs >= 1e7 ? 0 : 1)}M`
+  if (abs >= 999.95) return `${+(value / 1e3).toFixed(abs >= 1e4 ? 0 : 1)}k`
+  return String(+value.toFixed(1))
+}
