@@ -83,6 +83,10 @@ describe('the profile gate', () => {
       /^The profile was not saved: llama\.cpp mainline .* rejects --no-such-flag-anywhere .*; remove it or choose a binary that accepts it\.$/,
     )
     expect(message).not.toContain('\n')
+    // The engine is named, never its path.
+    expect(message).not.toContain(mainline.binary)
+    expect(message).not.toMatch(/[\\/][^\s]*[\\/]/)
+    expect((err as ProfileGateError).toProblem().details).toContain(`Binary: ${mainline.binary}`)
   })
 
   it('stores without a flag check when there is no binary to ask', async () => {

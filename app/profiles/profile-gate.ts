@@ -12,6 +12,8 @@ export class ProfileGateError extends Error {
   constructor(
     message: string,
     readonly problems: readonly FlagProblem[] = [],
+    /** The binary that refused, for the details (the sentence names only its engine). */
+    readonly binary: string | null = null,
   ) {
     super(message)
     this.name = 'ProfileGateError'
@@ -19,7 +21,8 @@ export class ProfileGateError extends Error {
 
   /** What views and the CLI show for it. */
   toProblem(): Problem {
-    return problem('profile', this.message, { details: this.problems.map((p) => `${p.flag}: ${p.message}`).join('\n') })
+    const lines = this.problems.map((p) => `${p.flag}: ${p.message}`)
+    return problem('profile', this.message, { details: [...lines, ...(this.binary ? [`Binary: ${this.binary}`] : [])].join('\n') })
   }
 }
 
@@ -110,9 +113,10 @@ export async function gateProfile(profile: Profile, options: GateOptions): Promi
               .join(', ')})`
           : ''
       throw new ProfileGateError(
-        `The profile was not saved: ${forkAndVersion(binaryInfo)} at ${binaryInfo.binary} rejects ${first.flag}${others} (${first.message}); ` +
+        `The profile was not saved: ${forkAndVersion(binaryInfo)} rejects ${first.flag}${others} (${first.message}); ` +
           `remove it or choose a binary that accepts it.`,
         untranslatable,
+        binaryInfo.binary,
       )
     }
     stored = applyFixes(profile, binaryInfo)
