@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { problem } from '../contract/problem'
@@ -17,6 +21,22 @@ describe('problemFrom', () => {
     expect(p.kind).toBe('input')
     expect(p.sentence).toMatch(/^Some values were refused \(port: .+\): correct them and try again\.$/)
     expect(p.details).toContain('"port"')
+  })
+
+  it('says a read-only home, a full disk or a file for the home folder in one sentence with the fix, not as a bug', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'llama-tray-env-'))
+    const file = join(home, 'not-a-folder')
+    writeFileSync(file, '')
+    const err = await mkdir(join(file, 'run'), { recursive: true }).catch((e: unknown) => e)
+    const p = problemFrom(err)
+    expect(p.kind).toBe('settings')
+    expect(p.sentence).toMatch(/a file stands where a folder should be: move the file, or set LLAMA_TRAY_HOME elsewhere\.$/)
+    expect(p.details).toContain(file)
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', path: '/h/settings.json' })
+    expect(problemFrom(full).sentence).toBe('Llama Tray cannot write its files because their disk is full: free some space and try again.')
+    const readOnly = Object.assign(new Error('EROFS: read-only file system, open'), { code: 'EROFS' })
+    expect(problemFrom(readOnly).sentence).toMatch(/disk is read-only: make it writable/)
+    rmSync(home, { recursive: true, force: true })
   })
 
   it('says an unexpected error is a bug, with its stack as details', () => {

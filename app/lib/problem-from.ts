@@ -1,4 +1,5 @@
 import { isProblemSource, problem, type Problem } from '../contract/problem'
+import { environmentProblem } from './environment-problem'
 
 /** A ZodError without importing zod here: its issues, each with a path and a message. */
 interface IssueList extends Error {
@@ -17,6 +18,8 @@ export function problemFrom(err: unknown): Problem {
     const fields = err.issues.map((i) => `${i.path.map(String).join('.') || 'value'}: ${i.message}`).join('; ')
     return problem('input', `Some values were refused (${fields}): correct them and try again`, { details: err.message })
   }
+  const environment = environmentProblem(err)
+  if (environment) return environment
   const message = err instanceof Error ? err.message : String(err)
   const stack = err instanceof Error ? (err.stack ?? message) : message
   return problem('internal', `Something went wrong: ${message.replace(/[.\s]+$/, '')}. Copy the details into a bug report`, {
