@@ -57,7 +57,8 @@ describe('a mistyped command or subcommand gets the closest one (in-process)', (
     [['rn'], `Unknown command "rn" (did you mean run?); known: ${COMMANDS}.`],
     [
       ['profiles', 'lst'],
-      'Unknown profiles command "lst" (did you mean list?); known: list, show, import, export, rm, use, pin, unpin, fix, set-model, set-draft, discover, create.',
+      'Unknown profiles command "lst" (did you mean list?); known: list, show, import, ' +
+        'export, rm, use, pin, unpin, fix, set-model, set-draft, discover, create.',
     ],
     [
       ['engines', 'lst'],

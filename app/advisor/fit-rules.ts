@@ -59,7 +59,8 @@ export const FIT_RULES: readonly LintRule[] = [
         level: 'info',
         headline: `Setting ${picked.join(', ')} picks the offload by hand, so llama.cpp's own fit cannot adjust it.`,
         reason:
-          `Its fit (on by default) keeps the offload when it fits and gives up ("already set by user") when it does not. The alternative is to drop these flags and let llama.cpp place the layers with -fitt ${target}. ${measured} Keep the ` +
+          `Its fit (on by default) keeps the offload when it fits and gives up ("already set by user") when it does not. The ` +
+          `alternative is to drop these flags and let llama.cpp place the layers with -fitt ${target}. ${measured} Keep the ` +
           `hand-picked flags for the faster start, or compare both with llama-tray bench.`,
         fix: fix(
           `Let llama.cpp fit (-fitt ${target})`,

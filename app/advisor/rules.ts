@@ -195,7 +195,8 @@ export const LINT_RULES: readonly LintRule[] = [
           {
             headline: "The draft model's vocabulary differs from the target's, so it only costs memory.",
             reason:
-              `The vocabularies differ (${vocab.reason}), so llama-server serves without speculation. Its log says "the target and draft vocabs are not compatible". Use a draft of the same family ` +
+              `The vocabularies differ (${vocab.reason}), so llama-server serves without speculation. Its ` +
+              `log says "the target and draft vocabs are not compatible". Use a draft of the same family ` +
               `(Qwen3.5-0.8B for Qwen3.6-35B-A3B gave +26% on an RTX 4060 Laptop, 8 GB).`,
           },
           fix('Remove the draft model', [...F.draft, ...F.draftGpuLayers, ...F.specType]),
@@ -221,7 +222,8 @@ export const LINT_RULES: readonly LintRule[] = [
           {
             headline: `Experts run on the CPU (${where}) from a memory-mapped model, which slows generation.`,
             reason:
-              `Each token page-faults on expert weights. Loading them into RAM took generation from ~11 to ~43 tok/s on an RTX 4060 Laptop (8 GB); llama.cpp itself hints ` +
+              `Each token page-faults on expert weights. Loading them into RAM took generation ` +
+              `from ~11 to ~43 tok/s on an RTX 4060 Laptop (8 GB); llama.cpp itself hints ` +
               `at it. Add ${lm ? '-lm none' : '--no-mmap'}. ` +
               `It costs load time, since every weight is read into RAM before the server answers: ${LOAD_MODE_NONE_LOAD}.`,
           },
@@ -271,7 +273,8 @@ export const LINT_RULES: readonly LintRule[] = [
           {
             headline: `The experts are ${t.name.toUpperCase()}, an i-quant, which is slow on the CPU (${where}).`,
             reason:
-              `On the CPU i-quants are slower than K-quants. I-quants decode through lookup tables, slow on a CPU; K-quants have optimised, repacked CPU kernels. On an RTX 4060 ` +
+              `On the CPU i-quants are slower than K-quants. I-quants decode through lookup tables, ` +
+              `slow on a CPU; K-quants have optimised, repacked CPU kernels. On an RTX 4060 ` +
               `Laptop (8 GB) with Qwen3.6-35B-A3B, IQ4_XS was ~35% slower than Q4_K_M (4.1 vs 6.3 tok/s) even though Q4_K_M is ` +
               `larger. Prefer a Q4_K_M/Q5_K_M file of this model.`,
           },
@@ -298,7 +301,8 @@ export const LINT_RULES: readonly LintRule[] = [
           {
             headline: 'Quantising the KV cache of this hybrid model saves little memory and costs quality.',
             reason:
-              `Only ${attn} of ${m?.blockCount ?? '?'} layers have one. At ${kv.cells} tokens it is ${fmtMiB(kv.f16)} at f16 (${configured}), ${Math.round(kv.share * 100)}% of the ` +
+              `Only ${attn} of ${m?.blockCount ?? '?'} layers have one. At ${kv.cells} tokens it ` +
+              `is ${fmtMiB(kv.f16)} at f16 (${configured}), ${Math.round(kv.share * 100)}% of the ` +
               `weights (Qwen3.6-35B-A3B: ~295 MiB at 64K, almost no speed gain on an RTX 4060 Laptop).`,
           },
           fix('Use the default f16 KV cache', [...F.cacheTypeK, ...F.cacheTypeV]),
@@ -322,7 +326,9 @@ export const LINT_RULES: readonly LintRule[] = [
           'info',
           {
             headline: `Flash attention only speeds up the ${attn} attention layers of this hybrid model.`,
-            reason: `Its KV cache is ${fmtMiB(kv.f16)} at ${kv.cells} tokens. On an RTX 4060 Laptop (8 GB) with Qwen3.6-35B-A3B it was no help and slightly slower.`,
+            reason:
+              `Its KV cache is ${fmtMiB(kv.f16)} at ${kv.cells} tokens. On an RTX 4060 ` +
+              `Laptop (8 GB) with Qwen3.6-35B-A3B it was no help and slightly slower.`,
           },
           fix('Let llama-server decide (-fa auto)', [...F.flashAttn], ['-fa', 'auto']),
         ),
@@ -366,7 +372,8 @@ export const LINT_RULES: readonly LintRule[] = [
           {
             headline: `With a draft model, ${what} was reported to make it fail.`,
             reason:
-              'It failed with "invalid argument". With Qwen3.6-35B-A3B and a Qwen3.5-0.8B draft the template is applied to the draft too; only --reasoning off worked.',
+              'It failed with "invalid argument". With Qwen3.6-35B-A3B and a Qwen3.5-0.8B ' +
+              'draft the template is applied to the draft too; only --reasoning off worked.',
           },
           fix(wantsOff ? 'Use --reasoning off' : `Remove ${what}`, remove, add),
         ),
@@ -510,7 +517,8 @@ export const LINT_RULES: readonly LintRule[] = [
           {
             headline: `With ${set.join(', ')} given, -fit on has nothing to do and cannot stop an offload that does not fit.`,
             reason:
-              `It keeps that offload when it fits and loads it anyway when it does not. It only changes what the user left unset: it logs "no changes needed", or "failed to fit params to free device ` +
+              `It keeps that offload when it fits and loads it anyway when it does not. It only changes what ` +
+              `the user left unset: it logs "no changes needed", or "failed to fit params to free device ` +
               `memory: … already set by user, abort". Drop those flags to let it fit, or turn it off.`,
           },
           fix('Turn auto-fit off (-fit off)', [...F.fit], ['-fit', 'off']),
