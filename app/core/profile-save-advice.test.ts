@@ -52,8 +52,8 @@ describe('a save returns the advisor findings on what it stored', () => {
         id: `lint.auto-slots@${id}`,
         level: 'warn',
         // Through the handler as the advisor wrote them: the headline, and the reason apart.
-        headline: expect.stringMatching(/^With -c 2048 and no -np, this llama-server defaults to 4 slots .*\.$/),
-        reason: 'For one user, set -np 1.',
+        headline: 'With -c 2048 and no -np, this llama-server serves 4 slots, so buffers are sized for 4 sequences.',
+        reason: expect.stringMatching(/^They share the context of -c 2048 \(unified KV\).* For one user, set -np 1\.$/),
         profileId: id,
         fix: { label: 'Use one slot (-np 1)', removeArgs: [], addArgs: ['-np', '1'] },
       }),
