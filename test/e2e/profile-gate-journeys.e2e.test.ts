@@ -89,7 +89,9 @@ describe('the profile gate in the dashboard (Chromium, real core, real advisor, 
     await expect(finding.textContent()).resolves.toMatch(/^With -c 2048 and no -np, .*-np 1/)
     // The headline in view, the advisor's reason as its tooltip.
     await expect(finding.locator('.warning-message').textContent()).resolves.toMatch(/^With -c 2048 and no -np, .*4 sequences.*\.$/)
-    await expect(finding.locator('.warning-message').getAttribute('title')).resolves.toBe('For one user, set -np 1.')
+    await expect(finding.locator('.warning-message').getAttribute('title')).resolves.toMatch(
+      /^They share the context .* For one user, set -np 1\.$/,
+    )
     // Never blocked: the save is stored.
     expect((await core.handlers['profiles:get'](id))?.settings.parallel).toBeUndefined()
     // Save in the middle of the window: the message and the warning with its fix below it are in the picture.

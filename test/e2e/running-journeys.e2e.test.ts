@@ -163,7 +163,7 @@ describe('Running view journeys (Chromium, real core, real advisor, real llama-s
     // The advisor's headline in view; its reason, as it wrote it, behind "Why".
     await expect(warning.locator('.warning-message').textContent()).resolves.toMatch(/^With -c 2048 and no -np, .*4 sequences.*\. Why$/)
     await warning.getByTestId('warning-why').click()
-    await expect(warning.locator('.warning-rest').textContent()).resolves.toBe(' For one user, set -np 1.')
+    await expect(warning.locator('.warning-rest').textContent()).resolves.toMatch(/^ They share the context .* For one user, set -np 1\.$/)
     await warning.getByTestId('warning-why').click()
 
     await warning.getByTestId('warning-fix').click() // "Apply later"
