@@ -1,16 +1,18 @@
 // Issue #37 on the GPU machine: `llama-tray run <profile> --json` with NVML, five generations through the server's
 // own port, and what the snapshots say: each request's energyJ, the profile's J per 1,000 tokens, and the GPU's power,
 // limit and energy counter. Usage: node energy-on-gpu.mjs <llama-server> <out dir>
+// CLI (default out/cli/llama-tray.mjs), MODEL (default the tiny fixture) and EXTRA_ARGS (split on spaces, after -t)
+// let the same script drive a staged CLI and a CUDA build over the synthetic 35B (idle-on-gpu.sh builds both).
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 const [server, out] = process.argv.slice(2)
-const cli = join('out', 'cli', 'llama-tray.mjs')
+const cli = process.env.CLI ?? join('out', 'cli', 'llama-tray.mjs')
 const home = mkdtempSync(join(tmpdir(), 'energy-home-'))
 const env = { ...process.env, LLAMA_TRAY_PORT: '0' }
-const model = join('test', 'fixtures', 'models', 'tiny-target.gguf')
+const model = process.env.MODEL ?? join('test', 'fixtures', 'models', 'tiny-target.gguf')
 
 const gpu = spawnSync(process.execPath, [cli, 'gpu', '--json'], { encoding: 'utf8', env })
 writeFileSync(join(out, 'gpu.json'), gpu.stdout)
@@ -34,6 +36,7 @@ const imported = spawnSync(
     '1',
     '-t',
     process.env.THREADS ?? '4',
+    ...(process.env.EXTRA_ARGS ?? '').split(' ').filter(Boolean),
   ],
   { encoding: 'utf8', env },
 )
