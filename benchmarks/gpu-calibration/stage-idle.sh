@@ -7,16 +7,16 @@ cd "$(dirname "$0")/../.."
 STAGE=.device/idle
 BASE_REV=${BASE_REV:-HEAD}
 rm -rf "$STAGE" && mkdir -p "$STAGE/node_modules/@koromix"
-cp -r node_modules/koffi "$STAGE/node_modules/"
+cp -r node_modules/koffi node_modules/node-sqlite3-wasm "$STAGE/node_modules/"
 cp -r node_modules/@koromix/koffi-linux-x64 "$STAGE/node_modules/@koromix/"
 # What travels to the GPU machine is limited (64 MiB with the repository): koffi without its docs and sources.
 rm -rf "$STAGE"/node_modules/@koromix/koffi-linux-x64/musl_x64 "$STAGE"/node_modules/koffi/{doc,vendor,src/cnoke,CHANGELOG.md}
 bundle() { # entry outDir fileName [root]
   node -e "
-import('vite').then(({ build }) => build({ root: '${4:-.}', configFile: false, logLevel: 'warn', ssr: { noExternal: true, external: ['koffi'] },
+import('vite').then(({ build }) => build({ root: '${4:-.}', configFile: false, logLevel: 'warn', ssr: { noExternal: true, external: ['koffi', 'node-sqlite3-wasm'] },
   define: { __LLAMA_TRAY_VERSION__: JSON.stringify('idle-stage') },
   build: { ssr: '$1', outDir: '$2', emptyOutDir: false, target: 'node20',
-    rollupOptions: { external: [/^node:/, 'koffi'], output: { format: 'es', entryFileNames: '$3', codeSplitting: false } } } }))"
+    rollupOptions: { external: [/^node:/, 'koffi', 'node-sqlite3-wasm'], output: { format: 'es', entryFileNames: '$3', codeSplitting: false } } } }))"
 }
 bundle app/cli/main.ts "$STAGE" now.mjs
 bundle benchmarks/measure/idle-device.ts "$STAGE" idle-device.mjs
