@@ -287,6 +287,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         headroomMiB: this.settingsStore.settings.vramHeadroomMiB,
       }),
       mutedKeys: (profileId) => options.mutes?.list(profileId) ?? [],
+      // The live advisor's banner says the running profile's findings (re-linted once stored): a save of it does not say them again.
+      saidLive: (profileId) => {
+        const s = this.supervisor.getStatus()
+        return options.warnings !== undefined && hasProcess(s.state) && s.profileId === profileId
+      },
     })
     const bench = benchCommands(this, options.home, options.telemetry, (progress) => this.events.emit('bench:progress', progress))
     this.handlers = {

@@ -43,6 +43,11 @@ export interface ProfileCommandDeps extends ProfileActionDeps {
   readonly onChanged: (store: ProfileStore) => Promise<void>
   /** The warnings muted for a profile (rules or finding ids): a save does not tell them again. */
   readonly mutedKeys?: (profileId: string) => readonly string[]
+  /**
+   * Whether the live warnings already say this profile's findings (the advisor lints the profile that runs, and re-lints it
+   * when it is stored): a save of it then leaves them to the banner, so that one finding appears once.
+   */
+  readonly saidLive?: (profileId: string) => boolean
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value })
@@ -100,6 +105,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
   // Every write goes through the gate: the binary's spelling of each flag, or a refusal with the reason.
   const saved = (activeId: string | null, profile: Profile, gated: Pick<GatedProfile, 'notices' | 'findings'>): ProfileSummary => {
     const summary = withNotices(profileSummary(profile, activeId), gated.notices)
+    if (deps.saidLive?.(profile.id)) return summary
     const findings = savedWarnings(profile.id, gated.findings, deps.mutedKeys?.(profile.id))
     return findings.length > 0 ? { ...summary, findings } : summary
   }
