@@ -11,6 +11,7 @@ import { ProfileEditSchema } from '../profiles/profile-edit-schema'
 import { gateProfile, ProfileGateError, profileBinaryInfo, type GatedProfile, type GateFinding } from '../profiles/profile-gate'
 import type { ServerBinaryInfo } from '../profiles/fork-detect'
 import { adviseOnSave, savedWarnings } from '../advisor/save-findings'
+import { recordModelSizes } from '../profiles/model-sizes'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore, ProfileStoreError } from '../profiles/store'
 import { profileDocument, profileSummary } from '../profiles/profile-summary'
@@ -113,6 +114,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
     const gated = await gateProfile(profile, { home: deps.home, advise })
     await store.upsert(gated.profile)
     await deps.onChanged(store)
+    await recordModelSizes(deps.home, [gated.profile.model, gated.profile.draftModel])
     return ok(saved(store.file.activeProfileId, gated.profile, gated))
   }
 
