@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_SETTINGS } from '../contract/settings'
+import type { HistoryRequest } from '../contract/history'
 import type { Warning } from '../contract/warnings'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { importCommand } from '../profiles/import-command'
@@ -155,6 +156,68 @@ describe('live.vram-low', () => {
     expect(applied.ok).toBe(true)
     const again = await ProfileStore.open(home)
     expect(again.find(profile.id)?.settings.nCpuMoe).toBe(32)
+  })
+})
+
+describe('the low-VRAM fix with its tok/s cost', () => {
+  /** Finished requests of one profile at a generation rate, as the usage history gives them. */
+  const requestsAt = (profileId: string, tokensPerSecond: number): HistoryRequest[] =>
+    [1, 2, 3].map((i) => ({
+      time: i,
+      profileId,
+      profileName: profileId,
+      engine: null,
+      engineVersion: null,
+      model: null,
+      path: '/v1/chat/completions',
+      status: 200,
+      promptTokens: 10,
+      cachedTokens: 0,
+      generatedTokens: 100,
+      draftTokens: null,
+      draftAccepted: null,
+      promptPerSecond: 100,
+      generationPerSecond: tokensPerSecond,
+      ttftMs: 100,
+      durationMs: 1000,
+      energyJ: null,
+      error: null,
+    }))
+
+  async function lowVramFix(sources: boolean): Promise<Warning['fix']> {
+    const store = await ProfileStore.open(home)
+    const line = `/nowhere/llama-server -m ${seed.qwen36Path} -ngl 999 -c 65536 -np 1 --no-mmap -ctk q4_0 -ctv q4_0`
+    const taken = (): string[] => store.file.profiles.map((p) => p.id)
+    const running = importCommand(`${line} --n-cpu-moe 30`, { name: 'costed', takenIds: taken() })
+    await store.upsert(running)
+    const other = importCommand(`${line} --n-cpu-moe 36`, { name: 'costed-36', takenIds: taken() })
+    await store.upsert(other)
+    // Measured here: 1 / (0.02 + 0.001·n) tok/s, so 20 at 30 and 17.9 at 36; 19.2 at 32, the fit's choice.
+    const rates: Record<string, number> = { [running.id]: 20, [other.id]: 1 / 0.056 }
+    const clock = { t: 0 }
+    const advisor = new LiveAdvisor({
+      home,
+      now: () => clock.t,
+      platform: 'win32',
+      ...(sources ? { speedSources: () => ({ requests: async (id: string) => requestsAt(id, rates[id] ?? 0) }) } : {}),
+    })
+    advisor.warnings(sample({ time: 0, profileId: running.id }), SETTINGS)
+    await advisor.settled()
+    let last: Warning[] = []
+    for (let i = 1; i <= 4; i++) {
+      clock.t = i * 1000
+      last = advisor.warnings(sample({ time: clock.t, profileId: running.id, freeMiB: 700 }), SETTINGS)
+    }
+    return last.find((x) => x.rule === 'live.vram-low')?.fix ?? null
+  }
+
+  it('says how much slower the placement is where rates at two --n-cpu-moe were measured, and nothing where not', async () => {
+    const costed = await lowVramFix(true)
+    expect(costed?.addArgs).toEqual(['--n-cpu-moe', '32'])
+    expect(costed?.cost).toBe('about 0.8 tok/s slower (estimate)')
+    const unknown = await lowVramFix(false)
+    expect(unknown?.addArgs).toEqual(['--n-cpu-moe', '32'])
+    expect(unknown?.cost).toBeUndefined()
   })
 })
 

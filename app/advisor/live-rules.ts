@@ -46,6 +46,8 @@ export interface VramSuggestion {
   readonly change: string
   readonly savedMiB: number
   readonly fix: WarningFix
+  /** The expert layers on the CPU before and after, when the change is a higher --n-cpu-moe (what its tok/s cost is fitted at). */
+  readonly nCpuMoe?: { readonly from: number; readonly to: number }
 }
 
 export interface LiveContext {
