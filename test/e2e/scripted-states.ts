@@ -35,17 +35,23 @@ export function failedStatus(profileId: string): ServerStatus {
 }
 
 export const LOW_VRAM: Warning = {
-  id: 'live.vram-headroom@qwen',
+  id: 'live.vram-low@qwen',
   level: 'warn',
-  rule: 'live.vram-headroom',
+  rule: 'live.vram-low',
   source: 'live',
   profileId: null,
-  // The live advisor's words on Windows (app/advisor/live-rules.ts).
+  // The live advisor's words on Windows (app/advisor/live-rules.ts), with the fit's placement and its cost from measured rates.
   headline: 'Free VRAM on GPU 0 is 740 MiB, under the 1536 MiB headroom: generation may slow down several times.',
   reason:
     'On Windows the NVIDIA driver then spills into system RAM (sysmem fallback) instead of failing: on an RTX 4060 Laptop (8 GB) ' +
-    'generation fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it.',
-  fix: { label: 'Use --n-cpu-moe 38', removeArgs: ['--n-cpu-moe'], addArgs: ['--n-cpu-moe', '38'] },
+    'generation fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it. The fit suggests --n-cpu-moe 38 (about 1012 MiB ' +
+    'less on the GPU); on an RTX 4060 Laptop (8 GB), fewer experts on the GPU was even faster.',
+  fix: {
+    label: 'Move more experts to the CPU (--n-cpu-moe 38)',
+    removeArgs: ['--n-cpu-moe'],
+    addArgs: ['--n-cpu-moe', '38'],
+    cost: 'about 1.6 tok/s slower (estimate)',
+  },
 }
 
 /**

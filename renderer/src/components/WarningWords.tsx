@@ -31,3 +31,15 @@ export function FixCost({ fix }: { readonly fix: WarningFix }): React.JSX.Elemen
     </span>
   ) : null
 }
+
+/** A fix's label with its flags kept on one line: "Move more experts to the CPU" may wrap, "(--n-cpu-moe 38)" never breaks at a hyphen. */
+export function FixLabel({ label }: { readonly label: string }): React.JSX.Element {
+  const m = /^(.*\S)\s+(\([^()]*\))$/.exec(label)
+  // A long one may wrap: kept whole, it would push past a 360 px window.
+  if (!m || m[2]!.length > 24) return <>{label}</>
+  return (
+    <>
+      {m[1]} <span className="nowrap">{m[2]}</span>
+    </>
+  )
+}

@@ -6,7 +6,7 @@ import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
 import { SERVER_FAILED_RULE } from './FailureNotice'
 import { ProblemView } from './ProblemView'
-import { FixCost, WarningWordsView } from './WarningWords'
+import { FixCost, FixLabel, WarningWordsView } from './WarningWords'
 
 const EMPTY: readonly Warning[] = []
 /** The header says a failed launch, with its fix: the banner does not repeat it. */
@@ -61,7 +61,9 @@ export function WarningItem({
         <span className="warning-fix">
           {running ? (
             <>
-              <span className="warning-fix-label">{fix.label}</span>
+              <span className="warning-fix-label">
+                <FixLabel label={fix.label} />
+              </span>
               <FixCost fix={fix} />
               <button
                 type="button"
@@ -86,7 +88,7 @@ export function WarningItem({
           ) : (
             <>
               <button type="button" onClick={() => void run(applyWarningFix)} disabled={busy} title={change} data-testid="warning-fix">
-                {busy ? 'Applying…' : fix.label}
+                {busy ? 'Applying…' : <FixLabel label={fix.label} />}
               </button>
               <FixCost fix={fix} />
             </>

@@ -4,7 +4,7 @@ import { applyWarningFix, type ActionResult } from '../actions/warning-actions'
 import type { Warning } from '../../../app/contract/warnings'
 import { FailureNotice, useHeaderShowsFailure } from '../components/FailureNotice'
 import { OutcomeView } from '../components/OutcomeView'
-import { FixCost, WarningWordsView } from '../components/WarningWords'
+import { FixCost, FixLabel, WarningWordsView } from '../components/WarningWords'
 import { mostSevereWarning } from '../lib/popover-picks'
 import { useSnapshotStore } from '../stores/snapshot-store'
 
@@ -58,7 +58,7 @@ export function PopoverWarning({
       {warning.fix && (
         <div className="pop-warning-fix">
           <button type="button" onClick={onFix} disabled={busy} data-testid="warning-fix">
-            {busy ? 'Applying…' : warning.fix.label}
+            {busy ? 'Applying…' : <FixLabel label={warning.fix.label} />}
           </button>
           <FixCost fix={warning.fix} />
         </div>
