@@ -148,6 +148,11 @@ describe('the longest words the app says (measured for issue #40)', () => {
       [
         `${said.length} things said, from ${sources.size} rules and failure kinds`,
         `longest headline (${headline.headline.length} chars, ${headline.from}): ${headline.headline}`,
+        ...(['lint.', 'live.', ''] as const).map((prefix) => {
+          const group = said.filter((s) => (prefix === '' ? !/^(lint|live)\./.test(s.from) : s.from.startsWith(prefix)))
+          const top = longest(group, (s) => s.headline.length)
+          return `  longest ${prefix === '' ? 'failure' : prefix.slice(0, -1)} headline: ${top.headline.length} chars (${top.from})`
+        }),
         `longest sentence (${sentence.text.length} chars, ${sentence.from}): ${sentence.text}`,
         `headlines over ${HEADLINE_MAX} chars: ${[...new Set(said.filter((s) => s.headline.length > HEADLINE_MAX).map((s) => s.from))].join(', ') || 'none'}`,
         `headlines with a path: ${[...new Set(said.filter((s) => PATH.test(s.headline)).map((s) => s.from))].join(', ') || 'none'}`,
