@@ -21,7 +21,7 @@ describe('every failure the supervisor diagnoses reads as sentences', () => {
 
   it('the two reported ones read right', () => {
     const missing = diagnoseExit(1, null, ["failed to open GGUF file '/m/moving.gguf' (No such file or directory)"])
-    expect(failureSentence(missing.reason, missing.hint)).toBe('The model file does not exist: /m/moving.gguf. Check the -m path.')
+    expect(failureSentence(missing.reason, missing.hint)).toBe('The model file moving.gguf does not exist. Check the -m path.')
     const killed = diagnoseExit(null, 'SIGKILL', [])
     expect(failureSentence(killed.reason, killed.hint)).toBe('Llama-server was killed by SIGKILL. See the last log lines.')
   })

@@ -69,7 +69,7 @@ describe('llama-tray run (the built CLI, the real llama-server)', () => {
   }, 120_000)
 
   it.each([
-    ['a missing binary', () => ['--cmd', '/nonexistent/llama-server -m x.gguf'], /binary not found/],
+    ['a missing binary', () => ['--cmd', '/nonexistent/llama-server -m x.gguf'], /binary llama-server was not found/],
     [
       'a missing model',
       () => ['--cmd', formatCommandLine([bin, '-m', '/nonexistent/model.gguf'])],
