@@ -161,6 +161,8 @@ describe('the longest words the app says (measured for issue #40)', () => {
         '',
       ].join('\n'),
     )
+    // Names of files, never their paths, in a headline (paths are in the details, --verbose).
+    expect(said.filter((s) => PATH.test(s.headline)).map((s) => `${s.from}: ${s.headline}`)).toEqual([])
     // Every live rule and the failure kinds the diagnoses name were walked.
     for (const rule of LIVE_RULES) expect(sources.has(rule.id), rule.id).toBe(true)
     expect(sentence.text.length).toBeGreaterThanOrEqual(headline.headline.split(BETWEEN_SENTENCES)[0]!.length)
