@@ -333,8 +333,8 @@ describe('live.heavy-apps', () => {
     expect(raised).toEqual([4])
     expect(cleared).toEqual([9])
     expect(out[4]?.find((w) => w.rule === 'live.heavy-apps')).toMatchObject({
-      headline: 'Discord (42% CPU), Chrome (12% CPU) are running while llama-server generates.',
-      reason: expect.stringMatching(/~6 to ~18 tok\/s\.$/),
+      headline: 'Discord (42% CPU) and Chrome (12% CPU) are running while llama-server generates.',
+      reason: expect.stringMatching(/^With experts on the CPU .*~6 to ~18 tok\/s\.$/),
     })
   })
 
@@ -492,8 +492,8 @@ describe('server failures', () => {
     expect(failed).toMatchObject({
       level: 'error',
       since: 1000,
-      headline: 'Llama-server failed to start: llama-server does not accept --no-mmap (removed).',
-      reason: 'Use --load-mode none (-lm none).',
+      headline: 'Llama-server does not accept --no-mmap (removed).',
+      reason: 'Llama-server failed to start. Use --load-mode none (-lm none).',
     })
     expect(failed?.fix).toMatchObject({ removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] })
     expect(w[0]?.rule).toBe('live.server-failed')
@@ -529,8 +529,8 @@ describe('server failures', () => {
     expect(t.cleared).toEqual([4])
     const loop = transitionsOf(seq(0, [{}, { state: 'crashloop', lastExit: crash, restarts: 4 }]), 'live.server-failed')
     expect(loop.out[1]?.find((w) => w.rule === 'live.server-failed')).toMatchObject({
-      headline: 'Llama-server crashed 5 times in a row; Llama Tray stopped restarting it: llama-server crashed (SIGSEGV).',
-      reason: '',
+      headline: 'Llama-server crashed (SIGSEGV).',
+      reason: 'Llama-server crashed 5 times in a row; Llama Tray stopped restarting it.',
     })
   })
 })
@@ -568,8 +568,13 @@ describe('live.prompt-slow', () => {
     expect(raised).toEqual([4])
     expect(cleared).toEqual([12])
     expect(out[5]?.find((w) => w.rule === 'live.prompt-slow')).toMatchObject({
-      headline: "The last prompt (2000 tokens) was processed at 200 tok/s, 44% of this profile's usual 450 tok/s on long prompts.",
-      reason: expect.stringMatching(/^Prompt speed can break alone .*likely cause: .*\.$/),
+      headline: "The last prompt was processed at 200 tok/s, 44% of this profile's usual 450 tok/s.",
+      reason: expect.stringMatching(
+        new RegExp(
+          String.raw`^It had 2000 tokens; the usual speed is the median of this profile's 8 recent prompts of 256 tokens or more\. ` +
+            String.raw`Prompt speed can break alone .*likely cause: .*\.$`,
+        ),
+      ),
     })
   })
 

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_SETTINGS } from '../contract/settings'
 import { failureSentence } from '../contract/wording'
 import { readGgufModel, type GgufModel } from '../fit/gguf-model'
+import { diagnoseExit } from '../supervisor/diagnose'
+import { hfFailure } from '../supervisor/hf-download-hint'
 import { preflight } from '../supervisor/preflight'
 import { FAILURE_FIXES, LINT_RULES_WITHOUT_FIX, LIVE_RULE_FIXES } from '../../test/support/advisor/fix-coverage'
 import { lintEveryFixture } from '../../test/support/advisor/arg-lists'
@@ -106,7 +108,7 @@ function asFailure(kind: string, text: string): Said {
   return { from: kind, headline: headline ?? '', reason: rest.join(' ') }
 }
 
-/** The failures found before a spawn (a binary or a file that is not there), as the header says them. */
+/** The failures found before a spawn (a binary or a file that is not there) and an -hf launch's, as the header says them. */
 async function preflightWords(): Promise<Said[]> {
   const gone = join(models.dir, 'nowhere')
   const inputs = [
@@ -120,6 +122,11 @@ async function preflightWords(): Promise<Said[]> {
     const r = await preflight(input)
     if (!r.ok) out.push(asFailure(r.failure.kind, failureSentence(r.failure.reason, r.failure.hint)))
   }
+  // An -hf launch that fetched nothing names the repo and quant it asked for (the longest of the seed profiles').
+  const hf = await hfFailure(diagnoseExit(1, null, ["failed to load model ''"]), ['-hf', 'unsloth/Qwen3.6-35B-A3B-GGUF:UD-Q4_K_XL'], {
+    LLAMA_CACHE: gone,
+  })
+  out.push(asFailure(hf.kind, failureSentence(hf.reason, hf.hint)))
   return out
 }
 
@@ -161,6 +168,8 @@ describe('the longest words the app says (measured for issue #40)', () => {
         '',
       ].join('\n'),
     )
+    // One idea that fits the popover's card: every headline of every kind, at its longest figures, within the goal.
+    expect(said.filter((s) => s.headline.length > HEADLINE_MAX).map((s) => `${s.from} ${s.headline.length}: ${s.headline}`)).toEqual([])
     // Names of files, never their paths, in a headline (paths are in the details, --verbose).
     expect(said.filter((s) => PATH.test(s.headline)).map((s) => `${s.from}: ${s.headline}`)).toEqual([])
     // Every live rule and the failure kinds the diagnoses name were walked.

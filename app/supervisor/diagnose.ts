@@ -182,7 +182,7 @@ const RULES: readonly Rule[] = [
     pattern: /HTTPLIB failed: (\S+)|failed to resolve commit for (\S+)|download failed after \d+ attempts/,
     diagnose: (m) => ({
       kind: 'download-failed',
-      reason: `llama-server could not download the -hf model${m[1] ? ` (${m[1]})` : ''}: no network, or the Hub refused it`,
+      reason: `llama-server could not download the -hf model${m[1] ? ` (${m[1]})` : ''}: no network, or the Hub refused`,
       hint: 'check the connection and the repo name, or download it with llama-tray models pull and use -m',
       deterministic: true,
     }),

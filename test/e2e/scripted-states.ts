@@ -55,8 +55,8 @@ export const LOW_VRAM: Warning = {
 }
 
 /**
- * The longest warning the advisor words (the sysmem fallback's, at its longest) with the longest fix label: what the
- * popover and the dashboard must wrap inside 360 px.
+ * A long warning the advisor words (the sysmem fallback's, its reason at its longest figures) with the longest fix label: what
+ * the popover and the dashboard must wrap inside 360 px.
  */
 export const LONGEST_WARNING: Warning = {
   id: 'live.sysmem-fallback@qwen',
@@ -64,11 +64,11 @@ export const LONGEST_WARNING: Warning = {
   rule: 'live.sysmem-fallback',
   source: 'live',
   profileId: null,
-  headline:
-    'Spilling into system RAM (sysmem fallback): llama-server now holds 1843 MiB more shared GPU memory than after loading, and ' +
-    "generation is at 7.1 tok/s, 19% of this profile's median and VRAM is full (0 MiB free).",
+  headline: 'Spilling into system RAM (sysmem fallback): generation slows to a crawl.',
   reason:
-    'This slows generation to a crawl (~7 tok/s on an RTX 4060 Laptop, 8 GB). Use --n-cpu-moe 38, or set "CUDA - Sysmem Fallback ' +
+    'Llama-server now holds 1843 MiB more shared GPU memory than after loading, and ' +
+    "generation is at 7.1 tok/s, 19% of this profile's median and VRAM is full (0 MiB free). " +
+    'On an RTX 4060 Laptop (8 GB) it fell to ~7 tok/s. Use --n-cpu-moe 38, or set "CUDA - Sysmem Fallback ' +
     'Policy" to "Prefer No Sysmem Fallback" for llama-server.exe in the NVIDIA Control Panel.',
   fix: { label: 'Move more experts to the CPU (--n-cpu-moe 38)', removeArgs: ['--n-cpu-moe'], addArgs: ['--n-cpu-moe', '38'] },
 }
