@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_SETTINGS } from '../contract/settings'
+import type { HistoryRequest } from '../contract/history'
 import type { Warning } from '../contract/warnings'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { importCommand } from '../profiles/import-command'
@@ -158,6 +159,68 @@ describe('live.vram-low', () => {
   })
 })
 
+describe('the low-VRAM fix with its tok/s cost', () => {
+  /** Finished requests of one profile at a generation rate, as the usage history gives them. */
+  const requestsAt = (profileId: string, tokensPerSecond: number): HistoryRequest[] =>
+    [1, 2, 3].map((i) => ({
+      time: i,
+      profileId,
+      profileName: profileId,
+      engine: null,
+      engineVersion: null,
+      model: null,
+      path: '/v1/chat/completions',
+      status: 200,
+      promptTokens: 10,
+      cachedTokens: 0,
+      generatedTokens: 100,
+      draftTokens: null,
+      draftAccepted: null,
+      promptPerSecond: 100,
+      generationPerSecond: tokensPerSecond,
+      ttftMs: 100,
+      durationMs: 1000,
+      energyJ: null,
+      error: null,
+    }))
+
+  async function lowVramFix(sources: boolean): Promise<Warning['fix']> {
+    const store = await ProfileStore.open(home)
+    const line = `/nowhere/llama-server -m ${seed.qwen36Path} -ngl 999 -c 65536 -np 1 --no-mmap -ctk q4_0 -ctv q4_0`
+    const taken = (): string[] => store.file.profiles.map((p) => p.id)
+    const running = importCommand(`${line} --n-cpu-moe 30`, { name: 'costed', takenIds: taken() })
+    await store.upsert(running)
+    const other = importCommand(`${line} --n-cpu-moe 36`, { name: 'costed-36', takenIds: taken() })
+    await store.upsert(other)
+    // Measured here: 1 / (0.02 + 0.001·n) tok/s, so 20 at 30 and 17.9 at 36; 19.2 at 32, the fit's choice.
+    const rates: Record<string, number> = { [running.id]: 20, [other.id]: 1 / 0.056 }
+    const clock = { t: 0 }
+    const advisor = new LiveAdvisor({
+      home,
+      now: () => clock.t,
+      platform: 'win32',
+      ...(sources ? { speedSources: () => ({ requests: async (id: string) => requestsAt(id, rates[id] ?? 0) }) } : {}),
+    })
+    advisor.warnings(sample({ time: 0, profileId: running.id }), SETTINGS)
+    await advisor.settled()
+    let last: Warning[] = []
+    for (let i = 1; i <= 4; i++) {
+      clock.t = i * 1000
+      last = advisor.warnings(sample({ time: clock.t, profileId: running.id, freeMiB: 700 }), SETTINGS)
+    }
+    return last.find((x) => x.rule === 'live.vram-low')?.fix ?? null
+  }
+
+  it('says how much slower the placement is where rates at two --n-cpu-moe were measured, and nothing where not', async () => {
+    const costed = await lowVramFix(true)
+    expect(costed?.addArgs).toEqual(['--n-cpu-moe', '32'])
+    expect(costed?.cost).toBe('about 0.8 tok/s slower (estimate)')
+    const unknown = await lowVramFix(false)
+    expect(unknown?.addArgs).toEqual(['--n-cpu-moe', '32'])
+    expect(unknown?.cost).toBeUndefined()
+  })
+})
+
 describe('lint.sleep-idle on a laptop', () => {
   it('suggests --sleep-idle-seconds when the GPU is a laptop part, not on a desktop, and the finding is mutable', async () => {
     const store = await ProfileStore.open(home)
@@ -270,8 +333,8 @@ describe('live.heavy-apps', () => {
     expect(raised).toEqual([4])
     expect(cleared).toEqual([9])
     expect(out[4]?.find((w) => w.rule === 'live.heavy-apps')).toMatchObject({
-      headline: 'Discord (42% CPU), Chrome (12% CPU) are running while llama-server generates.',
-      reason: expect.stringMatching(/~6 to ~18 tok\/s\.$/),
+      headline: 'Discord (42% CPU) and Chrome (12% CPU) are running while llama-server generates.',
+      reason: expect.stringMatching(/^With experts on the CPU .*~6 to ~18 tok\/s\.$/),
     })
   })
 
@@ -429,8 +492,8 @@ describe('server failures', () => {
     expect(failed).toMatchObject({
       level: 'error',
       since: 1000,
-      headline: 'Llama-server failed to start: llama-server does not accept --no-mmap (removed).',
-      reason: 'Use --load-mode none (-lm none).',
+      headline: 'Llama-server does not accept --no-mmap (removed).',
+      reason: 'Llama-server failed to start. Use --load-mode none (-lm none).',
     })
     expect(failed?.fix).toMatchObject({ removeArgs: ['--no-mmap'], addArgs: ['-lm', 'none'] })
     expect(w[0]?.rule).toBe('live.server-failed')
@@ -466,8 +529,8 @@ describe('server failures', () => {
     expect(t.cleared).toEqual([4])
     const loop = transitionsOf(seq(0, [{}, { state: 'crashloop', lastExit: crash, restarts: 4 }]), 'live.server-failed')
     expect(loop.out[1]?.find((w) => w.rule === 'live.server-failed')).toMatchObject({
-      headline: 'Llama-server crashed 5 times in a row; Llama Tray stopped restarting it: llama-server crashed (SIGSEGV).',
-      reason: '',
+      headline: 'Llama-server crashed (SIGSEGV).',
+      reason: 'Llama-server crashed 5 times in a row; Llama Tray stopped restarting it.',
     })
   })
 })
@@ -505,8 +568,13 @@ describe('live.prompt-slow', () => {
     expect(raised).toEqual([4])
     expect(cleared).toEqual([12])
     expect(out[5]?.find((w) => w.rule === 'live.prompt-slow')).toMatchObject({
-      headline: "The last prompt (2000 tokens) was processed at 200 tok/s, 44% of this profile's usual 450 tok/s on long prompts.",
-      reason: expect.stringMatching(/^Prompt speed can break alone .*likely cause: .*\.$/),
+      headline: "The last prompt was processed at 200 tok/s, 44% of this profile's usual 450 tok/s.",
+      reason: expect.stringMatching(
+        new RegExp(
+          String.raw`^It had 2000 tokens; the usual speed is the median of this profile's 8 recent prompts of 256 tokens or more\. ` +
+            String.raw`Prompt speed can break alone .*likely cause: .*\.$`,
+        ),
+      ),
     })
   })
 

@@ -22,6 +22,8 @@ import {
 import { MuteStore } from './mutes'
 import { lintArgs } from './rules'
 import { suggestNCpuMoe, suggestVramFix } from './vram-suggestion'
+import { measuredSpeeds, type SpeedSources } from './measured-speeds'
+import { slowdownEstimate, slowdownWords, type MeasuredSpeed } from './speed-cost'
 import { failed } from '../lib/failed'
 
 export type LiveSnapshot = Omit<Snapshot, 'warnings'>
@@ -40,6 +42,8 @@ export interface LiveAdvisorOptions {
   readonly sharedGpuMemoryMiB?: (pid: number) => number | null
   /** Engine detection for the lint of the running profile (tests pass a fixture's). */
   readonly detect?: (home: string, binary: string) => Promise<ServerBinaryInfo>
+  /** Where rates measured on this machine are read (history, bench reports): the low-VRAM fix's tok/s cost; none by default. */
+  readonly speedSources?: () => SpeedSources
 }
 
 /** One raise or clear, for logs and tests. */
@@ -62,6 +66,8 @@ interface ProfileFacts {
   readonly input: LintInput
   readonly findings: readonly LintFinding[]
   readonly lintedAt: number
+  /** Rates measured for this launch at each --n-cpu-moe (other profiles of the model, bench results), read with the lint. */
+  readonly speeds: readonly MeasuredSpeed[]
 }
 
 const LIVE_SAMPLES = 600
@@ -126,15 +132,16 @@ export class LiveAdvisor {
     const gen = snapshot.generation
     if (gen?.active && snapshot.server.state === 'ready') this.lastGeneratingAt = now
     this.recordLiveSample(profileId, snapshot)
+    const ctxBaseline = this.frozenBaseline(profileId, snapshot)
     const ctx: LiveContext = {
       snapshot,
       settings,
       now,
       platform: this.platform,
       thresholds: this.thresholds,
-      baselineTokensPerSecond: this.frozenBaseline(profileId, snapshot),
+      baselineTokensPerSecond: ctxBaseline,
       lastGeneratingAt: this.lastGeneratingAt,
-      vramSuggestion: (free) => this.vramSuggestion(profileId, free, settings.vramHeadroomMiB),
+      vramSuggestion: (free) => this.withSpeedCost(this.vramSuggestion(profileId, free, settings.vramHeadroomMiB), ctxBaseline),
       sharedGpu: this.sharedGpu(snapshot, now),
       fixForFailure: (kind) => this.fixForFailure(profileId, kind),
     }
@@ -301,6 +308,19 @@ export class LiveAdvisor {
     return this.suggestionCache.value
   }
 
+  /**
+   * The fix's cost in tok/s where measured rates say it: the facts' rates, and the running profile's own recent median
+   * at the --n-cpu-moe it runs. Unchanged (no cost) when unknown.
+   */
+  private withSpeedCost(suggestion: VramSuggestion | null, baseline: number | null): VramSuggestion | null {
+    const facts = this.facts
+    if (!suggestion?.nCpuMoe || !facts) return suggestion
+    const { from, to } = suggestion.nCpuMoe
+    const own = baseline !== null && baseline > 0 ? [{ nCpuMoe: from, tokensPerSecond: baseline }] : []
+    const cost = slowdownWords(slowdownEstimate([...facts.speeds, ...own], from, to))
+    return cost ? { ...suggestion, fix: { ...suggestion.fix, cost } } : suggestion
+  }
+
   private fixForFailure(profileId: string, kind: FailureKind | null): WarningFix | null {
     const facts = this.facts
     if (!facts || facts.profileId !== profileId) return null
@@ -355,7 +375,9 @@ export class LiveAdvisor {
         laptop: this.laptop,
         ...(this.options.detect ? { detect: this.options.detect } : {}),
       })
-      this.facts = { profileId, updatedAt: profile.updatedAt, input, findings: lintArgs(input), lintedAt: this.now() }
+      const sources = this.options.speedSources?.()
+      const speeds = sources ? await measuredSpeeds(profile, store.file.profiles, sources) : []
+      this.facts = { profileId, updatedAt: profile.updatedAt, input, findings: lintArgs(input), lintedAt: this.now(), speeds }
     })()
       .catch(() => {
         this.facts = null

@@ -46,6 +46,8 @@ export interface VramSuggestion {
   readonly change: string
   readonly savedMiB: number
   readonly fix: WarningFix
+  /** The expert layers on the CPU before and after, when the change is a higher --n-cpu-moe (what its tok/s cost is fitted at). */
+  readonly nCpuMoe?: { readonly from: number; readonly to: number }
 }
 
 export interface LiveContext {
@@ -212,11 +214,14 @@ export const LIVE_RULES: readonly LiveRule[] = [
       const generating = ctx.lastGeneratingAt !== null && ctx.now - ctx.lastGeneratingAt <= ctx.thresholds.recentGenerationMs
       const apps = heavyApps(ctx)
       if (!generating || apps.length === 0) return { active: false }
+      // The headline names the busiest one or two (busiest first); the reason lists them all.
+      const named = apps.length <= 2 ? apps.join(' and ') : `${apps[0]} and ${apps.length - 1} more apps`
       return {
         active: true,
         words: {
-          headline: `${apps.join(', ')} ${apps.length === 1 ? 'is' : 'are'} running while llama-server generates.`,
+          headline: `${named} ${apps.length === 1 ? 'is' : 'are'} running while llama-server generates.`,
           reason:
+            (apps.length > 2 ? `Running: ${apps.join(', ')}. ` : '') +
             'With experts on the CPU the CPU is the bottleneck: on an RTX 4060 Laptop (8 GB), closing Discord and heavy browser ' +
             'tabs took generation from ~6 to ~18 tok/s.',
         },
@@ -275,9 +280,11 @@ export const LIVE_RULES: readonly LiveRule[] = [
         active: true,
         words: {
           headline:
-            `The last prompt (${last.promptTokens} tokens) was processed at ${fmt(last.promptTokensPerSecond)} tok/s, ` +
-            `${Math.round(ratio * 100)}% of this profile's usual ${fmt(base)} tok/s on long prompts.`,
+            `The last prompt was processed at ${fmt(last.promptTokensPerSecond)} tok/s, ` +
+            `${Math.round(ratio * 100)}% of this profile's usual ${fmt(base)} tok/s.`,
           reason:
+            `It had ${last.promptTokens} tokens; the usual speed is the median of this profile's ${usual.longPrompts} recent prompts ` +
+            `of ${LONG_PROMPT_TOKENS} tokens or more. ` +
             'Prompt speed can break alone (on an RTX 3090, an ik_llama.cpp/buun update cost ~38% of prompt speed until fixed); ' +
             `if nothing else changed, likely cause: ${likelyCause(ctx)}.`,
         },
@@ -298,8 +305,10 @@ export const LIVE_RULES: readonly LiveRule[] = [
       return {
         active: true,
         words: {
-          headline: `The GPU is throttling (${reasons.join(', ')}): clocks are lowered to protect it.`,
-          reason: `${throttleWatts(devices)}Improve cooling or airflow, or lower the power limit deliberately.`,
+          headline: `The GPU is throttling (${reasons[0]}${reasons.length > 1 ? ` and ${reasons.length - 1} more` : ''}): clocks are lowered to protect it.`,
+          reason:
+            (reasons.length > 1 ? `Its clock event reasons: ${reasons.join(', ')}. ` : '') +
+            `${throttleWatts(devices)}Improve cooling or airflow, or lower the power limit deliberately.`,
         },
         fix: null,
       }
@@ -338,10 +347,12 @@ export const LIVE_RULES: readonly LiveRule[] = [
         s.state === 'crashloop'
           ? `llama-server crashed ${s.restarts + 1} times in a row; Llama Tray stopped restarting it`
           : 'llama-server failed to start'
-      const reason = exit.reason ? `: ${exit.reason}` : ''
+      // The headline is the cause where the diagnosis names one; what Llama Tray did about it opens the reason.
       return {
         active: true,
-        words: { headline: asSentence(`${head}${reason}`), reason: sentences(exit.hint) },
+        words: exit.reason
+          ? { headline: asSentence(exit.reason), reason: sentences(head, exit.hint) }
+          : { headline: asSentence(head), reason: sentences(exit.hint) },
         fix: ctx.fixForFailure(exit.kind),
       }
     },
@@ -398,11 +409,10 @@ export const LIVE_RULES: readonly LiveRule[] = [
       return {
         active: true,
         words: {
-          headline:
-            `Spilling into system RAM (sysmem fallback): llama-server now holds ${Math.round(grown)} MiB more shared GPU memory ` +
-            `than after loading, and ${evidence}.`,
+          headline: 'Spilling into system RAM (sysmem fallback): generation slows to a crawl.',
           reason:
-            'This slows generation to a crawl (~7 tok/s on an RTX 4060 Laptop, 8 GB). ' +
+            `Llama-server now holds ${Math.round(grown)} MiB more shared GPU memory than after loading, and ${evidence}. ` +
+            'On an RTX 4060 Laptop (8 GB) it fell to ~7 tok/s. ' +
             `${suggestion ? `Use ${suggestion.change}` : 'Raise --n-cpu-moe (more experts on the CPU)'}, ` +
             'or set "CUDA - Sysmem Fallback Policy" to "Prefer No Sysmem Fallback" for llama-server.exe in the NVIDIA Control Panel.',
         },

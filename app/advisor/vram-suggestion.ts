@@ -37,6 +37,7 @@ export function suggestNCpuMoe(
   return {
     change: `--n-cpu-moe ${chosen}`,
     savedMiB: (current - after) / MIB,
+    nCpuMoe: { from: settings.nCpuMoe, to: chosen },
     fix: {
       label: `Move more experts to the CPU (--n-cpu-moe ${chosen})`,
       removeArgs: [...F.nCpuMoe],

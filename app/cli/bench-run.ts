@@ -97,7 +97,8 @@ export async function runBenchCli(
       return 130
     }
     // Bad input (unknown profile, flags its binary rejects, a taken --save name) is a usage error.
-    if (err instanceof ProfileLaunchError || err instanceof TuneError || err instanceof RangeError) throw new UsageError(err.message)
+    if (err instanceof ProfileLaunchError) throw new UsageError(err.message, err.toProblem())
+    if (err instanceof TuneError || err instanceof RangeError) throw new UsageError(err.message)
     if (err instanceof BenchStartError || (err instanceof Error && !(err instanceof TypeError) && !(err instanceof ReferenceError))) {
       io.stderr.write(`llama-tray: ${err.message}\n`)
       return 1

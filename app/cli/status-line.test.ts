@@ -135,6 +135,21 @@ describe('WarningLines', () => {
     expect(lines.update([fixed])).toEqual([`! ${LONG_HEADLINE} Fix: Use --n-cpu-moe 38.`, `  ${LONG_REASON}`])
   })
 
+  it("names the fix's cost in tok/s beside its label where it is known", () => {
+    const costed = {
+      ...warning('live.vram-low@p', 'Free VRAM on GPU 0 is 700 MiB, under the 1536 MiB headroom.'),
+      fix: {
+        label: 'Move more experts to the CPU (--n-cpu-moe 32)',
+        removeArgs: [],
+        addArgs: [],
+        cost: 'about 0.8 tok/s slower (estimate)',
+      },
+    }
+    expect(new WarningLines().update([costed])).toEqual([
+      '! Free VRAM on GPU 0 is 700 MiB, under the 1536 MiB headroom. Fix: Move more experts to the CPU (--n-cpu-moe 32), about 0.8 tok/s slower (estimate).',
+    ])
+  })
+
   it('keeps every line at 160 characters or fewer, wrapping at spaces', () => {
     const essay = `${'Setting -ngl 999, --n-cpu-moe 2 picks the GPU offload by hand, so llama.cpp own fit is off; '.repeat(7)}${'x'.repeat(200)}`
     const printed = new WarningLines(true).update([warning('lint.fit-off@p', essay, essay)])

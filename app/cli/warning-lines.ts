@@ -52,7 +52,7 @@ export class WarningLines {
   }
 
   private appeared(w: Warning): string[] {
-    const lines = wrapLine(`! ${w.headline}${w.fix ? ` Fix: ${w.fix.label}.` : ''}`)
+    const lines = wrapLine(`! ${w.headline}${w.fix ? ` Fix: ${w.fix.label}${w.fix.cost ? `, ${w.fix.cost}` : ''}.` : ''}`)
     if (w.reason === '') return lines
     if (this.verbose) return [...lines, ...wrapLine(w.reason, '  ')]
     if (this.hinted) return lines

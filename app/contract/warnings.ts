@@ -7,6 +7,8 @@ export interface WarningFix {
   readonly removeArgs: readonly string[]
   /** Arguments to add, as argv tokens (where the first removed flag was, else at the end). */
   readonly addArgs: readonly string[]
+  /** What it costs where measured rates on this machine say it ("about 3 tok/s slower (estimate)"); absent when unknown. */
+  readonly cost?: string
 }
 
 /** Where a warning comes from: the profile's arguments (lint), or what is happening now (live). */

@@ -41,7 +41,7 @@ export function sentences(...parts: readonly (string | null | undefined)[]): str
     .join(' ')
 }
 
-/** A failure as the user reads it: the cause, then what to do ("… does not exist: x.gguf. Check the -m path."). */
+/** A failure as the user reads it: the cause, then what to do ("The model file x.gguf does not exist. Check the -m path."). */
 export function failureSentence(reason: string, hint: string | null | undefined): string {
   return sentences(reason, hint)
 }

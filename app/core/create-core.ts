@@ -3,6 +3,8 @@ import { createLiveAdvisor } from '../advisor/live-advisor'
 import { loadHeavyAppList } from '../telemetry/cpu/heavy-apps'
 import { TelemetryService } from '../telemetry/telemetry-service'
 import { HistoryStore } from '../history/history-store'
+import { loadReports } from '../bench/report-store'
+import { hardwareSnapshot, sameHardware } from '../bench/hardware'
 import { SettingsStore } from '../settings/settings-store'
 import { PolledPower } from '../platform/polled-power'
 import { platformPowerSource } from '../platform/power-source-platform'
@@ -35,21 +37,34 @@ export function createStandardCore(options: StandardCoreOptions): Promise<LlamaT
   const { home, intervalMs, warn, ...rest } = options
   const telemetry =
     rest.telemetry === undefined ? standardTelemetry(home, { intervalMs: rest.cadenceMs ?? intervalMs, warn }) : rest.telemetry
-  const advisor = createLiveAdvisor({ home, sharedGpuMemoryMiB: (pid) => telemetry?.sharedGpuMemoryMiB?.(pid) ?? null })
+  let history: HistoryStore | null = null
+  const advisor = createLiveAdvisor({
+    home,
+    sharedGpuMemoryMiB: (pid) => telemetry?.sharedGpuMemoryMiB?.(pid) ?? null,
+    // The low-VRAM fix's tok/s cost: rates measured here, in the usage history and the bench reports.
+    speedSources: () => ({
+      ...(history ? { requests: (profileId: string, sinceMs: number) => history!.listRequests({ profileId, sinceMs }) } : {}),
+      benchResults: async () => {
+        const here = hardwareSnapshot(telemetry?.latest().gpu ?? null)
+        return (await loadReports(home)).filter((r) => sameHardware(r.report.hardware, here)).flatMap((r) => r.report.results)
+      },
+    }),
+  })
   // The mutes are read before the first warnings, so that a muted one never shows at start.
-  return Promise.all([advisor.mutes.ready, SettingsStore.open(home)]).then(([, settings]) =>
-    LlamaTrayCore.create({
+  return Promise.all([advisor.mutes.ready, SettingsStore.open(home)]).then(([, settings]) => {
+    history = rest.history === undefined ? historyStore(home, settings, warn) : rest.history
+    return LlamaTrayCore.create({
       home,
       telemetry,
       warnings: advisor.warnings,
       applyWarningFix: advisor.applyWarningFix,
       mutes: advisor.mutes,
-      history: rest.history === undefined ? historyStore(home, settings, warn) : rest.history,
+      history,
       // The CLI polls the power source (only while the onBattery setting acts); the app passes Electron's powerMonitor.
       power: new PolledPower(platformPowerSource()),
       ...rest,
-    }),
-  )
+    })
+  })
 }
 
 /** The usage history of <home>, its retention following the setting (read at each pass: a change applies without a restart). */

@@ -25,6 +25,7 @@ import { LoadTimes } from '../metrics/load-times'
 import { rollingFromHistory } from './rolling-from-history'
 import { ProfileStore } from '../profiles/store'
 import { missingFileFix } from '../profiles/missing-file-fix'
+import { recordedModelSize, recordModelSizes } from '../profiles/model-sizes'
 import type { PreflightFailure } from '../supervisor/preflight'
 import type { FailureFix } from '../supervisor/supervisor-options'
 import { switchProfile } from '../profiles/switch-profile'
@@ -232,7 +233,10 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     // A file of a stored profile gone before the spawn: the fix points the profile at it again (found, or chosen).
     const failureFix = async (failure: PreflightFailure, spec: LaunchSpec): Promise<FailureFix | null> => {
       if (!failure.path || !(await ProfileStore.open(options.home)).find(spec.profileId)) return null
-      return missingFileFix(failure.kind, failure.path, spec.profileId, { extraModelDirs: this.settingsStore.settings.modelDirs })
+      return missingFileFix(failure.kind, failure.path, spec.profileId, {
+        extraModelDirs: this.settingsStore.settings.modelDirs,
+        knownSize: await recordedModelSize(options.home, failure.path),
+      })
     }
     const childChannel = childChannelGate(options.home)
     this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, childChannel, failureFix, ...options.supervisor })
@@ -287,6 +291,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         headroomMiB: this.settingsStore.settings.vramHeadroomMiB,
       }),
       mutedKeys: (profileId) => options.mutes?.list(profileId) ?? [],
+      // The live advisor's banner says the running profile's findings (re-linted once stored): a save of it does not say them again.
+      saidLive: (profileId) => {
+        const s = this.supervisor.getStatus()
+        return options.warnings !== undefined && hasProcess(s.state) && s.profileId === profileId
+      },
     })
     const bench = benchCommands(this, options.home, options.telemetry, (progress) => this.events.emit('bench:progress', progress))
     this.handlers = {
@@ -797,6 +806,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     return Math.max(0, usedNow - this.gpuUsedBeforeLaunchMiB)
   }
 
+  private async recordSizesOf(profileId: string): Promise<void> {
+    const profile = (await ProfileStore.open(this.options.home).catch(() => null))?.find(profileId)
+    if (profile) await recordModelSizes(this.options.home, [profile.model, profile.draftModel])
+  }
+
   private onState(status: ServerStatus): void {
     this.stateHistory.record(status)
     this.history?.onState(status)
@@ -808,6 +822,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     // Launch to ready: the next load of this profile shows it as its estimate.
     if (status.state === 'ready' && this.launchedAt !== null && status.profileId !== null)
       void this.loadTimes.record(status.profileId, Date.now() - this.launchedAt)
+    // The sizes of the files it runs: if one moves, a file of the same name and size is the one (missingFileFix).
+    if (status.state === 'ready' && status.profileId !== null) void this.recordSizesOf(status.profileId)
     this.events.emit('server:state-changed', status)
     if (status.state === 'ready' || !launchInEffect(status.state)) void this.checkSavedNotRunning()
     this.options.telemetry?.setServerPid(status.pid)

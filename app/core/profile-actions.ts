@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises'
+import { recordModelSizes } from '../profiles/model-sizes'
 import { basename } from 'node:path'
 import type { Discovery, ExportFormat, ProfileStoreSummary } from '../contract/profile'
 import type { DiscoverOptions } from '../profiles/discovery'
@@ -97,6 +98,7 @@ export function profileActions(deps: ProfileActionDeps) {
         ...(deps.advise ? { advise: deps.advise } : {}),
       })
       await changed(store)
+      await recordModelSizes(deps.home, [stored.profile.model, stored.profile.draftModel])
       return { profile: stored.profile, replaced: stored.replaced, notices: stored.notices, findings: stored.findings }
     },
 
@@ -174,6 +176,7 @@ export function profileActions(deps: ProfileActionDeps) {
       )
       await store.upsert(gated.profile)
       await changed(store)
+      await recordModelSizes(deps.home, [gated.profile.model, gated.profile.draftModel])
       return { profile: gated.profile, notices: gated.notices, findings: gated.findings }
     },
 

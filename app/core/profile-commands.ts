@@ -11,6 +11,7 @@ import { ProfileEditSchema } from '../profiles/profile-edit-schema'
 import { gateProfile, ProfileGateError, profileBinaryInfo, type GatedProfile, type GateFinding } from '../profiles/profile-gate'
 import type { ServerBinaryInfo } from '../profiles/fork-detect'
 import { adviseOnSave, savedWarnings } from '../advisor/save-findings'
+import { recordModelSizes } from '../profiles/model-sizes'
 import type { Profile } from '../profiles/schema'
 import { ProfileStore, ProfileStoreError } from '../profiles/store'
 import { profileDocument, profileSummary } from '../profiles/profile-summary'
@@ -43,6 +44,11 @@ export interface ProfileCommandDeps extends ProfileActionDeps {
   readonly onChanged: (store: ProfileStore) => Promise<void>
   /** The warnings muted for a profile (rules or finding ids): a save does not tell them again. */
   readonly mutedKeys?: (profileId: string) => readonly string[]
+  /**
+   * Whether the live warnings already say this profile's findings (the advisor lints the profile that runs, and re-lints it
+   * when it is stored): a save of it then leaves them to the banner, so that one finding appears once.
+   */
+  readonly saidLive?: (profileId: string) => boolean
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value })
@@ -100,6 +106,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
   // Every write goes through the gate: the binary's spelling of each flag, or a refusal with the reason.
   const saved = (activeId: string | null, profile: Profile, gated: Pick<GatedProfile, 'notices' | 'findings'>): ProfileSummary => {
     const summary = withNotices(profileSummary(profile, activeId), gated.notices)
+    if (deps.saidLive?.(profile.id)) return summary
     const findings = savedWarnings(profile.id, gated.findings, deps.mutedKeys?.(profile.id))
     return findings.length > 0 ? { ...summary, findings } : summary
   }
@@ -107,6 +114,7 @@ export function profileCommands(deps: ProfileCommandDeps): ProfileChannels {
     const gated = await gateProfile(profile, { home: deps.home, advise })
     await store.upsert(gated.profile)
     await deps.onChanged(store)
+    await recordModelSizes(deps.home, [gated.profile.model, gated.profile.draftModel])
     return ok(saved(store.file.activeProfileId, gated.profile, gated))
   }
 

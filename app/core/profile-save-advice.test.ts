@@ -102,4 +102,23 @@ describe('a save returns the advisor findings on what it stored', () => {
     if (!saved.ok) throw new Error(saved.error.sentence)
     expect(saved.value.findings).toBeUndefined()
   }, 120_000)
+  it('a save of the running profile leaves its finding to the live warnings: one finding appears once', async () => {
+    const core = await makeCore()
+    const imported = await core.handlers['profiles:import'](formatCommandLine([bin, ...AUTO_SLOTS, '-np', '1']), 'running')
+    if (!imported.ok) throw new Error(imported.error.sentence)
+    const id = imported.value.id
+    expect((await core.handlers['server:start'](id)).ok).toBe(true)
+    const doc = await core.handlers['profiles:get'](id)
+    if (!doc) throw new Error('no profile')
+
+    const { parallel: _dropped, ...withoutParallel } = doc.settings
+    const edited = await core.handlers['profiles:update'](id, { settings: withoutParallel })
+    if (!edited.ok) throw new Error(edited.error.sentence)
+    // Not in the save's result: the advisor re-lints the stored profile that runs, and its warnings say it.
+    expect(edited.value.findings).toBeUndefined()
+    const said = async (): Promise<string[]> =>
+      ((await core.handlers['snapshot:latest']())?.warnings ?? []).map((w) => w.id).filter((w) => w === `lint.auto-slots@${id}`)
+    await expect.poll(said, { timeout: 60_000 }).toEqual([`lint.auto-slots@${id}`])
+    await core.handlers['server:stop']()
+  }, 120_000)
 })

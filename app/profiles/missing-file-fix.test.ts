@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -12,11 +12,12 @@ afterAll(() => rmSync(root, { recursive: true, force: true }))
 const search = (extraModelDirs: readonly string[]) => ({ extraModelDirs, homedir: join(root, 'home'), env: {} })
 
 describe('the fix for a model file that is gone', () => {
-  it('uses the file of the same name found in a model folder, and says where it found it', async () => {
+  it('uses the file of the same name and recorded size found in a model folder, and says where it found it', async () => {
     const downloads = join(root, 'Downloads')
     mkdirSync(downloads, { recursive: true })
     copyFileSync(model('tiny-target.gguf'), join(downloads, 'moved.gguf'))
-    const fixed = await missingFileFix('model-missing', join(root, 'old', 'moved.gguf'), 'qwen', search([downloads]))
+    const knownSize = statSync(model('tiny-target.gguf')).size
+    const fixed = await missingFileFix('model-missing', join(root, 'old', 'moved.gguf'), 'qwen', { ...search([downloads]), knownSize })
     expect(fixed).toEqual({
       fix: {
         label: 'Use moved.gguf from Downloads',
@@ -25,6 +26,25 @@ describe('the fix for a model file that is gone', () => {
       },
       found: 'found moved.gguf in Downloads',
     })
+  })
+
+  it('a file of the same name but another size is not the one that moved: the file dialog', async () => {
+    const elsewhere = join(root, 'Elsewhere')
+    mkdirSync(elsewhere, { recursive: true })
+    copyFileSync(model('tiny-draft.gguf'), join(elsewhere, 'other.gguf'))
+    const knownSize = statSync(model('tiny-draft.gguf')).size + 1
+    const fixed = await missingFileFix('model-missing', join(root, 'old', 'other.gguf'), 'qwen', { ...search([elsewhere]), knownSize })
+    expect(fixed?.found).toBeNull()
+    expect(fixed?.fix.run).toEqual({ command: 'profiles:choose-file', profileId: 'qwen', role: 'model' })
+  })
+
+  it('with no recorded size, the name alone: offered, and said less surely', async () => {
+    const named = join(root, 'Named')
+    mkdirSync(named, { recursive: true })
+    copyFileSync(model('tiny-target.gguf'), join(named, 'unsized.gguf'))
+    const fixed = await missingFileFix('model-missing', join(root, 'old', 'unsized.gguf'), 'qwen', search([named]))
+    expect(fixed?.found).toBe('a file named unsized.gguf is in Named')
+    expect(fixed?.fix.label).toBe('Use unsized.gguf from Named')
   })
 
   it('finds it beside the folder it was in (moved to a sibling folder)', async () => {

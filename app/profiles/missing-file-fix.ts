@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises'
 import { homedir as osHomedir } from 'node:os'
 import type { ProblemFix } from '../contract/problem'
 import type { FailureKind } from '../contract/server-state'
@@ -22,7 +23,7 @@ export function setFileCommand(profileId: string, role: FileRole, file: string |
 
 export interface MissingFileFix {
   readonly fix: ProblemFix
-  /** "found moved.gguf in Downloads" when a file of that name was found; null when the fix is to choose one. */
+  /** "found moved.gguf in Downloads" when a file of that name and size was found; null when the fix is to choose one. */
   readonly found: string | null
 }
 
@@ -33,6 +34,11 @@ export interface MissingFileSearch {
   readonly homedir?: string
   readonly env?: Readonly<Record<string, string | undefined>>
   readonly limits?: ModelWalkLimits
+  /**
+   * The missing file's size as recorded when the profile used it (model-sizes.ts): a file of the same name is the same
+   * file only with this size. Null or absent when none was recorded: then the name alone, said less surely.
+   */
+  readonly knownSize?: number | null
 }
 
 /** Where a moved file may be now: discovery's model folders, and the folder that held the old one's folder (a sibling). */
@@ -43,9 +49,16 @@ function searchRoots(missing: string, places: DiscoveryPlaces, extra: readonly s
   return [...modelFolders(places, extra), ...beside]
 }
 
+/** The first file of the given size (a file that cannot be read is not it). */
+async function firstOfSize<T extends { readonly path: string }>(files: readonly T[], size: number): Promise<T | undefined> {
+  for (const f of files) if ((await stat(f.path).catch(() => null))?.size === size) return f
+  return undefined
+}
+
 /**
  * The fix for a start that failed on a missing model or draft file of a stored profile: use the file of the same
- * name found in the model folders ("found moved.gguf in Downloads"), else choose the file. Null for other failures.
+ * name (and the recorded size) found in the model folders ("found moved.gguf in Downloads"; by name alone, where no size
+ * was recorded: "a file named moved.gguf is in Downloads"), else choose the file. Null for other failures.
  */
 export async function missingFileFix(
   kind: FailureKind,
@@ -64,7 +77,9 @@ export async function missingFileFix(
   const name = basename(missing)
   const same = (a: string): boolean => (places.platform === 'win32' ? a.toLowerCase() === name.toLowerCase() : a === name)
   const { files } = await findGgufFiles(searchRoots(missing, places, search.extraModelDirs), places.platform, search.limits)
-  const moved = files.find((f) => same(basename(f.path)) && f.path !== missing)
+  const named = files.filter((f) => same(basename(f.path)) && f.path !== missing)
+  const knownSize = search.knownSize ?? null
+  const moved = knownSize === null ? named[0] : await firstOfSize(named, knownSize)
   if (moved) {
     const folder = basename(dirname(moved.path))
     return {
@@ -73,7 +88,8 @@ export async function missingFileFix(
         run: { command: 'profiles:use-file', profileId, role, path: moved.path },
         cli: setFileCommand(profileId, role, moved.path),
       },
-      found: `found ${name} in ${folder}`,
+      // Same name and size: the file that moved. The name alone: maybe another file of that name.
+      found: knownSize === null ? `a file named ${name} is in ${folder}` : `found ${name} in ${folder}`,
     }
   }
   return {

@@ -1,16 +1,19 @@
 import type { LaunchSpec } from '../contract/commands'
 import { MAX_ARGUMENTS } from '../lib/command-line'
 import { detectFork, type ServerBinaryInfo } from './fork-detect'
-import { applyFixes, blockingProblems, checkFlags, type FlagProblem } from './flag-check'
+import { basename } from 'node:path'
+import { applyFixes, blockingProblems, checkFlags, forkAndVersion, type FlagProblem } from './flag-check'
 import { profileToLaunchSpec } from './launch-spec'
 import type { Profile } from './schema'
 import { ProfileStore } from './store'
-import { problem, type Problem } from '../contract/problem'
+import { problem, type Problem, type ProblemFix } from '../contract/problem'
 
 export class ProfileLaunchError extends Error {
   constructor(
     message: string,
     readonly problems: readonly FlagProblem[] = [],
+    /** The binary's path (said in the details, never in the sentence) and the one-step fix, where there is one. */
+    readonly extra: { readonly binary?: string; readonly fix?: ProblemFix } = {},
   ) {
     super(message)
     this.name = 'ProfileLaunchError'
@@ -18,7 +21,8 @@ export class ProfileLaunchError extends Error {
 
   /** What views and the CLI show for it. */
   toProblem(): Problem {
-    return problem('profile', this.message, { details: this.problems.map((p) => `${p.flag}: ${p.message}`).join('\n') })
+    const details = [...(this.extra.binary ? [`binary: ${this.extra.binary}`] : []), ...this.problems.map((p) => `${p.flag}: ${p.message}`)]
+    return problem('profile', this.message, { details: details.join('\n'), fix: this.extra.fix ?? null })
   }
 }
 
@@ -74,22 +78,28 @@ export function describeProblems(problems: readonly FlagProblem[]): string {
 }
 
 /**
- * Refuses a launch that would die with "invalid argument" (or an unsupported
- * value), telling why and what to use instead. Returns the spec otherwise.
+ * Refuses a launch that would die with "invalid argument" (or an unsupported value): one sentence naming the engine
+ * (its file name, fork and version: never its path) and what it rejects, the fix when every flag has a replacement
+ * (`llama-tray profiles fix <id>`), and the binary's path with each flag's message in the details. Returns the spec otherwise.
  */
 export function assertLaunchable(resolved: ResolvedLaunch): LaunchSpec {
   const blocking = blockingProblems(resolved.problems)
   if (blocking.length === 0) return resolved.spec
+  const { profile, binaryInfo } = resolved
   const fixable = blocking.every((p) => p.replacement !== null)
-  throw new ProfileLaunchError(
-    `profile "${resolved.profile.id}" has flags that ${resolved.binaryInfo.binary} (` +
-      `${resolved.binaryInfo.fork}${resolved.binaryInfo.version ? ` ${resolved.binaryInfo.version}` : ''}) rejects:\n${describeProblems(blocking)}\n${
-        fixable
-          ? `accept the replacements with: llama-tray profiles fix ${resolved.profile.id}`
-          : 'edit the profile or choose a binary that accepts these flags'
-      }`,
-    blocking,
-  )
+  const engine = `${basename(binaryInfo.binary)} (${forkAndVersion(binaryInfo)})`
+  const flags = blocking.map((p) => (p.replacement && p.replacement.length > 0 ? `${p.flag} (use ${p.replacement.join(' ')})` : p.flag))
+  const cli = `llama-tray profiles fix ${profile.id}`
+  // The fix's command follows the sentence (problemText's "To fix it"), so a fixable refusal ends at the replacements.
+  const sentence =
+    `Profile "${profile.id}" has ${blocking.length === 1 ? 'a flag' : 'flags'} that ${engine} rejects: ${flags.join(', ')}` +
+    (fixable ? '' : '; edit the profile, or choose a llama-server that accepts them')
+  throw new ProfileLaunchError(sentence, blocking, {
+    binary: binaryInfo.binary,
+    ...(fixable
+      ? { fix: { label: 'Use the replacements', run: { command: 'profiles:apply-flag-fixes', profileId: profile.id }, cli } }
+      : {}),
+  })
 }
 
 /** Applies the known replacements to a stored profile and saves it; returns the fixed profile and what changed. */

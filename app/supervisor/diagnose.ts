@@ -10,6 +10,8 @@ interface Rule {
 }
 
 const strip = (s: string): string => s.replace(/^['"]|['"]$/g, '')
+/** A file's name without its folder (Windows or POSIX): sentences name files, the log lines in the details hold the path. */
+const fileName = (path: string): string => path.split(/[\\/]/).pop() || path
 
 function flagHint(flag: string): string {
   const replacement = replacementFor(flag)
@@ -129,7 +131,7 @@ const RULES: readonly Rule[] = [
     pattern: /failed to open GGUF file '([^']+)' \(No such file or directory\)/,
     diagnose: (m) => ({
       kind: 'model-missing',
-      reason: `the model file does not exist: ${m[1]}`,
+      reason: `the model file ${fileName(m[1] as string)} does not exist`,
       hint: 'check the -m path',
       deterministic: true,
     }),
@@ -150,7 +152,7 @@ const RULES: readonly Rule[] = [
     pattern: /failed to load draft model,? '?([^']*)'?/,
     diagnose: (m) => ({
       kind: 'draft-rejected',
-      reason: `the draft model could not be loaded${m[1] ? `: ${strip(m[1])}` : ''}`,
+      reason: `the draft model${m[1] ? ` ${fileName(strip(m[1]))}` : ''} could not be loaded`,
       hint: "check the -md path, and that the draft shares the target model's vocabulary",
       deterministic: true,
     }),
@@ -180,7 +182,7 @@ const RULES: readonly Rule[] = [
     pattern: /HTTPLIB failed: (\S+)|failed to resolve commit for (\S+)|download failed after \d+ attempts/,
     diagnose: (m) => ({
       kind: 'download-failed',
-      reason: `llama-server could not download the -hf model${m[1] ? ` (${m[1]})` : ''}: no network, or the Hub refused it`,
+      reason: `llama-server could not download the -hf model${m[1] ? ` (${m[1]})` : ''}: no network, or the Hub refused`,
       hint: 'check the connection and the repo name, or download it with llama-tray models pull and use -m',
       deterministic: true,
     }),

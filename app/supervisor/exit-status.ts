@@ -23,7 +23,7 @@ const NTSTATUS: Readonly<Record<number, Diagnosis>> = {
   },
   0xc0000428: {
     kind: 'load-failed',
-    reason: 'Windows refused to run llama-server or one of its DLLs: its signature is not trusted (STATUS_INVALID_IMAGE_HASH)',
+    reason: 'Windows blocked llama-server or one of its DLLs: untrusted signature (STATUS_INVALID_IMAGE_HASH)',
     hint:
       'Smart App Control or an Application Control policy blocks unsigned files (it silently blocked a chat client’s unsigned DLL on a ' +
       'Windows 11 laptop): run llama-server from WSL2, use a signed build, or turn Smart App Control off in Windows Security → App & ' +

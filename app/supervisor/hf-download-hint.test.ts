@@ -38,8 +38,8 @@ describe('-hf failures', () => {
       { LLAMA_CACHE: dir },
     )
     expect(d.kind).toBe('download-failed')
-    expect(d.reason).toBe('llama-server could not download org/A-GGUF:Q4_K_M for -hf (see the log for what the Hub answered)')
-    expect(d.hint).toMatch(/^the model is already in the cache: add --offline to the profile/)
+    expect(d.reason).toBe('llama-server could not download org/A-GGUF:Q4_K_M for -hf')
+    expect(d.hint).toMatch(/^the log says what the Hub answered\. the model is already in the cache: add --offline to the profile/)
   })
 
   it('leave other launches and other failures alone', async () => {

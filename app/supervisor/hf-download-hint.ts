@@ -32,9 +32,9 @@ export async function hfFailure(d: Diagnosis, args: readonly string[], env: Env)
   const repo = ref.split(':')[0] as string
   const pull = `llama-tray models pull ${ref}`
   const offline = !has(args, OFFLINE) && (await cachedSnapshot(repo, env))
-  const reason = generic ? `llama-server could not download ${ref} for -hf (see the log for what the Hub answered)` : d.reason
+  const reason = generic ? `llama-server could not download ${ref} for -hf` : d.reason
   const hint = offline
     ? `the model is already in the cache: add --offline to the profile, or run ${pull} and use -m with the path it prints`
     : `run ${pull} (resumes and verifies it), then use -m with the path it prints`
-  return { ...d, kind: 'download-failed', reason, hint }
+  return { ...d, kind: 'download-failed', reason, hint: generic ? `the log says what the Hub answered. ${hint}` : hint }
 }

@@ -44,23 +44,30 @@ async function checkExecutable(exe: string, platform: NodeJS.Platform): Promise<
   if (ext === '.bat' || ext === '.cmd') {
     return {
       kind: 'batch-file',
-      reason: `${exe} is a batch file; Llama Tray starts llama-server directly, without a shell`,
+      reason: `${basename(exe)} is a batch file; Llama Tray starts llama-server directly, without a shell`,
       hint: "point the profile at llama-server.exe itself and move the batch file's flags into the profile",
+      path: exe,
     }
   }
   const resolved = await resolveExecutable(exe, process.env, platform)
   if (!resolved) {
     return {
       kind: 'binary-missing',
-      reason: `llama-server binary not found: ${exe}`,
+      reason: `the llama-server binary ${basename(exe)} was not found`,
       hint: 'check the path, or install llama.cpp and point the profile at its llama-server',
+      path: exe,
     }
   }
   if (platform !== 'win32') {
     try {
       await access(resolved, constants.X_OK)
     } catch {
-      return { kind: 'binary-not-executable', reason: `${resolved} is not executable`, hint: `chmod +x ${resolved}` }
+      return {
+        kind: 'binary-not-executable',
+        reason: `${basename(resolved)} is not executable`,
+        hint: 'make it executable (chmod +x on the file named in the details)',
+        path: resolved,
+      }
     }
   }
   return resolved
@@ -72,15 +79,17 @@ async function checkGguf(path: string, role: 'model' | 'draft'): Promise<Preflig
   let handle
   try {
     const s = await stat(path)
-    if (!s.isFile()) return { kind: missingKind, reason: `the ${what} path is not a file: ${path}`, hint: 'point it at a .gguf file' }
+    if (!s.isFile())
+      return { kind: missingKind, reason: `the ${what} path ${basename(path)} is not a file`, hint: 'point it at a .gguf file', path }
     handle = await open(path, 'r')
     const buf = Buffer.alloc(4)
     const { bytesRead } = await handle.read(buf, 0, 4, 0)
     if (bytesRead < 4 || !buf.equals(GGUF_MAGIC)) {
       return {
         kind: 'model-corrupt',
-        reason: `the ${what} is not a GGUF file (it does not start with "GGUF"): ${path}`,
+        reason: `the ${what} ${basename(path)} is not a GGUF file (it does not start with "GGUF")`,
         hint: 'download it again; a .gguf that is HTML or a partial download is a common cause',
+        path,
       }
     }
     return null
@@ -93,7 +102,12 @@ async function checkGguf(path: string, role: 'model' | 'draft'): Promise<Preflig
         hint: `choose the file again, or check the ${role === 'model' ? '-m' : '-md'} path`,
         path,
       }
-    return { kind: missingKind, reason: `cannot read the ${what} ${path}: ${(err as Error).message}`, hint: "check the file's permissions" }
+    return {
+      kind: missingKind,
+      reason: `cannot read the ${what} ${basename(path)} (${code ?? (err as Error).message})`,
+      hint: "check the file's permissions",
+      path,
+    }
   } finally {
     await handle?.close()
   }

@@ -231,7 +231,7 @@ describe('dashboard in Chromium over the real core and llama-server', () => {
     const failure = (await page.getByTestId('failure').textContent()) ?? ''
     expect(failure).toMatch(/moved-away\.gguf|model/i)
     const exit = core.server.getStatus().lastExit
-    // One sentence from the wording module: "The model file does not exist: …. Check the -m path."
+    // One sentence from the wording module: "The model file moved-away.gguf does not exist. …"
     expect(failure).toContain(failureSentence(exit?.reason ?? '<no reason>', exit?.hint))
     expect(failure).not.toMatch(/[.!?] [a-z]/)
     // Said once: the header has it, the profile list does not repeat it.

@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createLiveAdvisor } from '../../app/advisor/live-advisor'
 import { formatCommandLine } from '../../app/lib/command-line'
 import { importArgv } from '../../app/profiles/import-command'
 import { ProfileStore } from '../../app/profiles/store'
@@ -44,8 +45,13 @@ afterAll(async () => {
   await site?.close()
 })
 
-async function open(): Promise<DashboardSession> {
-  const s = await openDashboard(browser, site.url, { telemetry: null })
+/** A dashboard on a real core; with `advisor`, the live advisor's warnings too (the running profile's findings in the banner). */
+async function open(advisor = false): Promise<DashboardSession> {
+  const s = await openDashboard(browser, site.url, (home) => {
+    if (!advisor) return { telemetry: null }
+    const live = createLiveAdvisor({ home })
+    return { telemetry: null, warnings: live.warnings, applyWarningFix: live.applyWarningFix, mutes: live.mutes }
+  })
   sessions.push(s)
   s.core.on('server:state-changed', (st) => st.pid && pids.add(st.pid))
   return s
@@ -140,7 +146,7 @@ describe('the moments that matter, on the real core and llama-server', () => {
   }, 300_000)
 
   it('a save of the running profile says it applies after restart until "Apply and restart" runs the new settings', async () => {
-    const s = await open()
+    const s = await open(true)
     const { core, page } = s
     const imported = await core.handlers['profiles:import'](cmd('-m', model('tiny-target.gguf'), '-c', '2048', '-np', '1'), 'running')
     if (!imported.ok) throw new Error(imported.error.sentence)
@@ -155,10 +161,17 @@ describe('the moments that matter, on the real core and llama-server', () => {
     await page.getByTestId('profile-row').filter({ hasText: 'running' }).locator('.profile-select').click()
     const editor = page.getByTestId('profile-editor')
     await editor.getByTestId('edit-ctxSize').fill('4096')
+    // -c without -np: the advisor's auto-slots finding, which this save brings back.
+    await editor.getByTestId('edit-parallel').fill('')
     await editor.getByTestId('edit-save').click()
     // Both windows: still Running (the old settings), and the save waits for a restart.
     await page.getByTestId('saved-not-running').waitFor({ timeout: 60_000 })
     expect(await page.getByTestId('saved-not-running').innerText()).toContain('Applies after restart')
+    // One finding appears once: in the banner (the running profile's warnings), not again beside Save.
+    await page.locator(`[data-testid="warning"][data-warning-id="lint.auto-slots@${id}"]`).waitFor({ timeout: 60_000 })
+    expect(await page.locator(`[data-warning-id="lint.auto-slots@${id}"]`).count()).toBe(1)
+    expect(await page.getByTestId('save-findings').count()).toBe(0)
+    expect(await page.getByTestId('edit-message').innerText()).not.toContain('warning')
     await pop.getByTestId('saved-not-running').waitFor()
     expect(await page.getByTestId('server-state').getAttribute('data-state')).toBe('ready')
     const oldPid = core.server.getStatus().pid

@@ -149,13 +149,24 @@ for (const colorScheme of ['light', 'dark'] as const) {
             { ...LOW_VRAM, profileId: qwen },
           ]
           await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen), { warnings }))
-          // Only the most severe one, as its headline with its fix; the reason is in the tooltip.
+          // Only the most severe one, as its headline with its fix and the fix's cost; the reason behind "Why?".
           await expect.poll(() => s.page.getByTestId('warning').count()).toBe(1)
           expect(await s.page.getByTestId('warning').getAttribute('data-warning-id')).toBe(LOW_VRAM.id)
           const text = s.page.getByTestId('warning').locator('.pop-warning-text')
-          expect(await text.innerText()).toBe(LOW_VRAM.headline)
-          expect(await text.getAttribute('title')).toBe(`${LOW_VRAM.headline} ${LOW_VRAM.reason}`)
-          expect(await s.page.getByTestId('warning-fix').innerText()).toBe('Use --n-cpu-moe 38')
+          expect(await text.innerText()).toBe(`${LOW_VRAM.headline} Why?`)
+          expect(await s.page.getByTestId('warning-fix').innerText()).toBe('Move more experts to the CPU (--n-cpu-moe 38)')
+          expect(await s.page.getByTestId('warning-fix-cost').innerText()).toBe('about 1.6 tok/s slower (estimate)')
+          // "Why?" from the keyboard: the reason under the headline, then "Less" hides it again.
+          const why = s.page.getByTestId('warning-why')
+          expect(await why.getAttribute('aria-expanded')).toBe('false')
+          await why.focus()
+          await s.page.keyboard.press('Enter')
+          await expect.poll(() => why.getAttribute('aria-expanded')).toBe('true')
+          expect(await text.locator('.warning-rest').innerText()).toBe(LOW_VRAM.reason)
+          await expectFits(s.page)
+          expect(await seriousAxeIssues(s.page)).toEqual([])
+          await s.page.keyboard.press('Enter')
+          await expect.poll(() => why.innerText()).toBe('Why?')
         },
       ],
       [
@@ -194,6 +205,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await expect.poll(() => s.page.getByTestId('pop-vram').innerText()).toContain(`${freeMiB} MiB free`)
           expect(await s.page.getByTestId('pop-vram').innerText()).toContain('under the headroom')
           await s.page.getByTestId('warning-fix').waitFor()
+          // Its reason open too: the longest words wrap inside 360 px under the headline.
+          await s.page.getByTestId('warning-why').click()
+          await s.page.getByTestId('warning').locator('.warning-rest').waitFor()
         },
       ])
       states.push([
@@ -243,7 +257,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
     it('a long list of profiles scrolls in its own box; the popover still fits', async () => {
       for (let i = 0; i < 14; i++) await importProfile(s, `Profile number ${i + 1}`)
       await s.page.getByText('Profile number 14').waitFor()
-      await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen), { warnings: [{ ...LOW_VRAM, profileId: qwen }] }))
+      // Low VRAM as the warning says it (740 MiB free), with the fit's placement and its cost.
+      await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen), { freeMiB: 740, warnings: [{ ...LOW_VRAM, profileId: qwen }] }))
       await s.page.getByTestId('warning').waitFor()
       await expectFits(s.page)
       const list = await s.page.getByTestId('pop-profiles').evaluate((e) => ({ scroll: e.scrollHeight, client: e.clientHeight }))

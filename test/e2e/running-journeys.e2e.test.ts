@@ -160,8 +160,8 @@ describe('Running view journeys (Chromium, real core, real advisor, real llama-s
     // The fix's flag once: in its label, not again beside it.
     expect(((await warning.textContent()) ?? '').split('-np 1').length - 1).toBe(1)
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-warning.png') })
-    // The advisor's headline in view; its reason, as it wrote it, behind "Why".
-    await expect(warning.locator('.warning-message').textContent()).resolves.toMatch(/^With -c 2048 and no -np, .*4 sequences.*\. Why$/)
+    // The advisor's headline in view; its reason, as it wrote it, behind "Why?".
+    await expect(warning.locator('.warning-message').textContent()).resolves.toMatch(/^With -c 2048 and no -np, .*4 sequences.*\. Why\?$/)
     await warning.getByTestId('warning-why').click()
     await expect(warning.locator('.warning-rest').textContent()).resolves.toMatch(/^ They share the context .* For one user, set -np 1\.$/)
     await warning.getByTestId('warning-why').click()

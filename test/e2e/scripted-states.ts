@@ -35,22 +35,28 @@ export function failedStatus(profileId: string): ServerStatus {
 }
 
 export const LOW_VRAM: Warning = {
-  id: 'live.vram-headroom@qwen',
+  id: 'live.vram-low@qwen',
   level: 'warn',
-  rule: 'live.vram-headroom',
+  rule: 'live.vram-low',
   source: 'live',
   profileId: null,
-  // The live advisor's words on Windows (app/advisor/live-rules.ts).
+  // The live advisor's words on Windows (app/advisor/live-rules.ts), with the fit's placement and its cost from measured rates.
   headline: 'Free VRAM on GPU 0 is 740 MiB, under the 1536 MiB headroom: generation may slow down several times.',
   reason:
     'On Windows the NVIDIA driver then spills into system RAM (sysmem fallback) instead of failing: on an RTX 4060 Laptop (8 GB) ' +
-    'generation fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it.',
-  fix: { label: 'Use --n-cpu-moe 38', removeArgs: ['--n-cpu-moe'], addArgs: ['--n-cpu-moe', '38'] },
+    'generation fell to ~7 tok/s at ~740 MB free, and keeping 1.5 GB free fixed it. The fit suggests --n-cpu-moe 38 (about 1012 MiB ' +
+    'less on the GPU); on an RTX 4060 Laptop (8 GB), fewer experts on the GPU was even faster.',
+  fix: {
+    label: 'Move more experts to the CPU (--n-cpu-moe 38)',
+    removeArgs: ['--n-cpu-moe'],
+    addArgs: ['--n-cpu-moe', '38'],
+    cost: 'about 1.6 tok/s slower (estimate)',
+  },
 }
 
 /**
- * The longest warning the advisor words (the sysmem fallback's, at its longest) with the longest fix label: what the
- * popover and the dashboard must wrap inside 360 px.
+ * A long warning the advisor words (the sysmem fallback's, its reason at its longest figures) with the longest fix label: what
+ * the popover and the dashboard must wrap inside 360 px.
  */
 export const LONGEST_WARNING: Warning = {
   id: 'live.sysmem-fallback@qwen',
@@ -58,11 +64,11 @@ export const LONGEST_WARNING: Warning = {
   rule: 'live.sysmem-fallback',
   source: 'live',
   profileId: null,
-  headline:
-    'Spilling into system RAM (sysmem fallback): llama-server now holds 1843 MiB more shared GPU memory than after loading, and ' +
-    "generation is at 7.1 tok/s, 19% of this profile's median and VRAM is full (0 MiB free).",
+  headline: 'Spilling into system RAM (sysmem fallback): generation slows to a crawl.',
   reason:
-    'This slows generation to a crawl (~7 tok/s on an RTX 4060 Laptop, 8 GB). Use --n-cpu-moe 38, or set "CUDA - Sysmem Fallback ' +
+    'Llama-server now holds 1843 MiB more shared GPU memory than after loading, and ' +
+    "generation is at 7.1 tok/s, 19% of this profile's median and VRAM is full (0 MiB free). " +
+    'On an RTX 4060 Laptop (8 GB) it fell to ~7 tok/s. Use --n-cpu-moe 38, or set "CUDA - Sysmem Fallback ' +
     'Policy" to "Prefer No Sysmem Fallback" for llama-server.exe in the NVIDIA Control Panel.',
   fix: { label: 'Move more experts to the CPU (--n-cpu-moe 38)', removeArgs: ['--n-cpu-moe'], addArgs: ['--n-cpu-moe', '38'] },
 }

@@ -69,7 +69,7 @@ describe('llama-tray run (the built CLI, the real llama-server)', () => {
   }, 120_000)
 
   it.each([
-    ['a missing binary', () => ['--cmd', '/nonexistent/llama-server -m x.gguf'], /binary not found/],
+    ['a missing binary', () => ['--cmd', '/nonexistent/llama-server -m x.gguf'], /binary llama-server was not found/],
     [
       'a missing model',
       () => ['--cmd', formatCommandLine([bin, '-m', '/nonexistent/model.gguf'])],
@@ -118,8 +118,14 @@ describe('llama-tray run <profile>', () => {
     await store.upsert(importArgv([bin, '-m', model('tiny-target.gguf'), '-c', '4096', '-np', '1', '--no-mmap'], { name: 'seedlike' }))
     const refused = await runCli(['--home', profileHome, 'run', 'seedlike', '--duration', '1'])
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toMatch(/--no-mmap.*replace with: -lm none/)
-    expect(refused.stderr).toMatch(/llama-tray profiles fix seedlike/)
+    // One sentence naming the engine by its file name, not its path (the path is in the --verbose details); then the fix.
+    expect(refused.stderr).toMatch(
+      /^llama-tray: Profile "seedlike" has a flag that llama-server \(mainline [^)]*\) rejects: --no-mmap \(use -lm none\)\.\n/,
+    )
+    expect(refused.stderr).not.toContain(bin)
+    expect(refused.stderr).toMatch(/To fix it: llama-tray profiles fix seedlike/)
+    const verbose = await runCli(['--home', profileHome, '--verbose', 'run', 'seedlike', '--duration', '1'])
+    expect(verbose.stderr).toContain(`binary: ${bin}`)
     expect((await runCli(['--home', profileHome, 'profiles', 'fix', 'seedlike'])).code).toBe(0)
     // -lm none loads the weights into RAM (and repacks them): slower than mmap on a busy machine.
     const ran = startCli(['--home', profileHome, 'run', 'seedlike', '--json', '--interval', '200'])

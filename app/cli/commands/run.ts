@@ -86,7 +86,7 @@ async function resolveSource(options: RunOptions, home: string): Promise<{ spec:
       )
     return { profileId: resolved.profile.id }
   } catch (err) {
-    if (err instanceof ProfileLaunchError) throw new UsageError(err.message)
+    if (err instanceof ProfileLaunchError) throw new UsageError(err.message, err.toProblem())
     throw err
   }
 }

@@ -15,16 +15,16 @@ const SLOTS: Warning = {
 const render = (warning: Warning): string => renderToStaticMarkup(<WarningItem warning={warning} onResult={() => undefined} />)
 
 describe('a banner warning', () => {
-  it('shows the headline, with the reason behind a closed "Why"', () => {
+  it('shows the headline, with the reason behind a closed "Why?"', () => {
     const html = render(SLOTS)
     expect(html).toContain(`<span class="warning-message">${SLOTS.headline} <button`)
-    expect(html).toMatch(/<button type="button" class="link" aria-expanded="false" data-testid="warning-why">Why<\/button>/)
+    expect(html).toMatch(/<button type="button" class="link" aria-expanded="false" data-testid="warning-why">Why\?<\/button>/)
     // One click away, not in view: the fix's flag shows once, in its label.
     expect(html).not.toContain(SLOTS.reason)
     expect(html.replace(/<[^>]*>/g, '').split('-np 1').length - 1).toBe(1)
   })
 
-  it('has no "Why" when the headline says it all', () => {
+  it('has no "Why?" when the headline says it all', () => {
     const html = render({ ...SLOTS, reason: '' })
     expect(html).toContain(`<span class="warning-message">${SLOTS.headline}</span>`)
     expect(html).not.toContain('warning-why')

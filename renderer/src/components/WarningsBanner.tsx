@@ -6,6 +6,7 @@ import { useSnapshotStore } from '../stores/snapshot-store'
 import { useStatusStore } from '../stores/status-store'
 import { SERVER_FAILED_RULE } from './FailureNotice'
 import { ProblemView } from './ProblemView'
+import { FixCost, FixLabel, WarningWordsView } from './WarningWords'
 
 const EMPTY: readonly Warning[] = []
 /** The header says a failed launch, with its fix: the banner does not repeat it. */
@@ -20,7 +21,6 @@ export function WarningItem({
   readonly onResult: (r: ActionResult) => void
 }): React.JSX.Element {
   const [busy, setBusy] = useState(false)
-  const [why, setWhy] = useState(false)
   // A fix to the profile that runs now takes effect only when the server starts again with it.
   const runningProfile = useStatusStore((s) => (s.status && s.status.pid !== null ? s.status.profileId : null))
   const run = async (action: (w: Warning) => Promise<ActionResult>): Promise<void> => {
@@ -44,18 +44,7 @@ export function WarningItem({
       data-applies-after-restart={warning.appliesAfterRestart ? 'true' : undefined}
     >
       {/* One sentence in view; the measurement behind it one click away. */}
-      <span className="warning-message">
-        {warning.headline}
-        {warning.reason && (
-          <>
-            {' '}
-            <button type="button" className="link" aria-expanded={why} onClick={() => setWhy(!why)} data-testid="warning-why">
-              {why ? 'Less' : 'Why'}
-            </button>
-            {why && <span className="warning-rest"> {warning.reason}</span>}
-          </>
-        )}
-      </span>
+      <WarningWordsView words={warning} className="warning-message" />
       {warning.appliesAfterRestart && (
         <span className="warning-fix">
           <span className="badge pending" data-testid="applies-after-restart">
@@ -72,7 +61,10 @@ export function WarningItem({
         <span className="warning-fix">
           {running ? (
             <>
-              <span className="warning-fix-label">{fix.label}</span>
+              <span className="warning-fix-label">
+                <FixLabel label={fix.label} />
+              </span>
+              <FixCost fix={fix} />
               <button
                 type="button"
                 className="primary"
@@ -94,9 +86,12 @@ export function WarningItem({
               </button>
             </>
           ) : (
-            <button type="button" onClick={() => void run(applyWarningFix)} disabled={busy} title={change} data-testid="warning-fix">
-              {busy ? 'Applying…' : fix.label}
-            </button>
+            <>
+              <button type="button" onClick={() => void run(applyWarningFix)} disabled={busy} title={change} data-testid="warning-fix">
+                {busy ? 'Applying…' : <FixLabel label={fix.label} />}
+              </button>
+              <FixCost fix={fix} />
+            </>
           )}
         </span>
       )}

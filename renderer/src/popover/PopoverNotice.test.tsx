@@ -12,15 +12,24 @@ const VRAM: Warning = {
 }
 
 describe("the popover's warning", () => {
-  it('shows the headline, the whole warning as its tooltip, and the fix', () => {
+  it('shows the headline with its reason behind a closed "Why?" (the banner\'s toggle), and the fix', () => {
     const html = renderToStaticMarkup(<PopoverWarning warning={VRAM} busy={false} onFix={() => undefined} />)
-    expect(html).toContain(`<p class="pop-warning-text" title="${VRAM.headline} ${VRAM.reason}">${VRAM.headline}</p>`)
+    expect(html).toContain(`<span class="pop-warning-text">${VRAM.headline} <button`)
+    expect(html).toMatch(/<button type="button" class="link" aria-expanded="false" data-testid="warning-why">Why\?<\/button>/)
+    expect(html).not.toContain(VRAM.reason)
     expect(html).toContain('<button type="button" data-testid="warning-fix">Use --n-cpu-moe 38</button>')
+    expect(html).not.toContain('warning-fix-cost')
+  })
+
+  it("names the fix's cost in tok/s beside its button where it is known", () => {
+    const costed = { ...VRAM, fix: { ...VRAM.fix!, cost: 'about 0.8 tok/s slower (estimate)' } }
+    const html = renderToStaticMarkup(<PopoverWarning warning={costed} busy={false} onFix={() => undefined} />)
+    expect(html).toContain('<span class="fix-cost" data-testid="warning-fix-cost">about 0.8 tok/s slower (estimate)</span>')
   })
 
   it('has no fix button without a fix, and says so while one applies', () => {
     expect(renderToStaticMarkup(<PopoverWarning warning={{ ...VRAM, fix: null }} busy={false} onFix={() => undefined} />)).not.toContain(
-      '<button',
+      'warning-fix',
     )
     expect(renderToStaticMarkup(<PopoverWarning warning={VRAM} busy onFix={() => undefined} />)).toContain('Applying…')
   })

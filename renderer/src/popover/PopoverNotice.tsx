@@ -1,15 +1,16 @@
 import { useState } from 'react'
 import { TriangleAlert } from 'lucide-react'
 import { applyWarningFix, type ActionResult } from '../actions/warning-actions'
-import { warningText, type Warning } from '../../../app/contract/warnings'
+import type { Warning } from '../../../app/contract/warnings'
 import { FailureNotice, useHeaderShowsFailure } from '../components/FailureNotice'
 import { OutcomeView } from '../components/OutcomeView'
+import { FixCost, FixLabel, WarningWordsView } from '../components/WarningWords'
 import { mostSevereWarning } from '../lib/popover-picks'
 import { useSnapshotStore } from '../stores/snapshot-store'
 
 /**
  * The one thing to act on: the header's failure (a start or switch that failed, with the same sentence and
- * button), else the most severe warning as its headline with its one-click fix (the whole warning in its tooltip).
+ * button), else the most severe warning as its headline (its reason behind "Why?") with its one-click fix.
  */
 export function PopoverNotice(): React.JSX.Element | null {
   const failed = useHeaderShowsFailure()
@@ -40,7 +41,7 @@ export function PopoverNotice(): React.JSX.Element | null {
   )
 }
 
-/** A warning in the popover's little room: its headline in view, the whole of it in the tooltip, and its fix. */
+/** A warning in the popover's little room: its headline in view, its reason behind "Why?" (the banner's toggle), and its fix. */
 export function PopoverWarning({
   warning,
   busy,
@@ -53,13 +54,14 @@ export function PopoverWarning({
   return (
     <div className="pop-warning" data-testid="warning" data-warning-id={warning.id}>
       <TriangleAlert className="pop-notice-icon" size={16} aria-hidden="true" focusable="false" />
-      <p className="pop-warning-text" title={warningText(warning)}>
-        {warning.headline}
-      </p>
+      <WarningWordsView words={warning} className="pop-warning-text" />
       {warning.fix && (
-        <button type="button" onClick={onFix} disabled={busy} data-testid="warning-fix">
-          {busy ? 'Applying…' : warning.fix.label}
-        </button>
+        <div className="pop-warning-fix">
+          <button type="button" onClick={onFix} disabled={busy} data-testid="warning-fix">
+            {busy ? 'Applying…' : <FixLabel label={warning.fix.label} />}
+          </button>
+          <FixCost fix={warning.fix} />
+        </div>
       )}
     </div>
   )

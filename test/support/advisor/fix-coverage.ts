@@ -17,7 +17,7 @@ export const LIVE_RULE_FIXES: Readonly<Record<string, FixCoverage>> = {
   'live.sysmem-fallback': { fix: 'the fit: more experts on the CPU, else a shorter -c (vram-suggestion.ts)' },
   'live.speed-drop': { fix: 'one thread fewer when a heavy app is the cause; other causes have their own warning and fix' },
   'live.server-failed': { fix: "the failure kind's fix (FAILURE_FIXES below), shown by the header's button" },
-  'live.heavy-apps': { none: 'closing another program is the user’s choice: the headline names it and its CPU share' },
+  'live.heavy-apps': { none: 'closing another program is the user’s choice: the headline names the busiest, the reason all' },
   'live.prompt-slow': { none: 'no single setting explains a slow prompt: the reason names the likely cause measured now' },
   'live.gpu-throttle': { none: 'cooling and power limits are outside llama-server’s settings: the reason says what to change' },
   'live.gpu-hot': { none: 'cooling is outside llama-server’s settings: the reason says what to change' },
