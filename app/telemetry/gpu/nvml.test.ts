@@ -16,7 +16,7 @@ beforeAll(() => {
   const variants: Record<string, string[]> = {
     full: [],
     noinit: ['-DNO_INIT'],
-    old: ['-DNO_MEMORY_V2', '-DNO_EVENT_REASONS', '-DNO_POWER'],
+    old: ['-DNO_MEMORY_V2', '-DNO_EVENT_REASONS', '-DNO_POWER', '-DNO_PROCESSES'],
   }
   for (const [name, defines] of Object.entries(variants))
     execFileSync('gcc', ['-shared', '-fPIC', '-O2', ...defines, '-o', lib(name), source])
@@ -27,6 +27,7 @@ afterEach(() => {
   delete process.env.FAKE_NVML_TEMP_ERROR
   delete process.env.FAKE_NVML_COUNT
   delete process.env.FAKE_NVML_ENERGY_ERROR
+  delete process.env.FAKE_NVML_PROCS
 })
 
 describe('NVML through koffi, against a fake libnvidia-ml built from C', () => {
@@ -108,6 +109,22 @@ describe('NVML through koffi, against a fake libnvidia-ml built from C', () => {
     delete process.env.FAKE_NVML_INIT_ERROR
     const next = openNvml([path.join(dir, 'nope.so.1'), lib('full')])
     expect(next.ok && next.nvml.libraryPath).toBe(lib('full'))
+  })
+
+  it('lists the running processes of both lists once each, their memory null where NVML says "not available"', () => {
+    process.env.FAKE_NVML_COUNT = '2'
+    const r = openNvml([lib('full')])
+    if (!r.ok) throw new Error(r.reason)
+    expect(r.nvml.runningProcesses()).toEqual([
+      { pid: 4242, usedMiB: 5120 },
+      { pid: 77, usedMiB: 300 },
+      { pid: 900, usedMiB: null },
+    ])
+    process.env.FAKE_NVML_PROCS = '0'
+    expect(r.nvml.runningProcesses()).toEqual([])
+    const old = openNvml([lib('old')])
+    if (!old.ok) throw new Error(old.reason)
+    expect(old.nvml.runningProcesses()).toBeNull() // no _v3 calls: the caller falls back to nvidia-smi
   })
 
   it('looks in System32 first on Windows', () => {

@@ -49,3 +49,19 @@ int nvmlDeviceGetCurrentClocksEventReasons(dev_t_ *d, unsigned long long *r) { D
 int nvmlDeviceGetCurrentClocksThrottleReasons(dev_t_ *d, unsigned long long *r) { DEV(d) *r = 0x1ULL; return 0; }
 int nvmlSystemGetDriverVersion(char *v, unsigned len) { strncpy(v, "580.159.04", len); return 0; }
 int nvmlSystemGetCudaDriverVersion_v2(int *v) { *v = 13000; return 0; }
+/* Running processes (nvmlProcessInfo_t, 24 bytes): FAKE_NVML_PROCS=0 lists none; otherwise compute holds pid 4242
+ * (5120 MiB) and 77 (300 MiB) on device 0, graphics holds 4242 again and 900 with "not available" memory (WDDM). */
+typedef struct { unsigned pid; unsigned long long used; unsigned gi, ci; } proc_t;
+static int fill(dev_t_ *d, unsigned *count, proc_t *out, const proc_t *src, unsigned n) {
+  if (env_int("FAKE_NVML_PROCS", 1) == 0 || d->index != 0) n = 0;
+  if (*count < n) { *count = n; return 7; }
+  for (unsigned i = 0; i < n; i++) out[i] = src[i];
+  *count = n; return 0; }
+#ifndef NO_PROCESSES
+int nvmlDeviceGetComputeRunningProcesses_v3(dev_t_ *d, unsigned *count, proc_t *out) { DEV(d)
+  const proc_t src[2] = {{4242, 5120 * MiB, 0xffffffff, 0xffffffff}, {77, 300 * MiB, 0xffffffff, 0xffffffff}};
+  return fill(d, count, out, src, 2); }
+int nvmlDeviceGetGraphicsRunningProcesses_v3(dev_t_ *d, unsigned *count, proc_t *out) { DEV(d)
+  const proc_t src[2] = {{4242, 5000 * MiB, 0xffffffff, 0xffffffff}, {900, 0xffffffffffffffffULL, 0xffffffff, 0xffffffff}};
+  return fill(d, count, out, src, 2); }
+#endif
