@@ -23,6 +23,7 @@ import { MuteStore } from './mutes'
 import { lintArgs } from './rules'
 import { suggestNCpuMoe, suggestVramFix } from './vram-suggestion'
 import { failed } from '../lib/failed'
+import type { GpuProcessReader } from '../telemetry/gpu/gpu-process-reader'
 
 export type LiveSnapshot = Omit<Snapshot, 'warnings'>
 
@@ -38,6 +39,11 @@ export interface LiveAdvisorOptions {
    * null where unknown: without it the sysmem-fallback rule stays silent.
    */
   readonly sharedGpuMemoryMiB?: (pid: number) => number | null
+  /**
+   * Which other programs hold the GPU (GpuProcessReader): the low-VRAM rule names the one to close. Peeked only
+   * while that rule is about to raise or raised; absent or null: the rule keeps to the placement fix.
+   */
+  readonly gpuProcesses?: Pick<GpuProcessReader, 'peek'> | null
   /** Engine detection for the lint of the running profile (tests pass a fixture's). */
   readonly detect?: (home: string, binary: string) => Promise<ServerBinaryInfo>
 }
@@ -74,6 +80,12 @@ function laptopFromGpu(snapshot: LiveSnapshot): boolean | null {
   return name ? /\bLaptop\b/i.test(name) : null
 }
 const SHARED_BASELINE_AFTER_MS = 10_000
+
+/** Our own servers (the active one and the pinned ones): never "another program" on the GPU. */
+function ownPids(snapshot: LiveSnapshot): number[] {
+  const pids = [snapshot.server.pid, ...(snapshot.pinned ?? []).map((p) => p.pid)]
+  return pids.filter((pid): pid is number => typeof pid === 'number')
+}
 const LEVEL_ORDER = { error: 0, warn: 1, info: 2 } as const
 
 /**
@@ -137,6 +149,7 @@ export class LiveAdvisor {
       vramSuggestion: (free) => this.vramSuggestion(profileId, free, settings.vramHeadroomMiB),
       sharedGpu: this.sharedGpu(snapshot, now),
       fixForFailure: (kind) => this.fixForFailure(profileId, kind),
+      gpuHolders: () => this.options.gpuProcesses?.peek(ownPids(snapshot)) ?? null,
     }
     const states = this.statesFor(profileId)
     const out: Warning[] = []

@@ -6,6 +6,7 @@ import { HistoryStore } from '../history/history-store'
 import { SettingsStore } from '../settings/settings-store'
 import { PolledPower } from '../platform/polled-power'
 import { platformPowerSource } from '../platform/power-source-platform'
+import { platformGpuProcessReader } from '../telemetry/gpu/platform-gpu-processes'
 import { LlamaTrayCore, type CoreOptions } from './llama-tray-core'
 
 export interface StandardCoreOptions extends Partial<Omit<CoreOptions, 'home'>> {
@@ -35,7 +36,12 @@ export function createStandardCore(options: StandardCoreOptions): Promise<LlamaT
   const { home, intervalMs, warn, ...rest } = options
   const telemetry =
     rest.telemetry === undefined ? standardTelemetry(home, { intervalMs: rest.cadenceMs ?? intervalMs, warn }) : rest.telemetry
-  const advisor = createLiveAdvisor({ home, sharedGpuMemoryMiB: (pid) => telemetry?.sharedGpuMemoryMiB?.(pid) ?? null })
+  // Who else holds the GPU: read on demand only (the low-VRAM rule, the game watch), never while the GPU sleeps.
+  const gpuProcesses =
+    rest.gpuProcesses === undefined
+      ? platformGpuProcessReader(() => telemetry?.latest().gpu?.devices[0]?.memoryUsedMiB ?? null)
+      : rest.gpuProcesses
+  const advisor = createLiveAdvisor({ home, sharedGpuMemoryMiB: (pid) => telemetry?.sharedGpuMemoryMiB?.(pid) ?? null, gpuProcesses })
   // The mutes are read before the first warnings, so that a muted one never shows at start.
   return Promise.all([advisor.mutes.ready, SettingsStore.open(home)]).then(([, settings]) =>
     LlamaTrayCore.create({
@@ -48,6 +54,7 @@ export function createStandardCore(options: StandardCoreOptions): Promise<LlamaT
       // The CLI polls the power source (only while the onBattery setting acts); the app passes Electron's powerMonitor.
       power: new PolledPower(platformPowerSource()),
       ...rest,
+      gpuProcesses,
     }),
   )
 }

@@ -39,6 +39,9 @@ export interface GpuProcessReading {
 
 export const GPU_PROCESS_MIN_INTERVAL_MS = 5000
 
+/** The reader's problem while the GPU sleeps (nothing is read then: nothing can hold a sleeping GPU). */
+export const GPU_ASLEEP = 'the NVIDIA GPU is asleep'
+
 /**
  * Which other programs hold the NVIDIA GPU, read only when asked (the low-VRAM rule about to raise, the game watch's
  * slow cadence) and at most once per `minIntervalMs`, never while the GPU sleeps (each read through NVML or
@@ -88,7 +91,7 @@ export class GpuProcessReader {
     if (this.options.power?.read().kind === 'asleep') {
       // Nothing holds a sleeping GPU: what was read before is over.
       this.last = null
-      this.problem = 'the NVIDIA GPU is asleep'
+      this.problem = GPU_ASLEEP
       return null
     }
     this.reads++
