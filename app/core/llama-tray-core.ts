@@ -115,6 +115,8 @@ export interface CoreOptions {
   readonly gpuProcesses?: GpuProcessReader | null
   /** Windows' effective power mode is GameMode (a game hint besides the GPU's processes); absent: never known. */
   readonly gameMode?: () => boolean | null
+  /** The game watch's cadence (default GAME_WATCH_INTERVAL_MS, 5 s; tests shorten it). */
+  readonly gameWatchIntervalMs?: number
 }
 
 /**
@@ -712,6 +714,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         this.publishSnapshot()
       },
       changed: () => this.publishSnapshot(),
+      ...(this.options.gameWatchIntervalMs ? { intervalMs: this.options.gameWatchIntervalMs } : {}),
     })
   }
 
