@@ -1,25 +1,8 @@
-import { readFileSync } from 'node:fs'
 import type { DevicePowerSource } from '../../platform/device-power'
 import type { GpuProcessSource, GpuProcessUse } from '../../platform/gpu-processes'
 
 /** Image names of these pids from the process table (Toolhelp on Windows, /proc elsewhere); a pid it lacks is left out. */
 export type ProcessNames = (pids: readonly number[]) => ReadonlyMap<number, string>
-
-/** /proc/<pid>/comm: the name Linux gives a process (at most 15 characters). */
-export function procCommNames(procRoot = '/proc'): ProcessNames {
-  return (pids) => {
-    const out = new Map<number, string>()
-    for (const pid of pids) {
-      try {
-        const name = readFileSync(`${procRoot}/${pid}/comm`, 'utf8').trim()
-        if (name) out.set(pid, name)
-      } catch {
-        // gone meanwhile
-      }
-    }
-    return out
-  }
-}
 
 export interface GpuProcessReaderOptions {
   readonly source: GpuProcessSource

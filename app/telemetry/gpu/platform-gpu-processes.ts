@@ -1,7 +1,8 @@
 import { platformDevicePower } from '../../platform/device-power-source'
 import { PdhGpuProcesses } from '../../platform/win32/pdh-gpu-processes'
 import { WindowsProcessSource } from '../../platform/win32/toolhelp-processes'
-import { GpuProcessReader, procCommNames, type ProcessNames } from './gpu-process-reader'
+import { procCommNames } from '../cpu/linux-processes'
+import { GpuProcessReader, type ProcessNames } from './gpu-process-reader'
 import { NvmlGpuProcesses } from './nvml-gpu-processes'
 
 /** Windows: the image names of one Toolhelp snapshot ("Cyberpunk2077.exe"), without opening any process. */
@@ -29,6 +30,10 @@ export function platformGpuProcessReader(
       names: toolhelpNames(),
     })
   if (platform === 'linux')
-    return new GpuProcessReader({ source: new NvmlGpuProcesses(), power: platformDevicePower(platform), names: procCommNames() })
+    return new GpuProcessReader({
+      source: new NvmlGpuProcesses(),
+      power: platformDevicePower(platform),
+      names: (pids) => procCommNames(pids),
+    })
   return null
 }
