@@ -6,6 +6,7 @@ import { HistoryStore } from '../history/history-store'
 import { SettingsStore } from '../settings/settings-store'
 import { PolledPower } from '../platform/polled-power'
 import { platformPowerSource } from '../platform/power-source-platform'
+import { WindowsGameMode } from '../platform/win32/game-mode'
 import { platformGpuProcessReader } from '../telemetry/gpu/platform-gpu-processes'
 import { LlamaTrayCore, type CoreOptions } from './llama-tray-core'
 
@@ -55,8 +56,16 @@ export function createStandardCore(options: StandardCoreOptions): Promise<LlamaT
       power: new PolledPower(platformPowerSource()),
       ...rest,
       gpuProcesses,
+      gameMode: rest.gameMode === undefined ? platformGameMode() : rest.gameMode,
     }),
   )
+}
+
+/** Windows' Game Mode (the effective power mode), where it can be read; null elsewhere (the game watch goes by the GPU alone). */
+function platformGameMode(): WindowsGameMode | null {
+  if (process.platform !== 'win32') return null
+  const watch = WindowsGameMode.open()
+  return typeof watch === 'string' ? null : watch
 }
 
 /** The usage history of <home>, its retention following the setting (read at each pass: a change applies without a restart). */

@@ -113,8 +113,11 @@ export interface CoreOptions {
   readonly clocks?: Clocks
   /** Which programs hold the GPU (read on demand, gated by its power state): the onGame setting watches it; none: no game watch. */
   readonly gpuProcesses?: GpuProcessReader | null
-  /** Windows' effective power mode is GameMode (a game hint besides the GPU's processes); absent: never known. */
-  readonly gameMode?: () => boolean | null
+  /**
+   * Windows' effective power mode is GameMode (a game besides what the GPU's processes say): read at the game watch's
+   * cadence, closed with the core (it holds an OS callback). Absent or null: never known.
+   */
+  readonly gameMode?: { read(): boolean | null; close?(): void } | null
   /** The game watch's cadence (default GAME_WATCH_INTERVAL_MS, 5 s; tests shorten it). */
   readonly gameWatchIntervalMs?: number
 }
@@ -544,6 +547,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.disposed = true
     this.battery?.dispose()
     this.gameWatch?.dispose()
+    this.options.gameMode?.close?.()
     for (const unfollow of this.unfollowFiles.splice(0)) unfollow()
     await this.stopEndpoint()
     this.scheduler.dispose()
@@ -555,6 +559,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.logs.flush()
     for (const batcher of this.pinnedLogs.values()) batcher.flush()
     await this.history?.dispose()
+    await this.options.gpuProcesses?.close()
   }
 
   /** The history's view of this core: the running launch, the profile's name and engine, the placement retry. */
@@ -707,7 +712,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       }),
       onSettingsChange: (listener) => this.settingsStore.onDidChange(() => listener()),
       ownPids: () => [this.supervisor.getStatus().pid, ...this.pinned.views().map((p) => p.pid)].filter((p): p is number => p !== null),
-      ...(this.options.gameMode ? { gameMode: this.options.gameMode } : {}),
+      gameMode: () => this.options.gameMode?.read() ?? null,
       ...this.parkingDeps(),
       say: (sentence) => {
         this.powerNotice = { sentence, at: Date.now() }
