@@ -39,6 +39,7 @@ describe('a game takes the GPU from a running profile (onGame stop)', () => {
       home,
       cadenceMs: 250,
       gpuProcesses,
+      gameWatch: true,
       gameWatchIntervalMs: 200,
       supervisor: { readyTimeoutMs: 60_000 },
     })

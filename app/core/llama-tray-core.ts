@@ -118,6 +118,11 @@ export interface CoreOptions {
    * cadence, closed with the core (it holds an OS callback). Absent or null: never known.
    */
   readonly gameMode?: { read(): boolean | null; close?(): void } | null
+  /**
+   * Whether the onGame setting watches `gpuProcesses` (default: on Windows, where PDH gives each process's 3D-engine
+   * use; NVML and nvidia-smi do not, so elsewhere no read could find a game and none is made).
+   */
+  readonly gameWatch?: boolean
   /** The game watch's cadence (default GAME_WATCH_INTERVAL_MS, 5 s; tests shorten it). */
   readonly gameWatchIntervalMs?: number
 }
@@ -281,7 +286,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       generation: () => this.tracker?.snapshot() ?? null,
     })
     this.battery = options.power ? this.batteryPolicy(options.power) : null
-    this.gameWatch = options.gpuProcesses ? this.gamePolicy(options.gpuProcesses) : null
+    this.gameWatch =
+      options.gpuProcesses && (options.gameWatch ?? process.platform === 'win32') ? this.gamePolicy(options.gpuProcesses) : null
     this.clockJump = new ClockJump(options.clocks)
     options.power?.onResume?.(() => void this.afterResume())
     options.telemetry?.setExtraHeavyApps?.(settingsStore.settings.heavyApps)
