@@ -215,7 +215,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
               `${holder.mib.toLocaleString('en-US')} MiB. Close it${suggestion ? `, or use ${suggestion.change}` : ''}.`
             : `Free VRAM on GPU ${tight.device.index} is ${Math.round(tight.freeMiB)} MiB, under the ${ctx.settings.vramHeadroomMiB} ` +
               `MiB headroom: ${cost}.`,
-          reason: sentences(why, fit),
+          reason: sentences(holder ? `That is under the ${ctx.settings.vramHeadroomMiB} MiB headroom: ${cost}.` : '', why, fit),
         },
         fix: suggestion?.fix ?? null,
       }

@@ -6,6 +6,9 @@ import { DEFAULT_SETTINGS } from '../contract/settings'
 import type { Warning } from '../contract/warnings'
 import type { GpuProcessUse } from '../platform/gpu-processes'
 import { sample } from '../../test/support/advisor/replay'
+import { seedModels } from '../../test/support/advisor/fixtures'
+import { importCommand } from '../profiles/import-command'
+import { ProfileStore } from '../profiles/store'
 import { LiveAdvisor } from './live-advisor'
 
 let home: string
@@ -44,6 +47,7 @@ describe('live.vram-low names the program that holds the GPU', () => {
     const { warning, peeks } = run(700, [game])
     expect(warning?.headline).toBe('Free VRAM on GPU 0 is 700 MiB: Cyberpunk2077.exe holds 5,120 MiB. Close it.')
     expect(warning?.headline.length).toBeLessThanOrEqual(100)
+    expect(warning?.reason).toMatch(/^That is under the 1536 MiB headroom: generation may slow down several times\. On Windows/)
     // Asked only while VRAM is low, with our own server left out.
     const pid = sample({ time: 0 }).server.pid
     expect(peeks.length).toBe(5)
@@ -55,6 +59,32 @@ describe('live.vram-low names the program that holds the GPU', () => {
     expect(small?.headline).toBe('Free VRAM on GPU 0 is 700 MiB, under the 1536 MiB headroom: generation may slow down several times.')
     expect(run(700, [{ ...game, name: null }]).warning?.headline).toMatch(/under the 1536 MiB headroom/)
     expect(run(700, null).warning?.headline).toMatch(/under the 1536 MiB headroom/)
+  })
+
+  it("offers the fit's placement beside closing it, as the button", async () => {
+    const seed = await seedModels()
+    try {
+      const store = await ProfileStore.open(home)
+      const profile = importCommand(
+        `/nowhere/llama-server -m ${seed.qwen36Path} -ngl 999 --n-cpu-moe 30 -c 65536 -np 1 --no-mmap -ctk q4_0 -ctv q4_0`,
+        { name: 'qwen-8gb', takenIds: store.file.profiles.map((p) => p.id) },
+      )
+      await store.upsert(profile)
+      const clock = { t: 0 }
+      const advisor = new LiveAdvisor({ home, now: () => clock.t, platform: 'win32', gpuProcesses: { peek: () => [game] } })
+      advisor.warnings(sample({ time: 0, profileId: profile.id }), DEFAULT_SETTINGS)
+      await advisor.settled()
+      let out: Warning[] = []
+      for (let i = 1; i <= 4; i++) {
+        clock.t = i * 1000
+        out = advisor.warnings(sample({ time: clock.t, profileId: profile.id, freeMiB: 700 }), DEFAULT_SETTINGS)
+      }
+      const w = out.find((x) => x.rule === 'live.vram-low')
+      expect(w?.headline).toBe('Free VRAM on GPU 0 is 700 MiB: Cyberpunk2077.exe holds 5,120 MiB. Close it, or use --n-cpu-moe 32.')
+      expect(w?.fix?.addArgs).toEqual(['--n-cpu-moe', '32'])
+    } finally {
+      await rm(seed.dir, { recursive: true, force: true })
+    }
   })
 
   it('reads nothing while free VRAM is above the headroom', () => {
