@@ -31,7 +31,7 @@ export const SETTING_LABELS: Readonly<Record<keyof AppSettings, string>> = {
   onBattery: 'On battery: keep the server, stop it, or switch to a profile (back on AC, the one before returns)',
   onGame: 'When a game takes the GPU: keep the server, let it sleep (a request wakes it), or stop it (back after the game)',
   gameGpuBusyPct: "A game: another program's 3D-engine use above this %",
-  gameVramMiB: '… holding more than this much GPU memory (MiB)',
-  gameHoldS: '… for this many seconds',
+  gameVramMiB: 'A game: that program holds more than this much GPU memory (MiB)',
+  gameHoldS: 'A game: both hold for this many seconds',
   gameBackAfterS: 'Seconds after the game ends before the profile returns',
 }
