@@ -14,33 +14,34 @@ export interface NvmlGpuProcessesOptions {
 }
 
 /**
- * Linux and elsewhere: NVML's running-process lists (compute and graphics; opened at the first read and kept), else
+ * Linux and elsewhere: NVML's running-process lists (compute and graphics; NVML opened for each read), else
  * one `nvidia-smi --query-compute-apps` run per read (reads are rare: a low-VRAM warning about to show). Gives pids
  * and memory; names come from the process table, or nvidia-smi's own.
  */
 export class NvmlGpuProcesses implements GpuProcessSource {
-  private nvml: Nvml | string | null = null
   problem: string | null = null
 
   constructor(private readonly options: NvmlGpuProcessesOptions = {}) {}
 
   async read(): Promise<readonly GpuProcessUse[] | null> {
-    if (this.nvml === null) {
-      const opened = openNvml(this.options.nvmlLibraries)
-      this.nvml = opened.ok ? opened.nvml : opened.reason
+    // Opened for this read only: a handle held between rare reads could keep a laptop's GPU from powering down.
+    const opened = openNvml(this.options.nvmlLibraries)
+    let listed: ReturnType<Nvml['runningProcesses']> = null
+    if (opened.ok) {
+      try {
+        listed = opened.nvml.runningProcesses()
+      } finally {
+        opened.nvml.close()
+      }
     }
-    const listed = typeof this.nvml === 'string' ? null : this.nvml.runningProcesses()
     if (listed) {
       this.problem = null
       return listed.map((p) => ({ pid: p.pid, name: null, dedicatedMiB: p.usedMiB, engine3dPct: null }))
     }
-    return this.readSmi(typeof this.nvml === 'string' ? this.nvml : 'this NVML has no running-process calls')
+    return this.readSmi(opened.ok ? 'this NVML has no running-process calls' : opened.reason)
   }
 
-  async close(): Promise<void> {
-    if (this.nvml && typeof this.nvml !== 'string') this.nvml.close()
-    this.nvml = null
-  }
+  async close(): Promise<void> {}
 
   private async readSmi(nvmlReason: string): Promise<readonly GpuProcessUse[] | null> {
     const exe = this.options.smiExe === undefined ? findNvidiaSmi() : this.options.smiExe

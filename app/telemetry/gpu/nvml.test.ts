@@ -5,6 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openNvml } from './nvml'
+import { NvmlGpuProcesses } from './nvml-gpu-processes'
 import { nvmlLibraryCandidates } from './nvml-paths'
 
 const source = fileURLToPath(new URL('./nvml-fake/fake-libnvidia-ml.c', import.meta.url))
@@ -125,6 +126,21 @@ describe('NVML through koffi, against a fake libnvidia-ml built from C', () => {
     const old = openNvml([lib('old')])
     if (!old.ok) throw new Error(old.reason)
     expect(old.nvml.runningProcesses()).toBeNull() // no _v3 calls: the caller falls back to nvidia-smi
+  })
+
+  it('NvmlGpuProcesses opens NVML for each read only, and says why when neither NVML nor nvidia-smi can list', async () => {
+    const telemetry = openNvml([lib('full')])
+    if (!telemetry.ok) throw new Error(telemetry.reason)
+    const source = new NvmlGpuProcesses({ nvmlLibraries: [lib('full')], smiExe: null })
+    expect((await source.read())?.map((p) => [p.pid, p.dedicatedMiB])).toEqual([
+      [4242, 5120],
+      [77, 300],
+      [900, null],
+    ])
+    expect(telemetry.nvml.sample()[0]?.memoryTotalMiB).toBe(143771) // its shutdown left the telemetry's NVML open
+    const old = new NvmlGpuProcesses({ nvmlLibraries: [lib('old')], smiExe: null })
+    expect(await old.read()).toBeNull()
+    expect(old.problem).toBe('this NVML has no running-process calls; nvidia-smi not found')
   })
 
   it('looks in System32 first on Windows', () => {

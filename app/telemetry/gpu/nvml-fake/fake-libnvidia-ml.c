@@ -15,9 +15,9 @@ static int inited = 0;
 static int env_int(const char *n, int d) { const char *v = getenv(n); return v ? atoi(v) : d; }
 #define DEV(d) note_call(__func__); if (!inited) return 1; if (!(d)) return 2;
 #ifndef NO_INIT
-int nvmlInit_v2(void) { note_call(__func__); int e = env_int("FAKE_NVML_INIT_ERROR", 0); if (!e) inited = 1; return e; }
+int nvmlInit_v2(void) { note_call(__func__); int e = env_int("FAKE_NVML_INIT_ERROR", 0); if (!e) inited++; return e; }
 #endif
-int nvmlShutdown(void) { inited = 0; return 0; }
+int nvmlShutdown(void) { if (inited > 0) inited--; return 0; } /* NVML counts inits: the last shutdown ends it */
 const char *nvmlErrorString(int r) { return r == 9 ? "Driver Not Loaded" : r == 3 ? "Not Supported" : r == 25 ? "Argument version mismatch" : "Unknown Error"; }
 int nvmlDeviceGetCount_v2(unsigned *n) { note_call(__func__); if (!inited) return 1; *n = env_int("FAKE_NVML_COUNT", 1); return 0; }
 int nvmlDeviceGetHandleByIndex_v2(unsigned i, dev_t_ **d) { note_call(__func__); if (!inited) return 1; if (i >= (unsigned)env_int("FAKE_NVML_COUNT", 1)) return 2; *d = &devs[i]; return 0; }
