@@ -7,6 +7,7 @@ import { SettingsStore } from '../settings/settings-store'
 import { PolledPower } from '../platform/polled-power'
 import { platformPowerSource } from '../platform/power-source-platform'
 import { WindowsGameMode } from '../platform/win32/game-mode'
+import { WindowsNotificationState } from '../platform/win32/notification-state'
 import { platformGpuProcessReader } from '../telemetry/gpu/platform-gpu-processes'
 import { LlamaTrayCore, type CoreOptions } from './llama-tray-core'
 
@@ -57,6 +58,7 @@ export function createStandardCore(options: StandardCoreOptions): Promise<LlamaT
       ...rest,
       gpuProcesses,
       gameMode: rest.gameMode === undefined ? platformGameMode() : rest.gameMode,
+      fullScreen: rest.fullScreen === undefined ? platformFullScreen() : rest.fullScreen,
     }),
   )
 }
@@ -66,6 +68,13 @@ function platformGameMode(): WindowsGameMode | null {
   if (process.platform !== 'win32') return null
   const watch = WindowsGameMode.open()
   return typeof watch === 'string' ? null : watch
+}
+
+/** The shell's full-screen Direct3D hint (SHQueryUserNotificationState), on Windows only. */
+function platformFullScreen(): WindowsNotificationState | null {
+  if (process.platform !== 'win32') return null
+  const shell = WindowsNotificationState.open()
+  return typeof shell === 'string' ? null : shell
 }
 
 /** The usage history of <home>, its retention following the setting (read at each pass: a change applies without a restart). */

@@ -16,6 +16,8 @@ export interface GamePolicyDeps extends ParkingDeps {
   ownPids(): readonly number[]
   /** Windows' effective power mode is GameMode; null where unknown (absent: never known). */
   gameMode?(): boolean | null
+  /** The shell says a full-screen Direct3D app runs (a hint: a busy process counts at once); null where unknown. */
+  fullScreen?(): boolean | null
   /** Says what was done, once (the app's notification and log, the CLI's stderr). */
   say(sentence: string): void
   /** The game or what was done for it changed: the snapshot shows it. */
@@ -116,7 +118,11 @@ export class GamePolicy {
     if (this.parking.running() === null && !this.parking.parked && !this.hold) return
     const reading = await this.deps.reader.read(this.deps.ownPids())
     const processes: GameLook['processes'] = reading ? reading.processes : this.deps.reader.problem === GPU_ASLEEP ? 'asleep' : 'unknown'
-    const change = this.watch.look(this.now(), { processes, gameMode: this.deps.gameMode?.() ?? null })
+    const change = this.watch.look(this.now(), {
+      processes,
+      gameMode: this.deps.gameMode?.() ?? null,
+      fullScreen: this.deps.fullScreen?.() ?? null,
+    })
     if (change?.kind === 'started') await this.started(change.game)
     else if (change?.kind === 'ended') await this.ended(change.game)
   }

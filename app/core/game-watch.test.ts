@@ -74,6 +74,12 @@ describe('GameWatch: when a game holds the GPU', () => {
     expect(named.look(s(0), { processes: [game()], gameMode: true })?.game).toMatchObject({ name: 'Cyberpunk2077.exe' })
   })
 
+  it("the shell's full-screen Direct3D hint skips the hold time for a busy process, and alone decides nothing", () => {
+    const w = new GameWatch(() => T)
+    expect(w.look(s(0), { processes: [browser], gameMode: null, fullScreen: true })).toBeNull()
+    expect(w.look(s(5), { processes: [game()], gameMode: null, fullScreen: true })?.kind).toBe('started')
+  })
+
   it('follows the thresholds as the settings change them', () => {
     let t = T
     const w = new GameWatch(() => t)

@@ -23,7 +23,12 @@ export interface GameSeen {
  * One look at the GPU: its other processes (ours left out), 'asleep' (nothing can hold a sleeping GPU), or 'unknown'
  * (the platform refused: nothing changes). `gameMode` is Windows' effective power mode GameMode, null where unknown.
  */
-export type GameLook = { readonly processes: readonly GpuProcessUse[] | 'asleep' | 'unknown'; readonly gameMode: boolean | null }
+export type GameLook = {
+  readonly processes: readonly GpuProcessUse[] | 'asleep' | 'unknown'
+  readonly gameMode: boolean | null
+  /** The shell says a full-screen Direct3D app runs (SHQueryUserNotificationState): a hint that skips the hold time, never alone. */
+  readonly fullScreen?: boolean | null
+}
 
 export type GameChange = { readonly kind: 'started'; readonly game: GameSeen } | { readonly kind: 'ended'; readonly game: GameSeen }
 
@@ -60,8 +65,9 @@ export class GameWatch {
       for (const pid of [...this.counting.keys()]) if (!busy.some((p) => p.pid === pid)) this.counting.delete(pid)
       for (const p of busy) if (!this.counting.has(p.pid)) this.counting.set(p.pid, at)
     }
+    const holdMs = look.fullScreen === true ? 0 : t.holdS * 1000
     const held = busy
-      .filter((p) => at - (this.counting.get(p.pid) ?? at) >= t.holdS * 1000)
+      .filter((p) => at - (this.counting.get(p.pid) ?? at) >= holdMs)
       .sort((a, b) => (b.dedicatedMiB ?? 0) - (a.dedicatedMiB ?? 0))[0]
     const fromMode = look.gameMode === true ? (busy.sort((a, b) => (b.dedicatedMiB ?? 0) - (a.dedicatedMiB ?? 0))[0] ?? null) : null
     const chosen = held ?? fromMode

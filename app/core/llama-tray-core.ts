@@ -118,6 +118,8 @@ export interface CoreOptions {
    * cadence, closed with the core (it holds an OS callback). Absent or null: never known.
    */
   readonly gameMode?: { read(): boolean | null; close?(): void } | null
+  /** The shell says a full-screen Direct3D app runs (SHQueryUserNotificationState, a hint for the game watch); absent: unknown. */
+  readonly fullScreen?: { read(): boolean | null } | null
   /**
    * Whether the onGame setting watches `gpuProcesses` (default: on Windows, where PDH gives each process's 3D-engine
    * use; NVML and nvidia-smi do not, so elsewhere no read could find a game and none is made).
@@ -719,6 +721,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       onSettingsChange: (listener) => this.settingsStore.onDidChange(() => listener()),
       ownPids: () => [this.supervisor.getStatus().pid, ...this.pinned.views().map((p) => p.pid)].filter((p): p is number => p !== null),
       gameMode: () => this.options.gameMode?.read() ?? null,
+      fullScreen: () => this.options.fullScreen?.read() ?? null,
       ...this.parkingDeps(),
       say: (sentence) => {
         this.powerNotice = { sentence, at: Date.now() }
