@@ -25,6 +25,7 @@ import { suggestNCpuMoe, suggestVramFix } from './vram-suggestion'
 import { measuredSpeeds, type SpeedSources } from './measured-speeds'
 import { slowdownEstimate, slowdownWords, type MeasuredSpeed } from './speed-cost'
 import { failed } from '../lib/failed'
+import type { GpuProcessReader } from '../telemetry/gpu/gpu-process-reader'
 
 export type LiveSnapshot = Omit<Snapshot, 'warnings'>
 
@@ -40,6 +41,11 @@ export interface LiveAdvisorOptions {
    * null where unknown: without it the sysmem-fallback rule stays silent.
    */
   readonly sharedGpuMemoryMiB?: (pid: number) => number | null
+  /**
+   * Which other programs hold the GPU (GpuProcessReader): the low-VRAM rule names the one to close. Peeked only
+   * while that rule is about to raise or raised; absent or null: the rule keeps to the placement fix.
+   */
+  readonly gpuProcesses?: Pick<GpuProcessReader, 'peek'> | null
   /** Engine detection for the lint of the running profile (tests pass a fixture's). */
   readonly detect?: (home: string, binary: string) => Promise<ServerBinaryInfo>
   /** Where rates measured on this machine are read (history, bench reports): the low-VRAM fix's tok/s cost; none by default. */
@@ -80,6 +86,12 @@ function laptopFromGpu(snapshot: LiveSnapshot): boolean | null {
   return name ? /\bLaptop\b/i.test(name) : null
 }
 const SHARED_BASELINE_AFTER_MS = 10_000
+
+/** Our own servers (the active one and the pinned ones): never "another program" on the GPU. */
+function ownPids(snapshot: LiveSnapshot): number[] {
+  const pids = [snapshot.server.pid, ...(snapshot.pinned ?? []).map((p) => p.pid)]
+  return pids.filter((pid): pid is number => typeof pid === 'number')
+}
 const LEVEL_ORDER = { error: 0, warn: 1, info: 2 } as const
 
 /**
@@ -144,6 +156,7 @@ export class LiveAdvisor {
       vramSuggestion: (free) => this.withSpeedCost(this.vramSuggestion(profileId, free, settings.vramHeadroomMiB), ctxBaseline),
       sharedGpu: this.sharedGpu(snapshot, now),
       fixForFailure: (kind) => this.fixForFailure(profileId, kind),
+      gpuHolders: () => this.options.gpuProcesses?.peek(ownPids(snapshot)) ?? null,
     }
     const states = this.statesFor(profileId)
     const out: Warning[] = []

@@ -8,6 +8,7 @@ import { F } from './flag-names'
 import type { HysteresisConfig, Observation } from './hysteresis'
 import type { LintPlatform } from './lint-input'
 import { LONG_PROMPT_TOKENS } from '../metrics/rolling-figures'
+import type { GpuProcessUse } from '../platform/gpu-processes'
 
 /** Tunables of the live rules (defaults from the seeds and the issue). */
 export interface LiveThresholds {
@@ -67,6 +68,11 @@ export interface LiveContext {
   readonly sharedGpu: { readonly baselineMiB: number | null; readonly currentMiB: number | null }
   /** The lint fix that matches a failure (a rejected flag), if any. */
   readonly fixForFailure: (kind: FailureKind | null) => WarningFix | null
+  /**
+   * Other programs on the GPU (not our servers), largest dedicated memory first, as last read; asking starts a read
+   * when that one is old. Null where the platform does not name them or nothing was read yet (absent: never).
+   */
+  readonly gpuHolders?: () => readonly GpuProcessUse[] | null
 }
 
 export interface LiveEvaluation {
@@ -165,6 +171,16 @@ function leaveACoreFix(threads: number | null): WarningFix | null {
 /** An idle gap this short is a client between two requests, not an idle server. */
 const BETWEEN_REQUESTS_MS = 5000
 
+/**
+ * The other program whose memory alone would give the headroom back (the largest such), where the platform names
+ * GPU processes: closing it is the fix then. Read only while the rule is about to raise or raised.
+ */
+export function vramHolder(ctx: LiveContext, freeMiB: number): { readonly name: string; readonly mib: number } | null {
+  const deficit = ctx.settings.vramHeadroomMiB - freeMiB
+  const top = (ctx.gpuHolders?.() ?? []).find((p) => p.name !== null && p.dedicatedMiB !== null && p.dedicatedMiB >= Math.max(deficit, 256))
+  return top?.name && top.dedicatedMiB !== null ? { name: top.name, mib: Math.round(top.dedicatedMiB) } : null
+}
+
 const fmt = (n: number): string => (n >= 100 ? String(Math.round(n)) : n.toFixed(1))
 
 export const LIVE_RULES: readonly LiveRule[] = [
@@ -192,13 +208,16 @@ export const LIVE_RULES: readonly LiveRule[] = [
         ? `The fit suggests ${suggestion.change} (about ${Math.round(suggestion.savedMiB)} MiB less on the GPU)` +
           (suggestion.change.startsWith('--n-cpu-moe') ? '; on an RTX 4060 Laptop (8 GB), fewer experts on the GPU was even faster.' : '.')
         : ''
+      const holder = vramHolder(ctx, tight.freeMiB)
       return {
         active: true,
         words: {
-          headline:
-            `Free VRAM on GPU ${tight.device.index} is ${Math.round(tight.freeMiB)} MiB, under the ${ctx.settings.vramHeadroomMiB} ` +
-            `MiB headroom: ${cost}.`,
-          reason: sentences(why, fit),
+          headline: holder
+            ? `Free VRAM on GPU ${tight.device.index} is ${Math.round(tight.freeMiB)} MiB: ${holder.name} holds ` +
+              `${holder.mib.toLocaleString('en-US')} MiB. Close it${suggestion ? `, or use ${suggestion.change}` : ''}.`
+            : `Free VRAM on GPU ${tight.device.index} is ${Math.round(tight.freeMiB)} MiB, under the ${ctx.settings.vramHeadroomMiB} ` +
+              `MiB headroom: ${cost}.`,
+          reason: sentences(holder ? `That is under the ${ctx.settings.vramHeadroomMiB} MiB headroom: ${cost}.` : '', why, fit),
         },
         fix: suggestion?.fix ?? null,
       }

@@ -29,4 +29,9 @@ export const SETTING_LABELS: Readonly<Record<keyof AppSettings, string>> = {
   watchdogMisses: 'Unanswered probes in a row before a restart',
   historyKeepMonths: 'Months the usage history keeps each request',
   onBattery: 'On battery: keep the server, stop it, or switch to a profile (back on AC, the one before returns)',
+  onGame: 'When a game takes the GPU: keep the server, let it sleep (a request wakes it), or stop it (back after the game)',
+  gameGpuBusyPct: "A game: another program's 3D-engine use above this %",
+  gameVramMiB: 'A game: that program holds more than this much GPU memory (MiB)',
+  gameHoldS: 'A game: both hold for this many seconds',
+  gameBackAfterS: 'Seconds after the game ends before the profile returns',
 }

@@ -1,3 +1,5 @@
+import type { OnGameSetting } from './game'
+
 /** User settings shared by the core, the shell and the dashboard. */
 export interface AppSettings {
   /** Warn when free VRAM drops under this (the seeds' 1.5 GB). */
@@ -55,6 +57,19 @@ export interface AppSettings {
    * before returns.
    */
   readonly onBattery: string
+  /**
+   * When a game takes the NVIDIA GPU (another process keeps its 3D engine busy with enough memory, or Game Mode is
+   * on): `keep` the server, let it `sleep` (stopped; a request wakes it), or `stop` it; it returns after the game.
+   */
+  readonly onGame: OnGameSetting
+  /** A process counts as a game while its 3D-engine use is over this %… */
+  readonly gameGpuBusyPct: number
+  /** …and it holds more than this much dedicated GPU memory… */
+  readonly gameVramMiB: number
+  /** …for this many seconds. */
+  readonly gameHoldS: number
+  /** The profile returns this many seconds after the game ends. */
+  readonly gameBackAfterS: number
   /** The usage history keeps requests one by one this many months, then rolls them up into their days (never dropped). */
   readonly historyKeepMonths: number
 }
@@ -83,5 +98,10 @@ export const DEFAULT_SETTINGS: AppSettings = {
   watchdogIntervalS: 10,
   watchdogMisses: 3,
   onBattery: 'keep',
+  onGame: 'keep',
+  gameGpuBusyPct: 50,
+  gameVramMiB: 1024,
+  gameHoldS: 10,
+  gameBackAfterS: 30,
   historyKeepMonths: 12,
 }

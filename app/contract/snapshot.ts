@@ -4,6 +4,7 @@ import type { ProfileSettingsDocument } from './profile'
 import type { Problem } from './problem'
 import type { ServerStatus } from './server-state'
 import type { PowerStatus } from './power'
+import type { GameHold } from './game'
 import type { CpuSnapshot, GpuSnapshot } from './telemetry'
 import type { Warning } from './warnings'
 
@@ -39,6 +40,8 @@ export interface Snapshot {
   readonly power?: PowerStatus | null
   /** What the onBattery setting did last (one sentence; `at` epoch ms tells a new one): said once by each view. */
   readonly powerNotice?: PowerNotice | null
+  /** A game holding the NVIDIA GPU (the onGame watch saw it) and what was done for it; null when none or not watched. */
+  readonly game?: GameHold | null
 }
 
 /** One thing the power policy did: stopped or switched on battery, brought the profile back on AC. */

@@ -1,25 +1,16 @@
-import type { Result } from '../contract/commands'
 import type { PowerSourceKind } from '../contract/power'
-import { launchInEffect, type ServerStatus } from '../contract/server-state'
 import type { PowerEvents } from '../platform/power-source'
+import { ProfileParking, type ParkingDeps } from './profile-parking'
 
 /** Power-source changes settle this long before anything is done (a charger's plug wobbles; G-Helper waits 2 s too). */
 export const POWER_DEBOUNCE_MS = 2000
 
-export interface BatteryPolicyDeps {
+export interface BatteryPolicyDeps extends ParkingDeps {
   readonly power: PowerEvents
   /** The onBattery setting: keep, stop, or a profile id. */
   onBattery(): string
   /** Calls `listener` when the settings change; returns its unsubscribe. */
   onSettingsChange(listener: () => void): () => void
-  status(): ServerStatus
-  /** Whether this id is a stored profile (a pasted --cmd server has none to come back to). */
-  isProfile(profileId: string): Promise<boolean>
-  /** Switches to or starts a profile through the switch scheduler (a running request finishes first). */
-  request(profileId: string): Promise<Result<ServerStatus>>
-  /** Stops the server once its running requests have finished (at most the settings' drain time). */
-  stopWhenIdle(): Promise<void>
-  nameOf(profileId: string): Promise<string>
   /** Says what was done, once (the app's notification and log, the CLI's stderr). */
   say(sentence: string): void
   readonly debounceMs?: number
@@ -31,8 +22,8 @@ export interface BatteryPolicyDeps {
  * they settle: a start on battery runs what the user asked for.
  */
 export class BatteryPolicy {
-  /** The profile to bring back on AC, and what runs in its place (null: stopped). */
-  private toRestore: { readonly profileId: string; readonly instead: string | null } | null = null
+  /** The profile to bring back on AC. */
+  private readonly parking: ProfileParking
   private offPower: (() => void) | null = null
   private readonly offSettings: () => void
   private timer: NodeJS.Timeout | null = null
@@ -41,6 +32,7 @@ export class BatteryPolicy {
   private disposed = false
 
   constructor(private readonly deps: BatteryPolicyDeps) {
+    this.parking = new ProfileParking(deps)
     this.source = deps.power.current().source
     this.offSettings = deps.onSettingsChange(() => this.follow())
     this.follow()
@@ -61,7 +53,7 @@ export class BatteryPolicy {
 
   /** Listens to the power source only while the setting asks for something or a profile waits to come back. */
   private follow(): void {
-    const wanted = this.deps.onBattery() !== 'keep' || this.toRestore !== null
+    const wanted = this.deps.onBattery() !== 'keep' || this.parking.parked
     if (wanted && !this.offPower) {
       this.source = this.deps.power.current().source
       this.offPower = this.deps.power.onChange(() => this.onPower())
@@ -85,38 +77,23 @@ export class BatteryPolicy {
 
   private async onBattery(): Promise<void> {
     const setting = this.deps.onBattery()
-    const status = this.deps.status()
-    const running = launchInEffect(status.state) ? status.profileId : null
-    if (this.disposed || setting === 'keep' || running === null || running === setting) return
-    if (!(await this.deps.isProfile(running))) return
-    const name = await this.deps.nameOf(running)
-    if (setting === 'stop') {
-      this.toRestore = { profileId: running, instead: null }
-      await this.deps.stopWhenIdle()
-      this.deps.say(`On battery: stopped ${name} to save power; it starts again on AC.`)
-      return
-    }
-    const result = await this.deps.request(setting)
-    const target = await this.deps.nameOf(setting)
-    if (!result.ok) {
-      this.deps.say(`On battery: could not switch to ${target} (${result.error.sentence.replace(/\.$/, '')}); ${name} keeps running.`)
-      return
-    }
-    this.toRestore = { profileId: running, instead: setting }
-    this.deps.say(`On battery: switched from ${name} to ${target}; ${name} returns on AC.`)
+    if (this.disposed || setting === 'keep') return
+    const done = await this.parking.park(setting === 'stop' ? null : setting)
+    if (done.kind === 'stopped') this.deps.say(`On battery: stopped ${done.name} to save power; it starts again on AC.`)
+    else if (done.kind === 'refused')
+      this.deps.say(`On battery: could not switch to ${done.target} (${done.sentence.replace(/\.$/, '')}); ${done.name} keeps running.`)
+    else if (done.kind === 'switched')
+      this.deps.say(`On battery: switched from ${done.name} to ${done.target}; ${done.name} returns on AC.`)
   }
 
   private async onAc(): Promise<void> {
-    const restore = this.toRestore
-    this.toRestore = null
+    if (this.disposed) {
+      this.follow()
+      return
+    }
+    const done = await this.parking.restore()
     this.follow()
-    if (this.disposed || !restore) return
-    const status = this.deps.status()
-    const now = launchInEffect(status.state) ? status.profileId : null
-    // The user chose something else on battery: that choice stands.
-    if (now !== restore.instead) return
-    const name = await this.deps.nameOf(restore.profileId)
-    const result = await this.deps.request(restore.profileId)
-    this.deps.say(result.ok ? `On AC again: ${name} is back.` : `On AC again, but ${name} could not start: ${result.error.sentence}`)
+    if (done.kind === 'back') this.deps.say(`On AC again: ${done.name} is back.`)
+    else if (done.kind === 'failed') this.deps.say(`On AC again, but ${done.name} could not start: ${done.sentence}`)
   }
 }

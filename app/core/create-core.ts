@@ -8,6 +8,9 @@ import { hardwareSnapshot, sameHardware } from '../bench/hardware'
 import { SettingsStore } from '../settings/settings-store'
 import { PolledPower } from '../platform/polled-power'
 import { platformPowerSource } from '../platform/power-source-platform'
+import { WindowsGameMode } from '../platform/win32/game-mode'
+import { WindowsNotificationState } from '../platform/win32/notification-state'
+import { platformGpuProcessReader } from '../telemetry/gpu/platform-gpu-processes'
 import { LlamaTrayCore, type CoreOptions } from './llama-tray-core'
 
 export interface StandardCoreOptions extends Partial<Omit<CoreOptions, 'home'>> {
@@ -38,9 +41,15 @@ export function createStandardCore(options: StandardCoreOptions): Promise<LlamaT
   const telemetry =
     rest.telemetry === undefined ? standardTelemetry(home, { intervalMs: rest.cadenceMs ?? intervalMs, warn }) : rest.telemetry
   let history: HistoryStore | null = null
+  // Who else holds the GPU: read on demand only (the low-VRAM rule, the game watch), never while the GPU sleeps.
+  const gpuProcesses =
+    rest.gpuProcesses === undefined
+      ? platformGpuProcessReader(() => telemetry?.latest().gpu?.devices[0]?.memoryUsedMiB ?? null)
+      : rest.gpuProcesses
   const advisor = createLiveAdvisor({
     home,
     sharedGpuMemoryMiB: (pid) => telemetry?.sharedGpuMemoryMiB?.(pid) ?? null,
+    gpuProcesses,
     // The low-VRAM fix's tok/s cost: rates measured here, in the usage history and the bench reports.
     speedSources: () => ({
       ...(history ? { requests: (profileId: string, sinceMs: number) => history!.listRequests({ profileId, sinceMs }) } : {}),
@@ -63,8 +72,25 @@ export function createStandardCore(options: StandardCoreOptions): Promise<LlamaT
       // The CLI polls the power source (only while the onBattery setting acts); the app passes Electron's powerMonitor.
       power: new PolledPower(platformPowerSource()),
       ...rest,
+      gpuProcesses,
+      gameMode: rest.gameMode === undefined ? platformGameMode() : rest.gameMode,
+      fullScreen: rest.fullScreen === undefined ? platformFullScreen() : rest.fullScreen,
     })
   })
+}
+
+/** Windows' Game Mode (the effective power mode), where it can be read; null elsewhere (the game watch goes by the GPU alone). */
+function platformGameMode(): WindowsGameMode | null {
+  if (process.platform !== 'win32') return null
+  const watch = WindowsGameMode.open()
+  return typeof watch === 'string' ? null : watch
+}
+
+/** The shell's full-screen Direct3D hint (SHQueryUserNotificationState), on Windows only. */
+function platformFullScreen(): WindowsNotificationState | null {
+  if (process.platform !== 'win32') return null
+  const shell = WindowsNotificationState.open()
+  return typeof shell === 'string' ? null : shell
 }
 
 /** The usage history of <home>, its retention following the setting (read at each pass: a change applies without a restart). */

@@ -1,5 +1,5 @@
 import type { AppSettings } from '../contract/settings'
-import type { EndpointBackend } from '../endpoint/backend'
+import { AdmissionError, type EndpointBackend } from '../endpoint/backend'
 import { resolveApiKey } from '../metrics'
 import { ProfileStore } from '../profiles/store'
 import type { ServerSupervisor } from '../supervisor/supervisor'
@@ -13,6 +13,8 @@ export function endpointBackend(
   settings: () => AppSettings,
   scheduler: SwitchScheduler,
   pinned: PinnedServers,
+  /** Why requests are refused now (onGame stop while a game holds the GPU); null when they are served. */
+  refusal: () => string | null = () => null,
 ): EndpointBackend {
   let keyFor: { spec: unknown; key: Promise<string | null> } | null = null
   const pinnedKeys = new WeakMap<object, Promise<string | null>>()
@@ -26,7 +28,10 @@ export function endpointBackend(
         activeProfileId: store.file.activeProfileId,
       }
     },
-    acquire: (profileId, signal) => scheduler.acquire(profileId, signal),
+    acquire: (profileId, signal) => {
+      const refused = refusal()
+      return refused === null ? scheduler.acquire(profileId, signal) : Promise.reject(new AdmissionError(refused, 'profile_refused'))
+    },
     switchingTo: () => scheduler.switchingTo(),
     upstreamApiKey: () => {
       const spec = supervisor.getLaunchSpec()

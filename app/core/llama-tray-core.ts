@@ -65,6 +65,9 @@ import { failed, failedFrom } from '../lib/failed'
 import { problem, type Problem } from '../contract/problem'
 import type { PowerEvents } from '../platform/power-source'
 import { BatteryPolicy } from './battery-policy'
+import { GamePolicy } from './game-policy'
+import type { ParkingDeps } from './profile-parking'
+import type { GpuProcessReader } from '../telemetry/gpu/gpu-process-reader'
 import { EnergyMeter } from '../telemetry/gpu/energy-meter'
 import { ClockJump, type Clocks } from '../lib/clock-jump'
 import { serverAnswersAfterResume } from './resume-check'
@@ -109,6 +112,22 @@ export interface CoreOptions {
   readonly power?: PowerEvents | null
   /** Wall and monotonic time (tests jump them to simulate a sleep); default: the system's. */
   readonly clocks?: Clocks
+  /** Which programs hold the GPU (read on demand, gated by its power state): the onGame setting watches it; none: no game watch. */
+  readonly gpuProcesses?: GpuProcessReader | null
+  /**
+   * Windows' effective power mode is GameMode (a game besides what the GPU's processes say): read at the game watch's
+   * cadence, closed with the core (it holds an OS callback). Absent or null: never known.
+   */
+  readonly gameMode?: { read(): boolean | null; close?(): void } | null
+  /** The shell says a full-screen Direct3D app runs (SHQueryUserNotificationState, a hint for the game watch); absent: unknown. */
+  readonly fullScreen?: { read(): boolean | null } | null
+  /**
+   * Whether the onGame setting watches `gpuProcesses` (default: on Windows, where PDH gives each process's 3D-engine
+   * use; NVML and nvidia-smi do not, so elsewhere no read could find a game and none is made).
+   */
+  readonly gameWatch?: boolean
+  /** The game watch's cadence (default GAME_WATCH_INTERVAL_MS, 5 s; tests shorten it). */
+  readonly gameWatchIntervalMs?: number
 }
 
 /**
@@ -170,6 +189,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   /** The onBattery setting at work (with a power source). */
   private readonly battery: BatteryPolicy | null
   private powerNotice: { readonly sentence: string; readonly at: number } | null = null
+  /** The onGame setting at work (with a reader of the GPU's processes). */
+  private readonly gameWatch: GamePolicy | null
   /** The GPU's energy from the telemetry's samples: each finished request's energyJ. */
   private readonly energy = new EnergyMeter()
   /** The CLI's resume signal: wall time jumping ahead of monotonic time between ticks. */
@@ -271,6 +292,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       generation: () => this.tracker?.snapshot() ?? null,
     })
     this.battery = options.power ? this.batteryPolicy(options.power) : null
+    this.gameWatch =
+      options.gpuProcesses && (options.gameWatch ?? process.platform === 'win32') ? this.gamePolicy(options.gpuProcesses) : null
     this.clockJump = new ClockJump(options.clocks)
     options.power?.onResume?.(() => void this.afterResume())
     options.telemetry?.setExtraHeavyApps?.(settingsStore.settings.heavyApps)
@@ -469,7 +492,14 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     }
     const endpoint = new Endpoint(
       full,
-      endpointBackend(this.options.home, this.supervisor, () => this.settingsStore.settings, this.scheduler, this.pinned),
+      endpointBackend(
+        this.options.home,
+        this.supervisor,
+        () => this.settingsStore.settings,
+        this.scheduler,
+        this.pinned,
+        () => this.gameRefusal(),
+      ),
     )
     const result = await endpoint.listen()
     if (!result.ok) {
@@ -533,6 +563,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   async dispose(): Promise<void> {
     this.disposed = true
     this.battery?.dispose()
+    this.gameWatch?.dispose()
+    this.options.gameMode?.close?.()
     for (const unfollow of this.unfollowFiles.splice(0)) unfollow()
     await this.stopEndpoint()
     this.scheduler.dispose()
@@ -544,6 +576,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.logs.flush()
     for (const batcher of this.pinnedLogs.values()) batcher.flush()
     await this.history?.dispose()
+    await this.options.gpuProcesses?.close()
   }
 
   /** The history's view of this core: the running launch, the profile's name and engine, the placement retry. */
@@ -653,13 +686,9 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     })
   }
 
-  /** The onBattery setting over this core: switches through the scheduler (startProfile), stops once requests end. */
-  private batteryPolicy(power: PowerEvents): BatteryPolicy {
-    const nameOf = async (id: string): Promise<string> => (await ProfileStore.open(this.options.home)).find(id)?.name ?? id
-    return new BatteryPolicy({
-      power,
-      onBattery: () => this.settingsStore.settings.onBattery,
-      onSettingsChange: (listener) => this.settingsStore.onDidChange(() => listener()),
+  /** What the onBattery and onGame settings do with the running profile: switch through the scheduler, or stop once requests end. */
+  private parkingDeps(): ParkingDeps {
+    return {
       status: () => this.supervisor.getStatus(),
       isProfile: async (id) => (await ProfileStore.open(this.options.home)).find(id) !== undefined,
       request: (id) => this.startProfile(id),
@@ -668,12 +697,53 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         while (this.tracker?.snapshot().active && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
         await this.supervisor.stop()
       },
-      nameOf,
+      nameOf: async (id) => (await ProfileStore.open(this.options.home)).find(id)?.name ?? id,
+    }
+  }
+
+  /** The onBattery setting over this core: switches through the scheduler (startProfile), stops once requests end. */
+  private batteryPolicy(power: PowerEvents): BatteryPolicy {
+    return new BatteryPolicy({
+      power,
+      onBattery: () => this.settingsStore.settings.onBattery,
+      onSettingsChange: (listener) => this.settingsStore.onDidChange(() => listener()),
+      ...this.parkingDeps(),
       say: (sentence) => {
         this.powerNotice = { sentence, at: Date.now() }
         this.publishSnapshot()
       },
     })
+  }
+
+  /** The onGame setting over this core: the same parking as onBattery (stops once requests end; back through the scheduler). */
+  private gamePolicy(reader: GpuProcessReader): GamePolicy {
+    const settings = (): AppSettings => this.settingsStore.settings
+    return new GamePolicy({
+      reader,
+      onGame: () => settings().onGame,
+      thresholds: () => ({
+        busyPct: settings().gameGpuBusyPct,
+        vramMiB: settings().gameVramMiB,
+        holdS: settings().gameHoldS,
+        backAfterS: settings().gameBackAfterS,
+      }),
+      onSettingsChange: (listener) => this.settingsStore.onDidChange(() => listener()),
+      ownPids: () => [this.supervisor.getStatus().pid, ...this.pinned.views().map((p) => p.pid)].filter((p): p is number => p !== null),
+      gameMode: () => this.options.gameMode?.read() ?? null,
+      fullScreen: () => this.options.fullScreen?.read() ?? null,
+      ...this.parkingDeps(),
+      say: (sentence) => {
+        this.powerNotice = { sentence, at: Date.now() }
+        this.publishSnapshot()
+      },
+      changed: () => this.publishSnapshot(),
+      ...(this.options.gameWatchIntervalMs ? { intervalMs: this.options.gameWatchIntervalMs } : {}),
+    })
+  }
+
+  /** Why the endpoint refuses a request now (onGame stop while a game holds the GPU); null when it does not. */
+  private gameRefusal(): string | null {
+    return this.gameWatch?.refusal() ?? null
   }
 
   /**
@@ -991,6 +1061,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         this.savedNotRunning !== null && this.savedNotRunning === status.profileId ? { profileId: this.savedNotRunning } : null,
       power: this.options.power?.current() ?? null,
       powerNotice: this.powerNotice,
+      game: this.gameWatch?.game ?? null,
     }
   }
 

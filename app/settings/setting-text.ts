@@ -41,6 +41,7 @@ export function describeSetting(key: SettingKey): string {
     return `${n.isInt ? 'a whole number' : 'a number'} from ${n.minValue} to ${n.maxValue}, like ${String(DEFAULT_SETTINGS[key])}`
   }
   if (type === 'nullable') return 'a name, or none'
+  if (type === 'enum') return `one of ${(schema as z.ZodEnum).options.join(', ')}`
   if (type === 'array') return `a list of ${ITEM_WORDS[key] ?? 'items'}, each its own argument (none for an empty list)`
   return 'a text'
 }

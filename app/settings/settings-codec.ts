@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ON_GAME_SETTINGS } from '../contract/game'
 import { DEFAULT_SETTINGS, type AppSettings } from '../contract/settings'
 import type { Decoded, JsonCodec } from '../lib/json-store/json-codec'
 
@@ -37,6 +38,11 @@ export const SettingsFields = z.object({
   watchdogMisses: z.number().int().min(1).max(1000),
   // keep, stop, or a profile id (profile ids are 1–64 characters).
   onBattery: z.string().min(1).max(64),
+  onGame: z.enum(ON_GAME_SETTINGS),
+  gameGpuBusyPct: z.number().int().min(1).max(100),
+  gameVramMiB: z.number().int().min(0).max(65_536),
+  gameHoldS: z.number().int().min(1).max(3600),
+  gameBackAfterS: z.number().int().min(0).max(3600),
   historyKeepMonths: z.number().int().min(1).max(120),
 })
 

@@ -29,9 +29,30 @@ describe('llama-tray gpu (fake nvidia-smi on PATH)', () => {
     expect(output()).toMatch(
       new RegExp(
         String.raw`^GPU 0: NVIDIA H200 · 143771 MiB · driver 580\.159\.04 · CUDA 13\.0\nGPU 0 {2}VRAM` +
-          String.raw` \d+\/143771 MiB \(free \d+, reserved 616\) · \d+°C .* \[nvidia-smi\]\n$`,
+          String.raw` \d+\/143771 MiB \(free \d+, reserved 616\) · \d+°C .* \[nvidia-smi\]\nprograms on the GPU: none\n$`,
       ),
     )
+  })
+
+  it('names the programs on the GPU, largest first (nvidia-smi --query-compute-apps where NVML is missing)', async () => {
+    process.env.PATH = `${fakeSmiDir}${path.delimiter}${oldPath ?? ''}`
+    process.env.FAKE_SMI_COMPUTE_APPS = '77, /opt/tools/embedder, 300;4242, C:\\Games\\Cyberpunk2077.exe, 5120'
+    try {
+      const { io, output } = context()
+      expect(await gpuCommand.run(['--backend', 'nvidia-smi'], io)).toBe(0)
+      expect(output()).toMatch(/\nprograms on the GPU: Cyberpunk2077\.exe 5,120 MiB, embedder 300 MiB\n$/)
+      const json = context()
+      expect(await gpuCommand.run(['--backend', 'nvidia-smi', '--json'], json.io)).toBe(0)
+      expect((JSON.parse(json.output()) as { gpuProcesses: unknown }).gpuProcesses).toEqual({
+        available: true,
+        processes: [
+          { pid: 4242, name: 'Cyberpunk2077.exe', dedicatedMiB: 5120, engine3dPct: null },
+          { pid: 77, name: 'embedder', dedicatedMiB: 300, engine3dPct: null },
+        ],
+      })
+    } finally {
+      delete process.env.FAKE_SMI_COMPUTE_APPS
+    }
   })
 
   it('--json --watch prints one object per line until Ctrl+C', async () => {

@@ -3,6 +3,9 @@ import { formatGpuSnapshot, formatInventory } from '../../telemetry/gpu/format-g
 import { openGpuReader, type GpuBackendSetting, type GpuReader, type GpuReaderOptions } from '../../telemetry/gpu/gpu-reader'
 import { NVIDIA_SMI_NOT_FOUND, readGpuInventory, type GpuInventory, type InventoryOptions } from '../../telemetry/gpu/inventory'
 import { readSharedGpuReport } from '../../platform/win32/pdh-shared-memory'
+import type { GpuProcessUse } from '../../platform/gpu-processes'
+import type { GpuProcessReader } from '../../telemetry/gpu/gpu-process-reader'
+import { platformGpuProcessReader } from '../../telemetry/gpu/platform-gpu-processes'
 import { UsageError } from '../cli-error'
 import type { CliCommand, CliContext } from '../command'
 import { parseOptions, positiveNumber } from '../parse-options'
@@ -23,6 +26,36 @@ export interface GpuOptions {
 export interface GpuSources {
   readonly reader?: Partial<Omit<GpuReaderOptions, 'intervalMs'>>
   readonly inventory?: InventoryOptions
+  /** Which programs hold the GPU (default: the platform's, PDH on Windows, NVML or nvidia-smi elsewhere; null: not read). */
+  readonly processes?: ((nvidiaUsedMiB: () => number | null) => GpuProcessReader | null) | null
+}
+
+/** The programs on the GPU in one line: "Cyberpunk2077.exe 5,120 MiB (3D 91 %), python3 300 MiB". */
+export function formatGpuProcesses(processes: readonly GpuProcessUse[]): string {
+  if (processes.length === 0) return 'none'
+  return processes
+    .map((p) => {
+      const memory = p.dedicatedMiB === null ? '' : ` ${Math.round(p.dedicatedMiB).toLocaleString('en-US')} MiB`
+      const busy = p.engine3dPct === null ? '' : ` (3D ${Math.round(p.engine3dPct)} %)`
+      return `${p.name ?? `pid ${p.pid}`}${memory}${busy}`
+    })
+    .join(', ')
+}
+
+type GpuProcessReport =
+  { readonly available: true; readonly processes: readonly GpuProcessUse[] } | { readonly available: false; readonly reason: string }
+
+/** One reading of the programs on the GPU, or why there is none; nothing is read from a GPU that is not there. */
+async function readGpuProcesses(sources: GpuSources, first: GpuSnapshot): Promise<GpuProcessReport | undefined> {
+  if (!first.available || sources.processes === null) return undefined
+  const reader = (sources.processes ?? platformGpuProcessReader)(() => first.devices[0]?.memoryUsedMiB ?? null)
+  if (!reader) return undefined
+  try {
+    const reading = await reader.read([])
+    return reading ? { available: true, processes: reading.processes } : { available: false, reason: reader.problem ?? 'nothing was read' }
+  } finally {
+    await reader.close()
+  }
 }
 
 export const NO_DRIVER = 'No NVIDIA driver found; install it from nvidia.com to see the GPU (Llama Tray still runs models on the CPU).'
@@ -81,6 +114,7 @@ export async function runGpu(options: GpuOptions, io: CliContext, sources: GpuSo
     const first = await firstReading(reader, Math.max(3000, options.intervalMs * 3))
     // Windows only: what the driver spills into system RAM (PDH), or why it cannot be read.
     const shared = process.platform === 'win32' ? readSharedGpuReport() : undefined
+    const processes = await readGpuProcesses(sources, first)
     const missing = driverMissing(inventory, first)
     if (!options.json && (missing || driverBroken(inventory, first))) {
       // The loader's paths and the tool's exit codes mean nothing to most people; they are there for whoever asks.
@@ -89,7 +123,15 @@ export async function runGpu(options: GpuOptions, io: CliContext, sources: GpuSo
       return 1
     }
     if (options.json)
-      write(`${JSON.stringify({ time: Date.now(), inventory, gpu: first, ...(shared ? { sharedGpuMemory: shared } : {}) })}\n`)
+      write(
+        `${JSON.stringify({
+          time: Date.now(),
+          inventory,
+          gpu: first,
+          ...(shared ? { sharedGpuMemory: shared } : {}),
+          ...(processes ? { gpuProcesses: processes } : {}),
+        })}\n`,
+      )
     else {
       write(`${('error' in inventory ? [`inventory: ${inventory.error}`] : formatInventory(inventory)).join('\n')}\n`)
       write(`${formatGpuSnapshot(first).join('\n')}\n`)
@@ -103,6 +145,8 @@ export async function runGpu(options: GpuOptions, io: CliContext, sources: GpuSo
               : shared.reason
           }\n`,
         )
+      if (processes?.available) write(`programs on the GPU: ${formatGpuProcesses(processes.processes)}\n`)
+      else if (processes && options.verbose) write(`programs on the GPU: not read (${processes.reason})\n`)
     }
     if (!options.watch) return first.available ? 0 : 1
     await new Promise<void>((resolve) => {

@@ -58,6 +58,11 @@ const CHANGES: Record<keyof AppSettings, [string[], unknown]> = {
   watchdogIntervalS: [['0'], 0],
   watchdogMisses: [['3'], 3],
   onBattery: [['small'], 'small'],
+  onGame: [['stop'], 'stop'],
+  gameGpuBusyPct: [['70'], 70],
+  gameVramMiB: [['2048'], 2048],
+  gameHoldS: [['5'], 5],
+  gameBackAfterS: [['60'], 60],
   historyKeepMonths: [['24'], 24],
 }
 

@@ -46,3 +46,17 @@ export class LinuxProcessSource implements ProcessSource {
     }
   }
 }
+
+/** /proc/<pid>/comm of each pid: the name Linux gives a process (at most 15 characters, its own case); a pid gone is left out. */
+export function procCommNames(pids: readonly number[], procRoot = '/proc'): Map<number, string> {
+  const out = new Map<number, string>()
+  for (const pid of pids) {
+    try {
+      const name = readFileSync(`${procRoot}/${pid}/comm`, 'utf8').trim()
+      if (name) out.set(pid, name)
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out
+}

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openNvml } from './nvml'
+import { NvmlGpuProcesses } from './nvml-gpu-processes'
 import { nvmlLibraryCandidates } from './nvml-paths'
 
 const source = fileURLToPath(new URL('./nvml-fake/fake-libnvidia-ml.c', import.meta.url))
@@ -16,7 +17,7 @@ beforeAll(() => {
   const variants: Record<string, string[]> = {
     full: [],
     noinit: ['-DNO_INIT'],
-    old: ['-DNO_MEMORY_V2', '-DNO_EVENT_REASONS', '-DNO_POWER'],
+    old: ['-DNO_MEMORY_V2', '-DNO_EVENT_REASONS', '-DNO_POWER', '-DNO_PROCESSES'],
   }
   for (const [name, defines] of Object.entries(variants))
     execFileSync('gcc', ['-shared', '-fPIC', '-O2', ...defines, '-o', lib(name), source])
@@ -27,6 +28,7 @@ afterEach(() => {
   delete process.env.FAKE_NVML_TEMP_ERROR
   delete process.env.FAKE_NVML_COUNT
   delete process.env.FAKE_NVML_ENERGY_ERROR
+  delete process.env.FAKE_NVML_PROCS
 })
 
 describe('NVML through koffi, against a fake libnvidia-ml built from C', () => {
@@ -108,6 +110,37 @@ describe('NVML through koffi, against a fake libnvidia-ml built from C', () => {
     delete process.env.FAKE_NVML_INIT_ERROR
     const next = openNvml([path.join(dir, 'nope.so.1'), lib('full')])
     expect(next.ok && next.nvml.libraryPath).toBe(lib('full'))
+  })
+
+  it('lists the running processes of both lists once each, their memory null where NVML says "not available"', () => {
+    process.env.FAKE_NVML_COUNT = '2'
+    const r = openNvml([lib('full')])
+    if (!r.ok) throw new Error(r.reason)
+    expect(r.nvml.runningProcesses()).toEqual([
+      { pid: 4242, usedMiB: 5120 },
+      { pid: 77, usedMiB: 300 },
+      { pid: 900, usedMiB: null },
+    ])
+    process.env.FAKE_NVML_PROCS = '0'
+    expect(r.nvml.runningProcesses()).toEqual([])
+    const old = openNvml([lib('old')])
+    if (!old.ok) throw new Error(old.reason)
+    expect(old.nvml.runningProcesses()).toBeNull() // no _v3 calls: the caller falls back to nvidia-smi
+  })
+
+  it('NvmlGpuProcesses opens NVML for each read only, and says why when neither NVML nor nvidia-smi can list', async () => {
+    const telemetry = openNvml([lib('full')])
+    if (!telemetry.ok) throw new Error(telemetry.reason)
+    const source = new NvmlGpuProcesses({ nvmlLibraries: [lib('full')], smiExe: null })
+    expect((await source.read())?.map((p) => [p.pid, p.dedicatedMiB])).toEqual([
+      [4242, 5120],
+      [77, 300],
+      [900, null],
+    ])
+    expect(telemetry.nvml.sample()[0]?.memoryTotalMiB).toBe(143771) // its shutdown left the telemetry's NVML open
+    const old = new NvmlGpuProcesses({ nvmlLibraries: [lib('old')], smiExe: null })
+    expect(await old.read()).toBeNull()
+    expect(old.problem).toBe('this NVML has no running-process calls; nvidia-smi not found')
   })
 
   it('looks in System32 first on Windows', () => {

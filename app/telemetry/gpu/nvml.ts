@@ -2,8 +2,10 @@ import type { GpuDevice } from '../../contract/telemetry'
 import { loadKoffi, type Koffi } from '../../platform/koffi'
 import { nvmlLibraryCandidates } from './nvml-paths'
 import { decodeThrottleMask } from './smi-fields'
+import { NVML_PROCESS_INFO_SIZE, decodeNvmlProcessInfos, mergeNvmlProcesses, type NvmlProcess } from './gpu-process-parsing'
 
 const NVML_SUCCESS = 0
+const NVML_ERROR_INSUFFICIENT_SIZE = 7
 const NVML_TEMPERATURE_GPU = 0
 const NVML_CLOCK_SM = 1
 const NVML_PSTATE_UNKNOWN = 32
@@ -34,6 +36,9 @@ interface NvmlBindings {
   getThrottleReasons: Call<[bigint, Out<bigint | number>]> | null
   getDriverVersion: Call<[Buffer, number]> | null
   getCudaVersion: Call<[Out<number>]> | null
+  /** nvmlDeviceGetComputeRunningProcesses_v3 / GraphicsRunningProcesses_v3: (device, *count, nvmlProcessInfo_t *infos). */
+  getComputeProcesses: Call<[bigint, [number], Buffer | null]> | null
+  getGraphicsProcesses: Call<[bigint, [number], Buffer | null]> | null
 }
 
 export interface NvmlInventory {
@@ -81,6 +86,12 @@ function bind(koffi: Koffi, lib: ReturnType<Koffi['load']>): NvmlBindings {
       optional(() => lib.func('int nvmlDeviceGetCurrentClocksThrottleReasons(void *device, _Out_ uint64_t *reasons)')),
     getDriverVersion: optional(() => lib.func('int nvmlSystemGetDriverVersion(_Out_ uint8_t *version, uint32_t length)')),
     getCudaVersion: optional(() => lib.func('int nvmlSystemGetCudaDriverVersion_v2(_Out_ int *version)')),
+    getComputeProcesses: optional(() =>
+      lib.func('int nvmlDeviceGetComputeRunningProcesses_v3(void *device, _Inout_ uint32_t *count, _Out_ uint8_t *infos)'),
+    ),
+    getGraphicsProcesses: optional(() =>
+      lib.func('int nvmlDeviceGetGraphicsRunningProcesses_v3(void *device, _Inout_ uint32_t *count, _Out_ uint8_t *infos)'),
+    ),
   }
 }
 
@@ -126,6 +137,33 @@ export class Nvml {
     const driverVersion = this.ok(() => f.getDriverVersion?.(buf, buf.length)) ? cString(buf) : null
     const cuda = this.readU32(f.getCudaVersion ? () => f.getCudaVersion!(this.u32) : null)
     return { driverVersion, cudaVersion: cuda === null ? null : `${Math.floor(cuda / 1000)}.${Math.floor((cuda % 1000) / 10)}` }
+  }
+
+  /**
+   * The processes on every GPU (compute and graphics lists, one entry per process): null where this NVML lacks the
+   * _v3 calls. Their memory is null under WDDM (NVML's "not available"). Meant for on-demand reads, not every tick.
+   */
+  runningProcesses(): NvmlProcess[] | null {
+    const calls = [this.fns.getComputeProcesses, this.fns.getGraphicsProcesses].filter((c) => c !== null)
+    if (calls.length === 0) return null
+    const lists: NvmlProcess[][] = []
+    for (const h of this.deviceHandles()) for (const call of calls) lists.push(this.processList(h, call))
+    return mergeNvmlProcesses(lists)
+  }
+
+  /** One list call: the count first (INSUFFICIENT_SIZE with the count), then the entries (a few spare for new ones). */
+  private processList(h: bigint, call: Call<[bigint, [number], Buffer | null]>): NvmlProcess[] {
+    const count: [number] = [0]
+    let code: number
+    try {
+      code = call(h, count, null)
+    } catch {
+      return []
+    }
+    if (code === NVML_SUCCESS || code !== NVML_ERROR_INSUFFICIENT_SIZE || count[0] <= 0) return []
+    count[0] += 4
+    const buffer = Buffer.alloc(count[0] * NVML_PROCESS_INFO_SIZE)
+    return this.ok(() => call(h, count, buffer)) ? decodeNvmlProcessInfos(buffer, count[0]) : []
   }
 
   close(): void {

@@ -4,6 +4,7 @@ import { OutcomeView } from './OutcomeView'
 import { useEffect, useState } from 'react'
 import { BUILT_IN_HEAVY_APPS } from '../../../app/contract/heavy-apps'
 import { SETTING_LABELS } from '../../../app/contract/settings-labels'
+import { ON_GAME_SETTINGS } from '../../../app/contract/game'
 import { saveSettings } from '../actions/settings-actions'
 import {
   APP_LISTS,
@@ -11,6 +12,7 @@ import {
   APP_SWITCHES,
   changesOf,
   formOf,
+  GAME_NUMBERS,
   SERVER_LISTS,
   SERVER_NUMBERS,
   SERVER_SWITCHES,
@@ -141,6 +143,21 @@ export function SettingsControls({
           ))}
         </select>
       </label>
+      <label>
+        {SETTING_LABELS.onGame}
+        <select
+          value={form.onGame}
+          onChange={(e) => onChange({ ...form, onGame: e.target.value as SettingsForm['onGame'] })}
+          data-testid="setting-onGame"
+        >
+          {ON_GAME_SETTINGS.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+        </select>
+      </label>
+      <NumberFields {...fields} keys={GAME_NUMBERS} />
       <SwitchFields {...fields} keys={APP_SWITCHES} />
     </>
   )

@@ -4,7 +4,7 @@ import { changesOf, formOf, LIST_KEYS, NUMBER_KEYS, SWITCH_KEYS } from './settin
 
 describe('the Settings view form', () => {
   it('covers every setting: numbers, switches, lists and the profile to start', () => {
-    const covered = [...NUMBER_KEYS, ...SWITCH_KEYS, ...LIST_KEYS, 'startProfileOnLaunch', 'onBattery'].sort()
+    const covered = [...NUMBER_KEYS, ...SWITCH_KEYS, ...LIST_KEYS, 'startProfileOnLaunch', 'onBattery', 'onGame'].sort()
     expect(covered).toEqual(Object.keys(DEFAULT_SETTINGS).sort())
   })
 

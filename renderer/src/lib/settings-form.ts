@@ -1,5 +1,6 @@
 import type { AppSettings } from '../../../app/contract/settings'
 import { SETTING_LABELS } from '../../../app/contract/settings-labels'
+import type { OnGameSetting } from '../../../app/contract/game'
 
 type KeysOf<T> = { [K in keyof AppSettings]: AppSettings[K] extends T ? K : never }[keyof AppSettings]
 export type NumberKey = KeysOf<number>
@@ -21,10 +22,11 @@ export const SERVER_SWITCHES: readonly SwitchKey[] = ['endpoint', 'switchOnReque
 export const SERVER_LISTS: readonly ListKey[] = ['endpointAllowedOrigins', 'endpointAllowedHosts']
 export const WARNING_NUMBERS: readonly NumberKey[] = ['vramHeadroomMiB', 'gpuTemperatureWarnC']
 export const APP_NUMBERS: readonly NumberKey[] = ['pollIntervalMs', 'historyKeepMonths']
+export const GAME_NUMBERS: readonly NumberKey[] = ['gameGpuBusyPct', 'gameVramMiB', 'gameHoldS', 'gameBackAfterS']
 export const APP_SWITCHES: readonly SwitchKey[] = ['notifications', 'startWithSystem', 'hardwareAcceleration', 'engineUpdateCheck']
 export const APP_LISTS: readonly ListKey[] = ['modelDirs']
 
-export const NUMBER_KEYS: readonly NumberKey[] = [...SERVER_NUMBERS, ...WARNING_NUMBERS, ...APP_NUMBERS]
+export const NUMBER_KEYS: readonly NumberKey[] = [...SERVER_NUMBERS, ...WARNING_NUMBERS, ...APP_NUMBERS, ...GAME_NUMBERS]
 export const SWITCH_KEYS: readonly SwitchKey[] = [...SERVER_SWITCHES, ...APP_SWITCHES]
 /** heavyApps is a list too, shown beside the built-in list. */
 export const LIST_KEYS: readonly ListKey[] = [...SERVER_LISTS, 'heavyApps', ...APP_LISTS]
@@ -36,6 +38,7 @@ export interface SettingsForm {
   readonly startProfileOnLaunch: string
   /** keep, stop or a profile id. */
   readonly onBattery: string
+  readonly onGame: OnGameSetting
 }
 
 export function formOf(s: AppSettings): SettingsForm {
@@ -44,7 +47,7 @@ export function formOf(s: AppSettings): SettingsForm {
   for (const key of LIST_KEYS) text[key] = s[key].join('\n')
   const switches = {} as Record<SwitchKey, boolean>
   for (const key of SWITCH_KEYS) switches[key] = s[key]
-  return { text, switches, startProfileOnLaunch: s.startProfileOnLaunch ?? '', onBattery: s.onBattery }
+  return { text, switches, startProfileOnLaunch: s.startProfileOnLaunch ?? '', onBattery: s.onBattery, onGame: s.onGame }
 }
 
 /**
@@ -56,6 +59,7 @@ export function changesOf(form: SettingsForm): { ok: true; changes: Partial<AppS
     ...form.switches,
     startProfileOnLaunch: form.startProfileOnLaunch || null,
     onBattery: form.onBattery,
+    onGame: form.onGame,
   }
   for (const key of NUMBER_KEYS) {
     const typed = form.text[key].trim()

@@ -15,9 +15,9 @@ static int inited = 0;
 static int env_int(const char *n, int d) { const char *v = getenv(n); return v ? atoi(v) : d; }
 #define DEV(d) note_call(__func__); if (!inited) return 1; if (!(d)) return 2;
 #ifndef NO_INIT
-int nvmlInit_v2(void) { note_call(__func__); int e = env_int("FAKE_NVML_INIT_ERROR", 0); if (!e) inited = 1; return e; }
+int nvmlInit_v2(void) { note_call(__func__); int e = env_int("FAKE_NVML_INIT_ERROR", 0); if (!e) inited++; return e; }
 #endif
-int nvmlShutdown(void) { inited = 0; return 0; }
+int nvmlShutdown(void) { if (inited > 0) inited--; return 0; } /* NVML counts inits: the last shutdown ends it */
 const char *nvmlErrorString(int r) { return r == 9 ? "Driver Not Loaded" : r == 3 ? "Not Supported" : r == 25 ? "Argument version mismatch" : "Unknown Error"; }
 int nvmlDeviceGetCount_v2(unsigned *n) { note_call(__func__); if (!inited) return 1; *n = env_int("FAKE_NVML_COUNT", 1); return 0; }
 int nvmlDeviceGetHandleByIndex_v2(unsigned i, dev_t_ **d) { note_call(__func__); if (!inited) return 1; if (i >= (unsigned)env_int("FAKE_NVML_COUNT", 1)) return 2; *d = &devs[i]; return 0; }
@@ -49,3 +49,19 @@ int nvmlDeviceGetCurrentClocksEventReasons(dev_t_ *d, unsigned long long *r) { D
 int nvmlDeviceGetCurrentClocksThrottleReasons(dev_t_ *d, unsigned long long *r) { DEV(d) *r = 0x1ULL; return 0; }
 int nvmlSystemGetDriverVersion(char *v, unsigned len) { strncpy(v, "580.159.04", len); return 0; }
 int nvmlSystemGetCudaDriverVersion_v2(int *v) { *v = 13000; return 0; }
+/* Running processes (nvmlProcessInfo_t, 24 bytes): FAKE_NVML_PROCS=0 lists none; otherwise compute holds pid 4242
+ * (5120 MiB) and 77 (300 MiB) on device 0, graphics holds 4242 again and 900 with "not available" memory (WDDM). */
+typedef struct { unsigned pid; unsigned long long used; unsigned gi, ci; } proc_t;
+static int fill(dev_t_ *d, unsigned *count, proc_t *out, const proc_t *src, unsigned n) {
+  if (env_int("FAKE_NVML_PROCS", 1) == 0 || d->index != 0) n = 0;
+  if (*count < n) { *count = n; return 7; }
+  for (unsigned i = 0; i < n; i++) out[i] = src[i];
+  *count = n; return 0; }
+#ifndef NO_PROCESSES
+int nvmlDeviceGetComputeRunningProcesses_v3(dev_t_ *d, unsigned *count, proc_t *out) { DEV(d)
+  const proc_t src[2] = {{4242, 5120 * MiB, 0xffffffff, 0xffffffff}, {77, 300 * MiB, 0xffffffff, 0xffffffff}};
+  return fill(d, count, out, src, 2); }
+int nvmlDeviceGetGraphicsRunningProcesses_v3(dev_t_ *d, unsigned *count, proc_t *out) { DEV(d)
+  const proc_t src[2] = {{4242, 5000 * MiB, 0xffffffff, 0xffffffff}, {900, 0xffffffffffffffffULL, 0xffffffff, 0xffffffff}};
+  return fill(d, count, out, src, 2); }
+#endif
