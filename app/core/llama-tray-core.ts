@@ -65,7 +65,8 @@ import { problem, type Problem } from '../contract/problem'
 import type { PowerEvents } from '../platform/power-source'
 import { BatteryPolicy } from './battery-policy'
 import { EnergyMeter } from '../telemetry/gpu/energy-meter'
-import { ClockJump, type Clocks } from '../lib/clock-jump'
+import type { Clocks } from '../lib/clock-jump'
+import { AwakeClock } from '../lib/awake-clock'
 import { serverAnswersAfterResume } from './resume-check'
 import { followsGpuStream, gpuIntervalMs, tickDelayMs, type TickPace } from './tick-pace'
 import type { HistoryStore } from '../history/history-store'
@@ -106,7 +107,7 @@ export interface CoreOptions {
   readonly history?: HistoryStore | null
   /** The power source and its changes (the onBattery setting follows them); none: no power figures, no policy. */
   readonly power?: PowerEvents | null
-  /** Wall and monotonic time (tests jump them to simulate a sleep); default: the system's. */
+  /** Wall and monotonic time (tests jump them to simulate a sleep); default: the system's. The core's AwakeClock runs on them. */
   readonly clocks?: Clocks
 }
 
@@ -137,6 +138,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private gpuUsedBeforeLaunchMiB: number | null = null
   /** Epoch ms of the running server's launch. */
   private launchedAt: number | null = null
+  /** The same launch in awake ms: its load time leaves out a sleep. */
+  private launchedAwake: number | null = null
   /** The safer placement the last start fell back to after running out of GPU memory (see planOomRetry). */
   private placementRetry: PlacementRetryNotice | null = null
   /** The running profile's id while its stored settings differ from the ones its server runs (checkSavedNotRunning). */
@@ -171,8 +174,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private powerNotice: { readonly sentence: string; readonly at: number } | null = null
   /** The GPU's energy from the telemetry's samples: each finished request's energyJ. */
   private readonly energy = new EnergyMeter()
-  /** The CLI's resume signal: wall time jumping ahead of monotonic time between ticks. */
-  private readonly clockJump: ClockJump
+  /**
+   * Awake time, the one source for every figure made of time (uptime, load times, the restart policy's windows):
+   * told of sleeps by powerMonitor in the app, seeing them as wall-clock jumps in the CLI.
+   */
+  private readonly awake: AwakeClock
   private resumeChecking = false
   /** The last check after a resume, for diagnostics and tests: when, and whether the server still answered. */
   lastResumeCheck: { readonly at: number; readonly answered: boolean } | null = null
@@ -235,7 +241,9 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       return missingFileFix(failure.kind, failure.path, spec.profileId, { extraModelDirs: this.settingsStore.settings.modelDirs })
     }
     const childChannel = childChannelGate(options.home)
-    this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, childChannel, failureFix, ...options.supervisor })
+    this.awake = new AwakeClock(options.clocks)
+    const clock = this.awake
+    this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, childChannel, failureFix, clock, ...options.supervisor })
     this.server = serverControl(this.supervisor)
     // A save of the running profile: whether its server now runs settings other than the stored ones.
     this.events.on('profiles:changed', () => void this.checkSavedNotRunning())
@@ -246,7 +254,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.history = options.history ? this.historyRecorder(options.history) : null
     const historyStore = options.history ?? null
     this.supervisor.on('state', (status) => this.onState(status))
-    this.pinned = new PinnedServers({ home: options.home, supervisor: { childChannel, ...options.supervisor }, watchdog })
+    this.pinned = new PinnedServers({ home: options.home, supervisor: { childChannel, clock, ...options.supervisor }, watchdog })
     this.pinned.on('state', () => {
       if (this.disposed) return
       this.updateCadence()
@@ -267,8 +275,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       generation: () => this.tracker?.snapshot() ?? null,
     })
     this.battery = options.power ? this.batteryPolicy(options.power) : null
-    this.clockJump = new ClockJump(options.clocks)
-    options.power?.onResume?.(() => void this.afterResume())
+    if (options.power) this.awake.follow(options.power)
+    this.awake.onResume(() => void this.afterResume())
     options.telemetry?.setExtraHeavyApps?.(settingsStore.settings.heavyApps)
     options.telemetry?.onGpuFresh?.(() => this.onGpuFresh())
     learnGpuRuntime(this, {
@@ -541,6 +549,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private historyRecorder(store: HistoryStore): HistoryRecorder {
     const home = this.options.home
     return new HistoryRecorder(store, {
+      awake: () => this.awake.now(),
       launch: () => this.supervisor.getLaunchSpec(),
       placementRetry: (profileId) => profileId !== null && this.placementRetry?.profileId === profileId,
       facts: async (profileId, exe) => {
@@ -804,10 +813,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       this.startFailure = null // a launch is under way: the refused one is history
       this.gpuUsedBeforeLaunchMiB = this.options.telemetry?.latest().gpu?.devices[0]?.memoryUsedMiB ?? null
       this.launchedAt = Date.now()
+      this.launchedAwake = this.awake.now()
     }
     // Launch to ready: the next load of this profile shows it as its estimate.
-    if (status.state === 'ready' && this.launchedAt !== null && status.profileId !== null)
-      void this.loadTimes.record(status.profileId, Date.now() - this.launchedAt)
+    if (status.state === 'ready' && this.launchedAwake !== null && status.profileId !== null)
+      void this.loadTimes.record(status.profileId, this.awake.now() - this.launchedAwake)
     this.events.emit('server:state-changed', status)
     if (status.state === 'ready' || !launchInEffect(status.state)) void this.checkSavedNotRunning()
     this.options.telemetry?.setServerPid(status.pid)
@@ -837,6 +847,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         rolling: this.rolling,
         threads: threadsFromLog(this.supervisor.getLogs()),
         energyJ: (fromMs, toMs) => this.requestEnergyJ(fromMs, toMs),
+        awakeOf: (monoMs) => this.awake.ofMono(monoMs),
       })
       this.tracker = tracker
       tracker.on('rate', () => this.onTrackerRate(tracker))
@@ -934,7 +945,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   /** The core's one clock: telemetry samples, the snapshot is built once, every subscriber gets it. */
   private tick(): void {
-    if (this.clockJump.check() !== null) void this.afterResume()
+    this.awake.now() // a wall-clock jump since the last look is a resume (the CLI's signal): its listener checks the server
     const generation = this.tracker?.snapshot() ?? null
     this.tickedActive = generation?.active ?? false
     this.options.telemetry?.setServerIdle?.(generation !== null && !generation.active)
@@ -1007,7 +1018,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     return {
       load: {
         profileId: id,
-        startedAt: this.launchedAt,
+        startedAt: this.launchedAwake === null ? this.launchedAt : this.awake.wallOf(this.launchedAwake),
         expectedMs: id === null ? null : this.loadTimes.expectedMs(id),
         previousLoads: id === null ? 0 : this.loadTimes.loads(id),
       },
