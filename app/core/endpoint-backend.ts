@@ -13,6 +13,7 @@ export function endpointBackend(
   settings: () => AppSettings,
   scheduler: SwitchScheduler,
   pinned: PinnedServers,
+  energyJ: (fromMs: number, toMs: number) => number | null = () => null,
 ): EndpointBackend {
   let keyFor: { spec: unknown; key: Promise<string | null> } | null = null
   const pinnedKeys = new WeakMap<object, Promise<string | null>>()
@@ -52,6 +53,7 @@ export function endpointBackend(
       }
     },
     settings: () => settings(),
+    energyJ,
     control: {
       request: (profileId) => scheduler.request(profileId),
       pending: () => scheduler.pending(),

@@ -167,7 +167,7 @@ export class HistoryRecorder {
       generationPerSecond: f.predictedTokensPerSecond,
       ttftMs: f.timeToFirstTokenMs ?? f.timeToFirstByteMs,
       durationMs: f.durationMs,
-      energyJ: null,
+      energyJ: f.energyJ,
       error: f.error,
     })
   }

@@ -468,7 +468,14 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     }
     const endpoint = new Endpoint(
       full,
-      endpointBackend(this.options.home, this.supervisor, () => this.settingsStore.settings, this.scheduler, this.pinned),
+      endpointBackend(
+        this.options.home,
+        this.supervisor,
+        () => this.settingsStore.settings,
+        this.scheduler,
+        this.pinned,
+        (fromMs, toMs) => this.requestEnergyJ(fromMs, toMs),
+      ),
     )
     const result = await endpoint.listen()
     if (!result.ok) {
