@@ -865,6 +865,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     }
   }
 
+  /** The GPU's energy between two epoch ms, for a bench run (BenchHost): as a request's. */
+  energyJ(fromMs: number, toMs: number): number | null {
+    return this.requestEnergyJ(fromMs, toMs)
+  }
+
   /** A request's GPU energy: a fresh sample closes its span (a driven telemetry reads NVML now), then the meter answers. */
   private requestEnergyJ(fromMs: number, toMs: number): number | null {
     const telemetry = this.options.telemetry
