@@ -142,11 +142,14 @@ export async function benchTelemetryOverhead(
         const meter = new EnergyMeter()
         const offSample = service.on('sample', (reading) => meter.record(Date.now(), reading.gpu?.devices[0]))
         try {
-          meter.record(Date.now(), service.sample().gpu?.devices[0])
+          // The span is measured from a GPU reading on (the first comes once nvidia-smi's stream runs; none without a GPU).
+          const waitUntil = Date.now() + 10_000
+          while (!service.latest().gpu?.available && Date.now() < waitUntil) await new Promise((r) => setTimeout(r, 100))
+          meter.record(Date.now(), service.latest().gpu?.devices[0])
           const from = Date.now()
           const done = await generate(port, nPredict)
           const to = Date.now()
-          meter.record(to, service.sample().gpu?.devices[0])
+          meter.record(to, service.latest().gpu?.devices[0])
           on.push(done.perSecond)
           energy.push({ energyJ: meter.between(from, to), predictedTokens: done.tokens })
           const gpu = service.latest().gpu
