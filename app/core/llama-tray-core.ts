@@ -671,8 +671,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       isProfile: async (id) => (await ProfileStore.open(this.options.home)).find(id) !== undefined,
       request: (id) => this.startProfile(id),
       stopWhenIdle: async () => {
-        const deadline = Date.now() + this.settingsStore.settings.switchDrainS * 1000
-        while (this.tracker?.snapshot().active && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
+        const deadline = this.awake.now() + this.settingsStore.settings.switchDrainS * 1000
+        while (this.tracker?.snapshot().active && this.awake.now() < deadline) await new Promise((r) => setTimeout(r, 250))
         await this.supervisor.stop()
       },
       nameOf,
