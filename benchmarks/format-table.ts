@@ -1,6 +1,8 @@
 import type { BenchRow } from './bench-row'
 
-const fmt = (n: number): string => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toPrecision(3))
+// NaN: the figure could not be measured here (no GPU data, no samples).
+const fmt = (n: number): string =>
+  Number.isNaN(n) ? 'n/a' : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toPrecision(3)
 
 /** A plain-text table: figure, unit, baseline, and ours ÷ baseline. */
 export function formatTable(rows: readonly BenchRow[]): string {

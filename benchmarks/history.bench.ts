@@ -26,6 +26,7 @@ const figures = (i: number): EndpointRequestFigures => ({
   draftTokens: null,
   draftAccepted: null,
   error: null,
+  energyJ: null,
 })
 
 const PORTS = {

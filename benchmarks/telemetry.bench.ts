@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { openNvml } from '../app/telemetry/gpu/nvml'
 import { SMI_FIELDS } from '../app/telemetry/gpu/smi-fields'
+import { EnergyMeter, joulesPerThousandTokens } from '../app/telemetry/gpu/energy-meter'
 import { measureNodeNvidiaSmi, measureNvml, measureSmiOneShot, measureSmiStream } from './measure/gpu-cost'
 import { TelemetryService, type TelemetryOptions } from '../app/telemetry/telemetry-service'
 import { FAKE_SMI_DIR } from '../test/helpers/paths'
@@ -73,8 +74,8 @@ export async function benchTelemetry(): Promise<BenchRow[]> {
   return rows
 }
 
-/** One non-streamed /completion; resolves to the server's own predicted tokens/s. */
-function generate(port: number, nPredict: number): Promise<number> {
+/** One non-streamed /completion; resolves to the server's own predicted tokens/s and its generated tokens. */
+function generate(port: number, nPredict: number): Promise<{ readonly perSecond: number; readonly tokens: number }> {
   const body = JSON.stringify({ prompt: 'Hello', n_predict: nPredict, ignore_eos: true, cache_prompt: false })
   return new Promise((resolve, reject) => {
     const req = request(
@@ -90,9 +91,10 @@ function generate(port: number, nPredict: number): Promise<number> {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))
         res.on('end', () => {
-          const pps = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timings?: { predicted_per_second?: number } }).timings
-            ?.predicted_per_second
-          if (typeof pps === 'number') resolve(pps)
+          type Timings = { predicted_per_second?: number; predicted_n?: number }
+          const t = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timings?: Timings }).timings
+          const pps = t?.predicted_per_second
+          if (typeof pps === 'number') resolve({ perSecond: pps, tokens: t?.predicted_n ?? 0 })
           else reject(new Error(`no timings in the answer (HTTP ${res.statusCode})`))
         })
         res.on('error', reject)
@@ -122,12 +124,14 @@ export async function benchTelemetryOverhead(
   const off: number[] = []
   const on: number[] = []
   const seen = new Set<string>()
+  // The GPU's energy over each request with telemetry on, as the core's meter takes it from the samples.
+  const energy: { energyJ: number | null; predictedTokens: number }[] = []
   try {
     await generate(port, 64) // warm-up
     for (let i = 0; i < rounds; i++) {
       for (const withTelemetry of i % 2 === 0 ? [false, true] : [true, false]) {
         if (!withTelemetry) {
-          off.push(await generate(port, nPredict))
+          off.push((await generate(port, nPredict)).perSecond)
           continue
         }
         const service = new TelemetryService(
@@ -135,11 +139,23 @@ export async function benchTelemetryOverhead(
         )
         service.setServerPid(child.pid ?? null)
         await service.start()
+        const meter = new EnergyMeter()
+        const offSample = service.on('sample', (reading) => meter.record(Date.now(), reading.gpu?.devices[0]))
         try {
-          on.push(await generate(port, nPredict))
+          // The span is measured from a GPU reading on (the first comes once nvidia-smi's stream runs; none without a GPU).
+          const waitUntil = Date.now() + 10_000
+          while (!service.latest().gpu?.available && Date.now() < waitUntil) await new Promise((r) => setTimeout(r, 100))
+          meter.record(Date.now(), service.latest().gpu?.devices[0])
+          const from = Date.now()
+          const done = await generate(port, nPredict)
+          const to = Date.now()
+          meter.record(to, service.latest().gpu?.devices[0])
+          on.push(done.perSecond)
+          energy.push({ energyJ: meter.between(from, to), predictedTokens: done.tokens })
           const gpu = service.latest().gpu
           seen.add(gpu?.available ? (gpu.backend ?? '?') : 'no GPU data')
         } finally {
+          offSample()
           await service.stop()
         }
       }
@@ -159,5 +175,12 @@ export async function benchTelemetryOverhead(
       baselineName: 'telemetry off',
     },
     { group: 'telemetry', name: `generation ratio telemetry on/off, ${label} (goal ≥ 0.98)`, value: ours / base, unit: 'ratio' },
+    {
+      group: 'telemetry',
+      // Beside the tok/s above; n/a where the GPU reports no power or energy. A fake GPU's figure shows the path, not a measurement.
+      name: `GPU energy per 1,000 generated tokens, ${label} (over the runs with telemetry on)`,
+      value: joulesPerThousandTokens(energy) ?? NaN,
+      unit: 'J',
+    },
   ]
 }

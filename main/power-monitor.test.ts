@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { PowerStatus } from '../app/contract/power'
 import { FakePowerMonitor } from '../test/support/main/fake-electron'
+import { AwakeClock } from '../app/lib/awake-clock'
 import { ElectronPower } from './power-monitor'
 
 const charge = { read: (): PowerStatus => ({ source: 'unknown', batteryPercent: 64, charging: false, saver: true }) }
@@ -37,5 +38,27 @@ describe("the app's power source from Electron's powerMonitor", () => {
     off()
     monitor.emit('resume')
     expect(resumed).toBe(1)
+  })
+
+  it("leaves powerMonitor's suspend-to-resume span out of awake time (uptime, restart windows) and tells one resume", () => {
+    const monitor = new FakePowerMonitor()
+    const c = { wall: 1_000_000, mono: 0 }
+    const awake = new AwakeClock({ wall: () => c.wall, mono: () => c.mono })
+    awake.follow(new ElectronPower(monitor, charge))
+    let resumes = 0
+    awake.onResume(() => resumes++)
+    const readySince = awake.now()
+    c.wall += 60_000
+    c.mono += 60_000
+    monitor.emit('suspend')
+    c.wall += 8 * 3_600_000 // a night with the lid closed; the monotonic clock ran on (Windows' QueryPerformanceCounter may)
+    c.mono += 8 * 3_600_000
+    monitor.emit('resume')
+    c.wall += 1000
+    c.mono += 1000
+    expect(awake.now() - readySince).toBe(61_000)
+    expect(c.wall - awake.wallOf(readySince)).toBe(61_000) // the uptime the status shows
+    expect(awake.wokeRecently(readySince)).toBe(true) // an exit now is the sleep's: no restart counted
+    expect(resumes).toBe(1)
   })
 })

@@ -27,6 +27,11 @@ export class ElectronPower implements PowerEvents {
     return () => this.monitor.off('resume', listener)
   }
 
+  onSuspend(listener: () => void): () => void {
+    this.monitor.on('suspend', listener)
+    return () => this.monitor.off('suspend', listener)
+  }
+
   onChange(listener: (status: PowerStatus) => void): () => void {
     const told = (): void => listener(this.current())
     this.monitor.on('on-ac', told)

@@ -16,4 +16,6 @@ export interface BenchHost {
   startSpec(spec: LaunchSpec): Promise<ServerStatus>
   /** The same read-and-stop view of the server the CLI gets (CliCore.server). */
   readonly server: ServerControl
+  /** The GPU's energy in J between two epoch ms (the core's energy meter); absent or null where none is measured. */
+  energyJ?(fromMs: number, toMs: number): number | null
 }

@@ -1,5 +1,6 @@
 import { asSentence } from '../contract/wording'
 import type { BenchReport, BenchResult } from '../contract/bench'
+import { formatEnergy } from '../contract/energy'
 
 const num = (n: number | null, digits = 1): string => (n === null ? '—' : n.toFixed(digits))
 const pct = (n: number | null): string => (n === null ? '—' : `${(n * 100).toFixed(0)}%`)
@@ -22,6 +23,7 @@ export function tableCells(report: BenchReport): { header: string[]; rows: strin
     'n-cpu-moe',
     ...prompts.map((p) => `decode ${p} tok/s`),
     ...prompts.map((p) => `prompt ${p} tok/s`),
+    'GPU energy /1k tok',
     'draft accept',
     'spread ±%',
     'min free VRAM MiB',
@@ -44,6 +46,7 @@ export function tableCells(report: BenchReport): { header: string[]; rows: strin
       const b = base ? promptFigure(base, p, 'promptTokensPerSecond') : null
       return `${num(v)}${r === base || v === null || b === null || b === 0 ? '' : times(v / b)}`
     }),
+    r.median.joulesPer1000Tokens == null ? 'n/a' : formatEnergy(r.median.joulesPer1000Tokens),
     pct(r.median.draftAcceptance),
     r.tokensPerSecondSpread ? num(r.tokensPerSecondSpread.robustCvPct) : '—',
     num(r.minFreeVramMiB, 0),
@@ -138,6 +141,7 @@ export function formatReportCsv(report: BenchReport): string {
     'prompt_tok_s',
     'generated_tokens',
     'decode_tok_s',
+    'gpu_energy_j',
     'draft_acceptance',
     'min_free_vram_mib',
     'peak_vram_used_mib',
@@ -168,6 +172,7 @@ export function formatReportCsv(report: BenchReport): string {
           run.promptTokensPerSecond,
           run.generatedTokens,
           run.tokensPerSecond,
+          run.energyJ ?? null,
           run.draftAcceptance,
           run.minFreeVramMiB,
           run.peakVramUsedMiB,

@@ -193,6 +193,7 @@ export class BenchSession {
       samples = sampler.stop()
     }
     const wallMs = performance.now() - t0
+    const energyJ = this.core.energyJ?.(startedAt, startedAt + wallMs) ?? null
     const c = summariseConditions(sinceReady(samples, readyAt), this.core.settings.gpuTemperatureWarnC)
     const drafted = t.draft_n !== undefined && t.draft_n > 0
     return {
@@ -213,6 +214,7 @@ export class BenchSession {
       peakVramUsedMiB: c.peakVramUsedMiB,
       minFreeVramMiB: c.minFreeVramMiB,
       maxGpuTemperatureC: c.maxGpuTemperatureC,
+      energyJ,
       throttleReasons: c.throttleReasons,
       cpuSystemPct: c.cpuSystemPct,
       cpuServerPct: c.cpuServerPct,

@@ -1,5 +1,6 @@
 import type { BenchFigures, BenchRun, BenchSpread } from '../contract/bench'
 import { median } from '../metrics/median'
+import { joulesPerThousandTokens } from '../telemetry/gpu/energy-meter'
 
 /** Min, max, MAD and the relative spreads of a set of values; null when empty. */
 export function spreadOf(values: readonly number[]): BenchSpread | null {
@@ -19,6 +20,7 @@ export function figuresOf(runs: readonly BenchRun[]): BenchFigures {
     promptTokensPerSecond: median(runs.map((r) => r.promptTokensPerSecond)),
     tokensPerSecond: median(runs.map((r) => r.tokensPerSecond)),
     draftAcceptance: median(runs.flatMap((r) => (r.draftAcceptance === null ? [] : [r.draftAcceptance]))),
+    joulesPer1000Tokens: joulesPerThousandTokens(runs.map((r) => ({ energyJ: r.energyJ, predictedTokens: r.generatedTokens }))),
   }
 }
 

@@ -31,6 +31,8 @@ export interface BenchRun {
   readonly peakVramUsedMiB: number | null
   readonly minFreeVramMiB: number | null
   readonly maxGpuTemperatureC: number | null
+  /** The GPU's energy in J over the request (prompt and generation), where a GPU energy source exists; absent in older reports. */
+  readonly energyJ?: number | null
   /** GPU clock-event reasons seen during the run (thermal/power slowdowns). */
   readonly throttleReasons: readonly string[]
   /** Mean whole-machine CPU load and llama-server's own share during the run; null when unknown. */
@@ -48,6 +50,8 @@ export interface BenchFigures {
   readonly promptTokensPerSecond: number | null
   readonly tokensPerSecond: number | null
   readonly draftAcceptance: number | null
+  /** The GPU's energy per 1,000 generated tokens over these runs; null where none was measured (absent in older reports). */
+  readonly joulesPer1000Tokens?: number | null
 }
 
 /** Spread of one figure over runs: the noise to read differences against. */

@@ -27,6 +27,11 @@ export interface EndpointRequestFigures {
   readonly draftAccepted: number | null
   /** The error message of an answer with an error status, else null. */
   readonly error: string | null
+  /**
+   * The GPU's energy in J while the server worked on it (held time left out), where a GPU energy source exists: the
+   * whole GPU's, so requests that overlap share it. Null without one (no NVIDIA GPU, asleep, or too short to sample).
+   */
+  readonly energyJ: number | null
 }
 
 export interface EndpointStatus {

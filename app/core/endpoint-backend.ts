@@ -15,6 +15,7 @@ export function endpointBackend(
   pinned: PinnedServers,
   /** Why requests are refused now (onGame stop while a game holds the GPU); null when they are served. */
   refusal: () => string | null = () => null,
+  energyJ: (fromMs: number, toMs: number) => number | null = () => null,
 ): EndpointBackend {
   let keyFor: { spec: unknown; key: Promise<string | null> } | null = null
   const pinnedKeys = new WeakMap<object, Promise<string | null>>()
@@ -57,6 +58,7 @@ export function endpointBackend(
       }
     },
     settings: () => settings(),
+    energyJ,
     control: {
       request: (profileId) => scheduler.request(profileId),
       pending: () => scheduler.pending(),

@@ -31,6 +31,7 @@ const figures = (over: Partial<EndpointRequestFigures> = {}): EndpointRequestFig
   draftTokens: null,
   draftAccepted: null,
   error: null,
+  energyJ: null,
   ...over,
 })
 
@@ -77,11 +78,11 @@ describe('HistoryRecorder', () => {
     expect(sessions.map((s) => s.ended)).toEqual(['crashed', 'failed'])
   })
 
-  it('writes a request with the usage counts: the prompt with its cached tokens', async () => {
+  it("writes a request with the usage counts (the prompt with its cached tokens) and the endpoint's GPU energy", async () => {
     recorder.onState(serverStatus('starting'))
     recorder.onState(serverStatus('ready'))
     await new Promise((r) => setImmediate(r)) // the session's facts, looked up once it starts, name its requests
-    recorder.onRequest(figures())
+    recorder.onRequest(figures({ energyJ: 12.5 }))
     recorder.onRequest(figures({ status: 500, error: 'boom', promptTokens: null, cachedTokens: null, predictedTokens: null }))
     const [ok, failed] = await store.listRequests({ sinceMs: null, profileId: null })
     expect(ok).toMatchObject({
@@ -91,9 +92,10 @@ describe('HistoryRecorder', () => {
       promptPerSecond: 300,
       ttftMs: 120,
       model: 'qwen.gguf',
+      energyJ: 12.5,
     })
     expect(ok).toMatchObject({ profileName: 'Default', engineVersion: 'b6100' })
-    expect(failed).toMatchObject({ status: 500, error: 'boom', promptTokens: null })
+    expect(failed).toMatchObject({ status: 500, error: 'boom', promptTokens: null, energyJ: null })
   })
 
   it('writes a bench run as a bench session with its median speeds', async () => {

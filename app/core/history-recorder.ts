@@ -23,6 +23,8 @@ export interface HistoryRecorderPorts {
   /** Whether the current start fell back to a safer placement after running out of GPU memory. */
   readonly placementRetry: (profileId: string | null) => boolean
   readonly now?: () => number
+  /** Awake ms (AwakeClock.now): a load time leaves out a sleep; the wall clock by default. */
+  readonly awake?: () => number
 }
 
 interface OpenSession {
@@ -30,6 +32,8 @@ interface OpenSession {
   readonly pid: number
   readonly profileId: string | null
   readonly startedAt: number
+  /** The spawn in awake ms. */
+  readonly startedAwake: number
   ready: boolean
   stopping: boolean
 }
@@ -63,12 +67,14 @@ export class HistoryRecorder {
   /** Each profile's facts from its latest session, for its requests (a pinned profile's too, once it ran here). */
   private readonly facts = new Map<string, SessionFacts & { readonly model: string | null }>()
   private readonly now: () => number
+  private readonly awake: () => number
 
   constructor(
     private readonly store: HistoryStore,
     private readonly ports: HistoryRecorderPorts,
   ) {
     this.now = ports.now ?? Date.now
+    this.awake = ports.awake ?? this.now
   }
 
   /** The server's state changed. */
@@ -82,14 +88,15 @@ export class HistoryRecorder {
     if (status.state === 'stopping') s.stopping = true
     if ((status.state === 'ready' || status.state === 'sleeping') && !s.ready) {
       s.ready = true
-      this.store.recordSession({ key: s.key, readyAt: now, loadMs: now - s.startedAt })
+      this.store.recordSession({ key: s.key, readyAt: now, loadMs: this.awake() - s.startedAwake })
     }
   }
 
   private begin(status: ServerStatus & { pid: number }, now: number): void {
     const spec = this.ports.launch()
     const key = randomUUID()
-    this.session = { key, pid: status.pid, profileId: status.profileId, startedAt: now, ready: false, stopping: false }
+    const startedAwake = this.awake()
+    this.session = { key, pid: status.pid, profileId: status.profileId, startedAt: now, startedAwake, ready: false, stopping: false }
     const model = spec ? modelOfArgs(spec.args) : null
     const digest = spec
       ? createHash('sha256')
@@ -160,7 +167,7 @@ export class HistoryRecorder {
       generationPerSecond: f.predictedTokensPerSecond,
       ttftMs: f.timeToFirstTokenMs ?? f.timeToFirstByteMs,
       durationMs: f.durationMs,
-      energyJ: null,
+      energyJ: f.energyJ,
       error: f.error,
     })
   }

@@ -69,7 +69,8 @@ import { GamePolicy } from './game-policy'
 import type { ParkingDeps } from './profile-parking'
 import type { GpuProcessReader } from '../telemetry/gpu/gpu-process-reader'
 import { EnergyMeter } from '../telemetry/gpu/energy-meter'
-import { ClockJump, type Clocks } from '../lib/clock-jump'
+import type { Clocks } from '../lib/clock-jump'
+import { AwakeClock } from '../lib/awake-clock'
 import { serverAnswersAfterResume } from './resume-check'
 import { followsGpuStream, gpuIntervalMs, tickDelayMs, type TickPace } from './tick-pace'
 import type { HistoryStore } from '../history/history-store'
@@ -110,7 +111,7 @@ export interface CoreOptions {
   readonly history?: HistoryStore | null
   /** The power source and its changes (the onBattery setting follows them); none: no power figures, no policy. */
   readonly power?: PowerEvents | null
-  /** Wall and monotonic time (tests jump them to simulate a sleep); default: the system's. */
+  /** Wall and monotonic time (tests jump them to simulate a sleep); default: the system's. The core's AwakeClock runs on them. */
   readonly clocks?: Clocks
   /** Which programs hold the GPU (read on demand, gated by its power state): the onGame setting watches it; none: no game watch. */
   readonly gpuProcesses?: GpuProcessReader | null
@@ -157,6 +158,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private gpuUsedBeforeLaunchMiB: number | null = null
   /** Epoch ms of the running server's launch. */
   private launchedAt: number | null = null
+  /** The same launch in awake ms: its load time leaves out a sleep. */
+  private launchedAwake: number | null = null
   /** The safer placement the last start fell back to after running out of GPU memory (see planOomRetry). */
   private placementRetry: PlacementRetryNotice | null = null
   /** The running profile's id while its stored settings differ from the ones its server runs (checkSavedNotRunning). */
@@ -193,8 +196,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private readonly gameWatch: GamePolicy | null
   /** The GPU's energy from the telemetry's samples: each finished request's energyJ. */
   private readonly energy = new EnergyMeter()
-  /** The CLI's resume signal: wall time jumping ahead of monotonic time between ticks. */
-  private readonly clockJump: ClockJump
+  /**
+   * Awake time, the one source for every figure made of time (uptime, load times, the restart policy's windows):
+   * told of sleeps by powerMonitor in the app, seeing them as wall-clock jumps in the CLI.
+   */
+  private readonly awake: AwakeClock
   private resumeChecking = false
   /** The last check after a resume, for diagnostics and tests: when, and whether the server still answered. */
   lastResumeCheck: { readonly at: number; readonly answered: boolean } | null = null
@@ -260,7 +266,9 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       })
     }
     const childChannel = childChannelGate(options.home)
-    this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, childChannel, failureFix, ...options.supervisor })
+    this.awake = new AwakeClock(options.clocks)
+    const clock = this.awake
+    this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, childChannel, failureFix, clock, ...options.supervisor })
     this.server = serverControl(this.supervisor)
     // A save of the running profile: whether its server now runs settings other than the stored ones.
     this.events.on('profiles:changed', () => void this.checkSavedNotRunning())
@@ -271,7 +279,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.history = options.history ? this.historyRecorder(options.history) : null
     const historyStore = options.history ?? null
     this.supervisor.on('state', (status) => this.onState(status))
-    this.pinned = new PinnedServers({ home: options.home, supervisor: { childChannel, ...options.supervisor }, watchdog })
+    this.pinned = new PinnedServers({ home: options.home, supervisor: { childChannel, clock, ...options.supervisor }, watchdog })
     this.pinned.on('state', () => {
       if (this.disposed) return
       this.updateCadence()
@@ -294,8 +302,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.battery = options.power ? this.batteryPolicy(options.power) : null
     this.gameWatch =
       options.gpuProcesses && (options.gameWatch ?? process.platform === 'win32') ? this.gamePolicy(options.gpuProcesses) : null
-    this.clockJump = new ClockJump(options.clocks)
-    options.power?.onResume?.(() => void this.afterResume())
+    if (options.power) this.awake.follow(options.power)
+    this.awake.onResume(() => void this.afterResume())
     options.telemetry?.setExtraHeavyApps?.(settingsStore.settings.heavyApps)
     options.telemetry?.onGpuFresh?.(() => this.onGpuFresh())
     learnGpuRuntime(this, {
@@ -499,6 +507,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         this.scheduler,
         this.pinned,
         () => this.gameRefusal(),
+        (fromMs, toMs) => this.requestEnergyJ(fromMs, toMs),
       ),
     )
     const result = await endpoint.listen()
@@ -583,6 +592,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private historyRecorder(store: HistoryStore): HistoryRecorder {
     const home = this.options.home
     return new HistoryRecorder(store, {
+      awake: () => this.awake.now(),
       launch: () => this.supervisor.getLaunchSpec(),
       placementRetry: (profileId) => profileId !== null && this.placementRetry?.profileId === profileId,
       facts: async (profileId, exe) => {
@@ -693,8 +703,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       isProfile: async (id) => (await ProfileStore.open(this.options.home)).find(id) !== undefined,
       request: (id) => this.startProfile(id),
       stopWhenIdle: async () => {
-        const deadline = Date.now() + this.settingsStore.settings.switchDrainS * 1000
-        while (this.tracker?.snapshot().active && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
+        const deadline = this.awake.now() + this.settingsStore.settings.switchDrainS * 1000
+        while (this.tracker?.snapshot().active && this.awake.now() < deadline) await new Promise((r) => setTimeout(r, 250))
         await this.supervisor.stop()
       },
       nameOf: async (id) => (await ProfileStore.open(this.options.home)).find(id)?.name ?? id,
@@ -888,10 +898,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       this.startFailure = null // a launch is under way: the refused one is history
       this.gpuUsedBeforeLaunchMiB = this.options.telemetry?.latest().gpu?.devices[0]?.memoryUsedMiB ?? null
       this.launchedAt = Date.now()
+      this.launchedAwake = this.awake.now()
     }
     // Launch to ready: the next load of this profile shows it as its estimate.
-    if (status.state === 'ready' && this.launchedAt !== null && status.profileId !== null)
-      void this.loadTimes.record(status.profileId, Date.now() - this.launchedAt)
+    if (status.state === 'ready' && this.launchedAwake !== null && status.profileId !== null)
+      void this.loadTimes.record(status.profileId, this.awake.now() - this.launchedAwake)
     // The sizes of the files it runs: if one moves, a file of the same name and size is the one (missingFileFix).
     if (status.state === 'ready' && status.profileId !== null) void this.recordSizesOf(status.profileId)
     this.events.emit('server:state-changed', status)
@@ -923,6 +934,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         rolling: this.rolling,
         threads: threadsFromLog(this.supervisor.getLogs()),
         energyJ: (fromMs, toMs) => this.requestEnergyJ(fromMs, toMs),
+        awakeOf: (monoMs) => this.awake.ofMono(monoMs),
       })
       this.tracker = tracker
       tracker.on('rate', () => this.onTrackerRate(tracker))
@@ -931,6 +943,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     } finally {
       this.trackerStarting = false
     }
+  }
+
+  /** The GPU's energy between two epoch ms, for a bench run (BenchHost): as a request's. */
+  energyJ(fromMs: number, toMs: number): number | null {
+    return this.requestEnergyJ(fromMs, toMs)
   }
 
   /** A request's GPU energy: a fresh sample closes its span (a driven telemetry reads NVML now), then the meter answers. */
@@ -1020,7 +1037,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   /** The core's one clock: telemetry samples, the snapshot is built once, every subscriber gets it. */
   private tick(): void {
-    if (this.clockJump.check() !== null) void this.afterResume()
+    this.awake.now() // a wall-clock jump since the last look is a resume (the CLI's signal): its listener checks the server
     const generation = this.tracker?.snapshot() ?? null
     this.tickedActive = generation?.active ?? false
     this.options.telemetry?.setServerIdle?.(generation !== null && !generation.active)
@@ -1094,7 +1111,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     return {
       load: {
         profileId: id,
-        startedAt: this.launchedAt,
+        startedAt: this.launchedAwake === null ? this.launchedAt : this.awake.wallOf(this.launchedAwake),
         expectedMs: id === null ? null : this.loadTimes.expectedMs(id),
         previousLoads: id === null ? 0 : this.loadTimes.loads(id),
       },

@@ -21,6 +21,8 @@ export interface EndpointBackend {
   /** The server of a pinned profile, which answers beside the active one without a switch; null when `profileId` is not pinned. */
   pinned(profileId: string): PinnedBackend | null
   readonly settings: () => EndpointSettings
+  /** The GPU's energy in J between two epoch ms (the core's energy meter); absent or null where none is measured. */
+  energyJ?(fromMs: number, toMs: number): number | null
   /** The core's switch for `llama-tray profiles use` (control-route.ts); absent where the endpoint has no core behind it. */
   readonly control?: SwitchControl
 }

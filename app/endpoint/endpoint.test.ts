@@ -86,6 +86,23 @@ describe('the endpoint in front of the server (in-process fakes)', () => {
     })
   })
 
+  it("gives each request the GPU's energy over the time the server worked on it, and null without an energy source", async () => {
+    await chat(port, 'a')
+    expect(figures[0]?.energyJ).toBeNull()
+    const spans: (readonly [number, number])[] = []
+    backend.energyJ = (fromMs, toMs) => {
+      spans.push([fromMs, toMs])
+      return 42.5
+    }
+    await chat(port, 'a')
+    const f = figures[1]!
+    expect(f.energyJ).toBe(42.5)
+    expect(spans).toHaveLength(1)
+    const [fromMs, toMs] = spans[0]!
+    expect(toMs).toBe(f.time) // the span ends with the answer, in epoch ms like the meter's samples
+    expect(toMs - fromMs).toBeLessThanOrEqual(Math.ceil(f.durationMs - f.heldMs))
+  })
+
   it('refuses an unknown model with an OpenAI-style 404 that lists the profiles', async () => {
     const answer = await chat(port, 'gpt-4o')
     expect(answer.status).toBe(404)

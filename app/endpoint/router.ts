@@ -294,8 +294,11 @@ export class EndpointRouter {
   ): EndpointRequestFigures {
     const t = tap.timings()
     const end = performance.now()
+    const time = Date.now()
+    // The server's part of it: from when the request was let through (after any hold) to the answer's end.
+    const worked = Math.max(0, end - arrived - heldMs)
     return {
-      time: Date.now(),
+      time,
       profileId,
       method: req.method ?? 'GET',
       path,
@@ -313,6 +316,7 @@ export class EndpointRouter {
       draftTokens: t?.draftTokens ?? null,
       draftAccepted: t?.draftAccepted ?? null,
       error: status >= 400 ? (tap.errorMessage() ?? `HTTP ${status}`) : null,
+      energyJ: this.backend.energyJ?.(time - worked, time) ?? null,
     }
   }
 }

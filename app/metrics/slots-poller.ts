@@ -33,6 +33,8 @@ export interface SlotsPollerOptions {
    * an idle answer the poller then waits for the log's news (pokeSoon) instead.
    */
   readonly pollWhenIdle?: boolean
+  /** A monotonic stamp in awake ms (AwakeClock.ofMono): a rate over a lid close leaves the sleep out. As is by default. */
+  readonly awakeOf?: (monoMs: number) => number
 }
 
 export type PollOutcome =
@@ -81,6 +83,7 @@ export class SlotsPoller {
       fastPromptMs: options.fastPromptMs ?? 1000,
       timeoutMs: options.timeoutMs ?? 5000,
       pollWhenIdle: options.pollWhenIdle ?? true,
+      awakeOf: options.awakeOf ?? ((monoMs) => monoMs),
     }
   }
 
@@ -183,7 +186,7 @@ export class SlotsPoller {
     if (result.kind === 'aborted' || !this.running || signal.aborted) return
     let next: number
     if (result.kind === 'ok') {
-      const slots = this.rates.update(result.slots, result.time)
+      const slots = this.rates.update(result.slots, this.opts.awakeOf(result.time))
       this.busy = slots.some((s) => s.reading.processing)
       const prompting = this.busy && slots.every((s) => !s.reading.processing || (s.reading.nDecoded ?? 0) === 0)
       this.promptSince = prompting ? (this.promptSince ?? result.time) : null

@@ -15,4 +15,6 @@ export interface PowerEvents {
   onChange(listener: (status: PowerStatus) => void): () => void
   /** Calls `listener` when the machine wakes from sleep (the app's powerMonitor 'resume'); the CLI sees clock jumps instead. */
   onResume?(listener: () => void): () => void
+  /** Calls `listener` when the machine is about to sleep (the app's powerMonitor 'suspend'): the awake clock leaves the span out. */
+  onSuspend?(listener: () => void): () => void
 }

@@ -17,8 +17,10 @@ export interface Run {
   readonly abort: AbortController
   readonly lines: RingBuffer<string>
   stopRequested: boolean
-  /** Epoch ms when readiness gives up; pushed back by the end of a download and by load progress in the log. */
+  /** Awake ms (AwakeClock) when readiness gives up; pushed back by the end of a download and by load progress in the log. */
   deadline: number
+  /** Awake ms of the spawn: a resume after it means the machine slept under this process. */
+  readonly spawnedAt: number
   /** The `-hf` download watch, while one may be under way. */
   watch: HfDownloadWatch | null
   /** The log said "entering sleeping state" and not yet "exiting" (see sleep-log.ts). */

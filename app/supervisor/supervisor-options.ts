@@ -7,6 +7,7 @@ import type { PidFiles } from './pid-file'
 import type { StopOptions } from './process-tree'
 import type { RestartPolicyOptions } from './restart-policy'
 import type { WatchdogOptions, WatchdogTick } from './watchdog-policy'
+import type { AwakeClock } from '../lib/awake-clock'
 
 /** What a ServerSupervisor is built with: everything but home has a default. */
 export interface SupervisorOptions {
@@ -37,6 +38,8 @@ export interface SupervisorOptions {
   readonly childChannel?: (exe: string) => Promise<boolean>
   /** The watchdog after ready (asked at each ready, so a settings change applies to the next); DEFAULT_WATCHDOG by default. */
   readonly watchdog?: WatchdogOptions | (() => WatchdogOptions)
+  /** Awake time (made once at composition, told of sleeps); the process's system clock by default. */
+  readonly clock?: AwakeClock
   /** A fix for a failure found before the spawn (a model file gone: pick it, or the one found elsewhere); none by default. */
   readonly failureFix?: (failure: PreflightFailure, spec: LaunchSpec) => Promise<FailureFix | null>
 }

@@ -13,12 +13,12 @@ export type SupervisorState =
   | { readonly kind: 'downloading'; readonly process: ServerProcess; readonly download: DownloadInfo }
   /** progress: the server's own, from its child channel; absent while it has said nothing (or has no channel). */
   | { readonly kind: 'loading'; readonly process: ServerProcess; readonly progress?: ServerLoadProgress | null }
-  /** readySince: epoch ms when this process became ready (a sleeping server keeps it: the same process). */
+  /** readySince: awake ms (AwakeClock) when this process became ready (a sleeping server keeps it: the same process). */
   | { readonly kind: 'ready'; readonly process: ServerProcess; readonly readySince: number }
   /** waking: the reload's progress while a request wakes it (channel only). */
   | { readonly kind: 'sleeping'; readonly process: ServerProcess; readonly readySince: number; readonly waking?: ServerLoadProgress | null }
   | { readonly kind: 'stopping'; readonly process: ServerProcess }
-  /** restartAt: epoch ms when `timer` starts the spec again. */
+  /** restartAt: awake ms (AwakeClock) when `timer` starts the spec again. */
   | { readonly kind: 'backoff'; readonly exit: ExitInfo; readonly restartAt: number; readonly timer: NodeJS.Timeout }
   | { readonly kind: 'crashloop'; readonly exit: ExitInfo }
   | { readonly kind: 'errored'; readonly exit: ExitInfo }
@@ -50,8 +50,16 @@ export function readySinceOf(state: SupervisorState): number | null {
   return state.kind === 'ready' || state.kind === 'sleeping' ? state.readySince : null
 }
 
-/** The contract's status of a state: the state's own fields plus the launch's and the last exit. */
-export function statusOf(state: SupervisorState, session: LaunchSession | null, lastExit: ExitInfo | null): ServerStatus {
+/**
+ * The contract's status of a state: the state's own fields plus the launch's and the last exit. `toWall` turns the
+ * state's awake times into the contract's epoch ms (AwakeClock.wallOf: uptime and countdowns leave out any sleep).
+ */
+export function statusOf(
+  state: SupervisorState,
+  session: LaunchSession | null,
+  lastExit: ExitInfo | null,
+  toWall: (awakeMs: number) => number = (t) => t,
+): ServerStatus {
   const common = { profileId: session?.spec.profileId ?? null, exe: session?.exe ?? null, lastExit, restarts: session?.restarts ?? 0 }
   const noProcess = { pid: null, host: null, port: null }
   switch (state.kind) {
@@ -70,7 +78,7 @@ export function statusOf(state: SupervisorState, session: LaunchSession | null, 
         ...common,
         ...state.process,
         state: state.kind,
-        readySince: state.readySince,
+        readySince: toWall(state.readySince),
         sleepIdleSeconds: session?.sleepIdleSeconds ?? null,
       }
     case 'sleeping':
@@ -78,12 +86,12 @@ export function statusOf(state: SupervisorState, session: LaunchSession | null, 
         ...common,
         ...state.process,
         state: state.kind,
-        readySince: state.readySince,
+        readySince: toWall(state.readySince),
         sleepIdleSeconds: session?.sleepIdleSeconds ?? null,
         waking: state.waking ?? null,
       }
     case 'backoff':
-      return { ...common, ...noProcess, lastExit: state.exit, state: state.kind, restartAt: state.restartAt }
+      return { ...common, ...noProcess, lastExit: state.exit, state: state.kind, restartAt: toWall(state.restartAt) }
     case 'crashloop':
     case 'errored':
       return { ...common, ...noProcess, lastExit: state.exit, state: state.kind }

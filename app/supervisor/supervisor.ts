@@ -43,6 +43,7 @@ import { DEFAULT_WATCHDOG, watchdogEnabled, type WatchdogOptions } from './watch
 import { serverSubcommand } from '../contract/server-binary'
 import { CHANNEL_ENV, isChildMessage, parseChildLine, type ChildMessage } from './child-channel'
 import { closeChannel, stopThroughChannel } from './channel-stop'
+import { SYSTEM_AWAKE_CLOCK, type AwakeClock } from '../lib/awake-clock'
 
 // Lines llama-server prints while it loads a model: each one pushes the readiness deadline back (a slow disk is not a failure).
 const LOAD_PROGRESS = /load_tensors:|llama_model_loader:|llama_context:|llama_kv_cache|common_init_from_params|srv\s+load_model|^\.+$/
@@ -72,8 +73,10 @@ export class ServerSupervisor {
   private readonly pidFiles: PidFiles
   private readonly runDir: string
   private readonly options: Required<
-    Omit<SupervisorOptions, 'home' | 'listen' | 'pidFiles' | 'watchdog' | 'serverName' | 'childChannel' | 'failureFix'>
+    Omit<SupervisorOptions, 'home' | 'listen' | 'pidFiles' | 'watchdog' | 'serverName' | 'childChannel' | 'failureFix' | 'clock'>
   >
+  /** Awake time: the readiness deadline, the time ready and the backoff leave out any sleep. */
+  private readonly clock: AwakeClock
   private readonly childChannel: (exe: string) => Promise<boolean>
   private readonly watchdog: () => WatchdogOptions
   private readonly listenPlan: () => ListenPlan
@@ -92,6 +95,7 @@ export class ServerSupervisor {
     this.listenPlan = options.listen ?? (() => ({ kind: 'free' }))
     this.childChannel = options.childChannel ?? (() => Promise.resolve(true))
     this.failureFix = options.failureFix ?? null
+    this.clock = options.clock ?? SYSTEM_AWAKE_CLOCK
     const watchdog = options.watchdog ?? DEFAULT_WATCHDOG
     this.watchdog = typeof watchdog === 'function' ? watchdog : () => watchdog
     this.logs = new RingBuffer(this.options.logCapacity)
@@ -111,7 +115,7 @@ export class ServerSupervisor {
   }
 
   getStatus(): ServerStatus {
-    return statusOf(this.state, this.session, this.lastExit)
+    return statusOf(this.state, this.session, this.lastExit, (t) => this.clock.wallOf(t))
   }
 
   /** The newest log lines, oldest first. */
@@ -295,7 +299,8 @@ export class ServerSupervisor {
       abort: new AbortController(),
       lines: new RingBuffer(200),
       stopRequested: false,
-      deadline: Date.now() + this.options.readyTimeoutMs,
+      deadline: this.clock.now() + this.options.readyTimeoutMs,
+      spawnedAt: this.clock.now(),
       watch: null,
       asleep: false,
       linesSeen: 0,
@@ -319,7 +324,7 @@ export class ServerSupervisor {
         run.lines.push(line)
         this.log(line)
         if (LOAD_PROGRESS.test(line) && (this.state.kind === 'starting' || this.state.kind === 'loading'))
-          run.deadline = Math.max(run.deadline, Date.now() + this.options.readyTimeoutMs)
+          run.deadline = Math.max(run.deadline, this.clock.now() + this.options.readyTimeoutMs)
         const sleep = sleepLogEvent(line)
         if (sleep) this.onSleepLine(run, sleep === 'entering')
       })
@@ -368,7 +373,7 @@ export class ServerSupervisor {
       return
     }
     if (kind !== 'downloading') return
-    run.deadline = Date.now() + this.options.readyTimeoutMs
+    run.deadline = this.clock.now() + this.options.readyTimeoutMs
     this.transition({ kind: 'starting', process: processOf(run) })
   }
 
@@ -381,7 +386,7 @@ export class ServerSupervisor {
       // llama-server answers 503 while its -hf download runs too: the download, seen in the cache, says more.
       if (health.kind === 'loading' && this.state.kind === 'starting') this.transition({ kind: 'loading', process: processOf(run) })
       // A download has no deadline: it takes what the network gives; the one for loading starts after it.
-      if (this.state.kind !== 'downloading' && Date.now() >= run.deadline) {
+      if (this.state.kind !== 'downloading' && this.clock.now() >= run.deadline) {
         await this.enqueue(async () => {
           if (this.run !== run || run.stopRequested) return
           run.stopRequested = true
@@ -417,7 +422,7 @@ export class ServerSupervisor {
     if (kind !== 'starting' && kind !== 'loading' && kind !== 'downloading') return
     run.watch?.stop()
     this.updateSession({ startFailure: null })
-    const readySince = Date.now()
+    const readySince = this.clock.now()
     this.transition({ kind: 'ready', process: processOf(run), readySince })
     // It fell asleep before the probe saw it ready (a sleep shorter than a health interval).
     if (run.asleep) this.transition({ kind: 'sleeping', process: processOf(run), readySince, waking: null })
@@ -440,14 +445,14 @@ export class ServerSupervisor {
       case 'loading': {
         const progress = message.progress
         if (state.kind === 'starting' || state.kind === 'loading') {
-          run.deadline = Math.max(run.deadline, Date.now() + this.options.readyTimeoutMs)
+          run.deadline = Math.max(run.deadline, this.clock.now() + this.options.readyTimeoutMs)
           // starting → loading is an edge; a new figure within loading is not (the record is replaced).
           if (state.kind === 'starting') return this.transition({ kind: 'loading', process: processOf(run), progress })
           this.state = { kind: 'loading', process: processOf(run), progress }
           this.listeners.emit('state', this.getStatus())
         } else if (state.kind === 'downloading') {
           // The -hf file is in and the server loads it: the readiness deadline starts here, as after starting.
-          run.deadline = Date.now() + this.options.readyTimeoutMs
+          run.deadline = this.clock.now() + this.options.readyTimeoutMs
           this.transition({ kind: 'loading', process: processOf(run), progress })
         } else if (state.kind === 'sleeping') {
           // A request is waking it: the reload's progress, within the state.
@@ -512,7 +517,7 @@ export class ServerSupervisor {
     const lines = run.lines.tail(30)
     const readySince = readySinceOf(this.state)
     const wasReady = readySince !== null
-    const readyForMs = readySince !== null ? Date.now() - readySince : null
+    const readyForMs = readySince !== null ? this.clock.now() - readySince : null
     let d: Diagnosis = await hfFailure(diagnoseExit(exit.code, exit.signal, lines), run.spec.args, {
       ...process.env,
       ...(run.spec.env ?? {}),
@@ -525,12 +530,18 @@ export class ServerSupervisor {
       if (endsTheRun(d, previous)) return this.fail(d, exit, lines)
     }
 
-    this.restartOrGiveUp(d, exit, lines, readyForMs)
+    this.restartOrGiveUp(d, exit, lines, readyForMs, this.clock.wokeRecently(run.spawnedAt))
   }
 
-  /** After an unexpected end (a crash, or the watchdog's stop): backoff and a restart, or crashloop. */
-  private restartOrGiveUp(d: Diagnosis, exit: ExitStatus, lines: readonly string[], readyForMs: number | null): void {
-    const decision = decideRestart(this.current.unstableExits, readyForMs, this.options.restartPolicy)
+  /**
+   * After an unexpected end (a crash, or the watchdog's stop): backoff and a restart, or crashloop. An end just after
+   * the machine woke under this process (`afterSleep`) is the sleep's doing: started again at once, counted neither
+   * as a restart nor toward a crash loop.
+   */
+  private restartOrGiveUp(d: Diagnosis, exit: ExitStatus, lines: readonly string[], readyForMs: number | null, afterSleep = false): void {
+    const decision = afterSleep
+      ? ({ action: 'restart', delayMs: 0, unstableExits: this.current.unstableExits } as const)
+      : decideRestart(this.current.unstableExits, readyForMs, this.options.restartPolicy)
     this.updateSession({ unstableExits: decision.unstableExits })
     if (decision.action === 'give-up') {
       const last = exitInfo(
@@ -545,16 +556,17 @@ export class ServerSupervisor {
     }
     const failure = exitInfo(exit, d, lines)
     this.lastExit = failure
-    this.log(`[llama-tray] ${d.reason}; restarting in ${(decision.delayMs / 1000).toFixed(1)} s`)
+    if (afterSleep) this.log(`[llama-tray] ${d.reason} just after the machine woke; starting it again (not counted as a restart)`)
+    else this.log(`[llama-tray] ${d.reason}; restarting in ${(decision.delayMs / 1000).toFixed(1)} s`)
     const timer = setTimeout(() => {
       void this.enqueue(async () => {
         // A stop (or a user start) that ran first has left backoff: no restart after it.
         if (this.state.kind !== 'backoff' || this.state.timer !== timer) return
-        this.updateSession({ restarts: this.current.restarts + 1 })
+        if (!afterSleep) this.updateSession({ restarts: this.current.restarts + 1 })
         await this.launch()
       })
     }, decision.delayMs)
-    this.transition({ kind: 'backoff', exit: failure, restartAt: Date.now() + decision.delayMs, timer })
+    this.transition({ kind: 'backoff', exit: failure, restartAt: this.clock.now() + decision.delayMs, timer })
   }
 
   /**
@@ -584,7 +596,7 @@ export class ServerSupervisor {
       // A stop, a restart or an exit that came first has dealt with this run already.
       if (this.run !== run || run.stopRequested || run.proc.hasExited() || !servesRequests(this.state.kind)) return
       const readySince = readySinceOf(this.state)
-      const readyForMs = readySince !== null ? Date.now() - readySince : null
+      const readyForMs = readySince !== null ? this.clock.now() - readySince : null
       run.stopRequested = true
       run.abort.abort()
       this.log(`[llama-tray] ${reason}; stopping it to restart it`)
@@ -595,7 +607,7 @@ export class ServerSupervisor {
       this.log(`[llama-tray] llama-server ${detail}${exitSuffix(outcome, exit)}`)
       const hint = 'the last log lines show what it was doing; if a busy server trips the watchdog, raise watchdogMisses in the settings'
       const d: Diagnosis = { kind: 'unresponsive', reason, hint, deterministic: false }
-      this.restartOrGiveUp(d, exit, run.lines.tail(30), readyForMs)
+      this.restartOrGiveUp(d, exit, run.lines.tail(30), readyForMs, this.clock.wokeRecently(run.spawnedAt))
     })
   }
 

@@ -12,6 +12,7 @@ import { problemText } from '../problem-text'
 import { serverStateSentence, STILL_STOPPING } from '../server-sentences'
 import { followPowerNotices } from '../power-lines'
 import { SERVE_HELP } from './serve-help'
+import { formatEnergy } from '../../contract/energy'
 
 export interface ServeOptions {
   readonly host: string
@@ -64,6 +65,7 @@ function figuresLine(f: EndpointRequestFigures): string {
   if (f.timeToFirstTokenMs !== null) parts.push(`first token ${Math.round(f.timeToFirstTokenMs)} ms`)
   if (f.heldMs >= 1) parts.push(`held ${Math.round(f.heldMs)} ms`)
   parts.push(`${Math.round(f.durationMs)} ms`)
+  if (f.energyJ !== null) parts.push(`GPU ${formatEnergy(f.energyJ)}`)
   return parts.join('  ')
 }
 

@@ -117,9 +117,41 @@ describe('parseSmiLine on real H200 captures', () => {
   })
 })
 
+describe("power.draw.average for the power where there is no NVML (the energy meter's integral runs on it)", () => {
+  // The H200's one-shot query (query-csv.txt, driver 580) in our field list, with power.draw.average as that GPU's
+  // `-q -x` capture (qx.xml) gave it: <average_power_draw>124.25 W</average_power_draw>.
+  const [header, withUnits] = readFileSync(path.join(h200Captures, 'query-csv.txt'), 'utf8').split('\n') as [string, string]
+  const averageInXml = /<average_power_draw>([\d.]+) W<\/average_power_draw>/.exec(readFileSync(path.join(h200Captures, 'qx.xml'), 'utf8'))
+  const captured = Object.fromEntries(
+    header.split(', ').map((h, i) => [h.replace(/ \[.*\]$/, ''), (withUnits.split(', ')[i] as string).replace(/ (MiB|W|%|MHz)$/, '')]),
+  ) as Record<string, string>
+  const ours = (average: string): string =>
+    SMI_FIELDS.map((f) =>
+      f.query === 'power.draw.average'
+        ? average
+        : (captured[f.query] ??
+          captured[{ 'enforced.power.limit': 'power.limit', 'clocks.sm': 'clocks.current.sm' }[f.query] ?? ''] ??
+          '[N/A]'),
+    ).join(', ')
+
+  it('is asked for, and its value is the power when the GPU gives it', () => {
+    expect(SMI_FIELDS.map((f) => f.query)).toContain('power.draw.average')
+    expect(averageInXml).not.toBeNull()
+    const device = parseSmiLine(ours(averageInXml![1] as string), SMI_FIELDS)
+    expect(device).toMatchObject({ name: 'NVIDIA H200', powerW: 124.25, powerLimitW: 700 })
+  })
+
+  it('falls back to power.draw where it reads [N/A] or [Not Supported] (laptops, GPUs before Ampere), and to null without either', () => {
+    expect(parseSmiLine(ours('[N/A]'), SMI_FIELDS)?.powerW).toBe(124.2)
+    expect(parseSmiLine(ours('[Not Supported]'), SMI_FIELDS)?.powerW).toBe(124.2)
+    const line = ours('[N/A]').replace(', 124.20,', ', [N/A],')
+    expect(parseSmiLine(line, SMI_FIELDS)?.powerW).toBeNull()
+  })
+})
+
 describe('parseSmiLine edge cases', () => {
   const fields = SMI_FIELDS
-  const good = '0, NVIDIA H200, 143771, 0, 143156, 616, 35, 0, 78.57, 700.00, 345, P0, 0x0000000000000045'
+  const good = '0, NVIDIA H200, 143771, 0, 143156, 616, 35, 0, 78.57, [N/A], 700.00, 345, P0, 0x0000000000000045'
 
   it('parses our own query and decodes the throttle mask', () => {
     expect(parseSmiLine(good, fields)).toEqual({
@@ -148,7 +180,7 @@ describe('parseSmiLine edge cases', () => {
   })
 
   it('drops out-of-range values instead of clamping them', () => {
-    const d = parseSmiLine('0, X, 143771, 0, 143156, 616, 900, 250, -4, 700, 345, P99, 0xZZ', fields)
+    const d = parseSmiLine('0, X, 143771, 0, 143156, 616, 900, 250, -4, 9000, 700, 345, P99, 0xZZ', fields)
     expect(d).toMatchObject({ temperatureC: null, utilizationPct: null, powerW: null, pstate: null, throttleReasons: null })
   })
 
@@ -204,6 +236,8 @@ describe('parseSmiLine properties (100,000+ generated lines)', () => {
           SMI_FIELDS.forEach((f, i) => {
             const tok = (tokens[i] as string).trim()
             if (f.target === 'index' || f.target === 'throttleMask' || f.target === 'ignore') return
+            // power.draw.average, where it is a number, stands for power.draw (checked on the captures above).
+            if (f.target === 'powerAverageW' || f.target === 'powerW') return
             const value = d[f.target]
             if (MARKERS.includes(tok)) expect(value).toBeNull()
             if (typeof value === 'number') expect(Number(tok.replace(/ ?(MiB|W|%|MHz|C)$/, ''))).toBe(value)

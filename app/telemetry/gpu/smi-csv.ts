@@ -12,6 +12,7 @@ const RANGES: Readonly<Record<NumericTarget, readonly [min: number, max: number]
   temperatureC: [-40, 150],
   utilizationPct: [0, 100],
   powerW: [0, 5000],
+  powerAverageW: [0, 5000],
   powerLimitW: [0, 5000],
   smClockMHz: [0, 10_000],
 }
@@ -79,6 +80,7 @@ export function parseSmiLine(line: string, fields: readonly SmiField[]): GpuDevi
   const parts = line.split(',')
   if (parts.length !== fields.length || fields.length === 0) return null
   let index: number | null = 0
+  let powerAverageW: number | null = null
   const device = emptyDevice(0)
   for (let i = 0; i < fields.length; i++) {
     const text = parts[i] as string
@@ -103,11 +105,15 @@ export function parseSmiLine(line: string, fields: readonly SmiField[]): GpuDevi
       case 'throttleMask':
         device.throttleReasons = parseMask(text)
         break
+      case 'powerAverageW':
+        powerAverageW = parseSmiNumber(text, ...RANGES.powerAverageW)
+        break
       default: {
         const [min, max] = RANGES[target]
         device[target] = parseSmiNumber(text, min, max)
       }
     }
   }
+  if (powerAverageW !== null) device.powerW = powerAverageW
   return device
 }

@@ -1,7 +1,10 @@
 import type { GpuDevice } from '../../contract/telemetry'
 
-/** The GpuDevice figure an nvidia-smi --query-gpu field fills. */
-export type SmiTarget = Exclude<keyof GpuDevice, 'throttleReasons' | 'energyMJ'> | 'throttleMask' | 'ignore'
+/**
+ * The GpuDevice figure an nvidia-smi --query-gpu field fills. `powerAverageW` (power.draw.average) fills powerW where
+ * the GPU gives it: an average is what the energy meter integrates best between two samples.
+ */
+export type SmiTarget = Exclude<keyof GpuDevice, 'throttleReasons' | 'energyMJ'> | 'throttleMask' | 'powerAverageW' | 'ignore'
 
 export interface SmiField {
   /** The name passed to --query-gpu. */
@@ -20,6 +23,8 @@ export const SMI_FIELDS: readonly SmiField[] = [
   { query: 'temperature.gpu', target: 'temperatureC' },
   { query: 'utilization.gpu', target: 'utilizationPct' },
   { query: 'power.draw', target: 'powerW' },
+  // Ampere (but GA100) and newer; [N/A] elsewhere, refused (then dropped) by drivers before it.
+  { query: 'power.draw.average', target: 'powerAverageW' },
   { query: 'enforced.power.limit', target: 'powerLimitW' },
   { query: 'clocks.sm', target: 'smClockMHz' },
   { query: 'pstate', target: 'pstate' },

@@ -7,6 +7,7 @@ import { fakeSmiEnv, isAlive, waitFor } from '../../../test/support/telemetry/fa
 import { fakeSmiExe } from '../../../test/support/telemetry/paths'
 import { SMI_FIELDS } from './smi-fields'
 import { SmiSampler, type SmiSamplerOptions } from './smi-sampler'
+import { EnergyMeter } from './energy-meter'
 
 const samplers: SmiSampler[] = []
 afterEach(async () => {
@@ -48,6 +49,21 @@ describe('SmiSampler with the fake nvidia-smi', () => {
     expect(new Set(samples.map((d) => d.powerW)).size).toBeGreaterThan(1) // the replay moves on
     await s.stop()
     expect(isAlive(pids[0]!)).toBe(false)
+  })
+
+  it('asks for power.draw.average and, where the replayed H200 capture has none ([N/A]), feeds power.draw to the energy meter', async () => {
+    const { s, samples } = sampler('')
+    s.start()
+    expect(await waitFor(() => samples.length >= 6, 10_000)).toBe(true)
+    await s.stop()
+    // No NVML here, so no counter: the meter integrates the samples' power (placed 100 ms apart, the sampler's period).
+    const meter = new EnergyMeter()
+    const used = samples.slice(0, 6)
+    used.forEach((d, i) => meter.record(i * 100, d))
+    expect(used.every((d) => d.energyMJ === undefined && typeof d.powerW === 'number')).toBe(true)
+    let expected = 0
+    for (let i = 1; i < used.length; i++) expected += (((used[i - 1]!.powerW as number) + (used[i]!.powerW as number)) / 2) * 0.1
+    expect(meter.between(0, 500)).toBeCloseTo(expected, 6)
   })
 
   it('a new period replaces the child with one asking for it (-lms), one alive at a time, and samples go on', async () => {

@@ -2,7 +2,7 @@ import { BenchFlagFix } from './BenchFlagFix'
 import { useEffect, useState } from 'react'
 import type { BenchProgress, BenchReport } from '../../../app/contract/bench'
 import { barWidths, benchTableRows } from '../lib/bench-table'
-import { formatElapsed, formatPercent } from '../lib/format'
+import { formatElapsed, formatEnergy, formatPercent } from '../lib/format'
 import { cancelBench, refreshBenchHistory, showBenchReport, startBench, startTune, useBenchStore } from '../stores/bench-store'
 import { ExportReport, TuneResults } from './BenchExtras'
 import { useProfileStore } from '../stores/profile-store'
@@ -44,6 +44,9 @@ function Results({ report }: { readonly report: BenchReport }): React.JSX.Elemen
               <th scope="col">Prompt</th>
               <th scope="col">Decode tok/s</th>
               <th scope="col">Prompt tok/s</th>
+              <th scope="col" title="GPU energy per 1,000 generated tokens, where the GPU reports its power or energy">
+                GPU energy /1k tok
+              </th>
               <th scope="col">Draft accept</th>
               <th scope="col">Runs</th>
             </tr>
@@ -64,6 +67,9 @@ function Results({ report }: { readonly report: BenchReport }): React.JSX.Elemen
                 </td>
                 <td className="num" data-testid="bench-prompt-rate">
                   {rate(r.promptTokensPerSecond)} <span className="ratio">{times(r.promptTokensPerSecondRatio)}</span>
+                </td>
+                <td className="num" data-testid="bench-energy">
+                  {r.joulesPer1000Tokens === null ? 'n/a' : formatEnergy(r.joulesPer1000Tokens)}
                 </td>
                 <td className="num">{r.draftAcceptance === null ? '—' : formatPercent(r.draftAcceptance)}</td>
                 <td className="num" title={r.disturbedReasons.join('; ') || undefined}>

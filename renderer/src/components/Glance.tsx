@@ -36,11 +36,14 @@ function LastRequest(): React.JSX.Element {
         {energyJ !== null && (
           <div>
             <dt>GPU energy</dt>
-            <dd
-              data-testid="last-energy"
-              title={perThousand !== null ? `this profile's recent requests: ${formatEnergy(perThousand)} per 1,000 tokens` : undefined}
-            >
-              {formatEnergy(energyJ)}
+            <dd data-testid="last-energy">{formatEnergy(energyJ)}</dd>
+          </div>
+        )}
+        {perThousand !== null && (
+          <div>
+            <dt>Per 1,000 tokens</dt>
+            <dd data-testid="energy-per-thousand" title="GPU energy per 1,000 generated tokens over this profile's recent requests">
+              {formatEnergy(perThousand)}
             </dd>
           </div>
         )}

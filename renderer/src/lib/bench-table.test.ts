@@ -93,6 +93,16 @@ describe('benchTableRows', () => {
     expect(rows[3]?.disturbedReasons).toEqual(['chrome was busy'])
   })
 
+  it("gives each row the GPU's energy per 1,000 tokens where the report measured it, and null for an older report without it", () => {
+    const measured = result('gpu', { narrative: 100 })
+    const withEnergy: BenchResult = {
+      ...measured,
+      prompts: measured.prompts.map((p) => ({ ...p, median: { ...p.median, joulesPer1000Tokens: 412.5 } })),
+    }
+    const rows = benchTableRows(report([withEnergy, result('old', { narrative: 90 })]))
+    expect(rows.map((r) => r.joulesPer1000Tokens)).toEqual([412.5, null])
+  })
+
   it('bar widths are proportional, the fastest row at 100 %', () => {
     fc.assert(
       fc.property(fc.array(fc.double({ min: 0.1, max: 5000, noNaN: true }), { minLength: 1, maxLength: 8 }), (rates) => {

@@ -10,6 +10,8 @@ export interface BenchTableRow {
   readonly tokensPerSecond: number | null
   readonly promptTokensPerSecond: number | null
   readonly draftAcceptance: number | null
+  /** The GPU's energy per 1,000 generated tokens; null where none was measured (no GPU energy source, or an older report). */
+  readonly joulesPer1000Tokens: number | null
   /** Against the first profile on the same prompt; null on the first profile's rows or without figures. */
   readonly tokensPerSecondRatio: number | null
   readonly promptTokensPerSecondRatio: number | null
@@ -38,6 +40,7 @@ export function benchTableRows(report: BenchReport): BenchTableRow[] {
         tokensPerSecond: p.median.tokensPerSecond,
         promptTokensPerSecond: p.median.promptTokensPerSecond,
         draftAcceptance: p.median.draftAcceptance,
+        joulesPer1000Tokens: p.median.joulesPer1000Tokens ?? null,
         tokensPerSecondRatio: i === 0 ? null : ratio(p.median.tokensPerSecond, baseMedian?.tokensPerSecond ?? null),
         promptTokensPerSecondRatio: i === 0 ? null : ratio(p.median.promptTokensPerSecond, baseMedian?.promptTokensPerSecond ?? null),
         runs: runs.length,

@@ -30,11 +30,7 @@ export function baseName(path: string): string {
   return parts[parts.length - 1] || path
 }
 
-/** Energy as NVML measured it: J under 3,600 J, else Wh ("840 J", "1.5 Wh"). */
-export function formatEnergy(joules: number): string {
-  if (joules < 3600) return `${joules < 10 ? joules.toFixed(1) : Math.round(joules)} J`
-  return `${(joules / 3600).toFixed(1)} Wh`
-}
+export { formatEnergy, formatPerThousandTokens } from '../../../app/contract/energy'
 
 /** A chart axis label that fits its 46 px gutter: 950, 12.5, 1.2k, 25k, 3.4M (uPlot cuts a longer one). */
 export function formatAxisNumber(value: number): string {

@@ -88,6 +88,8 @@ export class FakeUpstream {
  * When to switch is the `scheduler`'s (the core's own, in the tests).
  */
 export class FakeBackend implements EndpointBackend {
+  /** The GPU's energy between two epoch ms, as the core's meter would give it; none by default. */
+  energyJ?: (fromMs: number, toMs: number) => number | null
   current: ServerStatus = NEVER_STARTED
   readonly upstreams = new Map<string, FakeUpstream>()
   readonly switches: string[] = []
