@@ -48,13 +48,29 @@ export class EndpointRouter {
     return this.waiting
   }
 
-  /** Answers every held request with an error and drops the server connections. */
-  close(): void {
-    this.closing.abort()
+  /** The requests being handled: a shutdown lets each end its answer (a stream with an error event) before connections drop. */
+  private readonly inFlight = new Set<Promise<void>>()
+
+  /**
+   * Answers every held request with an error, ends every answer in flight (a stream with an SSE error event naming the
+   * shutdown, never a silent cut), then drops the server connections. Waits at most `graceMs` for the answers to end.
+   */
+  async close(graceMs = 2000): Promise<void> {
+    this.closing.abort(new AdmissionError('Llama Tray is stopping the endpoint; send the request again once it runs', 'shutting_down'))
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => (timer = setTimeout(r, graceMs)))])
+    clearTimeout(timer)
     this.agent.destroy()
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const handled = this.answer(req, res)
+    this.inFlight.add(handled)
+    void handled.finally(() => this.inFlight.delete(handled))
+    return handled
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const arrived = performance.now()
     const abort = new AbortController()
     res.once('close', () => abort.abort())
@@ -79,7 +95,9 @@ export class EndpointRouter {
         heldMs += performance.now() - heldFrom
         let result: ForwardResult
         try {
-          result = await forward(req, body, res, upstream, this.agent, lease?.signal)
+          // A switch's cut (the lease's) or the endpoint's shutdown: either ends a stream with an error event.
+          const cut = lease ? AbortSignal.any([lease.signal, this.closing.signal]) : this.closing.signal
+          result = await forward(req, body, res, upstream, this.agent, cut)
         } finally {
           lease?.release()
         }
