@@ -85,7 +85,7 @@ export class EndpointRouter {
         return sendJson(res, 200, modelList(await this.backend.profiles(), this.runningProfile()))
       const body = await readBody(req, settings.endpointMaxBodyMiB)
       if (path === SWITCH_CONTROL_PATH) return await this.switchControl(req, res, body)
-      checkJsonBody(req, body)
+      checkJsonBody(req, body, path)
       if (body.length > 0 && this.poison.refuses(body)) throw poisonRefused()
       const target = await this.targetOf(req, path, body)
       let heldMs = 0
