@@ -158,8 +158,8 @@ describe('single instance', () => {
       const { handle, createCore } = start(core, { homeLock: true })
       await handle.ready
       expect(fake.errorBoxes).toEqual([
-        `Llama Tray already runs on this home: A llama-tray serve (pid ${process.pid}, port 8080) already runs on this home; ` +
-          'stop it first, or switch profiles through it (llama-tray profiles use).',
+        `Llama Tray already runs on this home: This home is in use by llama-tray serve (pid ${process.pid}, port 8080): ` +
+          'stop it first, or switch through it with profiles use.',
       ])
       expect(fake.app.calls).toContain('quit')
       expect(createCore).not.toHaveBeenCalled()
@@ -181,7 +181,7 @@ describe('single instance', () => {
       )
       expect(refused).toBeInstanceOf(HomeInUseError)
       expect((refused as Error).message).toBe(
-        `The Llama Tray app (pid ${process.pid}, port 8081) already runs on this home; quit it first, or use its endpoint.`,
+        `This home is in use by the Llama Tray app (pid ${process.pid}, port 8081): quit it first, or use its endpoint.`,
       )
     })
     fake.app.quit()

@@ -48,7 +48,7 @@ describe('keys are single-line or refused', () => {
   })
 
   it.each([
-    ['starts with #', 'good-key-1234,#hash-key-1234', /starts with #, which llama-server's key file reads as a comment/],
+    ['starts with #', 'good-key-1234,#hash-key-1234', /starts with #, read as a comment in llama-server's key file/],
     ['holds a quote', '"quoted,key-1234"', /holds a quote, which llama-server versions read differently/],
   ])('a key that %s (the key file cannot carry it) is refused at import in one sentence', async (_what, key, message) => {
     const home = join(scratch, `import-${key.length}`)

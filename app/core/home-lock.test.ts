@@ -47,7 +47,7 @@ describe('the home lock (one app, serve or run per home)', () => {
       const refused = await HomeLock.acquire(home, 'serve').catch((err: unknown) => err)
       expect(refused).toBeInstanceOf(HomeInUseError)
       expect((refused as Error).message).toBe(
-        `A llama-tray run (pid ${sleeper.pid}, port 41234) already runs on this home; stop it first (Ctrl+C where it runs).`,
+        `This home is in use by llama-tray run (pid ${sleeper.pid}, port 41234): stop it first (Ctrl+C where it runs).`,
       )
     } finally {
       sleeper.kill('SIGKILL')

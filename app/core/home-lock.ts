@@ -27,17 +27,17 @@ export interface HeldHome {
   release(): Promise<void>
 }
 
-const WHO: Record<HomeLockHolderKind, string> = { app: 'The Llama Tray app', serve: 'A llama-tray serve', run: 'A llama-tray run' }
+const WHO: Record<HomeLockHolderKind, string> = { app: 'the Llama Tray app', serve: 'llama-tray serve', run: 'llama-tray run' }
 const FIX: Record<HomeLockHolderKind, string> = {
   app: 'quit it first, or use its endpoint.',
-  serve: 'stop it first, or switch profiles through it (llama-tray profiles use).',
+  serve: 'stop it first, or switch through it with profiles use.',
   run: 'stop it first (Ctrl+C where it runs).',
 }
 
 /** The one sentence a second instance gets: who holds the home, its pid and port, and what to do. */
 export function homeInUseSentence(holder: Pick<HomeLockRecord, 'pid' | 'kind' | 'port'>): string {
   const port = holder.port === null ? '' : `, port ${holder.port}`
-  return `${WHO[holder.kind]} (pid ${holder.pid}${port}) already runs on this home; ${FIX[holder.kind]}`
+  return `This home is in use by ${WHO[holder.kind]} (pid ${holder.pid}${port}): ${FIX[holder.kind]}`
 }
 
 /** A second app, serve or run on a home that one already runs on. */

@@ -74,7 +74,7 @@ describe('moving the keys (pure, with a temp run folder)', () => {
     expect(await hideApiKeys(['--api-key', '#hash-key-1'], runDir)).toEqual({
       ok: false,
       problem: {
-        reason: "a key in --api-key starts with #, which llama-server's key file reads as a comment",
+        reason: "a key in --api-key starts with #, read as a comment in llama-server's key file",
         hint: 'start it with another character',
       },
     })

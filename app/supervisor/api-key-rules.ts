@@ -46,7 +46,7 @@ export function keyCharacterProblem(key: string, source: string): KeyProblem | n
 export function keyFileLineProblem(key: string, source: string): KeyProblem | null {
   if (key.startsWith('#'))
     return {
-      reason: `a key in ${source} starts with #, which llama-server's key file reads as a comment`,
+      reason: `a key in ${source} starts with #, read as a comment in llama-server's key file`,
       hint: 'start it with another character',
     }
   if (key.includes('"'))

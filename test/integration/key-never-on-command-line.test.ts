@@ -54,7 +54,7 @@ describe('an API key never reaches a command line (the real llama-server)', () =
   })
 
   it.each([
-    ['starts with #', '#hash-key-1234', "a key in --api-key starts with #, which llama-server's key file reads as a comment"],
+    ['starts with #', '#hash-key-1234', "a key in --api-key starts with #, read as a comment in llama-server's key file"],
     ['holds a quote', 'quo"te-key-1234', 'a key in --api-key holds a quote, which llama-server versions read differently'],
   ])('a key that %s cannot go in the key file: refused in one sentence, nothing spawned', async (_what, key, reason) => {
     const h = harness()

@@ -48,7 +48,7 @@ describe('one instance per home (the built CLI, the real llama-server)', () => {
       await waitUntil(() => lines(first.stdoutLines).some((e) => e.event === 'listening'), 60_000, 'the first serve to listen')
       expect(existsSync(stale), 'the stale serve record').toBe(false)
 
-      const said = `llama-tray: A llama-tray serve (pid ${firstPid}, port ${port}) already runs on this home`
+      const said = `llama-tray: This home is in use by llama-tray serve (pid ${firstPid}, port ${port}): stop it first`
       const second = await runCli(['--home', home, 'serve', '--port', String(await findFreePort()), '--json'])
       expect(second.code, second.stderr).toBe(1)
       expect(second.stdout).toBe('') // never listened
@@ -85,7 +85,7 @@ describe('one instance per home (the built CLI, the real llama-server)', () => {
       await waitUntil(() => lines(run.stdoutLines).some((e) => e.server?.state === 'ready'), 120_000, 'the run to be ready')
       const ready = lines(run.stdoutLines).find((e) => e.server?.state === 'ready')!.server!
       serverPid = ready.pid
-      const said = `llama-tray: A llama-tray run (pid ${run.child.pid}, port ${ready.port}) already runs on this home`
+      const said = `llama-tray: This home is in use by llama-tray run (pid ${run.child.pid}, port ${ready.port}): stop it first`
       // The port is named once the run records it, right after ready.
       let serve = await runCli(['--home', home, 'serve', '--port', String(await findFreePort())])
       for (let i = 0; i < 50 && !serve.stderr.includes(said); i++)
