@@ -34,10 +34,14 @@ const FIX: Record<HomeLockHolderKind, string> = {
   run: 'stop it first (Ctrl+C where it runs).',
 }
 
+/** Who holds a home, in words: "llama-tray run (pid 4242, port 8080)". */
+export function holderName(holder: Pick<HomeLockRecord, 'pid' | 'kind' | 'port'>): string {
+  return `${WHO[holder.kind]} (pid ${holder.pid}${holder.port === null ? '' : `, port ${holder.port}`})`
+}
+
 /** The one sentence a second instance gets: who holds the home, its pid and port, and what to do. */
 export function homeInUseSentence(holder: Pick<HomeLockRecord, 'pid' | 'kind' | 'port'>): string {
-  const port = holder.port === null ? '' : `, port ${holder.port}`
-  return `This home is in use by ${WHO[holder.kind]} (pid ${holder.pid}${port}): ${FIX[holder.kind]}`
+  return `This home is in use by ${holderName(holder)}: ${FIX[holder.kind]}`
 }
 
 /** A second app, serve or run on a home that one already runs on. */
@@ -88,6 +92,11 @@ export class HomeLock implements HeldHome {
     private readonly file: string,
     private record: HomeLockRecord,
   ) {}
+
+  /** Who holds the home now (a live process), else null: for a command that only reads it (`profiles use`). */
+  static holder(home: string): Promise<HomeLockRecord | null> {
+    return liveHolder(fileOf(home))
+  }
 
   /** Takes the home's lock, or throws HomeInUseError naming the holder. Stale serve records of dead processes go first. */
   static async acquire(home: string, kind: HomeLockHolderKind): Promise<HomeLock> {

@@ -92,6 +92,13 @@ describe('one instance per home (the built CLI, the real llama-server)', () => {
         serve = await runCli(['--home', home, 'serve', '--port', String(await findFreePort())])
       expect(serve.code, serve.stderr).toBe(1)
       expect(serve.stderr).toContain(said)
+      // profiles use has no endpoint to switch through: it says that the run keeps its profile, not that none runs.
+      const use = await runCli(['--home', home, 'profiles', 'use', 'alpha'])
+      expect(use.code, use.stderr).toBe(0)
+      expect(use.stdout).toBe(
+        `Profile "alpha" is now the active profile for the next start; llama-tray run (pid ${run.child.pid}, port ${ready.port}) ` +
+          'keeps its own until it stops.\n',
+      )
     } finally {
       run.child.kill('SIGINT')
     }
