@@ -35,6 +35,8 @@ export class EndpointRouter {
   private waiting = 0
   private readonly closing = new AbortController()
   private readonly poison = new PoisonRequests()
+  /** The server (pid@host:port) a request was last lost on: its crash. */
+  private lostOn: string | null = null
 
   constructor(
     private readonly backend: EndpointBackend,
@@ -107,7 +109,11 @@ export class EndpointRouter {
           return
         }
         if (abort.signal.aborted) return
-        if (result.kind === 'lost') {
+        // A request sent to a server that a request was already lost on (it crashed, and its exit is not seen yet) is
+        // reset unread, on a kept-alive socket or a new one: not a crash of its own, so it waits for the restart.
+        const where = `${upstream.pid ?? '?'}@${upstream.host}:${upstream.port}`
+        if (result.kind === 'lost' && this.lostOn !== where) {
+          this.lostOn = where
           if (body.length > 0) this.poison.crashedOn(body)
           throw new EndpointError(
             502,
@@ -297,7 +303,7 @@ export class EndpointRouter {
   /** The address of a serving server; one that stopped since it was found ready refuses the request (the client may retry). */
   private async upstream(s: ServerStatus, apiKey = (): Promise<string | null> => this.backend.upstreamApiKey()): Promise<Upstream> {
     if (!isServing(s)) throw new EndpointError(503, 'unavailable_error', `the server is ${s.state}: try again shortly`, 'unavailable')
-    return { host: connectHost(s.host), port: s.port, apiKey: await apiKey() }
+    return { host: connectHost(s.host), port: s.port, apiKey: await apiKey(), pid: s.pid }
   }
 
   private figures(
