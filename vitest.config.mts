@@ -22,6 +22,7 @@ const REAL_SERVER = [
   'app/cli/commands/{models,profiles-pin}.test.ts',
   'app/profiles/{discovery-drafts,fork-detect}.test.ts',
   'test/cli-profiles-import.test.ts',
+  'test/fuzz/endpoint-body.fuzz.test.ts',
 ]
 
 // The Windows lane: the built CLI under Windows Node and Wine (set up by

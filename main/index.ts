@@ -1,4 +1,5 @@
 import { createStandardCore } from '../app/core/create-core'
+import { HomeLock } from '../app/core/home-lock'
 import { startShell } from './shell'
 
 // Composition root: the Electron shell over the core. Everything else is in shell.ts.
@@ -7,6 +8,7 @@ startShell({
   env: process.env,
   platform: process.platform,
   mainDir: __dirname,
+  lockHome: (home) => HomeLock.acquire(home, 'app'),
   createCore: async ({ home, bootSettings, chooseFile, chooseSavePath, appVersion, openPath, log, power }) => {
     const options = { home, intervalMs: bootSettings.pollIntervalMs, chooseFile, chooseSavePath, appVersion, openPath, power }
     const core = await createStandardCore({ ...options, warn: (m) => log.warn(m) })

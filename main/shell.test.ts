@@ -24,6 +24,7 @@ vi.mock('electron', async () => (await import('../test/support/main/fake-electro
 vi.mock('electron-log/main', async () => (await import('../test/support/main/fake-electron')).fakeElectronLogModule())
 
 const { startShell } = await import('./shell')
+const { HomeLock, HomeInUseError } = await import('../app/core/home-lock')
 const { APP_ID } = await import('./app-identity')
 
 const stopped: ServerStatus = NEVER_STARTED
@@ -108,7 +109,7 @@ afterEach(async () => {
 
 function start(
   core: FakeCore,
-  extra: { argv?: string[]; platform?: NodeJS.Platform; quitTimeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+  extra: { argv?: string[]; platform?: NodeJS.Platform; quitTimeoutMs?: number; env?: NodeJS.ProcessEnv; homeLock?: boolean } = {},
 ) {
   const createCore = vi.fn(async () => core)
   const handle = startShell({
@@ -118,6 +119,7 @@ function start(
     mainDir: '/fake/app/out/main',
     createCore,
     quitTimeoutMs: extra.quitTimeoutMs,
+    ...(extra.homeLock ? { lockHome: (h: string) => HomeLock.acquire(h, 'app') } : {}),
   })
   started.push(handle.ready)
   return { handle, createCore }
@@ -146,6 +148,46 @@ describe('single instance', () => {
     expect(dashboardWindow().visible).toBe(true)
     expect(dashboardWindow().focused).toBe(true)
     expect(dashboardWindow().loadedUrl).toBe('app://dashboard/index.html')
+  })
+
+  it('a serve of the same home holds it: the app says who (pid and port) in one sentence and quits, starting nothing', async () => {
+    const serve = await HomeLock.acquire(home, 'serve')
+    await serve.setPort(8080)
+    try {
+      const core = fakeCore()
+      const { handle, createCore } = start(core, { homeLock: true })
+      await handle.ready
+      expect(fake.errorBoxes).toEqual([
+        `Llama Tray already runs on this home: This home is in use by llama-tray serve (pid ${process.pid}, port 8080): ` +
+          'stop it first, or switch through it with profiles use.',
+      ])
+      expect(fake.app.calls).toContain('quit')
+      expect(createCore).not.toHaveBeenCalled()
+      expect(FakeTray.instances).toEqual([])
+    } finally {
+      await serve.release()
+    }
+  })
+
+  it('the app holds the home while it runs (a serve is refused with its endpoint port) and gives it back at quit', async () => {
+    const core = fakeCore()
+    const { handle } = start(core, { homeLock: true })
+    await handle.ready
+    core.events.emit('snapshot', { time: 0, server: stopped, endpoint: { listening: true, port: 8081 } as never, warnings: [] } as never)
+    await vi.waitFor(async () => {
+      const refused = await HomeLock.acquire(home, 'serve').then(
+        async (l) => (await l.release(), null),
+        (err: unknown) => err,
+      )
+      expect(refused).toBeInstanceOf(HomeInUseError)
+      expect((refused as Error).message).toBe(
+        `This home is in use by the Llama Tray app (pid ${process.pid}, port 8081): quit it first, or use its endpoint.`,
+      )
+    })
+    fake.app.quit()
+    await vi.waitFor(() => expect(fake.app.calls).toContain('exit:0'))
+    const after = await HomeLock.acquire(home, 'serve')
+    await after.release()
   })
 
   it('uses the home folder as userData, so the lock and the CLI share it', () => {

@@ -5,6 +5,7 @@ import type { CommandChannels, EventChannels, EventName } from '../app/contract/
 import type { ProfileFileRole } from '../app/contract/profile'
 import type { AppSettings } from '../app/contract/settings'
 import { resolveHome, resolveLocalDataDir } from '../app/home'
+import { HomeInUseError, type HeldHome } from '../app/core/home-lock'
 import { APP_ID, HIDDEN_ARG, isPortableBuild } from './app-identity'
 import { setupAppLog, type AppLog } from './app-log'
 import { registerAppScheme, serveDashboard } from './app-protocol'
@@ -59,6 +60,11 @@ export interface ShellOptions {
   readonly createCore: (options: ShellCoreOptions) => Promise<ShellCore>
   /** How long quitting waits for the server to stop before exiting anyway (the next start reaps an orphan). */
   readonly quitTimeoutMs?: number
+  /**
+   * Takes the home's lock against a `serve` or `run` of the same home (another app instance is refused by Electron's
+   * single-instance lock first); rejects with the holder's one sentence (HomeInUseError) when one runs.
+   */
+  readonly lockHome?: (home: string) => Promise<HeldHome>
 }
 
 export interface ShellHandle {
@@ -110,6 +116,7 @@ export function startShell(options: ShellOptions): ShellHandle {
   let exiting = false
   let showWhenReady = !options.argv.includes(HIDDEN_ARG)
   let core: Promise<ShellCore | null> = Promise.resolve(null)
+  let homeLock: HeldHome | null = null
   let dashboard: DashboardWindow | null = null
   let tray: Tray | null = null // module lifetime: a collected Tray disappears from the taskbar
 
@@ -153,6 +160,7 @@ export function startShell(options: ShellOptions): ShellHandle {
     }
     tray?.destroy()
     tray = null
+    await homeLock?.release()
   }
 
   async function onReady(): Promise<void> {
@@ -162,6 +170,19 @@ export function startShell(options: ShellOptions): ShellHandle {
     hardenSession(ses, { isOurs: (contents) => senders.has(contents), isDashboardUrl: (url) => isDashboardUrl(url, devUrl, packaged) })
     serveDashboard(ses, join(options.mainDir, '..', 'renderer'))
     const resources = join(app.getAppPath(), 'resources')
+    // A serve or run of this home already supervises its servers: say who (pid, port) and quit before starting a core.
+    if (options.lockHome) {
+      try {
+        homeLock = await options.lockHome(home)
+      } catch (err) {
+        if (!(err instanceof HomeInUseError)) throw err
+        log.warn(`not started: ${err.message}`)
+        dialog.showErrorBox('Llama Tray already runs on this home', err.message)
+        app.quit()
+        return
+      }
+      if (quitting) return void (await homeLock.release())
+    }
     // Read beside the core's start; never rejects (a damaged file gives the defaults and a warning).
     const windowState = loadWindowState(home, (message) => log.warn(message))
 
@@ -318,6 +339,7 @@ export function startShell(options: ShellOptions): ShellHandle {
       view.freeVramMiB = snapshot.gpu?.devices[0]?.memoryFreeMiB ?? null
       view.warnings = snapshot.warnings
       view.endpointPort = snapshot.endpoint?.listening ? snapshot.endpoint.port : null
+      void homeLock?.setPort(view.endpointPort ?? view.status.port)
       view.pinnedCount = snapshot.pinned?.length ?? 0
       view.pendingSwitch = snapshot.pendingSwitch ?? null
       // What the onBattery setting did: once per notice.

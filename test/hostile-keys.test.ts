@@ -47,6 +47,29 @@ describe('keys are single-line or refused', () => {
     expect(() => readFileSync(join(home, 'profiles.json'))).toThrow()
   })
 
+  it.each([
+    ['starts with #', 'good-key-1234,#hash-key-1234', /starts with #, read as a comment in llama-server's key file/],
+    ['holds a quote', '"quoted,key-1234"', /holds a quote, which llama-server versions read differently/],
+  ])('a key that %s (the key file cannot carry it) is refused at import in one sentence', async (_what, key, message) => {
+    const home = join(scratch, `import-${key.length}`)
+    const r = await runCliInProcess([
+      '--home',
+      home,
+      'profiles',
+      'import',
+      '--force',
+      'llama-server',
+      '-m',
+      model('tiny-target.gguf'),
+      '--api-key',
+      key,
+    ])
+    expect(r.code, r.stderr).toBe(2)
+    expect(r.stderr).toMatch(message)
+    expect(r.stderr.trim().split('\n')).toHaveLength(1)
+    expect(() => readFileSync(join(home, 'profiles.json'))).toThrow()
+  })
+
   it('a start with such a key is refused before spawning, on loopback too (it would stay on the command line)', async () => {
     const checked = await preflight({ exe: FAKE_SERVER, args: ['--host', '127.0.0.1', '--api-key', BROKEN] })
     expect(checked).toMatchObject({ ok: false, failure: { kind: 'flag-value', reason: expect.stringMatching(/line break/) } })

@@ -1,4 +1,5 @@
 import type { CliCoreFactory } from './cli-core-factory'
+import type { HeldHome, HomeLockHolderKind } from '../core/home-lock'
 
 /** What every CLI command receives. */
 export interface CliContext {
@@ -10,6 +11,8 @@ export interface CliContext {
   readonly signals: NodeJS.EventEmitter
   /** Builds the core of `run` and `serve`; default: the standard core (a test gives a scripted one). */
   readonly createCore?: CliCoreFactory
+  /** Takes the home for `run` and `serve` (one app, serve or run per home); default: HomeLock.acquire (a test's scripted core needs none). */
+  readonly lockHome?: (home: string, kind: HomeLockHolderKind) => Promise<HeldHome>
   /** --verbose: problems are printed with their raw details (a tool's own words, log lines, a stack). */
   readonly verbose?: boolean
 }

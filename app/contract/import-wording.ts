@@ -27,6 +27,11 @@ export function missingModelSentence(model: string, surface: ImportSurface): str
   return `The model file ${model} does not exist: check the -m path, or ${OVERRIDE[surface].force} to store the profile marked missing.`
 }
 
+/** The path named by -m is there but is no file a model can be read from (a folder, a FIFO, a device). */
+export function modelNotAFileSentence(model: string, kind: string, surface: ImportSurface): string {
+  return `The -m path ${model} is ${kind}, not a model file: check the -m path, or ${OVERRIDE[surface].force} to store it anyway.`
+}
+
 /** The command's first word does not look like a llama-server ("ollama run qwen3:30b"). */
 export function notAServerSentence(binary: string, surface: ImportSurface): string {
   return (

@@ -50,3 +50,12 @@ export async function findRunningServe(home: string): Promise<ServeRecord | null
   }
   return null
 }
+
+/** Removes the records of processes that are gone (a crash, kill -9): they would name endpoints that no longer run. */
+export async function removeStaleServeRecords(home: string): Promise<void> {
+  const names = await readdir(join(home, 'run')).catch(() => [] as string[])
+  for (const name of names) {
+    const pid = Number(NAME.exec(name)?.[1] ?? Number.NaN)
+    if (Number.isInteger(pid) && pid !== process.pid && !isProcessAlive(pid)) await rm(join(home, 'run', name), { force: true })
+  }
+}

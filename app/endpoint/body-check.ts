@@ -31,9 +31,20 @@ export function jsonDepth(body: Buffer, limit = MAX_JSON_DEPTH): number {
   return deepest
 }
 
-/** Throws a 400 in the OpenAI error shape for a JSON body that is not UTF-8, not JSON, or too deep; others pass. */
-export function checkJsonBody(req: IncomingMessage, body: Buffer): void {
-  if (req.method !== 'POST' || body.length === 0 || !/json/i.test(req.headers['content-type'] ?? 'application/json')) return
+/** The routes whose POST body llama-server parses as JSON, an empty one included. */
+const TAKES_JSON = /^\/(v1\/)?(chat\/completions|completions?|embeddings?|infill|rerank|reranking|tokenize|detokenize|apply-template)$/
+
+/** Throws a 400 in the OpenAI error shape for a POST body that is not UTF-8, not JSON, or too deep; multipart passes. */
+export function checkJsonBody(req: IncomingMessage, body: Buffer, path = ''): void {
+  if (req.method !== 'POST') return
+  // An empty body where llama-server parses one: its parser's 500 ("attempting to parse an empty input").
+  if (body.length === 0) {
+    if (!TAKES_JSON.test(path)) return
+    throw new EndpointError(400, 'invalid_request_error', 'The request has no body: send the request as JSON.', 'invalid_body')
+  }
+  // llama-server parses every POST body as JSON whatever its content type (text/plain too: a parser's 500); only a
+  // multipart upload is not JSON.
+  if (/^\s*multipart\//i.test(req.headers['content-type'] ?? '')) return
   let text: string
   try {
     text = fatalUtf8.decode(body)

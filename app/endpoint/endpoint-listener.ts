@@ -102,7 +102,7 @@ export class Endpoint {
 
   /** Answers the held requests, closes every connection (streams included) and the port. */
   async close(): Promise<void> {
-    this.router.close()
+    await this.router.close()
     this.listening = false
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve())

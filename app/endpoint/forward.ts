@@ -10,6 +10,8 @@ export interface Upstream {
   readonly host: string
   readonly port: number
   readonly apiKey: string | null
+  /** The server's process, when known: which server a lost request was lost on. */
+  readonly pid?: number | null
 }
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) and those the endpoint sets itself.

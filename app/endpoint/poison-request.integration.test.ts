@@ -65,7 +65,8 @@ describe('a request the server crashed on (fake server)', () => {
     expect(JSON.parse(crashed.body)).toMatchObject({ error: { type: 'server_error', code: 'model_crashed' } })
 
     // The next request waits for the one restart and is served there.
-    expect((await post(port, fine)).status).toBe(200)
+    const next = await post(port, fine)
+    expect(next.status, next.body).toBe(200)
     const restarted = core.server.getStatus()
     expect(restarted).toMatchObject({ state: 'ready', restarts: 1 })
     expect(restarted.pid).not.toBe(firstPid)

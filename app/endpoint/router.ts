@@ -35,6 +35,8 @@ export class EndpointRouter {
   private waiting = 0
   private readonly closing = new AbortController()
   private readonly poison = new PoisonRequests()
+  /** The server (pid@host:port) a request was last lost on: its crash. */
+  private lostOn: string | null = null
 
   constructor(
     private readonly backend: EndpointBackend,
@@ -48,13 +50,29 @@ export class EndpointRouter {
     return this.waiting
   }
 
-  /** Answers every held request with an error and drops the server connections. */
-  close(): void {
-    this.closing.abort()
+  /** The requests being handled: a shutdown lets each end its answer (a stream with an error event) before connections drop. */
+  private readonly inFlight = new Set<Promise<void>>()
+
+  /**
+   * Answers every held request with an error, ends every answer in flight (a stream with an SSE error event naming the
+   * shutdown, never a silent cut), then drops the server connections. Waits at most `graceMs` for the answers to end.
+   */
+  async close(graceMs = 2000): Promise<void> {
+    this.closing.abort(new AdmissionError('Llama Tray is stopping the endpoint; send the request again once it runs', 'shutting_down'))
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => (timer = setTimeout(r, graceMs)))])
+    clearTimeout(timer)
     this.agent.destroy()
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const handled = this.answer(req, res)
+    this.inFlight.add(handled)
+    void handled.finally(() => this.inFlight.delete(handled))
+    return handled
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const arrived = performance.now()
     const abort = new AbortController()
     res.once('close', () => abort.abort())
@@ -69,7 +87,7 @@ export class EndpointRouter {
         return sendJson(res, 200, modelList(await this.backend.profiles(), this.runningProfile()))
       const body = await readBody(req, settings.endpointMaxBodyMiB)
       if (path === SWITCH_CONTROL_PATH) return await this.switchControl(req, res, body)
-      checkJsonBody(req, body)
+      checkJsonBody(req, body, path)
       if (body.length > 0 && this.poison.refuses(body)) throw poisonRefused()
       const target = await this.targetOf(req, path, body)
       let heldMs = 0
@@ -79,7 +97,9 @@ export class EndpointRouter {
         heldMs += performance.now() - heldFrom
         let result: ForwardResult
         try {
-          result = await forward(req, body, res, upstream, this.agent, lease?.signal)
+          // A switch's cut (the lease's) or the endpoint's shutdown: either ends a stream with an error event.
+          const cut = lease ? AbortSignal.any([lease.signal, this.closing.signal]) : this.closing.signal
+          result = await forward(req, body, res, upstream, this.agent, cut)
         } finally {
           lease?.release()
         }
@@ -89,7 +109,11 @@ export class EndpointRouter {
           return
         }
         if (abort.signal.aborted) return
-        if (result.kind === 'lost') {
+        // A request sent to a server that a request was already lost on (it crashed, and its exit is not seen yet) is
+        // reset unread, on a kept-alive socket or a new one: not a crash of its own, so it waits for the restart.
+        const where = `${upstream.pid ?? '?'}@${upstream.host}:${upstream.port}`
+        if (result.kind === 'lost' && this.lostOn !== where) {
+          this.lostOn = where
           if (body.length > 0) this.poison.crashedOn(body)
           throw new EndpointError(
             502,
@@ -279,7 +303,7 @@ export class EndpointRouter {
   /** The address of a serving server; one that stopped since it was found ready refuses the request (the client may retry). */
   private async upstream(s: ServerStatus, apiKey = (): Promise<string | null> => this.backend.upstreamApiKey()): Promise<Upstream> {
     if (!isServing(s)) throw new EndpointError(503, 'unavailable_error', `the server is ${s.state}: try again shortly`, 'unavailable')
-    return { host: connectHost(s.host), port: s.port, apiKey: await apiKey() }
+    return { host: connectHost(s.host), port: s.port, apiKey: await apiKey(), pid: s.pid }
   }
 
   private figures(

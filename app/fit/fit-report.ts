@@ -1,3 +1,4 @@
+import { cutText, MAX_LISTED_NAME } from '../lib/cut-text'
 import type { FitCandidate, FitDeviceMemory, FitModelMemory, FitModelSummary, FitPlacement, FitReport } from '../contract/fit'
 import { deviceTotal, estimateLaunch, type DeviceBytes, type LaunchEstimate } from './estimate'
 import { expertLayers, type GgufModel } from './gguf-model'
@@ -46,7 +47,7 @@ export function gpuBytes(e: LaunchEstimate): number {
 function summary(m: GgufModel): FitModelSummary {
   return {
     path: m.path,
-    architecture: m.architecture,
+    architecture: cutText(m.architecture, MAX_LISTED_NAME),
     layers: m.blockCount,
     attentionLayers: m.layers.filter((l) => l.kind === 'attention').length,
     recurrentLayers: m.layers.filter((l) => l.kind === 'recurrent').length,

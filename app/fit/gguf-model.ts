@@ -1,3 +1,4 @@
+import { cutText, MAX_LISTED_NAME } from '../lib/cut-text'
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { FitError } from './fit-error'
@@ -179,7 +180,9 @@ export async function readGgufModel(path: string): Promise<GgufModel> {
   const arch = md['general.architecture']
   if (typeof arch !== 'string' || arch === '') throw new GgufError(file, 'it names no general.architecture')
   if (!TRANSFORMERS.has(arch) && !HYBRID_GDN.has(arch)) {
-    throw new FitError(`${file}: unknown architecture ${quoted(arch)}: the estimator knows ${KNOWN_ARCHITECTURES.join(', ')}`)
+    throw new FitError(
+      `${file}: unknown architecture ${quoted(cutText(arch, MAX_LISTED_NAME))}: the estimator knows ${KNOWN_ARCHITECTURES.join(', ')}`,
+    )
   }
   for (const key of Object.keys(MODEL_LIMITS) as LimitedKey[]) {
     const why = outOfRange(md, arch, key)

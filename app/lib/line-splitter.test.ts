@@ -54,3 +54,11 @@ describe('LineSplitter', () => {
     )
   })
 })
+
+describe('LineSplitter at the end of a stream', () => {
+  // Found by the log-reader fuzzer: a held-back \r, then an incomplete UTF-8 sequence flushed at the end.
+  it('never puts a \\r inside the last line when the decoder flushes a broken character after it', () => {
+    expect(split([Buffer.from([0x0d]), Buffer.from([0xc0])])).toEqual(['', '\ufffd'])
+    expect(split([Buffer.from('a\r'), Buffer.from([0xe2, 0x82])])).toEqual(['a', '\ufffd'])
+  })
+})

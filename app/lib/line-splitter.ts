@@ -46,7 +46,11 @@ export class LineSplitter {
 
   /** Emits whatever is buffered as a last line. */
   end(): void {
-    const rest = (this.pending + this.decoder.end()).replace(/\r$/, '')
+    // The decoder's last characters (an incomplete sequence becomes U+FFFD) go through the line ends like any text:
+    // a \r held back as a possible \r\n must not end up inside the last line.
+    const tail = this.decoder.end()
+    if (tail !== '') this.write(tail)
+    const rest = this.pending.replace(/\r$/, '')
     this.pending = ''
     if (!this.dropping && rest.length > 0) this.emit(rest)
     this.dropping = false

@@ -1,3 +1,4 @@
+import { cutText, MAX_LISTED_NAME, MAX_LISTED_SENTENCE } from '../lib/cut-text'
 import { readdir, realpath, stat } from 'node:fs/promises'
 import type { DiscoveredModel } from '../contract/profile'
 import { GgufError } from '../fit/gguf-error'
@@ -85,7 +86,7 @@ async function plainHeader(path: string): Promise<Pick<DiscoveredModel, 'archite
     if (why) throw new GgufError(path.split(/[\\/]/).pop() ?? path, why)
   }
   return {
-    architecture: arch,
+    architecture: arch === null ? null : cutText(arch, MAX_LISTED_NAME),
     layers: arch ? num(md[`${arch}.block_count`]) : null,
     experts: arch ? num(md[`${arch}.expert_count`]) : null,
     trainingContext: arch ? num(md[`${arch}.context_length`]) : null,
@@ -108,7 +109,7 @@ export async function readModelFacts(found: Found): Promise<ModelFacts> {
     return {
       model: {
         ...base,
-        architecture: m.architecture,
+        architecture: m.architecture === null ? null : cutText(m.architecture, MAX_LISTED_NAME),
         quantisation: quantisationFromName(file) ?? quantisationFromTensors(m.tensors),
         layers: m.blockCount,
         experts: m.expertCount > 0 ? m.expertCount : null,
@@ -132,7 +133,7 @@ export async function readModelFacts(found: Found): Promise<ModelFacts> {
         layers: null,
         experts: null,
         trainingContext: null,
-        problem,
+        problem: cutText(problem, MAX_LISTED_SENTENCE),
       },
       vocab: null,
     }

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { missingModelSentence, notAServerSentence, type ImportSurface } from '../contract/import-wording'
+import { missingModelSentence, modelNotAFileSentence, notAServerSentence, type ImportSurface } from '../contract/import-wording'
+import { fileKind } from '../lib/read-regular-file'
 import { ImportError } from './import-command'
 import type { Profile } from './schema'
 
@@ -18,10 +19,11 @@ export const MISSING_MODEL_NOTE = 'The model file was missing when this profile 
 // llama.cpp's one program (`llama serve`: importArgv took the subcommand).
 const SERVER_NAME = /llama-server|^server(\.exe)?$|^llama(\.exe)?$/i
 
-async function exists(path: string): Promise<boolean> {
+/** What the path is (following links): null when it is not there. */
+async function kindOf(path: string): Promise<{ readonly regular: boolean; readonly kind: string } | null> {
   return stat(path).then(
-    () => true,
-    () => false,
+    (s) => ({ regular: s.isFile(), kind: fileKind(s) }),
+    () => null,
   )
 }
 
@@ -35,9 +37,13 @@ export async function checkImport(profile: Profile, options: ImportCheckOptions 
     throw new ImportError(notAServerSentence(profile.binary, options.surface ?? 'cli'), 'force')
   }
   let stored = profile
-  if (profile.model !== '' && !(await exists(profile.model))) {
+  const model = profile.model === '' ? null : { found: await kindOf(profile.model) }
+  if (model && model.found === null) {
     if (!options.force) throw new ImportError(missingModelSentence(profile.model, options.surface ?? 'cli'), 'force')
     stored = { ...stored, notes: [stored.notes, MISSING_MODEL_NOTE].filter(Boolean).join('\n') }
   }
+  // A FIFO would hang the GGUF reads, a device (/dev/zero) would be read without end, a folder is no model.
+  if (model?.found && !model.found.regular && !options.force)
+    throw new ImportError(modelNotAFileSentence(profile.model, model.found.kind, options.surface ?? 'cli'), 'force')
   return stored
 }

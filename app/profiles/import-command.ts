@@ -1,7 +1,7 @@
 import { checkArgumentCount, checkNoNul, CommandLineError, tokenizeCommandLine, type CommandLineDialect } from '../lib/command-line'
 import { parseArgs } from './profile-args'
 import { baseName, makeProfileId } from './profile-id'
-import { profileNameProblem } from './profile-name'
+import { nameFromFile, normalizeProfileName, profileNameProblem } from './profile-name'
 import type { Profile } from './schema'
 import type { ImportOffer } from '../contract/import-wording'
 import { problem, type Problem } from '../contract/problem'
@@ -72,7 +72,10 @@ export function importArgv(argv: readonly string[], options: ImportOptions = {})
   }
   const parsed = parseArgs(argv.slice(i))
   const now = (options.now ?? new Date()).toISOString()
-  const name = options.name?.trim() || (parsed.model ? baseName(parsed.model) : binary ? `${baseName(binary)} profile` : 'Imported profile')
+  const given = options.name?.trim()
+  const name = given
+    ? normalizeProfileName(given)
+    : nameFromFile(parsed.model ? baseName(parsed.model) : binary ? `${baseName(binary)} profile` : 'Imported profile')
   return {
     id: makeProfileId(name, options.takenIds),
     name,

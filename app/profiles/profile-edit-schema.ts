@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { profileNameProblem } from './profile-name'
+import { normalizeProfileName, profileNameProblem } from './profile-name'
 import { ProfileSettingsSchema } from './schema'
 
 /**
@@ -13,7 +13,11 @@ export const ProfileEditSchema = z
       .string()
       .min(1)
       .max(200)
-      .refine((n) => profileNameProblem(n) === null, { message: profileNameProblem('\u001b') ?? '' }),
+      .superRefine((n, ctx) => {
+        const problem = profileNameProblem(n)
+        if (problem) ctx.addIssue({ code: 'custom', message: problem })
+      })
+      .transform(normalizeProfileName),
     model: z.string().max(4096),
     draftModel: z.string().min(1).max(4096).nullable(),
     settings: ProfileSettingsSchema,

@@ -1,3 +1,4 @@
+import { normalizeProfileName } from './profile-name'
 import { mkdir, readdir, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { ProfileStoreHealth } from '../contract/profile'
@@ -207,7 +208,8 @@ export class ProfileStore {
     let stored = profile
     let replaced = false
     await this.update((file) => {
-      const at = file.profiles.findIndex((p) => p.name.toLowerCase() === profile.name.toLowerCase())
+      const key = (name: string): string => normalizeProfileName(name).toLowerCase()
+      const at = file.profiles.findIndex((p) => key(p.name) === key(profile.name))
       const same = file.profiles[at]
       if (same && !options.replace) {
         throw new ProfileStoreError(duplicateNameSentence(same.name, same.id, options.surface ?? 'cli'), 'replace')

@@ -65,17 +65,32 @@ describe('moving the keys (pure, with a temp run folder)', () => {
 
   it('takes every spelling and use, and leaves arguments without a key alone', async () => {
     const moved = await hideApiKeys(['-m', 'x.gguf', `--api-key=${KEY}`, '--api-key', 'other-key-789', '--port', '0'], runDir)
-    expect(moved.args).toEqual(['-m', 'x.gguf', '--port', '0', '--api-key-file', keyFilePath(runDir)])
+    expect(moved.ok && moved.args).toEqual(['-m', 'x.gguf', '--port', '0', '--api-key-file', keyFilePath(runDir)])
     expect(readFileSync(keyFilePath(runDir), 'utf8')).toBe(`${KEY}\nother-key-789\n`)
-    expect(await hideApiKeys(['-m', 'x.gguf'], runDir)).toEqual({ args: ['-m', 'x.gguf'], file: null, note: null })
+    expect(await hideApiKeys(['-m', 'x.gguf'], runDir)).toEqual({ ok: true, args: ['-m', 'x.gguf'], file: null })
   })
 
-  it('keeps a key llama-server would read as a comment on the command line, and says so', async () => {
-    const kept = await hideApiKeys(['--api-key', '#hash-key-1'], runDir)
-    expect(kept.args).toEqual(['--api-key', '#hash-key-1'])
-    expect(kept.file).toBeNull()
-    expect(kept.note).toMatch(/starts with #/)
-    expect((await hideApiKeys(['--api-key', '"a,quoted-key",other-key-1'], runDir)).file).toBeNull()
+  it('never leaves a key on the command line: one the key file cannot carry is refused in one sentence', async () => {
+    expect(await hideApiKeys(['--api-key', '#hash-key-1'], runDir)).toEqual({
+      ok: false,
+      problem: {
+        reason: "a key in --api-key starts with #, read as a comment in llama-server's key file",
+        hint: 'start it with another character',
+      },
+    })
+    const quoted = await hideApiKeys(['--api-key', '"a,quoted-key",other-key-1'], runDir)
+    expect(quoted.ok ? quoted.args : quoted.problem.reason).toBe(
+      'a key in --api-key holds a quote, which llama-server versions read differently',
+    )
+    const broken = await hideApiKeys(['--api-key', 'longgoodkey123\nab'], runDir)
+    expect(broken.ok).toBe(false)
+  })
+
+  it('refuses to start rather than fall back to the command line when the key file cannot be written', async () => {
+    const notAFolder = join(runDir, 'a-file')
+    writeFileSync(notAFolder, 'x')
+    const result = await hideApiKeys(['--api-key', KEY], join(notAFolder, 'run'))
+    expect(result.ok ? result.args : result.problem.reason).toMatch(/^the API key could not be written to its private file \(E/)
   })
 
   it('is made because all three engines take --api-key-file (their --help in test/fixtures)', () => {

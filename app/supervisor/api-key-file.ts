@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { ServerFork } from '../contract/profile'
 import { fieldSpellings, flagNamed, usesOf } from '../contract/flag-args'
 import { isAlive } from './process-identity'
+import { keyFileLineProblem, type KeyProblem } from './api-key-rules'
 
 /**
  * A profile's `--api-key K` would be on llama-server's command line, which
@@ -28,48 +29,48 @@ export function keyFilePath(runDir: string, ownerPid = process.pid): string {
   return join(runDir, `api-key.${ownerPid}.txt`)
 }
 
-export interface HiddenKeys {
-  readonly args: readonly string[]
-  /** The file written, to remove when the server stops; null when the arguments were left as they were. */
-  readonly file: string | null
-  /** Why the keys stayed on the command line, for the log; null when they moved or there were none. */
-  readonly note: string | null
-}
+/** The arguments with the keys moved to the file (null when there were none), or why they cannot be moved. */
+export type HiddenKeys =
+  | { readonly ok: true; readonly args: readonly string[]; readonly file: string | null }
+  | { readonly ok: false; readonly problem: KeyProblem }
 
 /**
- * The arguments with every `--api-key` replaced by one `--api-key-file`.
- * Left as they are (with a note) when a key cannot be written as a key-file
- * line: llama-server skips lines that start with '#', a line break would split
- * a key, and a quote means CSV quoting to newer builds (a comma inside a key);
- * or when the file cannot be written.
+ * The arguments with every `--api-key` replaced by one `--api-key-file`. A key never stays on the command line: one
+ * the file cannot carry (llama-server skips lines that start with #; a line break would split a key; a quote is CSV
+ * quoting to newer builds' --api-key), a file that cannot be written, or an engine without --api-key-file is refused
+ * (the profile gate and the preflight refuse such keys first: this is the last line).
  */
 export async function hideApiKeys(args: readonly string[], runDir: string): Promise<HiddenKeys> {
   const uses = usesOf(args, KEY_FLAGS)
-  if (uses.length === 0 || !everyForkTakesKeyFile()) return { args, file: null, note: null }
-  if (uses.some((u) => u.value === null)) return { args, file: null, note: null } // the host guard or llama-server says what is wrong
-  // llama-server splits --api-key on commas (newer builds as a CSV row, with "quoted" keys); a key file has one key per line.
-  const keys = uses.flatMap((u) => (u.value as string).split(','))
-  if (keys.some((k) => k.startsWith('#') || /[\r\n"]/.test(k))) {
-    return {
-      args,
-      file: null,
-      note: 'the API key stays on the command line: a key that starts with # or holds a quote or a line break cannot go in a key file',
+  if (uses.length === 0) return { ok: true, args, file: null }
+  if (!everyForkTakesKeyFile())
+    return { ok: false, problem: { reason: 'this llama-server cannot read its key from a private file', hint: 'use --api-key-file' } }
+  const missing = uses.find((u) => u.value === null)
+  if (missing) return { ok: false, problem: { reason: `no key follows ${missing.flag}`, hint: `put the key right after ${missing.flag}` } }
+  // llama-server splits --api-key on commas; a key file has one key per line.
+  for (const use of uses) {
+    for (const key of (use.value as string).split(',')) {
+      const problem = /[\r\n]/.test(key)
+        ? { reason: `a key in ${use.flag} holds a line break`, hint: 'put the key on one line' }
+        : keyFileLineProblem(key, use.flag)
+      if (problem) return { ok: false, problem }
     }
   }
+  const keys = uses.flatMap((u) => (u.value as string).split(','))
   const file = keyFilePath(runDir)
   try {
     await mkdir(runDir, { recursive: true })
     await rm(file, { force: true }) // the mode applies only to a new file
     await writeFile(file, `${keys.join('\n')}\n`, { mode: 0o600, flag: 'wx' })
   } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message
     return {
-      args,
-      file: null,
-      note: `the API key stays on the command line: cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      ok: false,
+      problem: { reason: `the API key could not be written to its private file (${code})`, hint: "check the home folder's permissions" },
     }
   }
   const dropped = new Set(uses.flatMap((u) => (u.span === 2 ? [u.index, u.index + 1] : [u.index])))
-  return { args: [...args.filter((_, i) => !dropped.has(i)), '--api-key-file', file], file, note: null }
+  return { ok: true, args: [...args.filter((_, i) => !dropped.has(i)), '--api-key-file', file], file }
 }
 
 export async function removeKeyFile(file: string | null): Promise<void> {

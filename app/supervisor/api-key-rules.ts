@@ -38,6 +38,22 @@ export function keyCharacterProblem(key: string, source: string): KeyProblem | n
   }
 }
 
+/**
+ * Why a key given inline (--api-key) cannot become a line of the 0600 key file the supervisor hands llama-server
+ * instead (api-key-file.ts), or null: the file skips lines that start with #, and a quote is CSV quoting to newer
+ * builds' --api-key but a plain character in the file, so the two would disagree on the key.
+ */
+export function keyFileLineProblem(key: string, source: string): KeyProblem | null {
+  if (key.startsWith('#'))
+    return {
+      reason: `a key in ${source} starts with #, read as a comment in llama-server's key file`,
+      hint: 'start it with another character',
+    }
+  if (key.includes('"'))
+    return { reason: `a key in ${source} holds a quote, which llama-server versions read differently`, hint: 'use a key without quotes' }
+  return null
+}
+
 /** Why one key would not protect a listener, or null. */
 export function keyProblem(key: string, source: string): KeyProblem | null {
   const characters = keyCharacterProblem(key, source)

@@ -1,5 +1,5 @@
 import { fieldSpellings, lastValue, usesOf } from '../contract/flag-args'
-import { keyCharacterProblem, keyListProblem, readKeyFile, type KeyProblem } from './api-key-rules'
+import { keyCharacterProblem, keyFileLineProblem, keyListProblem, readKeyFile, type KeyProblem } from './api-key-rules'
 import { HOST_FLAGS, isLoopbackHost } from './launch-args'
 
 const KEY_FLAGS = fieldSpellings('apiKey')
@@ -49,13 +49,22 @@ export async function exposedListenerProblem(
 }
 
 /**
- * A key given inline (each --api-key, LLAMA_API_KEY) that could not be sent in a header or written as a key-file
- * line, on any listener: such a key would stay on the command line and break every request of ours.
+ * A key given inline (each --api-key, LLAMA_API_KEY) that could not be sent in a header, or (--api-key) written as a
+ * line of the key file it moves to, on any listener: refused at the gate, since a key never goes on the command line.
  */
 export function unsendableKeyProblem(args: readonly string[], env: Readonly<Record<string, string>> = {}): KeyProblem | null {
   for (const use of usesOf(args, KEY_FLAGS)) {
-    const problem = use.value === null ? null : keyCharacterProblem(use.value, use.flag)
+    if (use.value === null) continue
+    const problem = keyCharacterProblem(use.value, use.flag) ?? firstOf(use.value.split(','), (k) => keyFileLineProblem(k, use.flag))
     if (problem) return problem
   }
   return env.LLAMA_API_KEY === undefined ? null : keyCharacterProblem(env.LLAMA_API_KEY, 'LLAMA_API_KEY')
+}
+
+function firstOf<T, R>(items: readonly T[], check: (item: T) => R | null): R | null {
+  for (const item of items) {
+    const found = check(item)
+    if (found !== null) return found
+  }
+  return null
 }

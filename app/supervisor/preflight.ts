@@ -29,14 +29,21 @@ export async function resolveExecutable(
   } else {
     for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) for (const ext of exts) candidates.push(join(dir, exe + ext))
   }
+  return (await findExecutable(candidates)).found
+}
+
+/** The first candidate that is a file; else the first that exists but this user may not reach (EACCES/EPERM), if any. */
+async function findExecutable(candidates: readonly string[]): Promise<{ found: string | null; denied: string | null }> {
+  let denied: string | null = null
   for (const c of candidates) {
     try {
-      if ((await stat(c)).isFile()) return c
-    } catch {
-      // not this one
+      if ((await stat(c)).isFile()) return { found: c, denied: null }
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      if (denied === null && (code === 'EACCES' || code === 'EPERM')) denied = c
     }
   }
-  return null
+  return { found: null, denied }
 }
 
 async function checkExecutable(exe: string, platform: NodeJS.Platform): Promise<PreflightFailure | string> {
@@ -51,6 +58,14 @@ async function checkExecutable(exe: string, platform: NodeJS.Platform): Promise<
   }
   const resolved = await resolveExecutable(exe, process.env, platform)
   if (!resolved) {
+    const denied = isAbsolute(exe) || exe.includes('/') || exe.includes('\\') ? (await findExecutable([exe])).denied : null
+    // There, but a folder on its path (or the file) may not be read by this user: "not found" would send them looking.
+    if (denied !== null)
+      return {
+        kind: 'binary-not-executable',
+        reason: `llama-server at ${denied} cannot be read by this user (permission denied)`,
+        hint: 'check the permissions of the file and of its folders',
+      }
     return {
       kind: 'binary-missing',
       reason: `the llama-server binary ${basename(exe)} was not found`,

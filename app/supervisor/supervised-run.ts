@@ -1,3 +1,4 @@
+import { redactSecretShapes } from './redact'
 import type { LaunchSpec } from '../contract/commands'
 import { problem } from '../contract/problem'
 import type { ExitInfo, FailureKind } from '../contract/server-state'
@@ -70,7 +71,11 @@ export interface ExitCause {
 /** How a process ended, with the failure as a Problem when there was one (a requested stop has none). */
 export function exitInfo(exit: ExitStatus | null, d: ExitCause | null, lastLines: readonly string[]): ExitInfo {
   const code = exit?.signal ? `signal ${exit.signal}` : exit?.code != null ? `exit code ${exit.code}` : null
-  const details = [...(d?.path ? [`File: ${d.path}`] : []), ...(code ? [`llama-server ended with ${code}`] : []), ...lastLines].join('\n')
+  const details = [
+    ...(d?.path ? [`File: ${d.path}`] : []),
+    ...(code ? [`llama-server ended with ${code}`] : []),
+    ...lastLines.map(redactSecretShapes),
+  ].join('\n')
   return {
     code: exit?.code ?? null,
     signal: exit?.signal ?? null,

@@ -279,7 +279,7 @@ export class ServerSupervisor {
     const env = { ...scrubEnvironment(process.env), ...(spec.env ?? {}), ...(channel ? { [CHANNEL_ENV]: String(endpoint.port) } : {}) }
     // Out of the process list: every local user can read a command line.
     const keys = await hideApiKeys(endpoint.args, this.runDir)
-    if (keys.note) this.log(`[llama-tray] ${keys.note}`)
+    if (!keys.ok) return this.fail({ kind: 'flag-value', ...keys.problem }, null, [])
     let proc: SpawnedProcess
     try {
       // llama.cpp's one program runs its server as `llama serve …` (server-binary.ts).

@@ -1,6 +1,7 @@
 import type { ProfileActions } from '../../core/profile-actions'
 import type { CliContext } from '../command'
 import { findRunningServe } from '../../core/serve-record'
+import { HomeLock, holderName } from '../../core/home-lock'
 import { SwitchFailedError, switchThroughServe } from '../switch-through-serve'
 
 /**
@@ -21,9 +22,13 @@ export async function useProfile(
   const serve = await findRunningServe(io.home)
   if (serve === null) {
     await actions.setActive(profileId)
+    // A run (or the app with its endpoint off) holds the home with no endpoint to switch through: said, not hidden.
+    const holder = await HomeLock.holder(io.home)
     out(
-      { activeProfileId: profileId, switched: false },
-      `Profile "${profileId}" is now the active profile; neither llama-tray serve nor the app runs, so it starts with the next start.`,
+      { activeProfileId: profileId, switched: false, ...(holder ? { holderPid: holder.pid } : {}) },
+      holder
+        ? `Profile "${profileId}" is now the active profile for the next start; ${holderName(holder)} keeps its own until it stops.`
+        : `Profile "${profileId}" is now the active profile; neither llama-tray serve nor the app runs, so it starts with the next start.`,
     )
     return 0
   }

@@ -8,6 +8,9 @@ import { ScriptedCliCore } from '../../../test/support/cli/scripted-cli-core'
 import { serverStatus } from '../../../test/helpers/server-status'
 import { runCommand } from './run'
 
+/** The scripted core runs no server: the home (a path that does not exist) is never taken. */
+const lockHome = async () => ({ setPort: async () => {}, release: async () => {} })
+
 const READY = (): ServerStatus => serverStatus('ready', { profileId: 'cli', pid: 42, port: 8080, readySince: Date.now() })
 
 function context(
@@ -19,7 +22,7 @@ function context(
   let out = ''
   stdout.setEncoding('utf8').on('data', (c: string) => (out += c))
   const signals = new EventEmitter()
-  const io: CliContext = { home: '/nonexistent-home', stdout, stderr: new PassThrough(), signals, createCore: core.factory }
+  const io: CliContext = { home: '/nonexistent-home', stdout, stderr: new PassThrough(), signals, createCore: core.factory, lockHome }
   return { io, lines: () => out.split('\n').filter(Boolean), raw: () => out, signals }
 }
 
@@ -157,7 +160,7 @@ describe("llama-tray run renders on the core's events (it keeps no clock of its 
     stdout.setEncoding('utf8').on('data', (c: string) => (screen += c))
     stderr.setEncoding('utf8').on('data', (c: string) => (screen += c))
     const signals = new EventEmitter()
-    const exit = runCommand.run(CMD, { home: '/nonexistent-home', stdout, stderr, signals, createCore: core.factory })
+    const exit = runCommand.run(CMD, { home: '/nonexistent-home', stdout, stderr, signals, createCore: core.factory, lockHome })
     await vi.advanceTimersByTimeAsync(0)
     core.setState(serverStatus('loading', { profileId: 'cli', pid: 42, port: 8080 }))
     core.tick(Date.now())

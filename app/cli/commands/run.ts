@@ -16,6 +16,7 @@ import { STILL_STOPPING } from '../server-sentences'
 import { clientBaseUrl, isWsl, wslNote } from '../../lib/client-address'
 import { followPowerNotices } from '../power-lines'
 import { RUN_HELP } from './run-help'
+import { HomeLock, type HeldHome } from '../../core/home-lock'
 
 export interface RunOptions {
   /** A command line to run, or a stored profile to resolve. */
@@ -116,6 +117,21 @@ function neverSpawned(status: ServerStatus): boolean {
  */
 export async function superviseUntilDone(options: RunOptions, io: CliContext): Promise<number> {
   const source = await resolveSource(options, io.home) // bad input is refused before anything starts
+  // One app, serve or run per home: a second one is refused with the first's pid and port (HomeInUseError).
+  const lock = await (io.lockHome ?? HomeLock.acquire)(io.home, 'run')
+  try {
+    return await superviseHoldingHome(options, io, source, lock)
+  } finally {
+    await lock.release()
+  }
+}
+
+async function superviseHoldingHome(
+  options: RunOptions,
+  io: CliContext,
+  source: { spec: LaunchSpec } | { profileId: string },
+  lock: HeldHome,
+): Promise<number> {
   const signals = io.signals
   const tty = !options.json && Boolean(io.stdout.isTTY)
   const write = (text: string): void => {
@@ -172,6 +188,7 @@ export async function superviseUntilDone(options: RunOptions, io: CliContext): P
   let profileStartInFlight = false
   core.on('server:state-changed', (status) => {
     if (!options.json && !tty) printHuman(status)
+    if (status.state === 'ready') void lock.setPort(status.port)
     if (status.state === 'ready' && !addressShown && !options.json) {
       addressShown = true
       note(`The OpenAI-compatible API is at ${clientBaseUrl(status.host, status.port)}.`)

@@ -13,6 +13,7 @@ import { serverStateSentence, STILL_STOPPING } from '../server-sentences'
 import { followPowerNotices } from '../power-lines'
 import { SERVE_HELP } from './serve-help'
 import { formatEnergy } from '../../contract/energy'
+import { HomeLock, type HeldHome } from '../../core/home-lock'
 
 export interface ServeOptions {
   readonly host: string
@@ -72,6 +73,16 @@ function figuresLine(f: EndpointRequestFigures): string {
 /** One OpenAI-compatible endpoint in front of the supervised server until Ctrl+C. */
 export async function serveUntilStopped(options: ServeOptions, io: CliContext): Promise<number> {
   const apiKey = await readKey(options.apiKeyFile)
+  // One app, serve or run per home: a second one is refused with the first's pid and port (HomeInUseError).
+  const lock = await (io.lockHome ?? HomeLock.acquire)(io.home, 'serve')
+  try {
+    return await serveHoldingHome(options, io, apiKey, lock)
+  } finally {
+    await lock.release()
+  }
+}
+
+async function serveHoldingHome(options: ServeOptions, io: CliContext, apiKey: string | null, lock: HeldHome): Promise<number> {
   const core = await (io.createCore ?? standardCliCore)({
     home: io.home,
     readyTimeoutMs: options.readyTimeoutS * 1000,
@@ -92,6 +103,7 @@ export async function serveUntilStopped(options: ServeOptions, io: CliContext): 
     throw new UsageError(listened.error)
   }
   const endpoint = listened.status
+  await lock.setPort(endpoint.port)
   if (options.json) write(`${JSON.stringify({ event: 'listening', endpoint })}\n`)
   else {
     const names = (await profileActions({ home: io.home }).list()).profiles.map((p) => p.id)
