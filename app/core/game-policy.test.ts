@@ -119,6 +119,26 @@ describe('the onGame setting', () => {
     h.policy.dispose()
   })
 
+  it('set to keep while the game runs ("Keep running during games"): the profile is back at once, beside the game', async () => {
+    const h = harness('stop')
+    h.list([GAME])
+    await pass(h, 15)
+    expect(h.calls).toEqual(['stop'])
+    h.setOnGame('keep')
+    await h.policy.settled()
+    expect(h.calls).toEqual(['stop', 'request big'])
+    expect(h.said.at(-1)).toBe('Cyberpunk2077.exe still holds the GPU, but onGame is keep now: BIG is back.')
+    expect(h.policy.game).toBeNull()
+    expect(h.policy.refusal()).toBeNull()
+    const reads = h.reads.length
+    await pass(h, 60)
+    expect(h.reads.length).toBe(reads) // keep: the GPU's processes are no longer read
+    h.setOnGame('stop') // watched again: the game is seen afresh and held for the hold time
+    await pass(h, 15)
+    expect(h.calls).toEqual(['stop', 'request big', 'stop'])
+    h.policy.dispose()
+  })
+
   it('keep reads nothing; with no server of ours nothing is read either; a sleeping GPU ends the game', async () => {
     const keep = harness('keep')
     keep.list([GAME])
