@@ -402,7 +402,7 @@ describe('system integration', () => {
       gpu: null,
       cpu: null,
       warnings: [],
-      powerNotice: { sentence: 'On battery: switched from Qwen3 30B to small; Qwen3 30B returns on AC.', kind: 'power', at: 5 },
+      powerNotice: { sentence: 'On battery: switched from Qwen3 30B to small; Qwen3 30B returns on AC.', kind: 'power' as const, at: 5 },
     }
     core.events.emit('snapshot', snapshot)
     core.events.emit('snapshot', { ...snapshot, time: 1 })
@@ -418,13 +418,13 @@ describe('system integration', () => {
     const stopped = 'Cyberpunk2077.exe holds the GPU (5,120 MiB): stopped Qwen3 30B to free its VRAM; it returns 30 s after the game.'
     const back = 'Cyberpunk2077.exe no longer holds the GPU: Qwen3 30B is back.'
     const snapshot = { time: 0, server: serverStatus('stopped'), generation: null, gpu: null, cpu: null, warnings: [] }
-    core.events.emit('snapshot', { ...snapshot, powerNotice: { sentence: stopped, kind: 'game', at: 5 } })
-    core.events.emit('snapshot', { ...snapshot, time: 1, powerNotice: { sentence: stopped, kind: 'game', at: 5 } })
-    core.events.emit('snapshot', { ...snapshot, time: 2, powerNotice: { sentence: back, kind: 'game', at: 9 } })
+    core.events.emit('snapshot', { ...snapshot, powerNotice: { sentence: stopped, kind: 'game' as const, at: 5 } })
+    core.events.emit('snapshot', { ...snapshot, time: 1, powerNotice: { sentence: stopped, kind: 'game' as const, at: 5 } })
+    core.events.emit('snapshot', { ...snapshot, time: 2, powerNotice: { sentence: back, kind: 'game' as const, at: 9 } })
     core.events.emit('snapshot', {
       ...snapshot,
       time: 3,
-      powerNotice: { sentence: 'After the sleep the server did not answer, so it was restarted.', kind: 'resume', at: 12 },
+      powerNotice: { sentence: 'After the sleep the server did not answer, so it was restarted.', kind: 'resume' as const, at: 12 },
     })
     expect(FakeNotification.instances.map((n) => [n.options.title, n.options.body])).toEqual([
       ['Game on the GPU', stopped],
