@@ -194,6 +194,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
           )
           expect(await s.page.getByTestId('game-keep').innerText()).toBe('Keep running during games')
           expect(await s.page.getByTestId('pop-power').innerText()).toContain('Battery, 41%, battery saver on')
+          await s.page.screenshot({ path: join(SCREENSHOTS, `popover-game-${colorScheme}.png`) })
         },
       ],
       [
