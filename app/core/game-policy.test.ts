@@ -119,6 +119,21 @@ describe('the onGame setting', () => {
     h.policy.dispose()
   })
 
+  it('the user starting a profile during the game stands: the game shows as kept and nothing is refused', async () => {
+    const h = harness('stop')
+    h.list([GAME])
+    await pass(h, 15)
+    expect(h.policy.game).toMatchObject({ action: 'stopped' })
+    h.choose('small') // "Start" in the popover while the game runs
+    expect(h.policy.game).toMatchObject({ name: 'Cyberpunk2077.exe', action: 'kept' })
+    expect(h.policy.refusal()).toBeNull()
+    h.list([])
+    await pass(h, 40)
+    expect(h.calls).toEqual(['stop']) // the game over: the user's choice stands, nothing restarted
+    expect(h.policy.game).toBeNull()
+    h.policy.dispose()
+  })
+
   it('set to keep while the game runs ("Keep running during games"): the profile is back at once, beside the game', async () => {
     const h = harness('stop')
     h.list([GAME])

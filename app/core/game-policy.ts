@@ -53,9 +53,12 @@ export class GamePolicy {
     this.follow()
   }
 
-  /** The game holding the GPU, for the snapshot; null when none (or the watch is off). */
+  /**
+   * The game holding the GPU, for the snapshot; null when none (or the watch is off). Once the user starts a profile
+   * while the game runs ("Start" in the popover), that choice stands: the game is shown as kept beside it.
+   */
   get game(): GameHold | null {
-    return this.hold
+    return this.hold && this.hold.action !== 'kept' && this.userStarted() ? { ...this.hold, action: 'kept' } : this.hold
   }
 
   /**
@@ -63,8 +66,13 @@ export class GamePolicy {
    * otherwise (`sleep` lets a request wake the server).
    */
   refusal(): string | null {
-    if (this.parkedFor !== 'stop' || !this.hold) return null
+    if (this.parkedFor !== 'stop' || !this.hold || this.userStarted()) return null
     return `${this.hold.name} holds the GPU, so the server is stopped until it ends (the onGame setting is stop).`
+  }
+
+  /** A server of ours runs although the policy parked it for the game: the user started one meanwhile. */
+  private userStarted(): boolean {
+    return this.parkedFor !== null && this.parking.running() !== null
   }
 
   /** Resolves once what the last look asked for is done (tests, and dispose). */
