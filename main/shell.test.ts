@@ -444,12 +444,34 @@ describe('system integration', () => {
       gpu: null,
       cpu: null,
       warnings: [],
-      powerNotice: { sentence: 'On battery: switched from Qwen3 30B to small; Qwen3 30B returns on AC.', at: 5 },
+      powerNotice: { sentence: 'On battery: switched from Qwen3 30B to small; Qwen3 30B returns on AC.', kind: 'power' as const, at: 5 },
     }
     core.events.emit('snapshot', snapshot)
     core.events.emit('snapshot', { ...snapshot, time: 1 })
     expect(FakeNotification.instances.map((n) => [n.options.title, n.options.body])).toEqual([
       ['Power and sleep', 'On battery: switched from Qwen3 30B to small; Qwen3 30B returns on AC.'],
+    ])
+  })
+
+  it('titles what the onGame setting did as a game notice, not a power one, once per notice', async () => {
+    const core = fakeCore()
+    const { handle } = start(core)
+    await handle.ready
+    const stopped = 'Cyberpunk2077.exe holds the GPU (5,120 MiB): stopped Qwen3 30B to free its VRAM; it returns 30 s after the game.'
+    const back = 'Cyberpunk2077.exe no longer holds the GPU: Qwen3 30B is back.'
+    const snapshot = { time: 0, server: serverStatus('stopped'), generation: null, gpu: null, cpu: null, warnings: [] }
+    core.events.emit('snapshot', { ...snapshot, powerNotice: { sentence: stopped, kind: 'game' as const, at: 5 } })
+    core.events.emit('snapshot', { ...snapshot, time: 1, powerNotice: { sentence: stopped, kind: 'game' as const, at: 5 } })
+    core.events.emit('snapshot', { ...snapshot, time: 2, powerNotice: { sentence: back, kind: 'game' as const, at: 9 } })
+    core.events.emit('snapshot', {
+      ...snapshot,
+      time: 3,
+      powerNotice: { sentence: 'After the sleep the server did not answer, so it was restarted.', kind: 'resume' as const, at: 12 },
+    })
+    expect(FakeNotification.instances.map((n) => [n.options.title, n.options.body])).toEqual([
+      ['Game on the GPU', stopped],
+      ['Game on the GPU', back],
+      ['Power and sleep', 'After the sleep the server did not answer, so it was restarted.'],
     ])
   })
 

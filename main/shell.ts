@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { CommandChannels, EventChannels, EventName } from '../app/contract/commands'
 import type { ProfileFileRole } from '../app/contract/profile'
 import type { AppSettings } from '../app/contract/settings'
+import type { PowerNoticeKind } from '../app/contract/snapshot'
 import { resolveHome, resolveLocalDataDir } from '../app/home'
 import { HomeInUseError, type HeldHome } from '../app/core/home-lock'
 import { APP_ID, HIDDEN_ARG, isPortableBuild } from './app-identity'
@@ -27,6 +28,13 @@ import { profileName, type TrayView } from './tray-view'
 import { trayActionsFor } from './tray-actions'
 import { loadWindowState, WindowStateSaver } from './window-state'
 import { hardenSession, guardWebContents } from './web-security'
+
+/** The notification title of each kind of power notice (a game's has its own: it is not about power or sleep). */
+const POWER_NOTICE_TITLES: Record<PowerNoticeKind, string> = {
+  power: 'Power and sleep',
+  resume: 'Power and sleep',
+  game: 'Game on the GPU',
+}
 
 /** What the shell needs from the core (LlamaTrayCore has all of it). */
 export interface ShellCore {
@@ -342,11 +350,11 @@ export function startShell(options: ShellOptions): ShellHandle {
       void homeLock?.setPort(view.endpointPort ?? view.status.port)
       view.pinnedCount = snapshot.pinned?.length ?? 0
       view.pendingSwitch = snapshot.pendingSwitch ?? null
-      // What the onBattery setting did: once per notice.
+      // What the onBattery or onGame setting, or a resume, did: once per notice, titled by what it is about.
       const powerNotice = snapshot.powerNotice ?? null
       if (powerNotice && powerNotice.at !== lastPowerNoticeAt) {
         lastPowerNoticeAt = powerNotice.at
-        announce({ title: 'Power and sleep', body: powerNotice.sentence, urgent: false })
+        announce({ title: POWER_NOTICE_TITLES[powerNotice.kind], body: powerNotice.sentence, urgent: false })
       }
       announce(attention.onWarnings(snapshot.warnings, window.isFocused() || popover.isVisible()))
       refreshTray()

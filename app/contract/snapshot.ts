@@ -44,9 +44,17 @@ export interface Snapshot {
   readonly game?: GameHold | null
 }
 
-/** One thing the power policy did: stopped or switched on battery, brought the profile back on AC. */
+/** What a power notice is about: the power source (onBattery), a sleep and resume, or a game on the GPU (onGame). */
+export type PowerNoticeKind = 'power' | 'resume' | 'game'
+
+/**
+ * One thing the power, resume or game policy did: stopped or switched on battery, brought the profile back on AC,
+ * restarted a server after the sleep, freed the VRAM for a game or brought the profile back after it.
+ */
 export interface PowerNotice {
   readonly sentence: string
+  /** Who said it (the app titles its notification by it). */
+  readonly kind: PowerNoticeKind
   readonly at: number
 }
 

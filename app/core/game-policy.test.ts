@@ -119,6 +119,41 @@ describe('the onGame setting', () => {
     h.policy.dispose()
   })
 
+  it('the user starting a profile during the game stands: the game shows as kept and nothing is refused', async () => {
+    const h = harness('stop')
+    h.list([GAME])
+    await pass(h, 15)
+    expect(h.policy.game).toMatchObject({ action: 'stopped' })
+    h.choose('small') // "Start" in the popover while the game runs
+    expect(h.policy.game).toMatchObject({ name: 'Cyberpunk2077.exe', action: 'kept' })
+    expect(h.policy.refusal()).toBeNull()
+    h.list([])
+    await pass(h, 40)
+    expect(h.calls).toEqual(['stop']) // the game over: the user's choice stands, nothing restarted
+    expect(h.policy.game).toBeNull()
+    h.policy.dispose()
+  })
+
+  it('set to keep while the game runs ("Keep running during games"): the profile is back at once, beside the game', async () => {
+    const h = harness('stop')
+    h.list([GAME])
+    await pass(h, 15)
+    expect(h.calls).toEqual(['stop'])
+    h.setOnGame('keep')
+    await h.policy.settled()
+    expect(h.calls).toEqual(['stop', 'request big'])
+    expect(h.said.at(-1)).toBe('Cyberpunk2077.exe still holds the GPU, but onGame is keep now: BIG is back.')
+    expect(h.policy.game).toBeNull()
+    expect(h.policy.refusal()).toBeNull()
+    const reads = h.reads.length
+    await pass(h, 60)
+    expect(h.reads.length).toBe(reads) // keep: the GPU's processes are no longer read
+    h.setOnGame('stop') // watched again: the game is seen afresh and held for the hold time
+    await pass(h, 15)
+    expect(h.calls).toEqual(['stop', 'request big', 'stop'])
+    h.policy.dispose()
+  })
+
   it('keep reads nothing; with no server of ours nothing is read either; a sleeping GPU ends the game', async () => {
     const keep = harness('keep')
     keep.list([GAME])

@@ -38,7 +38,7 @@ const mib = (n: number | null): string => (n === null ? '' : ` (${Math.round(n).
  */
 export class GamePolicy {
   private readonly parking: ProfileParking
-  private readonly watch: GameWatch
+  private watch: GameWatch
   private timer: NodeJS.Timeout | null = null
   private readonly offSettings: () => void
   private acting: Promise<void> = Promise.resolve()
@@ -49,13 +49,16 @@ export class GamePolicy {
   constructor(private readonly deps: GamePolicyDeps) {
     this.parking = new ProfileParking(deps)
     this.watch = new GameWatch(() => deps.thresholds())
-    this.offSettings = deps.onSettingsChange(() => this.follow())
+    this.offSettings = deps.onSettingsChange(() => this.settingsChanged())
     this.follow()
   }
 
-  /** The game holding the GPU, for the snapshot; null when none (or the watch is off). */
+  /**
+   * The game holding the GPU, for the snapshot; null when none (or the watch is off). Once the user starts a profile
+   * while the game runs ("Start" in the popover), that choice stands: the game is shown as kept beside it.
+   */
   get game(): GameHold | null {
-    return this.hold
+    return this.hold && this.hold.action !== 'kept' && this.userStarted() ? { ...this.hold, action: 'kept' } : this.hold
   }
 
   /**
@@ -63,8 +66,13 @@ export class GamePolicy {
    * otherwise (`sleep` lets a request wake the server).
    */
   refusal(): string | null {
-    if (this.parkedFor !== 'stop' || !this.hold) return null
+    if (this.parkedFor !== 'stop' || !this.hold || this.userStarted()) return null
     return `${this.hold.name} holds the GPU, so the server is stopped until it ends (the onGame setting is stop).`
+  }
+
+  /** A server of ours runs although the policy parked it for the game: the user started one meanwhile. */
+  private userStarted(): boolean {
+    return this.parkedFor !== null && this.parking.running() !== null
   }
 
   /** Resolves once what the last look asked for is done (tests, and dispose). */
@@ -85,6 +93,29 @@ export class GamePolicy {
     this.timer = null
   }
 
+  /**
+   * The user set onGame to keep while a game holds the parked profile ("Keep running during games"): it comes back
+   * now, beside the game, instead of after it.
+   */
+  private settingsChanged(): void {
+    if (this.deps.onGame() === 'keep' && this.parkedFor !== null && this.hold) {
+      const game = this.hold
+      this.parkedFor = null
+      this.acting = this.acting
+        .then(async () => {
+          const done = await this.parking.restore()
+          this.hold = null
+          if (done.kind === 'back') this.deps.say(`${game.name} still holds the GPU, but onGame is keep now: ${done.name} is back.`)
+          else if (done.kind === 'failed') this.deps.say(`onGame is keep now, but ${done.name} could not start: ${done.sentence}`)
+          this.follow()
+          this.deps.changed()
+        })
+        .catch(() => {})
+      return
+    }
+    this.follow()
+  }
+
   /** Watches only while the setting asks for something or a profile waits to come back. */
   private follow(): void {
     const wanted = !this.disposed && (this.deps.onGame() !== 'keep' || this.parking.parked)
@@ -92,6 +123,8 @@ export class GamePolicy {
     else if (!wanted && this.timer) {
       clearTimeout(this.timer)
       this.timer = null
+      // Unwatched from now on: a game still running is seen afresh (and held for the hold time) once watched again.
+      this.watch = new GameWatch(() => this.deps.thresholds())
       if (this.hold) {
         this.hold = null
         this.deps.changed()

@@ -79,6 +79,7 @@ describe('a game takes the GPU from a running profile (onGame stop)', () => {
     expect(snapshots.at(-1)?.powerNotice?.sentence).toBe(
       'Cyberpunk2077.exe holds the GPU (5,120 MiB): stopped big to free its VRAM; it returns 1 s after the game.',
     )
+    expect(snapshots.at(-1)?.powerNotice?.kind).toBe('game') // the app titles it as a game's, not "Power and sleep"
     const refused = await call(endpointPort, 'POST', '/v1/chat/completions', {
       model: 'big',
       messages: [{ role: 'user', content: 'hi' }],
@@ -103,5 +104,21 @@ describe('a game takes the GPU from a running profile (onGame stop)', () => {
       max_tokens: 2,
     })
     expect(answered.status, answered.body).toBe(200)
+  }, 300_000)
+
+  it('"Keep running during games" (onGame set to keep) brings the profile back at once while the game still runs', async () => {
+    await waitUntil(() => state() === 'ready', 120_000, 'the profile ready')
+    listed = [GAME]
+    await waitUntil(() => state() === 'stopped', 60_000, 'the server stopped for the game again')
+    await waitUntil(() => snapshots.at(-1)?.game?.action === 'stopped', 10_000, 'a snapshot naming the game')
+    const set = await core.handlers['settings:set']({ onGame: 'keep' })
+    expect(set.ok).toBe(true)
+    await waitUntil(() => state() === 'ready' && core.server.getStatus().profileId === 'big', 120_000, 'the profile back beside the game')
+    await waitUntil(() => snapshots.at(-1)?.game === null, 10_000, 'the game line gone')
+    expect(snapshots.at(-1)?.powerNotice).toMatchObject({
+      sentence: 'Cyberpunk2077.exe still holds the GPU, but onGame is keep now: big is back.',
+      kind: 'game',
+    })
+    expect(listed).toEqual([GAME]) // the game never ended
   }, 300_000)
 })

@@ -6,7 +6,7 @@ import type { GenerationHistory, GenerationSnapshot } from '../contract/generati
 import type { ProfileFileRole, ProfileSummary } from '../contract/profile'
 import type { AppSettings } from '../contract/settings'
 import type { ServerStatus, ServerStatusOf } from '../contract/server-state'
-import type { PlacementRetryNotice, Snapshot, StartFailure } from '../contract/snapshot'
+import type { PlacementRetryNotice, PowerNotice, Snapshot, StartFailure } from '../contract/snapshot'
 import { blockingProblems, type FlagProblem } from '../profiles/flag-check'
 import { resolveProfileLaunch } from '../profiles/resolve-launch'
 import { startFailureOf } from './start-failure'
@@ -191,7 +191,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private readonly history: HistoryRecorder | null
   /** The onBattery setting at work (with a power source). */
   private readonly battery: BatteryPolicy | null
-  private powerNotice: { readonly sentence: string; readonly at: number } | null = null
+  private powerNotice: PowerNotice | null = null
   /** The onGame setting at work (with a reader of the GPU's processes). */
   private readonly gameWatch: GamePolicy | null
   /** The GPU's energy from the telemetry's samples: each finished request's energyJ. */
@@ -719,7 +719,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       onSettingsChange: (listener) => this.settingsStore.onDidChange(() => listener()),
       ...this.parkingDeps(),
       say: (sentence) => {
-        this.powerNotice = { sentence, at: Date.now() }
+        this.powerNotice = { sentence, kind: 'power', at: Date.now() }
         this.publishSnapshot()
       },
     })
@@ -743,7 +743,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       fullScreen: () => this.options.fullScreen?.read() ?? null,
       ...this.parkingDeps(),
       say: (sentence) => {
-        this.powerNotice = { sentence, at: Date.now() }
+        this.powerNotice = { sentence, kind: 'game', at: Date.now() }
         this.publishSnapshot()
       },
       changed: () => this.publishSnapshot(),
@@ -770,7 +770,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       this.lastResumeCheck = { at: Date.now(), answered }
       // Replaced or stopped meanwhile (the watchdog, the user): nothing left to do.
       if (answered || this.disposed || this.supervisor.getStatus().pid !== status.pid) return
-      this.powerNotice = { sentence: 'After the sleep the server did not answer, so it was restarted.', at: Date.now() }
+      this.powerNotice = { sentence: 'After the sleep the server did not answer, so it was restarted.', kind: 'resume', at: Date.now() }
       await this.supervisor.restart()
     } finally {
       this.resumeChecking = false

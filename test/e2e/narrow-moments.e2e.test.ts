@@ -6,7 +6,15 @@ import { seriousAxeIssues } from './axe'
 import { launchChromium } from './browser'
 import { sharedRendererBuild } from './shared-renderer-build'
 import { openScriptedDashboard, type ScriptedDashboard } from './scripted-dashboard'
-import { LONGEST_WARNING, longestFailureStatus, readyStatus, runningSnapshot } from './scripted-states'
+import {
+  GAME_STOPPED,
+  LONGEST_WARNING,
+  longestFailureStatus,
+  ON_BATTERY,
+  readyStatus,
+  runningSnapshot,
+  stoppedStatus,
+} from './scripted-states'
 import { serveFolder, type StaticServer } from './static-server'
 
 // The dashboard in a 360 px window at the moments that matter: VRAM at 700 MiB
@@ -87,5 +95,21 @@ for (const colorScheme of ['light', 'dark'] as const) {
         expect(await seriousAxeIssues(s.page)).toEqual([])
       })
     }
+
+    it('a game holds the GPU, on battery: the header says which and what was done, the power tile shows, axe is clean', async () => {
+      await s.page.getByTestId('tab-dashboard').click()
+      const stopped = stoppedStatus(id)
+      // A long image name: one word that has to wrap inside 360 px.
+      const game = { ...GAME_STOPPED, name: 'HorizonForbiddenWestCompleteEditionLauncherShipping.exe', action: 'sleeping' as const }
+      await s.show(stopped, { ...runningSnapshot(stopped), game, power: ON_BATTERY })
+      await s.page.getByTestId('game-note').waitFor()
+      expect(await s.page.getByTestId('game-note').locator('span').innerText()).toBe(
+        `${game.name} is using the GPU, so the server sleeps until it ends (a request wakes it).`,
+      )
+      expect(await s.page.getByTestId('game-keep').isVisible()).toBe(true)
+      expect(await s.page.getByTestId('glance-power').innerText()).toContain('Battery, 41%, battery saver on')
+      await expectNoSidewaysScroll(s.page)
+      expect(await seriousAxeIssues(s.page)).toEqual([])
+    })
   })
 }

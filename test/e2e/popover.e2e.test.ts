@@ -10,10 +10,12 @@ import { sharedRendererBuild } from './shared-renderer-build'
 import { openScriptedDashboard, type ScriptedDashboard } from './scripted-dashboard'
 import {
   failedStatus,
+  GAME_STOPPED,
   loadingStatus,
   LONGEST_WARNING,
   longestFailureStatus,
   LOW_VRAM,
+  ON_BATTERY,
   readyStatus,
   runningSnapshot,
   stoppedStatus,
@@ -182,6 +184,20 @@ for (const colorScheme of ['light', 'dark'] as const) {
         },
       ],
       [
+        'a game holds the GPU, on battery',
+        async () => {
+          const stopped = stoppedStatus(qwen)
+          await s.show(stopped, { ...runningSnapshot(stopped), game: GAME_STOPPED, power: ON_BATTERY })
+          await s.page.getByTestId('game-note').waitFor()
+          expect(await s.page.getByTestId('game-note').locator('span').innerText()).toBe(
+            'Cyberpunk2077.exe is using the GPU, so the server is stopped until it ends.',
+          )
+          expect(await s.page.getByTestId('game-keep').innerText()).toBe('Keep running during games')
+          expect(await s.page.getByTestId('pop-power').innerText()).toContain('Battery, 41%, battery saver on')
+          await s.page.screenshot({ path: join(SCREENSHOTS, `popover-game-${colorScheme}.png`) })
+        },
+      ],
+      [
         'asleep',
         async () => {
           const sleeping = { ...readyStatus(qwen), state: 'sleeping' as const, sleepIdleSeconds: 300 }
@@ -228,6 +244,22 @@ for (const colorScheme of ['light', 'dark'] as const) {
         expect(await seriousAxeIssues(s.page)).toEqual([])
       })
     }
+
+    it('"Keep running during games" sets onGame to keep through the settings command; the line goes with the game', async () => {
+      const set = await s.core.handlers['settings:set']({ onGame: 'stop' })
+      expect(set.ok).toBe(true)
+      const stopped = stoppedStatus(qwen)
+      await s.show(stopped, { ...runningSnapshot(stopped), game: GAME_STOPPED })
+      await s.page.getByTestId('game-keep').click()
+      await expect.poll(async () => (await s.core.handlers['settings:get']()).onGame).toBe('keep')
+      // The core brings the profile back and clears the game (the policy's own test): the line goes.
+      await s.show(readyStatus(qwen), { ...runningSnapshot(readyStatus(qwen)), game: null })
+      await expect.poll(() => s.page.getByTestId('game-note').count()).toBe(0)
+      // Kept (no server of ours ran): the line names the game, with no button.
+      await s.show(stopped, { ...runningSnapshot(stopped), game: { ...GAME_STOPPED, action: 'kept' } })
+      await s.page.getByTestId('game-note').waitFor()
+      expect(await s.page.getByTestId('game-keep').count()).toBe(0)
+    })
 
     it('switches profiles and starts and stops from the radio list and its buttons', async () => {
       await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen)))

@@ -1,3 +1,5 @@
+import type { GameHold } from '../../app/contract/game'
+import type { PowerStatus } from '../../app/contract/power'
 import type { ServerStatus, ServerStatusOf } from '../../app/contract/server-state'
 import type { Snapshot } from '../../app/contract/snapshot'
 import type { Warning } from '../../app/contract/warnings'
@@ -74,6 +76,12 @@ export const LONGEST_WARNING: Warning = {
 }
 
 /** A crash loop with the longest reason and hint a diagnosis gives (an unbroken token included, which must wrap too). */
+/** A game the onGame watch saw take the GPU (onGame stop stopped the server for it), as the snapshot carries it. */
+export const GAME_STOPPED: GameHold = { name: 'Cyberpunk2077.exe', pid: 15320, dedicatedMiB: 5120, since: 0, action: 'stopped' }
+
+/** A laptop on battery with battery saver on: the popover's and the dashboard's power line. */
+export const ON_BATTERY: PowerStatus = { source: 'battery', batteryPercent: 41, charging: false, saver: true }
+
 export function longestFailureStatus(profileId: string): ServerStatus {
   return serverStatus('crashloop', {
     profileId,

@@ -96,7 +96,7 @@ export const snapshotSchema = z.object({
     .nullable()
     .optional(),
   powerNotice: z
-    .object({ sentence: z.string().min(1), at: z.number() })
+    .object({ sentence: z.string().min(1), kind: z.enum(['power', 'resume', 'game']), at: z.number() })
     .strict()
     .nullable()
     .optional(),

@@ -8,6 +8,7 @@ import { LoadingProgress } from './LoadingProgress'
 import { PlacementRetryNote } from './PlacementRetryNote'
 import { PendingSwitchNote } from './PendingSwitchNote'
 import { SavedNotRunningNote } from './SavedNotRunningNote'
+import { GameNote } from './GameNote'
 import { ServerAddress } from './ServerAddress'
 import { ServerControls } from './ServerControls'
 
@@ -131,6 +132,7 @@ export function Header(): React.JSX.Element {
       <LoadingProgress />
       <PlacementRetryNote />
       <SavedNotRunningNote />
+      <GameNote />
       <PendingSwitchNote />
       <ServerAddress />
       <SleepingNote />

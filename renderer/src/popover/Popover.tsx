@@ -1,3 +1,4 @@
+import { GameNote } from '../components/GameNote'
 import { SavedNotRunningNote } from '../components/SavedNotRunningNote'
 import { PopoverFigures } from './PopoverFigures'
 import { PopoverNotice } from './PopoverNotice'
@@ -14,6 +15,7 @@ export function Popover(): React.JSX.Element {
     <main className="popover" aria-label="Llama Tray">
       <PopoverState />
       <SavedNotRunningNote />
+      <GameNote />
       <PopoverFigures />
       <PopoverNotice />
       <ProfileSwitcher />
