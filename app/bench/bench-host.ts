@@ -18,4 +18,9 @@ export interface BenchHost {
   readonly server: ServerControl
   /** The GPU's energy in J between two epoch ms (the core's energy meter); absent or null where none is measured. */
   energyJ?(fromMs: number, toMs: number): number | null
+  /**
+   * The bench reads the figures as they come (free VRAM decides what it runs): until the returned function is called,
+   * the host samples at its watched pace, as for an open dashboard, instead of its idle one.
+   */
+  watch?(): () => void
 }

@@ -111,6 +111,7 @@ export class BenchSession {
     const loadMs = started.reused ? null : started.loadMs
     const whole = new RunSampler(() => this.core.snapshot(), 250)
     let wholeSamples: Snapshot[] | null = null
+    const unwatch = this.core.watch?.() ?? (() => undefined)
     try {
       await this.progress.step('warmup', 'warmup', `${what}: warm-up`, id, () => this.warmUp(prepared))
       if (onReady) {
@@ -142,6 +143,7 @@ export class BenchSession {
       }
     } finally {
       if (wholeSamples === null) whole.stop()
+      unwatch()
     }
   }
 

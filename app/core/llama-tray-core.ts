@@ -154,6 +154,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private lastGeneration: GenerationSnapshot | null = null
   private lastHistory: GenerationHistory = { perSecond: [], requests: [] }
   private dashboardVisible = false
+  /** Benches reading the figures now (BenchHost.watch): the core keeps its watched pace while any does. */
+  private benchWatchers = 0
   /** GPU memory in use just before our server started, to tell what the server itself holds. */
   private gpuUsedBeforeLaunchMiB: number | null = null
   /** Epoch ms of the running server's launch. */
@@ -945,6 +947,19 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     }
   }
 
+  /** A bench reads the figures as they come: the watched pace (nvidia-smi's stream at its base period) until released. */
+  watch(): () => void {
+    this.benchWatchers++
+    this.updateCadence(this.ticker !== null)
+    let released = false
+    return () => {
+      if (released || this.disposed) return
+      released = true
+      this.benchWatchers--
+      this.updateCadence(this.ticker !== null)
+    }
+  }
+
   /** The GPU's energy between two epoch ms, for a bench run (BenchHost): as a request's. */
   energyJ(fromMs: number, toMs: number): number | null {
     return this.requestEnergyJ(fromMs, toMs)
@@ -973,11 +988,16 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     const telemetry = this.options.telemetry
     if (wanted) telemetry?.setGpuIntervalMs?.(gpuIntervalMs(this.pace()))
     // A fixed cadence (`run --json` prints every figure) counts as watched.
-    telemetry?.setWatched?.(this.dashboardVisible || this.options.cadenceMs !== undefined)
+    telemetry?.setWatched?.(this.watched() || this.options.cadenceMs !== undefined)
     if (wanted && telemetry && !telemetry.running) void telemetry.start()
     if (!wanted && telemetry?.running) void telemetry.stop()
     if (wanted && (restart || !this.ticker)) this.startTicker()
     if (!wanted) this.stopTicker()
+  }
+
+  /** Someone reads the figures as they come: an open dashboard or a running bench. */
+  private watched(): boolean {
+    return this.dashboardVisible || this.benchWatchers > 0
   }
 
   private tickerWanted(): boolean {
@@ -989,7 +1009,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     return {
       baseMs: this.options.cadenceMs ?? this.settingsStore.settings.pollIntervalMs,
       fixed: this.options.cadenceMs !== undefined,
-      watched: this.dashboardVisible,
+      watched: this.watched(),
       active: this.tickedActive,
       gpuRead: gpu === null || gpu.backend !== null,
       gpuStream: gpu !== null && gpu.backend === 'nvidia-smi' && !gpu.stale,
