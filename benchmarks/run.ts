@@ -6,6 +6,7 @@ import { runCleanups } from './cleanup'
 import { formatTable } from './format-table'
 import { benchDashboard } from './dashboard.bench'
 import { benchDownloads } from './downloads.bench'
+import { benchDrafts } from './drafts.bench'
 import { benchEndpoint } from './endpoint.bench'
 import { benchEngines } from './engines.bench'
 import { benchFit } from './fit.bench'
@@ -23,6 +24,7 @@ import { benchSwitchTraceLive } from './switch-trace-live.bench'
 import { benchThreads } from './threads.bench'
 import { benchTelemetry, benchTelemetryOverhead } from './telemetry.bench'
 import { benchWindowsStop } from './windows-stop.bench'
+import { benchWindowsScan } from './windows-scan.bench'
 import { MODELS } from '../test/helpers/paths'
 
 /** `npm run bench`: every benchmark, one table, each figure next to its same-run baseline. */
@@ -45,9 +47,11 @@ async function main(): Promise<void> {
     ['dashboard', () => benchDashboard()],
     ['endpoint', () => benchEndpoint(bin, target)],
     ['windows-stop', () => benchWindowsStop()],
+    ['windows-scan', () => benchWindowsScan()],
     // The case "GPU asleep" beside the idle CPU figures (its own file: GPU queries, not CPU time).
     ['idle', async () => [...(await benchIdle(bin, target)), ...(await benchGpuAsleep(bin, target))]],
     ['mtp', () => benchMtp(bin, resolve(MODELS, 'tiny-target-mtp.gguf'))],
+    ['drafts', () => benchDrafts(bin, target, resolve(MODELS, 'tiny-draft.gguf'))],
     ['engines', () => benchEngines(bin)],
     ['downloads', () => benchDownloads()],
     ['history', () => benchHistory()],

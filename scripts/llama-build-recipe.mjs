@@ -1,8 +1,9 @@
 // How the tests' llama.cpp is compiled, shared by the native build (scripts/llama-server-build.mjs)
 // and the mingw-w64 cross-build of the Windows lane (scripts/windows-lane.mjs).
 //
-// The tests run tiny models, so the code we compile ourselves needs no -O3: -O1 compiles in about
-// two thirds of the time (measured file by file on the server's sources). The llamafile matrix
+// The tests run tiny models, so the server's code needs no -O3: -O1 compiles in about two thirds
+// of the time (measured file by file on the server's sources). The native build's CPU kernels keep
+// -O3 (scripts/llama-server-build.mjs compiles them as the prebuilt ones, with OpenMP). The llamafile matrix
 // kernels are left out (ggml's own kernels do the same work) and the web UI is neither built nor
 // downloaded from Hugging Face (the tests never open it, and a build must not need the network
 // beyond the npm registry). The server's C++ targets are unity builds (scripts/llama-unity.cmake).

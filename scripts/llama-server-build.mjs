@@ -45,7 +45,7 @@ const ISA_FLAGS = process.arch === 'x64' ? ['-DGGML_AVX=ON', '-DGGML_AVX2=ON', '
 const FLAVOUR = process.arch === 'x64' ? 'cpu-avx2' : 'cpu-generic'
 
 export function cachedBinaryPath() {
-  const how = prebuiltPackage() ? `prebuilt-libs-${BUILD_RECIPE}` : BUILD_RECIPE
+  const how = prebuiltPackage() ? `prebuilt-libs-${BUILD_RECIPE}-${CPU_BACKEND_BUILD}` : BUILD_RECIPE
   return join(cacheRoot(), `llama-server-node-llama-cpp-${NODE_LLAMA_CPP_VERSION}-${FLAVOUR}-${how}`, 'llama-server')
 }
 
@@ -113,11 +113,19 @@ function prebuiltPackage() {
 }
 
 // The server's own targets in the pinned source (tools/server, the multimodal library it links,
-// the empty web UI, the hash helpers); everything else comes prebuilt.
+// the empty web UI, the hash helpers); everything else but the CPU backend comes prebuilt.
 const SERVER_TARGETS = ['vendor-hash', 'mtmd', 'llama-ui', 'server-context', 'llama-server-impl', 'llama-server']
 // ggml's CPU kernels as one library per instruction set, picked at run time; only the one for the
-// fixed instruction set above is kept, so every machine runs the same kernels.
+// fixed instruction set above is built, so every machine runs the same kernels.
 const CPU_VARIANT = 'libggml-cpu-haswell.so'
+const CPU_VARIANT_TARGETS = ['ggml-cpu-haswell', 'ggml-cpu-haswell-feats']
+// The prebuilt CPU backend has no OpenMP: each context then runs its own pthread pool whose workers
+// spin for a while after every graph (--poll 50), so with a draft model the target's workers spin
+// while the draft's threads compute, and the draft ran 6-19 times slower than plain generation
+// (measured: benchmarks/drafts.bench.ts). llama.cpp's releases are built with OpenMP (one thread
+// team for both contexts), so the test build compiles this library as they do: OpenMP, -O3.
+// Part of the cache key.
+const CPU_BACKEND_BUILD = 'cpu-openmp'
 
 /** `npm pack`s the prebuilt libraries into `work` and returns the folder holding them. */
 function fetchPrebuiltLibs(work, spec) {
@@ -131,13 +139,13 @@ function fetchPrebuiltLibs(work, spec) {
   return join(dir, 'package', 'bins', 'linux-x64')
 }
 
-/** The compile commands of SERVER_TARGETS from CMake's compile_commands.json, as argument arrays. */
-function serverCompileCommands(build) {
+/** The compile commands of `targets` from CMake's compile_commands.json, as argument arrays. */
+function compileCommands(build, targets) {
   const entries = JSON.parse(readFileSync(join(build, 'compile_commands.json'), 'utf8'))
   const picked = []
-  for (const target of SERVER_TARGETS) {
+  for (const target of targets) {
     const mine = entries.filter((e) => e.command.includes(` -o CMakeFiles/${target}.dir/`))
-    if (mine.length === 0) throw new Error(`the llama.cpp source has no target ${target}: update SERVER_TARGETS`)
+    if (mine.length === 0) throw new Error(`the llama.cpp source has no target ${target}: update the build's target lists`)
     picked.push(...mine)
   }
   return picked.map((e) => {
@@ -156,9 +164,9 @@ function compileAll(commands, work, jobs, buildLog) {
 }
 
 /**
- * Compiles only llama-server's own sources and links them against the prebuilt libraries of the
- * same release (ggml, llama and llama-common: three quarters of the compile time of a full build).
- * Returns the staged folder: the binary with the libraries it loads, found through $ORIGIN.
+ * Compiles only llama-server's own sources and its CPU backend, and links them against the prebuilt
+ * libraries of the same release (ggml's base, llama and llama-common: most of the compile time of a
+ * full build). Returns the staged folder: the binary with the libraries it loads, found through $ORIGIN.
  */
 function buildAgainstPrebuilt(src, libs, work, buildLog, jobs) {
   const build = join(src, 'build')
@@ -174,21 +182,27 @@ function buildAgainstPrebuilt(src, libs, work, buildLog, jobs) {
       '-DBUILD_SHARED_LIBS=ON',
       '-DGGML_BACKEND_DL=ON',
       '-DGGML_CPU_ALL_VARIANTS=ON',
+      '-DGGML_OPENMP=ON', // the CPU backend built here (CPU_BACKEND_BUILD)
       '-DCMAKE_EXPORT_COMPILE_COMMANDS=ON',
     ],
     buildLog,
   )
   runLogged('cmake', ['--build', build, '--target', 'llama-ui-assets'], buildLog)
-  const commands = serverCompileCommands(build)
-  log(`compiling ${commands.length} files of llama-server with ${jobs} jobs (about a minute of CPU)`)
-  compileAll(commands, work, jobs, buildLog)
+  const commands = compileCommands(build, SERVER_TARGETS)
+  // The kernels at -O3 as the prebuilt ones (the recipe's -O1 is for the server's own code).
+  const cpu = compileCommands(build, CPU_VARIANT_TARGETS).map((c) => ({ ...c, argv: c.argv.map((a) => (a === '-O1' ? '-O3' : a)) }))
+  if (!cpu.some((c) => c.argv.includes('-fopenmp'))) throw new Error('CMake found no OpenMP for the CPU backend (apt-get install g++)')
+  log(`compiling ${commands.length} files of llama-server and ${cpu.length} of its CPU backend with ${jobs} jobs (about 2 min of CPU)`)
+  compileAll([...commands, ...cpu], work, jobs, buildLog)
   const shared = readdirSync(libs).filter((f) => /\.so$/.test(f) && !f.startsWith('libggml-cpu-'))
   const out = join(work, 'staged')
   mkdirSync(out)
   const compiler = commands[0].argv[0]
   const link = ['-o', join(out, 'llama-server'), ...commands.map((c) => c.object), ...shared.map((f) => join(libs, f))]
   runLogged(compiler, [...link, '-pthread', '-Wl,-rpath,$ORIGIN'], buildLog)
-  for (const f of [...shared, CPU_VARIANT]) copyFileSync(join(libs, f), join(out, f))
+  const cpuLink = ['-shared', '-fopenmp', '-o', join(out, CPU_VARIANT), ...cpu.map((c) => c.object), join(libs, 'libggml-base.so')]
+  runLogged(compiler, [...cpuLink, '-Wl,-rpath,$ORIGIN'], buildLog)
+  for (const f of shared) copyFileSync(join(libs, f), join(out, f))
   return out
 }
 
