@@ -53,11 +53,13 @@ export async function readProcessIdentity(
 }
 
 /**
- * Same name, and the same start token when one was recorded. A recorded token
- * that cannot be read now (a process we may not open) is not proof: no match.
+ * The same start token, or the same name where none was recorded. A pid and its start time name one process even when
+ * its name changed since: a wrapper script (`#!/usr/bin/env node`) read at spawn is `env` or the script's name, then
+ * the interpreter's once it has exec'd. A recorded token that cannot be read now (a process we may not open) is not
+ * proof: no match.
  */
 export function sameProcess(recorded: ProcessIdentity, now: ProcessIdentity): boolean {
+  if (recorded.startToken !== null) return recorded.startToken === now.startToken
   const norm = (n: string): string => n.toLowerCase().replace(/\.exe$/, '')
-  if (norm(recorded.name) !== norm(now.name)) return false
-  return recorded.startToken === null || recorded.startToken === now.startToken
+  return norm(recorded.name) === norm(now.name)
 }
