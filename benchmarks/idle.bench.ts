@@ -104,6 +104,18 @@ export function treeCpu(root: number): TreeCpu {
   return { main, otherThreads, helpers }
 }
 
+/**
+ * How many times the CLI's main thread has been put on a CPU (schedstat's third field): each wake of the event loop
+ * (a timer, a socket, a pipe) is one. Its rate tells a slow tick from too many ticks.
+ */
+export function mainThreadRuns(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ')[2])
+  } catch {
+    return 0
+  }
+}
+
 /** One thread's on-CPU time (ms). */
 function threadMs(pid: number, tid: number): number {
   try {

@@ -27,6 +27,12 @@ OUT=/tmp/idle-run $N $D/idle/idle-device.mjs --bin "$SERVER" --model "$M/Qwen3.6
 measurer=$!
 sleep "${NVML_AT:-50}"
 $N $D/idle/nvml-calls.mjs servers-up | tee -a "$OUT/nvml-calls.txt"
+# STRACE=<label>: what that CLI's `serve` does over 30 s of its idle window, every syscall with its time (where
+# strace is installed): the wakes and what each one reads.
+if [ -n "${STRACE:-}" ] && command -v strace > /dev/null; then
+  pid=$(pgrep -f "$STRACE.mjs serve" | head -1)
+  [ -n "$pid" ] && timeout 30 strace -f -tt -p "$pid" -o "$OUT/strace-$STRACE-serve.txt" 2> /dev/null
+fi
 wait $measurer
 tar -czf "$OUT/idle-logs.tgz" -C /tmp idle-run
 cat "$OUT/idle-table.md" "$OUT/idle-err.txt"

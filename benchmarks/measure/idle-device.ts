@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
-import { treeCpu, treeTotal, type TreeCpu } from '../idle.bench'
+import { mainThreadRuns, treeCpu, treeTotal, type TreeCpu } from '../idle.bench'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -85,6 +85,8 @@ interface Row {
   readonly bench: TreeCpu
   readonly outsideMsPerS: number
   readonly readyS: number
+  /** The main thread's runs on a CPU per second: its wakes. */
+  readonly wakesPerS: number
 }
 
 async function measure(label: string, cli: string, mode: string, prof: boolean): Promise<Row> {
@@ -112,10 +114,12 @@ async function measure(label: string, cli: string, mode: string, prof: boolean):
     const readyS = (performance.now() - t0) / 1000
     await sleep(Number(values.settle) * 1000)
     const b0 = treeCpu(pid)
+    const r0 = mainThreadRuns(pid)
     const o0 = outside(pid)
     const w0 = performance.now()
     await sleep(Number(values.seconds) * 1000)
     const b1 = treeCpu(pid)
+    const r1 = mainThreadRuns(pid)
     const o1 = outside(pid)
     const s = (performance.now() - w0) / 1000
     const bench = {
@@ -123,7 +127,7 @@ async function measure(label: string, cli: string, mode: string, prof: boolean):
       otherThreads: (b1.otherThreads - b0.otherThreads) / s,
       helpers: (b1.helpers - b0.helpers) / s,
     }
-    return { label, mode, bench, outsideMsPerS: (o1 - o0) / s, readyS }
+    return { label, mode, bench, outsideMsPerS: (o1 - o0) / s, readyS, wakesPerS: (r1 - r0) / s }
   } finally {
     child.kill('SIGINT')
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)))
@@ -141,8 +145,8 @@ async function main(): Promise<void> {
   )
   const rows = await Promise.all(runs.map((r) => r.catch((e: unknown) => (e instanceof Error ? e.message : String(e)))))
   const lines = [
-    `| build | mode | outside (schedstat, ms/s) | bench's reader | main | other threads | helpers | bench vs outside | ready after |`,
-    `|---|---|---|---|---|---|---|---|---|`,
+    `| build | mode | outside (schedstat, ms/s) | bench's reader | main | other threads | helpers | bench vs outside | main thread wakes/s | ms per wake | ready after |`,
+    `|---|---|---|---|---|---|---|---|---|---|---|`,
   ]
   for (const r of rows) {
     if (typeof r === 'string') {
@@ -153,7 +157,8 @@ async function main(): Promise<void> {
     const d = ((total - r.outsideMsPerS) / r.outsideMsPerS) * 100
     lines.push(
       `| ${r.label} | ${r.mode} | ${r.outsideMsPerS.toFixed(3)} | ${total.toFixed(3)} | ${r.bench.main.toFixed(3)} | ` +
-        `${r.bench.otherThreads.toFixed(3)} | ${r.bench.helpers.toFixed(3)} | ${d >= 0 ? '+' : ''}${d.toFixed(1)} % | ${r.readyS.toFixed(1)} s |`,
+        `${r.bench.otherThreads.toFixed(3)} | ${r.bench.helpers.toFixed(3)} | ${d >= 0 ? '+' : ''}${d.toFixed(1)} % | ${r.wakesPerS.toFixed(2)} | ` +
+        `${r.wakesPerS > 0 ? (r.bench.main / r.wakesPerS).toFixed(2) : '–'} | ${r.readyS.toFixed(1)} s |`,
     )
   }
   const table = `${lines.join('\n')}\n`

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { FakeSysfs } from '../../../test/support/platform/fake-sysfs'
 import { Sysfs, sysfsRoot } from '../sysfs'
-import { LinuxPciPower, pciPowerState } from './pci-power'
+import { LinuxPciPower, PCI_RESCAN_MS, pciPowerState } from './pci-power'
 
 let fake: FakeSysfs | null = null
 afterEach(() => {
@@ -36,6 +36,50 @@ describe('the NVIDIA GPU power state from sysfs', () => {
     fake.pciDevice('0000:00:02.0', '0x8086', '0x030000', 'D0', 'active')
     expect(new LinuxPciPower(new Sysfs(fake.root)).read()).toEqual({ kind: 'unknown', detail: null })
     expect(new LinuxPciPower(new Sysfs('/nonexistent-sysfs')).read().kind).toBe('unknown')
+  })
+
+  it('reads only the NVIDIA GPU each time once found, and looks for devices again when one goes or a minute on', () => {
+    fake = new FakeSysfs()
+    for (let i = 0; i < 40; i++) fake.pciDevice(`0000:00:${i.toString(16).padStart(2, '0')}.0`, '0x8086', '0x060400', 'D0', 'active')
+    fake.pciDevice('0000:41:00.0', '0x10de', '0x030000', 'D0', 'active')
+    const reads: string[] = []
+    class CountingSysfs extends Sysfs {
+      override read(...parts: string[]): string | null {
+        reads.push(parts.join('/'))
+        return super.read(...parts)
+      }
+    }
+    let now = 0
+    const power = new LinuxPciPower(new CountingSysfs(fake.root), () => now)
+    expect(power.read().kind).toBe('awake')
+    expect(reads.length).toBeGreaterThan(40) // the first look reads every function's vendor
+    reads.length = 0
+    fake.gpuPower('0000:41:00.0', 'D3cold', 'suspended')
+    now = PCI_RESCAN_MS - 1
+    expect(power.read().kind).toBe('asleep')
+    expect(reads).toEqual(['bus/pci/devices/0000:41:00.0/power_state', 'bus/pci/devices/0000:41:00.0/power/runtime_status'])
+
+    // A second NVIDIA GPU plugged in is found at the next look, a minute after the last.
+    fake.pciDevice('0000:42:00.0', '0x10de', '0x030000', 'D0', 'active')
+    expect(power.read().kind).toBe('asleep')
+    now = PCI_RESCAN_MS
+    expect(power.read()).toEqual({ kind: 'awake', detail: 'D3cold, runtime suspended; D0, runtime active' })
+
+    // A kept device that has gone is looked for again at once.
+    fake.removePciDevice('0000:42:00.0')
+    expect(power.read()).toEqual({ kind: 'asleep', detail: 'D3cold, runtime suspended' })
+  })
+
+  it('looks again for a GPU on a machine without one no more than once a minute', () => {
+    fake = new FakeSysfs()
+    let now = 0
+    const power = new LinuxPciPower(new Sysfs(fake.root), () => now)
+    expect(power.read().kind).toBe('unknown')
+    fake.pciDevice('0000:01:00.0', '0x10de', '0x030000', 'D0', 'active')
+    now = PCI_RESCAN_MS - 1
+    expect(power.read().kind).toBe('unknown')
+    now = PCI_RESCAN_MS
+    expect(power.read().kind).toBe('awake')
   })
 
   it('reads /sys unless LLAMA_TRAY_SYSFS names another root', () => {

@@ -21,6 +21,11 @@ export class FakeSysfs {
     this.gpuPower(address, powerState, runtimeStatus)
   }
 
+  /** The PCI function at `address` goes away (an eGPU unplugged, a GPU the ACPI switch removes). */
+  removePciDevice(address: string): void {
+    rmSync(path.join(this.root, 'bus/pci/devices', address), { recursive: true, force: true })
+  }
+
   /** The NVIDIA GPU at `address` changes power state. */
   gpuPower(address: string, powerState: string, runtimeStatus: string): void {
     this.write(`bus/pci/devices/${address}/power_state`, powerState)
