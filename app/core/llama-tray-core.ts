@@ -69,6 +69,7 @@ import { GamePolicy } from './game-policy'
 import type { ParkingDeps } from './profile-parking'
 import type { GpuProcessReader } from '../telemetry/gpu/gpu-process-reader'
 import { EnergyMeter } from '../telemetry/gpu/energy-meter'
+import { SYSTEM_IDLE_BEAT, type IdleBeat } from '../lib/idle-beat'
 import type { Clocks } from '../lib/clock-jump'
 import { AwakeClock } from '../lib/awake-clock'
 import { serverAnswersAfterResume } from './resume-check'
@@ -113,6 +114,8 @@ export interface CoreOptions {
   readonly power?: PowerEvents | null
   /** Wall and monotonic time (tests jump them to simulate a sleep); default: the system's. The core's AwakeClock runs on them. */
   readonly clocks?: Clocks
+  /** The idle beat the core's idle tick, the watchdogs and the /slots polls keep to (one wake for all); default: the process's. */
+  readonly beat?: IdleBeat
   /** Which programs hold the GPU (read on demand, gated by its power state): the onGame setting watches it; none: no game watch. */
   readonly gpuProcesses?: GpuProcessReader | null
   /**
@@ -171,7 +174,8 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private readonly pendingFixes = new PendingFixes()
   /** The running profile being restarted with its stored settings ("Apply and restart"), until the restart resolves. */
   private relaunching: string | null = null
-  private ticker: NodeJS.Timeout | null = null
+  /** The pending tick's cancel; null while the clock stands. */
+  private ticker: (() => void) | null = null
   /** The delay the ticker was last armed with. */
   private tickerDelayMs = 0
   /** Whether a request ran at the last tick (the ticker keeps the busy pace while it does). */
@@ -203,6 +207,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
    * told of sleeps by powerMonitor in the app, seeing them as wall-clock jumps in the CLI.
    */
   private readonly awake: AwakeClock
+  private readonly beat: IdleBeat
   private resumeChecking = false
   /** The last check after a resume, for diagnostics and tests: when, and whether the server still answered. */
   lastResumeCheck: { readonly at: number; readonly answered: boolean } | null = null
@@ -269,8 +274,10 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     }
     const childChannel = childChannelGate(options.home)
     this.awake = new AwakeClock(options.clocks)
+    this.beat = options.beat ?? SYSTEM_IDLE_BEAT
     const clock = this.awake
-    this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, childChannel, failureFix, clock, ...options.supervisor })
+    const beat = this.beat
+    this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, childChannel, failureFix, clock, beat, ...options.supervisor })
     this.server = serverControl(this.supervisor)
     // A save of the running profile: whether its server now runs settings other than the stored ones.
     this.events.on('profiles:changed', () => void this.checkSavedNotRunning())
@@ -281,7 +288,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.history = options.history ? this.historyRecorder(options.history) : null
     const historyStore = options.history ?? null
     this.supervisor.on('state', (status) => this.onState(status))
-    this.pinned = new PinnedServers({ home: options.home, supervisor: { childChannel, clock, ...options.supervisor }, watchdog })
+    this.pinned = new PinnedServers({ home: options.home, supervisor: { childChannel, clock, beat, ...options.supervisor }, watchdog })
     this.pinned.on('state', () => {
       if (this.disposed) return
       this.updateCadence()
@@ -937,6 +944,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
         threads: threadsFromLog(this.supervisor.getLogs()),
         energyJ: (fromMs, toMs) => this.requestEnergyJ(fromMs, toMs),
         awakeOf: (monoMs) => this.awake.ofMono(monoMs),
+        beat: this.beat,
       })
       this.tracker = tracker
       tracker.on('rate', () => this.onTrackerRate(tracker))
@@ -1021,17 +1029,16 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.stopTicker()
     this.tickerFollowsGpu = delayMs > 0 && followsGpuStream(this.pace())
     this.tickerDelayMs = delayMs
-    this.ticker = setTimeout(() => {
+    this.ticker = this.beat.after(delayMs, () => {
       this.ticker = null
       this.tick()
       // A listener of the tick may have re-armed or stopped the clock meanwhile.
       if (!this.disposed && this.ticker === null && this.tickerWanted()) this.startTicker()
-    }, delayMs)
-    this.ticker.unref()
+    })
   }
 
   private stopTicker(): void {
-    if (this.ticker) clearTimeout(this.ticker)
+    this.ticker?.()
     this.ticker = null
   }
 

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks'
 import { Listeners } from '../lib/listeners'
 import { fetchSlots, type SlotsFetchResult } from './fetch-slots'
 import { SlotRates, type RatedSlot } from './slot-rates'
+import { SYSTEM_IDLE_BEAT, type IdleBeat } from '../lib/idle-beat'
 
 export interface SlotsPollerOptions {
   /** The server's base URL, e.g. http://127.0.0.1:8080 (see serverOrigin() in contract/client-url.ts). */
@@ -35,6 +36,8 @@ export interface SlotsPollerOptions {
   readonly pollWhenIdle?: boolean
   /** A monotonic stamp in awake ms (AwakeClock.ofMono): a rate over a lid close leaves the sleep out. As is by default. */
   readonly awakeOf?: (monoMs: number) => number
+  /** The idle beat an idle poll's pause keeps to (one wake with the core's tick); default: the process's. */
+  readonly beat?: IdleBeat
 }
 
 export type PollOutcome =
@@ -56,7 +59,8 @@ export class SlotsPoller {
   private readonly opts: Required<Omit<SlotsPollerOptions, 'baseUrl' | 'apiKey'>> & { apiKey: string | null }
   private readonly rates = new SlotRates()
   private readonly listeners = new Listeners<SlotsPollerEvents>()
-  private timer: NodeJS.Timeout | null = null
+  /** The pending poll's cancel. */
+  private timer: (() => void) | null = null
   private controller: AbortController | null = null
   private inFlight: Promise<void> | null = null
   private inFlightSince: number | null = null
@@ -84,6 +88,7 @@ export class SlotsPoller {
       timeoutMs: options.timeoutMs ?? 5000,
       pollWhenIdle: options.pollWhenIdle ?? true,
       awakeOf: options.awakeOf ?? ((monoMs) => monoMs),
+      beat: options.beat ?? SYSTEM_IDLE_BEAT,
     }
   }
 
@@ -131,7 +136,7 @@ export class SlotsPoller {
   suspend(): void {
     if (!this.running || this.suspended) return
     this.suspended = true
-    if (this.timer) clearTimeout(this.timer)
+    this.timer?.()
     this.timer = null
     this.controller?.abort()
     this.controller = new AbortController()
@@ -150,7 +155,7 @@ export class SlotsPoller {
   /** Stops polling; resolves once no timer and no request is left. */
   async stop(): Promise<void> {
     this.running = false
-    if (this.timer) clearTimeout(this.timer)
+    this.timer?.()
     this.timer = null
     this.detachSignal?.()
     this.detachSignal = null
@@ -162,8 +167,9 @@ export class SlotsPoller {
 
   private schedule(delayMs: number): void {
     if (!this.running || this.suspended) return
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = setTimeout(() => {
+    this.timer?.()
+    // A forgotten poller must not keep the process alive: the beat's timers are unref'd.
+    this.timer = this.opts.beat.after(delayMs, () => {
       this.timer = null
       const poll: Promise<void> = this.pollOnce().finally(() => {
         // An abandoned poll (suspend) may end after the next one began.
@@ -172,9 +178,7 @@ export class SlotsPoller {
         this.inFlightSince = null
       })
       this.inFlight = poll
-    }, delayMs)
-    // A forgotten poller must not keep the process alive.
-    this.timer.unref()
+    })
   }
 
   private async pollOnce(): Promise<void> {

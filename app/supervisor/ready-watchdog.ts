@@ -20,6 +20,11 @@ export interface ReadyWatchdogDeps {
    * within the interval, not at the end of the idle tick (QUIET_PROBE_FACTOR intervals).
    */
   readonly stopped?: () => boolean | null
+  /**
+   * The pauses of an idle tick (longer than the interval, and its steps): on the idle beat, so that they wake the
+   * process with the core's tick instead of beside it; a plain timer by default.
+   */
+  readonly idleSleep?: (ms: number, signal: AbortSignal) => Promise<void>
   /** Each tick and its verdict, for the tests and the log. */
   readonly onTick?: (tick: WatchdogTick, misses: number) => void
 }
@@ -89,12 +94,17 @@ async function oneTick(deps: ReadyWatchdogDeps, ms: number, asleep: boolean): Pr
  */
 async function pauseOrStopped(deps: ReadyWatchdogDeps, ms: number, asleep: boolean, signal: AbortSignal): Promise<boolean> {
   const step = deps.options.intervalMs
-  if (!deps.stopped || asleep || ms <= step) {
+  if (ms <= step) {
     await abortableSleep(ms, signal)
     return false
   }
+  const sleep = deps.idleSleep ?? abortableSleep
+  if (!deps.stopped || asleep) {
+    await sleep(ms, signal)
+    return false
+  }
   for (let left = ms; left > 0 && !signal.aborted; left -= step) {
-    await abortableSleep(Math.min(step, left), signal)
+    await sleep(Math.min(step, left), signal)
     if (!signal.aborted && left > step && deps.stopped() === true) return true
   }
   return false

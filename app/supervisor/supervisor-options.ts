@@ -8,6 +8,7 @@ import type { StopOptions } from './process-tree'
 import type { RestartPolicyOptions } from './restart-policy'
 import type { WatchdogOptions, WatchdogTick } from './watchdog-policy'
 import type { AwakeClock } from '../lib/awake-clock'
+import type { IdleBeat } from '../lib/idle-beat'
 
 /** What a ServerSupervisor is built with: everything but home has a default. */
 export interface SupervisorOptions {
@@ -40,6 +41,8 @@ export interface SupervisorOptions {
   readonly watchdog?: WatchdogOptions | (() => WatchdogOptions)
   /** Awake time (made once at composition, told of sleeps); the process's system clock by default. */
   readonly clock?: AwakeClock
+  /** The idle beat the watchdog's idle pauses keep to (one wake with the core's tick); the process's by default. */
+  readonly beat?: IdleBeat
   /** A fix for a failure found before the spawn (a model file gone: pick it, or the one found elsewhere); none by default. */
   readonly failureFix?: (failure: PreflightFailure, spec: LaunchSpec) => Promise<FailureFix | null>
 }

@@ -44,6 +44,7 @@ import { serverSubcommand } from '../contract/server-binary'
 import { CHANNEL_ENV, isChildMessage, parseChildLine, type ChildMessage } from './child-channel'
 import { closeChannel, stopThroughChannel } from './channel-stop'
 import { SYSTEM_AWAKE_CLOCK, type AwakeClock } from '../lib/awake-clock'
+import { SYSTEM_IDLE_BEAT, type IdleBeat } from '../lib/idle-beat'
 
 // Lines llama-server prints while it loads a model: each one pushes the readiness deadline back (a slow disk is not a failure).
 const LOAD_PROGRESS = /load_tensors:|llama_model_loader:|llama_context:|llama_kv_cache|common_init_from_params|srv\s+load_model|^\.+$/
@@ -77,6 +78,7 @@ export class ServerSupervisor {
   >
   /** Awake time: the readiness deadline, the time ready and the backoff leave out any sleep. */
   private readonly clock: AwakeClock
+  private readonly beat: IdleBeat
   private readonly childChannel: (exe: string) => Promise<boolean>
   private readonly watchdog: () => WatchdogOptions
   private readonly listenPlan: () => ListenPlan
@@ -96,6 +98,7 @@ export class ServerSupervisor {
     this.childChannel = options.childChannel ?? (() => Promise.resolve(true))
     this.failureFix = options.failureFix ?? null
     this.clock = options.clock ?? SYSTEM_AWAKE_CLOCK
+    this.beat = options.beat ?? SYSTEM_IDLE_BEAT
     const watchdog = options.watchdog ?? DEFAULT_WATCHDOG
     this.watchdog = typeof watchdog === 'function' ? watchdog : () => watchdog
     this.logs = new RingBuffer(this.options.logCapacity)
@@ -589,6 +592,7 @@ export class ServerSupervisor {
       },
       asleep: () => run.asleep,
       stopped: () => processStopped(run.proc.pid),
+      idleSleep: (ms, signal) => this.beat.sleep(ms, signal),
       onTick: (tick, misses) => this.listeners.emit('watchdog', tick, misses),
     })
     if (reason === null) return
