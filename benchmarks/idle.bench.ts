@@ -8,6 +8,7 @@ import type { BenchRow } from './bench-row'
 import { median } from './bench-row'
 import { FAKE_SMI_DIR } from '../test/helpers/paths'
 import { trackChild } from './cleanup'
+import { GcTrace } from './measure/gc-trace'
 
 // Idle cost of `llama-tray serve <profile>` and of `llama-tray run` with a ready server and no requests, measured
 // from outside the process as a task manager shows it: the CPU time of every
@@ -206,7 +207,7 @@ type GpuReader = 'none' | 'nvidia-smi' | 'nvml'
 async function measureIdle(cli: string, bin: string, model: string, seconds: number, gpu: GpuReader, json = true): Promise<IdleFigures> {
   const home = mkdtempSync(join(tmpdir(), 'llama-tray-idle-home-'))
   const cmd = `${bin} -m ${model} -c 4096 -np 1 -t 1`
-  const child = spawn(process.execPath, [cli, 'run', '--cmd', cmd, ...(json ? ['--json'] : [])], {
+  const child = spawn(process.execPath, [...(json ? [] : ['--trace-gc']), cli, 'run', '--cmd', cmd, ...(json ? ['--json'] : [])], {
     stdio: ['ignore', 'pipe', json ? 'ignore' : 'pipe'],
     env: envFor(gpu, home),
   })
@@ -246,12 +247,15 @@ async function measureIdle(cli: string, bin: string, model: string, seconds: num
 
 /** `run` into a pipe prints a line per state change: ready is its "API is at" note on stderr. */
 async function measureTextIdle(child: ChildProcess, pid: number, seconds: number): Promise<IdleFigures> {
-  child.stdout?.resume() // the lines of state changes, read and dropped
+  // stdout: the lines of state changes (dropped) and --trace-gc's
+  const gc = new GcTrace()
+  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => gc.feed(line))
   await new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (l) => l.includes('API is at') && resolve())
     child.once('exit', () => reject(new Error('llama-tray run ended before its server was ready')))
   })
-  await new Promise((r) => setTimeout(r, SETTLE_MS))
+  await gc.settle(performance.now(), SETTLE_MS)
+  gc.open()
   const start = { cpu: treeCpu(pid), outside: outsideMs(pid), wall: performance.now() }
   await new Promise((r) => setTimeout(r, seconds * 1000))
   const wall = performance.now() - start.wall
@@ -269,15 +273,6 @@ function freePort(): Promise<number> {
     })
   })
 }
-
-/**
- * V8 shrinks the heap once after the load (the memory reducer: two mark-compacts, 32 to 16 MB here). On 2 busy
- * cores it came 40 to 80 s after the start, inside or outside the window at random (runs of 4.12 and 1.26 ms/s),
- * so the steady state is measured after it: the CLI runs with --trace-gc (a line per GC, none while idle) and the
- * window opens REDUCER_QUIET_MS after its last "(reduce)" GC, or at REDUCER_WAIT_MAX_MS after ready without one.
- */
-const REDUCER_QUIET_MS = 3000
-const REDUCER_WAIT_MAX_MS = 150_000
 
 export interface ServeIdle {
   readonly cpu: TreeCpu
@@ -308,9 +303,7 @@ async function measureServeIdle(cli: string, bin: string, model: string, seconds
   const pid = child.pid as number
   const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
   let ready = false
-  let lastShrinkAt: number | null = null
-  let windowOpen = false
-  let shrinkInWindow = false
+  const gc = new GcTrace()
   const readyOrEnd = new Promise<void>((resolve) => {
     // --trace-gc writes its lines to stdout too: only lines that start with { are serve's events.
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -318,28 +311,21 @@ async function measureServeIdle(cli: string, bin: string, model: string, seconds
         const event = JSON.parse(line) as { event: string; status?: { state: string } }
         if (event.event === 'state' && event.status?.state === 'ready') ready = true
         if (ready) resolve()
-      } else if (line.includes('(reduce)')) {
-        lastShrinkAt = performance.now()
-        if (windowOpen) shrinkInWindow = true
-      }
+      } else gc.feed(line)
     })
     child.once('exit', () => resolve())
   })
   try {
     await readyOrEnd
     if (!ready) throw new Error('llama-tray serve ended before its server was ready')
-    const readyAt = performance.now()
-    await sleep(SETTLE_MS)
-    const quiet = (): boolean => lastShrinkAt !== null && performance.now() - lastShrinkAt >= REDUCER_QUIET_MS
-    while (!quiet() && performance.now() - readyAt < REDUCER_WAIT_MAX_MS) await sleep(500)
-    const shrinkBefore = lastShrinkAt !== null
-    windowOpen = true
+    await gc.settle(performance.now(), SETTLE_MS)
+    gc.open()
     const start = { cpu: treeCpu(pid), outside: outsideMs(pid), wall: performance.now() }
     await sleep(seconds * 1000)
     const wall = performance.now() - start.wall
     const cpu = perSecond(start.cpu, treeCpu(pid), wall)
     const outside = (outsideMs(pid) - start.outside) / (wall / 1000)
-    return { cpu, outside, shrinkBefore: shrinkBefore && !shrinkInWindow }
+    return { cpu, outside, shrinkBefore: gc.shrinkBefore }
   } finally {
     child.kill('SIGINT')
     await new Promise((r) => child.once('exit', r))

@@ -74,7 +74,7 @@ export class ServerSupervisor {
   private readonly pidFiles: PidFiles
   private readonly runDir: string
   private readonly options: Required<
-    Omit<SupervisorOptions, 'home' | 'listen' | 'pidFiles' | 'watchdog' | 'serverName' | 'childChannel' | 'failureFix' | 'clock'>
+    Omit<SupervisorOptions, 'home' | 'listen' | 'pidFiles' | 'watchdog' | 'serverName' | 'childChannel' | 'failureFix' | 'clock' | 'beat'>
   >
   /** Awake time: the readiness deadline, the time ready and the backoff leave out any sleep. */
   private readonly clock: AwakeClock

@@ -1,17 +1,19 @@
 // The idle cost of `llama-tray serve` and `llama-tray run` (text) on a machine with a real GPU, bundled into one
 // file (benchmarks/gpu-calibration/stage-idle.sh) and run by idle-on-gpu.sh. Every CLI bundle named on the command
 // line supervises the same llama-server command in each mode, all at once (the host has cores to spare); each is
-// read twice over the same window: by the bench's own reader (treeCpu) and from outside (outside-cpu.sh, a shell
-// reading every thread's schedstat). Prints one table row per CLI and mode; with --prof also writes a V8 CPU
+// read twice over the same window, opened --settle s after ready and after V8's heap shrink (gc-trace.ts): by the
+// bench's own reader (treeCpu) and from outside (outside-cpu.sh, a shell reading every thread's schedstat). Prints one table row per CLI and mode; with --prof also writes a V8 CPU
 // profile of each under $OUT.
 //   node idle-device.mjs --bin S --model M [--args "..."] [--seconds 60] [--settle 25] label=cli.mjs ...
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs'
+import { createInterface } from 'node:readline'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { mainThreadRuns, treeCpu, treeTotal, type TreeCpu } from '../idle.bench'
+import { GcTrace } from './gc-trace'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -87,6 +89,10 @@ interface Row {
   readonly readyS: number
   /** The main thread's runs on a CPU per second: its wakes. */
   readonly wakesPerS: number
+  /** V8's GCs inside the window and their main-thread ms; whether its heap shrink after the load came before. */
+  readonly gcs: number
+  readonly gcMs: number
+  readonly shrinkBefore: boolean
 }
 
 async function measure(label: string, cli: string, mode: string, prof: boolean): Promise<Row> {
@@ -100,7 +106,13 @@ async function measure(label: string, cli: string, mode: string, prof: boolean):
     args = [cli, 'serve', 'idle', '--port', String(19000 + Math.floor(Math.random() * 1000))]
   } else args = [cli, 'run', '--cmd', [...serverArgs, '--port', String(18000 + Math.floor(Math.random() * 1000))].join(' ')]
   const log = openSync(join(out, `${label}-${mode}.log`), 'w')
-  const child: ChildProcess = spawn(process.execPath, [...node, ...args], { env, stdio: ['ignore', log, log] })
+  // stdout through the GC trace (--trace-gc's lines go there) into the log; stderr straight into it.
+  const child: ChildProcess = spawn(process.execPath, ['--trace-gc', ...node, ...args], { env, stdio: ['ignore', 'pipe', log] })
+  const gc = new GcTrace()
+  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+    gc.feed(line)
+    writeSync(log, `${line}\n`)
+  })
   const pid = child.pid as number
   const t0 = performance.now()
   try {
@@ -112,7 +124,8 @@ async function measure(label: string, cli: string, mode: string, prof: boolean):
       server = server ?? serverOf(pid)
     }
     const readyS = (performance.now() - t0) / 1000
-    await sleep(Number(values.settle) * 1000)
+    await gc.settle(performance.now(), Number(values.settle) * 1000)
+    gc.open()
     const b0 = treeCpu(pid)
     const r0 = mainThreadRuns(pid)
     const o0 = outside(pid)
@@ -127,7 +140,7 @@ async function measure(label: string, cli: string, mode: string, prof: boolean):
       otherThreads: (b1.otherThreads - b0.otherThreads) / s,
       helpers: (b1.helpers - b0.helpers) / s,
     }
-    return { label, mode, bench, outsideMsPerS: (o1 - o0) / s, readyS, wakesPerS: (r1 - r0) / s }
+    return { label, mode, bench, outsideMsPerS: (o1 - o0) / s, readyS, wakesPerS: (r1 - r0) / s, gcs: gc.gcs, gcMs: gc.gcMs, shrinkBefore: gc.shrinkBefore }
   } finally {
     child.kill('SIGINT')
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)))
@@ -145,8 +158,9 @@ async function main(): Promise<void> {
   )
   const rows = await Promise.all(runs.map((r) => r.catch((e: unknown) => (e instanceof Error ? e.message : String(e)))))
   const lines = [
-    `| build | mode | outside (schedstat, ms/s) | bench's reader | main | other threads | helpers | bench vs outside | main thread wakes/s | ms per wake | ready after |`,
-    `|---|---|---|---|---|---|---|---|---|---|---|`,
+    `| build | mode | outside (schedstat, ms/s) | bench's reader | main | other threads | helpers | bench vs outside | ` +
+      `main thread wakes/s | ms per wake | GCs in window (ms) | heap shrink before | ready after |`,
+    `|---|---|---|---|---|---|---|---|---|---|---|---|---|`,
   ]
   for (const r of rows) {
     if (typeof r === 'string') {
@@ -158,7 +172,8 @@ async function main(): Promise<void> {
     lines.push(
       `| ${r.label} | ${r.mode} | ${r.outsideMsPerS.toFixed(3)} | ${total.toFixed(3)} | ${r.bench.main.toFixed(3)} | ` +
         `${r.bench.otherThreads.toFixed(3)} | ${r.bench.helpers.toFixed(3)} | ${d >= 0 ? '+' : ''}${d.toFixed(1)} % | ${r.wakesPerS.toFixed(2)} | ` +
-        `${r.wakesPerS > 0 ? (r.bench.main / r.wakesPerS).toFixed(2) : '–'} | ${r.readyS.toFixed(1)} s |`,
+        `${r.wakesPerS > 0 ? (r.bench.main / r.wakesPerS).toFixed(2) : '–'} | ${r.gcs} (${r.gcMs.toFixed(1)}) | ` +
+        `${r.shrinkBefore ? 'yes' : 'no'} | ${r.readyS.toFixed(1)} s |`,
     )
   }
   const table = `${lines.join('\n')}\n`

@@ -4,6 +4,7 @@
 import { loadKoffi } from '../../app/platform/koffi'
 import { nvmlLibraryCandidates } from '../../app/telemetry/gpu/nvml-paths'
 import { selfCpuMs } from './cpu-clock'
+import { openNvml } from '../../app/telemetry/gpu/nvml'
 
 const koffi = loadKoffi()
 if (typeof koffi === 'string') throw new Error(koffi)
@@ -70,6 +71,10 @@ const calls: Record<string, () => unknown> = {
     (f) => () =>
       f(h, u64)
   )(lib.func('int nvmlDeviceGetCurrentClocksThrottleReasons(void *device, _Out_ uint64_t *reasons)')),
+  energy: (
+    (f) => () =>
+      f(h, u64)
+  )(lib.func('int nvmlDeviceGetTotalEnergyConsumption(void *device, _Out_ uint64_t *millijoules)')),
 }
 const label = process.argv[2] ?? ''
 const n = 200
@@ -81,4 +86,17 @@ for (const [name, call] of Object.entries(calls)) {
   process.stdout.write(
     `nvml ${label} ${name}: ${((selfCpuMs() - c0) / n).toFixed(4)} ms CPU, ${((performance.now() - t0) / n).toFixed(4)} ms wall per call\n`,
   )
+}
+
+// What one tick of the GPU reader costs: the app's own sample of every GPU (all the calls above, as it makes them).
+const opened = openNvml()
+if (opened.ok) {
+  for (let i = 0; i < 10; i++) opened.nvml.sample()
+  const c0 = selfCpuMs()
+  const t0 = performance.now()
+  for (let i = 0; i < n; i++) opened.nvml.sample()
+  process.stdout.write(
+    `nvml ${label} whole sample: ${((selfCpuMs() - c0) / n).toFixed(4)} ms CPU, ${((performance.now() - t0) / n).toFixed(4)} ms wall\n`,
+  )
+  opened.nvml.close()
 }
