@@ -277,7 +277,16 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.beat = options.beat ?? SYSTEM_IDLE_BEAT
     const clock = this.awake
     const beat = this.beat
-    this.supervisor = new ServerSupervisor({ home: options.home, listen, watchdog, childChannel, failureFix, clock, beat, ...options.supervisor })
+    this.supervisor = new ServerSupervisor({
+      home: options.home,
+      listen,
+      watchdog,
+      childChannel,
+      failureFix,
+      clock,
+      beat,
+      ...options.supervisor,
+    })
     this.server = serverControl(this.supervisor)
     // A save of the running profile: whether its server now runs settings other than the stored ones.
     this.events.on('profiles:changed', () => void this.checkSavedNotRunning())

@@ -27,5 +27,4 @@ describe("V8's GC lines of a measured CLI", () => {
     trace.feed(REDUCE)
     expect(trace.shrinkBefore).toBe(false)
   })
-
 })

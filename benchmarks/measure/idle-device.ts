@@ -140,7 +140,17 @@ async function measure(label: string, cli: string, mode: string, prof: boolean):
       otherThreads: (b1.otherThreads - b0.otherThreads) / s,
       helpers: (b1.helpers - b0.helpers) / s,
     }
-    return { label, mode, bench, outsideMsPerS: (o1 - o0) / s, readyS, wakesPerS: (r1 - r0) / s, gcs: gc.gcs, gcMs: gc.gcMs, shrinkBefore: gc.shrinkBefore }
+    return {
+      label,
+      mode,
+      bench,
+      outsideMsPerS: (o1 - o0) / s,
+      readyS,
+      wakesPerS: (r1 - r0) / s,
+      gcs: gc.gcs,
+      gcMs: gc.gcMs,
+      shrinkBefore: gc.shrinkBefore,
+    }
   } finally {
     child.kill('SIGINT')
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)))

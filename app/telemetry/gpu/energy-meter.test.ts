@@ -67,9 +67,10 @@ describe('the GPU energy meter', () => {
 
 describe('energy recorded on a real GPU', () => {
   it('gives the J per 1,000 tokens the endpoint showed for five generations on an H100', () => {
-    const recording = JSON.parse(
-      readFileSync(new URL('../../../test/fixtures/gpu-energy-h100/energy.json', import.meta.url), 'utf8'),
-    ) as { rows: { energyJ: number; predictedTokens: number }[]; rolling: { joulesPer1000Tokens: number } }
+    const recording = JSON.parse(readFileSync(new URL('../../../test/fixtures/gpu-energy-h100/energy.json', import.meta.url), 'utf8')) as {
+      rows: { energyJ: number; predictedTokens: number }[]
+      rolling: { joulesPer1000Tokens: number }
+    }
     expect(recording.rows).toHaveLength(5)
     // 1,675.9 J over 1,500 tokens at about 190-240 W and 213 tok/s
     expect(joulesPerThousandTokens(recording.rows)).toBeCloseTo(recording.rolling.joulesPer1000Tokens, 1)
