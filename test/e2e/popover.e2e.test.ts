@@ -136,6 +136,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
           await s.show(readyStatus(qwen), runningSnapshot(readyStatus(qwen)))
           await expect.poll(() => s.page.getByTestId('live-rate').innerText()).toContain('31.4')
           expect(await s.page.getByTestId('live-rate').innerText()).toContain('usual 36.2 tok/s')
+          expect(await s.page.getByTestId('pop-energy').innerText()).toContain('2650 J per 1,000 tokens')
           expect(await s.page.getByTestId('pop-vram').innerText()).toContain('2.3 GiB free')
           const bar = s.page.locator('[data-testid="pop-vram"] [role="img"]')
           expect(await bar.getAttribute('aria-label')).toMatch(/^2\.3 GiB free of 8\.0 GiB, keep .* free \(the mark\)$/)

@@ -143,6 +143,7 @@ export function runningSnapshot(
               medianLongPromptTokensPerSecond: 402,
               longPrompts: 6,
               draftAcceptance: 0.7,
+              joulesPer1000Tokens: 2650,
             },
           }
         : null,

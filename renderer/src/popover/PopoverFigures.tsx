@@ -1,5 +1,5 @@
 import type { ServerStateKind } from '../../../app/contract/server-state'
-import { formatMiB, formatRate } from '../lib/format'
+import { formatMiB, formatPerThousandTokens, formatRate } from '../lib/format'
 import { gpuReasonSummary } from '../lib/gpu-reason'
 import { heaviestOtherApp } from '../lib/popover-picks'
 import { powerText } from '../lib/power-text'
@@ -8,7 +8,7 @@ import { useSnapshotStore } from '../stores/snapshot-store'
 import { TodayLine } from './TodayLine'
 
 // The popover's figures: live tok/s large, then VRAM, CPU and the heaviest
-// other app, one line each. Selectors return primitives (1 Hz snapshots).
+// other app, one line each; today's tokens, the GPU energy per 1,000 tokens and the power source where known. Selectors return primitives (1 Hz snapshots).
 
 const ready = (s: ReturnType<typeof useSnapshotStore.getState>): boolean => s.snapshot?.server.state === 'ready'
 
@@ -100,6 +100,17 @@ function HeaviestLine(): React.JSX.Element {
   )
 }
 
+/** The GPU energy of the profile's recent requests per 1,000 generated tokens, where the GPU measured it (NVML, nvidia-smi). */
+function EnergyLine(): React.JSX.Element | null {
+  const perThousand = useSnapshotStore((s) => (ready(s) ? (s.snapshot?.generation?.rolling?.joulesPer1000Tokens ?? null) : null))
+  if (perThousand === null) return null
+  return (
+    <p className="pop-line" data-testid="pop-energy" title="GPU energy over this profile's recent requests">
+      <span className="pop-key">GPU energy</span> <span className="pop-value">{formatPerThousandTokens(perThousand)}</span>
+    </p>
+  )
+}
+
 /** The power source, on a laptop only (a desktop reads unknown and shows no line). */
 function PowerLine(): React.JSX.Element | null {
   const text = useSnapshotStore((s) => powerText(s.snapshot?.power))
@@ -119,6 +130,7 @@ export function PopoverFigures(): React.JSX.Element {
       <CpuLine />
       <HeaviestLine />
       <TodayLine />
+      <EnergyLine />
       <PowerLine />
     </section>
   )
