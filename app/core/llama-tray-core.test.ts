@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { AppSettings } from '../contract/settings'
 import type { Snapshot } from '../contract/snapshot'
+import type { GpuDevice, GpuSnapshot } from '../contract/telemetry'
 import { formatCommandLine } from '../lib/command-line'
 import { runCli } from '../../test/helpers/cli'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
@@ -177,6 +178,65 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     const before = samples
     fresh() // watched: the 1 s clock ticks, a line does not
     expect(samples).toBe(before)
+  }, 180_000)
+
+  it('reads the GPU energy counter only to start its meter and around requests, not at idle ticks', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'llama-tray-core-'))
+    const asked: boolean[] = []
+    let fresh: () => void = () => undefined
+    let counterMJ = 1_000_000
+    const device = (energy: boolean): GpuDevice => ({
+      index: 0,
+      name: 'NVIDIA H100 80GB HBM3',
+      memoryTotalMiB: 81_559,
+      memoryUsedMiB: 20_865,
+      memoryFreeMiB: 60_214,
+      memoryReservedMiB: 480,
+      temperatureC: 36,
+      utilizationPct: 0,
+      powerW: 70,
+      powerLimitW: 700,
+      smClockMHz: 1980,
+      pstate: 'P0',
+      throttleReasons: [],
+      ...(energy ? { energyMJ: (counterMJ += 50_000) } : {}),
+    })
+    let gpu: GpuSnapshot = { available: true, reason: null, backend: 'nvidia-smi', stale: false, sampledAt: 0, devices: [device(false)] }
+    const telemetry = {
+      running: false,
+      start: async () => void (telemetry.running = true),
+      stop: async () => void (telemetry.running = false),
+      latest: () => ({ gpu, cpu: null }),
+      sample: (options?: { energy?: boolean }) => {
+        asked.push(options?.energy ?? true)
+        gpu = { ...gpu, devices: [device(options?.energy ?? true)] }
+        return { gpu, cpu: null }
+      },
+      setServerPid: () => undefined,
+      onGpuFresh: (listener: () => void) => ((fresh = listener), () => undefined),
+    }
+    const core = await LlamaTrayCore.create({ home, telemetry, supervisor: { healthIntervalMs: 20 } })
+    cores.push({ core, home })
+    const imported = await core.handlers['profiles:import'](
+      formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '1024', '-np', '1', '-t', '1']),
+      'tiny',
+    )
+    if (!imported.ok) throw new Error(imported.error.sentence)
+    const readyTick = new Promise<void>((resolve) => core.on('snapshot', (s) => s.server.state === 'ready' && resolve()))
+    const started = await core.handlers['server:start'](imported.value.id)
+    expect(started.ok && started.value.state).toBe('ready')
+    await readyTick
+    await new Promise((r) => setImmediate(r))
+    // The first sample started the meter; idle ticks (one per line of the stream here) leave the counter alone.
+    expect(asked[0]).toBe(true)
+    const idleFrom = asked.length
+    for (let line = 0; line < 3; line++) fresh()
+    expect(asked.slice(idleFrom)).toEqual([false, false, false])
+    // A request's energy (the endpoint's, a bench's) reads it at once and spans the samples around the request.
+    const from = Date.now() - 1
+    const joules = core.energyJ(from, Date.now())
+    expect(asked.at(-1)).toBe(true)
+    expect(joules).not.toBeNull()
   }, 180_000)
 
   it('a start of an unknown or failing profile is a Result error, not an exception', async () => {

@@ -985,7 +985,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   /** A request's GPU energy: a fresh sample closes its span (a driven telemetry reads NVML now), then the meter answers. */
   private requestEnergyJ(fromMs: number, toMs: number): number | null {
     const telemetry = this.options.telemetry
-    if (telemetry?.running && telemetry.sample) this.energy.record(Date.now(), telemetry.sample().gpu?.devices[0])
+    if (telemetry?.running && telemetry.sample) this.energy.record(Date.now(), telemetry.sample({ energy: true }).gpu?.devices[0])
     return this.energy.between(fromMs, toMs)
   }
 
@@ -1075,10 +1075,12 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private tick(): void {
     this.awake.now() // a wall-clock jump since the last look is a resume (the CLI's signal): its listener checks the server
     const generation = this.tracker?.snapshot() ?? null
+    // The energy counter brackets requests: read while one runs, at the tick after it, and once to start the meter.
+    const energy = this.tickedActive || (generation?.active ?? false) || this.energy.empty
     this.tickedActive = generation?.active ?? false
     this.options.telemetry?.setServerIdle?.(generation !== null && !generation.active)
-    this.options.telemetry?.sample?.()
-    this.energy.record(Date.now(), this.options.telemetry?.latest().gpu?.devices[0])
+    this.options.telemetry?.sample?.({ energy })
+    if (energy) this.energy.record(Date.now(), this.options.telemetry?.latest().gpu?.devices[0])
     this.latest = this.buildSnapshot(true, generation ?? this.lastGeneration)
     this.events.emit('snapshot', this.latest)
   }

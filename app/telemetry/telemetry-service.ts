@@ -4,7 +4,7 @@ import { CpuMonitor } from './cpu/cpu-monitor'
 import { DEFAULT_HEAVY_APPS, withExtraHeavyApps, type HeavyAppList } from './cpu/heavy-apps'
 import { platformProcessSource } from './cpu/platform-processes'
 import type { ProcessSource } from '../platform/process-source'
-import { openGpuReader, type GpuBackendSetting, type GpuReader, type GpuReaderOptions } from './gpu/gpu-reader'
+import { openGpuReader, type GpuBackendSetting, type GpuReader, type GpuReaderOptions, type GpuReadOptions } from './gpu/gpu-reader'
 import { PdhSharedGpuMemory, type SharedGpuSample } from '../platform/win32/pdh-shared-memory'
 import type { DevicePowerSource } from '../platform/device-power'
 import { platformDevicePower } from '../platform/device-power-source'
@@ -212,9 +212,9 @@ export class TelemetryService {
     return this.reading
   }
 
-  /** One sample now, for a `driven` service while started (a timer-driven one samples itself). */
-  sample(): TelemetryReading {
-    if (this.options.driven && this.started) this.tick()
+  /** One sample now, for a `driven` service while started (a timer-driven one samples itself); `gpu` says what to read. */
+  sample(gpu?: GpuReadOptions): TelemetryReading {
+    if (this.options.driven && this.started) this.tick(gpu)
     return this.reading
   }
 
@@ -228,10 +228,10 @@ export class TelemetryService {
     })
   }
 
-  private tick(): void {
+  private tick(options?: GpuReadOptions): void {
     let gpu = this.reading.gpu
     try {
-      if (this.reader) gpu = this.reader.read()
+      if (this.reader) gpu = this.reader.read(options)
     } catch (err) {
       gpu = {
         available: false,

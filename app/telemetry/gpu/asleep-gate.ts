@@ -1,6 +1,6 @@
 import type { GpuDevice, GpuSnapshot } from '../../contract/telemetry'
 import type { DevicePowerSource, GpuPowerState } from '../../platform/device-power'
-import type { GpuReader } from './gpu-reader'
+import type { GpuReader, GpuReadOptions } from './gpu-reader'
 
 /** The snapshot's reason while the GPU sleeps (the renderer and the CLI recognise "asleep"). */
 export function asleepReason(detail: string | null): string {
@@ -68,7 +68,7 @@ export class AsleepGate implements GpuReader {
     if (this.power().kind !== 'asleep') await this.openInner()
   }
 
-  read(): GpuSnapshot {
+  read(options?: GpuReadOptions): GpuSnapshot {
     const power = this.power()
     if (power.kind === 'asleep') {
       if (this.inner) this.closeInner()
@@ -78,7 +78,7 @@ export class AsleepGate implements GpuReader {
       void this.openInner()
       return this.lastKnown ?? { available: false, reason: 'Reading the GPU…', backend: null, stale: true, sampledAt: null, devices: [] }
     }
-    const snapshot = this.inner.read()
+    const snapshot = this.inner.read(options)
     if (snapshot.available) this.lastKnown = snapshot
     return snapshot
   }

@@ -12,7 +12,8 @@ interface Point {
  * The GPU's energy over time, from the telemetry's samples: NVML's total-energy counter where the GPU has one (probed
  * once by the reader), else its power samples integrated (trapezoids: nvidia-smi's power.draw.average or NVML's
  * power without the counter). between() gives the energy of a span, such as one request; its resolution is the
- * sampling period (1 s while a request runs).
+ * sampling period (1 s while a request runs). Between requests it need not be fed: a span is interpolated between the
+ * samples around it, and the core reads NVML's counter only around requests (each read cost 0.6 ms on an H100).
  */
 export class EnergyMeter {
   private points: Point[] = []
@@ -38,6 +39,11 @@ export class EnergyMeter {
     }
     this.points.push({ time, joules, powerW: power })
     if (this.points.length > this.maxPoints) this.points.splice(0, this.points.length - this.maxPoints)
+  }
+
+  /** No sample kept yet (or none since the last gap): the owner records the next one whatever it reads. */
+  get empty(): boolean {
+    return this.points.length === 0
   }
 
   /** The energy in J from `fromMs` to `toMs` (epoch), interpolated between samples; null when the samples do not cover the span. */

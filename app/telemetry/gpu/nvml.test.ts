@@ -85,6 +85,18 @@ describe('NVML through koffi, against a fake libnvidia-ml built from C', () => {
     expect(unsupported.nvml.sample()[0]?.powerW).toBe(612.345)
   })
 
+  it('leaves the energy counter alone when a read does not ask for it', () => {
+    const r = openNvml([lib('full')])
+    if (!r.ok) throw new Error(r.reason)
+    const first = r.nvml.sample()[0]?.energyMJ ?? 0
+    const idle = r.nvml.sample({ energy: false })[0]
+    expect(idle).not.toHaveProperty('energyMJ')
+    expect(idle?.powerW).toBe(612.345)
+    // The fake's counter moves once per call: one call since the first read, not two.
+    expect((r.nvml.sample()[0]?.energyMJ ?? 0) - first).toBe(612345)
+    r.nvml.close()
+  })
+
   it('falls back to the older symbols and leaves missing ones null', () => {
     const r = openNvml([lib('old')])
     if (!r.ok) throw new Error(r.reason)

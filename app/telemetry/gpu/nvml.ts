@@ -125,10 +125,13 @@ export class Nvml {
     return `NVML error ${code}${text ? ` (${text})` : ''}`
   }
 
-  /** Reads every GPU. A call that fails leaves its figure null; a device whose handle fails is skipped. */
-  sample(): GpuDevice[] {
+  /**
+   * Reads every GPU. A call that fails leaves its figure null; a device whose handle fails is skipped. The energy
+   * counter only when asked (options.energy, default true).
+   */
+  sample(options: { readonly energy?: boolean } = {}): GpuDevice[] {
     const handles = this.deviceHandles()
-    return handles.map((h, index) => this.readDevice(h, index))
+    return handles.map((h, index) => this.readDevice(h, index, options.energy ?? true))
   }
 
   inventory(): NvmlInventory {
@@ -214,7 +217,7 @@ export class Nvml {
     return typeof v === 'bigint' ? Number(v) : typeof v === 'number' ? v : null
   }
 
-  private readDevice(h: bigint, index: number): GpuDevice {
+  private readDevice(h: bigint, index: number, energy: boolean): GpuDevice {
     const f = this.fns
     const name = f.getName && this.ok(() => f.getName!(h, this.nameBuf, this.nameBuf.length)) ? cString(this.nameBuf) : null
     let memory: { total: number | null; used: number | null; free: number | null; reserved: number | null } = {
@@ -252,7 +255,8 @@ export class Nvml {
     return {
       index,
       name,
-      energyMJ: this.readEnergy(h, index),
+      // Not asked: not read, and absent (null says the GPU has no counter).
+      ...(energy ? { energyMJ: this.readEnergy(h, index) } : {}),
       memoryTotalMiB: memory.total,
       memoryUsedMiB: memory.used,
       memoryFreeMiB: memory.free,
