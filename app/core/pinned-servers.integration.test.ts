@@ -8,7 +8,7 @@ import { formatCommandLine } from '../lib/command-line'
 import { call, type ClientAnswer } from '../../test/support/endpoint/client'
 import { llamaServerBin } from '../../test/helpers/llama-server-bin'
 import { model } from '../../test/helpers/paths'
-import { isRunning } from '../../test/helpers/processes'
+import { isRunning, waitUntil } from '../../test/helpers/processes'
 import { LlamaTrayCore } from './llama-tray-core'
 import { runningProcess } from '../../test/helpers/server-status'
 import { switchAtOnce } from '../../test/support/core/switch-at-once'
@@ -110,7 +110,8 @@ describe('a pinned profile beside the active one, real llama-servers', () => {
     const pinned = await pinnedWhere((p) => p.state === 'ready', 'ready')
     expect(pinned.port).not.toBe(alpha.port)
     expect(pinned.pid).not.toBe(alpha.pid)
-    expect(existsSync(join(home, 'logs', 'llama-server-embed.log'))).toBe(true)
+    // Its own log file: written at the log's first flush, which a fast load can beat to ready on a loaded machine.
+    await waitUntil(() => existsSync(join(home, 'logs', 'llama-server-embed.log')), 30_000, "the pinned server's log file")
 
     const e = await call(port, 'POST', '/v1/embeddings', embed)
     expect(e.status, e.body).toBe(200)

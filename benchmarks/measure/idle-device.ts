@@ -2,8 +2,8 @@
 // file (benchmarks/gpu-calibration/stage-idle.sh) and run by idle-on-gpu.sh. Every CLI bundle named on the command
 // line supervises the same llama-server command in each mode, all at once (the host has cores to spare); each is
 // read twice over the same window, opened --settle s after ready and after V8's heap shrink (gc-trace.ts): by the
-// bench's own reader (treeCpu) and from outside (outside-cpu.sh, a shell reading every thread's schedstat). Prints one table row per CLI and mode; with --prof also writes a V8 CPU
-// profile of each under $OUT.
+// bench's own reader (treeCpu) and from outside (outside-cpu.sh, a shell reading every thread's schedstat). Prints
+// one table row per CLI and mode; with --prof also writes a V8 CPU profile of each under $OUT.
 //   node idle-device.mjs --bin S --model M [--args "..."] [--seconds 60] [--settle 25] label=cli.mjs ...
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs'
