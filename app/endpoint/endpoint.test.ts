@@ -207,6 +207,19 @@ describe('the endpoint in front of the server (in-process fakes)', () => {
     expect(JSON.parse((lines.at(-1) as string).slice(6))).toMatchObject({ error: { type: 'server_error', code: 'upstream_broken' } })
   })
 
+  it('after a stream broke mid-answer, a request reset on the same server waits for it and is not taken for the crash', async () => {
+    const upstream = backend.upstreams.get('a')
+    if (!upstream) throw new Error('no upstream')
+    upstream.behaviour = 'break-mid-stream'
+    expect((await chat(port, 'a', true)).body).toContain('upstream_broken')
+    // Sent before the server's exit is seen (a loaded machine): reset unread, not a crash of its own.
+    upstream.behaviour = 'reset-once'
+    const next = await chat(port, 'a')
+    expect(next.status, next.body).toBe(200)
+    // Its body is not refused as the one that crashed the model.
+    expect((await chat(port, 'a')).status).toBe(200)
+  })
+
   it('aborts the server request when the client goes away mid-stream', async () => {
     const upstream = backend.upstreams.get('a')
     if (!upstream) throw new Error('no upstream')

@@ -104,14 +104,18 @@ export class EndpointRouter {
           lease?.release()
         }
         if (result.kind === 'cut') throw admissionError(result.reason)
+        const where = `${upstream.pid ?? '?'}@${upstream.host}:${upstream.port}`
         if (result.kind === 'answered') {
+          // The server went away in the middle of this answer (its stream ended with our error event: the client
+          // stayed): a request reset on it from now on (sent before its exit is seen, more likely on a loaded
+          // machine) is not the one it was lost on, and waits for the restart.
+          if (result.broke && res.writableFinished) this.lostOn = where
           this.onFigures(this.figures(req, path, target, result.status, result.stream, result.tap, arrived, heldMs))
           return
         }
         if (abort.signal.aborted) return
         // A request sent to a server that a request was already lost on (it crashed, and its exit is not seen yet) is
         // reset unread, on a kept-alive socket or a new one: not a crash of its own, so it waits for the restart.
-        const where = `${upstream.pid ?? '?'}@${upstream.host}:${upstream.port}`
         if (result.kind === 'lost' && this.lostOn !== where) {
           this.lostOn = where
           if (body.length > 0) this.poison.crashedOn(body)

@@ -15,8 +15,11 @@ export interface FakeScheduler {
   switchingTo(): string | null
 }
 
-/** What an in-process upstream does with a chat request. */
-export type UpstreamBehaviour = 'answer' | 'break-mid-stream' | 'wait-for-release'
+/**
+ * What an in-process upstream does with a chat request; 'reset-once' takes the whole request and resets the socket
+ * unanswered, once (a server that died before answering, its exit not seen yet), then answers again.
+ */
+export type UpstreamBehaviour = 'answer' | 'break-mid-stream' | 'wait-for-release' | 'reset-once'
 
 /** An in-process stand-in for llama-server that answers with its profile's id (SSE or JSON, with timings). */
 export class FakeUpstream {
@@ -64,6 +67,10 @@ export class FakeUpstream {
       return void res.end()
     }
     if (req.url === '/health') return void res.end('{"status":"ok"}')
+    if (this.behaviour === 'reset-once') {
+      this.behaviour = 'answer'
+      return void req.socket.resetAndDestroy()
+    }
     const body = (text ? JSON.parse(text) : {}) as { stream?: boolean }
     const timings = { prompt_n: 3, predicted_n: 4, predicted_per_second: 40 }
     if (!body.stream) {
