@@ -321,6 +321,7 @@ describe.skipIf(!lane)(`the CLI under Windows Node and Wine${lane ? '' : ` (skip
 })
 
 /** The run folder's pid files: what a live or killed CLI leaves, without the home's lock (instance.json), which names its holder. */
+/** The server pid files in the run folder: not the instance record, nor an atomic write of it still in flight (*.tmp). */
 function pidFilesIn(runDir: string): string[] {
-  return readdirSync(runDir).filter((name) => name !== 'instance.json')
+  return readdirSync(runDir).filter((name) => name !== 'instance.json' && !name.startsWith('instance.json.'))
 }
