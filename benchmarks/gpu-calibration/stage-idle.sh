@@ -21,6 +21,7 @@ import('vite').then(({ build }) => build({ root: '${4:-.}', configFile: false, l
 bundle app/cli/main.ts "$STAGE" now.mjs
 bundle benchmarks/measure/idle-device.ts "$STAGE" idle-device.mjs
 bundle benchmarks/measure/nvml-calls.ts "$STAGE" nvml-calls.mjs
+bundle benchmarks/measure/tick-trace.ts "$STAGE" trace.mjs
 cp benchmarks/measure/outside-cpu.sh "$STAGE/"
 work=$(mktemp -d)
 git archive "$BASE_REV" | tar -x -C "$work"

@@ -97,7 +97,9 @@ interface Row {
 
 async function measure(label: string, cli: string, mode: string, prof: boolean): Promise<Row> {
   const home = mkdtempSync(join(tmpdir(), `idle-${label}-${mode}-`))
-  const env = { ...process.env, LLAMA_TRAY_HOME: home }
+  // A label starting with `trace` is tick-trace.ts's CLI: told where its counts go, and when its window opens.
+  const traced = label.startsWith('trace')
+  const env = { ...process.env, LLAMA_TRAY_HOME: home, ...(traced ? { TICK_TRACE_OUT: out, TICK_TRACE_LABEL: label } : {}) }
   const serverArgs = [values.bin as string, '-m', values.model as string, ...(values.args as string).split(' ').filter(Boolean)]
   const node = prof ? ['--cpu-prof', `--cpu-prof-dir=${out}`, `--cpu-prof-name=${label}-${mode}.cpuprofile`] : []
   let args: string[]
@@ -126,6 +128,7 @@ async function measure(label: string, cli: string, mode: string, prof: boolean):
     const readyS = (performance.now() - t0) / 1000
     await gc.settle(performance.now(), Number(values.settle) * 1000)
     gc.open()
+    if (traced) child.kill('SIGUSR2')
     const b0 = treeCpu(pid)
     const r0 = mainThreadRuns(pid)
     const o0 = outside(pid)
@@ -155,6 +158,36 @@ async function measure(label: string, cli: string, mode: string, prof: boolean):
     child.kill('SIGINT')
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)))
   }
+}
+
+interface TraceCall {
+  readonly name: string
+  readonly n: number
+  readonly total: number
+  readonly self: number
+}
+
+/** tick-trace.ts's counts of one CLI: where its window's CPU went, the heaviest calls first. */
+function traceTable(name: string): string {
+  let trace: { windowS: number; windowCpuUs: number; calls: TraceCall[] }
+  try {
+    trace = JSON.parse(readFileSync(join(out, `${name}.json`), 'utf8'))
+  } catch {
+    return `\n${name}: no trace\n`
+  }
+  const perS = (us: number): string => (us / 1000 / trace.windowS).toFixed(4)
+  const counted = trace.calls.reduce((sum, c) => sum + c.self, 0)
+  const lines = [
+    `\n${name}: ${perS(trace.windowCpuUs)} ms/s over ${trace.windowS.toFixed(0)} s, ${perS(counted)} ms/s in counted calls`,
+    `| call | calls/s | self ms/s | total ms/s | self µs per call |`,
+    `|---|---|---|---|---|`,
+    ...trace.calls
+      .slice(0, 30)
+      .map(
+        (c) => `| ${c.name} | ${(c.n / trace.windowS).toFixed(2)} | ${perS(c.self)} | ${perS(c.total)} | ${(c.self / c.n).toFixed(1)} |`,
+      ),
+  ]
+  return `${lines.join('\n')}\n`
 }
 
 async function main(): Promise<void> {
@@ -188,6 +221,8 @@ async function main(): Promise<void> {
   }
   const table = `${lines.join('\n')}\n`
   process.stdout.write(table)
+  for (const { label } of clis.filter((c) => c.label.startsWith('trace')))
+    for (const mode of modes) process.stdout.write(traceTable(`${label}-${mode}`))
 }
 
 main().catch((err: unknown) => {
