@@ -86,6 +86,23 @@ describe('live.vram-low', () => {
     expect(out[5]?.find((x) => x.rule === 'live.vram-low')?.since).toBe(10_000)
   })
 
+  it('is pending from its first low sample until it raises, so the core can take the next samples sooner', async () => {
+    const clock = { t: 0 }
+    const advisor = newAdvisor(clock, 'win32')
+    const pendingAt = (freeMiB: number): boolean => {
+      clock.t += 1000
+      advisor.warnings(sample({ time: clock.t, freeMiB }), SETTINGS)
+      return advisor.pending()
+    }
+    expect(advisor.pending()).toBe(false) // no warnings asked yet
+    expect([3000, 740, 740, 740, 740].map(pendingAt)).toEqual([false, true, true, false, false])
+    // Back above the headroom and low again: pending again; muted, it is not waited for.
+    expect([3000, 3000, 3000, 3000, 3000, 740].map(pendingAt)).toEqual([false, false, false, false, false, true])
+    await advisor.mute('p', 'live.vram-low')
+    expect(advisor.pending()).toBe(false)
+    await advisor.unmute('p', 'live.vram-low') // mutes are stored in the shared home
+  })
+
   it('is gone at the first sample after the server stops, though its hysteresis still holds it', () => {
     const specs = seq(0, [...times(5, { freeMiB: 740 }), { freeMiB: 740, state: 'stopped' }, { freeMiB: 740, state: 'ready' }])
     const { raised, cleared } = transitionsOf(specs, 'live.vram-low', 'win32')

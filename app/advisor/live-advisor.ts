@@ -127,6 +127,8 @@ export class LiveAdvisor {
   private watchingProfiles = false
   private shared: { pid: number; baselineMiB: number | null } | null = null
   private suggestionCache: { key: string; value: VramSuggestion | null } | null = null
+  /** The profile the last warnings were for ('none' without one). */
+  private lastProfileId: string | null = null
 
   constructor(private readonly options: LiveAdvisorOptions) {
     this.now = options.now ?? Date.now
@@ -158,6 +160,7 @@ export class LiveAdvisor {
       fixForFailure: (kind) => this.fixForFailure(profileId, kind),
       gpuHolders: () => this.options.gpuProcesses?.peek(ownPids(snapshot)) ?? null,
     }
+    this.lastProfileId = profileId
     const states = this.statesFor(profileId)
     const out: Warning[] = []
     for (const rule of this.rules) {
@@ -210,6 +213,18 @@ export class LiveAdvisor {
     this.lastWarnings.clear()
     for (const w of out) this.lastWarnings.set(w.id, w)
     return out
+  }
+
+  /**
+   * The core's `warningsPending` option: whether a live warning of the last warnings' profile saw its first samples
+   * and waits for the rest (a muted one aside), so that the core takes them at its usual pace.
+   */
+  readonly pending = (): boolean => {
+    const profileId = this.lastProfileId
+    const states = profileId === null ? undefined : this.states.get(profileId)
+    if (!states || profileId === null) return false
+    for (const [ruleId, state] of states) if (state.h.pending && !this.mutes.isMuted(profileId, ruleId, ruleId)) return true
+    return false
   }
 
   /** The core's `applyWarningFix` option: applies the warning's fix to the profile it concerns. */

@@ -66,6 +66,7 @@ export function createStandardCore(options: StandardCoreOptions): Promise<LlamaT
       home,
       telemetry,
       warnings: advisor.warnings,
+      warningsPending: advisor.pending,
       applyWarningFix: advisor.applyWarningFix,
       mutes: advisor.mutes,
       history,

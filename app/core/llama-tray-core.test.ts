@@ -180,6 +180,53 @@ describe('LlamaTrayCore (the contract handlers over the real llama-server)', () 
     expect(samples).toBe(before)
   }, 180_000)
 
+  it("hurries for a pending warning while idle and unwatched: its samples at the usual pace, then back to nvidia-smi's lines", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'llama-tray-core-'))
+    let samples = 0
+    let pending = false
+    const periods: number[] = []
+    let fresh: () => void = () => undefined
+    const gpu = { available: true, reason: null, backend: 'nvidia-smi' as const, stale: false, sampledAt: 0, devices: [] }
+    const telemetry = {
+      running: false,
+      start: async () => void (telemetry.running = true),
+      stop: async () => void (telemetry.running = false),
+      latest: () => ({ gpu, cpu: null }),
+      sample: () => (samples++, { gpu, cpu: null }),
+      setServerPid: () => undefined,
+      setGpuIntervalMs: (ms: number) => void periods.push(ms),
+      onGpuFresh: (listener: () => void) => ((fresh = listener), () => undefined),
+    }
+    const core = await LlamaTrayCore.create({ home, telemetry, warningsPending: () => pending, supervisor: { healthIntervalMs: 20 } })
+    cores.push({ core, home })
+    const imported = await core.handlers['profiles:import'](
+      formatCommandLine([bin, '-m', model('tiny-target.gguf'), '-c', '1024', '-np', '1', '-t', '1']),
+      'tiny',
+    )
+    if (!imported.ok) throw new Error(imported.error.sentence)
+    const readyTick = new Promise<void>((resolve) => core.on('snapshot', (s) => s.server.state === 'ready' && resolve()))
+    const started = await core.handlers['server:start'](imported.value.id)
+    expect(started.ok && started.value.state).toBe('ready')
+    await readyTick
+    await new Promise((r) => setImmediate(r))
+    expect(periods.at(-1)).toBe(IDLE_TICK_MS)
+    // A line brings a warning's first sample: the stream and the clock go to the usual pace (1 s).
+    pending = true
+    fresh()
+    expect(periods.at(-1)).toBe(1000)
+    const hurried = samples
+    fresh() // the 1 s clock ticks now, not the stream's lines
+    expect(samples).toBe(hurried)
+    await waitUntil(() => samples >= hurried + 2, 30_000, 'two ticks of the 1 s clock')
+    // Raised (or gone): back to the idle stream, whose lines tick the core again.
+    pending = false
+    await waitUntil(() => periods.at(-1) === IDLE_TICK_MS, 30_000, "nvidia-smi's idle period again")
+    await new Promise((r) => setImmediate(r))
+    const idle = samples
+    fresh()
+    expect(samples).toBe(idle + 1)
+  }, 180_000)
+
   it('reads the GPU energy counter only to start its meter and around requests, not at idle ticks', async () => {
     const home = mkdtempSync(join(tmpdir(), 'llama-tray-core-'))
     const asked: boolean[] = []

@@ -73,7 +73,7 @@ import { SYSTEM_IDLE_BEAT, type IdleBeat } from '../lib/idle-beat'
 import type { Clocks } from '../lib/clock-jump'
 import { AwakeClock } from '../lib/awake-clock'
 import { serverAnswersAfterResume } from './resume-check'
-import { followsGpuStream, gpuIntervalMs, tickDelayMs, type TickPace } from './tick-pace'
+import { followsGpuStream, gpuIntervalMs, tickDelayMs, WarningConfirmation, type TickPace } from './tick-pace'
 import type { HistoryStore } from '../history/history-store'
 import { HistoryRecorder } from './history-recorder'
 import { saveHistoryExport } from '../history/history-export'
@@ -95,6 +95,8 @@ export interface CoreOptions {
   readonly cadenceMs?: number
   /** Live warnings from a snapshot (the advisor); none by default. */
   readonly warnings?: (snapshot: Omit<Snapshot, 'warnings'>, settings: AppSettings) => readonly Warning[]
+  /** Whether a live warning saw its first samples and waits for the rest (the advisor's): the pace hurries for it. */
+  readonly warningsPending?: () => boolean
   /** Applies a warning's fix to a profile; provided with the advisor. */
   readonly applyWarningFix?: (warningId: string, home: string) => Promise<Result<ProfileSummary>>
   /** Per-profile warning mutes; provided with the advisor. */
@@ -182,6 +184,9 @@ export class LlamaTrayCore implements CliCore, BenchHost {
   private tickedActive = false
   /** The ticker is a backstop: the ticks come with the GPU stream's lines (see IDLE_GPU_BACKSTOP_MS). */
   private tickerFollowsGpu = false
+  /** A pending warning's samples come at the usual pace (see WarningConfirmation). */
+  private readonly confirmation = new WarningConfirmation()
+  private confirming = false
   private latest: Snapshot | null = null
   private disposed = false
   /** When the server switches profile: every start and switch (endpoint, tray, dashboard, CLI) asks it. */
@@ -1030,6 +1035,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
       active: this.tickedActive,
       gpuRead: gpu === null || gpu.backend !== null,
       gpuStream: gpu !== null && gpu.backend === 'nvidia-smi' && !gpu.stale,
+      confirming: this.confirming,
     }
   }
 
@@ -1073,7 +1079,7 @@ export class LlamaTrayCore implements CliCore, BenchHost {
 
   /** The core's one clock: telemetry samples, the snapshot is built once, every subscriber gets it. */
   private tick(): void {
-    this.awake.now() // a wall-clock jump since the last look is a resume (the CLI's signal): its listener checks the server
+    const awakeNow = this.awake.now() // a wall-clock jump since the last look is a resume (the CLI's signal): its listener checks the server
     const generation = this.tracker?.snapshot() ?? null
     // The energy counter brackets requests: read while one runs, at the tick after it, and once to start the meter.
     const energy = this.tickedActive || (generation?.active ?? false) || this.energy.empty
@@ -1082,6 +1088,11 @@ export class LlamaTrayCore implements CliCore, BenchHost {
     this.options.telemetry?.sample?.({ energy })
     if (energy) this.energy.record(Date.now(), this.options.telemetry?.latest().gpu?.devices[0])
     this.latest = this.buildSnapshot(true, generation ?? this.lastGeneration)
+    const confirming = this.confirmation.update(this.options.warningsPending?.() ?? false, awakeNow)
+    if (confirming !== this.confirming) {
+      this.confirming = confirming
+      this.updateCadence() // nvidia-smi's period; the ticker re-arms after the tick at the new pace
+    }
     this.events.emit('snapshot', this.latest)
   }
 

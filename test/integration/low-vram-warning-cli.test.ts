@@ -45,8 +45,9 @@ describe('the low-VRAM warning while nobody watches (built CLI, real llama-serve
       expect(warning()).toContain('Free VRAM on GPU 0 is 292 MiB: Cyberpunk2077.exe holds 7,000 MiB. Close it.')
       expect(warning()).not.toContain('llama-server')
       expect(warning()?.length).toBeLessThanOrEqual(160)
-      // By design 10-15 s (three low samples, nvidia-smi's lines 5 s apart while unwatched: tick-pace.ts), logged
-      // above; the bound only tells that pace from a GPU nobody reads, with room for a loaded machine.
+      // By design 1-8 s (nvidia-smi's lines 5 s apart while unwatched bring the first low sample; the two more the
+      // warning needs come at the usual pace: tick-pace.ts), logged above; 10-15 s if the hurry was refused (once a
+      // minute). The bound only tells those paces from a GPU nobody reads, with room for a loaded machine.
       expect(seconds).toBeLessThan(45)
     } finally {
       cli.child.kill('SIGINT')
